@@ -1,0 +1,58 @@
+# The two commands: `make dev` and `make test`. Both install what they need.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+SAMVENV := .venv-sam
+PORT ?= 8000
+HOST ?= 127.0.0.1
+export AWS_DEFAULT_REGION ?= us-east-1
+
+.PHONY: dev test install install-sam lint unit functions e2e browser sam-check bench clean
+
+$(BIN)/.installed: requirements-dev.txt layers/engine/requirements.txt
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements-dev.txt
+	@touch $@
+
+$(SAMVENV)/.installed:
+	@test -x $(SAMVENV)/bin/python || $(PY) -m venv $(SAMVENV)
+	$(SAMVENV)/bin/python -m pip install -q --upgrade pip
+	$(SAMVENV)/bin/python -m pip install -q aws-sam-cli
+	@touch $@
+
+install: $(BIN)/.installed
+install-sam: $(SAMVENV)/.installed
+
+dev: $(BIN)/.installed
+	$(BIN)/python -m local --host $(HOST) --port $(PORT)
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check .
+
+unit: $(BIN)/.installed
+	$(BIN)/python -m pytest tests/unit
+
+functions: $(BIN)/.installed
+	$(BIN)/python -m pytest tests/functions
+
+e2e: $(BIN)/.installed
+	$(BIN)/python -m pytest tests/e2e
+
+browser: $(BIN)/.installed
+	$(BIN)/python -m pytest tests/browser
+
+sam-check: $(BIN)/.installed $(SAMVENV)/.installed
+	$(SAMVENV)/bin/sam validate --lint --template template.yaml
+	$(BIN)/cfn-lint template.yaml
+	$(SAMVENV)/bin/sam build --template template.yaml --build-dir .aws-sam/build >/dev/null
+	@echo "sam build: ok"
+
+test: lint sam-check
+	$(BIN)/python -m pytest tests
+
+bench: $(BIN)/.installed
+	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b; done
+
+clean:
+	rm -rf .aws-sam .pytest_cache .ruff_cache
