@@ -1,0 +1,79 @@
+"""``python -m local --host H --port P [--time-scale X]``: the offline stack."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+import sys
+
+from .stack import LocalStack, StackOptions
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
+    p = argparse.ArgumentParser(prog="python -m local", description=__doc__)
+    p.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    p.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    p.add_argument("--time-scale", type=float, default=1.0,
+                   help="run every game clock (timers, Scheduler, TTL) this many times faster")
+    p.add_argument("--duplicate-probability", type=float, default=0.1,
+                   help="chance that a schedule is delivered twice (at-least-once)")
+    p.add_argument("--ttl-lag", type=float, default=300.0,
+                   help="virtual seconds between an item's expiry and its deletion")
+    p.add_argument("--ttl-interval", type=float, default=60.0, help="virtual seconds between TTL sweeps")
+    p.add_argument("--handler", action="append", default=[], metavar="ROUTE=MODULE:FUNC",
+                   help="replace a handler (routes: rest, $connect, $disconnect, $default, timer, ...)")
+    p.add_argument("--echo-route", action="store_true",
+                   help='serve a WebSocket route "echo" (benchmark baseline)')
+    p.add_argument("--workers", type=int, default=32, help="handler thread pool size")
+    p.add_argument("--verbose", "-v", action="store_true")
+    a = p.parse_args(argv)
+    if a.time_scale <= 0:
+        p.error("--time-scale must be > 0")
+    handlers = {}
+    for item in a.handler:
+        route, sep, spec = item.partition("=")
+        if not sep:
+            p.error(f"--handler wants ROUTE=MODULE:FUNC, got {item!r}")
+        handlers[route] = spec
+    return StackOptions(
+        host=a.host, port=a.port, time_scale=a.time_scale, handlers=handlers,
+        duplicate_probability=a.duplicate_probability, ttl_lag_s=a.ttl_lag, ttl_interval_s=a.ttl_interval,
+        echo_route=a.echo_route, workers=a.workers,
+    ), a.verbose
+
+
+async def serve(options: StackOptions) -> None:
+    stack = LocalStack(options)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        url = await stack.start()
+        print(f"ready {url}", flush=True)
+        await stop.wait()
+    finally:
+        await stack.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    options, verbose = parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        asyncio.run(serve(options))
+    except KeyboardInterrupt:
+        pass
+    except OSError as exc:
+        print(f"local stack: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

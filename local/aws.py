@@ -1,0 +1,147 @@
+"""The AWS side of the offline stack: moto's server for DynamoDB and Scheduler, the
+environment the handlers read (set before they are imported: they build boto3 clients at
+module scope), the table from ``template.yaml`` and the schedule group."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+from pathlib import Path
+
+import boto3
+
+from . import template as tpl
+
+log = logging.getLogger("local.aws")
+
+REGION = "us-east-1"
+ACCOUNT_ID = "123456789012"
+TABLE_NAME = "mafia-local"
+SCHEDULE_GROUP = "mafia-local"
+SCHEDULER_ROLE_ARN = f"arn:aws:iam::{ACCOUNT_ID}:role/mafia-local-scheduler"
+TIMER_FUNCTION_ARN = f"arn:aws:lambda:{REGION}:{ACCOUNT_ID}:function:mafia-local-timer"
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+class Moto:
+    """moto's threaded server on a free loopback port, in this process."""
+
+    def __init__(self) -> None:
+        from moto.server import ThreadedMotoServer
+
+        self.port = free_port()
+        self.server = ThreadedMotoServer(ip_address="127.0.0.1", port=self.port, verbose=False)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.server.start()
+
+    def stop(self) -> None:
+        try:
+            self.server.stop()
+        except Exception:  # noqa: BLE001 - stopping twice or mid-start is harmless
+            log.debug("moto stop", exc_info=True)
+
+
+def stack_environment(
+    *, host: str, port: int, moto_url: str, time_scale: float, clock_origin: float
+) -> dict[str, str]:
+    """Every variable docs/architecture.md lists, with local values."""
+    public_host = host if host not in ("0.0.0.0", "::", "") else "127.0.0.1"
+    base = f"{public_host}:{port}"
+    return {
+        # Dummy credentials: nothing here may ever reach real AWS.
+        "AWS_ACCESS_KEY_ID": "local",
+        "AWS_SECRET_ACCESS_KEY": "local",
+        "AWS_SESSION_TOKEN": "local",
+        "AWS_DEFAULT_REGION": REGION,
+        "AWS_REGION": REGION,
+        "AWS_EC2_METADATA_DISABLED": "true",
+        "AWS_ENDPOINT_URL_DYNAMODB": moto_url,
+        "AWS_ENDPOINT_URL_SCHEDULER": moto_url,
+        "AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI": f"http://{base}/ws",
+        "TABLE_NAME": TABLE_NAME,
+        "WS_URL": f"ws://{base}/ws",
+        "WS_MANAGEMENT_ENDPOINT": f"http://{base}/ws",
+        "SCHEDULE_GROUP": SCHEDULE_GROUP,
+        "SCHEDULER_ROLE_ARN": SCHEDULER_ROLE_ARN,
+        "TIMER_FUNCTION_ARN": TIMER_FUNCTION_ARN,
+        "ALLOWED_ORIGINS": "*",
+        "MAFIA_CLOCK_RATE": repr(float(time_scale)),
+        "MAFIA_CLOCK_ORIGIN": repr(float(clock_origin)),
+        "POWERTOOLS_TRACE_DISABLED": "true",
+        "POWERTOOLS_SERVICE_NAME": "mafia",
+        "POWERTOOLS_METRICS_NAMESPACE": "Mafia",
+        "POWERTOOLS_METRICS_DISABLED": "true",
+        "POWERTOOLS_LOG_LEVEL": os.environ.get("POWERTOOLS_LOG_LEVEL", "WARNING"),
+        "POWERTOOLS_DEV": os.environ.get("POWERTOOLS_DEV", "false"),
+    }
+
+
+def create_table(repo: Path, table_name: str) -> str | None:
+    """Create the game table; returns its TTL attribute name (or None).
+
+    The backend's ``service.storage`` may offer a builder from template.yaml
+    (``create_table_from_template``); otherwise the schema is read here from the template.
+    """
+    client = boto3.client("dynamodb")
+    definition = tpl.table_definition(tpl.load(repo / "template.yaml"))
+    try:
+        from service import storage  # type: ignore[import-not-found]
+
+        builder = getattr(storage, "create_table_from_template", None)
+    except Exception:  # noqa: BLE001 - the backend may not have landed yet
+        builder = None
+    if builder is not None:
+        try:
+            builder(client, table_name)
+        except TypeError:
+            builder(client=client, table_name=table_name)
+    else:
+        if definition is None:
+            # Until template.yaml has the table: a single-table design keyed pk/sk.
+            definition = {
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                              {"AttributeName": "sk", "KeyType": "RANGE"}],
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                         {"AttributeName": "sk", "AttributeType": "S"}],
+                "BillingMode": "PAY_PER_REQUEST",
+                "_ttl": "expiresAt",
+            }
+        args = {k: v for k, v in definition.items() if not k.startswith("_")}
+        client.create_table(TableName=table_name, **args)
+    ttl = definition.get("_ttl") if definition else "expiresAt"
+    if ttl:
+        try:
+            client.update_time_to_live(TableName=table_name,
+                                       TimeToLiveSpecification={"Enabled": True, "AttributeName": ttl})
+        except client.exceptions.ClientError:
+            pass  # already on (set by the builder)
+    client.get_waiter("table_exists").wait(TableName=table_name, WaiterConfig={"Delay": 1})
+    return ttl
+
+
+def create_schedule_group(name: str) -> None:
+    client = boto3.client("scheduler")
+    try:
+        client.create_schedule_group(Name=name)
+    except client.exceptions.ConflictException:
+        pass
+
+
+def wait_for_port(host: str, port: int, timeout: float = 10.0) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.02)
+    raise TimeoutError(f"{host}:{port} did not open")

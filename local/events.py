@@ -1,0 +1,222 @@
+"""Builders for the events API Gateway hands to Lambda: REST API v1 proxy events and
+WebSocket ``$connect`` / message / ``$disconnect`` events, with the fields AWS sends."""
+
+from __future__ import annotations
+
+import base64
+import secrets
+import time
+import uuid
+from collections.abc import Iterable
+from email.utils import formatdate
+
+from multidict import MultiMapping
+
+ACCOUNT_ID = "123456789012"
+
+
+def connection_id() -> str:
+    """An id shaped like API Gateway's (12 random bytes, base64: e.g. ``L0SM9cOFvHcCIhw=``)."""
+    return base64.b64encode(secrets.token_bytes(10)).decode()
+
+
+def api_id() -> str:
+    return secrets.token_hex(5)
+
+
+def request_time(epoch_s: float | None = None) -> str:
+    """``09/Apr/2015:12:34:56 +0000``: the format of ``requestContext.requestTime``."""
+    t = time.gmtime(epoch_s if epoch_s is not None else time.time())
+    return time.strftime("%d/%b/%Y:%H:%M:%S +0000", t)
+
+
+def http_date(epoch_s: float) -> str:
+    return formatdate(epoch_s, usegmt=True)
+
+
+def _single_and_multi(items: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """API Gateway's two views of repeated keys: the last value, and all values."""
+    single: dict[str, str] = {}
+    multi: dict[str, list[str]] = {}
+    for key, value in items:
+        single[key] = value
+        multi.setdefault(key, []).append(value)
+    return single, multi
+
+
+def _identity(source_ip: str, user_agent: str | None) -> dict:
+    return {
+        "accessKey": None, "accountId": None, "apiKey": None, "apiKeyId": None, "caller": None,
+        "cognitoAuthenticationProvider": None, "cognitoAuthenticationType": None,
+        "cognitoIdentityId": None, "cognitoIdentityPoolId": None, "principalOrgId": None,
+        "sourceIp": source_ip, "user": None, "userAgent": user_agent, "userArn": None,
+    }
+
+
+def rest_event(
+    *,
+    method: str,
+    path: str,
+    resource: str,
+    path_parameters: dict[str, str] | None,
+    headers: MultiMapping[str],
+    query: MultiMapping[str],
+    body: bytes,
+    stage: str,
+    api: str,
+    domain_name: str,
+    source_ip: str,
+) -> dict:
+    """A REST API (v1) Lambda proxy event, as API Gateway sends it."""
+    now = time.time()
+    single_h, multi_h = _single_and_multi(headers.items())
+    single_q, multi_q = _single_and_multi(query.items())
+    if body:
+        try:
+            text, is_b64 = body.decode("utf-8"), False
+        except UnicodeDecodeError:
+            text, is_b64 = base64.b64encode(body).decode(), True
+    else:
+        text, is_b64 = None, False
+    request_id = str(uuid.uuid4())
+    return {
+        "resource": resource,
+        "path": path,
+        "httpMethod": method,
+        "headers": single_h or None,
+        "multiValueHeaders": multi_h or None,
+        "queryStringParameters": single_q or None,
+        "multiValueQueryStringParameters": multi_q or None,
+        "pathParameters": path_parameters or None,
+        "stageVariables": None,
+        "requestContext": {
+            "resourceId": secrets.token_hex(3),
+            "resourcePath": resource,
+            "httpMethod": method,
+            "extendedRequestId": base64.b64encode(secrets.token_bytes(6)).decode(),
+            "requestTime": request_time(now),
+            "path": f"/{stage}{path}",
+            "accountId": ACCOUNT_ID,
+            "protocol": "HTTP/1.1",
+            "stage": stage,
+            "domainPrefix": domain_name.split(".")[0].split(":")[0],
+            "requestTimeEpoch": int(now * 1000),
+            "requestId": request_id,
+            "identity": _identity(source_ip, single_h.get("User-Agent") or headers.get("User-Agent")),
+            "domainName": domain_name,
+            "apiId": api,
+        },
+        "body": text,
+        "isBase64Encoded": is_b64,
+    }
+
+
+def _ws_context(
+    *,
+    route_key: str,
+    event_type: str,
+    connection: str,
+    connected_at_ms: int,
+    stage: str,
+    api: str,
+    domain_name: str,
+    source_ip: str,
+    user_agent: str | None,
+) -> dict:
+    now = time.time()
+    return {
+        "routeKey": route_key,
+        "eventType": event_type,
+        "extendedRequestId": base64.b64encode(secrets.token_bytes(6)).decode(),
+        "requestTime": request_time(now),
+        "messageDirection": "IN",
+        "stage": stage,
+        "connectedAt": connected_at_ms,
+        "requestTimeEpoch": int(now * 1000),
+        "identity": {"userAgent": user_agent, "sourceIp": source_ip},
+        "requestId": base64.b64encode(secrets.token_bytes(6)).decode(),
+        "domainName": domain_name,
+        "connectionId": connection,
+        "apiId": api,
+    }
+
+
+def ws_connect_event(
+    *,
+    connection: str,
+    connected_at_ms: int,
+    headers: MultiMapping[str],
+    query: MultiMapping[str],
+    stage: str,
+    api: str,
+    domain_name: str,
+    source_ip: str,
+) -> dict:
+    """The ``$connect`` event: headers and query string of the upgrade request."""
+    single_h, multi_h = _single_and_multi(headers.items())
+    event = {
+        "headers": single_h,
+        "multiValueHeaders": multi_h,
+        "requestContext": _ws_context(
+            route_key="$connect", event_type="CONNECT", connection=connection,
+            connected_at_ms=connected_at_ms, stage=stage, api=api, domain_name=domain_name,
+            source_ip=source_ip, user_agent=headers.get("User-Agent"),
+        ),
+        "isBase64Encoded": False,
+    }
+    if query:
+        single_q, multi_q = _single_and_multi(query.items())
+        event["queryStringParameters"] = single_q
+        event["multiValueQueryStringParameters"] = multi_q
+    return event
+
+
+def ws_message_event(
+    *,
+    route_key: str,
+    body: str,
+    connection: str,
+    connected_at_ms: int,
+    stage: str,
+    api: str,
+    domain_name: str,
+    source_ip: str,
+    user_agent: str | None,
+) -> dict:
+    """A message event (``$default`` or a custom route): no headers, the frame as ``body``."""
+    context = _ws_context(
+        route_key=route_key, event_type="MESSAGE", connection=connection,
+        connected_at_ms=connected_at_ms, stage=stage, api=api, domain_name=domain_name,
+        source_ip=source_ip, user_agent=user_agent,
+    )
+    context["messageId"] = base64.b64encode(secrets.token_bytes(6)).decode()
+    return {"requestContext": context, "body": body, "isBase64Encoded": False}
+
+
+def ws_disconnect_event(
+    *,
+    connection: str,
+    connected_at_ms: int,
+    status_code: int,
+    reason: str,
+    domain_name: str,
+    stage: str,
+    api: str,
+    source_ip: str,
+    user_agent: str | None,
+) -> dict:
+    """The ``$disconnect`` event (best effort on AWS; always sent here)."""
+    headers = {"Host": domain_name, "x-api-key": "", "X-Forwarded-For": "", "x-restapi": ""}
+    context = _ws_context(
+        route_key="$disconnect", event_type="DISCONNECT", connection=connection,
+        connected_at_ms=connected_at_ms, stage=stage, api=api, domain_name=domain_name,
+        source_ip=source_ip, user_agent=user_agent,
+    )
+    context["disconnectStatusCode"] = status_code
+    context["disconnectReason"] = reason
+    return {
+        "headers": headers,
+        "multiValueHeaders": {k: [v] for k, v in headers.items()},
+        "requestContext": context,
+        "isBase64Encoded": False,
+    }

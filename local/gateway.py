@@ -1,0 +1,421 @@
+"""API Gateway on one aiohttp port: the REST stage at ``/api``, the WebSocket stage at
+``/ws``, its management API at ``/ws/@connections/{id}``, and the static web client.
+
+Behaviour copied from AWS (see docs/architecture.md, Offline stack): handler errors become
+``502 Internal server error`` (REST) or an ``Internal server error`` frame (WebSocket); a
+refused ``$connect`` refuses the upgrade with 403; binary frames close the socket with 1003;
+over-size frames with 1009; a post to a closed or unknown connection answers 410
+``GoneException``; a payload over 128 KB answers 413 ``PayloadTooLargeException``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+import mimetypes
+import secrets
+import string
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from . import events
+from .lambda_runtime import IntegrationTimeout, LambdaRuntime
+from .template import FALLBACK_REST, RestResource
+
+log = logging.getLogger("local.gateway")
+
+KB = 1024
+MAX_MESSAGE_BYTES = 128 * KB  # API Gateway WebSocket message (and PostToConnection Data) limit
+MAX_FRAME_BYTES = 32 * KB  # API Gateway WebSocket frame limit
+MAX_REST_BODY = 10 * KB * KB  # REST API payload limit
+IDLE_TIMEOUT_S = 600.0  # API Gateway closes a WebSocket idle for 10 minutes
+MAX_CONNECTION_S = 7200.0  # ... and any WebSocket after 2 hours
+SEND_TIMEOUT_S = 5.0
+
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("text/javascript", ".mjs")
+mimetypes.add_type("application/manifest+json", ".webmanifest")
+mimetypes.add_type("image/svg+xml", ".svg")
+
+_ID_ALPHABET = string.ascii_letters + string.digits
+
+
+def new_connection_id() -> str:
+    """Shaped like API Gateway's ids (``L0SM9cOFvHcCIhw=``); kept URL-safe on purpose."""
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(15)) + "="
+
+
+def _json_response(status: int, body: object, *, error_type: str | None = None) -> web.Response:
+    headers = {"x-amzn-RequestId": events.api_id() + "-" + secrets.token_hex(8)}
+    if error_type:
+        headers["x-amzn-ErrorType"] = error_type
+    return web.json_response(body, status=status, headers=headers)
+
+
+def _iso(epoch_s: float) -> str:
+    return datetime.fromtimestamp(epoch_s, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+@dataclass
+class Connection:
+    """One open WebSocket, as the management API knows it."""
+
+    id: str
+    ws: web.WebSocketResponse
+    connected_at: float
+    source_ip: str
+    user_agent: str | None
+    last_active: float = field(default_factory=time.time)
+    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def connected_at_ms(self) -> int:
+        return int(self.connected_at * 1000)
+
+
+@dataclass
+class GatewayStats:
+    """Counters the benchmark and tests read (``GET /_local/stats``)."""
+
+    frames_in: int = 0
+    frames_out: int = 0
+    bytes_out: int = 0
+    max_frame_out: int = 0
+    gone: int = 0
+    handler_errors: int = 0
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+class Gateway:
+    """The aiohttp application that plays the REST and WebSocket APIs."""
+
+    def __init__(
+        self,
+        runtime: LambdaRuntime,
+        *,
+        web_dir: Path | None,
+        rest_resources: Iterable[RestResource] = FALLBACK_REST,
+        ws_routes: Iterable[str] = (),
+        rest_stage: str = "api",
+        ws_stage: str = "ws",
+        idle_timeout_s: float = IDLE_TIMEOUT_S,
+        max_connection_s: float = MAX_CONNECTION_S,
+        config: dict | None = None,
+    ) -> None:
+        self.runtime = runtime
+        self.web_dir = web_dir.resolve() if web_dir else None
+        self.rest_resources = tuple(rest_resources)
+        # Custom route keys (besides $connect/$disconnect/$default) that have a handler.
+        self.ws_routes = {r for r in ws_routes if not r.startswith("$") and runtime.has(r)}
+        self.rest_stage = rest_stage
+        self.ws_stage = ws_stage
+        self.idle_timeout_s = idle_timeout_s
+        self.max_connection_s = max_connection_s
+        self.config = config if config is not None else {"apiUrl": "/api"}
+        self.rest_api_id = events.api_id()
+        self.ws_api_id = events.api_id()
+        self.connections: dict[str, Connection] = {}
+        self.stats = GatewayStats()
+        self._tasks: set[asyncio.Task] = set()
+        self._closing = False
+
+    # ------------------------------------------------------------------ app
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_REST_BODY + 1)
+        for prefix in ("/ws", ""):
+            app.router.add_route("POST", prefix + "/@connections/{connection_id}", self.post_to_connection)
+            app.router.add_route("GET", prefix + "/@connections/{connection_id}", self.get_connection)
+            app.router.add_route("DELETE", prefix + "/@connections/{connection_id}", self.delete_connection)
+        app.router.add_get("/ws", self.websocket)
+        app.router.add_get("/ws/", self.websocket)
+        app.router.add_route("*", "/api", self.rest)
+        app.router.add_route("*", "/api/{tail:.*}", self.rest)
+        app.router.add_get("/config.json", self.config_json)
+        app.router.add_get("/_local/stats", self.stats_json)
+        app.router.add_get("/{tail:.*}", self.static)
+        app.on_shutdown.append(self._on_shutdown)
+        return app
+
+    async def _on_shutdown(self, _app: web.Application) -> None:
+        self._closing = True
+        for conn in list(self.connections.values()):
+            try:
+                await conn.ws.close(code=WSCloseCode.GOING_AWAY, message=b"Server shutting down")
+            except Exception:  # noqa: BLE001 - a socket already gone is fine here
+                pass
+
+    def _spawn(self, coro) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # ------------------------------------------------------------------ static
+
+    async def config_json(self, _request: web.Request) -> web.Response:
+        return web.json_response(self.config, headers={"Cache-Control": "no-cache"})
+
+    async def stats_json(self, _request: web.Request) -> web.Response:
+        return web.json_response({**self.stats.as_dict(), "connections": len(self.connections)})
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        if self.web_dir is None:
+            raise web.HTTPNotFound(text="no web/ directory")
+        rel = request.match_info["tail"]
+        target = (self.web_dir / rel).resolve()
+        if not target.is_relative_to(self.web_dir):
+            raise web.HTTPNotFound()
+        if target.is_dir():
+            target = target / "index.html"
+        if not target.is_file():
+            raise web.HTTPNotFound(text=f"not found: /{rel}")
+        ctype, _ = mimetypes.guess_type(target.name)
+        return web.FileResponse(target, headers={
+            "Cache-Control": "no-cache",
+            "Content-Type": ctype or "application/octet-stream",
+        })
+
+    # ------------------------------------------------------------------ REST
+
+    def _match_rest(self, method: str, path: str) -> tuple[RestResource, dict[str, str]] | None:
+        for resource in self.rest_resources:
+            if resource.method not in ("ANY", method) and method != "OPTIONS":
+                continue
+            params = resource.match(path)
+            if params is not None:
+                return resource, params
+        return None
+
+    async def rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info.get("tail", "")
+        matched = self._match_rest(request.method, path)
+        if matched is None:
+            # What API Gateway answers for a path or method the REST API does not define.
+            return _json_response(403, {"message": "Missing Authentication Token"},
+                                  error_type="MissingAuthenticationTokenException")
+        resource, params = matched
+        body = await request.read()
+        event = events.rest_event(
+            method=request.method, path=path, resource=resource.path, path_parameters=params,
+            headers=request.headers, query=request.query, body=body, stage=self.rest_stage,
+            api=self.rest_api_id, domain_name=request.host, source_ip=request.remote or "127.0.0.1",
+        )
+        try:
+            result = await self.runtime.invoke("rest", event)
+        except IntegrationTimeout:
+            return _json_response(504, {"message": "Endpoint request timed out"})
+        except Exception:
+            self.stats.handler_errors += 1
+            log.exception("REST handler failed: %s %s", request.method, path)
+            return _json_response(502, {"message": "Internal server error"})
+        if not isinstance(result, dict) or not isinstance(result.get("statusCode"), int):
+            self.stats.handler_errors += 1
+            log.error("REST handler returned a malformed proxy response: %r", result)
+            return _json_response(502, {"message": "Internal server error"})
+        headers: dict[str, str] = {}
+        for key, values in (result.get("multiValueHeaders") or {}).items():
+            headers[key] = ", ".join(str(v) for v in values)
+        for key, value in (result.get("headers") or {}).items():
+            headers[key] = str(value)
+        raw = result.get("body") or ""
+        data = base64.b64decode(raw) if result.get("isBase64Encoded") else str(raw).encode()
+        headers.pop("Content-Length", None)
+        headers.pop("content-length", None)
+        return web.Response(status=result["statusCode"], body=data, headers=headers)
+
+    # ------------------------------------------------------------------ WebSocket
+
+    def _route_key(self, body: str) -> str:
+        """Route selection with ``$request.body.action``; anything else goes to ``$default``."""
+        if self.ws_routes:
+            try:
+                action = json.loads(body).get("action")
+            except (ValueError, AttributeError):
+                action = None
+            if isinstance(action, str) and action in self.ws_routes:
+                return action
+        return "$default"
+
+    async def websocket(self, request: web.Request) -> web.StreamResponse:
+        if request.headers.get("Upgrade", "").lower() != "websocket":
+            return _json_response(426, {"message": "Upgrade Required"})
+        if self._closing:
+            return _json_response(503, {"message": "Service Unavailable"})
+        cid = new_connection_id()
+        connected_at = time.time()
+        source_ip = request.remote or "127.0.0.1"
+        user_agent = request.headers.get("User-Agent")
+        event = events.ws_connect_event(
+            connection=cid, connected_at_ms=int(connected_at * 1000), headers=request.headers,
+            query=request.query, stage=self.ws_stage, api=self.ws_api_id,
+            domain_name=request.host, source_ip=source_ip,
+        )
+        try:
+            result = await self.runtime.invoke("$connect", event)
+        except Exception:
+            self.stats.handler_errors += 1
+            log.exception("$connect handler failed")
+            return _json_response(500, {"message": "Internal server error"})
+        status = result.get("statusCode", 200) if isinstance(result, dict) else 200
+        if not isinstance(status, int) or not 200 <= status < 300:
+            # API Gateway refuses the handshake; the client sees an HTTP error, no socket.
+            return _json_response(403, {"message": "Forbidden"})
+        protocols: tuple[str, ...] = ()
+        if isinstance(result, dict):
+            for key, value in (result.get("headers") or {}).items():
+                if key.lower() == "sec-websocket-protocol":
+                    protocols = (str(value),)
+        ws = web.WebSocketResponse(
+            max_msg_size=MAX_MESSAGE_BYTES, protocols=protocols, autoping=True,
+            receive_timeout=None, compress=False,
+        )
+        await ws.prepare(request)
+        conn = Connection(cid, ws, connected_at, source_ip, user_agent)
+        self.connections[cid] = conn
+        close_reason = ""
+        try:
+            close_reason = await self._read_frames(conn)
+        finally:
+            self.connections.pop(cid, None)
+            if not ws.closed:
+                try:
+                    await ws.close()
+                except Exception:  # noqa: BLE001
+                    pass
+            code = ws.close_code if ws.close_code is not None else WSCloseCode.ABNORMAL_CLOSURE
+            reason = close_reason or f"Client-side close frame status code '{int(code)}' - description: ''"
+            self._spawn(self._disconnect(conn, int(code), reason))
+        return ws
+
+    async def _read_frames(self, conn: Connection) -> str:
+        """Read frames until the socket ends; returns the disconnect reason when we closed it."""
+        ws = conn.ws
+        deadline = conn.connected_at + self.max_connection_s
+        while True:
+            timeout = min(self.idle_timeout_s, max(0.0, deadline - time.time()))
+            try:
+                msg = await ws.receive(timeout=timeout or 0.001)
+            except TimeoutError:
+                await ws.close(code=WSCloseCode.GOING_AWAY, message=b"Going away")
+                return "Going away"
+            if msg.type == WSMsgType.TEXT:
+                conn.last_active = time.time()
+                self.stats.frames_in += 1
+                if len(msg.data.encode()) > MAX_FRAME_BYTES:
+                    # Browsers send a message as one frame; API Gateway refuses frames over 32 KB.
+                    await ws.close(code=WSCloseCode.MESSAGE_TOO_BIG, message=b"Message too big")
+                    return "Message too big"
+                self._spawn(self._message(conn, msg.data))
+            elif msg.type == WSMsgType.BINARY:
+                # API Gateway WebSocket APIs do not accept binary frames: close with 1003.
+                await ws.close(code=WSCloseCode.UNSUPPORTED_DATA,
+                               message=b"Binary frames are not supported")
+                return "Binary frames are not supported"
+            elif msg.type == WSMsgType.ERROR:
+                log.info("connection %s: %s", conn.id, msg.data)
+                return str(msg.data or "")
+            else:  # CLOSE / CLOSING / CLOSED
+                return ""
+
+    async def _message(self, conn: Connection, body: str) -> None:
+        route = self._route_key(body)
+        event = events.ws_message_event(
+            route_key=route, body=body, connection=conn.id, connected_at_ms=conn.connected_at_ms,
+            stage=self.ws_stage, api=self.ws_api_id, domain_name="", source_ip=conn.source_ip,
+            user_agent=conn.user_agent,
+        )
+        event["requestContext"]["domainName"] = self.ws_domain
+        try:
+            await self.runtime.invoke(route, event)
+        except Exception as exc:
+            self.stats.handler_errors += 1
+            if not isinstance(exc, IntegrationTimeout):
+                log.error("%s handler failed for %s", route, conn.id, exc_info=exc)
+            # What API Gateway sends the client when the integration fails.
+            frame = json.dumps({"message": "Internal server error", "connectionId": conn.id,
+                                "requestId": event["requestContext"]["requestId"]})
+            await self._send(conn, frame)
+
+    async def _disconnect(self, conn: Connection, code: int, reason: str) -> None:
+        event = events.ws_disconnect_event(
+            connection=conn.id, connected_at_ms=conn.connected_at_ms, status_code=code,
+            reason=reason, domain_name=self.ws_domain, stage=self.ws_stage, api=self.ws_api_id,
+            source_ip=conn.source_ip, user_agent=conn.user_agent,
+        )
+        try:
+            await self.runtime.invoke("$disconnect", event)
+        except Exception:
+            self.stats.handler_errors += 1
+            log.exception("$disconnect handler failed for %s", conn.id)
+
+    ws_domain = "127.0.0.1"
+
+    async def _send(self, conn: Connection, data: str | bytes) -> bool:
+        """Write one frame; False when the client has gone (it is then dropped)."""
+        try:
+            async with conn.send_lock:
+                if conn.ws.closed or getattr(conn.ws, "_closing", False):
+                    raise ConnectionResetError("closing")
+                if isinstance(data, str):
+                    await asyncio.wait_for(conn.ws.send_str(data), SEND_TIMEOUT_S)
+                else:
+                    await asyncio.wait_for(conn.ws.send_bytes(data), SEND_TIMEOUT_S)
+        except (ConnectionError, RuntimeError, TimeoutError, OSError) as exc:
+            log.info("connection %s gone while sending: %r", conn.id, exc)
+            self.connections.pop(conn.id, None)
+            return False
+        size = len(data.encode()) if isinstance(data, str) else len(data)
+        self.stats.frames_out += 1
+        self.stats.bytes_out += size
+        self.stats.max_frame_out = max(self.stats.max_frame_out, size)
+        return True
+
+    # ------------------------------------------------------------------ management API
+
+    def _gone(self) -> web.Response:
+        self.stats.gone += 1
+        return _json_response(410, {"message": None}, error_type="GoneException")
+
+    async def post_to_connection(self, request: web.Request) -> web.Response:
+        data = await request.read()
+        if len(data) > MAX_MESSAGE_BYTES:
+            return _json_response(413, {"message": "Request entity too large"},
+                                  error_type="PayloadTooLargeException")
+        conn = self.connections.get(request.match_info["connection_id"])
+        if conn is None:
+            return self._gone()
+        try:
+            frame: str | bytes = data.decode("utf-8")
+        except UnicodeDecodeError:
+            frame = data
+        if not await self._send(conn, frame):
+            return self._gone()
+        return web.Response(status=200, headers={"Content-Type": "application/json"})
+
+    async def get_connection(self, request: web.Request) -> web.Response:
+        conn = self.connections.get(request.match_info["connection_id"])
+        if conn is None:
+            return self._gone()
+        return _json_response(200, {
+            "connectedAt": _iso(conn.connected_at),
+            "identity": {"sourceIp": conn.source_ip, "userAgent": conn.user_agent or ""},
+            "lastActiveAt": _iso(conn.last_active),
+        })
+
+    async def delete_connection(self, request: web.Request) -> web.Response:
+        conn = self.connections.pop(request.match_info["connection_id"], None)
+        if conn is None:
+            return self._gone()
+        # Closing makes the reader loop end, which fires $disconnect as on AWS.
+        self._spawn(conn.ws.close(code=WSCloseCode.GOING_AWAY, message=b"Going away"))
+        return web.Response(status=204)

@@ -1,0 +1,233 @@
+"""EventBridge Scheduler's delivery, emulated over moto's schedule store (moto keeps
+schedules but never fires them).
+
+Like the real service, a one-time ``at()`` schedule fires at a random moment inside its
+minute (possibly before the seconds asked for), inside the flexible window if one is set,
+and sometimes twice (at-least-once). Times are virtual (see ``local.clock``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import re
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import boto3
+
+from .clock import VirtualClock
+from .lambda_runtime import LambdaRuntime
+
+log = logging.getLogger("local.scheduler")
+
+_AT = re.compile(r"^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$")
+MINUTE = 60.0
+
+
+def parse_at(expression: str, timezone: str | None) -> float | None:
+    """Epoch seconds of an ``at(yyyy-mm-ddThh:mm:ss)`` expression; None for rate()/cron()."""
+    m = _AT.match(expression.strip())
+    if not m:
+        return None
+    tz = ZoneInfo(timezone or "UTC")
+    return datetime.fromisoformat(m.group(1)).replace(tzinfo=tz).timestamp()
+
+
+@dataclass
+class Planned:
+    """A schedule version we have planned deliveries for."""
+
+    key: tuple
+    schedule: dict
+    handles: list[asyncio.TimerHandle] = field(default_factory=list)
+    delivered: int = 0
+
+
+class SchedulerEmulator:
+    """Discovers schedules in one group and delivers them to the timer handler."""
+
+    def __init__(
+        self,
+        runtime: LambdaRuntime,
+        clock: VirtualClock,
+        group: str,
+        *,
+        duplicate_probability: float = 0.1,
+        window_s: float = MINUTE,
+        poll_interval_s: float | None = None,
+        retries: int = 2,
+        rng: random.Random | None = None,
+        handler: str = "timer",
+    ) -> None:
+        self.runtime = runtime
+        self.clock = clock
+        self.group = group
+        self.duplicate_probability = duplicate_probability
+        self.window_s = window_s
+        self.poll_interval_s = poll_interval_s or min(0.5, max(0.05, window_s / clock.rate / 10))
+        self.retries = retries
+        self.rng = rng or random.Random()
+        self.handler = handler
+        self.client = boto3.client("scheduler")
+        self.planned: dict[str, Planned] = {}
+        self.fired: set[tuple] = set()  # versions already delivered and kept (ActionAfterCompletion NONE)
+        self.deliveries: list[dict] = []  # for tests: {"name", "virtual_at", "scheduled", "attempt"}
+        self._tasks: set[asyncio.Task] = set()
+        self._unsupported: set[str] = set()
+
+    # -------------------------------------------------------------- discovery
+
+    def _list(self) -> list[dict]:
+        out: list[dict] = []
+        kwargs: dict = {"GroupName": self.group}
+        while True:
+            page = self.client.list_schedules(**kwargs)
+            out.extend(page.get("Schedules", []))
+            if not page.get("NextToken"):
+                return out
+            kwargs["NextToken"] = page["NextToken"]
+
+    def _get(self, name: str) -> dict | None:
+        try:
+            return self.client.get_schedule(GroupName=self.group, Name=name)
+        except self.client.exceptions.ResourceNotFoundException:
+            return None
+
+    async def run(self) -> None:
+        """Poll forever (cancel to stop)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                listed = await loop.run_in_executor(self.runtime.executor, self._list)
+                await self._reconcile(listed)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - keep polling through a hiccup
+                log.exception("scheduler poll failed")
+            await asyncio.sleep(self.poll_interval_s)
+
+    async def _reconcile(self, listed: list[dict]) -> None:
+        loop = asyncio.get_running_loop()
+        seen = set()
+        for summary in listed:
+            name = summary["Name"]
+            seen.add(name)
+            key = (name, str(summary.get("LastModificationDate")), summary.get("State"))
+            plan = self.planned.get(name)
+            if (plan is not None and plan.key == key) or key in self.fired:
+                continue
+            schedule = await loop.run_in_executor(self.runtime.executor, self._get, name)
+            if schedule is None:
+                continue
+            if plan is not None:
+                self._cancel(plan)
+            self._plan(key, schedule)
+        for name in list(self.planned):
+            if name not in seen:
+                # Deleted (or replaced) before it fired: pending deliveries never happen.
+                self._cancel(self.planned.pop(name))
+
+    def _cancel(self, plan: Planned) -> None:
+        if plan.delivered == 0:
+            for handle in plan.handles:
+                handle.cancel()
+
+    def _plan(self, key: tuple, schedule: dict) -> None:
+        name = schedule["Name"]
+        if schedule.get("State", "ENABLED") != "ENABLED":
+            return
+        at = parse_at(schedule.get("ScheduleExpression", ""), schedule.get("ScheduleExpressionTimezone"))
+        if at is None:
+            if name not in self._unsupported:
+                self._unsupported.add(name)
+                log.warning("schedule %s: only at() expressions are emulated", name)
+            return
+        window = self.window_s
+        flexible = schedule.get("FlexibleTimeWindow") or {}
+        if flexible.get("Mode") == "FLEXIBLE":
+            window += MINUTE * float(flexible.get("MaximumWindowInMinutes", 0))
+        minute_start = at - at % MINUTE
+        first = minute_start + self.rng.uniform(0, window)
+        times = [first]
+        if self.rng.random() < self.duplicate_probability:
+            times.append(first + self.rng.uniform(0, max(1.0, minute_start + window - first)))
+        plan = Planned(key, schedule)
+        loop = asyncio.get_running_loop()
+        now_v = self.clock.now()
+        for attempt_time in times:
+            delay = max(0.0, self.clock.real_delay(attempt_time - now_v))
+            plan.handles.append(loop.call_later(delay, self._due, plan, attempt_time))
+        self.planned[name] = plan
+        log.debug("planned %s at %s (virtual), %d delivery(ies)", name, times, len(times))
+
+    # -------------------------------------------------------------- delivery
+
+    def _due(self, plan: Planned, virtual_at: float) -> None:
+        task = asyncio.get_running_loop().create_task(self._deliver(plan, virtual_at))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _payload(self, schedule: dict, virtual_at: float, attempt: int) -> object:
+        raw = (schedule.get("Target") or {}).get("Input") or "{}"
+        scheduled = datetime.fromtimestamp(
+            parse_at(schedule["ScheduleExpression"], schedule.get("ScheduleExpressionTimezone")) or virtual_at,
+            ZoneInfo("UTC")).strftime("%Y-%m-%dT%H:%M:%SZ")
+        for attribute, value in (
+            ("<aws.scheduler.schedule-arn>", schedule.get("Arn", "")),
+            ("<aws.scheduler.scheduled-time>", scheduled),
+            ("<aws.scheduler.execution-id>", str(uuid.uuid4())),
+            ("<aws.scheduler.attempt-number>", str(attempt)),
+        ):
+            raw = raw.replace(attribute, value)
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return raw
+
+    async def _deliver(self, plan: Planned, virtual_at: float) -> None:
+        schedule = plan.schedule
+        name = schedule["Name"]
+        first = plan.delivered == 0
+        plan.delivered += 1
+        for attempt in range(1, self.retries + 2):
+            event = self._payload(schedule, virtual_at, attempt)
+            self.deliveries.append({"name": name, "virtual_at": self.clock.now(), "planned": virtual_at,
+                                    "attempt": attempt})
+            try:
+                await self.runtime.invoke(self.handler, event)
+                break
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the Lambda async invoke retries, then gives up
+                log.exception("timer handler failed for schedule %s (attempt %d)", name, attempt)
+                await asyncio.sleep(self.clock.real_delay(MINUTE))
+        if not first:
+            return
+        if schedule.get("ActionAfterCompletion") == "DELETE":
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(self.runtime.executor, self._delete, name)
+            if self.planned.get(name) is plan:
+                # Keep a duplicate delivery alive even though the schedule is gone.
+                self.planned.pop(name, None)
+        else:
+            self.fired.add(plan.key)
+            if self.planned.get(name) is plan:
+                self.planned.pop(name, None)
+
+    def _delete(self, name: str) -> None:
+        with contextlib.suppress(self.client.exceptions.ResourceNotFoundException):
+            self.client.delete_schedule(GroupName=self.group, Name=name)
+
+    async def stop(self) -> None:
+        for plan in self.planned.values():
+            for handle in plan.handles:
+                handle.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -1,0 +1,140 @@
+"""Wires the offline stack together: moto, the environment, the gateway, the Scheduler
+and TTL emulation. ``LocalStack`` is also what in-process tests start."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from aiohttp import web
+
+from . import aws
+from . import template as tpl
+from .clock import VirtualClock
+from .gateway import Gateway
+from .lambda_runtime import ECHO_HANDLER, LambdaRuntime
+from .scheduler import SchedulerEmulator
+from .ttl import TtlSweeper
+
+log = logging.getLogger("local")
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def add_code_paths(repo: Path = REPO) -> None:
+    """The same ``sys.path`` pytest gets from pyproject.toml (Lambda gets it from the layer)."""
+    for sub in ("functions", "layers/engine", "."):
+        path = str(repo / sub)
+        if path not in sys.path:
+            sys.path.insert(0, path)
+
+
+@dataclass
+class StackOptions:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    time_scale: float = 1.0
+    web_dir: Path | None = REPO / "web"
+    handlers: dict[str, str] = field(default_factory=dict)  # route -> "module:function"
+    duplicate_probability: float = 0.1
+    ttl_lag_s: float = 300.0  # virtual seconds between expiry and deletion
+    ttl_interval_s: float = 60.0  # virtual seconds between sweeps
+    echo_route: bool = False  # serve the benchmark's "echo" route
+    workers: int = 32
+    idle_timeout_s: float = 600.0
+
+
+class LocalStack:
+    """Start with ``await start()`` (returns the base URL); stop with ``await stop()``."""
+
+    def __init__(self, options: StackOptions) -> None:
+        self.options = options
+        self.clock = VirtualClock(rate=options.time_scale, origin=time.time())
+        self.moto: aws.Moto | None = None
+        self.runtime: LambdaRuntime | None = None
+        self.gateway: Gateway | None = None
+        self.scheduler: SchedulerEmulator | None = None
+        self.ttl: TtlSweeper | None = None
+        self.runner: web.AppRunner | None = None
+        self.port: int = options.port
+        self._tasks: list[asyncio.Task] = []
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.options.host}:{self.port}/"
+
+    async def start(self) -> str:
+        opts = self.options
+        add_code_paths()
+        loop = asyncio.get_running_loop()
+        self.moto = aws.Moto()
+        await loop.run_in_executor(None, self.moto.start)
+
+        template = tpl.load(REPO / "template.yaml")
+        handlers = dict(opts.handlers)
+        ws_routes = set(tpl.ws_route_keys(template))
+        if opts.echo_route:
+            handlers.setdefault("echo", ECHO_HANDLER)
+            ws_routes.add("echo")
+        self.runtime = LambdaRuntime(handlers, max_workers=opts.workers, region=aws.REGION)
+        self.gateway = Gateway(
+            self.runtime, web_dir=opts.web_dir, rest_resources=tpl.rest_resources(template),
+            ws_routes=ws_routes, idle_timeout_s=opts.idle_timeout_s,
+        )
+        self.runner = web.AppRunner(self.gateway.app(), access_log=None, handle_signals=False,
+                                    shutdown_timeout=2.0)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, opts.host, opts.port, reuse_address=True)
+        await site.start()
+        server = site._server  # noqa: SLF001 - the only way to learn the port when it was 0
+        if server is not None and server.sockets:
+            self.port = server.sockets[0].getsockname()[1]
+        self.gateway.ws_domain = f"{opts.host}:{self.port}"
+
+        # The handlers read these at import time: set them before anything imports them.
+        os.environ.update(aws.stack_environment(
+            host=opts.host, port=self.port, moto_url=self.moto.url,
+            time_scale=opts.time_scale, clock_origin=self.clock.origin,
+        ))
+        ttl_attribute = await loop.run_in_executor(
+            None, aws.create_table, REPO, os.environ["TABLE_NAME"])
+        await loop.run_in_executor(None, aws.create_schedule_group, os.environ["SCHEDULE_GROUP"])
+        try:
+            await loop.run_in_executor(None, self.runtime.preload)
+        except Exception:  # noqa: BLE001 - serve the client anyway; calls will answer 502
+            log.exception("a handler failed to import; its routes will fail")
+
+        self.scheduler = SchedulerEmulator(
+            self.runtime, self.clock, os.environ["SCHEDULE_GROUP"],
+            duplicate_probability=opts.duplicate_probability,
+        )
+        self._tasks.append(loop.create_task(self.scheduler.run(), name="scheduler"))
+        if ttl_attribute:
+            self.ttl = TtlSweeper(os.environ["TABLE_NAME"], ttl_attribute, self.clock,
+                                  lag_s=opts.ttl_lag_s, interval_s=opts.ttl_interval_s,
+                                  executor=self.runtime.executor)
+            self._tasks.append(loop.create_task(self.ttl.run(), name="ttl"))
+        return self.url
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.scheduler is not None:
+            await self.scheduler.stop()
+        if self.runner is not None:
+            await self.runner.cleanup()
+        if self.gateway is not None:
+            # Let the $disconnect invocations of the sockets closed above finish.
+            pending = list(self.gateway._tasks)  # noqa: SLF001
+            if pending:
+                await asyncio.wait(pending, timeout=2.0)
+        if self.runtime is not None:
+            self.runtime.shutdown()
+        if self.moto is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self.moto.stop)

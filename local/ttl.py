@@ -1,0 +1,91 @@
+"""DynamoDB TTL, emulated: moto stores the TTL setting but never expires items.
+
+Items whose TTL attribute is below the virtual clock are deleted some time later (the
+lag), as AWS deletes them "within days"; handlers must filter expired items on read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from decimal import Decimal
+
+import boto3
+
+from .clock import VirtualClock
+
+log = logging.getLogger("local.ttl")
+
+
+class TtlSweeper:
+    """Deletes expired items of one table every ``interval_s`` (virtual seconds)."""
+
+    def __init__(
+        self,
+        table_name: str,
+        attribute: str,
+        clock: VirtualClock,
+        *,
+        lag_s: float = 300.0,
+        interval_s: float = 60.0,
+        executor=None,
+    ) -> None:
+        self.table_name = table_name
+        self.attribute = attribute
+        self.clock = clock
+        self.lag_s = lag_s
+        self.interval_s = interval_s
+        self.executor = executor
+        self.client = boto3.client("dynamodb")
+        self.deleted = 0
+        self._key_names: list[str] | None = None
+
+    def sweep(self) -> int:
+        """One pass; returns how many items it deleted."""
+        if self._key_names is None:
+            table = self.client.describe_table(TableName=self.table_name)["Table"]
+            self._key_names = [k["AttributeName"] for k in table["KeySchema"]]
+        cutoff = Decimal(str(int(self.clock.now() - self.lag_s)))
+        names = {f"#k{i}": n for i, n in enumerate(self._key_names)} | {"#ttl": self.attribute}
+        kwargs = {
+            "TableName": self.table_name,
+            # Like AWS: only numeric epoch-seconds values expire; anything else is ignored.
+            "FilterExpression": "attribute_type(#ttl, :n) AND #ttl < :cutoff",
+            "ProjectionExpression": ", ".join(names),
+            "ExpressionAttributeNames": names,
+            "ExpressionAttributeValues": {":n": {"S": "N"}, ":cutoff": {"N": str(cutoff)}},
+        }
+        count = 0
+        while True:
+            page = self.client.scan(**kwargs)
+            for item in page.get("Items", []):
+                key = {n: item[n] for n in self._key_names}
+                try:
+                    self.client.delete_item(
+                        TableName=self.table_name, Key=key,
+                        # Skip an item a handler has just refreshed.
+                        ConditionExpression="#ttl < :cutoff",
+                        ExpressionAttributeNames={"#ttl": self.attribute},
+                        ExpressionAttributeValues={":cutoff": {"N": str(cutoff)}},
+                    )
+                    count += 1
+                except self.client.exceptions.ConditionalCheckFailedException:
+                    pass
+            if "LastEvaluatedKey" not in page:
+                break
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        self.deleted += count
+        return count
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(max(0.2, self.clock.real_delay(self.interval_s)))
+            try:
+                n = await loop.run_in_executor(self.executor, self.sweep)
+                if n:
+                    log.info("TTL: deleted %d expired item(s)", n)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - keep sweeping through a hiccup
+                log.exception("TTL sweep failed")
