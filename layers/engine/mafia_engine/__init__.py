@@ -1,0 +1,250 @@
+"""mafia_engine: the rules of Mafia as a pure reducer (no clock, no I/O, no global random).
+
+Public API (docs/protocol.md and CONTRACT.md §2)::
+
+    state = new_game(players=["p1", ...], options={"preset": "classic"}, seed=7, now=0.0)
+    state = apply(state, {"type": "vote", "player": "p1", "target": "p2"}, now=31.5)
+    view(state, "p1"); view(state, None); deadline(state); result(state); phase_seq(state)
+    dump(state) -> dict; load(dict) -> state; check_setup(options, n); presets(); team_of(role)
+
+A state is a JSON-ready dict; treat it as opaque and never change it in place. ``apply``
+returns a new state and leaves its input untouched; a refusal raises ``InvalidAction``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import options as _options
+from . import rng as _rng
+from .actions import ACTION_TYPES, parse
+from .errors import InvalidAction
+from .game import Game, clone
+from .presets import PRESETS
+from .presets import get as _get_preset
+from .roles import ROLES, team_of
+from .views import _jcopy
+from .views import build as _build_view
+
+__all__ = [
+    "ACTION_TYPES",
+    "ROLES",
+    "InvalidAction",
+    "apply",
+    "check_setup",
+    "deadline",
+    "dump",
+    "load",
+    "new_game",
+    "phase_seq",
+    "presets",
+    "result",
+    "team_of",
+    "view",
+]
+
+STATE_VERSION = 1
+ALWAYS_ROUTED = frozenset({"chat", "presence", "phaseTimeout"})
+
+
+def _preset_of_options(options: Any):
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise InvalidAction("bad_options", "options must be an object")
+    return _get_preset(options.get("preset", "classic")), options
+
+
+def check_setup(options: dict | None, n_players: int) -> dict:
+    """The normalised options (defaults filled) for ``n_players``, or the reason a start is refused.
+
+    Codes: ``bad_options`` (names the key), ``too_few_players``, ``too_many_players``,
+    ``seats_short`` (extra roles need more citizen seats than there are).
+    """
+    preset, raw = _preset_of_options(options)
+    opts = _options.normalise(preset.options, raw, preset.name)
+    if preset.check_options:
+        opts = preset.check_options(raw, opts)
+    if n_players < preset.min_players:
+        raise InvalidAction(
+            "too_few_players",
+            f"{preset.name} needs at least {preset.min_players} players ({n_players} joined)",
+        )
+    if n_players > preset.max_players:
+        raise InvalidAction(
+            "too_many_players",
+            f"{preset.name} allows at most {preset.max_players} players ({n_players} joined)",
+        )
+    preset.deal(opts, n_players)
+    return opts
+
+
+def presets() -> dict:
+    """Per preset: title, implemented, minPlayers, maxPlayers, defaults and the option schema."""
+    out = {}
+    for name, p in PRESETS.items():
+        defaults = _options.normalise(p.options, {}, name) if p.implemented else {"preset": name}
+        if p.implemented and p.check_options:
+            defaults = p.check_options({}, defaults)
+        out[name] = {
+            "title": p.title,
+            "implemented": p.implemented,
+            "minPlayers": p.min_players,
+            "maxPlayers": p.max_players,
+            "defaults": defaults,
+            "options": _options.schema(p.options),
+        }
+    return out
+
+
+def _check_now(now: Any) -> float:
+    if isinstance(now, bool) or not isinstance(now, int | float) or not math.isfinite(now):
+        raise InvalidAction("bad_action", f"now must be a finite number of seconds, not {now!r}")
+    return float(now)
+
+
+def new_game(players: list[str], options: dict | None = None, seed: int | str = 0, now: float = 0.0) -> dict:
+    """A new game in its first phase (role reveal), roles dealt with the seeded RNG."""
+    now = _check_now(now)
+    if not isinstance(players, list | tuple) or not all(isinstance(p, str) and p for p in players):
+        raise InvalidAction("bad_players", "players must be a list of non-empty id strings")
+    if len(set(players)) != len(players):
+        raise InvalidAction("bad_players", "player ids must be distinct")
+    if "abstain" in players:
+        raise InvalidAction("bad_players", "'abstain' is reserved and cannot be a player id")
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise InvalidAction("bad_options", f"seed must be an integer or a string, not {seed!r}")
+    opts = check_setup(options, len(players))
+    preset = PRESETS[opts["preset"]]
+    r, roles = _rng.shuffle(_rng.seed_state(seed), preset.deal(opts, len(players)))
+    state = {
+        "v": STATE_VERSION,
+        "preset": preset.name,
+        "options": opts,
+        "rng": r,
+        "seq": 0,
+        "day": 1,
+        "phase": {"kind": "lobby", "endsAt": None},
+        "players": [
+            {
+                "id": pid,
+                "seat": i + 1,
+                "role": role,
+                "alive": True,
+                "diedDay": None,
+                "diedBy": None,
+                "revealed": None,
+                "soldierUsed": False,
+                "connected": True,
+                "seenToday": True,
+                "absentDays": 0,
+                "lastChatAt": None,
+            }
+            for i, (pid, role) in enumerate(zip(players, roles, strict=True))
+        ],
+        "lastHeal": None,
+        "results": {},
+        "chat": [],
+        "chatSeq": 0,
+        "events": [],
+        "votes": None,
+        "mvpVotes": {},
+        "nominatedBy": None,
+        "winner": None,
+        "result": None,
+    }
+    preset.start(Game(state, preset, now))
+    return state
+
+
+def apply(state: dict, action: dict, now: float) -> dict:
+    """The state after ``action`` at time ``now``; ``state`` itself is never changed.
+
+    Raises InvalidAction (code + message) and leaves everything as it was on refusal.
+    """
+    a = parse(action)
+    now = _check_now(now)
+    preset = PRESETS[state["preset"]]
+    ph = state["phase"]
+    kind = ph["kind"]
+    if a.type == "phaseTimeout":
+        if kind == "ended":
+            raise InvalidAction("game_over", "the game is over; there is no phase to end")
+        if a.phase is not None and a.phase != state["seq"]:
+            raise InvalidAction(
+                "stale_timeout", f"timeout for phase {a.phase}, but the game is at phase {state['seq']}"
+            )
+        if ph["endsAt"] is None or preset.phases[kind].timeout is None:
+            raise InvalidAction("no_deadline", f"the {kind} phase has no deadline")
+        if now < ph["endsAt"]:
+            raise InvalidAction("too_early", f"the {kind} phase ends at {ph['endsAt']}, it is {now}")
+    elif a.type not in ALWAYS_ROUTED:
+        if kind == "ended":
+            raise InvalidAction("game_over", "the game is over")
+        if a.type not in preset.phases[kind].actions:
+            raise InvalidAction("wrong_phase", f"{a.type} is not possible during the {kind} phase")
+    s = clone(state)
+    g = Game(s, preset, now)
+    if a.type == "phaseTimeout":
+        preset.phases[kind].timeout(g)
+    elif a.type == "presence":
+        p = g.player(a.player)
+        p["connected"] = a.connected
+        if a.connected:
+            p["seenToday"] = True
+    else:
+        preset.actions[a.type](g, a)
+    return s
+
+
+def view(state: dict, viewer: str | None) -> dict:
+    """Everything ``viewer`` may know (None: a spectator), as a JSON-ready dict."""
+    return _build_view(state, viewer, PRESETS[state["preset"]])
+
+
+def deadline(state: dict) -> float | None:
+    """When the current phase ends (server epoch seconds), or None (ended / untimed)."""
+    return state["phase"]["endsAt"]
+
+
+def phase_seq(state: dict) -> int:
+    """A counter that increases at every phase change (timeouts carry it)."""
+    return state["seq"]
+
+
+def result(state: dict) -> dict | None:
+    """None while the game runs; the §8.6 result (winner, days, players, ranking, summary, mvp) after."""
+    return _jcopy(state["result"])
+
+
+def dump(state: dict) -> dict:
+    """A JSON-ready copy of the whole state (secret parts included: store it, never send it)."""
+    return _jcopy(state)
+
+
+_REQUIRED = (
+    "v",
+    "preset",
+    "options",
+    "rng",
+    "seq",
+    "day",
+    "phase",
+    "players",
+    "chat",
+    "events",
+    "winner",
+    "result",
+)
+
+
+def load(data: dict) -> dict:
+    """The state saved by ``dump``; ``load(dump(s)) == s``."""
+    if not isinstance(data, dict) or any(k not in data for k in _REQUIRED):
+        raise InvalidAction("bad_state", "not a saved mafia_engine state")
+    if data["v"] != STATE_VERSION:
+        raise InvalidAction("bad_state", f"saved state version {data['v']} is not {STATE_VERSION}")
+    if data["preset"] not in PRESETS:
+        raise InvalidAction("bad_state", f"unknown preset {data['preset']!r}")
+    return _jcopy(data)

@@ -1,0 +1,135 @@
+"""The working copy of a state during one ``apply``, with the helpers every rule uses.
+
+The state itself is a plain JSON-ready dict (schema in ``state.py``). ``clone`` copies the
+parts rules change; chat messages and events are never changed after creation, so their
+dicts are shared between the old and the new state (this is what keeps ``apply`` fast).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import rng
+from .errors import InvalidAction
+from .roles import ROLES, Role, team_of
+
+if TYPE_CHECKING:
+    from .presets.base import Preset
+
+
+def _copy_value(v: Any) -> Any:
+    if isinstance(v, dict):
+        return dict(v)
+    if isinstance(v, list):
+        return list(v)
+    return v
+
+
+def clone(s: dict) -> dict:
+    c = dict(s)
+    c["players"] = [dict(p) for p in s["players"]]
+    c["phase"] = {k: _copy_value(v) for k, v in s["phase"].items()}
+    c["chat"] = list(s["chat"])
+    c["events"] = list(s["events"])
+    c["results"] = {k: list(v) for k, v in s["results"].items()}
+    c["mvpVotes"] = dict(s["mvpVotes"])
+    c["votes"] = _copy_value(s["votes"])
+    return c
+
+
+class Game:
+    """Rules operate on ``g.s`` (the cloned state) through these helpers."""
+
+    __slots__ = ("s", "preset", "now", "by_id")
+
+    def __init__(self, s: dict, preset: Preset, now: float) -> None:
+        self.s = s
+        self.preset = preset
+        self.now = now
+        self.by_id = {p["id"]: p for p in s["players"]}
+
+    # --- reading -----------------------------------------------------------------------
+    @property
+    def options(self) -> dict:
+        return self.s["options"]
+
+    @property
+    def phase(self) -> dict:
+        return self.s["phase"]
+
+    @property
+    def day(self) -> int:
+        return self.s["day"]
+
+    def player(self, pid: Any) -> dict:
+        p = self.by_id.get(pid) if isinstance(pid, str) else None
+        if p is None:
+            raise InvalidAction("unknown_player", f"there is no player {pid!r} in this game")
+        return p
+
+    def actor(self, pid: Any) -> dict:
+        """The acting player, who must be alive."""
+        p = self.player(pid)
+        if not p["alive"]:
+            raise InvalidAction("dead_player", f"{pid} is out of the game and cannot do that")
+        return p
+
+    @staticmethod
+    def role(p: dict) -> Role:
+        return ROLES[p["role"]]
+
+    @staticmethod
+    def team(p: dict) -> str:
+        return team_of(p["role"])
+
+    def alive(self) -> list[dict]:
+        return [p for p in self.s["players"] if p["alive"]]
+
+    # --- changing ----------------------------------------------------------------------
+    def goto(self, kind: str, **data: Any) -> None:
+        """Enter phase ``kind``: the only way the phase changes."""
+        self.s["seq"] += 1
+        self.s["phase"] = {"kind": kind, "endsAt": None}
+        self.preset.phases[kind].begin(self, **data)
+
+    def deadline_in(self, seconds: float) -> None:
+        self.s["phase"]["endsAt"] = float(self.now + seconds)
+
+    def event(self, kind: str, **fields: Any) -> None:
+        """A public announcement (every viewer sees every event)."""
+        self.s["events"].append({"kind": kind, "day": self.s["day"], **fields})
+
+    def system(self, text: str) -> None:
+        from .chat import append
+
+        append(self.s, "system", None, text, self.now)
+
+    def rand_below(self, n: int) -> int:
+        self.s["rng"], value = rng.below(self.s["rng"], n)
+        return value
+
+    def reveal(self, p: dict, what: str) -> None:
+        """Make public ``what`` ("team" or "role") of ``p``, never less than already shown."""
+        if what == "role":
+            p["revealed"] = {"role": p["role"], "team": self.team(p)}
+        elif what == "team" and not p["revealed"]:
+            p["revealed"] = {"team": self.team(p)}
+
+    def kill(self, p: dict, by: str) -> None:
+        """Take ``p`` out of the game (death, execution or disconnect) with the death reveal."""
+        p["alive"] = False
+        p["diedDay"] = self.s["day"]
+        p["diedBy"] = by
+        reveal = self.options.get("deathReveal", "none")
+        if reveal != "none":
+            self.reveal(p, reveal)
+        self.event("death", player=p["id"], by=by, revealed=p["revealed"])
+
+    def check_win(self, cause: str) -> bool:
+        """Run the preset's win checks in order; end the game at the first that holds."""
+        for check in self.preset.win_checks:
+            winner = check(self)
+            if winner:
+                self.preset.finish(self, winner, cause)
+                return True
+        return False

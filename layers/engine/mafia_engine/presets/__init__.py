@@ -1,0 +1,23 @@
+"""The preset registry: name -> Preset. City and original slot in here."""
+
+from __future__ import annotations
+
+from ..errors import InvalidAction
+from .base import Preset
+from .city import CITY
+from .classic import CLASSIC
+from .original import ORIGINAL
+
+PRESETS: dict[str, Preset] = {p.name: p for p in (CLASSIC, CITY, ORIGINAL)}
+
+
+def get(name: object) -> Preset:
+    """The preset called ``name``; refused with bad_options if unknown or not implemented."""
+    preset = PRESETS.get(name) if isinstance(name, str) else None
+    if preset is None:
+        raise InvalidAction(
+            "bad_options", f"option 'preset': unknown preset {name!r} (one of {', '.join(PRESETS)})"
+        )
+    if not preset.implemented:
+        raise InvalidAction("bad_options", f"option 'preset': {name!r} is not implemented yet")
+    return preset

@@ -1,0 +1,97 @@
+"""A random legal-action generator: for property tests, the benchmark and bots.
+
+``legal_actions(state)`` lists actions the engine accepts now (a sample, not every chat
+text); ``random_game(...)`` plays one seeded game through the public API and yields each
+(action, now, state). Deterministic: it uses the engine's own seeded RNG, never global random.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from . import apply, new_game, rng
+from .presets import PRESETS
+
+CHAT_LINES = ("hi", "I trust p2", "who is it?", "not me", "vote p3", "hmm", "quiet night...")
+
+
+def legal_actions(state: dict, chat: bool = True) -> list[dict]:
+    """Actions the engine would accept (besides phaseTimeout) from every player, now."""
+    preset = PRESETS[state["preset"]]
+    ph = state["phase"]
+    kind = ph["kind"]
+    opts = state["options"]
+    out: list[dict] = []
+    for p in state["players"]:
+        pid = p["id"]
+        if chat:
+            for ch in preset.write_channels(state, p):
+                out.append(
+                    {
+                        "type": "chat",
+                        "player": pid,
+                        "channel": ch,
+                        "text": CHAT_LINES[len(out) % len(CHAT_LINES)],
+                    }
+                )
+        if not p["alive"] or kind == "ended":
+            continue
+        if kind == "discussion":
+            if opts["timeAdjust"] and pid not in ph["adjustedBy"]:
+                out.append({"type": "adjustTime", "player": pid, "delta": 15})
+                out.append({"type": "adjustTime", "player": pid, "delta": -15})
+            if pid not in ph["ready"]:
+                out.append({"type": "readyEarly", "player": pid})
+        elif kind in ("vote", "confirm", "night"):
+            priv = preset.private(state, p)
+            task = priv["task"]
+            if task == "vote":
+                out.extend(
+                    {"type": "vote", "player": pid, "target": t} for t in [*priv["targets"], "abstain"]
+                )
+            elif task == "confirm":
+                out.extend({"type": "confirm", "player": pid, "choice": c} for c in ("yes", "no"))
+            elif task in ("mafiaTarget", "investigate", "heal", "mediumPeek"):
+                targets = list(priv["targets"]) + ([None] if task == "mafiaTarget" else [])
+                out.extend({"type": task, "player": pid, "target": t} for t in targets)
+    return out
+
+
+def random_game(
+    n: int = 8,
+    seed: int = 0,
+    options: dict | None = None,
+    chat: bool = True,
+    timeout_chance: int = 8,
+    presence: bool = False,
+    max_steps: int = 2000,
+) -> Iterator[tuple[dict | None, float, dict]]:
+    """Play one random game; yields (action, now, state) starting with (None, 0.0, initial state)."""
+    players = [f"p{i}" for i in range(1, n + 1)]
+    r = rng.seed_state(seed * 7919 + 1)
+    now = 0.0
+    state = new_game(players, options or {"preset": "classic"}, seed=seed, now=now)
+    yield None, now, state
+    for _ in range(max_steps):
+        if state["phase"]["kind"] == "ended":
+            return
+        r, roll = rng.below(r, timeout_chance)
+        action: dict
+        ends = state["phase"]["endsAt"]
+        if roll == 0 or (ends is not None and now >= ends):
+            now = max(now, state["phase"]["endsAt"])
+            action = {"type": "phaseTimeout", "phase": state["seq"]}
+        elif presence and roll == 1:
+            r, i = rng.below(r, n)
+            r, c = rng.below(r, 3)
+            action = {"type": "presence", "player": players[i], "connected": c != 0}
+        else:
+            choices = legal_actions(state, chat=chat)
+            if not choices:
+                continue
+            r, i = rng.below(r, len(choices))
+            action = choices[i]
+            r, dt = rng.below(r, 2000)
+            now = min(now + 0.7 + dt / 1000, state["phase"]["endsAt"] or now)
+        state = apply(state, action, now)
+        yield action, now, state
