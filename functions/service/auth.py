@@ -1,0 +1,44 @@
+"""Player tokens and the Origin check.
+
+Tokens are 128-bit random, handed out once; only their SHA-256 is stored and compared.
+A token never reaches a log line: nothing here logs, and callers only log player ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+
+def new_token() -> str:
+    """A fresh 128-bit token, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def find_player(players: list[dict], token: str | None) -> str | None:
+    """The id of the player whose stored hash matches `token`, or None."""
+    if not token:
+        return None
+    digest = hash_token(token)
+    found = None
+    for p in players:
+        if hmac.compare_digest(p.get("tokenHash", ""), digest):
+            found = p["id"]
+    return found
+
+
+def origin_allowed(origin: str | None, allowed: tuple[str, ...]) -> bool:
+    """Whether a WebSocket `Origin` header may connect.
+
+    Browsers always send `Origin`; a missing one means a non-browser client (bots, tools),
+    which cross-site WebSocket hijacking cannot involve, so it is allowed.
+    """
+    if not origin or "*" in allowed:
+        return True
+    return origin.rstrip("/") in allowed

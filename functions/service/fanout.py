@@ -1,0 +1,67 @@
+"""Pushing frames to WebSocket connections.
+
+`Gateway` is the small interface the rooms layer pushes through; `ApiGateway` implements it
+with the `apigatewaymanagementapi` client (endpoint from WS_MANAGEMENT_ENDPOINT), tests use a
+fake that records pushes and can answer Gone. `push_all` sends in parallel and returns the
+connections that are gone (410), which the caller drops.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol
+
+from .telemetry import count, logger
+
+_POOL = ThreadPoolExecutor(max_workers=16, thread_name_prefix="fanout")
+
+
+class Gateway(Protocol):
+    def post(self, connection_id: str, data: bytes) -> bool:
+        """Send one frame; False if the connection is gone (410)."""
+
+    def close(self, connection_id: str) -> None:
+        """Close a connection (kick); a gone connection is not an error."""
+
+
+class ApiGateway:
+    """The API Gateway management API (`@connections`)."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def post(self, connection_id: str, data: bytes) -> bool:
+        try:
+            self.client.post_to_connection(ConnectionId=connection_id, Data=data)
+            return True
+        except self.client.exceptions.GoneException:
+            return False
+
+    def close(self, connection_id: str) -> None:
+        try:
+            self.client.delete_connection(ConnectionId=connection_id)
+        except self.client.exceptions.GoneException:
+            pass
+
+
+def push_all(gateway: Gateway, frames: dict[str, bytes]) -> list[str]:
+    """Post `frames` ({connection id: bytes}) in parallel; returns the gone connection ids."""
+    if not frames:
+        return []
+
+    def one(item: tuple[str, bytes]) -> str | None:
+        conn_id, data = item
+        try:
+            return None if gateway.post(conn_id, data) else conn_id
+        except Exception:  # noqa: BLE001 - one bad connection must not stop the others
+            logger.exception("push failed", extra={"connection": conn_id})
+            return None
+
+    items = list(frames.items())
+    results = [one(items[0])] if len(items) == 1 else list(_POOL.map(one, items))
+    count("BytesPushed", sum(len(d) for d in frames.values()), "Bytes")
+    count("Pushes", len(frames))
+    gone = [c for c in results if c]
+    if gone:
+        count("GoneDropped", len(gone))
+    return gone

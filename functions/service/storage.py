@@ -1,0 +1,331 @@
+"""DynamoDB storage: one table, one partition per room.
+
+Keys (see docs/architecture.md, "Data"):
+
+| pk            | sk             | what                                                          |
+|---------------|----------------|---------------------------------------------------------------|
+| ROOM#<code>   | STATE          | room data + engine state (zlib JSON in `data`), `version`      |
+| ROOM#<code>   | CONN#<connId>  | a live connection of the room (`player` absent = spectator)   |
+| ROOM#<code>   | CHAT#<seq>     | archived chat messages that left the engine's bounded window  |
+| CONN#<connId> | CONN           | connection id -> room, for `$disconnect` and frame routing    |
+
+"CHAT#" < "CONN#" < "STATE", so one Query `sk >= "CONN#"` returns the room item and every
+connection at once: a request needs one read. Writes are conditional on `version`
+(optimistic locking); several items change together in one TransactWriteItems.
+Every write sets `expiresAt` = now + 24 h (TTL); expired items are filtered on read.
+No Scan anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import clock
+
+TTL_SECONDS = 24 * 3600
+STATE_SK = "STATE"
+CONN_PREFIX = "CONN#"
+CHAT_PREFIX = "CHAT#"
+TEMPLATE = os.path.join(os.path.dirname(__file__), "..", "..", "template.yaml")
+
+
+class Conflict(Exception):
+    """The conditional write lost a race (someone wrote the room since we read it)."""
+
+
+@dataclass
+class Snapshot:
+    """One consistent read of a room: its item and its connections."""
+
+    code: str
+    version: int
+    room: dict
+    state: dict | None
+    conns: dict[str, str | None] = field(default_factory=dict)  # connection id -> player id | None
+    size: int = 0  # stored bytes of the room item's data
+
+
+def room_pk(code: str) -> str:
+    return f"ROOM#{code}"
+
+
+def encode(doc: dict) -> bytes:
+    """Room data + state as compact, compressed JSON (keeps the item and its WCU small)."""
+    return zlib.compress(json.dumps(doc, separators=(",", ":")).encode("utf-8"), 6)
+
+
+def decode(blob: bytes) -> dict:
+    return json.loads(zlib.decompress(blob))
+
+
+class Store:
+    """Reads and writes rooms through a low-level DynamoDB client (injected)."""
+
+    def __init__(self, client: Any, table: str) -> None:
+        self.client = client
+        self.table = table
+
+    # ---- reads -------------------------------------------------------------------------
+    def load(self, code: str) -> Snapshot | None:
+        """The room and its connections in one strongly consistent Query; None if gone."""
+        now = clock.now()
+        items: list[dict] = []
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "pk = :pk AND sk >= :c",
+            "ExpressionAttributeValues": {":pk": {"S": room_pk(code)}, ":c": {"S": CONN_PREFIX}},
+            "ConsistentRead": True,
+        }
+        while True:
+            page = self.client.query(**kwargs)
+            items.extend(page.get("Items", []))
+            if "LastEvaluatedKey" not in page:
+                break
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        state_item = None
+        conns: dict[str, str | None] = {}
+        for it in items:
+            sk = it["sk"]["S"]
+            if float(it.get("expiresAt", {"N": "0"})["N"]) < now:
+                continue  # TTL deletes "within days": expired means gone
+            if sk == STATE_SK:
+                state_item = it
+            elif sk.startswith(CONN_PREFIX):
+                conns[sk[len(CONN_PREFIX) :]] = it["player"]["S"] if "player" in it else None
+        if state_item is None:
+            return None
+        blob = state_item["data"]["B"]
+        doc = decode(blob)
+        return Snapshot(
+            code=code,
+            version=int(state_item["version"]["N"]),
+            room=doc["room"],
+            state=doc.get("state"),
+            conns=conns,
+            size=len(blob),
+        )
+
+    def lookup_connection(self, conn_id: str) -> str | None:
+        """The room code of a connection (GetItem on CONN#<id>), or None."""
+        out = self.client.get_item(
+            TableName=self.table,
+            Key={"pk": {"S": CONN_PREFIX + conn_id}, "sk": {"S": "CONN"}},
+            ProjectionExpression="#r, expiresAt",
+            ExpressionAttributeNames={"#r": "room"},
+        )
+        item = out.get("Item")
+        if not item or float(item.get("expiresAt", {"N": "0"})["N"]) < clock.now():
+            return None
+        return item["room"]["S"]
+
+    def chat_archive(self, code: str) -> list[dict]:
+        """Every archived chat message of a room, oldest first (one Query)."""
+        msgs: list[dict] = []
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :c)",
+            "ExpressionAttributeValues": {":pk": {"S": room_pk(code)}, ":c": {"S": CHAT_PREFIX}},
+        }
+        while True:
+            page = self.client.query(**kwargs)
+            for it in page.get("Items", []):
+                msgs.extend(decode(it["data"]["B"])["messages"])
+            if "LastEvaluatedKey" not in page:
+                return msgs
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    # ---- writes ------------------------------------------------------------------------
+    def state_item(self, code: str, version: int, room: dict, state: dict | None) -> dict:
+        now = clock.now()
+        return {
+            "pk": {"S": room_pk(code)},
+            "sk": {"S": STATE_SK},
+            "version": {"N": str(version)},
+            "expiresAt": {"N": str(int(now + TTL_SECONDS))},
+            "status": {"S": room.get("status", "lobby")},
+            "data": {"B": encode({"room": room, "state": state})},
+        }
+
+    def create(self, code: str, room: dict) -> bool:
+        """Write a new room; False if the code is taken by a live room."""
+        try:
+            self.client.put_item(
+                TableName=self.table,
+                Item=self.state_item(code, 1, room, None),
+                ConditionExpression="attribute_not_exists(pk) OR expiresAt < :now",
+                ExpressionAttributeValues={":now": {"N": str(int(clock.now()))}},
+            )
+            return True
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
+
+    def save(
+        self,
+        snap: Snapshot,
+        room: dict,
+        state: dict | None,
+        *,
+        bump: bool = True,
+        conn_puts: dict[str, str | None] | None = None,
+        conn_deletes: list[str] | None = None,
+        chat_items: list[tuple[int, list[dict]]] | None = None,
+    ) -> int:
+        """Write the room (conditional on the version read) and its side items atomically.
+
+        Returns the new version. Raises Conflict if the room changed since `snap` was read.
+        With `bump=False` the room item is only checked, not written (spectator connects).
+        """
+        new_version = snap.version + 1 if bump else snap.version
+        cond = {
+            "ConditionExpression": "version = :v",
+            "ExpressionAttributeValues": {":v": {"N": str(snap.version)}},
+        }
+        key = {"pk": {"S": room_pk(snap.code)}, "sk": {"S": STATE_SK}}
+        expires = {"N": str(int(clock.now() + TTL_SECONDS))}
+        ops: list[dict] = []
+        if bump:
+            ops.append(
+                {
+                    "Put": {
+                        "TableName": self.table,
+                        "Item": self.state_item(snap.code, new_version, room, state),
+                        **cond,
+                    }
+                }
+            )
+        else:
+            ops.append({"ConditionCheck": {"TableName": self.table, "Key": key, **cond}})
+        for conn_id, player in (conn_puts or {}).items():
+            item = {
+                "pk": key["pk"],
+                "sk": {"S": CONN_PREFIX + conn_id},
+                "expiresAt": expires,
+                "at": {"N": str(clock.now())},
+            }
+            if player:
+                item["player"] = {"S": player}
+            ops.append({"Put": {"TableName": self.table, "Item": item}})
+            lookup = {
+                "pk": {"S": CONN_PREFIX + conn_id},
+                "sk": {"S": "CONN"},
+                "room": {"S": snap.code},
+                "expiresAt": expires,
+            }
+            ops.append({"Put": {"TableName": self.table, "Item": lookup}})
+        for conn_id in conn_deletes or []:
+            ops.append(
+                {
+                    "Delete": {
+                        "TableName": self.table,
+                        "Key": {"pk": key["pk"], "sk": {"S": CONN_PREFIX + conn_id}},
+                    }
+                }
+            )
+            ops.append(
+                {
+                    "Delete": {
+                        "TableName": self.table,
+                        "Key": {"pk": {"S": CONN_PREFIX + conn_id}, "sk": {"S": "CONN"}},
+                    }
+                }
+            )
+        for seq, messages in chat_items or []:
+            item = {
+                "pk": key["pk"],
+                "sk": {"S": f"{CHAT_PREFIX}{seq:08d}"},
+                "expiresAt": expires,
+                "data": {"B": encode({"messages": messages})},
+            }
+            ops.append({"Put": {"TableName": self.table, "Item": item}})
+        if len(ops) == 1 and bump:
+            try:
+                self.client.put_item(**ops[0]["Put"])
+            except self.client.exceptions.ConditionalCheckFailedException as exc:
+                raise Conflict() from exc
+            return new_version
+        try:
+            self.client.transact_write_items(TransactItems=ops)
+        except self.client.exceptions.TransactionCanceledException as exc:
+            reasons = exc.response.get("CancellationReasons") or []
+            if not reasons or reasons[0].get("Code") == "ConditionalCheckFailed":
+                raise Conflict() from exc
+            raise
+        return new_version
+
+    def forget_connections(self, code: str, conn_ids: list[str]) -> None:
+        """Delete connection items without touching the room (e.g. dead spectators)."""
+        reqs = []
+        for conn_id in conn_ids:
+            reqs.append(
+                {"DeleteRequest": {"Key": {"pk": {"S": room_pk(code)}, "sk": {"S": CONN_PREFIX + conn_id}}}}
+            )
+            reqs.append({"DeleteRequest": {"Key": {"pk": {"S": CONN_PREFIX + conn_id}, "sk": {"S": "CONN"}}}})
+        for i in range(0, len(reqs), 25):
+            self.client.batch_write_item(RequestItems={self.table: reqs[i : i + 25]})
+
+
+# ---- the table definition, read from template.yaml ---------------------------------------
+class _TolerantLoader:
+    """A YAML loader that accepts CloudFormation short tags (!Ref, !Sub, !GetAtt, ...)."""
+
+    @staticmethod
+    def load(text: str) -> dict:
+        import yaml
+
+        class Loader(yaml.SafeLoader):
+            pass
+
+        def any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+            if isinstance(node, yaml.ScalarNode):
+                return {suffix: loader.construct_scalar(node)}
+            if isinstance(node, yaml.SequenceNode):
+                return {suffix: loader.construct_sequence(node, deep=True)}
+            return {suffix: loader.construct_mapping(node, deep=True)}
+
+        Loader.add_multi_constructor("!", any_tag)
+        return yaml.load(text, Loader=Loader)  # noqa: S506 - SafeLoader subclass
+
+
+def load_template(path: str = TEMPLATE) -> dict:
+    """template.yaml as a dict (intrinsic-function tags become one-key dicts)."""
+    with open(path, encoding="utf-8") as fh:
+        return _TolerantLoader.load(fh.read())
+
+
+def table_definition(path: str = TEMPLATE) -> dict:
+    """The Properties of the template's one AWS::DynamoDB::Table."""
+    resources = load_template(path)["Resources"]
+    tables = [r for r in resources.values() if r.get("Type") == "AWS::DynamoDB::Table"]
+    if len(tables) != 1:
+        raise ValueError(f"expected one DynamoDB table in {path}, found {len(tables)}")
+    return tables[0]["Properties"]
+
+
+def create_table(client: Any, table_name: str, template: str = TEMPLATE) -> None:
+    """Create the room table exactly as template.yaml defines it (keys, billing, TTL).
+
+    Used by the tests and the offline stack so the schema cannot drift from the deployment.
+    """
+    props = table_definition(template)
+    kwargs: dict[str, Any] = {
+        "TableName": table_name,
+        "KeySchema": props["KeySchema"],
+        "AttributeDefinitions": props["AttributeDefinitions"],
+        "BillingMode": props.get("BillingMode", "PAY_PER_REQUEST"),
+    }
+    if props.get("GlobalSecondaryIndexes"):
+        kwargs["GlobalSecondaryIndexes"] = props["GlobalSecondaryIndexes"]
+    client.create_table(**kwargs)
+    client.get_waiter("table_exists").wait(
+        TableName=table_name, WaiterConfig={"Delay": 0.1, "MaxAttempts": 50}
+    )
+    ttl = props.get("TimeToLiveSpecification")
+    if ttl and ttl.get("Enabled"):
+        client.update_time_to_live(
+            TableName=table_name,
+            TimeToLiveSpecification={"Enabled": True, "AttributeName": ttl["AttributeName"]},
+        )

@@ -1,0 +1,25 @@
+"""Powertools Logger, Metrics and Tracer shared by every handler (one instance each).
+
+Log keys: `room` and `player`. Tokens are never logged (handlers do not log events).
+Tracing is off when POWERTOOLS_TRACE_DISABLED is set (tests, the offline stack).
+"""
+
+from __future__ import annotations
+
+import os
+
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.metrics import MetricUnit
+
+SERVICE = os.environ.get("POWERTOOLS_SERVICE_NAME", "mafia")
+logger = Logger(service=SERVICE)
+metrics = Metrics(namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "Mafia"), service=SERVICE)
+tracer = Tracer(service=SERVICE)
+
+
+def count(name: str, value: float = 1, unit: str = MetricUnit.Count) -> None:
+    """Add to a metric; never lets telemetry break a request."""
+    try:
+        metrics.add_metric(name=name, unit=unit, value=value)
+    except Exception:  # noqa: BLE001 - metrics are best effort
+        logger.debug("metric dropped", extra={"metric": name})

@@ -1,0 +1,110 @@
+"""Per-connection views: the engine's view of one viewer, plus room data the engine doesn't know.
+
+`build` returns the view WITHOUT `serverNow`; `digest` fingerprints it so "did this viewer's
+view change?" is one comparison with the digest stored at the last write; `frame` adds
+`serverNow`/`clockRate` and serialises the `{"type": "view", ...}` frame.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import mafia_engine as me
+
+from . import clock
+
+SPECTATOR = "*"  # viewer key for spectators in digests
+_PRESETS: dict | None = None
+
+
+def preset_info(preset: str) -> dict:
+    """The engine's description of a preset (min/max players, defaults), cached per process."""
+    global _PRESETS
+    if _PRESETS is None:
+        _PRESETS = me.presets()
+    return _PRESETS.get(preset) or {"maxPlayers": 16, "minPlayers": 1, "defaults": {}}
+
+
+def shown_options(preset: str, options: dict) -> dict:
+    """The full options shown in the lobby: the preset's defaults overlaid with the host's choices."""
+    return {**preset_info(preset).get("defaults", {}), **options, "preset": preset}
+
+
+def room_block(room: dict, setup_error: dict | None) -> dict:
+    return {
+        "code": room["code"],
+        "host": room.get("host"),
+        "status": room["status"],
+        "setupError": setup_error,
+    }
+
+
+def _player_extras(room: dict, connected: set[str]) -> dict[str, dict]:
+    return {
+        p["id"]: {
+            "name": p["name"],
+            "connected": p["id"] in connected,
+            "ready": bool(p.get("ready")),
+            "host": p["id"] == room.get("host"),
+            "bot": bool(p.get("bot")),
+        }
+        for p in room["players"]
+    }
+
+
+def lobby_view(room: dict, connected: set[str], viewer: str | None, setup_error: dict | None) -> dict:
+    """The view before the start (phase.kind "lobby"), same top-level keys as a game view."""
+    extras = _player_extras(room, connected)
+    players = [
+        {"id": p["id"], "seat": i + 1, "alive": True, "revealed": None, **extras[p["id"]]}
+        for i, p in enumerate(room["players"])
+    ]
+    you = None
+    if viewer is not None:
+        you = {"id": viewer, "role": None, "team": None, "alive": True, "allies": []}
+    return {
+        "preset": room["preset"],
+        "options": shown_options(room["preset"], room["options"]),
+        "day": 0,
+        "phase": {"kind": "lobby", "endsAt": None, "seq": 0},
+        "players": players,
+        "you": you,
+        "private": None,
+        "votes": None,
+        "chat": [],
+        "channels": {"read": [], "write": []},
+        "events": [],
+        "result": None,
+        "room": room_block(room, setup_error),
+    }
+
+
+def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -> dict:
+    """The engine's view for `viewer` with names, presence, ready and host merged in."""
+    view = dict(me.view(state, viewer))
+    extras = _player_extras(room, connected)
+    view["players"] = [{**p, **extras.get(p.get("id"), {})} for p in view.get("players", [])]
+    view["room"] = room_block(room, None)
+    return view
+
+
+def digest(view: dict) -> str:
+    """A short fingerprint of a view (without serverNow)."""
+    raw = json.dumps(view, sort_keys=True, separators=(",", ":"), default=str).encode("utf-8")
+    return hashlib.blake2b(raw, digest_size=8).hexdigest()
+
+
+def frame(view: dict, version: int) -> bytes:
+    """The `{"type": "view", "version": N, "view": {...}}` frame with the server's clock."""
+    full = {**view, "serverNow": round(clock.now(), 3), "clockRate": clock.rate()}
+    return json.dumps(
+        {"type": "view", "version": version, "view": full}, separators=(",", ":"), default=str
+    ).encode("utf-8")
+
+
+def error_frame(frame_id: Any, code: str, message: str) -> bytes:
+    return json.dumps(
+        {"type": "error", "id": frame_id, "code": code, "message": message}, separators=(",", ":")
+    ).encode("utf-8")
