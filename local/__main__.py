@@ -65,6 +65,11 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # moto's werkzeug server logs every request at INFO; botocore chats about credentials.
+    for noisy in ("werkzeug", "botocore", "urllib3"):
+        logging.getLogger(noisy).setLevel(logging.INFO if verbose else logging.WARNING)
+    if verbose:
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
         asyncio.run(serve(options))
     except KeyboardInterrupt:

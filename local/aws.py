@@ -86,27 +86,26 @@ def stack_environment(
 
 
 def create_table(repo: Path, table_name: str) -> str | None:
-    """Create the game table; returns its TTL attribute name (or None).
+    """Create the game table from template.yaml; returns its TTL attribute name (or None).
 
-    The backend's ``service.storage`` may offer a builder from template.yaml
-    (``create_table_from_template``); otherwise the schema is read here from the template.
+    Uses the backend's own builder (``service.storage.create_table``) when the template
+    exists, so tests, the offline stack and ``sam deploy`` share one schema.
     """
     client = boto3.client("dynamodb")
     definition = tpl.table_definition(tpl.load(repo / "template.yaml"))
-    try:
-        from service import storage  # type: ignore[import-not-found]
-
-        builder = getattr(storage, "create_table_from_template", None)
-    except Exception:  # noqa: BLE001 - the backend may not have landed yet
-        builder = None
-    if builder is not None:
+    builder = None
+    if definition is not None:
         try:
-            builder(client, table_name)
-        except TypeError:
-            builder(client=client, table_name=table_name)
+            from service import storage  # type: ignore[import-not-found]
+
+            builder = getattr(storage, "create_table", None)
+        except ImportError:  # the backend has not landed: build it here
+            builder = None
+    if builder is not None:
+        builder(client, table_name)
     else:
         if definition is None:
-            # Until template.yaml has the table: a single-table design keyed pk/sk.
+            # Until template.yaml has the table: the single-table design of service/storage.py.
             definition = {
                 "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
                               {"AttributeName": "sk", "KeyType": "RANGE"}],
@@ -117,15 +116,11 @@ def create_table(repo: Path, table_name: str) -> str | None:
             }
         args = {k: v for k, v in definition.items() if not k.startswith("_")}
         client.create_table(TableName=table_name, **args)
-    ttl = definition.get("_ttl") if definition else "expiresAt"
-    if ttl:
-        try:
-            client.update_time_to_live(TableName=table_name,
-                                       TimeToLiveSpecification={"Enabled": True, "AttributeName": ttl})
-        except client.exceptions.ClientError:
-            pass  # already on (set by the builder)
-    client.get_waiter("table_exists").wait(TableName=table_name, WaiterConfig={"Delay": 1})
-    return ttl
+        if definition.get("_ttl"):
+            client.update_time_to_live(
+                TableName=table_name,
+                TimeToLiveSpecification={"Enabled": True, "AttributeName": definition["_ttl"]})
+    return definition.get("_ttl") if definition else None
 
 
 def create_schedule_group(name: str) -> None:

@@ -1,0 +1,389 @@
+"""A scripted client of the offline (or deployed) stack: REST seats, WebSocket players and
+spectators, and a simple bot that plays any preset from the role-agnostic ``private`` field.
+
+Used by tests/e2e, bench/e2e.py and the browser tests (to fill a room with bots)::
+
+    async with aiohttp.ClientSession() as http:
+        api = Api(http, "http://127.0.0.1:8000/")
+        host = await api.create_room("Ann")
+        seats = [host] + [await api.join(host.room, f"P{i}") for i in range(5)]
+        players = [await Player.connect(http, s) for s in seats]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+
+NIGHT_TASKS = ("mafiaTarget", "investigate", "heal", "mediumPeek")
+
+
+class ApiError(Exception):
+    """A REST call answered with an error status."""
+
+    def __init__(self, status: int, body: Any) -> None:
+        super().__init__(f"{status}: {body}")
+        self.status = status
+        self.body = body
+
+    @property
+    def code(self) -> str | None:
+        if isinstance(self.body, dict):
+            return (self.body.get("error") or {}).get("code")
+        return None
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What POST /rooms or POST /rooms/{code}/players hands out."""
+
+    room: str
+    player_id: str
+    token: str
+    ws_url: str
+    name: str = ""
+
+
+class Api:
+    """The REST API under ``base_url`` (``http://host:port/``; the API lives at ``/api``)."""
+
+    def __init__(self, http: aiohttp.ClientSession, base_url: str, api_path: str = "api") -> None:
+        self.http = http
+        self.base = base_url.rstrip("/") + "/" + api_path.strip("/")
+        self.origin = base_url.rstrip("/")
+
+    async def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        async with self.http.request(method, self.base + path, json=body, headers={"Origin": self.origin}) as r:
+            text = await r.text()
+            try:
+                return r.status, json.loads(text) if text else None
+            except ValueError:
+                return r.status, text
+
+    async def _ok(self, method: str, path: str, body: Any = None) -> Any:
+        status, out = await self.call(method, path, body)
+        if status >= 400:
+            raise ApiError(status, out)
+        return out
+
+    def _ws_url(self, out: dict) -> str:
+        url = out.get("wsUrl") or ""
+        if url.startswith("/") or not url:
+            url = self.origin.replace("http", "ws", 1) + (url or "/ws")
+        return url
+
+    async def create_room(self, name: str, preset: str = "classic", options: dict | None = None) -> Seat:
+        out = await self._ok("POST", "/rooms", {"name": name, "preset": preset, "options": options or {}})
+        return Seat(out["roomCode"], out["playerId"], out["token"], self._ws_url(out), name)
+
+    async def join(self, room: str, name: str) -> Seat:
+        out = await self._ok("POST", f"/rooms/{room}/players", {"name": name})
+        return Seat(room, out["playerId"], out["token"], self._ws_url(out), name)
+
+    async def summary(self, room: str) -> dict:
+        return await self._ok("GET", f"/rooms/{room}")
+
+
+@dataclass
+class Received:
+    """One frame as the client got it."""
+
+    at: float  # time.monotonic() at receipt
+    size: int
+    data: Any
+
+
+class Player:
+    """One WebSocket connection (a player with a token, or a spectator without)."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, http: aiohttp.ClientSession, ws_url: str, room: str, token: str | None = None,
+                 *, origin: str | None = None, name: str = "") -> None:
+        self.http = http
+        self.ws_url = ws_url
+        self.room = room
+        self.token = token
+        self.origin = origin
+        self.name = name
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.frames: list[Received] = []
+        self.view: dict | None = None
+        self.version = -1
+        self.view_at = 0.0  # monotonic receipt time of self.view
+        self.errors: list[dict] = []
+        self.other: list[Any] = []  # frames that are neither views nor errors
+        self.close_code: int | None = None
+        self._reader: asyncio.Task | None = None
+        self._changed = asyncio.Event()
+        self._watchers: list[Callable[[Player, Received], None]] = []
+
+    # ------------------------------------------------------------------ connection
+    @classmethod
+    async def connect(cls, http: aiohttp.ClientSession, seat: Seat | None = None, *, ws_url: str | None = None,
+                      room: str | None = None, token: str | None = None, origin: str | None = None,
+                      sync: bool = True) -> Player:
+        """Open a socket (as ``seat``, or as a spectator with ``room`` only); ``sync`` asks for the view."""
+        if seat is not None:
+            ws_url, room, token = seat.ws_url, seat.room, seat.token
+        assert ws_url and room
+        player = cls(http, ws_url, room, token, origin=origin, name=seat.name if seat else "")
+        await player.open()
+        if sync:
+            await player.send("sync")
+            await player.wait_for(lambda p: p.view is not None, timeout=10)
+        return player
+
+    def url(self) -> str:
+        q = f"room={self.room}" + (f"&token={self.token}" if self.token else "")
+        return f"{self.ws_url}?{q}"
+
+    async def open(self) -> None:
+        headers = {"Origin": self.origin} if self.origin else None
+        self.ws = await self.http.ws_connect(self.url(), headers=headers, max_msg_size=0, autoping=True)
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        ws = self.ws
+        assert ws is not None
+        try:
+            async for msg in ws:
+                if msg.type == aiohttp.WSMsgType.TEXT:
+                    self._on_frame(msg.data)
+                elif msg.type == aiohttp.WSMsgType.BINARY:
+                    self._on_frame(msg.data.decode("utf-8", "replace"))
+                else:
+                    break
+        except (aiohttp.ClientError, ConnectionError):
+            pass
+        finally:
+            self.close_code = ws.close_code
+            self._wake()
+
+    def _on_frame(self, text: str) -> None:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = text
+        got = Received(time.monotonic(), len(text.encode()), data)
+        self.frames.append(got)
+        if isinstance(data, dict) and data.get("type") == "view":
+            if data.get("version", 0) >= self.version or self.view is None:
+                self.version = data.get("version", 0)
+                self.view = data["view"]
+                self.view_at = got.at
+        elif isinstance(data, dict) and data.get("type") == "error":
+            self.errors.append(data)
+        else:
+            self.other.append(data)
+        for watch in self._watchers:
+            watch(self, got)
+        self._wake()
+
+    def _wake(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def watch(self, fn: Callable[[Player, Received], None]) -> None:
+        """Call ``fn(player, frame)`` on every frame (benchmarks use it to time views)."""
+        self._watchers.append(fn)
+
+    @property
+    def closed(self) -> bool:
+        return self.ws is None or self.ws.closed
+
+    async def close(self) -> None:
+        if self.ws is not None and not self.ws.closed:
+            await self.ws.close()
+        if self._reader is not None:
+            await asyncio.wait([self._reader], timeout=5)
+
+    async def wait_closed(self, timeout: float = 10) -> int | None:
+        await self.wait_for(lambda p: p.closed and (p._reader is None or p._reader.done()), timeout=timeout)
+        return self.close_code
+
+    # ------------------------------------------------------------------ frames
+    async def send(self, action: str, **payload: Any) -> str:
+        """Send ``{"action": action, "id": ..., **payload}``; returns the frame id."""
+        fid = f"c{next(self._ids)}"
+        await self.send_raw(json.dumps({"action": action, "id": fid, **payload}))
+        return fid
+
+    async def send_raw(self, data: str | bytes) -> None:
+        assert self.ws is not None
+        if isinstance(data, bytes):
+            await self.ws.send_bytes(data)
+        else:
+            await self.ws.send_str(data)
+
+    async def wait_for(self, predicate: Callable[[Player], Any], timeout: float = 10.0) -> Any:
+        """Wait until ``predicate(self)`` is truthy (checked at every frame); returns its value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate(self)
+            if value:
+                return value
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{self.name or self.token or 'spectator'}: condition not met in {timeout}s "
+                                   f"(phase={self.phase_kind()}, version={self.version})")
+            if self.closed and (self._reader is None or self._reader.done()):
+                # Nothing more will arrive; one last check.
+                value = predicate(self)
+                if value:
+                    return value
+                raise ConnectionError(f"socket closed ({self.close_code}) while waiting")
+            event = self._changed
+            try:
+                await asyncio.wait_for(event.wait(), left)
+            except TimeoutError:
+                pass
+
+    async def wait_view(self, predicate: Callable[[dict], Any], timeout: float = 10.0) -> dict:
+        return await self.wait_for(lambda p: p.view is not None and predicate(p.view) and p.view, timeout)
+
+    async def request(self, action: str, timeout: float = 10.0, **payload: Any) -> dict:
+        """Send and wait for the answer: the next view (``{"type": "view"...}``) or this frame's error."""
+        before = len(self.frames)
+        fid = await self.send(action, **payload)
+
+        def answered(p: Player) -> dict | None:
+            for got in p.frames[before:]:
+                d = got.data
+                if isinstance(d, dict) and (d.get("type") == "view" or d.get("id") == fid):
+                    return d
+            return None
+
+        return await self.wait_for(answered, timeout)
+
+    def error_for(self, fid: str) -> dict | None:
+        return next((e for e in self.errors if e.get("id") == fid), None)
+
+    # ------------------------------------------------------------------ clock
+    def phase_kind(self) -> str | None:
+        return ((self.view or {}).get("phase") or {}).get("kind")
+
+    def server_now(self) -> float:
+        """The server clock, estimated from the last view's ``serverNow`` and ``clockRate``."""
+        v = self.view or {}
+        rate = float(v.get("clockRate") or 1.0)
+        return float(v.get("serverNow") or 0.0) + (time.monotonic() - self.view_at) * rate
+
+    def seconds_left(self) -> float | None:
+        """Real seconds until the phase's ``endsAt`` (None when untimed)."""
+        v = self.view or {}
+        ends = (v.get("phase") or {}).get("endsAt")
+        if ends is None:
+            return None
+        return (float(ends) - self.server_now()) / float(v.get("clockRate") or 1.0)
+
+
+# ---------------------------------------------------------------------- the bot
+@dataclass
+class Bot:
+    """Plays one seat: answers its ``private.task`` and nudges when its countdown hits zero."""
+
+    player: Player
+    rng: random.Random = field(default_factory=random.Random)
+    nudge: bool = True
+    ready_early: bool = True  # skip the rest of the discussion (everyone must agree)
+    confirm_yes: float = 0.7
+    actions_sent: int = 0
+    nudges_sent: int = 0
+    _done: set = field(default_factory=set)
+
+    def decide(self) -> dict | None:
+        """The next frame to send for the current view, or None."""
+        v = self.player.view
+        if not v or v.get("result") or not v.get("you"):
+            return None
+        phase = v.get("phase") or {}
+        key = (phase.get("seq"), phase.get("kind"))
+        you = v["you"]
+        private = v.get("private") or {}
+        task = private.get("task")
+        allies = {a["id"] for a in you.get("allies") or []}
+        if not you.get("alive"):
+            return None
+        if task in NIGHT_TASKS + ("vote",) and private.get("choice") is None and (key, task) not in self._done:
+            targets = [t for t in private.get("targets") or [] if t != you["id"]]
+            if task in ("mafiaTarget", "vote") and you.get("team") == "mafia":
+                targets = [t for t in targets if t not in allies] or targets
+            if targets:
+                self._done.add((key, task))
+                return {"action": task, "target": self.rng.choice(targets)}
+        if task == "confirm" and private.get("choice") is None and (key, task) not in self._done:
+            self._done.add((key, task))
+            return {"action": "confirm", "choice": "yes" if self.rng.random() < self.confirm_yes else "no"}
+        if self.ready_early and phase.get("kind") == "discussion" and (key, "ready") not in self._done:
+            self._done.add((key, "ready"))
+            return {"action": "readyEarly"}
+        return None
+
+    async def step(self) -> bool:
+        """Send what ``decide`` says; returns whether something was sent."""
+        frame = self.decide()
+        if frame is None:
+            return False
+        action = frame.pop("action")
+        await self.player.send(action, **frame)
+        self.actions_sent += 1
+        return True
+
+    async def play(self, until: Callable[[Player], bool] | None = None, timeout: float = 120.0) -> dict:
+        """Play until the game has a result (or ``until``); returns the final view."""
+        until = until or (lambda p: bool((p.view or {}).get("result")))
+        deadline = time.monotonic() + timeout
+        last_nudge: tuple = ()
+        while not until(self.player):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.player.name}: game not over after {timeout}s "
+                                   f"(phase={self.player.phase_kind()})")
+            await self.step()
+            left = self.player.seconds_left()
+            if self.nudge and left is not None and left <= 0:
+                seq = (self.player.view or {}).get("phase", {}).get("seq")
+                if last_nudge != (seq, int(-left * 4)):  # at most ~4 nudges a second
+                    last_nudge = (seq, int(-left * 4))
+                    await self.player.send("nudge")
+                    self.nudges_sent += 1
+            wait = 0.25 if left is None else max(0.005, min(0.25, left + 0.01))
+            version = self.player.version
+            try:
+                await self.player.wait_for(lambda p, v=version: p.version != v or p.closed, timeout=wait)
+            except TimeoutError:
+                pass
+            if self.player.closed:
+                raise ConnectionError(f"{self.player.name}: socket closed ({self.player.close_code})")
+        return self.player.view or {}
+
+
+async def fill_room(api: Api, n_players: int, *, preset: str = "classic", options: dict | None = None,
+                    prefix: str = "P") -> list[Seat]:
+    """Create a room and seat ``n_players`` (the first is the host)."""
+    host = await api.create_room(f"{prefix}1", preset, options)
+    seats = [host]
+    for i in range(2, n_players + 1):
+        seats.append(await api.join(host.room, f"{prefix}{i}"))
+    return seats
+
+
+async def start_game(http: aiohttp.ClientSession, seats: list[Seat], *, timeout: float = 20) -> list[Player]:
+    """Connect every seat, mark everyone ready, start (host = seats[0]); returns the players."""
+    players = [await Player.connect(http, s) for s in seats]
+    for p in players[1:]:
+        await p.send("ready", ready=True)
+    n = len(players)
+    await players[0].wait_view(lambda v: sum(1 for q in v["players"] if q.get("ready")) >= n - 1, timeout)
+    await players[0].send("start")
+    for p in players:
+        await p.wait_view(lambda v: v["phase"]["kind"] != "lobby", timeout)
+    return players
