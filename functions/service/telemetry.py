@@ -7,9 +7,13 @@ Tracing is off when POWERTOOLS_TRACE_DISABLED is set (tests, the offline stack).
 from __future__ import annotations
 
 import os
+import warnings
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
+
+# A handler that only reads (sync, a refused frame) has no metric to publish: not a problem.
+warnings.filterwarnings("ignore", message="No application metrics to publish")
 
 SERVICE = os.environ.get("POWERTOOLS_SERVICE_NAME", "mafia")
 logger = Logger(service=SERVICE)

@@ -1,0 +1,188 @@
+"""Drive the handlers with API-Gateway-shaped events, as the deployed stack would."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import boto3
+from handlers import rest, timer, ws_connect, ws_default, ws_disconnect
+from service import storage
+
+
+class Context:
+    """The bits of the Lambda context Powertools reads."""
+
+    function_name = "mafia-test"
+    memory_limit_in_mb = 512
+    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:mafia-test"
+    aws_request_id = "req-1"
+
+
+CTX = Context()
+
+
+@dataclass
+class FakeGateway:
+    """Records every push; connections in `gone` answer 410 like a closed socket."""
+
+    sent: list[tuple[str, dict]] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    gone: set[str] = field(default_factory=set)
+    closed: list[str] = field(default_factory=list)
+
+    def post(self, connection_id: str, data: bytes) -> bool:
+        if connection_id in self.gone:
+            return False
+        self.sent.append((connection_id, json.loads(data)))
+        self.sizes.append(len(data))
+        return True
+
+    def close(self, connection_id: str) -> None:
+        self.closed.append(connection_id)
+
+    def to(self, connection_id: str) -> list[dict]:
+        return [f for c, f in self.sent if c == connection_id]
+
+    def last(self, connection_id: str, kind: str = "view") -> dict | None:
+        frames = [f for f in self.to(connection_id) if f["type"] == kind]
+        return frames[-1] if frames else None
+
+    def clear(self) -> None:
+        self.sent.clear()
+        self.sizes.clear()
+
+
+class Clock:
+    """A settable server clock (replaces service.clock.now)."""
+
+    def __init__(self, t: float = 1_800_000_000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+def rest_event(method: str, path: str, body: Any = None, headers: dict | None = None) -> dict:
+    return {
+        "resource": path,
+        "path": path,
+        "httpMethod": method,
+        "headers": {"Content-Type": "application/json", **(headers or {})},
+        "multiValueHeaders": {},
+        "queryStringParameters": None,
+        "pathParameters": None,
+        "requestContext": {"requestId": "r1", "stage": "test", "httpMethod": method, "path": path},
+        "body": body if isinstance(body, str) or body is None else json.dumps(body),
+        "isBase64Encoded": False,
+    }
+
+
+def ws_event(
+    route: str, conn_id: str, body: str | None = None, query: dict | None = None, headers=None
+) -> dict:
+    kind = {"$connect": "CONNECT", "$disconnect": "DISCONNECT"}.get(route, "MESSAGE")
+    return {
+        "requestContext": {
+            "routeKey": route,
+            "eventType": kind,
+            "connectionId": conn_id,
+            "domainName": "ws.example",
+            "stage": "test",
+            "requestId": "r1",
+        },
+        "queryStringParameters": query,
+        "headers": headers or {},
+        "body": body,
+        "isBase64Encoded": False,
+    }
+
+
+class Api:
+    """A room-level test driver over the real handlers."""
+
+    def __init__(self, svc, gateway, clock) -> None:
+        self.svc = svc
+        self.gw = gateway
+        self.clock = clock
+        self.tokens: dict[str, str] = {}
+        self.code: str | None = None
+
+    # REST
+    def rest(self, method: str, path: str, body: Any = None, headers: dict | None = None) -> tuple[int, dict]:
+        out = rest.handler(rest_event(method, path, body, headers), CTX)
+        return out["statusCode"], json.loads(out["body"]) if out.get("body") else {}
+
+    def create(self, name: str = "Ann", **extra) -> str:
+        status, body = self.rest("POST", "/rooms", {"name": name, **extra})
+        assert status == 201, body
+        self.code = body["roomCode"]
+        self.tokens[body["playerId"]] = body["token"]
+        return self.code
+
+    def join(self, name: str, code: str | None = None) -> str:
+        status, body = self.rest("POST", f"/rooms/{code or self.code}/players", {"name": name})
+        assert status == 201, body
+        self.tokens[body["playerId"]] = body["token"]
+        return body["playerId"]
+
+    # WebSocket
+    def connect(
+        self, conn_id: str, pid: str | None = None, token: str | None = None, room=None, origin=None
+    ) -> int:
+        query = {"room": room or self.code}
+        if token or pid:
+            query["token"] = token or self.tokens[pid]
+        headers = {"Origin": origin} if origin else {}
+        return ws_connect.handler(ws_event("$connect", conn_id, query=query, headers=headers), CTX)[
+            "statusCode"
+        ]
+
+    def send(self, conn_id: str, frame: Any) -> None:
+        body = frame if isinstance(frame, str) else json.dumps(frame)
+        ws_default.handler(ws_event("$default", conn_id, body=body), CTX)
+
+    def disconnect(self, conn_id: str) -> None:
+        ws_disconnect.handler(ws_event("$disconnect", conn_id), CTX)
+
+    def fire(self, phase: int, at: int | None = None, room: str | None = None) -> dict:
+        return timer.handler({"room": room or self.code, "phase": phase, "at": at}, CTX)
+
+    # Setup helpers
+    def lobby(self, n: int, connect: bool = True, **extra) -> list[str]:
+        """A room with n players (p1 host), each connected as c<pid> when `connect`."""
+        self.create("P1", **extra)
+        pids = ["p1"] + [self.join(f"P{i}") for i in range(2, n + 1)]
+        if connect:
+            for pid in pids:
+                assert self.connect(f"c{pid}", pid) == 200
+        return pids
+
+    def start(self, n: int, **extra) -> list[str]:
+        pids = self.lobby(n, **extra)
+        for pid in pids[1:]:
+            self.send(f"c{pid}", {"action": "ready"})
+        self.send("cp1", {"action": "start", "id": "start"})
+        assert self.snapshot().room["status"] == "running", self.gw.last("cp1", "error")
+        return pids
+
+    # Storage peeks
+    def snapshot(self, code: str | None = None):
+        return self.svc.store.load(code or self.code)
+
+    def state(self) -> dict:
+        return self.snapshot().state
+
+    def item(self) -> dict:
+        out = boto3.client("dynamodb").get_item(
+            TableName=self.svc.store.table,
+            Key={"pk": {"S": storage.room_pk(self.code)}, "sk": {"S": "STATE"}},
+        )
+        return out.get("Item")
+
+    def errors(self, conn_id: str) -> list[dict]:
+        return [f for f in self.gw.to(conn_id) if f["type"] == "error"]

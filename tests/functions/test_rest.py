@@ -1,0 +1,85 @@
+"""REST: create, join, get, and their errors ({"error": {"code", "message"}})."""
+
+from __future__ import annotations
+
+import hashlib
+
+
+def test_create_room_returns_code_host_token_and_ws_url(api):
+    status, body = api.rest("POST", "/rooms", {"name": "Ann", "preset": "classic", "options": {"nightSeconds": 45}})
+    assert status == 201
+    assert set(body) == {"roomCode", "playerId", "token", "wsUrl"}
+    assert body["playerId"] == "p1" and body["wsUrl"] == "wss://ws.example/test"
+    assert len(body["roomCode"]) == 5 and set(body["roomCode"]) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+    assert len(body["token"]) >= 22  # 128 bits, URL-safe
+
+
+def test_only_the_token_hash_is_stored(api):
+    status, body = api.rest("POST", "/rooms", {"name": "Ann"})
+    api.code = body["roomCode"]
+    room = api.snapshot().room
+    assert body["token"] not in str(room)
+    assert room["players"][0]["tokenHash"] == hashlib.sha256(body["token"].encode()).hexdigest()
+
+
+def test_join_assigns_ids_in_order_and_get_shows_a_public_summary(api):
+    code = api.create("Ann")
+    assert api.join("Bob") == "p2"
+    assert api.join("Cid") == "p3"
+    status, body = api.rest("GET", f"/rooms/{code.lower()}")
+    assert status == 200
+    assert [p["name"] for p in body["players"]] == ["Ann", "Bob", "Cid"]
+    assert body["status"] == "lobby" and body["host"] == "p1" and body["maxPlayers"] == 12
+    assert body["setupError"]["code"] == "too_few_players"
+    text = str(body)
+    assert "token" not in text.lower() and "role" not in text
+
+
+def test_unknown_room_is_404(api):
+    assert api.rest("GET", "/rooms/ZZZZZ") == (404, {"error": {"code": "room_not_found", "message": "no room 'ZZZZZ'"}})
+    status, body = api.rest("POST", "/rooms/ZZZZZ/players", {"name": "Bob"})
+    assert status == 404 and body["error"]["code"] == "room_not_found"
+
+
+def test_validation_errors_are_400_with_the_error_shape(api):
+    for body in ({}, {"name": ""}, {"name": "x" * 25}, {"name": "Ann", "preset": "chess"}, {"name": "A", "extra": 1}, "{nope"):
+        status, out = api.rest("POST", "/rooms", body)
+        assert status == 400, body
+        assert out["error"]["code"] == "bad_request" and out["error"]["message"]
+
+
+def test_bad_options_are_refused(api):
+    status, out = api.rest("POST", "/rooms", {"name": "Ann", "options": {"nightSeconds": 5000}})
+    assert status == 400 and out["error"]["code"] == "bad_options"
+    status, out = api.rest("POST", "/rooms", {"name": "Ann", "options": {"noSuchOption": 1}})
+    assert status == 400 and out["error"]["code"] == "bad_options"
+
+
+def test_join_is_refused_once_started_full_or_name_taken(api):
+    api.start(4)
+    status, out = api.rest("POST", f"/rooms/{api.code}/players", {"name": "Late"})
+    assert (status, out["error"]["code"]) == (409, "already_started")
+    api.create("Ann")
+    for i in range(2, 13):
+        api.join(f"N{i}")
+    status, out = api.rest("POST", f"/rooms/{api.code}/players", {"name": "Thirteen"})
+    assert (status, out["error"]["code"]) == (409, "room_full")
+    api.create("Ann")
+    status, out = api.rest("POST", f"/rooms/{api.code}/players", {"name": "ann"})
+    assert (status, out["error"]["code"]) == (409, "name_taken")
+
+
+def test_cors_preflight_and_unknown_route(api):
+    status, _ = api.rest("OPTIONS", "/rooms", headers={"Origin": "https://x.example", "Access-Control-Request-Method": "POST"})
+    assert status == 204
+    status, out = api.rest("GET", "/nowhere")
+    assert status == 404 and out["error"]["code"] == "not_found"
+
+
+def test_join_pushes_the_new_lobby_to_connected_players(api):
+    api.lobby(2)
+    api.gw.clear()
+    api.join("Cid")
+    views = [f for c, f in api.gw.sent if f["type"] == "view"]
+    assert {c for c, _ in api.gw.sent} == {"cp1", "cp2"}
+    assert [p["name"] for p in views[0]["view"]["players"]] == ["P1", "P2", "Cid"]
