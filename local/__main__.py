@@ -27,6 +27,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
                    help="replace a handler (routes: rest, $connect, $disconnect, $default, timer, ...)")
     p.add_argument("--echo-route", action="store_true",
                    help='serve a WebSocket route "echo" (benchmark baseline)')
+    p.add_argument("--disconnect-loss", type=float, default=0.0,
+                   help="chance that $disconnect is never delivered (it is best effort on AWS)")
     p.add_argument("--workers", type=int, default=32, help="handler thread pool size")
     p.add_argument("--verbose", "-v", action="store_true")
     a = p.parse_args(argv)
@@ -41,7 +43,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
     return StackOptions(
         host=a.host, port=a.port, time_scale=a.time_scale, handlers=handlers,
         duplicate_probability=a.duplicate_probability, ttl_lag_s=a.ttl_lag, ttl_interval_s=a.ttl_interval,
-        echo_route=a.echo_route, workers=a.workers,
+        echo_route=a.echo_route, workers=a.workers, disconnect_loss=a.disconnect_loss,
     ), a.verbose
 
 

@@ -15,6 +15,7 @@ import base64
 import json
 import logging
 import mimetypes
+import random
 import secrets
 import string
 import time
@@ -72,8 +73,11 @@ class Connection:
     connected_at: float
     source_ip: str
     user_agent: str | None
+    query: dict[str, str] = field(default_factory=dict)
     last_active: float = field(default_factory=time.time)
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    transport: asyncio.BaseTransport | None = None
+    skip_disconnect: bool = False  # $disconnect is best effort on AWS; see /_local/vanish
 
     @property
     def connected_at_ms(self) -> int:
@@ -110,6 +114,8 @@ class Gateway:
         idle_timeout_s: float = IDLE_TIMEOUT_S,
         max_connection_s: float = MAX_CONNECTION_S,
         config: dict | None = None,
+        disconnect_loss: float = 0.0,
+        rng: random.Random | None = None,
     ) -> None:
         self.runtime = runtime
         self.web_dir = web_dir.resolve() if web_dir else None
@@ -121,6 +127,8 @@ class Gateway:
         self.idle_timeout_s = idle_timeout_s
         self.max_connection_s = max_connection_s
         self.config = config if config is not None else {"apiUrl": "/api"}
+        self.disconnect_loss = disconnect_loss
+        self.rng = rng or random.Random()
         self.rest_api_id = events.api_id()
         self.ws_api_id = events.api_id()
         self.connections: dict[str, Connection] = {}
@@ -142,6 +150,7 @@ class Gateway:
         app.router.add_route("*", "/api/{tail:.*}", self.rest)
         app.router.add_get("/config.json", self.config_json)
         app.router.add_get("/_local/stats", self.stats_json)
+        app.router.add_post("/_local/vanish", self.vanish)
         app.router.add_get("/{tail:.*}", self.static)
         app.on_shutdown.append(self._on_shutdown)
         return app
@@ -164,6 +173,20 @@ class Gateway:
 
     async def config_json(self, _request: web.Request) -> web.Response:
         return web.json_response(self.config, headers={"Cache-Control": "no-cache"})
+
+    async def vanish(self, request: web.Request) -> web.Response:
+        """Test hook: drop the sockets matching the query (e.g. ``?room=AB&token=t``) without a
+        close frame and without ``$disconnect`` - the client that vanished and the
+        ``$disconnect`` AWS never delivered. The handlers learn it from a 410 at the next post."""
+        wanted = dict(request.query)
+        hits = [c for c in self.connections.values()
+                if all(c.query.get(k) == v for k, v in wanted.items())]
+        for conn in hits:
+            conn.skip_disconnect = True
+            self.connections.pop(conn.id, None)
+            if conn.transport is not None:
+                conn.transport.abort()
+        return web.json_response({"vanished": [c.id for c in hits]})
 
     async def stats_json(self, _request: web.Request) -> web.Response:
         return web.json_response({**self.stats.as_dict(), "connections": len(self.connections)})
@@ -280,7 +303,8 @@ class Gateway:
             receive_timeout=None, compress=False,
         )
         await ws.prepare(request)
-        conn = Connection(cid, ws, connected_at, source_ip, user_agent)
+        conn = Connection(cid, ws, connected_at, source_ip, user_agent, query=dict(request.query),
+                          transport=request.transport)
         self.connections[cid] = conn
         close_reason = ""
         try:
@@ -294,7 +318,8 @@ class Gateway:
                     pass
             code = ws.close_code if ws.close_code is not None else WSCloseCode.ABNORMAL_CLOSURE
             reason = close_reason or f"Client-side close frame status code '{int(code)}' - description: ''"
-            self._spawn(self._disconnect(conn, int(code), reason))
+            if not conn.skip_disconnect and self.rng.random() >= self.disconnect_loss:
+                self._spawn(self._disconnect(conn, int(code), reason))
         return ws
 
     async def _read_frames(self, conn: Connection) -> str:

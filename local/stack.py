@@ -47,6 +47,7 @@ class StackOptions:
     echo_route: bool = False  # serve the benchmark's "echo" route
     workers: int = 32
     idle_timeout_s: float = 600.0
+    disconnect_loss: float = 0.0  # chance that $disconnect is not delivered (best effort on AWS)
 
 
 class LocalStack:
@@ -85,6 +86,7 @@ class LocalStack:
         self.gateway = Gateway(
             self.runtime, web_dir=opts.web_dir, rest_resources=tpl.rest_resources(template),
             ws_routes=ws_routes, idle_timeout_s=opts.idle_timeout_s,
+            disconnect_loss=opts.disconnect_loss,
         )
         self.runner = web.AppRunner(self.gateway.app(), access_log=None, handle_signals=False,
                                     shutdown_timeout=2.0)

@@ -55,7 +55,7 @@ def default(event, _context):
         gone = []
         for other in sorted(CONNECTED):
             try:
-                _reply(other, type="broadcast", text=frame.get("text"))
+                _reply(other, type="broadcast", text=frame.get("text") or "z" * frame.get("size", 1))
             except management.exceptions.GoneException:
                 gone.append(other)
         _reply(cid, type="broadcasted", gone=gone)
@@ -122,7 +122,7 @@ def timer(event, _context):
 
 
 def rest(event, _context):
-    if event["path"] == "/boom":
+    if (event.get("pathParameters") or {}).get("roomCode") == "BOOM":
         raise RuntimeError("rest crashed")
     return {
         "statusCode": 200,
