@@ -61,7 +61,7 @@ class Table:
         return self.do(action)
 
     def timeout(self) -> dict:
-        self.now = max(self.now, self.state["phase"]["endsAt"])
+        self.now = max(self.now, self.state["phase"]["endsAt"] or self.now)
         return self.do({"type": "phaseTimeout", "phase": self.state["seq"]}, dt=0.0)
 
     def until(self, kind: str, limit: int = 20) -> None:
