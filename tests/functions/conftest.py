@@ -66,3 +66,8 @@ def svc(aws, gateway, fake_clock):
 @pytest.fixture
 def api(svc, gateway, fake_clock):
     return Api(svc, gateway, fake_clock)
+
+
+def pytest_configure(config):
+    # A request that only reads (sync, a refused frame) has no metric to publish.
+    config.addinivalue_line("filterwarnings", "ignore:No application metrics to publish")

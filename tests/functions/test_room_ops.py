@@ -1,0 +1,171 @@
+"""Every room operation: ready, setOptions, start, sync, nudge, kick, leave."""
+
+from __future__ import annotations
+
+
+def err(api, conn):
+    e = api.gw.last(conn, "error")
+    return e and e["code"]
+
+
+def test_ready_marks_the_sender_and_shows_in_every_view(api):
+    api.lobby(3)
+    api.send("cp2", {"action": "ready", "ready": True})
+    players = api.gw.last("cp3")["view"]["players"]
+    assert [p["ready"] for p in players] == [False, True, False]
+    api.send("cp2", {"action": "ready", "ready": False})
+    assert [p["ready"] for p in api.gw.last("cp1")["view"]["players"]] == [False, False, False]
+    api.send("cp2", {"action": "ready", "ready": "yes", "id": 9})
+    assert api.gw.last("cp2", "error") == {"type": "error", "id": 9, "code": "bad_frame", "message": "'ready' must be true or false"}
+
+
+def test_ready_twice_changes_nothing_and_pushes_nothing(api):
+    api.lobby(2)
+    api.send("cp2", {"action": "ready"})
+    version = api.snapshot().version
+    api.gw.clear()
+    api.send("cp2", {"action": "ready"})
+    assert api.snapshot().version == version and api.gw.sent == []
+
+
+def test_set_options_is_for_the_host_and_clears_ready_marks(api):
+    api.lobby(4)
+    for pid in ("p2", "p3"):
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp2", {"action": "setOptions", "options": {"nightSeconds": 45}, "id": "o"})
+    assert err(api, "cp2") == "not_host"
+    api.send("cp1", {"action": "setOptions", "options": {"nightSeconds": 45, "openVote": False}})
+    view = api.gw.last("cp3")["view"]
+    assert view["options"]["nightSeconds"] == 45 and view["options"]["openVote"] is False
+    assert not any(p["ready"] for p in view["players"])
+    api.send("cp1", {"action": "setOptions", "options": {"nightSeconds": 1}, "id": "bad"})
+    assert err(api, "cp1") == "bad_options"
+    assert api.snapshot().room["options"] == {"nightSeconds": 45, "openVote": False}
+
+
+def test_lobby_view_shows_the_setup_error(api):
+    api.lobby(3)
+    api.send("cp1", {"action": "sync"})
+    view = api.gw.last("cp1")["view"]
+    assert view["phase"] == {"kind": "lobby", "endsAt": None, "seq": 0}
+    assert view["room"]["setupError"]["code"] == "too_few_players"
+    assert view["you"]["id"] == "p1" and view["you"]["role"] is None
+    assert isinstance(view["serverNow"], float) and view["clockRate"] == 1.0
+    api.join("P4")
+    assert api.gw.last("cp1")["view"]["room"]["setupError"] is None
+
+
+def test_start_is_refused_unless_host_count_and_ready(api):
+    api.lobby(3)
+    api.send("cp2", {"action": "start"})
+    assert err(api, "cp2") == "not_host"
+    api.send("cp1", {"action": "start"})
+    assert err(api, "cp1") == "too_few_players"
+    api.join("P4")
+    api.connect("cp4", "p4")
+    api.send("cp2", {"action": "ready"})
+    api.send("cp1", {"action": "start", "id": "s"})
+    e = api.gw.last("cp1", "error")
+    assert e["code"] == "not_ready" and "P3" in e["message"] and e["id"] == "s"
+    assert api.snapshot().room["status"] == "lobby"
+
+
+def test_start_deals_roles_and_each_player_sees_only_their_own(api):
+    api.start(5)
+    snap = api.snapshot()
+    assert snap.room["status"] == "running" and snap.state["phase"]["kind"] == "roleReveal"
+    roles = {p["id"]: p["role"] for p in snap.state["players"]}
+    for pid in roles:
+        view = api.gw.last(f"c{pid}")["view"]
+        assert view["you"]["role"] == roles[pid]
+        assert [p["name"] for p in view["players"]] == ["P1", "P2", "P3", "P4", "P5"]
+        assert all(p["connected"] and "ready" in p and "host" in p for p in view["players"])
+    api.send("cp1", {"action": "start", "id": 2})
+    assert err(api, "cp1") == "already_started"
+
+
+def test_start_arms_the_phase_timer(api):
+    import boto3
+
+    api.start(4)
+    schedules = boto3.client("scheduler").list_schedules(GroupName="mafia-test-phases")["Schedules"]
+    assert len(schedules) == 1
+    detail = boto3.client("scheduler").get_schedule(GroupName="mafia-test-phases", Name=schedules[0]["Name"])
+    assert detail["ScheduleExpression"].startswith("at(") and detail["ActionAfterCompletion"] == "DELETE"
+    assert '"phase": 1' in detail["Target"]["Input"]
+
+
+def test_sync_answers_the_full_view_even_when_nothing_changed(api):
+    api.start(4)
+    api.gw.clear()
+    api.send("cp2", {"action": "sync"})
+    assert [c for c, _ in api.gw.sent] == ["cp2"]
+    frame = api.gw.sent[0][1]
+    assert frame["type"] == "view" and frame["version"] == api.snapshot().version
+    assert frame["view"]["you"]["id"] == "p2"
+
+
+def test_nudge_ends_an_overdue_phase_and_a_too_early_nudge_just_resyncs(api):
+    api.start(4)
+    version = api.snapshot().version
+    api.gw.clear()
+    api.send("cp2", {"action": "nudge"})
+    assert api.snapshot().version == version
+    assert [c for c, _ in api.gw.sent] == ["cp2"] and api.gw.sent[0][1]["type"] == "view"
+    api.clock.advance(api.state()["phase"]["endsAt"] - api.clock.t + 0.1)
+    api.send("s", {"action": "nudge"})  # not connected: refused
+    api.send("cp3", {"action": "nudge"})
+    assert api.state()["phase"]["kind"] != "roleReveal"
+
+
+def test_spectators_can_sync_and_nudge_but_not_act(api):
+    api.start(4)
+    api.connect("s1")
+    api.send("s1", {"action": "ready", "id": 1})
+    assert err(api, "s1") == "spectator"
+    api.send("s1", {"action": "chat", "channel": "day", "text": "hi", "id": 2})
+    assert err(api, "s1") == "spectator"
+    api.clock.advance(60)
+    api.send("s1", {"action": "nudge"})
+    assert api.state()["phase"]["kind"] != "roleReveal"
+
+
+def test_kick_removes_a_player_in_the_lobby(api):
+    api.lobby(3)
+    api.send("cp2", {"action": "kick", "target": "p3"})
+    assert err(api, "cp2") == "not_host"
+    api.send("cp1", {"action": "kick", "target": "p1"})
+    assert err(api, "cp1") == "bad_target"
+    api.send("cp1", {"action": "kick", "target": "p9"})
+    assert err(api, "cp1") == "bad_target"
+    api.send("cp1", {"action": "kick", "target": "p3"})
+    assert err(api, "cp3") == "kicked" and "cp3" in api.gw.closed
+    snap = api.snapshot()
+    assert [p["id"] for p in snap.room["players"]] == ["p1", "p2"] and "cp3" not in snap.conns
+    assert api.connect("cp3b", "p3") == 403  # the seat and its token are gone
+    assert api.join("Dan") == "p4"  # ids are never reused
+
+
+def test_kick_is_lobby_only(api):
+    api.start(4)
+    api.send("cp1", {"action": "kick", "target": "p2"})
+    assert err(api, "cp1") == "already_started"
+
+
+def test_leave_in_the_lobby_hands_the_host_on(api):
+    api.lobby(3)
+    api.send("cp1", {"action": "leave"})
+    snap = api.snapshot()
+    assert [p["id"] for p in snap.room["players"]] == ["p2", "p3"] and snap.room["host"] == "p2"
+    assert api.gw.last("cp2")["view"]["room"]["host"] == "p2"
+    assert "cp1" in api.gw.closed
+
+
+def test_leave_in_a_running_game_keeps_the_seat_and_voids_the_token(api):
+    api.start(4)
+    api.send("cp4", {"action": "leave"})
+    snap = api.snapshot()
+    assert "cp4" not in snap.conns and len(snap.room["players"]) == 4
+    assert next(p for p in snap.state["players"] if p["id"] == "p4")["connected"] is False
+    assert err(api, "cp4") == "left"
+    assert api.connect("cp4b", "p4") == 403
