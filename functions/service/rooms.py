@@ -54,6 +54,7 @@ class Change:
     close: list[str] = field(default_factory=list)  # connections to close after the write
     sync_to: str | None = None  # connection that gets its full view whatever changed
     result: Any = None
+    before: Any = None  # the engine state as read (for views with no stored digest)
 
 
 def _setup_error(preset: str, options: dict, n_players: int) -> dict | None:
@@ -490,7 +491,7 @@ class RoomService:
         for _attempt in range(MAX_ATTEMPTS):
             snap = self._load(code)
             state = me.load(snap.state) if snap.state is not None else None
-            c = Change(snap=snap, room=copy.deepcopy(snap.room), state=state, now=clock.now())
+            c = Change(snap=snap, room=copy.deepcopy(snap.room), state=state, now=clock.now(), before=state)
             fn(c)
             if not c.write:
                 if c.sync_to:
@@ -542,12 +543,13 @@ class RoomService:
         if c.state is not None and room["status"] == "running" and me.result(c.state) is not None:
             room["status"] = "ended"
         viewers = {p if p else views.SPECTATOR for p in conns.values()}
-        old = room.get("views") or {}
+        old = dict(room.get("views") or {})
         new: dict[str, str] = {}
         frames_by_viewer: dict[str, bytes] = {}
         setup_error = None
         if c.state is None:
             setup_error = _setup_error(room["preset"], room["options"], len(room["players"]))
+        before_viewers = {p if p else views.SPECTATOR for p in c.snap.conns.values()}
         for viewer in viewers:
             who = None if viewer == views.SPECTATOR else viewer
             if c.state is None:
@@ -555,6 +557,9 @@ class RoomService:
             else:
                 view = views.game_view(c.state, room, connected, who)
             new[viewer] = views.digest(view)
+            if viewer not in old and viewer in before_viewers:
+                # connected without a write (spectators): rebuild the view as it was before
+                old[viewer] = self._old_digest(c, who)
             if new[viewer] != old.get(viewer):
                 frames_by_viewer[viewer] = views.frame(view, version)
         room["views"] = new
@@ -571,6 +576,15 @@ class RoomService:
                 arm = (seq, deadline)
             room["timer"] = timer
         return frames, arm
+
+    @staticmethod
+    def _old_digest(c: Change, who: str | None) -> str:
+        room = c.snap.room
+        connected = {p for p in c.snap.conns.values() if p}
+        if c.before is None:
+            err = _setup_error(room["preset"], room["options"], len(room["players"]))
+            return views.digest(views.lobby_view(room, connected, who, err))
+        return views.digest(views.game_view(c.before, room, connected, who))
 
     def _sync(self, c: Change, conns: dict | None = None, version: int | None = None) -> None:
         conns = conns if conns is not None else c.snap.conns

@@ -58,7 +58,9 @@ def game_code(api, frame):
 
 
 def test_oversized_frame_is_refused_before_parsing(game):
-    out = unchanged(game, "cp2", '{"action": "chat", "channel": "day", "text": "' + "a" * 9000 + '"}', "too_large")
+    out = unchanged(
+        game, "cp2", '{"action": "chat", "channel": "day", "text": "' + "a" * 9000 + '"}', "too_large"
+    )
     assert out["id"] is None
 
 
@@ -70,7 +72,9 @@ def test_engine_action_in_the_lobby_is_refused(api):
 def test_frame_from_an_unknown_connection_is_refused(game):
     game.gw.clear()
     game.send("stranger", {"action": "sync", "id": 1})
-    assert game.gw.sent == [("stranger", {"type": "error", "id": 1, "code": "not_connected", "message": "unknown connection"})]
+    assert game.gw.sent == [
+        ("stranger", {"type": "error", "id": 1, "code": "not_connected", "message": "unknown connection"})
+    ]
 
 
 def test_room_hint_cannot_put_a_connection_into_another_room(game):

@@ -6,7 +6,9 @@ import hashlib
 
 
 def test_create_room_returns_code_host_token_and_ws_url(api):
-    status, body = api.rest("POST", "/rooms", {"name": "Ann", "preset": "classic", "options": {"nightSeconds": 45}})
+    status, body = api.rest(
+        "POST", "/rooms", {"name": "Ann", "preset": "classic", "options": {"nightSeconds": 45}}
+    )
     assert status == 201
     assert set(body) == {"roomCode", "playerId", "token", "wsUrl"}
     assert body["playerId"] == "p1" and body["wsUrl"] == "wss://ws.example/test"
@@ -36,13 +38,23 @@ def test_join_assigns_ids_in_order_and_get_shows_a_public_summary(api):
 
 
 def test_unknown_room_is_404(api):
-    assert api.rest("GET", "/rooms/ZZZZZ") == (404, {"error": {"code": "room_not_found", "message": "no room 'ZZZZZ'"}})
+    assert api.rest("GET", "/rooms/ZZZZZ") == (
+        404,
+        {"error": {"code": "room_not_found", "message": "no room 'ZZZZZ'"}},
+    )
     status, body = api.rest("POST", "/rooms/ZZZZZ/players", {"name": "Bob"})
     assert status == 404 and body["error"]["code"] == "room_not_found"
 
 
 def test_validation_errors_are_400_with_the_error_shape(api):
-    for body in ({}, {"name": ""}, {"name": "x" * 25}, {"name": "Ann", "preset": "chess"}, {"name": "A", "extra": 1}, "{nope"):
+    for body in (
+        {},
+        {"name": ""},
+        {"name": "x" * 25},
+        {"name": "Ann", "preset": "chess"},
+        {"name": "A", "extra": 1},
+        "{nope",
+    ):
         status, out = api.rest("POST", "/rooms", body)
         assert status == 400, body
         assert out["error"]["code"] == "bad_request" and out["error"]["message"]
@@ -70,7 +82,9 @@ def test_join_is_refused_once_started_full_or_name_taken(api):
 
 
 def test_cors_preflight_and_unknown_route(api):
-    status, _ = api.rest("OPTIONS", "/rooms", headers={"Origin": "https://x.example", "Access-Control-Request-Method": "POST"})
+    status, _ = api.rest(
+        "OPTIONS", "/rooms", headers={"Origin": "https://x.example", "Access-Control-Request-Method": "POST"}
+    )
     assert status == 204
     status, out = api.rest("GET", "/nowhere")
     assert status == 404 and out["error"]["code"] == "not_found"

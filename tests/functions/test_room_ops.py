@@ -16,7 +16,12 @@ def test_ready_marks_the_sender_and_shows_in_every_view(api):
     api.send("cp2", {"action": "ready", "ready": False})
     assert [p["ready"] for p in api.gw.last("cp1")["view"]["players"]] == [False, False, False]
     api.send("cp2", {"action": "ready", "ready": "yes", "id": 9})
-    assert api.gw.last("cp2", "error") == {"type": "error", "id": 9, "code": "bad_frame", "message": "'ready' must be true or false"}
+    assert api.gw.last("cp2", "error") == {
+        "type": "error",
+        "id": 9,
+        "code": "bad_frame",
+        "message": "'ready' must be true or false",
+    }
 
 
 def test_ready_twice_changes_nothing_and_pushes_nothing(api):

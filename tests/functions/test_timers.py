@@ -71,10 +71,12 @@ def test_every_phase_change_arms_exactly_one_new_schedule(api):
         api.fire(state["seq"])
     assert len(schedules()) == 4
     payloads = [
-        boto3.client("scheduler").get_schedule(GroupName="mafia-test-phases", Name=s["Name"])["Target"]["Input"]
+        boto3.client("scheduler").get_schedule(GroupName="mafia-test-phases", Name=s["Name"])["Target"][
+            "Input"
+        ]
         for s in schedules()
     ]
-    assert all('"room": "%s"' % api.code in p for p in payloads)
+    assert all(f'"room": "{api.code}"' in p for p in payloads)
 
 
 def test_a_failing_scheduler_does_not_fail_the_action(api, monkeypatch):
