@@ -85,3 +85,7 @@ def handler(event: dict, context: object) -> dict:
 def openapi_json() -> str:
     """The OpenAPI document of this API (written to docs/openapi.json)."""
     return app.get_openapi_json_schema(title="Mafia rooms API", version="1.0.0")
+
+
+if __name__ == "__main__":  # PYTHONPATH=functions:layers/engine python -m handlers.rest > docs/openapi.json
+    print(openapi_json())
