@@ -1,0 +1,45 @@
+"""Browser tests: Playwright (Python) driving Debian's Chromium against the real offline stack.
+
+A missing Chromium is a failure with the command that installs it, never a skip."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from .stack import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, Stack
+
+TIME_SCALE = float(os.environ.get("BROWSER_TIME_SCALE", "5"))
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(MISSING_CHROMIUM, pytrace=False)
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def stack():
+    s = Stack(time_scale=TIME_SCALE)
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def console_errors():
+    """Every console error and uncaught exception of the test's pages; must stay empty."""
+    errors: list[str] = []
+    yield errors
+    assert errors == [], "console errors:\n" + "\n".join(errors)

@@ -1,0 +1,78 @@
+"""A host and four guests play a classic game to the end through the web client only."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .ui import DESKTOP, has_class, play_classic, seat_everyone, start_and_learn_roles
+
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+
+
+def actions_shape(pl) -> list[str]:
+    """Tags and classes inside the action panel: what an onlooker could tell apart."""
+    return pl.page.evaluate(
+        "() => [...document.querySelectorAll('#actions *')].map(e => e.tagName + '.' + e.className)"
+    )
+
+
+def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_errors):
+    players = seat_everyone(browser, stack.url, NAMES, console_errors, host_viewport=DESKTOP)
+    host = players[0]
+    by_role = start_and_learn_roles(players)
+    assert sorted(by_role) == ["citizen", "doctor", "mafia", "police"], by_role
+    mafia, doctor, police = by_role["mafia"][0], by_role["doctor"][0], by_role["police"][0]
+    victim, survivor = by_role["citizen"]
+
+    def hook(stage: str) -> None:
+        if stage == "night":
+            # The mafia chat tab is there for the mafioso only.
+            expect(mafia.page.locator("#chat-tab-mafia")).to_be_visible()
+            for pl in players:
+                if pl is not mafia:
+                    expect(pl.page.locator("#chat-tab-mafia")).to_have_count(0)
+            mafia.say("mafia", "quiet night, right?")
+            # Same night layout for every role; a citizen just waits.
+            expect(survivor.page.locator("#task-text")).to_have_text("Night. Please wait.")
+            expect(police.page.locator("#task-text")).to_have_text("Tonight: choose someone to investigate.")
+            shapes = {pl.name: actions_shape(pl) for pl in players}
+            assert len({tuple(s) for s in shapes.values()}) == 1, shapes
+            # The citizen cannot write in the day chat at night.
+            expect(survivor.page.locator("#chat-input")).to_be_disabled()
+        elif stage == "day":
+            for pl in players:
+                expect(pl.page.locator(f'.tile[data-pid="{victim.pid}"]')).to_have_class(has_class("dead"))
+            # The moderator's log tells the night's news in words.
+            host.page.click("#chat-tab-system")
+            expect(host.page.locator("#chat-log")).to_contain_text(f"{victim.name} was killed in the night.")
+            # The police's finding is on their role card.
+            police.page.click("#my-role-btn")
+            expect(police.page.locator(".role-results")).to_contain_text(mafia.name)
+            police.page.locator(".overlay .btn").click()
+            # A refresh restores the game in the same tab.
+            survivor.page.reload()
+            survivor.wait_phase("discussion")
+            assert survivor.read_role() == "citizen"
+            expect(survivor.page.locator(f'.tile[data-pid="{victim.pid}"]')).to_have_class(has_class("dead"))
+            survivor.say("day", "I trust the police")
+            for pl in players:
+                pl.page.click("#chat-tab-day")  # the dead start on their own tab
+                expect(pl.page.locator("#chat-log")).to_contain_text("I trust the police")
+            expect(victim.page.locator("#chat-tab-dead")).to_be_visible()
+            expect(mafia.page.locator("#chat-tab-mafia")).to_be_visible()
+        elif stage == "confirm":
+            expect(host.page.locator(".vote-bars")).to_contain_text(mafia.name)
+            expect(host.page.locator("#phase-sub")).to_contain_text(mafia.name)
+        elif stage == "end":
+            for pl in players:
+                expect(pl.page.locator("#end-title")).to_have_text("The town wins!")
+                expect(pl.page.locator("#end-roles li")).to_have_count(5)
+                expect(pl.page.locator("#timeline li").first).to_be_visible()
+            expect(host.page.locator(f'#end-roles li[data-pid="{mafia.pid}"] .end-role')).to_have_text("Mafia")
+            expect(host.page.locator(f'#end-roles li[data-pid="{doctor.pid}"] .end-role')).to_have_text("Doctor")
+            for pl in players:
+                assert pl.missing_keys() == [], pl.missing_keys()
+
+    play_classic(players, by_role, hook)
+    for pl in players:
+        pl.close()

@@ -1,0 +1,232 @@
+"""Driving the web client like a person does: one Player per browser context (its own tab
+storage), clicks and typing only. Shared by the tests and the screenshot script."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+MOBILE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+# Fast but clickable at --time-scale 5: night 9 s, vote 8 s, confirm 4 s of real time.
+FAST_OPTIONS = {
+    "firstPhase": "night",
+    "voteSeconds": "40",
+    "defenseSeconds": "10",
+    "confirmSeconds": "20",
+    "nightSeconds": "45",
+}
+
+# Text from the server or from people: not translated, skipped by the language check.
+UNTRANSLATED = ".server-text, .user-text, .tile-name, .pname, .msg-from, #room-chip, #lang-select, .tl-day + *"
+
+VISIBLE_TEXTS_JS = """(skip) => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const text = n.textContent.trim();
+    const el = n.parentElement;
+    if (!text || !el || el.closest(skip) || el.closest("script, style, noscript")) continue;
+    if (!el.getClientRects().length || getComputedStyle(el).visibility === "hidden") continue;
+    out.push(text);
+  }
+  for (const el of document.querySelectorAll("input[placeholder], [aria-label]")) {
+    if (el.closest(skip) || !el.getClientRects().length) continue;
+    const text = (el.getAttribute("placeholder") || el.getAttribute("aria-label") || "").trim();
+    if (text) out.push(text);
+  }
+  return out;
+}"""
+
+
+class Player:
+    """One person at one phone (or laptop): a browser context with one page."""
+
+    def __init__(self, browser: Browser, url: str, name: str, viewport: dict | None = None,
+                 locale: str = "en-US", errors: list[str] | None = None) -> None:
+        self.name = name
+        self.url = url
+        self.context: BrowserContext = browser.new_context(viewport=viewport or MOBILE, locale=locale)
+        self.page: Page = self.context.new_page()
+        self.errors = errors if errors is not None else []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(f"{name}: {m.text}"))
+        self.page.on("pageerror", lambda e: self.errors.append(f"{name}: {e}"))
+        self.role: str | None = None
+        self.pid: str | None = None
+
+    # ------------------------------------------------------------------ lobby
+    def open(self, query: str = "") -> None:
+        self.page.goto(self.url + query)
+
+    def create(self, options: dict[str, str] | None = None) -> str:
+        p = self.page
+        self.open()
+        p.fill("#create-name", self.name)
+        if options:
+            p.locator(".home-details summary").click()
+            for key, value in options.items():
+                control = p.locator(f"#home-opt-{key}")
+                if control.evaluate("e => e.tagName") == "SELECT":
+                    control.select_option(value)
+                else:
+                    control.fill(value)
+                    control.dispatch_event("change")
+        p.click("#create-btn")
+        expect(p.locator(".lobby-player")).to_have_count(1)
+        return p.locator("#room-chip").inner_text().strip()
+
+    def join(self, link: str) -> None:
+        p = self.page
+        p.goto(link)
+        p.fill("#join-name", self.name)
+        p.click("#join-btn")
+        expect(p.locator("#ready-btn")).to_be_visible()
+
+    def ready(self) -> None:
+        self.page.click("#ready-btn")
+        expect(self.page.locator("#ready-btn")).to_have_attribute("aria-pressed", "true")
+
+    # ------------------------------------------------------------------ game
+    def phase(self) -> str | None:
+        banner = self.page.locator("#phase-banner")
+        return banner.get_attribute("data-kind") if banner.count() else None
+
+    def wait_phase(self, kind: str, timeout: float = 30_000) -> None:
+        expect(self.page.locator("#phase-banner")).to_have_attribute("data-kind", kind, timeout=timeout)
+
+    def read_role(self) -> str:
+        """Peek at the role card with the "my role" button, then hide it again."""
+        p = self.page
+        p.click("#my-role-btn")
+        card = p.locator(".overlay .role-name")
+        expect(card).to_be_visible()
+        self.role = card.get_attribute("data-role")
+        p.locator(".overlay .btn").click()
+        expect(p.locator(".overlay")).to_have_count(0)
+        return self.role
+
+    def my_pid(self) -> str:
+        self.pid = self.page.locator(".tile.me").get_attribute("data-pid")
+        return self.pid
+
+    def dismiss_cards(self) -> None:
+        cards = self.page.locator(".event-card button")
+        for _ in range(10):
+            if not cards.count():
+                return
+            try:
+                cards.first.click(timeout=1000)
+            except Exception:  # the card closed by itself meanwhile
+                pass
+
+    def tap(self, pid: str) -> None:
+        self.dismiss_cards()
+        tile = self.page.locator(f'.tile[data-pid="{pid}"]')
+        expect(tile).to_have_class(has_class("selectable"))
+        tile.click()
+        expect(self.page.locator(f'.tile[data-pid="{pid}"]')).to_have_class(has_class("chosen"))
+
+    def click(self, selector: str) -> None:
+        self.dismiss_cards()
+        self.page.click(selector)
+
+    def say(self, channel: str, text: str) -> None:
+        p = self.page
+        p.click(f"#chat-tab-{channel}")
+        p.fill("#chat-input", text)
+        p.press("#chat-input", "Enter")
+        expect(p.locator("#chat-log")).to_contain_text(text)
+
+    def visible_texts(self) -> list[str]:
+        return self.page.evaluate(VISIBLE_TEXTS_JS, UNTRANSLATED)
+
+    def missing_keys(self) -> list[str]:
+        return self.page.evaluate("() => [...(window.__i18nMissing || [])]")
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def has_class(cls: str) -> re.Pattern:
+    """A pattern for expect(...).to_have_class that matches one class among several."""
+    return re.compile(rf"(^|\s){cls}(\s|$)")
+
+
+def seat_everyone(browser: Browser, url: str, names: list[str], errors: list[str],
+                  host_viewport: dict | None = None, options: dict | None = None,
+                  hook: Callable[[str, list[Player]], None] | None = None) -> list[Player]:
+    """The first name creates a room, the others join with the share link and get ready."""
+    host = Player(browser, url, names[0], viewport=host_viewport or MOBILE, errors=errors)
+    if hook:
+        host.open()
+        expect(host.page.locator("#create-btn")).to_be_visible()
+        hook("home", [host])
+    host.create(options if options is not None else FAST_OPTIONS)
+    link = host.page.locator("#share-link").input_value()
+    players = [host]
+    for name in names[1:]:
+        guest = Player(browser, url, name, errors=errors)
+        guest.join(link)
+        guest.ready()
+        players.append(guest)
+    expect(host.page.locator(".lobby-player.is-ready")).to_have_count(len(names) - 1)
+    if hook:
+        hook("lobby", players)
+    return players
+
+
+def start_and_learn_roles(players: list[Player]) -> dict[str, list[Player]]:
+    """Host starts; everyone peeks at the role card. Returns players grouped by role."""
+    players[0].click("#start-btn")
+    for pl in players:
+        expect(pl.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    by_role: dict[str, list[Player]] = {}
+    for pl in players:
+        pl.my_pid()
+        by_role.setdefault(pl.read_role(), []).append(pl)
+    return by_role
+
+
+def play_classic(players: list[Player], by_role: dict[str, list[Player]],
+                 hook: Callable[[str], None] = lambda stage: None) -> None:
+    """Five players (auto: 1 mafia, police, doctor, 2 citizens) play to a town win:
+    night 1 the mafia kills a citizen, the doctor guards themselves, the police checks the
+    mafioso; day 2 the town votes the mafioso out. `hook(stage)` runs at each stage."""
+    mafia, doctor, police = by_role["mafia"][0], by_role["doctor"][0], by_role["police"][0]
+    victim = by_role["citizen"][0]
+    for pl in players:
+        pl.wait_phase("night")
+    hook("night")
+    mafia.tap(victim.pid)
+    doctor.tap(doctor.pid)
+    police.tap(mafia.pid)
+    hook("night-chosen")
+
+    for pl in players:
+        pl.wait_phase("discussion")
+    hook("day")
+    alive = [pl for pl in players if pl is not victim]
+    for pl in alive:
+        pl.click("#ready-early-btn")
+
+    for pl in alive:
+        pl.wait_phase("vote")
+    hook("vote")
+    for pl in alive:
+        pl.tap(police.pid if pl is mafia else mafia.pid)
+    hook("voted")
+
+    for pl in alive:
+        pl.wait_phase("confirm")
+    hook("confirm")
+    for pl in alive:
+        if pl is not mafia:
+            pl.click("#yes-btn")
+            expect(pl.page.locator("#yes-btn")).to_have_attribute("aria-pressed", "true")
+
+    for pl in players:
+        expect(pl.page.locator("#end-title")).to_be_visible(timeout=30_000)
+    hook("end")

@@ -1,0 +1,65 @@
+// REST calls (CONTRACT §3). Errors come back as ApiError with the server's code.
+
+let apiUrl = "/api";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function loadConfig() {
+  try {
+    const res = await fetch("./config.json", { cache: "no-store" });
+    if (res.ok) {
+      const cfg = await res.json();
+      if (cfg.apiUrl) apiUrl = cfg.apiUrl.replace(/\/$/, "");
+    }
+  } catch {
+    // Keep the default: the offline stack serves the API on /api.
+  }
+  return apiUrl;
+}
+
+async function call(method, path, body) {
+  let res;
+  try {
+    res = await fetch(apiUrl + path, {
+      method,
+      headers: body ? { "Content-Type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    throw new ApiError(0, "network", "");
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(res.status, err.code || String(res.status), err.message || "");
+  }
+  return data;
+}
+
+export const createRoom = (name, preset, options) =>
+  call("POST", "/rooms", { name, preset, options: options || {} });
+export const joinRoom = (code, name) =>
+  call("POST", `/rooms/${encodeURIComponent(code)}/players`, { name });
+export const getRoom = (code) => call("GET", `/rooms/${encodeURIComponent(code)}`);
+
+/** The WebSocket URL from a REST answer, or the same host's /ws when it is missing. */
+export function wsBase(wsUrl) {
+  if (wsUrl) {
+    if (/^wss?:/.test(wsUrl)) return wsUrl;
+    const u = new URL(wsUrl, location.href);
+    u.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+    return u.toString();
+  }
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+}

@@ -1,0 +1,294 @@
+// Entry point: holds the session, the connection and the latest view, and picks the screen.
+import * as api from "./api.js";
+import { secondsLeft, syncClock } from "./clock.js";
+import { Connection } from "./connection.js";
+import { $, h } from "./dom.js";
+import { errorText, getKid, getLang, has, setKid, setLang, t } from "./i18n.js";
+import { showEventCards, showRoleCard, closeOverlays } from "./game/overlays.js";
+import { clearSession, loadSession, markEventsSeen, saveSession, seenEvents } from "./session.js";
+import * as endScreen from "./screens/end.js";
+import * as gameScreen from "./screens/game.js";
+import * as homeScreen from "./screens/home.js";
+import * as lobbyScreen from "./screens/lobby.js";
+
+const SCREENS = { home: homeScreen, lobby: lobbyScreen, game: gameScreen, end: endScreen };
+
+const state = {
+  session: null, // {room, token, playerId, wsUrl} or {room, spectator: true}
+  conn: null,
+  status: "idle",
+  view: null,
+  version: -1,
+  pending: new Map(), // client frame id -> action
+  lastError: null, // {id, action, text}
+  screenName: null,
+  screen: null,
+  lastSeq: null,
+  nudged: { seq: null, count: 0, at: 0 },
+  notice: null, // message for the home screen (e.g. room gone)
+};
+
+/** What screens may use. */
+const ctx = {
+  state,
+  send(action, payload) {
+    if (!state.conn) return null;
+    const id = state.conn.send(action, payload);
+    if (id) state.pending.set(id, action);
+    else toast(t("conn.lost"));
+    return id;
+  },
+  async create(name, preset, options) {
+    const res = await api.createRoom(name, preset, options);
+    enterRoom({ room: res.roomCode, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
+  },
+  async join(code, name) {
+    const res = await api.joinRoom(code, name);
+    enterRoom({ room: code, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
+  },
+  watch(code) {
+    enterRoom({ room: code, spectator: true });
+  },
+  leave() {
+    if (state.conn && state.view && state.view.you) ctx.send("leave");
+    goHome();
+  },
+  goHome,
+  rerender: () => render(),
+  toast,
+  shareLink(code) {
+    const u = new URL(location.href);
+    u.search = "";
+    u.hash = "";
+    u.searchParams.set("room", code);
+    return u.toString();
+  },
+};
+
+function enterRoom(session) {
+  session.room = session.room.toUpperCase();
+  state.session = session;
+  saveSession(session);
+  const u = new URL(location.href);
+  u.searchParams.set("room", session.room);
+  history.replaceState(null, "", u);
+  connect();
+  render();
+}
+
+function connect() {
+  if (state.conn) state.conn.close();
+  state.view = null;
+  state.version = -1;
+  state.conn = new Connection(state.session, {
+    onView: onViewFrame,
+    onError: onErrorFrame,
+    onStatus(status) {
+      state.status = status;
+      renderBanner();
+    },
+    onGone: checkRoomGone,
+  });
+}
+
+async function checkRoomGone() {
+  if (!state.session) return;
+  try {
+    await api.getRoom(state.session.room);
+  } catch (err) {
+    if (err.status === 404) {
+      state.notice = "conn.roomGone";
+      goHome();
+    }
+  }
+}
+
+function goHome() {
+  if (state.conn) state.conn.close();
+  state.conn = null;
+  state.session = null;
+  state.view = null;
+  state.status = "idle";
+  clearSession();
+  closeOverlays();
+  const u = new URL(location.href);
+  u.searchParams.delete("room");
+  history.replaceState(null, "", u);
+  render();
+}
+
+function onViewFrame(frame) {
+  // Views carry the room version; an older one arriving late must not undo a newer one.
+  if (typeof frame.version === "number" && frame.version < state.version) return;
+  state.version = typeof frame.version === "number" ? frame.version : state.version;
+  const view = frame.view;
+  syncClock(view);
+  const prevSeq = state.view ? phaseKey(state.view) : null;
+  state.view = view;
+  if (phaseKey(view) !== prevSeq) {
+    state.lastError = null;
+    announcePhase(view);
+  }
+  popNewEvents(view);
+  render();
+}
+
+function phaseKey(view) {
+  const p = view.phase || {};
+  return `${p.kind}:${p.seq ?? ""}:${view.day ?? ""}`;
+}
+
+function onErrorFrame(frame) {
+  const action = state.pending.get(frame.id) || null;
+  state.pending.delete(frame.id);
+  // A nudge before the server's deadline is expected and harmless.
+  if (action === "nudge" || action === "sync") return;
+  if ((frame.code === "kicked" || frame.code === "left") && state.session) {
+    state.notice = `err.${frame.code}`;
+    goHome();
+    return;
+  }
+  const text = errorText(frame.code, frame.message);
+  state.lastError = { id: frame.id, action, text };
+  if (action !== "chat") toast(text);
+  render();
+}
+
+function popNewEvents(view) {
+  const room = state.session && state.session.room;
+  const events = Array.isArray(view.events) ? view.events : [];
+  if (!room) return;
+  const seen = seenEvents(room);
+  if (events.length - 1 > seen) {
+    showEventCards(events.slice(seen + 1), view);
+    markEventsSeen(room, events.length - 1);
+  }
+}
+
+function announcePhase(view) {
+  const kind = (view.phase && view.phase.kind) || "";
+  const title = has(`phase.${kind}`) ? t(`phase.${kind}`) : t("phase.unknown");
+  announce(title);
+}
+
+export function announce(text) {
+  const el = $("#announcer");
+  el.textContent = "";
+  // A fresh text node makes screen readers read the same words again.
+  setTimeout(() => (el.textContent = text), 50);
+}
+
+let toastTimer = null;
+function toast(text) {
+  const el = $("#toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (el.hidden = true), 4000);
+}
+
+function pickScreen() {
+  if (!state.session) return "home";
+  const v = state.view;
+  if (!v) return "lobby"; // shows "connecting" until the first view
+  const kind = v.phase && v.phase.kind;
+  if (kind === "lobby") return "lobby";
+  if (kind === "ended" || v.result) return "end";
+  return "game";
+}
+
+function render() {
+  const name = pickScreen();
+  const main = $("#main");
+  if (name !== state.screenName) {
+    if (state.screen && state.screen.destroy) state.screen.destroy();
+    main.replaceChildren();
+    state.screenName = name;
+    state.screen = SCREENS[name].mount(main, ctx);
+    document.body.dataset.screen = name;
+  }
+  state.screen.update(state.view);
+  renderChrome();
+}
+
+function renderChrome() {
+  document.title = t("app.title");
+  $("#brand").textContent = t("app.title");
+  $("#skip-link").textContent = t("app.skip");
+  $("#lang-label").textContent = t("lang.label");
+  $("#kid-label").textContent = t("kid.label");
+  $("#lang-select").value = getLang();
+  $("#kid-toggle").checked = getKid();
+  const chip = $("#room-chip");
+  chip.hidden = !state.session;
+  chip.textContent = state.session ? state.session.room : "";
+  const roleBtn = $("#my-role-btn");
+  const you = state.view && state.view.you;
+  const kind = state.view && state.view.phase && state.view.phase.kind;
+  roleBtn.hidden = !(you && you.role && kind !== "lobby");
+  roleBtn.textContent = t("myRole");
+  const v = state.view;
+  const night = v && v.phase && /night/i.test(v.phase.kind || "");
+  document.body.dataset.tone = state.screenName === "game" ? (night ? "night" : "day") : state.screenName;
+  renderBanner();
+}
+
+function renderBanner() {
+  const el = $("#conn-banner");
+  const show = state.session && (state.status === "lost" || state.status === "connecting");
+  el.hidden = !show;
+  el.textContent = show ? t(state.status === "lost" ? "conn.lost" : "conn.connecting") : "";
+}
+
+// Countdown tick: screens redraw their clock; at zero, nudge the server (a few times at
+// most per phase, in case the first one arrived a moment early).
+function tick() {
+  if (state.screen && state.screen.tick) state.screen.tick();
+  const v = state.view;
+  if (!v || !state.conn || !v.phase) return;
+  const left = secondsLeft(v.phase.endsAt);
+  if (left === null || left > 0) return;
+  const key = phaseKey(v);
+  const now = performance.now();
+  if (state.nudged.seq !== key) state.nudged = { seq: key, count: 0, at: 0 };
+  if (state.nudged.count < 6 && now - state.nudged.at > 1500 * (state.nudged.count + 1)) {
+    state.nudged.count += 1;
+    state.nudged.at = now;
+    ctx.send("nudge");
+  }
+}
+
+function boot() {
+  $("#lang-select").addEventListener("change", (e) => {
+    setLang(e.target.value);
+    rerenderAll();
+  });
+  $("#kid-toggle").addEventListener("change", (e) => {
+    setKid(e.target.checked);
+    rerenderAll();
+  });
+  $("#my-role-btn").addEventListener("click", () => {
+    if (state.view) showRoleCard(state.view, { revealed: true });
+  });
+  const params = new URLSearchParams(location.search);
+  const room = (params.get("room") || "").toUpperCase();
+  const saved = loadSession();
+  if (saved && (!room || saved.room === room)) {
+    enterRoom(saved);
+  } else {
+    if (saved) clearSession();
+    render();
+  }
+  setInterval(tick, 250);
+}
+
+function rerenderAll() {
+  // Language or wording changed: rebuild the current screen so every string is redrawn.
+  if (state.screen && state.screen.destroy) state.screen.destroy();
+  state.screenName = null;
+  render();
+  closeOverlays({ keepRole: true, view: state.view });
+}
+
+window.__mafia = { state, ctx };
+api.loadConfig().then(boot);

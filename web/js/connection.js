@@ -1,0 +1,121 @@
+// One WebSocket to the room (CONTRACT §4): reconnects with backoff, resyncs on open,
+// and hands views and error frames to the app.
+import { wsBase } from "./api.js";
+
+const BACKOFF_MS = [300, 1000, 2000, 4000, 8000, 10000];
+
+export class Connection {
+  /**
+   * @param {{room: string, token?: string, wsUrl?: string}} session
+   * @param {{onView: Function, onError: Function, onStatus: Function, onGone: Function}} handlers
+   */
+  constructor(session, handlers) {
+    this.session = session;
+    this.handlers = handlers;
+    this.ws = null;
+    this.attempt = 0;
+    this.failuresBeforeOpen = 0;
+    this.everOpen = false;
+    this.closed = false;
+    this.nextId = 1;
+    this.timer = null;
+    this.status = "connecting";
+    this.open();
+    this.onOnline = () => this.retryNow();
+    window.addEventListener("online", this.onOnline);
+    this.onVisible = () => {
+      if (document.visibilityState === "visible") {
+        if (this.ws && this.ws.readyState === WebSocket.OPEN) this.send("sync");
+        else this.retryNow();
+      }
+    };
+    document.addEventListener("visibilitychange", this.onVisible);
+  }
+
+  url() {
+    const u = new URL(wsBase(this.session.wsUrl));
+    u.searchParams.set("room", this.session.room);
+    if (this.session.token) u.searchParams.set("token", this.session.token);
+    return u.toString();
+  }
+
+  setStatus(status) {
+    this.status = status;
+    this.handlers.onStatus(status);
+  }
+
+  open() {
+    clearTimeout(this.timer);
+    if (this.closed) return;
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    let opened = false;
+    ws.onopen = () => {
+      opened = true;
+      this.everOpen = true;
+      this.attempt = 0;
+      this.failuresBeforeOpen = 0;
+      this.setStatus("open");
+      this.send("sync");
+    };
+    ws.onmessage = (ev) => {
+      let frame;
+      try {
+        frame = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (frame.type === "view") this.handlers.onView(frame);
+      else if (frame.type === "error") this.handlers.onError(frame);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.closed) return;
+      if (!opened) this.failuresBeforeOpen += 1;
+      this.setStatus(this.everOpen ? "lost" : "connecting");
+      // A refused connect (bad token, room gone) never opens: ask the app to check.
+      if (this.failuresBeforeOpen === 3) this.handlers.onGone();
+      this.scheduleRetry();
+    };
+    ws.onerror = () => {
+      // onclose follows and schedules the retry.
+    };
+  }
+
+  scheduleRetry() {
+    clearTimeout(this.timer);
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  retryNow() {
+    if (this.closed || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
+    this.attempt = 0;
+    this.open();
+  }
+
+  /** Send one frame; returns its client id, or null when not connected. */
+  send(action, payload = {}) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    const id = `c${this.nextId++}`;
+    this.ws.send(JSON.stringify({ action, id, ...payload }));
+    return id;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    window.removeEventListener("online", this.onOnline);
+    document.removeEventListener("visibilitychange", this.onVisible);
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+}

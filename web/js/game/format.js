@@ -1,0 +1,90 @@
+// Words for view data: player names, roles, events, results. Shared by every screen.
+import { has, roleName, t, teamName } from "../i18n.js";
+
+export function player(view, id) {
+  return (view.players || []).find((p) => p.id === id) || null;
+}
+
+export function playerName(view, id) {
+  if (id === null || id === undefined) return "—";
+  const p = player(view, id);
+  return p ? p.name : String(id);
+}
+
+export function phaseTitle(kind) {
+  return has(`phase.${kind}`) ? t(`phase.${kind}`) : t("phase.unknown");
+}
+
+export function isNight(kind) {
+  return /night/i.test(kind || "");
+}
+
+/** "Role: Doctor" / "Team: Mafia" for a revealed {role, team}; "" when nothing is revealed. */
+export function revealedText(view, revealed) {
+  if (!revealed) return "";
+  if (revealed.role) return t("event.revealRole", { role: roleName(revealed.role, view.preset) });
+  if (revealed.team) return t("event.revealTeam", { team: teamName(revealed.team) });
+  return "";
+}
+
+/** A short badge for a revealed player tile. */
+export function revealedBadge(view, revealed) {
+  if (!revealed) return "";
+  if (revealed.role) return roleName(revealed.role, view.preset);
+  if (revealed.team) return teamName(revealed.team);
+  return "";
+}
+
+// Events that pop up as a big card (seed 000 §9: deaths and executions, and the other
+// outcomes of a night or a trial); the rest only go to the moderator's log.
+const CARD_KINDS = new Set(["death", "saved", "soldierSurvived", "quietNight", "politicianImmune"]);
+
+export function isCardEvent(ev) {
+  return CARD_KINDS.has(ev.kind) || (ev.kind === "confirm" && ev.executed === false && !ev.immune);
+}
+
+export function isDeathEvent(ev) {
+  return ev.kind === "death";
+}
+
+/** One public event in words: {text, detail}. Unknown kinds still read as something. */
+export function eventText(view, ev) {
+  const who = ev.player ?? ev.accused ?? null;
+  const params = { name: playerName(view, who), kind: ev.kind, n: ev.day ?? "" };
+  let text;
+  let detail = "";
+  switch (ev.kind) {
+    case "death":
+      text = ev.by && has(`event.death.${ev.by}`) ? t(`event.death.${ev.by}`, params) : t("event.death", params);
+      detail = revealedText(view, ev.revealed);
+      break;
+    case "timeAdjust":
+      text = t(ev.delta > 0 ? "event.timeAdjust.plus" : "event.timeAdjust.minus", params);
+      break;
+    case "nomination": {
+      const n = ev.accused && ev.tally ? ev.tally[ev.accused] : "";
+      text = ev.accused ? t("event.nomination", { ...params, votes: n }) : t("event.nomination.none");
+      break;
+    }
+    case "confirm":
+      if (ev.executed) text = t("event.confirm.executed", { ...params, yes: ev.yes, no: ev.no });
+      else if (ev.immune) text = t("event.confirm.immune", { ...params, yes: ev.yes, no: ev.no });
+      else text = t("event.confirm.spared", { ...params, yes: ev.yes, no: ev.no });
+      break;
+    case "end":
+      text = has(`end.winner.${ev.winner}`) ? t(`end.winner.${ev.winner}`) : t("end.winner.other", { team: teamName(ev.winner) });
+      break;
+    default:
+      text = has(`event.${ev.kind}`) ? t(`event.${ev.kind}`, params) : t("event.other", params);
+  }
+  return { text, detail };
+}
+
+/** A police / medium / other private result in words. */
+export function resultText(view, r) {
+  let result = r.result;
+  if (result === "mafia" || result === "notMafia") result = t(`result.${result}`);
+  else if (typeof result === "string") result = roleName(result, view.preset) || result;
+  else if (typeof result === "boolean") result = t(result ? "result.yes" : "result.no");
+  return t("result.line", { day: r.day ?? "?", name: playerName(view, r.target), result });
+}

@@ -1,0 +1,296 @@
+// The game screen: phase banner with countdown, player grid, chat, action panel.
+// Desktop puts the three panels side by side; a phone stacks them.
+import { secondsLeft } from "../clock.js";
+import { h, replaceChildren } from "../dom.js";
+import { roleName, t } from "../i18n.js";
+import { eventText, isNight, phaseTitle, playerName, revealedBadge } from "../game/format.js";
+import { phaseRenderer } from "../game/phases.js";
+import { votesFor } from "../game/votes.js";
+
+export function mount(root, ctx) {
+  const dayLabel = h("p", { class: "day-label", id: "day-label" });
+  const title = h("h1", { class: "phase-title", id: "phase-title" });
+  const sub = h("p", { class: "phase-sub", id: "phase-sub" });
+  const countdown = h("p", { class: "countdown", id: "countdown", role: "timer", "aria-label": t("banner.timeLeft") });
+  const banner = h(
+    "section",
+    { class: "phase-banner", id: "phase-banner", "aria-labelledby": "phase-title" },
+    h("div", { class: "phase-words" }, dayLabel, title, sub),
+    countdown,
+  );
+  const grid = h("ul", { class: "player-grid", id: "player-grid", "aria-labelledby": "players-title" });
+  const actions = h("div", { class: "actions-body", id: "actions" });
+  const chat = chatPanel(ctx);
+
+  root.append(
+    h(
+      "div",
+      { class: "game" },
+      banner,
+      h(
+        "div",
+        { class: "game-cols" },
+        h(
+          "section",
+          { class: "panel players-panel", "aria-labelledby": "players-title" },
+          h("h2", { class: "panel-title", id: "players-title" }, t("players.title")),
+          grid,
+        ),
+        chat.el,
+        h(
+          "section",
+          { class: "panel actions-panel", "aria-labelledby": "actions-title" },
+          h("h2", { class: "sr-only", id: "actions-title" }, t("actions.title")),
+          actions,
+        ),
+      ),
+    ),
+  );
+
+  let view = null;
+
+  function drawCountdown() {
+    if (!view) return;
+    const left = secondsLeft(view.phase.endsAt);
+    if (left === null) {
+      countdown.textContent = "";
+      countdown.hidden = true;
+      return;
+    }
+    countdown.hidden = false;
+    const s = Math.ceil(left);
+    countdown.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    countdown.classList.toggle("urgent", s <= 5);
+  }
+
+  function update(next) {
+    view = next;
+    const kind = view.phase.kind;
+    const renderer = phaseRenderer(kind);
+    const night = isNight(kind);
+    banner.dataset.tone = night ? "night" : "day";
+    banner.dataset.kind = kind;
+    dayLabel.textContent = view.day ? t(night ? "banner.night" : "banner.day", { n: view.day }) : "";
+    title.textContent = phaseTitle(kind);
+    sub.textContent = (renderer.sub && renderer.sub(view)) || "";
+    sub.hidden = !sub.textContent;
+    drawCountdown();
+    drawGrid(renderer);
+    replaceChildren(actions, ...renderer.panel(view, ctx).filter(Boolean));
+    chat.update(view);
+  }
+
+  function drawGrid(renderer) {
+    const me = view.you && view.you.id;
+    const priv = view.private || {};
+    const targets = new Set(Array.isArray(priv.targets) ? priv.targets : []);
+    const pick = renderer.pick;
+    const choice = priv.choice ?? null;
+    const counts = votesFor(view);
+    const teamPicks = {};
+    for (const [who, target] of Object.entries(priv.teamChoices || {})) {
+      if (target) (teamPicks[target] ||= []).push(playerName(view, who));
+    }
+    const accused = view.phase.accused ?? null;
+    replaceChildren(
+      grid,
+      ...(view.players || []).map((p) => {
+        const selectable = Boolean(pick) && targets.has(p.id);
+        const dead = p.alive === false;
+        const status = [];
+        if (p.id === me) status.push(t("player.you"));
+        if (dead) status.push(t("player.dead"));
+        if (p.connected === false && !dead) status.push(t("player.offline"));
+        // A public reveal, else what this viewer alone knows (mafia mates, the other lover).
+        const badge = revealedBadge(view, p.revealed) || (p.role && p.id !== me ? roleName(p.role, view.preset) : "");
+        const classes = ["tile"];
+        if (dead) classes.push("dead");
+        if (selectable) classes.push("selectable");
+        if (choice === p.id) classes.push("chosen");
+        if (p.id === me) classes.push("me");
+        if (p.id === accused) classes.push("accused");
+        const shownRole = (p.revealed && p.revealed.role) || (p.id !== me && p.role);
+        if ((p.revealed && p.revealed.team === "mafia") || ["mafia", "godfather"].includes(shownRole)) classes.push("rev-mafia");
+        const label = [p.name, ...status, badge].filter(Boolean).join(", ");
+        return h(
+          "li",
+          null,
+          h(
+            "button",
+            {
+              type: "button",
+              class: classes.join(" "),
+              "data-key": `tile-${p.id}`,
+              "data-pid": p.id,
+              disabled: !selectable,
+              "aria-pressed": selectable ? String(choice === p.id) : null,
+              "aria-label": selectable ? t("player.choose", { name: label }) : label,
+              onclick: selectable ? () => {
+                pick(view, ctx, p.id);
+                ctx.rerender();
+              } : null,
+            },
+            h("span", { class: "tile-seat", "aria-hidden": "true" }, p.seat ?? ""),
+            h("span", { class: "tile-name" }, p.name),
+            h("span", { class: "tile-status" }, [status.join(" · "), badge ? h("span", { class: "tile-badge" }, badge) : null]),
+            counts[p.id] ? h("span", { class: "tile-votes", "aria-hidden": "true" }, String(counts[p.id])) : null,
+            teamPicks[p.id] ? h("span", { class: "tile-team", title: teamPicks[p.id].join(", ") }, "🎯") : null,
+          ),
+        );
+      }),
+    );
+  }
+
+  return { update, tick: drawCountdown, destroy() {} };
+}
+
+// Chat: one tab per channel this player may read, input only where they may write.
+function chatPanel(ctx) {
+  let active = null;
+  let lastPhase = null;
+  const drawn = { tab: null, ids: [] };
+  const lastSeen = {}; // channel -> highest message id seen while the tab was open
+
+  const tabs = h("div", { class: "chat-tabs", role: "tablist", "aria-label": t("chat.title") });
+  const log = h("ol", { class: "chat-log", id: "chat-log", role: "log", "aria-live": "polite", tabindex: "0" });
+  const input = h("input", {
+    id: "chat-input",
+    class: "chat-input",
+    maxlength: 200,
+    autocomplete: "off",
+    "aria-label": t("chat.input"),
+  });
+  const send = h("button", { type: "submit", class: "btn btn-primary", id: "chat-send" }, t("chat.send"));
+  const err = h("p", { class: "chat-error", id: "chat-error", role: "alert" });
+  const form = h(
+    "form",
+    {
+      class: "chat-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const text = input.value.trim();
+        if (!text || !active) return;
+        ctx.send("chat", { channel: active, text });
+        input.value = "";
+        err.textContent = "";
+      },
+    },
+    input,
+    send,
+  );
+  const el = h(
+    "section",
+    { class: "panel chat-panel", "aria-labelledby": "chat-title" },
+    h("h2", { class: "sr-only", id: "chat-title" }, t("chat.title")),
+    tabs,
+    h("div", { class: "chat-log-wrap", role: "tabpanel", id: "chat-tabpanel" }, log),
+    err,
+    form,
+  );
+
+  function tabChannels(view) {
+    const read = (view.channels && view.channels.read) || [];
+    // The moderator's tab comes last; the conversation tabs keep the server's order.
+    return [...read.filter((c) => c !== "system"), ...read.filter((c) => c === "system")];
+  }
+
+  function messagesFor(view, channel) {
+    if (channel === "system") {
+      // The moderator's lines are drawn from the public events, in this player's language
+      // (the server's system messages are English text).
+      return (Array.isArray(view.events) ? view.events : []).map((ev, i) => ({ id: i, channel, from: null, ev }));
+    }
+    return (Array.isArray(view.chat) ? view.chat : []).filter((m) => m.channel === channel);
+  }
+
+  function messageItem(view, m) {
+    if (m.ev) {
+      const { text, detail } = eventText(view, m.ev);
+      return h(
+        "li",
+        { class: "msg msg-system", "data-id": m.id, "data-kind": m.ev.kind },
+        m.ev.day ? h("span", { class: "msg-from" }, t("event.day", { n: m.ev.day })) : null,
+        h("span", { class: "msg-text" }, text, detail ? ` (${detail})` : ""),
+      );
+    }
+    const system = m.from === null || m.from === undefined;
+    return h(
+      "li",
+      { class: `msg${system ? " msg-system" : ""}${view.you && m.from === view.you.id ? " msg-mine" : ""}`, "data-id": m.id },
+      h("span", { class: "msg-from" }, system ? t("chat.moderator") : playerName(view, m.from)),
+      h("span", { class: `msg-text ${system ? "server-text" : "user-text"}` }, m.text),
+    );
+  }
+
+  function update(view) {
+    const channels = tabChannels(view);
+    const write = (view.channels && view.channels.write) || [];
+    const phaseKey = `${view.phase.kind}:${view.phase.seq}`;
+    if (phaseKey !== lastPhase) {
+      lastPhase = phaseKey;
+      // Follow the conversation this player can take part in now.
+      const preferred = write.find((c) => channels.includes(c) && c !== "day") || (write.includes("day") ? "day" : null);
+      if (preferred) active = preferred;
+    }
+    if (!channels.includes(active)) active = channels.includes("day") ? "day" : channels[0] || null;
+
+    replaceChildren(
+      tabs,
+      ...channels.map((c, i) => {
+        const msgs = messagesFor(view, c);
+        const newest = msgs.length ? msgs[msgs.length - 1].id : -1;
+        if (c === active) lastSeen[c] = newest;
+        const unread = c !== active && newest > (lastSeen[c] ?? -1);
+        return h(
+          "button",
+          {
+            type: "button",
+            role: "tab",
+            class: `chat-tab${c === active ? " active" : ""}`,
+            id: `chat-tab-${c}`,
+            "data-key": `tab-${c}`,
+            "data-channel": c,
+            "aria-selected": String(c === active),
+            "aria-controls": "chat-tabpanel",
+            tabindex: c === active ? "0" : "-1",
+            onclick: () => {
+              active = c;
+              update(view);
+            },
+            onkeydown: (e) => {
+              const d = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+              if (!d) return;
+              active = channels[(i + d + channels.length) % channels.length];
+              update(view);
+              tabs.querySelector(".active").focus();
+            },
+          },
+          t(`chat.channel.${c}`),
+          unread ? h("span", { class: "unread", "aria-hidden": "true" }, " •") : null,
+        );
+      }),
+    );
+
+    const msgs = active ? messagesFor(view, active) : [];
+    const ids = msgs.map((m) => m.id);
+    const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    const appendOnly = drawn.tab === active && drawn.ids.length <= ids.length && drawn.ids.every((id, i) => ids[i] === id);
+    if (appendOnly && drawn.ids.length) {
+      for (const m of msgs.slice(drawn.ids.length)) log.append(messageItem(view, m));
+    } else {
+      log.replaceChildren(...(msgs.length ? msgs.map((m) => messageItem(view, m)) : [h("li", { class: "msg-empty" }, t("chat.empty"))]));
+    }
+    drawn.tab = active;
+    drawn.ids = ids;
+    if (nearBottom || !appendOnly) log.scrollTop = log.scrollHeight;
+
+    const canWrite = Boolean(active) && write.includes(active);
+    input.disabled = !canWrite;
+    send.disabled = !canWrite;
+    input.placeholder = canWrite ? t("chat.placeholder") : t("chat.readonly");
+    const e = ctx.state.lastError;
+    err.textContent = e && e.action === "chat" ? e.text : "";
+  }
+
+  return { el, update };
+}

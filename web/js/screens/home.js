@@ -1,0 +1,173 @@
+// Home: create a room (name, rules, options) or join one by code or shared link.
+import { h } from "../dom.js";
+import { errorText, t } from "../i18n.js";
+import { CLASSIC_DEFAULTS, optionsEditor } from "../game/options.js";
+
+// What the user typed survives a language switch (which rebuilds the screen).
+const draft = {
+  name: sessionStorage.getItem("mafia.name") || "",
+  preset: "classic",
+  options: { ...CLASSIC_DEFAULTS },
+  code: "",
+};
+
+const PRESETS = ["classic", "city", "original"];
+
+function restError(err) {
+  if (err.code === "network") return t("err.network");
+  if (err.status === 404) return t("err.notFound");
+  if (err.status === 409) return t("err.closed");
+  return errorText(err.code, err.message);
+}
+
+export function mount(root, ctx) {
+  const invited = new URLSearchParams(location.search).get("room");
+  if (invited && !draft.code) draft.code = invited.toUpperCase();
+  let busy = false;
+
+  const createError = h("p", { class: "form-error", role: "alert", id: "create-error" });
+  const joinError = h("p", { class: "form-error", role: "alert", id: "join-error" });
+
+  const nameCreate = h("input", {
+    id: "create-name", name: "name", autocomplete: "nickname", maxlength: 20, required: true,
+    value: draft.name, oninput: (e) => (draft.name = nameJoin.value = e.target.value),
+  });
+  const nameJoin = h("input", {
+    id: "join-name", name: "name", autocomplete: "nickname", maxlength: 20, required: true,
+    value: draft.name, oninput: (e) => (draft.name = nameCreate.value = e.target.value),
+  });
+  const code = h("input", {
+    id: "join-code", name: "code", autocomplete: "off", autocapitalize: "characters", maxlength: 12,
+    required: true, value: draft.code, class: "code-input",
+    oninput: (e) => (draft.code = e.target.value.trim().toUpperCase()),
+  });
+
+  const optionsBox = h("div", { class: "home-options" });
+  function drawOptions() {
+    optionsBox.replaceChildren(
+      draft.preset === "classic"
+        ? optionsEditor(draft.options, {
+            editable: true,
+            idPrefix: "home-opt",
+            onChange: (k, v) => {
+              draft.options[k] = v;
+              drawOptions();
+            },
+          })
+        : h("p", { class: "hint" }, t("home.optionsHint")),
+    );
+  }
+  drawOptions();
+
+  const preset = h(
+    "select",
+    {
+      id: "create-preset",
+      onchange: (e) => {
+        draft.preset = e.target.value;
+        drawOptions();
+      },
+    },
+    PRESETS.map((p) => h("option", { value: p, selected: p === draft.preset }, t(`preset.${p}`))),
+  );
+
+  async function guarded(errorEl, fn) {
+    if (busy) return;
+    busy = true;
+    errorEl.textContent = t("home.busy");
+    try {
+      await fn();
+    } catch (err) {
+      errorEl.textContent = restError(err);
+    } finally {
+      busy = false;
+    }
+  }
+
+  function changedOptions() {
+    if (draft.preset !== "classic") return {};
+    const out = {};
+    for (const [k, v] of Object.entries(draft.options)) {
+      if (JSON.stringify(v) !== JSON.stringify(CLASSIC_DEFAULTS[k])) out[k] = v;
+    }
+    return out;
+  }
+
+  const createForm = h(
+    "form",
+    {
+      class: "card",
+      "aria-labelledby": "create-title",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const name = draft.name.trim();
+        if (!name) return void (createError.textContent = t("err.nameRequired"));
+        sessionStorage.setItem("mafia.name", name);
+        guarded(createError, () => ctx.create(name, draft.preset, changedOptions()));
+      },
+    },
+    h("h2", { id: "create-title" }, t("home.create.title")),
+    h("div", { class: "field" }, h("label", { for: "create-name" }, t("home.name")), nameCreate),
+    h("div", { class: "field" }, h("label", { for: "create-preset" }, t("home.preset")), preset),
+    h("details", { class: "home-details" }, h("summary", null, t("home.options")), optionsBox),
+    createError,
+    h("button", { type: "submit", class: "btn btn-primary", id: "create-btn" }, t("home.create")),
+  );
+
+  const joinForm = h(
+    "form",
+    {
+      class: "card",
+      "aria-labelledby": "join-title",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const name = draft.name.trim();
+        const room = draft.code.trim().toUpperCase();
+        if (!room) return void (joinError.textContent = t("err.codeRequired"));
+        if (!name) return void (joinError.textContent = t("err.nameRequired"));
+        sessionStorage.setItem("mafia.name", name);
+        guarded(joinError, () => ctx.join(room, name));
+      },
+    },
+    h("h2", { id: "join-title" }, t("home.join.title")),
+    invited ? h("p", { class: "hint" }, t("home.invited", { code: invited.toUpperCase() })) : null,
+    h("div", { class: "field" }, h("label", { for: "join-code" }, t("home.code")), code),
+    h("div", { class: "field" }, h("label", { for: "join-name" }, t("home.name")), nameJoin),
+    joinError,
+    h(
+      "div",
+      { class: "row" },
+      h("button", { type: "submit", class: "btn btn-primary", id: "join-btn" }, t("home.join")),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn",
+          id: "watch-btn",
+          onclick: () => {
+            const room = draft.code.trim().toUpperCase();
+            if (!room) return void (joinError.textContent = t("err.codeRequired"));
+            ctx.watch(room);
+          },
+        },
+        t("home.watch"),
+      ),
+    ),
+  );
+
+  const notice = ctx.state.notice ? h("p", { class: "notice", role: "alert" }, t(ctx.state.notice)) : null;
+  ctx.state.notice = null;
+
+  root.append(
+    h(
+      "div",
+      { class: "home" },
+      h("section", { class: "hero" }, h("h1", null, t("app.title")), h("p", null, t("app.tagline"))),
+      notice,
+      // An invitation puts joining first.
+      invited ? [joinForm, createForm] : [createForm, joinForm],
+    ),
+  );
+  if (invited) (draft.name ? code : nameJoin).focus();
+  return { update() {}, destroy() {} };
+}

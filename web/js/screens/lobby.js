@@ -1,0 +1,155 @@
+// Lobby: who is here and ready, the options (editable by the host), the share link, start.
+import { h, replaceChildren } from "../dom.js";
+import { errorText, has, t } from "../i18n.js";
+import { optionsEditor, sendable } from "../game/options.js";
+
+export function myId(ctx, view) {
+  return (view && view.you && view.you.id) || (ctx.state.session && ctx.state.session.playerId) || null;
+}
+
+export function mount(root, ctx) {
+  const body = h("div", { class: "lobby" });
+  root.append(body);
+
+  function update(view) {
+    const code = ctx.state.session.room;
+    if (!view) {
+      replaceChildren(body, h("p", { class: "connecting", role: "status" }, t("conn.connecting")));
+      return;
+    }
+    const me = myId(ctx, view);
+    const players = view.players || [];
+    const mine = players.find((p) => p.id === me) || null;
+    const hostId = (view.room && view.room.host) || (players.find((p) => p.host) || {}).id;
+    const isHost = me !== null && me === hostId;
+    const setupError = view.room && view.room.setupError;
+    const link = ctx.shareLink(code);
+
+    const share = h(
+      "section",
+      { class: "card share", "aria-labelledby": "share-title" },
+      h("h2", { id: "share-title" }, t("lobby.share")),
+      h(
+        "div",
+        { class: "row" },
+        h("input", { id: "share-link", readonly: true, value: link, "aria-labelledby": "share-title", "data-key": "share" }),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn",
+            "data-key": "copy",
+            onclick: async (e) => {
+              try {
+                await navigator.clipboard.writeText(link);
+              } catch {
+                e.target.previousSibling.select();
+              }
+              ctx.toast(t("lobby.copied"));
+            },
+          },
+          t("lobby.copy"),
+        ),
+      ),
+    );
+
+    const list = h(
+      "section",
+      { class: "card", "aria-labelledby": "players-title" },
+      h("h2", { id: "players-title" }, t("lobby.players", { n: players.length })),
+      h(
+        "ul",
+        { class: "lobby-players" },
+        players.map((p) =>
+          h(
+            "li",
+            { class: `lobby-player${p.ready ? " is-ready" : ""}`, "data-pid": p.id },
+            h("span", { class: "seat", "aria-hidden": "true" }, p.seat ?? ""),
+            h("span", { class: "pname" }, p.name),
+            p.id === hostId ? h("span", { class: "badge badge-host" }, t("player.host")) : null,
+            p.id === me ? h("span", { class: "badge" }, t("player.you")) : null,
+            p.connected === false ? h("span", { class: "badge badge-muted" }, t("player.offline")) : null,
+            h(
+              "span",
+              { class: `ready-mark${p.ready ? " on" : ""}` },
+              h("span", { "aria-hidden": "true" }, p.ready ? "✔ " : "… "),
+              t(p.ready ? "lobby.ready" : "lobby.notReady"),
+            ),
+            isHost && p.id !== me
+              ? h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "btn btn-small btn-quiet",
+                    "data-key": `kick-${p.id}`,
+                    "aria-label": t("lobby.kick", { name: p.name }),
+                    onclick: () => ctx.send("kick", { target: p.id }),
+                  },
+                  "✕",
+                )
+              : null,
+          ),
+        ),
+      ),
+    );
+
+    const status = setupError
+      ? h(
+          "p",
+          { class: "setup-error", role: "status", id: "setup-error" },
+          setupError.code && has(`err.${setupError.code}`) ? t(`err.${setupError.code}`) : null,
+          setupError.message ? h("span", { class: "server-text" }, " ", setupError.message) : null,
+        )
+      : h("p", { class: "setup-ok", role: "status" }, t(isHost ? "lobby.setupOk" : "lobby.waitingHost"));
+    if (setupError && !has(`err.${setupError.code}`) && !setupError.message) {
+      status.textContent = errorText(setupError.code, "");
+    }
+
+    const actions = h(
+      "div",
+      { class: "lobby-actions" },
+      mine
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: `btn ${mine.ready ? "" : "btn-primary"}`,
+              id: "ready-btn",
+              "data-key": "ready",
+              "aria-pressed": mine.ready ? "true" : "false",
+              onclick: () => ctx.send("ready", { ready: !mine.ready }),
+            },
+            t(mine.ready ? "lobby.cancelReady" : "lobby.imReady"),
+          )
+        : h("p", { class: "hint" }, t("lobby.spectator")),
+      isHost
+        ? h(
+            "button",
+            { type: "button", class: "btn btn-primary", id: "start-btn", "data-key": "start", onclick: () => ctx.send("start") },
+            t("lobby.start"),
+          )
+        : null,
+      h("button", { type: "button", class: "btn btn-quiet", id: "leave-btn", "data-key": "leave", onclick: () => ctx.leave() }, t("lobby.leave")),
+    );
+
+    const options = h(
+      "section",
+      { class: "card", "aria-labelledby": "options-title" },
+      h("h2", { id: "options-title" }, t("lobby.options"), " · ", t(`preset.${view.preset}`)),
+      isHost ? null : h("p", { class: "hint" }, t("lobby.optionsReadonly")),
+      optionsEditor(view.options || {}, {
+        editable: isHost,
+        idPrefix: "lobby-opt",
+        onChange: (k, v) => ctx.send("setOptions", { options: { ...sendable(view.options), [k]: v } }),
+      }),
+    );
+
+    replaceChildren(
+      body,
+      h("h1", { class: "lobby-title" }, t("lobby.room", { code })),
+      h("div", { class: "lobby-cols" }, h("div", null, list, status, actions, share), options),
+    );
+  }
+
+  return { update, destroy() {} };
+}
