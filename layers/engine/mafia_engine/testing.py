@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from . import apply, new_game, rng
+from .chat import MIN_INTERVAL
 from .presets import PRESETS
 
 CHAT_LINES = ("hi", "I trust p2", "who is it?", "not me", "vote p3", "hmm", "quiet night...")
 
 
-def legal_actions(state: dict, chat: bool = True) -> list[dict]:
-    """Actions the engine would accept (besides phaseTimeout) from every player, now."""
+def legal_actions(state: dict, chat: bool = True, now: float | None = None) -> list[dict]:
+    """Actions the engine would accept at ``now`` (besides phaseTimeout and presence)."""
     preset = PRESETS[state["preset"]]
     ph = state["phase"]
     kind = ph["kind"]
@@ -24,7 +25,8 @@ def legal_actions(state: dict, chat: bool = True) -> list[dict]:
     out: list[dict] = []
     for p in state["players"]:
         pid = p["id"]
-        if chat:
+        last = p["lastChatAt"]
+        if chat and (now is None or last is None or now - last >= MIN_INTERVAL):
             for ch in preset.write_channels(state, p):
                 out.append(
                     {
@@ -86,12 +88,13 @@ def random_game(
             r, c = rng.below(r, 3)
             action = {"type": "presence", "player": players[i], "connected": c != 0}
         else:
-            choices = legal_actions(state, chat=chat)
+            r, dt = rng.below(r, 2000)
+            step_now = min(now + MIN_INTERVAL + dt / 1000, ends if ends is not None else now + 3)
+            choices = legal_actions(state, chat=chat, now=step_now)
             if not choices:
                 continue
             r, i = rng.below(r, len(choices))
             action = choices[i]
-            r, dt = rng.below(r, 2000)
-            now = min(now + 0.7 + dt / 1000, state["phase"]["endsAt"] or now)
+            now = step_now
         state = apply(state, action, now)
         yield action, now, state

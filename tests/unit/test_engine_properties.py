@@ -1,0 +1,263 @@
+"""Property tests over random classic games played through the public API.
+
+Games come from ``mafia_engine.testing.random_game`` (a seeded random legal-action player);
+hypothesis picks the seed, the table size and the options.
+"""
+
+from __future__ import annotations
+
+import json
+
+import mafia_engine as me
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mafia_engine import rng
+from mafia_engine.game import clone
+from mafia_engine.testing import random_game
+
+NEXT = {
+    "roleReveal": {"greeting", "night"},
+    "greeting": {"night", "ended"},
+    "discussion": {"vote"},
+    "vote": {"defense", "night", "ended"},
+    "defense": {"confirm"},
+    "confirm": {"night", "ended"},
+    "night": {"discussion", "ended"},
+}
+
+options_st = st.fixed_dictionaries(
+    {},
+    optional={
+        "extraRoles": st.lists(st.sampled_from(["soldier", "politician", "medium", "lovers"]), unique=True),
+        "firstPhase": st.sampled_from(["day", "night"]),
+        "deathReveal": st.sampled_from(["none", "team", "role"]),
+        "openVote": st.booleans(),
+        "doctorSelfHeal": st.booleans(),
+        "doctorRepeat": st.booleans(),
+        "mafiaMustKill": st.sampled_from(["noKill", "random"]),
+        "deadSeeAll": st.booleans(),
+        "policeRevealRole": st.booleans(),
+        "timeAdjust": st.booleans(),
+    },
+)
+
+game_st = st.tuples(st.integers(0, 2**31), st.integers(4, 12), options_st).filter(lambda g: _fits(g[1], g[2]))
+
+
+def _fits(n: int, options: dict) -> bool:
+    try:
+        me.check_setup(options, n)
+        return True
+    except me.InvalidAction:
+        return False
+
+
+SETTINGS = settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
+
+
+def _play(seed: int, n: int, options: dict, presence: bool = True):
+    return list(random_game(n, seed, options, presence=presence, max_steps=600))
+
+
+def _oracle_read(s: dict, viewer: str | None) -> set[str]:
+    if s["phase"]["kind"] == "ended":
+        return {"day", "system", "mafia", "dead", "lovers"}
+    if viewer is None:
+        return {"day", "system"}
+    p = next(q for q in s["players"] if q["id"] == viewer)
+    out = {"day", "system"}
+    dead = not p["alive"]
+    if p["role"] == "mafia" or (dead and s["options"]["deadSeeAll"]):
+        out.add("mafia")
+    if dead or (p["role"] == "medium" and s["phase"]["kind"] == "night"):
+        out.add("dead")
+    if p["role"] == "lover":
+        out.add("lovers")
+    return out
+
+
+@SETTINGS
+@given(game=game_st)
+def test_random_games_keep_invariants(game) -> None:
+    seed, n, options = game
+    steps = _play(seed, n, options)
+    first = steps[0][2]
+    roles = sorted(p["role"] for p in first["players"])
+    prev = first
+    for action, _now, s in steps[1:]:
+        assert sorted(p["role"] for p in s["players"]) == roles
+        assert [p["id"] for p in s["players"]] == [p["id"] for p in prev["players"]]
+        for a, b in zip(prev["players"], s["players"], strict=True):
+            assert a["alive"] or not b["alive"], "nobody comes back"
+        assert s["day"] >= prev["day"]
+        k0, k1 = prev["phase"]["kind"], s["phase"]["kind"]
+        if k0 != k1:
+            assert k1 in NEXT[k0], (k0, k1)
+            assert s["seq"] == prev["seq"] + 1
+            assert action["type"] in ("phaseTimeout", "readyEarly")
+        else:
+            assert s["seq"] == prev["seq"]
+        assert (s["winner"] is not None) == (k1 == "ended")
+        if action["type"] not in ("phaseTimeout", "presence", "chat"):
+            actor = next(p for p in prev["players"] if p["id"] == action["player"])
+            assert actor["alive"]
+            if action["type"] in ("mafiaTarget", "investigate", "heal", "mediumPeek"):
+                assert me.ROLES[actor["role"]].night == action["type"]
+        prev = s
+    last = steps[-1][2]
+    if last["winner"]:
+        alive = [p for p in last["players"] if p["alive"]]
+        mafia = sum(p["role"] == "mafia" for p in alive)
+        assert last["winner"] == ("town" if mafia == 0 else "mafia")
+        if last["winner"] == "mafia":
+            assert mafia >= len(alive) - mafia
+        assert len(json.dumps(last)) <= 64 * 1024
+
+
+@SETTINGS
+@given(game=game_st, fuzz_seed=st.integers(0, 2**31))
+def test_only_legal_actors_are_accepted(game, fuzz_seed) -> None:
+    """Random (mostly illegal) actions: whatever the engine accepts obeys the rules."""
+    seed, n, options = game
+    r = rng.seed_state(fuzz_seed)
+    types = [
+        "vote",
+        "confirm",
+        "mafiaTarget",
+        "investigate",
+        "heal",
+        "mediumPeek",
+        "adjustTime",
+        "readyEarly",
+    ]
+    for _action, now, s in _play(seed, n, options, presence=False)[::3]:
+        ids = [p["id"] for p in s["players"]]
+        for _ in range(4):
+            r, ti = rng.below(r, len(types))
+            r, pi = rng.below(r, len(ids))
+            r, gi = rng.below(r, len(ids) + 1)
+            typ, pid = types[ti], ids[pi]
+            target = ids[gi] if gi < len(ids) else None
+            act: dict = {"type": typ, "player": pid}
+            if typ in ("vote", "mafiaTarget", "investigate", "heal", "mediumPeek"):
+                act["target"] = target if (target or typ == "mafiaTarget") else "abstain"
+                if typ != "vote" and act["target"] == "abstain":
+                    act["target"] = ids[0]
+            elif typ == "confirm":
+                act["choice"] = "yes"
+            elif typ == "adjustTime":
+                act["delta"] = -15
+            try:
+                after = me.apply(s, act, now)
+            except me.InvalidAction as e:
+                assert e.code and str(e)
+                continue
+            kind = s["phase"]["kind"]
+            actor = next(p for p in s["players"] if p["id"] == pid)
+            assert actor["alive"] and kind != "ended"
+            if typ in ("mafiaTarget", "investigate", "heal", "mediumPeek"):
+                assert kind == "night" and me.ROLES[actor["role"]].night == typ
+                tgt = next((p for p in s["players"] if p["id"] == act["target"]), None)
+                if typ == "mediumPeek":
+                    assert not tgt["alive"]
+                elif tgt is not None:
+                    assert tgt["alive"]
+                    if typ == "mafiaTarget":
+                        assert tgt["role"] != "mafia"
+            if typ == "vote":
+                assert kind == "vote" and act["target"] != pid
+            if typ == "confirm":
+                assert kind == "confirm" and s["phase"]["accused"] != pid
+            if typ in ("adjustTime", "readyEarly"):
+                assert kind == "discussion"
+            assert after is not s
+
+
+@SETTINGS
+@given(game=game_st)
+def test_replay_is_deterministic_and_dump_load_round_trips(game) -> None:
+    seed, n, options = game
+    steps = _play(seed, n, options)
+    state = me.new_game([f"p{i}" for i in range(1, n + 1)], options, seed=seed, now=0.0)
+    for action, now, s in steps[1:]:
+        state = me.apply(state, action, now)
+        assert me.load(me.dump(s)) == s
+        assert me.load(json.loads(json.dumps(me.dump(s)))) == s
+    assert me.dump(state) == me.dump(steps[-1][2])
+
+
+def _swap_roles(s: dict, a: str, b: str) -> dict:
+    t = clone(s)  # copies the players; enough for a role swap
+    pa = next(p for p in t["players"] if p["id"] == a)
+    pb = next(p for p in t["players"] if p["id"] == b)
+    pa["role"], pb["role"] = pb["role"], pa["role"]
+    return t
+
+
+@SETTINGS
+@given(game=game_st, pick=st.integers(0, 2**31))
+def test_views_do_not_depend_on_roles_the_viewer_may_not_know(game, pick) -> None:
+    seed, n, options = game
+    r = rng.seed_state(pick)
+    checked = 0
+    for _action, _now, s in _play(seed, n, options)[::2]:
+        by = {p["id"]: p for p in s["players"]}
+        for viewer in [None, *by]:
+            v = me.view(s, viewer)
+            unknown = [
+                p["id"]
+                for p in v["players"]
+                if p["role"] is None and p["revealed"] is None and p["id"] != viewer
+            ]
+            pairs = [
+                (x, y)
+                for i, x in enumerate(unknown)
+                for y in unknown[i + 1 :]
+                if by[x]["role"] != by[y]["role"]
+            ]
+            if not pairs:
+                continue
+            r, k = rng.below(r, len(pairs))
+            a, b = pairs[k]
+            assert me.view(_swap_roles(s, a, b), viewer) == v, (viewer, a, b, s["phase"]["kind"])
+            checked += 1
+    assert checked
+
+
+@SETTINGS
+@given(game=game_st)
+def test_secret_chat_never_reaches_a_view_outside_its_audience(game) -> None:
+    seed, n, options = game
+    for _action, _now, s in _play(seed, n, options)[::2]:
+        for viewer in [None, *[p["id"] for p in s["players"]]]:
+            v = me.view(s, viewer)
+            allowed = _oracle_read(s, viewer)
+            assert set(v["channels"]["read"]) == allowed
+            assert all(m["channel"] in allowed for m in v["chat"])
+            if viewer is None:
+                assert v["you"] is None and v["private"] is None
+            if s["phase"]["kind"] != "ended":
+                for p in v["players"]:
+                    if p["role"] is not None and p["id"] != viewer:
+                        me_ = next(q for q in s["players"] if q["id"] == viewer)
+                        dead_all = not me_["alive"] and s["options"]["deadSeeAll"]
+                        assert dead_all or me.team_of(me_["role"]) == "mafia" or me_["role"] == "lover"
+
+
+@SETTINGS
+@given(game=game_st)
+def test_night_views_have_one_shape_for_every_role(game) -> None:
+    seed, n, options = game
+    for _action, _now, s in _play(seed, n, options, presence=False):
+        if s["phase"]["kind"] != "night":
+            continue
+        shapes = set()
+        for p in s["players"]:
+            if not p["alive"]:
+                continue
+            v = me.view(s, p["id"])
+            shapes.add((tuple(v), tuple(v["private"]), tuple(v["phase"]), tuple(v["you"])))
+            assert v["private"]["task"] in ("sleep", "mafiaTarget", "investigate", "heal", "mediumPeek")
+        assert len(shapes) == 1
