@@ -346,8 +346,13 @@ class RoomService:
         self._sender(c, conn_id)
         if c.state is None or c.room["status"] != "running":
             raise ServiceError("not_running", "no phase to end")
+        seq = me.phase_seq(c.state)
+        if frame.get("phase") is not None and frame.get("phase") != seq:
+            # That phase is over already: the new view is on its way (or was sent). Nothing to do.
+            c.write = False
+            return
         try:
-            c.state = me.apply(c.state, {"type": "phaseTimeout", "phase": me.phase_seq(c.state)}, now=c.now)
+            c.state = me.apply(c.state, {"type": "phaseTimeout", "phase": seq}, now=c.now)
         except me.InvalidAction:
             # Too early (clock skew) or already ended: answer with the current view, whose
             # serverNow lets the client correct its countdown. Nothing is written.

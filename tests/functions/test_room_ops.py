@@ -174,3 +174,15 @@ def test_leave_in_a_running_game_keeps_the_seat_and_voids_the_token(api):
     assert next(p for p in snap.state["players"] if p["id"] == "p4")["connected"] is False
     assert err(api, "cp4") == "left"
     assert api.connect("cp4b", "p4") == 403
+
+
+def test_a_nudge_for_a_phase_that_is_over_is_dropped_silently(api):
+    api.start(4)
+    seq = api.state()["seq"]
+    api.clock.advance(api.state()["phase"]["endsAt"] - api.clock.t)
+    api.send("cp1", {"action": "nudge", "phase": seq})
+    assert api.state()["seq"] == seq + 1
+    version = api.snapshot().version
+    api.gw.clear()
+    api.send("cp2", {"action": "nudge", "phase": seq})
+    assert api.gw.sent == [] and api.snapshot().version == version
