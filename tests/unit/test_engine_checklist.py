@@ -557,7 +557,6 @@ def test_time_adjust_once_per_player_per_day() -> None:
     assert me.deadline(t.state) == ends + 15
     refused(lambda: t.act("adjustTime", "p5", delta=-15), "already_adjusted")
     assert t.view(None)["phase"]["adjustedBy"] == ["p5"]
-    assert t.events("timeAdjust")[-1]["player"] == "p5"
 
 
 def test_time_adjust_never_below_five_seconds() -> None:

@@ -23,6 +23,31 @@ def _jcopy(v: Any) -> Any:
     return v
 
 
+# Event fields that hold a dict (of scalars); every other event value is a scalar.
+_NESTED = ("tally", "ballots", "revealed")
+
+
+# One-entry memo: the views of one state (one per viewer, built one after the other) share
+# one copy of the public events. The memo holds the state's list itself, so identity + length
+# prove it is the same, unchanged list (events are append-only and never edited).
+_memo: list = [None, -1, None]
+
+
+def _copy_events(items: list[dict]) -> list[dict]:
+    if _memo[0] is items and _memo[1] == len(items):
+        return list(_memo[2])
+    out = []
+    for e in items:
+        c = e.copy()
+        for k in _NESTED:
+            v = c.get(k)
+            if v is not None:
+                c[k] = v.copy()
+        out.append(c)
+    _memo[:] = [items, len(items), out]
+    return list(out)
+
+
 def build(s: dict, viewer: str | None, preset: Any) -> dict:
     me = None
     if viewer is not None:
@@ -77,6 +102,6 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
         "votes": _jcopy(s["votes"]),
         "chat": chat,
         "channels": {"read": list(read), "write": list(preset.write_channels(s, me))},
-        "events": _jcopy(s["events"]),
+        "events": _copy_events(s["events"]),
         "result": _jcopy(s["result"]),
     }

@@ -408,8 +408,8 @@ def act_adjust_time(g: Game, a: Any) -> None:
     else:
         new = max(ends + a.delta, min(ends, g.now + MIN_LEFT_AFTER_ADJUST))
     ph["endsAt"] = float(new)
+    # who pressed is public (§5.2) through phase.adjustedBy; no event, to keep views small
     ph["adjustedBy"].append(p["id"])
-    g.event("timeAdjust", player=p["id"], delta=a.delta)
 
 
 def act_ready_early(g: Game, a: Any) -> None:
