@@ -629,7 +629,7 @@ def finish(g: Game, winner: str, cause: str) -> None:
     ]
     mvp_votes = s["mvpVotes"]
     mvp = None
-    if winner == "town" and mvp_votes:
+    if mvp_votes:  # §6: the town player with the most nominations that got a mafioso executed
         best = max(mvp_votes.values())
         mvp = min((pid for pid, n in mvp_votes.items() if n == best), key=lambda pid: g.by_id[pid]["seat"])
     summary = _HOW[(winner, cause)].format(d=day)
