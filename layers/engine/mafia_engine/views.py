@@ -27,24 +27,41 @@ def _jcopy(v: Any) -> Any:
 _NESTED = ("tally", "ballots", "revealed")
 
 
-# One-entry memo: the views of one state (one per viewer, built one after the other) share
-# one copy of the public events. The memo holds the state's list itself, so identity + length
-# prove it is the same, unchanged list (events are append-only and never edited).
-_memo: list = [None, -1, None]
+# One-entry memos: the views of one state (one per viewer, built one after the other) share
+# one copy of the public events and one copy per set of readable channels of the chat. A
+# memo holds the state's list itself, so identity + length prove it is the same, unchanged
+# list (events and messages are append-only and never edited). Each memo is one tuple read
+# and replaced as a whole, so concurrent threads can never mix two states' data.
+_NESTED = ("tally", "ballots", "revealed")  # event fields holding a dict of scalars
+_events_memo: tuple = (None, -1, [])
+_chat_memo: tuple = (None, -1, {})
 
 
 def _copy_events(items: list[dict]) -> list[dict]:
-    if _memo[0] is items and _memo[1] == len(items):
-        return list(_memo[2])
-    out = []
-    for e in items:
-        c = e.copy()
-        for k in _NESTED:
-            v = c.get(k)
-            if v is not None:
-                c[k] = v.copy()
-        out.append(c)
-    _memo[:] = [items, len(items), out]
+    global _events_memo
+    memo = _events_memo
+    if memo[0] is not items or memo[1] != len(items):
+        out = []
+        for e in items:
+            c = e.copy()
+            for k in _NESTED:
+                v = c.get(k)
+                if v is not None:
+                    c[k] = v.copy()
+            out.append(c)
+        memo = _events_memo = (items, len(items), out)
+    return list(memo[2])
+
+
+def _copy_chat(items: list[dict], read: tuple[str, ...]) -> list[dict]:
+    """The messages of the readable channels (copies, shared between views of one state)."""
+    global _chat_memo
+    memo = _chat_memo
+    if memo[0] is not items or memo[1] != len(items):
+        memo = _chat_memo = (items, len(items), {})
+    out = memo[2].get(read)
+    if out is None:
+        out = memo[2][read] = [m.copy() for m in items if m["channel"] in read]
     return list(out)
 
 
@@ -86,7 +103,7 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
         }
         private = preset.private(s, me)
     read = preset.read_channels(s, me)
-    chat = [dict(m) for m in s["chat"] if m["channel"] in read]
+    chat = _copy_chat(s["chat"], read)
     options = dict(s["options"])
     for k, v in options.items():
         if isinstance(v, list):
