@@ -329,3 +329,10 @@ def test_presence_is_accepted_in_every_phase_and_changes_no_view() -> None:
         t.act("presence", "p3", connected=True)
         assert views == [t.view(v) for v in [None, *t.ids]]
         t.timeout()
+
+
+def test_action_schema_lists_every_action_type() -> None:
+    schema = me.action_schema()
+    consts = {d["properties"]["type"]["const"] for d in schema["$defs"].values()}
+    assert consts == set(me.ACTION_TYPES)
+    assert all(d["additionalProperties"] is False for d in schema["$defs"].values())

@@ -614,3 +614,13 @@ def test_replay_same_seed_and_log_gives_same_result() -> None:
         again = me.apply(again, action, now)
     assert me.dump(again) == me.dump(last) and me.result(again) == me.result(last)
     assert any(a["type"] == "chat" for a, _ in log)
+
+
+def test_connecting_only_at_night_does_not_count_as_present() -> None:
+    t = Table(EIGHT)
+    t.act("presence", "p6", connected=False)
+    t.until("night")  # day 1 absent
+    t.act("presence", "p6", connected=True)
+    t.act("presence", "p6", connected=False)  # gone again before the day starts
+    t.until("night")  # day 2 absent
+    assert not t.alive("p6") and t.p("p6")["diedBy"] == "disconnect"

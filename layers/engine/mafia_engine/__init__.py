@@ -18,7 +18,7 @@ from typing import Any
 
 from . import options as _options
 from . import rng as _rng
-from .actions import ACTION_TYPES, parse
+from .actions import ACTION, ACTION_TYPES, parse
 from .errors import InvalidAction
 from .game import Game, clone
 from .presets import PRESETS
@@ -31,6 +31,7 @@ __all__ = [
     "ACTION_TYPES",
     "ROLES",
     "InvalidAction",
+    "action_schema",
     "apply",
     "check_setup",
     "deadline",
@@ -196,6 +197,11 @@ def apply(state: dict, action: dict, now: float) -> dict:
     else:
         preset.actions[a.type](g, a)
     return s
+
+
+def action_schema() -> dict:
+    """The JSON Schema of every action (the pydantic discriminated union), for docs and clients."""
+    return ACTION.json_schema()
 
 
 def view(state: dict, viewer: str | None) -> dict:

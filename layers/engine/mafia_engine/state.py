@@ -1,0 +1,60 @@
+"""The shape of a game state (a plain JSON-ready dict), for readers and type checkers.
+
+Why a dict and not frozen pydantic models: ``apply`` must copy the state for every action
+and ``view`` runs a dozen times per action; a dict copied part by part (``game.clone``) with
+append-only, never-edited chat messages and events shared between versions keeps both well
+under a millisecond, and ``dump``/``load`` are plain copies. Actions and options are still
+validated with pydantic (``actions.py``) and a spec table (``options.py``).
+
+Rules: only ``Game`` helpers and preset rules change a state, and only the copy made by
+``clone`` inside ``apply``; a chat message or an event is never changed after creation.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+
+class PlayerState(TypedDict):
+    id: str
+    seat: int  # 1-based, the order of new_game's players
+    role: str  # a role id of roles.ROLES
+    alive: bool
+    diedDay: int | None
+    diedBy: Literal["mafia", "vote", "disconnect"] | None
+    revealed: dict | None  # public reveal: {"team"} or {"role", "team"}
+    soldierUsed: bool
+    connected: bool  # last presence reported by the room layer
+    seenToday: bool  # connected at some moment of the current day
+    absentDays: int  # consecutive days without a connection
+    lastChatAt: float | None  # for the rate limit
+
+
+class ChatMessage(TypedDict):
+    id: int
+    channel: Literal["day", "mafia", "dead", "lovers", "system"]
+    from_: str | None  # the key is "from" (a Python keyword here)
+    text: str
+    at: float
+    day: int
+
+
+class GameState(TypedDict):
+    v: int  # state format version
+    preset: str
+    options: dict[str, Any]  # normalised (check_setup output)
+    rng: int  # 48-bit generator state (rng.py)
+    seq: int  # phase_seq
+    day: int
+    phase: dict[str, Any]  # {"kind", "endsAt", ...phase data of presets/<name>.py}
+    players: list[PlayerState]
+    lastHeal: dict | None  # {"night", "target"}: the doctor's last heal (doctorRepeat)
+    results: dict[str, list[dict]]  # private results by player id (police, medium)
+    chat: list[dict]  # ChatMessage window (chat.WINDOW per channel)
+    chatSeq: int
+    events: list[dict]  # public announcements
+    votes: dict | None  # today's public vote results
+    mvpVotes: dict[str, int]
+    nominatedBy: list[str] | None  # who nominated today's accused (MVP)
+    winner: str | None
+    result: dict | None
