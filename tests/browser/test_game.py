@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .ui import DESKTOP, has_class, play_classic, seat_everyone, start_and_learn_roles
+from .ui import DESKTOP, check_switch, has_class, play_classic, seat_everyone, start_and_learn_roles
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 
@@ -60,6 +60,10 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
                 expect(pl.page.locator("#chat-log")).to_contain_text("I trust the police")
             expect(victim.page.locator("#chat-tab-dead")).to_be_visible()
             expect(mafia.page.locator("#chat-tab-mafia")).to_be_visible()
+            # Every visible word of the game screen follows the language picker.
+            check_switch(survivor, "en", "ru")
+            check_switch(survivor, "ru", "ko")
+            survivor.page.select_option("#lang-select", "en")
         elif stage == "confirm":
             expect(host.page.locator(".vote-bars")).to_contain_text(mafia.name)
             expect(host.page.locator("#phase-sub")).to_contain_text(mafia.name)
@@ -70,6 +74,8 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
                 expect(pl.page.locator("#timeline li").first).to_be_visible()
             expect(host.page.locator(f'#end-roles li[data-pid="{mafia.pid}"] .end-role')).to_have_text("Mafia")
             expect(host.page.locator(f'#end-roles li[data-pid="{doctor.pid}"] .end-role')).to_have_text("Doctor")
+            check_switch(host, "en", "ko")
+            host.page.select_option("#lang-select", "en")
             for pl in players:
                 assert pl.missing_keys() == [], pl.missing_keys()
 

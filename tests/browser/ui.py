@@ -25,6 +25,8 @@ UNTRANSLATED = ".server-text, .user-text, .tile-name, .pname, .msg-from, #room-c
 
 VISIBLE_TEXTS_JS = """(skip) => {
   const out = [];
+  // Names and codes also appear alone in labels (a tile's aria-label is the name).
+  const names = new Set([...document.querySelectorAll(skip)].map((e) => e.textContent.trim()));
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const text = n.textContent.trim();
@@ -38,7 +40,7 @@ VISIBLE_TEXTS_JS = """(skip) => {
     const text = (el.getAttribute("placeholder") || el.getAttribute("aria-label") || "").trim();
     if (text) out.push(text);
   }
-  return out;
+  return out.filter((t) => !names.has(t));
 }"""
 
 
@@ -230,3 +232,18 @@ def play_classic(players: list[Player], by_role: dict[str, list[Player]],
     for pl in players:
         expect(pl.page.locator("#end-title")).to_be_visible(timeout=30_000)
     hook("end")
+
+
+# Words that are the same in every language.
+SAME_EVERYWHERE = {"MVP"}
+
+
+def check_switch(pl: Player, before_lang: str, after_lang: str) -> None:
+    """Switch the language with the picker; no visible word of the old language may remain."""
+    pl.page.select_option("#lang-select", before_lang)
+    before = set(pl.visible_texts())
+    pl.page.select_option("#lang-select", after_lang)
+    expect(pl.page.locator("html")).to_have_attribute("lang", after_lang)
+    after = set(pl.visible_texts())
+    stale = {t for t in before & after if re.search(r"[^\W\d_]", t) and t not in SAME_EVERYWHERE}
+    assert not stale, f"still {before_lang} after switching to {after_lang}: {sorted(stale)}"

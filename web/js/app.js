@@ -284,6 +284,7 @@ function boot() {
 
 function rerenderAll() {
   // Language or wording changed: rebuild the current screen so every string is redrawn.
+  $("#announcer").textContent = "";
   if (state.screen && state.screen.destroy) state.screen.destroy();
   state.screenName = null;
   render();

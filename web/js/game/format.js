@@ -47,6 +47,15 @@ export function isDeathEvent(ev) {
   return ev.kind === "death";
 }
 
+const NIGHT_KINDS = new Set(["saved", "soldierSurvived", "quietNight"]);
+
+/** "Night 1" / "Day 2": when an event happened (night events carry the night number). */
+export function eventWhen(ev) {
+  if (!ev.day) return "";
+  const night = NIGHT_KINDS.has(ev.kind) || (ev.kind === "death" && ev.by === "mafia");
+  return t(night ? "banner.night" : "event.day", { n: ev.day });
+}
+
 /** One public event in words: {text, detail}. Unknown kinds still read as something. */
 export function eventText(view, ev) {
   const who = ev.player ?? ev.accused ?? null;

@@ -1,7 +1,7 @@
 // Things drawn over the screen: the role card dialog and the announcement cards.
 import { $, h } from "../dom.js";
 import { roleName, t, teamName } from "../i18n.js";
-import { eventText, isCardEvent, isDeathEvent, playerName, resultText } from "./format.js";
+import { eventText, eventWhen, isCardEvent, isDeathEvent, playerName, resultText } from "./format.js";
 
 let roleDialog = null;
 let returnFocus = null;
@@ -80,9 +80,12 @@ const queue = [];
 let cardEl = null;
 let cardTimer = null;
 let lastView = null;
+let current = null;
 
 export function showEventCards(events, view) {
   lastView = view;
+  // The end screen tells the whole story itself.
+  if (view.result) return;
   for (const ev of events) if (isCardEvent(ev)) queue.push(ev);
   if (!cardEl) nextCard();
 }
@@ -91,20 +94,26 @@ function nextCard() {
   clearTimeout(cardTimer);
   if (cardEl) cardEl.remove();
   cardEl = null;
-  const ev = queue.shift();
-  if (!ev) return;
+  current = queue.shift() || null;
+  if (!current) return;
+  drawCard();
+  cardTimer = setTimeout(nextCard, 3500);
+}
+
+function drawCard() {
+  const ev = current;
+  if (cardEl) cardEl.remove();
   const { text, detail } = eventText(lastView, ev);
   const death = isDeathEvent(ev);
   cardEl = h(
     "aside",
     { class: `event-card${death ? " death" : ""}`, role: "status", "aria-live": "assertive", "data-kind": ev.kind },
-    h("p", { class: "event-card-title" }, ev.day ? t("event.day", { n: ev.day }) : t("event.title")),
+    h("p", { class: "event-card-title" }, eventWhen(ev) || t("event.title")),
     h("p", { class: "event-card-text" }, text),
     detail ? h("p", { class: "event-card-detail" }, detail) : null,
     h("button", { type: "button", class: "btn btn-small", onclick: nextCard }, t("common.close")),
   );
   $("#overlay-root").appendChild(cardEl);
-  cardTimer = setTimeout(nextCard, 3500);
 }
 
 /** Drop overlays (leaving a room); after a language switch, redraw the open role card. */
@@ -116,7 +125,8 @@ export function closeOverlays(opts = {}) {
     clearTimeout(cardTimer);
     if (cardEl) cardEl.remove();
     cardEl = null;
-  } else if (hadRole && opts.view) {
-    showRoleCard(opts.view);
+  } else {
+    if (hadRole && opts.view) showRoleCard(opts.view);
+    if (cardEl && current) drawCard();
   }
 }

@@ -1,7 +1,7 @@
 // End: the winner, everyone's role, the MVP, and the timeline of public events.
 import { h, replaceChildren } from "../dom.js";
 import { has, roleName, t, teamName } from "../i18n.js";
-import { eventText, playerName } from "../game/format.js";
+import { eventText, eventWhen, playerName } from "../game/format.js";
 
 function winnerText(winner) {
   if (!winner || winner === "none" || winner === "draw") return t("end.winner.draw");
@@ -56,7 +56,7 @@ export function mount(root, ctx) {
             return h(
               "li",
               { "data-kind": ev.kind },
-              ev.day ? h("span", { class: "tl-day" }, t("event.day", { n: ev.day })) : null,
+              ev.day ? h("span", { class: "tl-day" }, eventWhen(ev)) : null,
               h("span", { class: "tl-text" }, text, detail ? ` (${detail})` : ""),
             );
           })

@@ -3,7 +3,7 @@
 import { secondsLeft } from "../clock.js";
 import { h, replaceChildren } from "../dom.js";
 import { roleName, t } from "../i18n.js";
-import { eventText, isNight, phaseTitle, playerName, revealedBadge } from "../game/format.js";
+import { eventText, eventWhen, isNight, phaseTitle, playerName, revealedBadge } from "../game/format.js";
 import { phaseRenderer } from "../game/phases.js";
 import { votesFor } from "../game/votes.js";
 
@@ -134,7 +134,7 @@ export function mount(root, ctx) {
             h("span", { class: "tile-name" }, p.name),
             h("span", { class: "tile-status" }, [status.join(" · "), badge ? h("span", { class: "tile-badge" }, badge) : null]),
             counts[p.id] ? h("span", { class: "tile-votes", "aria-hidden": "true" }, String(counts[p.id])) : null,
-            teamPicks[p.id] ? h("span", { class: "tile-team", title: teamPicks[p.id].join(", ") }, "🎯") : null,
+            teamPicks[p.id] ? h("span", { class: "tile-team", title: teamPicks[p.id].join(", "), "aria-hidden": "true" }) : null,
           ),
         );
       }),
@@ -209,7 +209,7 @@ function chatPanel(ctx) {
       return h(
         "li",
         { class: "msg msg-system", "data-id": m.id, "data-kind": m.ev.kind },
-        m.ev.day ? h("span", { class: "msg-from" }, t("event.day", { n: m.ev.day })) : null,
+        m.ev.day ? h("span", { class: "msg-from" }, eventWhen(m.ev)) : null,
         h("span", { class: "msg-text" }, text, detail ? ` (${detail})` : ""),
       );
     }

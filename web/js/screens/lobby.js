@@ -69,12 +69,15 @@ export function mount(root, ctx) {
             p.id === hostId ? h("span", { class: "badge badge-host" }, t("player.host")) : null,
             p.id === me ? h("span", { class: "badge" }, t("player.you")) : null,
             p.connected === false ? h("span", { class: "badge badge-muted" }, t("player.offline")) : null,
-            h(
-              "span",
-              { class: `ready-mark${p.ready ? " on" : ""}` },
-              h("span", { "aria-hidden": "true" }, p.ready ? "✔ " : "… "),
-              t(p.ready ? "lobby.ready" : "lobby.notReady"),
-            ),
+            // The host starts the game; only the others mark themselves ready.
+            p.id === hostId
+              ? null
+              : h(
+                  "span",
+                  { class: `ready-mark${p.ready ? " on" : ""}` },
+                  h("span", { "aria-hidden": "true" }, p.ready ? "✔ " : "… "),
+                  t(p.ready ? "lobby.ready" : "lobby.notReady"),
+                ),
             isHost && p.id !== me
               ? h(
                   "button",
@@ -108,7 +111,7 @@ export function mount(root, ctx) {
     const actions = h(
       "div",
       { class: "lobby-actions" },
-      mine
+      mine && !isHost
         ? h(
             "button",
             {
@@ -121,7 +124,9 @@ export function mount(root, ctx) {
             },
             t(mine.ready ? "lobby.cancelReady" : "lobby.imReady"),
           )
-        : h("p", { class: "hint" }, t("lobby.spectator")),
+        : mine
+          ? null
+          : h("p", { class: "hint" }, t("lobby.spectator")),
       isHost
         ? h(
             "button",

@@ -1,0 +1,111 @@
+"""Languages: the three dictionaries have the same keys and placeholders, a language switch
+redraws every visible string, and kid wording swaps the words for executions and kills."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from .ui import MOBILE, Player, check_switch
+
+DICTS_JS = """async () => {
+  const m = await import('./js/i18n.js');
+  return Object.fromEntries(Object.entries(m.DICTS).map(([lang, d]) => [lang, d]));
+}"""
+
+ROLES = ["mafia", "godfather", "police", "doctor", "citizen", "soldier", "politician", "medium", "lover",
+         "immortal", "judge", "corruptJudge", "sheriff", "yakuza", "ninja", "madman", "werewolf", "lawyer"]
+
+def is_variant(key: str) -> bool:
+    return "@" in key or bool(re.match(r"role\.\w+\.(classic|city|original)$", key))
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def test_no_missing_translation_keys(browser, stack, console_errors):
+    pl = Player(browser, stack.url, "Ann", errors=console_errors)
+    pl.open()
+    dicts = pl.page.evaluate(DICTS_JS)
+    assert sorted(dicts) == ["en", "ko", "ru"]
+    # Variants are optional: kid wording (`key@kid`) and a preset's own word (`role.police.city`).
+    base = {lang: {k for k in d if not is_variant(k)} for lang, d in dicts.items()}
+    for lang in ("ko", "ru"):
+        assert base[lang] - base["en"] == set(), f"{lang} has keys English lacks"
+        assert base["en"] - base[lang] == set(), f"{lang} lacks keys"
+    for lang, d in dicts.items():
+        for key, text in d.items():
+            assert text.strip(), f"{lang}:{key} is empty"
+            root = key.split("@")[0]
+            if is_variant(root):
+                root = root.rsplit(".", 1)[0]
+            assert root in base[lang], f"{lang}:{key} is a variant of a missing key"
+            assert placeholders(text) == placeholders(dicts["en"][root]), f"{lang}:{key} placeholders"
+        for role in ROLES:
+            assert f"role.{role}" in d and f"roledesc.{role}" in d, f"{lang}: role {role}"
+    # The words the rulebooks use.
+    assert dicts["ko"]["role.police"] == "경찰"
+    assert dicts["ru"]["role.police"] == "Комиссар"
+    assert dicts["en"]["role.police"] == "Police"
+    assert dicts["ko"]["role.police.original"] == "수사관"
+    assert dicts["ko"]["role.godfather"] == "대부"
+    pl.close()
+
+
+def test_language_switch_changes_every_visible_string(browser, stack, console_errors):
+    host = Player(browser, stack.url, "Ann", viewport=MOBILE, errors=console_errors)
+    host.open()
+    expect(host.page.locator("#create-btn")).to_be_visible()
+    host.page.locator(".home-details summary").click()
+    check_switch(host, "en", "ru")
+    check_switch(host, "ru", "ko")
+    check_switch(host, "ko", "en")
+    host.page.select_option("#lang-select", "en")
+    host.create()
+    expect(host.page.locator("#setup-error")).to_be_visible()  # one player: too few
+    check_switch(host, "en", "ko")
+    check_switch(host, "ko", "ru")
+    expect(host.page.locator("#start-btn")).to_have_text("Начать игру")
+    # The choice is remembered.
+    host.page.reload()
+    expect(host.page.locator("#start-btn")).to_have_text("Начать игру")
+    host.page.select_option("#lang-select", "en")
+    host.close()
+
+
+def test_language_follows_the_browser_first(browser, stack, console_errors):
+    pl = Player(browser, stack.url, "Ann", locale="ko-KR", errors=console_errors)
+    pl.open()
+    expect(pl.page.locator("#create-btn")).to_have_text("방 만들기")
+    pl.close()
+    pl = Player(browser, stack.url, "Ann", locale="ru-RU", errors=console_errors)
+    pl.open()
+    expect(pl.page.locator("#create-btn")).to_have_text("Создать комнату")
+    pl.close()
+
+
+def test_kid_wording_replaces_executions_and_kills(browser, stack, console_errors):
+    pl = Player(browser, stack.url, "Ann", locale="ko-KR", errors=console_errors)
+    pl.open()
+    words = """async () => {
+      const m = await import('./js/i18n.js');
+      const out = {};
+      for (const kid of [false, true]) {
+        m.setKid(kid);
+        out[kid] = ['event.death.vote', 'event.death.mafia', 'task.mafiaTarget'].map(k => m.t(k, {name: 'A'}));
+      }
+      m.setKid(false);
+      return out;
+    }"""
+    out = pl.page.evaluate(words)
+    plain, kid = " ".join(out["false"]), " ".join(out["true"])
+    assert "처형" in plain and "처치" in plain
+    assert "처형" not in kid and "처치" not in kid
+    assert "퇴장" in kid and "탈락" in kid
+    # The toggle in the top bar switches it and redraws.
+    pl.page.check("#kid-toggle")
+    expect(pl.page.locator("#kid-toggle")).to_be_checked()
+    pl.page.uncheck("#kid-toggle")
+    pl.close()
