@@ -622,5 +622,6 @@ def test_connecting_only_at_night_does_not_count_as_present() -> None:
     t.until("night")  # day 1 absent
     t.act("presence", "p6", connected=True)
     t.act("presence", "p6", connected=False)  # gone again before the day starts
+    t.timeout()
     t.until("night")  # day 2 absent
     assert not t.alive("p6") and t.p("p6")["diedBy"] == "disconnect"
