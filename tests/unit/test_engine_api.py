@@ -336,3 +336,42 @@ def test_action_schema_lists_every_action_type() -> None:
     consts = {d["properties"]["type"]["const"] for d in schema["$defs"].values()}
     assert consts == set(me.ACTION_TYPES)
     assert all(d["additionalProperties"] is False for d in schema["$defs"].values())
+
+
+def test_state_stays_under_64_kb_with_every_channel_full_of_korean() -> None:
+    roles = [
+        "mafia",
+        "mafia",
+        "mafia",
+        "police",
+        "doctor",
+        "medium",
+        "lover",
+        "lover",
+        "citizen",
+        "citizen",
+        "citizen",
+        "soldier",
+    ]
+    t = Table(roles, firstPhase="night")
+    t.timeout()
+    text = "가" * 200
+    t.act("mafiaTarget", "p1", target="p9")
+    t.timeout()
+    for _day in range(4):
+        t.to_vote()
+        for _ in range(8):
+            for pid in t.ids:
+                if t.alive(pid):
+                    t.do({"type": "chat", "player": pid, "channel": "day", "text": text}, dt=0.1)
+            t.now += 0.7
+        t.to_night()
+        for _ in range(12):
+            t.do({"type": "chat", "player": "p1", "channel": "mafia", "text": text}, dt=0.7)
+            t.do({"type": "chat", "player": "p7", "channel": "lovers", "text": text}, dt=0.0)
+            t.do({"type": "chat", "player": "p6", "channel": "dead", "text": text}, dt=0.0)
+            t.do({"type": "chat", "player": "p9", "channel": "dead", "text": text}, dt=0.0)
+        t.timeout()
+    size = len(json.dumps(me.dump(t.state), ensure_ascii=False).encode())
+    assert size <= 64 * 1024, size
+    assert {m["channel"] for m in t.state["chat"]} == {"day", "mafia", "lovers", "dead", "system"}

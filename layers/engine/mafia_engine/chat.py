@@ -2,7 +2,7 @@
 
 Channel permissions are the preset's (``Preset.write_channels`` / ``read_channels``); this
 module checks everything else and appends. The state keeps only a window of recent messages
-per channel (``WINDOW``) so it stays small (DynamoDB items are capped at 400 KB); the room
+per channel (``WINDOW`` messages, ``WINDOW_BYTES`` of text) so it stays small (DynamoDB items are capped at 400 KB); the room
 layer archives the full log elsewhere if it wants one.
 """
 
@@ -15,7 +15,10 @@ from .errors import InvalidAction
 
 MAX_CHARS = 200
 MIN_INTERVAL = 0.7  # seconds between two messages of one player
+# The window per channel: at most this many messages and this many UTF-8 bytes of text
+# (200 Korean characters are 600 bytes), so a full game stays under 64 KB of UTF-8 JSON.
 WINDOW = {"day": 60, "system": 40, "mafia": 30, "dead": 30, "lovers": 20}
+WINDOW_BYTES = {"day": 12_000, "system": 5_000, "mafia": 6_000, "dead": 6_000, "lovers": 4_000}
 
 # Small on purpose: the filter is a speed bump for a kids' game, not a moderation system.
 _WORDS_EN = (
@@ -138,12 +141,12 @@ def append(s: dict, channel: str, sender: str | None, text: str, now: float) -> 
         }
     )
     limit = WINDOW.get(channel, 30)
-    count = 0
-    for m in chat:
-        if m["channel"] == channel:
-            count += 1
-    if count > limit:
-        for i, m in enumerate(chat):
-            if m["channel"] == channel:
-                del chat[i]
-                break
+    budget = WINDOW_BYTES.get(channel, 4_000)
+    mine = [i for i, m in enumerate(chat) if m["channel"] == channel]
+    drop = max(0, len(mine) - limit)
+    size = sum(len(chat[i]["text"].encode()) for i in mine[drop:])
+    while size > budget and drop < len(mine) - 1:
+        size -= len(chat[mine[drop]]["text"].encode())
+        drop += 1
+    for i in reversed(mine[:drop]):
+        del chat[i]
