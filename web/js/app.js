@@ -26,6 +26,7 @@ const state = {
   lastSeq: null,
   nudged: { seq: null, count: 0, at: 0 },
   notice: null, // message for the home screen (e.g. room gone)
+  chatArchive: new Map(), // message id -> message: the view only carries the newest ones
 };
 
 /** What screens may use. */
@@ -78,6 +79,7 @@ function enterRoom(session) {
 
 function connect() {
   if (state.conn) state.conn.close();
+  state.chatArchive = new Map();
   state.view = null;
   state.version = -1;
   state.conn = new Connection(state.session, {
@@ -123,6 +125,7 @@ function onViewFrame(frame) {
   state.version = typeof frame.version === "number" ? frame.version : state.version;
   const view = frame.view;
   syncClock(view);
+  view.chat = archiveChat(view);
   const prevSeq = state.view ? phaseKey(state.view) : null;
   state.view = view;
   if (phaseKey(view) !== prevSeq) {
@@ -131,6 +134,15 @@ function onViewFrame(frame) {
   }
   popNewEvents(view);
   render();
+}
+
+// The server keeps a window of the newest messages per channel; keep what this tab has
+// seen so the log does not lose its beginning, still showing only readable channels.
+function archiveChat(view) {
+  const incoming = Array.isArray(view.chat) ? view.chat : [];
+  for (const m of incoming) state.chatArchive.set(m.id, m);
+  const readable = new Set((view.channels && view.channels.read) || []);
+  return [...state.chatArchive.values()].filter((m) => readable.has(m.channel)).sort((a, b) => a.id - b.id);
 }
 
 function phaseKey(view) {

@@ -47,6 +47,8 @@ export class Connection {
   open() {
     clearTimeout(this.timer);
     if (this.closed) return;
+    // Offline: wait for the browser's "online" event instead of failing attempts.
+    if (navigator.onLine === false) return;
     let ws;
     try {
       ws = new WebSocket(this.url());

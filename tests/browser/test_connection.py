@@ -1,0 +1,68 @@
+"""Connection handling: a dropped socket shows the banner, the client reconnects by itself and
+resyncs; a spectator watches without a seat; kicking sends the player home."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from playwright.sync_api import expect
+
+from .ui import Player
+
+
+def vanish(stack_url: str, room: str, token: str) -> None:
+    """The offline stack's test hook: drop the socket without a close frame."""
+    req = urllib.request.Request(f"{stack_url}_local/vanish?room={room}&token={token}", method="POST")
+    with urllib.request.urlopen(req, timeout=10) as res:
+        assert json.load(res)["vanished"], "no socket matched"
+
+
+def test_lost_connection_shows_banner_reconnects_and_resyncs(browser, stack, console_errors):
+    host = Player(browser, stack.url, "Ann", errors=console_errors)
+    code = host.create()
+    guest = Player(browser, stack.url, "Bob", errors=console_errors)
+    guest.join(host.page.locator("#share-link").input_value())
+    session = guest.page.evaluate("() => JSON.parse(sessionStorage.getItem('mafia.session'))")
+    assert session["room"] == code and session["token"]
+
+    guest.context.set_offline(True)
+    vanish(stack.url, code, session["token"])
+    banner = guest.page.locator("#conn-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_text("Connection lost. Reconnecting…")
+
+    # Meanwhile the room changes: a third player arrives.
+    late = Player(browser, stack.url, "Cat", errors=console_errors)
+    late.join(host.page.locator("#share-link").input_value())
+
+    guest.context.set_offline(False)
+    expect(banner).to_be_hidden(timeout=15_000)
+    expect(guest.page.locator(".lobby-player")).to_have_count(3)
+    guest.ready()
+    expect(host.page.locator(".lobby-player.is-ready")).to_have_count(1)
+    for pl in (host, guest, late):
+        pl.close()
+
+
+def test_spectator_watches_and_kicked_player_goes_home(browser, stack, console_errors):
+    host = Player(browser, stack.url, "Ann", errors=console_errors)
+    code = host.create()
+    guest = Player(browser, stack.url, "Bob", errors=console_errors)
+    guest.join(host.page.locator("#share-link").input_value())
+
+    watcher = Player(browser, stack.url, "", errors=console_errors)
+    watcher.open()
+    watcher.page.fill("#join-code", code)
+    watcher.page.click("#watch-btn")
+    expect(watcher.page.locator(".lobby-player")).to_have_count(2)
+    expect(watcher.page.get_by_text("You are watching this room.")).to_be_visible()
+    expect(watcher.page.locator("#ready-btn")).to_have_count(0)
+
+    host.page.get_by_role("button", name="Remove Bob").click()
+    expect(guest.page.locator("#create-btn")).to_be_visible()
+    expect(guest.page.get_by_text("The host removed you from the room.")).to_be_visible()
+    expect(host.page.locator(".lobby-player")).to_have_count(1)
+    expect(watcher.page.locator(".lobby-player")).to_have_count(1)
+    for pl in (host, guest, watcher):
+        pl.close()
