@@ -31,13 +31,32 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 class Moto:
-    """moto's threaded server on a free loopback port, in this process."""
+    """moto's threaded server on a free loopback port, in this process, with the fixes of
+    ``local.moto_fixes`` (atomic DynamoDB requests, O(items) transactions)."""
 
     def __init__(self) -> None:
-        from moto.server import ThreadedMotoServer
+        from moto.moto_server.threaded_moto_server import ThreadedMotoServer
+        from moto.moto_server.werkzeug_app import (
+            DomainDispatcherApplication,
+            MotoRequestHandler,
+            create_backend_app,
+        )
+        from werkzeug.serving import make_server
+
+        from .moto_fixes import patch_moto, serialize_dynamodb
+
+        patch_moto()
+
+        class Server(ThreadedMotoServer):
+            def _server_entry(self) -> None:  # moto's, plus the DynamoDB lock
+                app = serialize_dynamodb(DomainDispatcherApplication(create_backend_app))
+                self._server = make_server(self._ip_address, self._port, app, True,
+                                           request_handler=MotoRequestHandler)
+                self._server_ready_event.set()
+                self._server.serve_forever()
 
         self.port = free_port()
-        self.server = ThreadedMotoServer(ip_address="127.0.0.1", port=self.port, verbose=False)
+        self.server = Server(ip_address="127.0.0.1", port=self.port, verbose=False)
         self.url = f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:

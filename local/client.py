@@ -142,6 +142,10 @@ class Player:
             await player.wait_for(lambda p: p.view is not None, timeout=10)
         return player
 
+    def seat_id(self) -> str | None:
+        """This connection's player id (from its view), None for a spectator."""
+        return ((self.view or {}).get("you") or {}).get("id")
+
     def url(self) -> str:
         q = f"room={self.room}" + (f"&token={self.token}" if self.token else "")
         return f"{self.ws_url}?{q}"
@@ -376,14 +380,41 @@ async def fill_room(api: Api, n_players: int, *, preset: str = "classic", option
     return seats
 
 
+async def ready_up(player: Player, *, timeout: float = 20) -> None:
+    """Mark ``player`` ready, retrying while the room answers ``busy`` (optimistic-lock contention)."""
+    deadline = time.monotonic() + timeout
+    pid = player.seat_id()
+    while True:
+        fid = await player.send("ready", ready=True)
+        try:
+            await player.wait_for(
+                lambda p, f=fid: p.error_for(f) or any(
+                    q["id"] == pid and q.get("ready") for q in (p.view or {}).get("players", [])),
+                timeout=max(0.1, deadline - time.monotonic()))
+        except TimeoutError:
+            raise TimeoutError(f"{player.name}: not ready after {timeout}s") from None
+        err = player.error_for(fid)
+        if err is None:
+            return
+        if err.get("code") != "busy" or time.monotonic() > deadline:
+            raise RuntimeError(f"{player.name}: ready refused: {err}")
+        await asyncio.sleep(random.uniform(0.01, 0.1))
+
+
 async def start_game(http: aiohttp.ClientSession, seats: list[Seat], *, timeout: float = 20) -> list[Player]:
     """Connect every seat, mark everyone ready, start (host = seats[0]); returns the players."""
     players = [await Player.connect(http, s) for s in seats]
-    for p in players[1:]:
-        await p.send("ready", ready=True)
+    await asyncio.gather(*(ready_up(p, timeout=timeout) for p in players[1:]))
     n = len(players)
     await players[0].wait_view(lambda v: sum(1 for q in v["players"] if q.get("ready")) >= n - 1, timeout)
-    await players[0].send("start")
+    deadline = time.monotonic() + timeout
+    while True:
+        reply = await players[0].request("start", timeout=timeout)
+        if reply.get("type") != "error":
+            break
+        if reply.get("code") != "busy" or time.monotonic() > deadline:
+            raise RuntimeError(f"start refused: {reply}")
+        await asyncio.sleep(0.05)
     for p in players:
         await p.wait_view(lambda v: v["phase"]["kind"] != "lobby", timeout)
     return players
