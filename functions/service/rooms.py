@@ -561,12 +561,13 @@ class RoomService:
                 view = views.lobby_view(room, connected, who, setup_error)
             else:
                 view = views.game_view(c.state, room, connected, who)
-            new[viewer] = views.digest(view)
+            raw = views.render(view)
+            new[viewer] = views.digest(raw)
             if viewer not in old and viewer in before_viewers:
                 # connected without a write (spectators): rebuild the view as it was before
                 old[viewer] = self._old_digest(c, who)
             if new[viewer] != old.get(viewer):
-                frames_by_viewer[viewer] = views.frame(view, version)
+                frames_by_viewer[viewer] = views.frame(raw, version)
         room["views"] = new
         frames = {}
         for conn_id, pid in conns.items():

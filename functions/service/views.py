@@ -90,18 +90,23 @@ def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -
     return view
 
 
-def digest(view: dict) -> str:
+def render(view: dict) -> bytes:
+    """The view (without serverNow) serialised once: hashed for "changed?" and framed for pushes."""
+    return json.dumps(view, separators=(",", ":"), default=str, ensure_ascii=False).encode("utf-8")
+
+
+def digest(view: dict | bytes) -> str:
     """A short fingerprint of a view (without serverNow)."""
-    raw = json.dumps(view, sort_keys=True, separators=(",", ":"), default=str).encode("utf-8")
+    raw = view if isinstance(view, bytes) else render(view)
     return hashlib.blake2b(raw, digest_size=8).hexdigest()
 
 
-def frame(view: dict, version: int) -> bytes:
-    """The `{"type": "view", "version": N, "view": {...}}` frame with the server's clock."""
-    full = {**view, "serverNow": round(clock.now(), 3), "clockRate": clock.rate()}
-    return json.dumps(
-        {"type": "view", "version": version, "view": full}, separators=(",", ":"), default=str
-    ).encode("utf-8")
+def frame(view: dict | bytes, version: int) -> bytes:
+    """The `{"type": "view", "version": N, "view": {...}}` frame with the server's clock added."""
+    raw = view if isinstance(view, bytes) else render(view)
+    clock_part = json.dumps({"serverNow": round(clock.now(), 3), "clockRate": clock.rate()}, separators=(",", ":"))
+    # splice serverNow/clockRate into the rendered view instead of serialising it again
+    return b'{"type":"view","version":%d,"view":%s,%s}' % (version, raw[:-1], clock_part[1:].encode("utf-8"))
 
 
 def error_frame(frame_id: Any, code: str, message: str) -> bytes:
