@@ -1,0 +1,44 @@
+"""The role card stays closed until its owner taps it, and "my role" opens it again.
+
+Runs on its own stack at real speed so the 8 s role reveal is long enough to look at."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .stack import Stack
+from .ui import seat_everyone
+
+
+@pytest.fixture(scope="module")
+def real_time_stack():
+    s = Stack(time_scale=1.0)
+    yield s
+    s.stop()
+
+
+def test_role_card_hidden_until_tapped(browser, real_time_stack, console_errors):
+    players = seat_everyone(browser, real_time_stack.url, ["Ann", "Bob", "Cat", "Dan"], console_errors, options={})
+    players[0].click("#start-btn")
+    pl = players[1]
+    pl.wait_phase("roleReveal")
+    page = pl.page
+    expect(page.locator("#reveal-role-btn")).to_be_visible()
+    expect(page.locator(".role-name")).to_have_count(0)  # nothing in the page until the tap
+    page.click("#reveal-role-btn")
+    expect(page.locator(".role-card .role-name")).to_be_visible()
+    role = page.locator(".role-card .role-name").get_attribute("data-role")
+    assert role in {"mafia", "police", "doctor", "citizen"}
+    # Peek again from the top bar, close with Escape; focus returns to the button.
+    page.click("#my-role-btn")
+    expect(page.get_by_role("dialog")).to_be_visible()
+    expect(page.locator(".overlay .role-name")).to_have_attribute("data-role", role)
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    expect(page.locator("#my-role-btn")).to_be_focused()
+    # Greeting day (firstPhase day): the same players, discussion tools for the living.
+    pl.wait_phase("greeting", timeout=20_000)
+    expect(page.locator("#phase-title")).to_have_text("Greetings")
+    for p in players:
+        p.close()
