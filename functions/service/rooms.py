@@ -495,7 +495,10 @@ class RoomService:
         """Load, apply `fn`, write conditionally (retry on conflict), push changed views."""
         for _attempt in range(MAX_ATTEMPTS):
             snap = self._load(code)
-            state = me.load(snap.state) if snap.state is not None else None
+            # The stored dump was just decoded from JSON and belongs to this request alone, and
+            # the engine never changes the state it is given: no defensive copies (me.load /
+            # me.dump copy the whole state), the state dict is stored as it comes back.
+            state = snap.state
             c = Change(snap=snap, room=copy.deepcopy(snap.room), state=state, now=clock.now(), before=state)
             fn(c)
             if not c.write:
@@ -507,7 +510,7 @@ class RoomService:
             conns = {k: v for k, v in snap.conns.items() if k not in c.conn_deletes}
             conns.update(c.conn_puts)
             frames, arm = self._prepare(c, conns, snap.version + (1 if c.bump else 0))
-            dumped = me.dump(c.state) if c.state is not None else None
+            dumped = c.state
             chat_items = self._archive(c, snap.state, dumped)
             try:
                 version = self.store.save(

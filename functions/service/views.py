@@ -16,6 +16,10 @@ import mafia_engine as me
 from . import clock
 
 SPECTATOR = "*"  # viewer key for spectators in digests
+# Views carry the most recent chat messages only: the engine keeps up to 60 day + 40 system
+# (+ night channels) messages, which would make every push ~10 KB; 40 keeps pushes small
+# (older messages are in the chat archive items).
+VIEW_CHAT_LIMIT = 40
 _PRESETS: dict | None = None
 
 
@@ -84,6 +88,8 @@ def lobby_view(room: dict, connected: set[str], viewer: str | None, setup_error:
 def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -> dict:
     """The engine's view for `viewer` with names, presence, ready and host merged in."""
     view = dict(me.view(state, viewer))
+    if len(view.get("chat") or ()) > VIEW_CHAT_LIMIT:
+        view["chat"] = view["chat"][-VIEW_CHAT_LIMIT:]
     extras = _player_extras(room, connected)
     view["players"] = [{**p, **extras.get(p.get("id"), {})} for p in view.get("players", [])]
     view["room"] = room_block(room, None)
