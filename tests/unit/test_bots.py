@@ -1,0 +1,374 @@
+"""Bots (issue 8): whole games played by bots through their own views, through the room
+layer's planned design: at each phase change every bot plans its actions (due times inside
+the phase), due actions are revised from the current view and applied in due order, and
+the phase timeout comes at the deadline. Any refusal of a bot's action fails the test."""
+
+from __future__ import annotations
+
+import heapq
+import random
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import mafia_engine as me
+import pytest
+from mafia_engine import bots
+from mafia_engine.chat import MAX_CHARS
+
+IMPLEMENTED = [name for name, p in me.presets().items() if p["implemented"]]
+
+Script = Callable[[dict, float], list[dict]]  # a scripted human: (view, now) -> actions
+
+
+@dataclass
+class Played:
+    state: dict
+    applied: list[tuple[float, str, dict, dict]] = field(
+        default_factory=list
+    )  # (now, pid, action, view before)
+    phases: int = 0
+    refused: list[tuple[str, dict, str]] = field(default_factory=list)
+    mafia_picks: list[dict] = field(default_factory=list)  # each night's picks at its end
+
+
+def _lang_lines(lang: str) -> list[re.Pattern[str]]:
+    out = []
+    for by_lang in bots.LINES.values():
+        for t in by_lang[lang]:
+            out.append(re.compile(re.escape(t).replace(re.escape("{p}"), ".+")))
+    return out
+
+
+def room_options(rnd: random.Random, preset: str, n: int) -> dict:
+    """Random but valid options of ``preset`` for ``n`` players."""
+    if preset != "classic":
+        return {"preset": preset}
+    opts: dict = {"preset": "classic"}
+    extras = [x for x in ("soldier", "politician", "medium", "lovers") if rnd.random() < 0.35]
+    opts["extraRoles"] = extras
+    for key, choices in (
+        ("deathReveal", ("none", "team", "role")),
+        ("doctorSelfHeal", (True, False)),
+        ("doctorRepeat", (True, False)),
+        ("firstPhase", ("day", "night")),
+        ("policeRevealRole", (True, False)),
+        ("mafiaMustKill", ("noKill", "random")),
+        ("openVote", (True, False)),
+        ("timeAdjust", (True, False)),
+        ("deadSeeAll", (True, False)),
+    ):
+        opts[key] = rnd.choice(choices)
+    while True:
+        try:
+            return me.check_setup(opts, n)
+        except me.InvalidAction:
+            opts["extraRoles"] = opts["extraRoles"][:-1]
+
+
+def play(
+    n: int,
+    options: dict,
+    seed: int,
+    lang: str = "en",
+    humans: dict[str, Script] | None = None,
+    names: bool = False,
+    max_phases: int = 400,
+) -> Played:
+    """One game: every seat a bot except ``humans``. Bot actions come from ``bots.plan`` at
+    each phase change and ``bots.revise`` when due; refusals are recorded, not raised."""
+    humans = humans or {}
+    ids = [f"p{i}" for i in range(1, n + 1)]
+    now = 1000.0
+    state = me.new_game(ids, options, seed=seed, now=now)
+    out = Played(state)
+
+    def view(pid: str) -> dict:
+        v = me.view(state, pid)
+        if names:  # the room layer merges names; bots may speak them
+            for p in v["players"]:
+                p["name"] = "Ann" if p["id"] == "p1" else f"Bot{p['id'][1:]}"
+        return v
+
+    queue: list[tuple[float, int, str, dict]] = []
+    tick = 0
+    seq = -1
+    while out.phases < max_phases:
+        if state["seq"] != seq:
+            seq = state["seq"]
+            out.phases += 1
+            queue = []
+            for pid in ids:
+                if not _alive(state, pid) and state["phase"]["kind"] != "ended":
+                    continue  # a dead bot plans nothing until the end (bots.plan returns [])
+                v = view(pid)
+                if pid in humans:
+                    entries = [(now + 1.0, a) for a in humans[pid](v, now + 1.0)]
+                else:
+                    entries = bots.plan(v, seed, now, me.deadline(state), lang)
+                for at, a in entries:
+                    assert at >= now
+                    ends = me.deadline(state)
+                    assert ends is None or at < ends, (at, ends, a)
+                    tick += 1
+                    heapq.heappush(queue, (at, tick, pid, a))
+        ends = me.deadline(state)
+        if queue:
+            at, _, pid, planned = heapq.heappop(queue)
+            now = max(now, at)
+            v = view(pid)
+            a = planned if pid in humans else bots.revise(v, seed, planned, now, lang)
+            if a is None:
+                continue
+            try:
+                state = me.apply(state, {**a, "player": pid}, now)
+            except me.InvalidAction as e:
+                if pid not in humans:
+                    out.refused.append((pid, a, e.code))
+                continue
+            out.applied.append((now, pid, a, v))
+            continue
+        if state["phase"]["kind"] == "ended":
+            break
+        assert ends is not None
+        if state["phase"]["kind"] == "night":
+            out.mafia_picks.append(dict(state["phase"].get("mafiaPicks", {})))
+        now = max(now, ends)
+        state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, now)
+    out.state = state
+    return out
+
+
+def _alive(state: dict, pid: str) -> bool:
+    return next(p["alive"] for p in state["players"] if p["id"] == pid)
+
+
+def abstainer(view: dict, now: float) -> list[dict]:
+    """A human who never takes part: abstains, votes no, sleeps, says nothing."""
+    task = (view["private"] or {}).get("task")
+    if task == "vote":
+        return [{"type": "vote", "target": "abstain"}]
+    if task == "confirm":
+        return [{"type": "confirm", "choice": "no"}]
+    return []
+
+
+# --- whole games -------------------------------------------------------------------------------
+@pytest.mark.parametrize("preset", IMPLEMENTED)
+def test_bots_alone_finish_a_game_of_every_preset(preset):
+    lo, hi = me.presets()[preset]["minPlayers"], me.presets()[preset]["maxPlayers"]
+    for n in sorted({lo, (lo + hi) // 2, hi}):
+        for seed in range(5):
+            g = play(n, {"preset": preset}, seed)
+            assert not g.refused, g.refused
+            assert me.result(g.state) is not None, (n, seed, g.phases)
+
+
+@pytest.mark.parametrize("preset", IMPLEMENTED)
+def test_one_abstaining_human_and_bots_finish_a_game(preset):
+    n = me.presets()[preset]["minPlayers"] + 3
+    for seed in range(5):
+        g = play(n, {"preset": preset}, seed, humans={"p1": abstainer})
+        assert not g.refused, g.refused
+        assert me.result(g.state) is not None
+
+
+def test_bots_vote_on_evidence_more_than_chance():
+    """Town wins classic bot games far more often than a coin would give 2-mafia tables:
+    police results spread through chat claims and ballots follow them."""
+    town = sum(
+        me.result(play(8, {"preset": "classic"}, seed).state)["winner"] == "town" for seed in range(40)
+    )
+    assert town >= 12, town
+
+
+# --- no cheating -----------------------------------------------------------------------------------
+def test_decisions_are_identical_with_other_hidden_roles_in_the_state():
+    checked = 0
+    for seed in range(12):
+        ids = [f"p{i}" for i in range(1, 9)]
+        state = me.new_game(ids, {"preset": "classic", "firstPhase": "night"}, seed=seed, now=0.0)
+        now = 0.0
+        for _ in range(40):
+            if state["phase"]["kind"] == "ended":
+                break
+            for pid in ids:
+                v = me.view(state, pid)
+                unknown = [p["id"] for p in v["players"] if p["role"] is None]
+                pairs = [
+                    (x, y)
+                    for i, x in enumerate(unknown)
+                    for y in unknown[i + 1 :]
+                    if _role(state, x) != _role(state, y)
+                ]
+                for x, y in pairs[:3]:
+                    swapped = _with_roles_swapped(state, x, y)
+                    v2 = me.view(swapped, pid)
+                    assert bots.decide(v2, seed, now) == bots.decide(v, seed, now)
+                    assert bots.plan(v2, seed, now) == bots.plan(v, seed, now)
+                    checked += 1
+            # move on: apply every bot's decisions, then end the phase
+            for pid in ids:
+                for a in bots.decide(me.view(state, pid), seed, now):
+                    state = me.apply(state, {**a, "player": pid}, now)
+            now = max(now + 1.0, me.deadline(state) or now)
+            state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, now)
+    assert checked > 500, checked
+
+
+def _role(state: dict, pid: str) -> str:
+    return next(p["role"] for p in state["players"] if p["id"] == pid)
+
+
+def _with_roles_swapped(state: dict, x: str, y: str) -> dict:
+    s = me.load(me.dump(state))
+    px = next(p for p in s["players"] if p["id"] == x)
+    py = next(p for p in s["players"] if p["id"] == y)
+    px["role"], py["role"] = py["role"], px["role"]
+    # results are kept per actor: who investigated is tied to the seat's role
+    rx, ry = s["results"].pop(x, None), s["results"].pop(y, None)
+    if ry is not None:
+        s["results"][x] = ry
+    if rx is not None:
+        s["results"][y] = rx
+    return s
+
+
+# --- behaviour ---------------------------------------------------------------------------------------
+def _team(state: dict, pid: str) -> str:
+    return me.team_of(_role(state, pid))
+
+
+def test_mafia_bots_agree_and_never_pick_a_team_mate():
+    nights = 0
+    for seed in range(30):
+        g = play(10, {"preset": "classic", "mafiaCount": 3}, seed)
+        assert not g.refused
+        for picks in g.mafia_picks:
+            targets = {t for t in picks.values() if t is not None}
+            assert len(targets) <= 1, picks
+            assert all(_team(g.state, t) != "mafia" for t in targets)
+            nights += bool(picks)
+    assert nights > 30
+
+
+def test_police_bots_never_investigate_a_player_twice():
+    checked = 0
+    for seed in range(30):
+        g = play(9, {"preset": "classic", "policeRevealRole": bool(seed % 2)}, seed)
+        seen: dict[str, set[str]] = {}
+        for _, pid, a, _ in g.applied:
+            if a["type"] == "investigate":
+                assert a["target"] not in seen.setdefault(pid, set())
+                seen[pid].add(a["target"])
+                checked += 1
+    assert checked > 30
+
+
+def test_police_bots_accuse_what_they_found():
+    found = 0
+    for seed in range(30):
+        g = play(8, {"preset": "classic"}, seed)
+        for _, _pid, a, v in g.applied:
+            results = (v["private"] or {}).get("results") or []
+            hits = {r["target"] for r in results if r["result"] == "mafia"}
+            alive_hits = [t for t in hits if any(p["id"] == t and p["alive"] for p in v["players"])]
+            if a["type"] == "vote" and alive_hits:
+                assert a["target"] in alive_hits
+                found += 1
+    assert found > 3
+
+
+def test_doctor_bots_respect_the_heal_options():
+    for seed in range(20):
+        opts = {"preset": "classic", "doctorSelfHeal": False, "doctorRepeat": False}
+        g = play(7, opts, seed)
+        assert not g.refused
+        heals = [(v["day"], pid, a["target"]) for _, pid, a, v in g.applied if a["type"] == "heal"]
+        assert all(t != pid for _, pid, t in heals)
+
+
+def test_bot_chat_is_in_writable_channels_and_the_room_language():
+    for lang in bots.LANGS:
+        pats = _lang_lines(lang)
+        lines = 0
+        for seed in range(8):
+            g = play(8, {"preset": "classic"}, seed, lang=lang, names=bool(seed % 2))
+            assert not g.refused
+            for _, _pid, a, v in g.applied:
+                if a["type"] != "chat":
+                    continue
+                lines += 1
+                assert a["channel"] in v["channels"]["write"]
+                assert len(a["text"]) <= MAX_CHARS
+                assert any(p.fullmatch(a["text"]) for p in pats), (lang, a["text"])
+        assert lines > 40
+
+
+def test_bots_act_at_a_human_pace():
+    """Planned actions are spread inside the phase, never all at its first moment."""
+    g = play(8, {"preset": "classic"}, 3)
+    by_phase: dict[int, list[float]] = {}
+    for now, _, _a, v in g.applied:
+        by_phase.setdefault(v["phase"]["seq"], []).append(now)
+    for seq, times in by_phase.items():
+        if len(times) >= 4:
+            assert max(times) - min(times) >= 2.0, (seq, times)
+
+
+def test_chat_lines_are_spaced_and_plans_stay_inside_the_phase():
+    v = me.view(me.new_game([f"p{i}" for i in range(1, 9)], {"preset": "classic"}, seed=1, now=0.0), "p1")
+    for s in range(50):
+        entries = bots.plan(v, s, 0.0, 60.0)
+        chats = [at for at, a in entries if a["type"] == "chat"]
+        assert all(b - a >= bots.CHAT_GAP - 1e-9 for a, b in zip(chats, chats[1:], strict=False))
+        assert all(0.0 <= at < 60.0 for at, _ in entries)
+
+
+def test_the_unpaced_decide_is_idempotent():
+    """After applying what ``decide`` returns, the same call returns nothing more."""
+    for seed in range(10):
+        ids = [f"p{i}" for i in range(1, 9)]
+        state = me.new_game(ids, {"preset": "classic", "firstPhase": "night"}, seed=seed, now=0.0)
+        now = 0.0
+        for _ in range(30):
+            if state["phase"]["kind"] == "ended":
+                break
+            for pid in ids:
+                for a in bots.decide(me.view(state, pid), seed, now):
+                    state = me.apply(state, {**a, "player": pid}, now)
+            for pid in ids:
+                left = [a for a in bots.decide(me.view(state, pid), seed, now + 5) if a["type"] != "chat"]
+                assert left == [], (pid, left)
+            now = max(now + 1.0, me.deadline(state) or now)
+            state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, now)
+
+
+def test_next_due_is_the_earliest_entry():
+    assert bots.next_due([]) is None
+    assert bots.next_due([(5.0, {}), (2.5, {}), (9.0, {})]) == 2.5
+
+
+# --- the long one ----------------------------------------------------------------------------------------
+GAMES = 1000
+
+
+def test_bots_never_send_a_refused_action_in_1000_random_games():
+    """1,000 seeded games (every implemented preset, random player counts, options and
+    language, some with an abstaining human): not one bot action is refused."""
+    t0 = time.process_time()
+    rnd = random.Random(20261129)
+    actions = 0
+    for i in range(GAMES):
+        preset = IMPLEMENTED[i % len(IMPLEMENTED)]
+        info = me.presets()[preset]
+        n = rnd.randint(info["minPlayers"], info["maxPlayers"])
+        opts = room_options(rnd, preset, n)
+        humans = {"p1": abstainer} if rnd.random() < 0.2 else None
+        g = play(n, opts, seed=i, lang=rnd.choice(bots.LANGS), humans=humans)
+        assert not g.refused, (i, opts, g.refused[:3])
+        assert me.result(g.state) is not None, (i, opts)
+        actions += len(g.applied)
+    assert actions > GAMES * 10
+    print(f"{GAMES} games, {actions} actions, {time.process_time() - t0:.1f} s CPU")
