@@ -30,7 +30,6 @@ class Played:
     )  # (now, pid, action, view before)
     phases: int = 0
     refused: list[tuple[str, dict, str]] = field(default_factory=list)
-    mafia_picks: list[dict] = field(default_factory=list)  # each night's picks at its end
 
 
 def _lang_lines(lang: str) -> list[re.Pattern[str]]:
@@ -43,6 +42,15 @@ def _lang_lines(lang: str) -> list[re.Pattern[str]]:
 
 def room_options(rnd: random.Random, preset: str, n: int) -> dict:
     """Random but valid options of ``preset`` for ``n`` players."""
+    if preset == "city":
+        opts = {
+            "preset": "city",
+            "deathReveal": rnd.choice(("none", "team", "role")),
+            "openVote": rnd.random() < 0.5,
+            "police": rnd.random() < 0.8,
+            "doctor": rnd.random() < 0.8,
+        }
+        return me.check_setup(opts, n)
     if preset != "classic":
         return {"preset": preset}
     opts: dict = {"preset": "classic"}
@@ -131,9 +139,7 @@ def play(
             continue
         if state["phase"]["kind"] == "ended":
             break
-        assert ends is not None
-        if state["phase"]["kind"] == "night":
-            out.mafia_picks.append(dict(state["phase"].get("mafiaPicks", {})))
+        assert ends is not None, f"stuck in {state['phase']['kind']}: nothing planned, no deadline"
         now = max(now, ends)
         state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, now)
     out.state = state
@@ -240,16 +246,21 @@ def _team(state: dict, pid: str) -> str:
     return me.team_of(_role(state, pid))
 
 
-def test_mafia_bots_agree_and_never_pick_a_team_mate():
+@pytest.mark.parametrize("preset", IMPLEMENTED)
+def test_mafia_bots_agree_and_never_pick_a_team_mate(preset):
     nights = 0
-    for seed in range(30):
-        g = play(10, {"preset": "classic", "mafiaCount": 3}, seed)
+    n = {"classic": 10, "city": 11}.get(preset, me.presets()[preset]["maxPlayers"])
+    for seed in range(20):
+        g = play(n, {"preset": preset, "mafiaCount": 3}, seed)
         assert not g.refused
-        for picks in g.mafia_picks:
-            targets = {t for t in picks.values() if t is not None}
-            assert len(targets) <= 1, picks
-            assert all(_team(g.state, t) != "mafia" for t in targets)
-            nights += bool(picks)
+        by_night: dict[int, set[str]] = {}
+        for _, _pid, a, v in g.applied:
+            if a["type"] == "mafiaTarget":
+                by_night.setdefault(v["phase"]["seq"], set()).add(a["target"])
+        for targets in by_night.values():
+            assert len(targets) == 1, targets
+            assert all(t is None or _team(g.state, t) != "mafia" for t in targets)
+        nights += len(by_night)
     assert nights > 30
 
 

@@ -33,6 +33,7 @@ language, only in writable channels, and say nothing a careful human of that rol
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from typing import Any
@@ -92,6 +93,9 @@ WINDOWS: dict[str, tuple[float, float]] = {
     "greet": (0.05, 0.6),
     "talk": (0.08, 0.5),
     "readyEarly": (0.55, 0.9),
+    "ready": (0.3, 0.85),
+    "endTurn": (0.45, 0.85),
+    "nominate": (0.35, 0.8),
     "vote": (0.25, 0.8),
     "confirm": (0.2, 0.75),
     "night": (0.15, 0.7),
@@ -102,17 +106,31 @@ WINDOWS: dict[str, tuple[float, float]] = {
 UNTIMED_SPAN = 6.0  # seconds a plan spreads over in a phase without a deadline (ended)
 
 
-def _templates() -> list[tuple[str, re.Pattern[str]]]:
-    out = []
+def _claim_pattern() -> tuple[re.Pattern[str], dict[str, str]]:
+    """One regex for every claim template of every language: group ``c<i>`` holds the name."""
+    alts = []
+    kinds = {}
+    i = 0
     for kind in CLAIM_WEIGHT:
         for lang_lines in LINES[kind].values():
             for t in lang_lines:
-                pat = re.escape(t).replace(re.escape("{p}"), "(?P<p>.+?)")
-                out.append((kind, re.compile(pat, re.IGNORECASE)))
-    return out
+                group = f"c{i}"
+                kinds[group] = kind
+                alts.append(re.escape(t).replace(re.escape("{p}"), f"(?P<{group}>.+?)"))
+                i += 1
+    return re.compile("|".join(f"(?:{a})" for a in alts), re.IGNORECASE), kinds
 
 
-_CLAIMS = _templates()
+_CLAIM_RE, _CLAIM_KIND = _claim_pattern()
+
+
+@functools.lru_cache(maxsize=4096)
+def _claim_of(text: str) -> tuple[str, str] | None:
+    """(kind, the name as written) if ``text`` is one of the bots' claim lines."""
+    m = _CLAIM_RE.fullmatch(text.strip())
+    if m is None or m.lastgroup is None:
+        return None
+    return _CLAIM_KIND[m.lastgroup], m.group(m.lastgroup)
 
 
 # --- reading the view ---------------------------------------------------------------------------
@@ -156,11 +174,8 @@ class _Seat:
 
     def resolve(self, text: str) -> str | None:
         """The player a claim names, by id or by name."""
-        t = text.strip().lower()
-        for pid, p in self.players.items():
-            if t == pid.lower() or (p.get("name") and t == str(p["name"]).lower()):
-                return pid
-        return None
+        self.mentions("")  # builds the key table
+        return self._mention_keys.get(text.strip().lower())
 
     def mentions(self, text: str) -> list[str]:
         """Players a line names (by id or name), in order of first mention."""
@@ -196,15 +211,13 @@ class _Seat:
             speaker = m.get("from")
             if m.get("channel") != "day" or speaker is None:
                 continue
-            text = m.get("text", "").strip()
+            text = m.get("text", "")
             found = None
-            for kind, pat in _CLAIMS:
-                hit = pat.fullmatch(text)
-                if hit:
-                    target = self.resolve(hit.group("p"))
-                    if target is not None:
-                        found = [(kind, target)]
-                    break
+            claim = _claim_of(text)
+            if claim is not None:
+                target = self.resolve(claim[1])
+                if target is not None:
+                    found = [(claim[0], target)]
             if found is None:
                 found = [("mention", t) for t in self.mentions(text)]
             for kind, target in found:
@@ -260,7 +273,7 @@ class _Seat:
             if speaker in s and speaker not in self.allies and tv and kind in CLAIM_WEIGHT:
                 s[speaker] += CLAIM_WEIGHT[kind] * tv * (1.5 if kind == "sure" else 0.5)
         for e in self.v.get("events") or ():
-            if e.get("kind") != "nomination" or not e.get("ballots"):
+            if e.get("kind") not in ("nomination", "voteResult") or not e.get("ballots"):
                 continue
             ballots = e["ballots"]
             proven = {t for t in ballots.values() if verd.get(t, 0) > 0}
@@ -299,15 +312,38 @@ class _Seat:
                 return pid
         return None
 
+    @property
+    def preset(self) -> str:
+        return self.v.get("preset") or "classic"
+
+    @property
+    def can_skip(self) -> bool:
+        """City and original take an explicit ``sleep`` to skip a night task; classic just waits."""
+        return self.preset != "classic"
+
+    def deaths(self) -> bool:
+        return any(e.get("kind") == "death" for e in self.v.get("events") or ())
+
+    def on_trial(self) -> bool:
+        """Am I the one defending myself now (classic defense, city revote defense)?"""
+        if self.kind != "defense":
+            return False
+        return self.phase.get("accused") == self.me or self.me in (self.phase.get("suspects") or ())
+
     def stalled(self) -> int:
         """How many of the latest nominations in a row ended without an accused."""
         n = 0
         for e in reversed(self.v.get("events") or ()):
-            if e.get("kind") == "nomination":
+            kind = e.get("kind")
+            if kind == "nomination":
                 if e.get("accused") is not None:
                     break
                 n += 1
-            elif e.get("kind") == "confirm" and e.get("executed"):
+            elif kind == "voteResult" and not e.get("tie"):
+                if e.get("eliminated") is not None:
+                    break
+                n += 1
+            elif kind == "confirm" and e.get("executed"):
                 break
         return n
 
@@ -458,13 +494,74 @@ def _peek_target(seat: _Seat) -> str | None:
     return cands[seat.rng("peek").randrange(len(cands))]
 
 
+# Night tasks that learn something about the target: pick someone not checked yet.
+CHECK_TASKS = frozenset({"investigate", "godfatherCheck", "ninjaCheck", "lawyerPeek", "mediumPeek"})
+TEAM_KILLS = frozenset({"mafiaTarget", "yakuzaTarget"})  # one target agreed by a team
+NIGHT_TARGETED = CHECK_TASKS | TEAM_KILLS | {"heal", "madmanKill", "arrest"}
+
+
+def _check_target(seat: _Seat, task: str) -> str | None:
+    if task == "mediumPeek":
+        return _peek_target(seat)
+    if task == "investigate":
+        return _investigate_target(seat)
+    done = {r.get("target") for r in seat.private.get("results") or () if r.get("kind") == task}
+    cands = [t for t in seat.private.get("targets") or () if t not in done and t not in seat.allies]
+    if not cands:
+        return None
+    # whoever talks like the police is the one worth checking
+    loud = {speaker for speaker, kind, _ in seat.claims() if kind == "sure"}
+    r = seat.rng("check:" + task)
+    return max(sorted(cands), key=lambda t: (t in loud) + r.random())
+
+
+def _solo_kill(seat: _Seat) -> str | None:
+    cands = [t for t in seat.private.get("targets") or () if t != seat.me]
+    if not cands:
+        return None
+    s = seat.score()
+    r = seat.rng("solo")
+    return max(sorted(cands), key=lambda t: s.get(t, 0.0) + 2 * r.random())
+
+
+def _arrest_target(seat: _Seat) -> str | None:
+    """An arrest removes a player: only someone the evidence clearly points at."""
+    cands = [t for t in seat.private.get("targets") or () if t != seat.me and t not in seat.allies]
+    s = seat.score()
+    best = max(sorted(cands), key=lambda t: s.get(t, 0.0), default=None)
+    return best if best is not None and s.get(best, 0.0) >= 1.5 else None
+
+
+def _night_action(seat: _Seat, task: str) -> dict | None:
+    """The night action for ``task``, or a skip (``sleep``) where the preset has one."""
+    if task in TEAM_KILLS:
+        t = _team_target(seat)
+    elif task == "heal":
+        t = _heal_target(seat)
+    elif task in CHECK_TASKS:
+        t = _check_target(seat, task)
+    elif task == "madmanKill":
+        t = _solo_kill(seat)
+    elif task == "arrest":
+        t = _arrest_target(seat)
+    else:
+        t = None
+    if t is not None and t in (seat.private.get("targets") or ()):
+        return {"type": task, "target": t}
+    return {"type": "sleep"} if seat.can_skip else None
+
+
 def _intents(seat: _Seat, lang: str) -> list[tuple[str, dict]]:
-    """(window, action) for everything the bot wants this phase, in the order it would act."""
+    """(window, action) for everything the bot wants this phase, in the order it would act.
+
+    Driven by ``private.task`` (the engine's own word for what this seat may do now); the
+    classic discussion's ``readyEarly`` is the one action with no task (window "readyEarly").
+    """
     out: list[tuple[str, dict]] = []
     if seat.me is None:
         return out
     kind = seat.kind
-    task = seat.private.get("task")
+    task = seat.private.get("task") or "none"
     if kind == "ended":
         if seat.rng("gg").random() < 0.5:
             a = _say(seat, "day", "gg", "gg", lang)
@@ -474,46 +571,58 @@ def _intents(seat: _Seat, lang: str) -> list[tuple[str, dict]]:
     if not seat.alive:
         return out
     r = seat.rng("talk")
-    if kind == "greeting":
+    if kind == "greeting" or (kind in ("discussion", "speech") and seat.day <= 1 and not seat.deaths()):
         if r.random() < 0.8:
             a = _say(seat, "day", "greet", "greet", lang)
             if a:
                 out.append(("greet", a))
-    elif kind == "discussion":
+    elif kind in ("discussion", "speech"):
         out.extend(("talk", a) for a in _discussion_lines(seat, lang, r) if a)
+    if seat.on_trial():
+        a = _say(seat, "day", "notMe", "defense", lang)
+        if a:
+            out.append(("defense", a))
+    if kind == "discussion" and task == "none" and seat.preset == "classic":
         out.append(("readyEarly", {"type": "readyEarly"}))
-    elif kind == "defense":
-        if seat.phase.get("accused") == seat.me:
-            a = _say(seat, "day", "notMe", "defense", lang)
-            if a:
-                out.append(("defense", a))
-    if task == "vote":
+    if task == "ready":
+        out.append(("ready", {"type": "readyEarly"}))
+    elif task == "endTurn":
+        out.append(("endTurn", {"type": "endTurn"}))
+    elif task == "vote":
         t = _vote_target(seat)
-        if t is not None:
-            out.append(("vote", {"type": "vote", "target": t}))
+        if t is None and seat.preset == "original":
+            t = seat.hunch(list(seat.private.get("targets") or ()))
+        out.append(("vote", {"type": "vote", "target": t or "abstain"}))
     elif task == "confirm":
         out.append(("confirm", {"type": "confirm", "choice": _confirm_choice(seat)}))
-    elif task == "mafiaTarget":
-        t = _team_target(seat)
-        if t is not None:
-            if r.random() < 0.5:
-                a = _say(seat, "mafia", "kill", "kill", lang, t)
-                if a:
-                    out.append(("nightTalk", a))
-            out.append(("night", {"type": "mafiaTarget", "target": t}))
-    elif task == "investigate":
-        t = _investigate_target(seat)
-        if t is not None:
-            out.append(("night", {"type": "investigate", "target": t}))
-    elif task == "heal":
-        t = _heal_target(seat)
-        if t is not None:
-            out.append(("night", {"type": "heal", "target": t}))
-    elif task == "mediumPeek":
-        t = _peek_target(seat)
-        if t is not None:
-            out.append(("night", {"type": "mediumPeek", "target": t}))
+    elif task == "nominate":
+        out.append(("nominate", {"type": "nominate", "target": _nominee(seat)}))
+    elif task == "sleep":
+        if seat.can_skip:  # city/original: everyone confirms; classic sleepers just wait
+            out.append(("night", {"type": "sleep"}))
+    elif kind == "night" and task not in ("none", "done"):
+        a = _night_action(seat, task)
+        if a is not None:
+            if task in TEAM_KILLS and a.get("target") and r.random() < 0.5:
+                channel = "mafia" if task == "mafiaTarget" else "yakuza"
+                line = _say(seat, channel, "kill", "kill", lang, a["target"])
+                if line:
+                    out.append(("nightTalk", line))
+            out.append(("night", a))
     return out
+
+
+def _nominee(seat: _Seat) -> str | None:
+    """Original speech: name the most suspicious player, or nobody without evidence."""
+    cands = [t for t in seat.private.get("targets") or () if t != seat.me and t not in seat.allies]
+    s = seat.score()
+    best = max(sorted(cands), key=lambda t: s.get(t, 0.0), default=None)
+    if best is not None and s.get(best, 0.0) >= 0.9:
+        return best
+    if cands and seat.rng("nominate").random() < 0.5:
+        open_ = [t for t in cands if s.get(t, 0.0) > -0.5]
+        return seat.hunch(open_ or cands)
+    return None
 
 
 def _discussion_lines(seat: _Seat, lang: str, r: random.Random) -> list[dict | None]:
@@ -553,20 +662,21 @@ def _done(seat: _Seat, action: dict) -> bool:
         return seat.said_today(action["text"])
     if t == "confirm":
         return seat.private.get("choice") == action["choice"]
-    if t in ("vote", "mafiaTarget", "investigate", "heal", "mediumPeek"):
+    if t == "vote" or (t in NIGHT_TARGETED and action.get("target") is not None):
         return seat.private.get("choice") == action["target"]
     return False
 
 
 def decide(view: dict, seed: int | str, now: float, lang: str = "en") -> list[dict]:
     """Everything the bot wants to do now (unpaced): game actions not yet in effect, and
-    at most one chat line (if its rate limit allows at ``now``). ``[]``: nothing to do."""
+    at most one chat line (if its rate limit allows at ``now``). ``[]``: nothing to do.
+    Classic's discussion ``readyEarly`` is left to ``plan`` (the view does not show it)."""
     seat = _Seat(view, seed)
     out: list[dict] = []
     talked = False
     last = seat.last_said()
-    for _, a in _intents(seat, lang):
-        if a["type"] == "readyEarly" or _done(seat, a):
+    for window, a in _intents(seat, lang):
+        if window == "readyEarly" or _done(seat, a):
             continue
         if a["type"] == "chat":
             if talked or (last is not None and now - last < MIN_INTERVAL):
@@ -602,7 +712,7 @@ def plan(
     r = seat.rng("pace")
     timed: list[tuple[float, dict]] = []
     for window, a in _intents(seat, lang):
-        if a["type"] != "readyEarly" and _done(seat, a):
+        if _done(seat, a):
             continue
         lo, hi = WINDOWS[window]
         if window == "end":
@@ -629,8 +739,10 @@ def revise(view: dict, seed: int | str, action: dict, now: float, lang: str = "e
     view, e.g. following a team mate's newer pick), or None when it is no longer wanted."""
     seat = _Seat(view, seed)
     t = action.get("type")
-    if t == "readyEarly":
-        return action if seat.alive and seat.kind == "discussion" else None
+    if t == "readyEarly" and seat.private.get("task") != "ready":
+        # classic: the view does not show who is ready, so the plan's one press stands
+        ok = seat.alive and seat.kind == "discussion" and seat.preset == "classic"
+        return action if ok else None
     if t == "chat":
         last = seat.last_said()
         if action.get("channel") not in seat.write or seat.said_today(action.get("text")):
