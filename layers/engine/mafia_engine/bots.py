@@ -238,6 +238,11 @@ class _Seat:
             role = p.get("role")
             if role and pid != self.me and role in ROLES:
                 out[pid] = -1 if ROLES[role].team == TOWN else 1
+        if self.preset in ("classic", "city"):
+            # the mafia cannot target their own, so a night victim was not mafia (public)
+            for e in self.v.get("events") or ():
+                if e.get("kind") == "death" and e.get("by") == "mafia" and e.get("player") not in out:
+                    out[e["player"]] = -1
         for r in self.private.get("results") or ():
             v = _verdict(r.get("result"))
             if v:
@@ -641,8 +646,11 @@ def _discussion_lines(seat: _Seat, lang: str, r: random.Random) -> list[dict | N
             t = max(sorted(living), key=lambda t: s.get(t, 0.0))
             if s.get(t, 0.0) >= 0.9 and r.random() < 0.7:
                 lines.append(_say(seat, "day", "suspect", "suspect", lang, t))
-        if cleared and r.random() < 0.5:
-            lines.append(_say(seat, "day", "trust", "trust", lang, sorted(cleared)[0]))
+        vouched = {t for sp, k, t in seat.claims() if sp == seat.me and k == "trust"}
+        own = [x.get("target") for x in seat.private.get("results") or ()]
+        fresh = [t for t in reversed(own) if t in cleared and t not in vouched]
+        if fresh and r.random() < 0.8:
+            lines.append(_say(seat, "day", "trust", "trust", lang, fresh[0]))
     else:
         others = sorted(t for t in living if t not in seat.allies)
         if others and r.random() < 0.45:
