@@ -256,6 +256,9 @@ class RoomService:
                 self._mutate(code, lambda c: self._engine_action(c, conn_id, frame), sender=conn_id)
         except ServiceError as exc:
             self._reply_error(conn_id, frame_id, exc.code, exc.message)
+        except Exception:  # noqa: BLE001 - the sender learns something went wrong; we learn what
+            logger.exception("frame failed", extra={"connection": conn_id})
+            self._reply_error(conn_id, frame_id, "internal_error", "the server could not handle this frame")
 
     def timeout(self, code: str, phase: int, at: int | None = None) -> str:
         """A Scheduler delivery: end phase `phase` if it is due. Returns what happened."""

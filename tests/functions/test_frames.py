@@ -109,3 +109,16 @@ def test_vote_impersonation_counts_for_the_sender_only(game):
     game.send(f"c{voter}", {"action": "vote", "target": target, "player": victim, "id": 1})
     votes = game.state()["phase"]["votes"]
     assert votes.get(voter) == target and victim not in votes
+
+
+def test_an_unexpected_failure_answers_internal_error_and_writes_nothing(game, monkeypatch):
+    import mafia_engine as me
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(me, "apply", broken)
+    before = game.item()
+    game.send("cp2", {"action": "chat", "channel": "day", "text": "hi", "id": 4})
+    assert game.gw.last("cp2", "error")["code"] == "internal_error"
+    assert game.item() == before
