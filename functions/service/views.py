@@ -110,7 +110,9 @@ def digest(view: dict | bytes) -> str:
 def frame(view: dict | bytes, version: int) -> bytes:
     """The `{"type": "view", "version": N, "view": {...}}` frame with the server's clock added."""
     raw = view if isinstance(view, bytes) else render(view)
-    clock_part = json.dumps({"serverNow": round(clock.now(), 3), "clockRate": clock.rate()}, separators=(",", ":"))
+    clock_part = json.dumps(
+        {"serverNow": round(clock.now(), 3), "clockRate": clock.rate()}, separators=(",", ":")
+    )
     # splice serverNow/clockRate into the rendered view instead of serialising it again
     return b'{"type":"view","version":%d,"view":%s,%s}' % (version, raw[:-1], clock_part[1:].encode("utf-8"))
 

@@ -51,7 +51,9 @@ def test_every_function_handler_exists_and_uses_the_engine_layer():
     assert layer["Metadata"]["BuildMethod"] == "python3.11"
     ws = res["WebSocketApi"]["Properties"]
     assert ws["ProtocolType"] == "WEBSOCKET" and ws["RouteSelectionExpression"] == "$request.body.action"
-    routes = sorted(v["Properties"]["RouteKey"] for v in res.values() if v["Type"] == "AWS::ApiGatewayV2::Route")
+    routes = sorted(
+        v["Properties"]["RouteKey"] for v in res.values() if v["Type"] == "AWS::ApiGatewayV2::Route"
+    )
     assert routes == ["$connect", "$default", "$disconnect"]
 
 
@@ -92,6 +94,8 @@ def test_openapi_document_is_current():
     generated = rest.openapi_json()
     if os.environ.get("UPDATE_OPENAPI") or not path.exists():
         path.write_text(generated + "\n")
-    assert json.loads(path.read_text()) == json.loads(generated), "run: UPDATE_OPENAPI=1 pytest tests/functions"
+    assert json.loads(path.read_text()) == json.loads(generated), (
+        "run: UPDATE_OPENAPI=1 pytest tests/functions"
+    )
     spec = json.loads(generated)
     assert {"/rooms", "/rooms/{roomCode}", "/rooms/{roomCode}/players"} <= set(spec["paths"])
