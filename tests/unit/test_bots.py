@@ -417,3 +417,19 @@ def test_bots_never_send_a_refused_action_in_1000_random_games():
         actions += len(g.applied)
     assert actions > GAMES * 10
     print(f"{GAMES} games, {actions} actions, {time.process_time() - t0:.1f} s CPU")
+
+
+def test_bots_wait_while_the_game_is_paused():
+    if "pause" not in me.ACTION_TYPES:
+        pytest.skip("the engine has no pause yet")
+    ids = [f"p{i}" for i in range(1, 9)]
+    state = me.new_game(ids, {"preset": "classic", "firstPhase": "night"}, seed=4, now=0.0)
+    state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, 10.0)  # night
+    planned = {pid: bots.plan(me.view(state, pid), 4, 10.0) for pid in ids}
+    assert any(planned.values())
+    paused = me.apply(state, {"type": "pause", "player": "p1"}, 11.0)
+    for pid, entries in planned.items():
+        v = me.view(paused, pid)
+        assert bots.plan(v, 4, 11.0) == []
+        assert bots.decide(v, 4, 12.0) == []
+        assert all(bots.revise(v, 4, a, at, "en") is None for at, a in entries)

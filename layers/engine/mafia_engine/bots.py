@@ -15,8 +15,15 @@ The API (what the room layer calls)::
         current view (a teammate's pick, a chat that closed...), or None to drop it.
     decide(view, seed, now, lang="en") -> list[dict]
         Everything the bot wants to do right now, unpaced (tests, benchmarks). Idempotent:
-        once applied, the same call returns []. Never ``readyEarly`` (not visible in the
-        view, so it cannot be made idempotent; ``plan`` schedules it once per discussion).
+        once applied, the same call returns []. Never classic's discussion ``readyEarly``
+        (the view does not show who is ready; ``plan`` schedules it once per discussion).
+    next_due(entries) -> float | None
+        The earliest due time of stored plan entries (the room's ``wakeAt``).
+
+What to do comes from ``private.task`` (the engine's word for what this seat may do now:
+vote, confirm, ready, sleep, endTurn, nominate, mafiaTarget, investigate, heal, ...), so a
+preset's new phases need no change here as long as they speak through tasks. While the game
+is paused (``view.paused``) a bot plans nothing; re-plan the phase when it resumes.
 
 Actions come without ``player`` (the caller adds the bot's id). ``seed`` is the room's bot
 seed, the same for every bot of the room: mafia bots derive their team target from it and
@@ -563,8 +570,8 @@ def _intents(seat: _Seat, lang: str) -> list[tuple[str, dict]]:
     classic discussion's ``readyEarly`` is the one action with no task (window "readyEarly").
     """
     out: list[tuple[str, dict]] = []
-    if seat.me is None:
-        return out
+    if seat.me is None or seat.v.get("paused"):
+        return out  # a paused game takes only chat; bots wait for the resume (re-plan then)
     kind = seat.kind
     task = seat.private.get("task") or "none"
     if kind == "ended":
@@ -747,6 +754,8 @@ def revise(view: dict, seed: int | str, action: dict, now: float, lang: str = "e
     view, e.g. following a team mate's newer pick), or None when it is no longer wanted."""
     seat = _Seat(view, seed)
     t = action.get("type")
+    if view.get("paused"):
+        return None
     if t == "readyEarly" and seat.private.get("task") != "ready":
         # classic: the view does not show who is ready, so the plan's one press stands
         ok = seat.alive and seat.kind == "discussion" and seat.preset == "classic"
