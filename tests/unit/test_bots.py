@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import mafia_engine as me
 import pytest
+from enginekit import Table
 from mafia_engine import bots
 from mafia_engine.chat import MAX_CHARS
 
@@ -433,3 +434,39 @@ def test_bots_wait_while_the_game_is_paused():
         assert bots.plan(v, 4, 11.0) == []
         assert bots.decide(v, 4, 12.0) == []
         assert all(bots.revise(v, 4, a, at, "en") is None for at, a in entries)
+
+
+def test_town_bots_follow_a_public_accusation_and_mafia_bots_shield_their_own():
+    """Day 2 of a scripted classic game: p3 says "p1 is mafia, I'm sure." in the day chat.
+    Town bots vote p1 and confirm yes; the other mafioso votes someone else and confirms no."""
+    t = Table(["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen", "citizen"], seed=2)
+    t.to_night()
+    t.act("mafiaTarget", "p1", target="p8")
+    t.timeout()
+    assert t.kind == "discussion"
+    t.act("chat", "p3", channel="day", text="p1 is mafia, I'm sure.")
+    t.to_vote()
+    votes = {}
+    for pid in ("p2", "p4", "p5", "p6", "p7"):
+        (a,) = bots.decide(t.view(pid), 9, t.now)
+        votes[pid] = a["target"]
+        t.act("vote", pid, target=a["target"])
+    assert all(votes[p] == "p1" for p in ("p4", "p5", "p6", "p7")), votes
+    assert votes["p2"] != "p1"
+    t.timeout()
+    assert t.kind == "defense"
+    t.timeout()
+    ballots = {pid: bots.decide(t.view(pid), 9, t.now)[0]["choice"] for pid in ("p2", "p4", "p5", "p6")}
+    assert ballots == {"p2": "no", "p4": "yes", "p5": "yes", "p6": "yes"}
+
+
+def test_mafia_bots_follow_a_human_team_mates_pick():
+    t = Table(["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen"], seed=3)
+    t.to_night()
+    t.act("mafiaTarget", "p1", target="p6")  # the human mafioso picks first
+    assert bots.decide(t.view("p2"), 1, t.now) in (
+        [],
+        [{"type": "chat", "channel": "mafia", "text": "Let's take p6 tonight."}],
+    )
+    entries = bots.plan(t.view("p2"), 1, t.now)
+    assert all(a.get("target") in (None, "p6") for _, a in entries if a["type"] == "mafiaTarget")
