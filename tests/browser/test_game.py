@@ -16,7 +16,7 @@ def actions_shape(pl) -> list[str]:
     )
 
 
-def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_errors):
+def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_errors, tmp_path):
     players = seat_everyone(browser, stack.url, NAMES, console_errors, host_viewport=DESKTOP)
     host = players[0]
     by_role = start_and_learn_roles(players)
@@ -59,6 +59,14 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
                 pl.page.click("#chat-tab-day")  # the dead start on their own tab
                 expect(pl.page.locator("#chat-log")).to_contain_text("I trust the police")
             expect(victim.page.locator("#chat-tab-dead")).to_be_visible()
+            # A refused message says why (kid-safe chat blocks links).
+            survivor.page.fill("#chat-input", "see http://example.com")
+            survivor.page.press("#chat-input", "Enter")
+            expect(survivor.page.locator("#chat-error")).to_have_text("Links are not allowed here.")
+            # ±15 s once a day, announced to everyone.
+            host.click("#plus15-btn")
+            expect(host.page.locator("#plus15-btn")).to_be_disabled()
+            expect(survivor.page.locator("#adjusted-by")).to_have_text(f"Time changed by: {host.name}")
             expect(mafia.page.locator("#chat-tab-mafia")).to_be_visible()
             # Every visible word of the game screen follows the language picker.
             check_switch(survivor, "en", "ru")
@@ -79,6 +87,13 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
             for pl in players:
                 assert pl.missing_keys() == [], pl.missing_keys()
 
-    play_classic(players, by_role, hook)
+    try:
+        play_classic(players, by_role, hook)
+    except BaseException:
+        # Leave the evidence: every page as it looked when the test gave up.
+        for pl in players:
+            pl.page.screenshot(path=str(tmp_path / f"failed-{pl.name}.png"), full_page=True)
+        print(f"screenshots of the pages: {tmp_path}; stack log: {stack.log_path}")
+        raise
     for pl in players:
         pl.close()

@@ -11,9 +11,11 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 MOBILE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
-# Fast but clickable at --time-scale 5: night 9 s, vote 8 s, confirm 4 s of real time.
+# Fast but clickable at --time-scale 5: night 9 s, vote 8 s, confirm 4 s of real time; the
+# discussion may last 30 s but ends as soon as everyone presses "ready to move on".
 FAST_OPTIONS = {
     "firstPhase": "night",
+    "discussionMin": "150",
     "voteSeconds": "40",
     "defenseSeconds": "10",
     "confirmSeconds": "20",

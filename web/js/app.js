@@ -160,9 +160,9 @@ function onErrorFrame(frame) {
     goHome();
     return;
   }
-  const text = errorText(frame.code, frame.message);
-  state.lastError = { id: frame.id, action, text };
-  if (action !== "chat") toast(text);
+  // Kept as code + message so a language switch redraws it in the new language.
+  state.lastError = { id: frame.id, action, code: frame.code, message: frame.message };
+  if (action !== "chat") toast(errorText(frame.code, frame.message));
   render();
 }
 

@@ -67,9 +67,6 @@ export function eventText(view, ev) {
       text = ev.by && has(`event.death.${ev.by}`) ? t(`event.death.${ev.by}`, params) : t("event.death", params);
       detail = revealedText(view, ev.revealed);
       break;
-    case "timeAdjust":
-      text = t(ev.delta > 0 ? "event.timeAdjust.plus" : "event.timeAdjust.minus", params);
-      break;
     case "nomination": {
       const n = ev.accused && ev.tally ? ev.tally[ev.accused] : "";
       text = ev.accused ? t("event.nomination", { ...params, votes: n }) : t("event.nomination.none");

@@ -78,6 +78,13 @@ function taskPick(view, ctx, pid) {
   ctx.send(task, { target });
 }
 
+/** Who used ±15 s today: public (seed 000 §5.2), shown to everyone. */
+function adjustedLine(view) {
+  const who = view.phase.adjustedBy || [];
+  if (!who.length) return null;
+  return h("p", { class: "hint", id: "adjusted-by" }, t("act.adjustedBy", { names: who.map((id) => playerName(view, id)).join(", ") }));
+}
+
 function timeButtons(view, ctx) {
   const adjusted = (view.phase.adjustedBy || []).includes(view.you.id);
   if (view.options && view.options.timeAdjust === false) return null;
@@ -151,8 +158,8 @@ const PHASES = {
   },
   discussion: {
     panel(view, ctx) {
-      if (!alive(view)) return [hint(view.you ? t("role.dead") : t("hint.watch"))];
-      return [hint(t("hint.discussion")), timeButtons(view, ctx), readyEarlyButton(view, ctx)];
+      if (!alive(view)) return [hint(view.you ? t("role.dead") : t("hint.watch")), adjustedLine(view)];
+      return [hint(t("hint.discussion")), timeButtons(view, ctx), readyEarlyButton(view, ctx), adjustedLine(view)];
     },
   },
   vote: {

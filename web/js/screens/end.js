@@ -38,7 +38,7 @@ export function mount(root, ctx) {
           h(
             "span",
             { class: "end-fate" },
-            isAlive === false && r.diedDay ? t("end.died", { n: r.diedDay }) : isAlive === false ? t("player.dead") : t("end.alive"),
+            isAlive === false && r.diedDay ? t(r.diedBy === "mafia" ? "end.diedNight" : "end.died", { n: r.diedDay }) : isAlive === false ? t("player.dead") : t("end.alive"),
             " · ",
             t(won ? "end.won" : "end.lost"),
           ),

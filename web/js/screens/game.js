@@ -2,7 +2,7 @@
 // Desktop puts the three panels side by side; a phone stacks them.
 import { secondsLeft } from "../clock.js";
 import { h, replaceChildren } from "../dom.js";
-import { roleName, t } from "../i18n.js";
+import { errorText, roleName, t } from "../i18n.js";
 import { eventText, eventWhen, isNight, phaseTitle, playerName, revealedBadge } from "../game/format.js";
 import { phaseRenderer } from "../game/phases.js";
 import { votesFor } from "../game/votes.js";
@@ -289,7 +289,7 @@ function chatPanel(ctx) {
     send.disabled = !canWrite;
     input.placeholder = canWrite ? t("chat.placeholder") : t("chat.readonly");
     const e = ctx.state.lastError;
-    err.textContent = e && e.action === "chat" ? e.text : "";
+    err.textContent = e && e.action === "chat" ? errorText(e.code, e.message) : "";
   }
 
   return { el, update };
