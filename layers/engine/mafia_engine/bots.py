@@ -236,14 +236,15 @@ class _Seat:
         return out
 
     def verdicts(self) -> dict[str, int]:
-        """+1 known mafia side, -1 known town, from own results, public reveals and known roles."""
+        """+1 known enemy of the town, -1 known town, from public reveals and deaths, own
+        results and roles shown to everyone (team mates are not counted: see ``allies``)."""
         out: dict[str, int] = {}
         for pid, p in self.players.items():
             rev = p.get("revealed") or {}
             if rev.get("team"):
                 out[pid] = -1 if rev["team"] == TOWN else 1
             role = p.get("role")
-            if role and pid != self.me and role in ROLES:
+            if role and pid != self.me and pid not in self.allies and role in ROLES:
                 out[pid] = -1 if ROLES[role].team == TOWN else 1
         if self.preset in ("classic", "city"):
             # the mafia cannot target their own, so a night victim was not mafia (public)
@@ -271,7 +272,9 @@ class _Seat:
         for speaker, kind, target in self.claims():
             w = CLAIM_WEIGHT.get(kind, MENTION_WEIGHT)
             sv = verd.get(speaker, 0)
-            if sv > 0:  # a known enemy's word counts backwards
+            if speaker in self.allies:
+                w *= 2  # a team mate's lead is worth following
+            elif sv > 0:  # a known enemy's word counts backwards
                 w = -w
             elif sv < 0:
                 w *= 2
