@@ -190,6 +190,7 @@ def test_every_view_has_the_same_top_level_keys() -> None:
         "channels",
         "events",
         "result",
+        "paused",
     }
     for _ in range(5):
         for viewer in [None, *t.ids]:

@@ -91,10 +91,9 @@ def test_unknown_option_key_refused() -> None:
     assert "wolfCount" in str(e)
 
 
-def test_unknown_or_unimplemented_preset_refused() -> None:
+def test_unknown_preset_refused() -> None:
     assert "preset" in str(refused(lambda: me.check_setup({"preset": "chess"}, 8), "bad_options"))
-    assert "not implemented" in str(refused(lambda: me.check_setup({"preset": "city"}, 8), "bad_options"))
-    refused(lambda: me.new_game(IDS8, {"preset": "original"}), "bad_options")
+    refused(lambda: me.new_game(IDS8, {"preset": 3}), "bad_options")
 
 
 def test_on_off_strings_are_accepted_for_switches() -> None:
@@ -287,6 +286,9 @@ def test_presets_describe_every_option() -> None:
     assert by["voteSeconds"] == {"key": "voteSeconds", "type": "int", "default": 20, "min": 10, "max": 60}
     assert by["mafiaCount"]["choices"] == ["auto", 1, 2, 3, 4]
     assert by["extraRoles"]["type"] == "multi"
-    assert (p["city"]["minPlayers"], p["city"]["maxPlayers"], p["city"]["implemented"]) == (5, 16, False)
+    assert (p["city"]["minPlayers"], p["city"]["maxPlayers"], p["city"]["implemented"]) == (5, 16, True)
     assert (p["original"]["minPlayers"], p["original"]["maxPlayers"]) == (8, 16)
+    for name in ("city", "original"):
+        if p[name]["implemented"]:
+            assert {o["key"] for o in p[name]["options"]} == set(p[name]["defaults"]) - {"preset"}
     json.dumps(p)

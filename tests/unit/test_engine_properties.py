@@ -1,7 +1,8 @@
-"""Property tests over random classic games played through the public API.
+"""Property tests over random games of every preset, played through the public API.
 
 Games come from ``mafia_engine.testing.random_game`` (a seeded random legal-action player);
-hypothesis picks the seed, the table size and the options.
+hypothesis picks the preset, the seed, the table size and the options. Per preset oracles
+(phase graph, chat audience, who may know whose role, night abilities) live in ``ORACLES``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from mafia_engine import rng
 from mafia_engine.game import clone
 from mafia_engine.testing import random_game
 
-NEXT = {
+NEXT_CLASSIC = {
     "roleReveal": {"greeting", "night"},
     "greeting": {"night", "ended"},
     "discussion": {"vote"},
@@ -24,8 +25,15 @@ NEXT = {
     "confirm": {"night", "ended"},
     "night": {"discussion", "ended"},
 }
+NEXT_CITY = {
+    "roleReveal": {"night"},
+    "night": {"discussion", "ended"},
+    "discussion": {"vote"},
+    "vote": {"defense", "night", "ended"},
+    "defense": {"vote"},
+}
 
-options_st = st.fixed_dictionaries(
+classic_options_st = st.fixed_dictionaries(
     {},
     optional={
         "extraRoles": st.lists(st.sampled_from(["soldier", "politician", "medium", "lovers"]), unique=True),
@@ -40,8 +48,50 @@ options_st = st.fixed_dictionaries(
         "timeAdjust": st.booleans(),
     },
 )
+city_options_st = st.fixed_dictionaries(
+    {"preset": st.just("city")},
+    optional={
+        "mafiaCount": st.sampled_from(["auto", 1, 2, 3]),
+        "police": st.booleans(),
+        "doctor": st.booleans(),
+        "deathReveal": st.sampled_from(["none", "team", "role"]),
+        "openVote": st.booleans(),
+        "untimed": st.booleans(),
+    },
+)
 
-game_st = st.tuples(st.integers(0, 2**31), st.integers(4, 12), options_st).filter(lambda g: _fits(g[1], g[2]))
+game_st = st.one_of(
+    st.tuples(st.integers(0, 2**31), st.integers(4, 12), classic_options_st),
+    st.tuples(st.integers(0, 2**31), st.integers(5, 16), city_options_st),
+).filter(lambda g: _fits(g[1], g[2]))
+
+
+def _preset(s: dict) -> str:
+    return s["preset"]
+
+
+def _night_types(s: dict, role: str) -> set[str]:
+    """The night action types a role may send in this game (besides ``sleep``)."""
+    if _preset(s) == "classic":
+        night = me.ROLES[role].night
+        return {night} if night else set()
+    if _preset(s) == "city":
+        return {{"mafia": "mafiaTarget", "police": "investigate", "doctor": "heal"}.get(role)} - {None}
+    raise AssertionError(_preset(s))
+
+
+def _may_know(s: dict, viewer: dict, other: dict) -> bool:
+    """May ``viewer`` see ``other``'s role while the game runs?"""
+    if _preset(s) == "classic":
+        dead_all = not viewer["alive"] and s["options"]["deadSeeAll"]
+        return dead_all or me.team_of(viewer["role"]) == "mafia" or viewer["role"] == "lover"
+    if _preset(s) == "city":
+        return viewer["role"] == "mafia" and other["role"] == "mafia"
+    raise AssertionError(_preset(s))
+
+
+def _next(s: dict) -> dict:
+    return NEXT_CLASSIC if _preset(s) == "classic" else NEXT_CITY
 
 
 def _fits(n: int, options: dict) -> bool:
@@ -51,6 +101,19 @@ def _fits(n: int, options: dict) -> bool:
     except me.InvalidAction:
         return False
 
+
+NIGHT_TYPES = (
+    "mafiaTarget",
+    "investigate",
+    "heal",
+    "mediumPeek",
+    "godfatherCheck",
+    "ninjaCheck",
+    "lawyerPeek",
+    "yakuzaTarget",
+    "madmanKill",
+    "arrest",
+)
 
 SETTINGS = settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
@@ -62,6 +125,13 @@ def _play(seed: int, n: int, options: dict, presence: bool = True):
 
 
 def _oracle_read(s: dict, viewer: str | None) -> set[str]:
+    if _preset(s) == "city":
+        if s["phase"]["kind"] == "ended":
+            return {"day", "system", "dead"}
+        if viewer is None:
+            return {"day", "system"}
+        p = next(q for q in s["players"] if q["id"] == viewer)
+        return {"day", "system"} | ({"dead"} if not p["alive"] else set())
     if s["phase"]["kind"] == "ended":
         return {"day", "system", "mafia", "dead", "lovers"}
     if viewer is None:
@@ -94,23 +164,27 @@ def test_random_games_keep_invariants(game) -> None:
         assert s["day"] >= prev["day"]
         k0, k1 = prev["phase"]["kind"], s["phase"]["kind"]
         if k0 != k1:
-            assert k1 in NEXT[k0], (k0, k1)
+            assert k1 in _next(s)[k0], (k0, k1)
             assert s["seq"] == prev["seq"] + 1
-            assert action["type"] in ("phaseTimeout", "readyEarly")
+            if _preset(s) == "classic":
+                assert action["type"] in ("phaseTimeout", "readyEarly")
         else:
             assert s["seq"] == prev["seq"]
         assert (s["winner"] is not None) == (k1 == "ended")
         if action["type"] not in ("phaseTimeout", "presence", "chat"):
             actor = next(p for p in prev["players"] if p["id"] == action["player"])
             assert actor["alive"]
-            if action["type"] in ("mafiaTarget", "investigate", "heal", "mediumPeek"):
-                assert me.ROLES[actor["role"]].night == action["type"]
+            if action["type"] in NIGHT_TYPES:
+                assert action["type"] in _night_types(s, actor["role"])
         prev = s
     last = steps[-1][2]
     if last["winner"]:
         alive = [p for p in last["players"] if p["alive"]]
         mafia = sum(p["role"] == "mafia" for p in alive)
-        assert last["winner"] == ("town" if mafia == 0 else "mafia")
+        if last["winner"] == "draw":
+            assert _preset(last) == "city" and mafia and mafia < len(alive) - mafia
+        else:
+            assert last["winner"] == ("town" if mafia == 0 else "mafia")
         if last["winner"] == "mafia":
             assert mafia >= len(alive) - mafia
         assert len(json.dumps(last)) <= 64 * 1024
@@ -131,6 +205,8 @@ def test_only_legal_actors_are_accepted(game, fuzz_seed) -> None:
         "mediumPeek",
         "adjustTime",
         "readyEarly",
+        "sleep",
+        "endTurn",
     ]
     for _action, now, s in _play(seed, n, options, presence=False)[::3]:
         ids = [p["id"] for p in s["players"]]
@@ -157,8 +233,8 @@ def test_only_legal_actors_are_accepted(game, fuzz_seed) -> None:
             kind = s["phase"]["kind"]
             actor = next(p for p in s["players"] if p["id"] == pid)
             assert actor["alive"] and kind != "ended"
-            if typ in ("mafiaTarget", "investigate", "heal", "mediumPeek"):
-                assert kind == "night" and me.ROLES[actor["role"]].night == typ
+            if typ in NIGHT_TYPES:
+                assert kind == "night" and typ in _night_types(s, actor["role"])
                 tgt = next((p for p in s["players"] if p["id"] == act["target"]), None)
                 if typ == "mediumPeek":
                     assert not tgt["alive"]
@@ -166,12 +242,24 @@ def test_only_legal_actors_are_accepted(game, fuzz_seed) -> None:
                     assert tgt["alive"]
                     if typ == "mafiaTarget":
                         assert tgt["role"] != "mafia"
+            if _preset(s) != "classic" and kind == "night":
+                assert pid not in s["phase"]["acts"], "a confirmed night action is final"
             if typ == "vote":
                 assert kind == "vote" and act["target"] != pid
+                if _preset(s) != "classic":
+                    assert pid not in s["phase"]["votes"], "a confirmed vote is final"
+                    cands = s["phase"].get("candidates")
+                    assert cands is None or act["target"] in [*cands, "abstain"]
             if typ == "confirm":
                 assert kind == "confirm" and s["phase"]["accused"] != pid
-            if typ in ("adjustTime", "readyEarly"):
+            if typ == "adjustTime":
                 assert kind == "discussion"
+            if typ == "readyEarly":
+                assert kind == "discussion" or (_preset(s) != "classic" and kind == "roleReveal")
+            if typ == "sleep":
+                assert kind == "night" and _preset(s) != "classic"
+            if typ == "endTurn":
+                assert kind == "defense" and pid in s["phase"]["suspects"]
             assert after is not s
 
 
@@ -239,11 +327,10 @@ def test_secret_chat_never_reaches_a_view_outside_its_audience(game) -> None:
             if viewer is None:
                 assert v["you"] is None and v["private"] is None
             if s["phase"]["kind"] != "ended":
+                by = {q["id"]: q for q in s["players"]}
                 for p in v["players"]:
                     if p["role"] is not None and p["id"] != viewer:
-                        me_ = next(q for q in s["players"] if q["id"] == viewer)
-                        dead_all = not me_["alive"] and s["options"]["deadSeeAll"]
-                        assert dead_all or me.team_of(me_["role"]) == "mafia" or me_["role"] == "lover"
+                        assert _may_know(s, by[viewer], by[p["id"]])
 
 
 @SETTINGS
@@ -259,5 +346,6 @@ def test_night_views_have_one_shape_for_every_role(game) -> None:
                 continue
             v = me.view(s, p["id"])
             shapes.add((tuple(v), tuple(v["private"]), tuple(v["phase"]), tuple(v["you"])))
-            assert v["private"]["task"] in ("sleep", "mafiaTarget", "investigate", "heal", "mediumPeek")
+            assert v["private"]["task"] in ("sleep", "done", *NIGHT_TYPES)
+            assert set(v["phase"]) == {"kind", "endsAt", "seq"}
         assert len(shapes) == 1

@@ -47,6 +47,10 @@ __all__ = [
 
 STATE_VERSION = 1
 ALWAYS_ROUTED = frozenset({"chat", "presence", "phaseTimeout"})
+# Room-level actions (the room layer checks host rights; the engine applies them in any phase)
+ROOM_ACTIONS = frozenset({"pause", "resume", "endGame", "leave"})
+# What may still happen while the host has paused the game
+WHILE_PAUSED = frozenset({"chat", "presence", "pause", "resume", "endGame", "leave"})
 
 
 def _preset_of_options(options: Any):
@@ -154,6 +158,7 @@ def new_game(players: list[str], options: dict | None = None, seed: int | str = 
         "nominatedBy": None,
         "winner": None,
         "result": None,
+        "paused": None,
     }
     preset.start(Game(state, preset, now))
     return state
@@ -169,6 +174,8 @@ def apply(state: dict, action: dict, now: float) -> dict:
     preset = PRESETS[state["preset"]]
     ph = state["phase"]
     kind = ph["kind"]
+    if state.get("paused") and a.type not in WHILE_PAUSED:
+        raise InvalidAction("paused", f"the game is paused; {a.type} has to wait until it resumes")
     if a.type == "phaseTimeout":
         if kind == "ended":
             raise InvalidAction("game_over", "the game is over; there is no phase to end")
@@ -180,6 +187,9 @@ def apply(state: dict, action: dict, now: float) -> dict:
             raise InvalidAction("no_deadline", f"the {kind} phase has no deadline")
         if now < ph["endsAt"]:
             raise InvalidAction("too_early", f"the {kind} phase ends at {ph['endsAt']}, it is {now}")
+    elif a.type in ROOM_ACTIONS:
+        if kind == "ended":
+            raise InvalidAction("game_over", "the game is over")
     elif a.type not in ALWAYS_ROUTED:
         if kind == "ended":
             raise InvalidAction("game_over", "the game is over")
@@ -194,9 +204,56 @@ def apply(state: dict, action: dict, now: float) -> dict:
         p["connected"] = a.connected
         if a.connected:
             p["seenToday"] = True
+    elif a.type in ROOM_ACTIONS:
+        _room_action(g, a)
     else:
         preset.actions[a.type](g, a)
     return s
+
+
+def _room_action(g: Game, a: Any) -> None:
+    """pause / resume / endGame / leave: the same in every preset (docs/rules.md, "Room rules")."""
+    s = g.s
+    ph = s["phase"]
+    g.player(a.player)
+    if a.type == "pause":
+        if s.get("paused"):
+            raise InvalidAction("already_paused", "the game is already paused")
+        left = None if ph["endsAt"] is None else max(0.0, ph["endsAt"] - g.now)
+        s["paused"] = {"left": left, "by": a.player}
+        ph["endsAt"] = None
+        g.event("paused")
+        g.system("The game is paused.")
+    elif a.type == "resume":
+        paused = s.get("paused")
+        if not paused:
+            raise InvalidAction("not_paused", "the game is not paused")
+        s["paused"] = None
+        if paused["left"] is not None:
+            ph["endsAt"] = float(g.now + paused["left"])
+        g.event("resumed")
+        g.system("The game goes on.")
+    elif a.type == "endGame":
+        s["paused"] = None
+        g.preset.finish(g, "none", "host")
+    else:  # leave
+        p = g.player(a.player)
+        if not p["alive"]:
+            return  # an eliminated player leaving changes nothing in the game
+        seq = s["seq"]
+        g.kill(p, "left")
+        g.system(f"{p['id']} left the game.")
+        if g.preset.after_leave:
+            g.preset.after_leave(g, p)
+        elif not g.check_win("left"):
+            pass
+        if s["phase"]["kind"] == "ended":
+            s["paused"] = None
+        elif s.get("paused") and s["seq"] != seq:
+            # the leave moved the game on while paused: the new phase waits, frozen, too
+            ends = s["phase"]["endsAt"]
+            s["paused"] = {**s["paused"], "left": None if ends is None else max(0.0, ends - g.now)}
+            s["phase"]["endsAt"] = None
 
 
 def action_schema() -> dict:
@@ -210,7 +267,7 @@ def view(state: dict, viewer: str | None) -> dict:
 
 
 def deadline(state: dict) -> float | None:
-    """When the current phase ends (server epoch seconds), or None (ended / untimed)."""
+    """When the current phase ends (server epoch seconds), or None (ended / paused / untimed)."""
     return state["phase"]["endsAt"]
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .errors import InvalidAction
 
-CHANNELS = ("day", "mafia", "dead", "lovers", "system")
+CHANNELS = ("day", "mafia", "yakuza", "dead", "lovers", "system")
 
 
 class _Action(BaseModel):
@@ -26,7 +26,7 @@ class _PlayerAction(_Action):
 
 class Chat(_PlayerAction):
     type: Literal["chat"]
-    channel: Literal["day", "mafia", "dead", "lovers", "system"]
+    channel: Literal["day", "mafia", "yakuza", "dead", "lovers", "system"]
     text: str
 
 
@@ -74,6 +74,77 @@ class Presence(_PlayerAction):
     connected: bool
 
 
+class Sleep(_PlayerAction):
+    """City/original night: confirm sleep (citizens) or skip whatever is left to do."""
+
+    type: Literal["sleep"]
+
+
+class EndTurn(_PlayerAction):
+    """Original speech: end the turn without a nomination; city/original defense: done speaking."""
+
+    type: Literal["endTurn"]
+
+
+class Nominate(_PlayerAction):
+    """Original speech: the speaker ends the turn naming one suspect (null: nobody)."""
+
+    type: Literal["nominate"]
+    target: str | None
+
+
+class GodfatherCheck(_PlayerAction):
+    type: Literal["godfatherCheck"]
+    target: str
+
+
+class NinjaCheck(_PlayerAction):
+    type: Literal["ninjaCheck"]
+    target: str
+
+
+class LawyerPeek(_PlayerAction):
+    type: Literal["lawyerPeek"]
+    target: str
+
+
+class YakuzaTarget(_PlayerAction):
+    type: Literal["yakuzaTarget"]
+    target: str | None
+
+
+class MadmanKill(_PlayerAction):
+    type: Literal["madmanKill"]
+    target: str | None
+
+
+class Arrest(_PlayerAction):
+    type: Literal["arrest"]
+    target: str | None
+
+
+class Pause(_PlayerAction):
+    """Room layer (host): freeze the phase clock."""
+
+    type: Literal["pause"]
+
+
+class Resume(_PlayerAction):
+    type: Literal["resume"]
+
+
+class EndGame(_PlayerAction):
+    """Room layer (host): end the game now without a winner."""
+
+    type: Literal["endGame"]
+
+
+class Leave(_PlayerAction):
+    """Room layer: the player left a running game; their character is eliminated."""
+
+    type: Literal["leave"]
+
+
 class PhaseTimeout(_Action):
     type: Literal["phaseTimeout"]
     phase: int | None = None  # phase_seq the timeout belongs to
@@ -91,6 +162,19 @@ Action = Annotated[
     | MediumPeek
     | ReadyEarly
     | Presence
+    | Sleep
+    | EndTurn
+    | Nominate
+    | GodfatherCheck
+    | NinjaCheck
+    | LawyerPeek
+    | YakuzaTarget
+    | MadmanKill
+    | Arrest
+    | Pause
+    | Resume
+    | EndGame
+    | Leave
     | PhaseTimeout,
     Field(discriminator="type"),
 ]
@@ -108,6 +192,19 @@ ACTION_TYPES = (
     "mediumPeek",
     "readyEarly",
     "presence",
+    "sleep",
+    "endTurn",
+    "nominate",
+    "godfatherCheck",
+    "ninjaCheck",
+    "lawyerPeek",
+    "yakuzaTarget",
+    "madmanKill",
+    "arrest",
+    "pause",
+    "resume",
+    "endGame",
+    "leave",
     "phaseTimeout",
 )
 

@@ -17,8 +17,15 @@ MAX_CHARS = 200
 MIN_INTERVAL = 0.7  # seconds between two messages of one player
 # The window per channel: at most this many messages and this many UTF-8 bytes of text
 # (200 Korean characters are 600 bytes), so a full game stays under 64 KB of UTF-8 JSON.
-WINDOW = {"day": 60, "system": 40, "mafia": 30, "dead": 30, "lovers": 20}
-WINDOW_BYTES = {"day": 12_000, "system": 5_000, "mafia": 6_000, "dead": 6_000, "lovers": 4_000}
+WINDOW = {"day": 60, "system": 40, "mafia": 30, "yakuza": 30, "dead": 30, "lovers": 20}
+WINDOW_BYTES = {
+    "day": 12_000,
+    "system": 5_000,
+    "mafia": 6_000,
+    "yakuza": 6_000,
+    "dead": 6_000,
+    "lovers": 4_000,
+}
 
 # Small on purpose: the filter is a speed bump for a kids' game, not a moderation system.
 _WORDS_EN = (

@@ -34,6 +34,8 @@ def clone(s: dict) -> dict:
     c["results"] = {k: list(v) for k, v in s["results"].items()}
     c["mvpVotes"] = dict(s["mvpVotes"])
     c["votes"] = _copy_value(s["votes"])
+    if "extra" in s:  # preset-specific bookkeeping (city, original): one level deep
+        c["extra"] = {k: _copy_value(v) for k, v in s["extra"].items()}
     return c
 
 
@@ -93,6 +95,9 @@ class Game:
         self.preset.phases[kind].begin(self, **data)
 
     def deadline_in(self, seconds: float) -> None:
+        """Give the phase a deadline, unless the game is untimed (single-device play)."""
+        if self.options.get("untimed"):
+            return
         self.s["phase"]["endsAt"] = float(self.now + seconds)
 
     def event(self, kind: str, **fields: Any) -> None:

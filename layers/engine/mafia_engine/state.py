@@ -21,7 +21,7 @@ class PlayerState(TypedDict):
     role: str  # a role id of roles.ROLES
     alive: bool
     diedDay: int | None
-    diedBy: Literal["mafia", "vote", "disconnect"] | None
+    diedBy: str | None  # mafia, vote, disconnect, left; original also yakuza, madman, arrest
     revealed: dict | None  # public reveal: {"team"} or {"role", "team"}
     soldierUsed: bool
     connected: bool  # last presence reported by the room layer
@@ -58,3 +58,4 @@ class GameState(TypedDict):
     nominatedBy: list[str] | None  # who nominated today's accused (MVP)
     winner: str | None
     result: dict | None
+    paused: dict | None  # {"left": seconds | None, "by"}: the host froze the clock (pause/resume)

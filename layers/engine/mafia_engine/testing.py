@@ -38,6 +38,9 @@ def legal_actions(state: dict, chat: bool = True, now: float | None = None) -> l
                 )
         if not p["alive"] or kind == "ended":
             continue
+        if preset.name != "classic":
+            out.extend(_task_actions(preset.private(state, p), pid))
+            continue
         if kind == "discussion":
             if opts["timeAdjust"] and pid not in ph["adjustedBy"]:
                 out.append({"type": "adjustTime", "player": pid, "delta": 15})
@@ -57,6 +60,49 @@ def legal_actions(state: dict, chat: bool = True, now: float | None = None) -> l
                 targets = list(priv["targets"]) + ([None] if task == "mafiaTarget" else [])
                 out.extend({"type": task, "player": pid, "target": t} for t in targets)
     return out
+
+
+# Night tasks whose target may be null (a deliberate "nobody"); every night task may also be
+# skipped with ``sleep`` in city and original.
+NULL_TARGET = frozenset({"mafiaTarget", "yakuzaTarget", "madmanKill", "arrest"})
+TARGET_TASKS = frozenset(
+    {
+        "mafiaTarget",
+        "investigate",
+        "heal",
+        "godfatherCheck",
+        "ninjaCheck",
+        "lawyerPeek",
+        "yakuzaTarget",
+        "madmanKill",
+        "arrest",
+    }
+)
+
+
+def _task_actions(priv: dict, pid: str) -> list[dict]:
+    """City / original: what the player's ``private.task`` allows (the view drives the player)."""
+    task = priv["task"]
+    targets = list(priv["targets"])
+    if task == "ready":
+        return [{"type": "readyEarly", "player": pid}]
+    if task == "sleep":
+        return [{"type": "sleep", "player": pid}]
+    if task == "endTurn":
+        return [{"type": "endTurn", "player": pid}]
+    if task == "vote":
+        return [{"type": "vote", "player": pid, "target": t} for t in [*targets, "abstain"]]
+    if task == "confirm":
+        return [{"type": "confirm", "player": pid, "choice": c} for c in ("yes", "no")]
+    if task == "nominate":
+        return [{"type": "nominate", "player": pid, "target": t} for t in [*targets, None]]
+    if task in TARGET_TASKS:
+        out = [{"type": task, "player": pid, "target": t} for t in targets]
+        if task in NULL_TARGET:
+            out.append({"type": task, "player": pid, "target": None})
+        out.append({"type": "sleep", "player": pid})
+        return out
+    return []
 
 
 def random_game(
@@ -80,8 +126,8 @@ def random_game(
         r, roll = rng.below(r, timeout_chance)
         action: dict
         ends = state["phase"]["endsAt"]
-        if roll == 0 or (ends is not None and now >= ends):
-            now = max(now, state["phase"]["endsAt"])
+        if ends is not None and (roll == 0 or now >= ends):
+            now = max(now, ends)
             action = {"type": "phaseTimeout", "phase": state["seq"]}
         elif presence and roll == 1:
             r, i = rng.below(r, n)
@@ -90,7 +136,8 @@ def random_game(
         else:
             r, dt = rng.below(r, 2000)
             step_now = min(now + MIN_INTERVAL + dt / 1000, ends if ends is not None else now + 3)
-            choices = legal_actions(state, chat=chat, now=step_now)
+            # untimed games move only by confirmations: mostly skip the chat there
+            choices = legal_actions(state, chat=chat and (ends is not None or roll % 2 == 0), now=step_now)
             if not choices:
                 continue
             r, i = rng.below(r, len(choices))

@@ -121,4 +121,5 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
         "channels": {"read": list(read), "write": list(preset.write_channels(s, me))},
         "events": _copy_events(s["events"]),
         "result": _jcopy(s["result"]),
+        "paused": bool(s.get("paused")),
     }

@@ -34,6 +34,9 @@ class Preset:
     actions: dict[str, Callable[[Game, Any], None]] = field(default_factory=dict)
     win_checks: tuple[Callable[[Game], str | None], ...] = ()
     finish: Callable[[Game, str, str], None] | None = None  # (g, winner, cause): end the game
+    # (g, player) after a living player's ``leave`` eliminated them: win check, then set the
+    # phase right (a speaker, an accused or the last awaited player may be gone)
+    after_leave: Callable[[Game, dict], None] | None = None
     # view hooks: (state, player dict or None) -> ...
     read_channels: Callable[[dict, dict | None], tuple[str, ...]] | None = None
     write_channels: Callable[[dict, dict | None], tuple[str, ...]] | None = None

@@ -603,6 +603,9 @@ _HOW = {
     ("mafia", "vote"): "Mafia wins! After the day-{d} execution the mafia equal the town.",
     ("mafia", "night"): "Mafia wins! After night {d} the mafia equal the town.",
     ("mafia", "disconnect"): "Mafia wins! After a player left on day {d} the mafia equal the town.",
+    ("town", "left"): "Town wins! The last mafia left the game on day {d}.",
+    ("mafia", "left"): "Mafia wins! After a player left on day {d} the mafia equal the town.",
+    ("none", "host"): "The host ended the game on day {d}; nobody wins.",
 }
 
 
@@ -645,6 +648,19 @@ def finish(g: Game, winner: str, cause: str) -> None:
     g.event("end", winner=winner, cause=cause)
     g.system(summary)
     g.goto("ended")
+
+
+def after_leave(g: Game, p: dict) -> None:
+    """A player left (room rule): win check, then mend the phase they were needed in."""
+    if g.check_win("left"):
+        return
+    ph = g.phase
+    kind = ph["kind"]
+    if kind in ("defense", "confirm") and ph["accused"] == p["id"]:
+        g.system("The accused has left; there is no execution today.")
+        end_day(g)
+    elif kind == "discussion" and all(q["id"] in ph["ready"] for q in g.alive()):
+        g.goto("vote")
 
 
 def _no_timeout(g: Game) -> None:  # pragma: no cover - ended has no deadline
@@ -696,6 +712,7 @@ CLASSIC = Preset(
     actions=ACTIONS,
     win_checks=(no_mafia_left, mafia_parity),
     finish=finish,
+    after_leave=after_leave,
     read_channels=read_channels,
     write_channels=write_channels,
     known_roles=known_roles,

@@ -1,0 +1,137 @@
+"""Rule pieces the city and original presets share (classic keeps its own, seed 000's)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..chat import append, check_rate, check_text
+from ..errors import InvalidAction
+from ..game import Game
+from ..roles import team_of
+from .classic import _check_investigate as check_investigate
+from .classic import _check_mafia_target as check_mafia_target
+
+__all__ = [
+    "act_chat",
+    "act_ready",
+    "add_result",
+    "all_in",
+    "check_investigate",
+    "check_mafia_target",
+    "check_target",
+    "finish_game",
+    "living_ids",
+    "tally_ballots",
+]
+
+
+def living_ids(s: dict) -> list[str]:
+    return [q["id"] for q in s["players"] if q["alive"]]
+
+
+def all_in(g: Game, done: Any) -> bool:
+    """Has every living player confirmed (is in ``done``, a list or a dict)?"""
+    return all(p["id"] in done for p in g.alive())
+
+
+def check_target(
+    s: dict, by_id: dict, p: dict, t: str | None, self_ok: bool = False
+) -> tuple[str, str] | None:
+    """A living player (other than ``p`` unless ``self_ok``)."""
+    q = by_id.get(t)
+    if q is None:
+        return "unknown_player", f"there is no player {t!r} in this game"
+    if q is p and not self_ok:
+        return "self_target", "you cannot choose yourself"
+    if not q["alive"]:
+        return "target_dead", f"{t} is already out of the game"
+    return None
+
+
+def add_result(s: dict, pid: str, night: int, kind: str, target: str, result: str) -> None:
+    """A private night result (shown only to ``pid``, in ``private.results``)."""
+    s["results"].setdefault(pid, []).append({"day": night, "kind": kind, "target": target, "result": result})
+
+
+def act_chat(g: Game, a: Any, refusal: Callable[[dict, dict, str], str | None]) -> None:
+    p = g.player(a.player)
+    why = refusal(g.s, p, a.channel)
+    if why:
+        raise InvalidAction("no_permission", why)
+    text = check_text(a.text, g.options["kidSafeChat"])
+    check_rate(p, g.now)
+    p["lastChatAt"] = float(g.now)
+    append(g.s, a.channel, p["id"], text, g.now)
+
+
+def act_ready(g: Game, a: Any) -> None:
+    p = g.actor(a.player)
+    ready = g.phase["ready"]
+    if p["id"] in ready:
+        raise InvalidAction("already_ready", "you have already said you are ready")
+    ready.append(p["id"])
+
+
+def tally_ballots(
+    g: Game, votes: dict, candidates: list[str] | None, default: str | None = None
+) -> tuple[dict[str, int], dict[str, str]]:
+    """(tally, ballots) over the living voters' ballots for living candidates.
+
+    ``default``: what a missing ballot counts as (None: not counted); ``"abstain"`` is never counted.
+    """
+    tally: dict[str, int] = {}
+    ballots: dict[str, str] = {}
+    pool = set(candidates) if candidates is not None else None
+    for pid, target in votes.items():
+        if g.by_id[pid]["alive"]:
+            ballots[pid] = target
+    if default is not None:
+        for p in g.alive():
+            ballots.setdefault(p["id"], default)
+    if candidates is not None:  # keep the candidates' order (nomination order) in the tally
+        for c in candidates:
+            if g.by_id[c]["alive"]:
+                tally[c] = 0
+    for target in ballots.values():
+        if target == "abstain" or not g.by_id[target]["alive"]:
+            continue
+        if pool is not None and target not in pool:
+            continue
+        tally[target] = tally.get(target, 0) + 1
+    return {t: n for t, n in tally.items() if n}, ballots
+
+
+def finish_game(g: Game, winner: str, cause: str, summary: str, won: Callable[[dict], bool]) -> None:
+    """End the game: the §8.6-shaped result (``won`` says who is on the winning side)."""
+    s = g.s
+    summary = summary.format(d=s["day"])
+    players = []
+    for p in s["players"]:
+        players.append(
+            {
+                "id": p["id"],
+                "role": p["role"],
+                "team": team_of(p["role"]),
+                "alive": p["alive"],
+                "diedDay": p["diedDay"],
+                "diedBy": p["diedBy"],
+                "won": winner not in ("draw", "none") and won(p),
+            }
+        )
+    ranking = [
+        r["id"]
+        for r in sorted(players, key=lambda r: (not r["won"], not r["alive"], g.by_id[r["id"]]["seat"]))
+    ]
+    s["winner"] = winner
+    s["result"] = {
+        "winner": winner,
+        "days": s["day"],
+        "players": players,
+        "ranking": ranking,
+        "summary": summary,
+        "mvp": None,
+    }
+    g.event("end", winner=winner, cause=cause)
+    g.system(summary)
+    g.goto("ended")

@@ -1,0 +1,105 @@
+"""Host-level room rules the engine applies for every preset: pause/resume, endGame, leave."""
+
+from __future__ import annotations
+
+import mafia_engine as me
+import pytest
+from enginekit import Table, refused
+
+GAMES = {
+    "classic": ["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen", "citizen"],
+    "city": ["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen", "citizen"],
+    "original": ["mafia", "godfather", "police", "citizen", "citizen", "citizen", "citizen", "citizen"],
+}
+PRESETS = [p for p in GAMES if me.presets()[p]["implemented"]]
+
+
+def table(preset: str) -> Table:
+    return Table(GAMES[preset], preset=preset)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_pause_freezes_the_deadline_and_resume_gives_back_the_time_left(preset: str) -> None:
+    t = table(preset)
+    ends = me.deadline(t.state)
+    t.act("pause", "p1")  # 1 s after the start
+    assert me.deadline(t.state) is None and t.view(None)["paused"] is True
+    refused(lambda: t.act("pause", "p1"), "already_paused")
+    t.now += 500
+    refused(lambda: t.do({"type": "phaseTimeout", "phase": t.state["seq"]}), "paused")
+    t.act("resume", "p1")
+    assert me.deadline(t.state) == pytest.approx(t.now + (ends - 1.0))
+    assert t.view(None)["paused"] is False
+    refused(lambda: t.act("resume", "p1"), "not_paused")
+    assert [e["kind"] for e in t.events()][-2:] == ["paused", "resumed"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_paused_game_refuses_game_actions(preset: str) -> None:
+    t = table(preset)
+    t.until("night")
+    t.act("pause", "p1")
+    refused(lambda: t.act("mafiaTarget", "p1", target="p5"), "paused")
+    t.act("resume", "p1")
+    t.act("mafiaTarget", "p1", target="p5")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_end_game_ends_without_a_winner_and_shows_every_role(preset: str) -> None:
+    t = table(preset)
+    t.act("pause", "p1")
+    t.act("endGame", "p1")
+    r = me.result(t.state)
+    assert t.kind == "ended" and r["winner"] == "none" and not any(p["won"] for p in r["players"])
+    assert t.events()[-1] == {"kind": "end", "day": t.state["day"], "winner": "none", "cause": "host"}
+    assert all(p["role"] for p in t.view(None)["players"]) and t.view(None)["paused"] is False
+    refused(lambda: t.act("endGame", "p1"), "game_over")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_leave_eliminates_the_character_at_once(preset: str) -> None:
+    t = table(preset)
+    t.act("leave", "p5")
+    assert not t.alive("p5") and t.p("p5")["diedBy"] == "left"
+    assert t.events("death")[-1]["player"] == "p5"
+    before = me.dump(t.state)
+    t.act("leave", "p5")  # leaving again changes nothing
+    assert me.dump(t.state) == before
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_leave_can_decide_the_game_at_once(preset: str) -> None:
+    t = table(preset)
+    for pid in ("p1", "p2"):
+        t.act("leave", pid)
+    r = me.result(t.state)
+    assert t.kind == "ended" and r["winner"] == "town"
+
+
+def test_leave_of_the_last_unconfirmed_player_ends_the_city_night() -> None:
+    t = table("city")
+    t.until("night")
+    for pid in t.ids[:-1]:
+        t.act("sleep", pid)
+    t.act("leave", "p8")
+    assert t.kind == "discussion"
+
+
+def test_leave_of_the_classic_accused_ends_the_day() -> None:
+    t = table("classic")
+    t.nominate("p5")
+    assert t.kind == "defense"
+    t.act("leave", "p5")
+    assert t.kind == "night"
+
+
+def test_leave_while_paused_keeps_the_new_phase_frozen() -> None:
+    t = table("city")
+    t.until("night")
+    for pid in t.ids[:-1]:
+        t.act("sleep", pid)
+    t.act("pause", "p1")
+    t.act("leave", "p8")
+    assert t.kind == "discussion" and me.deadline(t.state) is None
+    t.act("resume", "p1")
+    assert me.deadline(t.state) == pytest.approx(t.now + t.state["options"]["discussionSeconds"], abs=2)
