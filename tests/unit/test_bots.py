@@ -470,3 +470,52 @@ def test_mafia_bots_follow_a_human_team_mates_pick():
     )
     entries = bots.plan(t.view("p2"), 1, t.now)
     assert all(a.get("target") in (None, "p6") for _, a in entries if a["type"] == "mafiaTarget")
+
+
+# --- the room layer's loop (plan_room / drain / wake_at) ----------------------------------------------
+def room_game(n: int, options: dict, seed: int, lang: str = "en") -> tuple[dict, int, list]:
+    """An all-bot room the way the room layer runs one: touch the room at ``wakeAt`` (a
+    client nudge) or at the deadline (the phase timer), drain, time out, plan."""
+    ids = [f"p{i}" for i in range(1, n + 1)]
+    now = 500.0
+    state = me.new_game(ids, options, seed=seed, now=now)
+    stored = bots.plan_room(state, ids, seed, now, lang)
+    touches, dropped = 0, []
+    for _ in range(5000):
+        wake, ends = bots.wake_at(stored), me.deadline(state)
+        if wake is None and (ends is None or state["phase"]["kind"] == "ended"):
+            break
+        now = max(now, wake if wake is not None and (ends is None or wake < ends) else ends)
+        state, stored, _applied, lost = bots.drain(state, stored, now, ids, seed, lang)
+        dropped.extend(lost)
+        touches += 1
+        ends = me.deadline(state)
+        if ends is not None and now >= ends:  # the phase timer: every entry before it is drained
+            state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, now)
+            stored = bots.plan_room(state, ids, seed, now, lang)
+    return state, touches, dropped
+
+
+@pytest.mark.parametrize("preset", IMPLEMENTED)
+def test_the_room_loop_plays_all_bot_games_to_the_end(preset):
+    info = me.presets()[preset]
+    for seed in range(6):
+        n = info["minPlayers"] + seed % (info["maxPlayers"] - info["minPlayers"] + 1)
+        state, touches, dropped = room_game(n, {"preset": preset}, seed, lang=bots.LANGS[seed % 3])
+        assert dropped == []
+        assert me.result(state) is not None
+        assert touches > 10
+
+
+def test_drain_replaces_a_plan_of_another_phase_and_keeps_future_entries():
+    ids = [f"p{i}" for i in range(1, 9)]
+    state = me.new_game(ids, {"preset": "classic", "firstPhase": "night"}, seed=5, now=0.0)
+    state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, 8.0)  # night 1
+    stale = {"seq": 0, "due": [[1.0, "p1", {"type": "readyEarly"}]]}
+    state2, stored, applied, dropped = bots.drain(state, stale, 8.0, ids, 5)
+    assert stored["seq"] == state["seq"] and applied == [] and dropped == [] and state2 == state
+    assert stored["due"] and all(at >= 8.0 for at, _, _ in stored["due"])
+    mid = stored["due"][len(stored["due"]) // 2][0]
+    state3, rest, applied, dropped = bots.drain(state, stored, mid, ids, 5)
+    assert [a for _, _, a in applied] and dropped == []
+    assert all(at > mid for at, _, _ in rest["due"]) and bots.wake_at(rest) == (rest["due"] or [[None]])[0][0]
