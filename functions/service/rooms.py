@@ -34,6 +34,8 @@ MAX_FRAME_BYTES = 8 * 1024
 MAX_ATTEMPTS = 6
 ARCHIVE_BATCH = 25  # chat messages per archive item
 SERVER_ONLY_ACTIONS = frozenset({"phaseTimeout", "presence"})
+HOST_ACTIONS = frozenset({"pause", "resume", "endGame"})  # the engine applies them; the room checks the host
+HOST_AWAY_SECONDS = 60  # city: another player may take the room over after the host is gone this long
 RESERVED_KEYS = frozenset({"action", "id", "type", "player", "room"})
 
 
@@ -376,8 +378,8 @@ class RoomService:
         if c.room["status"] == "lobby":
             self._remove_player(c, pid, "left", "you left the room")
             return
-        # A running game keeps the seat (the engine's absence rule applies); the seat's
-        # token stops working so the character cannot come back.
+        # A running game keeps the seat; the engine eliminates the character (and may decide
+        # the game at once), and the seat's token stops working so it cannot come back.
         seat = self._seat_of(c.room, pid)
         seat["tokenHash"] = ""
         seat["left"] = True
@@ -386,13 +388,49 @@ class RoomService:
         c.close.extend(conns)
         for k in conns:
             c.replies[k] = views.error_frame(frame.get("id"), "left", "you left the game")
-        self._presence(c, pid, False)
+        if c.room["status"] == "running":
+            if "leave" in me.ACTION_TYPES:
+                try:
+                    c.state = me.apply(c.state, {"type": "leave", "player": pid}, now=c.now)
+                except me.InvalidAction:
+                    self._presence(c, pid, False)
+            else:
+                self._presence(c, pid, False)
+        if c.room["host"] == pid:
+            nxt = [p["id"] for p in c.room["players"] if not p.get("left") and not p.get("bot")]
+            if nxt:
+                c.room["host"] = nxt[0]
+
+    def _op_new_game(self, c: Change, conn_id: str, frame: dict) -> None:
+        self._host(c, conn_id)
+        if c.room["status"] != "ended":
+            raise ServiceError("not_ended", "a new game can start once this one has ended")
+        room = c.room
+        room["players"] = [p for p in room["players"] if not p.get("left")]
+        for p in room["players"]:
+            p["ready"] = bool(p.get("bot"))
+        room.update(status="lobby", seed=secrets.randbits(31), timer=None)
+        room.pop("botPlan", None)
+        c.state = None
+
+    def _op_take_host(self, c: Change, conn_id: str, frame: dict) -> None:
+        pid = self._player(c, conn_id)
+        room = c.room
+        if room["host"] == pid:
+            c.write = False
+            return
+        away = room.get("hostAwaySince")
+        if away is None or c.now - away < HOST_AWAY_SECONDS:
+            raise ServiceError("host_present", f"the host has not been away for {HOST_AWAY_SECONDS} s")
+        room["host"] = pid
 
     def _engine_action(self, c: Change, conn_id: str, frame: dict) -> None:
         pid = self._player(c, conn_id)
         kind = frame["action"]
         if kind in SERVER_ONLY_ACTIONS:
             raise ServiceError("forbidden_action", f"'{kind}' is sent by the server only")
+        if kind in HOST_ACTIONS and pid != c.room["host"]:
+            raise ServiceError("not_host", f"only the host can {kind}")
         if c.state is None or c.room["status"] == "lobby":
             raise ServiceError("not_started", "the game has not started")
         action = {k: v for k, v in frame.items() if k not in RESERVED_KEYS}
@@ -553,6 +591,10 @@ class RoomService:
         connected = {p for p in conns.values() if p}
         if c.state is not None and room["status"] == "running" and me.result(c.state) is not None:
             room["status"] = "ended"
+        if room.get("host") in connected:
+            room.pop("hostAwaySince", None)
+        elif room.get("hostAwaySince") is None:
+            room["hostAwaySince"] = c.now
         viewers = {p if p else views.SPECTATOR for p in conns.values()}
         old = dict(room.get("views") or {})
         new: dict[str, str] = {}
@@ -635,4 +677,6 @@ ROOM_OPS: dict[str, Callable[[RoomService, Change, str, dict], None]] = {
     "nudge": RoomService._op_nudge,
     "kick": RoomService._op_kick,
     "leave": RoomService._op_leave,
+    "newGame": RoomService._op_new_game,
+    "takeHost": RoomService._op_take_host,
 }

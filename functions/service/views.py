@@ -40,6 +40,7 @@ def room_block(room: dict, setup_error: dict | None) -> dict:
     return {
         "code": room["code"],
         "host": room.get("host"),
+        "hostAwaySince": room.get("hostAwaySince"),
         "status": room["status"],
         "setupError": setup_error,
     }

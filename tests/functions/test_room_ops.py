@@ -171,9 +171,59 @@ def test_leave_in_a_running_game_keeps_the_seat_and_voids_the_token(api):
     api.send("cp4", {"action": "leave"})
     snap = api.snapshot()
     assert "cp4" not in snap.conns and len(snap.room["players"]) == 4
-    assert next(p for p in snap.state["players"] if p["id"] == "p4")["connected"] is False
+    p4 = next(p for p in snap.state["players"] if p["id"] == "p4")
+    assert p4["alive"] is False and p4["diedBy"] == "left"  # leaving eliminates the character
     assert err(api, "cp4") == "left"
     assert api.connect("cp4b", "p4") == 403
+
+
+def test_pause_resume_and_end_game_are_for_the_host(api):
+    api.start(5, preset="city")
+    api.send("cp2", {"action": "pause", "id": 1})
+    assert err(api, "cp2") == "not_host"
+    api.send("cp1", {"action": "pause"})
+    assert api.state()["paused"] is not None
+    api.send("cp1", {"action": "resume"})
+    assert api.state()["paused"] is None
+    api.send("cp2", {"action": "endGame", "id": 2})
+    assert err(api, "cp2") == "not_host"
+    api.send("cp1", {"action": "endGame"})
+    snap = api.snapshot()
+    assert snap.room["status"] == "ended" and snap.state["result"]["winner"] == "none"
+
+
+def test_new_game_in_the_same_room_after_the_end(api):
+    api.start(5, preset="city")
+    api.send("cp1", {"action": "newGame", "id": 1})
+    assert err(api, "cp1") == "not_ended"
+    api.send("cp1", {"action": "endGame"})
+    api.send("cp2", {"action": "newGame"})
+    assert err(api, "cp2") == "not_host"
+    api.send("cp1", {"action": "newGame"})
+    snap = api.snapshot()
+    assert snap.room["status"] == "lobby" and snap.state is None
+    assert api.gw.last("cp3")["view"]["phase"]["kind"] == "lobby"
+    for pid in ("p2", "p3", "p4", "p5"):
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start"})
+    assert api.snapshot().room["status"] == "running"
+
+
+def test_another_player_takes_the_room_over_when_the_host_is_away(api):
+    api.lobby(3)
+    api.send("cp2", {"action": "takeHost", "id": 1})
+    assert err(api, "cp2") == "host_present"
+    api.disconnect("cp1")
+    assert api.gw.last("cp2")["view"]["room"]["hostAwaySince"] == api.clock.t
+    api.clock.advance(30)
+    api.send("cp2", {"action": "takeHost", "id": 2})
+    assert err(api, "cp2") == "host_present"
+    api.clock.advance(31)
+    api.send("cp2", {"action": "takeHost"})
+    snap = api.snapshot()
+    assert snap.room["host"] == "p2"
+    assert api.gw.last("cp3")["view"]["room"]["host"] == "p2"
+    assert api.gw.last("cp3")["view"]["room"]["hostAwaySince"] is None
 
 
 def test_a_nudge_for_a_phase_that_is_over_is_dropped_silently(api):
