@@ -54,7 +54,7 @@ def _not_found(exc: NotFoundError) -> Response:
 @app.post("/rooms", status_code=201, responses={201: {"description": "room created"}})
 def create_room(body: Annotated[CreateRoom, Body()]) -> RoomCreated:
     """Create a room; the creator is the host and player p1."""
-    out = config.service().create_room(body.name, body.preset, body.options, bot=body.bot)
+    out = config.service().create_room(body.name, body.preset, body.options, lang=body.lang)
     logger.append_keys(room=out["roomCode"], player=out["playerId"])
     return RoomCreated(**out)
 
@@ -63,7 +63,7 @@ def create_room(body: Annotated[CreateRoom, Body()]) -> RoomCreated:
 def join_room(roomCode: RoomCodePath, body: Annotated[JoinRoom, Body()]) -> SeatCreated:  # noqa: N803
     """Take a seat in a room's lobby."""
     logger.append_keys(room=roomCode.upper())
-    out = config.service().join_room(roomCode, body.name, bot=body.bot)
+    out = config.service().join_room(roomCode, body.name)
     logger.append_keys(player=out["playerId"])
     return SeatCreated(**out)
 

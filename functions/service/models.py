@@ -19,7 +19,7 @@ class CreateRoom(BaseModel):
     name: Name
     preset: Literal["classic", "city", "original"] = "classic"
     options: dict[str, Any] = Field(default_factory=dict)
-    bot: bool = False
+    lang: Literal["en", "ko", "ru"] = "en"
 
 
 class JoinRoom(BaseModel):
@@ -27,7 +27,6 @@ class JoinRoom(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: Name
-    bot: bool = False
 
 
 class RoomCreated(BaseModel):

@@ -20,7 +20,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import auth, clock, views
+from . import auth, botplay, clock, views
 from .errors import ServiceError
 from .fanout import Gateway, push_all
 from .storage import Conflict, Snapshot, Store
@@ -57,6 +57,7 @@ class Change:
     sync_to: str | None = None  # connection that gets its full view whatever changed
     result: Any = None
     before: Any = None  # the engine state as read (for views with no stored digest)
+    drained: bool = False  # bot actions were applied before the request's own change
 
 
 def _setup_error(preset: str, options: dict, n_players: int) -> dict | None:
@@ -83,7 +84,7 @@ class RoomService:
 
     # ================================================================ REST: rooms and seats
     def create_room(
-        self, name: str, preset: str = "classic", options: dict | None = None, bot: bool = False
+        self, name: str, preset: str = "classic", options: dict | None = None, lang: str = "en"
     ) -> dict:
         """A new room with its creator as host and first player (p1)."""
         options = dict(options or {})
@@ -99,7 +100,8 @@ class RoomService:
             "host": "p1",
             "nextId": 2,
             "seed": secrets.randbits(31),
-            "players": [self._seat("p1", name, token, bot)],
+            "lang": lang,
+            "players": [self._seat("p1", name, token)],
             "views": {},
             "timer": None,
             "archive": {"seq": 0, "buffer": []},
@@ -112,7 +114,7 @@ class RoomService:
                 return {"roomCode": code, "playerId": "p1", "token": token, "wsUrl": self.ws_url}
         raise ServiceError("busy", "could not find a free room code", 503)
 
-    def join_room(self, code: str, name: str, bot: bool = False) -> dict:
+    def join_room(self, code: str, name: str) -> dict:
         """A new seat in a lobby: the next player id and a fresh token."""
         code = code.upper()
         token = auth.new_token()
@@ -128,7 +130,7 @@ class RoomService:
                 raise ServiceError("name_taken", f"the name {name!r} is taken in this room", 409)
             pid = f"p{room['nextId']}"
             room["nextId"] += 1
-            room["players"].append(self._seat(pid, name, token, bot))
+            room["players"].append(self._seat(pid, name, token))
             c.result = {"playerId": pid, "token": token, "wsUrl": self.ws_url}
 
         out = self._mutate(code, change)
@@ -319,7 +321,7 @@ class RoomService:
         c.room["preset"] = preset
         c.room["options"] = options
         for p in c.room["players"]:
-            p["ready"] = False  # a rule change clears every ready mark
+            p["ready"] = bool(p.get("bot"))  # a rule change clears every ready mark (bots stay ready)
 
     def _op_start(self, c: Change, conn_id: str, frame: dict) -> None:
         host = self._host(c, conn_id)
@@ -343,8 +345,9 @@ class RoomService:
             raise ServiceError(exc.code, str(exc), 409) from exc
         room["status"] = "running"
         present = set(c.snap.conns.values())
+        bots = {p["id"] for p in room["players"] if p.get("bot")}
         for pid in ids:
-            if pid not in present:
+            if pid not in present and pid not in bots:  # bots never connect and are never absent
                 self._presence(c, pid, False)
 
     def _op_nudge(self, c: Change, conn_id: str, frame: dict) -> None:
@@ -359,10 +362,11 @@ class RoomService:
         try:
             c.state = me.apply(c.state, {"type": "phaseTimeout", "phase": seq}, now=c.now)
         except me.InvalidAction:
-            # Too early (clock skew) or already ended: answer with the current view, whose
-            # serverNow lets the client correct its countdown. Nothing is written.
+            # Too early (clock skew, or a nudge at room.wakeAt for the bots): answer with the
+            # current view, whose serverNow lets the client correct its countdown. Nothing is
+            # written unless bot actions fell due (then their changes are pushed instead).
             c.write = False
-            c.sync_to = conn_id
+            c.sync_to = None if c.drained else conn_id
 
     def _op_kick(self, c: Change, conn_id: str, frame: dict) -> None:
         host = self._host(c, conn_id)
@@ -400,6 +404,25 @@ class RoomService:
             nxt = [p["id"] for p in c.room["players"] if not p.get("left") and not p.get("bot")]
             if nxt:
                 c.room["host"] = nxt[0]
+
+    def _op_add_bot(self, c: Change, conn_id: str, frame: dict) -> None:
+        self._host(c, conn_id)
+        self._lobby(c)
+        room = c.room
+        limit = preset_info(room["preset"])["maxPlayers"]
+        if len(room["players"]) >= limit:
+            raise ServiceError("room_full", f"the room is full ({limit} players)")
+        taken = {p["name"].casefold() for p in room["players"]}
+        name = frame.get("name")
+        if name is not None and (not isinstance(name, str) or not 1 <= len(name.strip()) <= 24):
+            raise ServiceError("bad_frame", "'name' must be 1-24 characters")
+        name = name.strip() if name else next(f"Bot {i}" for i in range(1, 100) if f"bot {i}" not in taken)
+        if name.casefold() in taken:
+            raise ServiceError("name_taken", f"the name {name!r} is taken in this room")
+        pid = f"p{room['nextId']}"
+        room["nextId"] += 1
+        # no token: nobody can connect as a bot
+        room["players"].append({"id": pid, "name": name, "tokenHash": "", "ready": True, "bot": True})
 
     def _op_new_game(self, c: Change, conn_id: str, frame: dict) -> None:
         self._host(c, conn_id)
@@ -444,14 +467,8 @@ class RoomService:
 
     # ================================================================ helpers of the operations
     @staticmethod
-    def _seat(pid: str, name: str, token: str, bot: bool) -> dict:
-        return {
-            "id": pid,
-            "name": name,
-            "tokenHash": auth.hash_token(token),
-            "ready": False,
-            "bot": bool(bot),
-        }
+    def _seat(pid: str, name: str, token: str) -> dict:
+        return {"id": pid, "name": name, "tokenHash": auth.hash_token(token), "ready": False, "bot": False}
 
     @staticmethod
     def _seat_of(room: dict, pid: Any) -> dict:
@@ -541,7 +558,13 @@ class RoomService:
             # me.dump copy the whole state), the state dict is stored as it comes back.
             state = snap.state
             c = Change(snap=snap, room=copy.deepcopy(snap.room), state=state, now=clock.now(), before=state)
+            if state is not None:
+                c.state, c.drained = botplay.drain(c.room, state, c.now)
             fn(c)
+            if c.drained and not c.write:
+                c.write, c.bump = True, True  # the bots' actions are stored and pushed anyway
+            if c.state is not None and c.room["status"] == "running":
+                botplay.replan(c.room, c.state, c.now)
             if not c.write:
                 if c.sync_to:
                     self._sync(c)
@@ -678,5 +701,6 @@ ROOM_OPS: dict[str, Callable[[RoomService, Change, str, dict], None]] = {
     "kick": RoomService._op_kick,
     "leave": RoomService._op_leave,
     "newGame": RoomService._op_new_game,
+    "addBot": RoomService._op_add_bot,
     "takeHost": RoomService._op_take_host,
 }

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 import mafia_engine as me
+from mafia_engine import bots
 
 from . import clock
 
@@ -42,6 +43,7 @@ def room_block(room: dict, setup_error: dict | None) -> dict:
         "host": room.get("host"),
         "hostAwaySince": room.get("hostAwaySince"),
         "status": room["status"],
+        "wakeAt": bots.wake_at(room.get("botPlan")),
         "setupError": setup_error,
     }
 

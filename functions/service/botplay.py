@@ -1,0 +1,63 @@
+"""Bot seats in the room layer: plan at each phase change, drain due actions lazily.
+
+The policy is the engine's (`mafia_engine.bots`, reading only the bot's own view); this
+module only decides *when* it runs (docs/architecture.md, "Bots"): every request that loads
+a running room first applies the bot actions that fell due, inside that request's one read
+and one write; views carry `room.wakeAt` so a connected client nudges at that time; with
+nobody connected the phase timer drains. No extra invocation or schedule per bot.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mafia_engine import bots
+
+
+def bot_ids(room: dict, state: dict | None) -> list[str]:
+    """The bot seats that play in this game."""
+    if state is None:
+        return []
+    in_game = {p["id"] for p in state.get("players", [])}
+    return [p["id"] for p in room["players"] if p.get("bot") and p["id"] in in_game]
+
+
+def _stored(room: dict, state: dict) -> dict | None:
+    stored = room.get("botPlan")
+    if stored and bool(stored.get("paused")) != bool(state.get("paused")):
+        return None  # paused or resumed since the plan was made: plan the phase again
+    return stored
+
+
+def drain(room: dict, state: dict, now: float) -> tuple[dict, bool]:
+    """Apply the bot actions due by `now`; returns (state, whether room/state changed)."""
+    ids = bot_ids(room, state)
+    if not ids or room.get("status") != "running":
+        return state, False
+    before = room.get("botPlan")
+    state, plan, applied, _dropped = bots.drain(
+        state, _stored(room, state), now, ids, room["seed"], room.get("lang", "en")
+    )
+    plan["paused"] = bool(state.get("paused"))
+    room["botPlan"] = plan
+    return state, bool(applied) or plan != before
+
+
+def replan(room: dict, state: Any, now: float) -> None:
+    """After the request's own action: plan the new phase if it changed (or paused/resumed)."""
+    ids = bot_ids(room, state)
+    if not ids:
+        return
+    if state["phase"]["kind"] == "ended":
+        room.pop("botPlan", None)
+        return
+    stored = _stored(room, state)
+    if stored is None or stored.get("seq") != state["seq"]:
+        plan = bots.plan_room(state, ids, room["seed"], now, room.get("lang", "en"))
+        plan["paused"] = bool(state.get("paused"))
+        room["botPlan"] = plan
+
+
+def wake_at(room: dict) -> float | None:
+    """When the first planned bot action falls due (`room.wakeAt` in views)."""
+    return bots.wake_at(room.get("botPlan"))
