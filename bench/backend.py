@@ -403,13 +403,14 @@ CHAT = (
 )
 
 
-def long_game_item_bytes(n: int = 12, days: int = 30) -> dict:
+def long_game_item_bytes(n: int = 12, days: int = 30, preset: str = "classic") -> dict:
     """Room item size after a long game with chat at the rate limit (engine-direct; see notes)."""
     from service import storage
 
     players = [f"p{i}" for i in range(1, n + 1)]
     now = 1_800_000_000.0
-    state = me.new_game(players, {"preset": "classic", "mafiaMustKill": "noKill"}, seed=3, now=now)
+    options = {"preset": "classic", "mafiaMustKill": "noKill"} if preset == "classic" else {"preset": preset}
+    state = me.new_game(players, options, seed=3, now=now)
     text = "x" * 200
     max_bytes = 0
     while state["day"] <= days and state["phase"]["kind"] != "ended":
@@ -429,8 +430,11 @@ def long_game_item_bytes(n: int = 12, days: int = 30) -> dict:
                 except me.InvalidAction:
                     pass
         del kind
-        now = state["phase"]["endsAt"]
-        state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, now=now)
+        now = state["phase"]["endsAt"] if state["phase"]["endsAt"] is not None else t + 30
+        try:
+            state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, now=now)
+        except me.InvalidAction:  # an untimed phase: everyone confirms a skip / sleep
+            state = advance_untimed(state, now)
         room = {
             "code": "BENCH",
             "preset": "classic",
@@ -455,7 +459,25 @@ def long_game_item_bytes(n: int = 12, days: int = 30) -> dict:
         }
         item = storage.Store(None, "t").state_item("BENCH", 9999, room, me.dump(state))
         max_bytes = max(max_bytes, item_bytes(item))
-    return {"players": n, "days": state["day"], "max_room_item_bytes": max_bytes}
+    return {"preset": preset, "players": n, "days": state["day"], "max_room_item_bytes": max_bytes}
+
+
+def advance_untimed(state: dict, now: float) -> dict:
+    """Every living player does what its task asks with no target (skip / sleep / ready)."""
+    from mafia_engine import bots
+
+    before = state["seq"]
+    for p in state["players"]:
+        for a in bots.decide(me.view(state, p["id"]), 1, now):
+            if a["type"] == "chat":
+                continue
+            try:
+                state = me.apply(state, {**a, "player": p["id"]}, now=now)
+            except me.InvalidAction:
+                pass
+            if state["seq"] != before:
+                return state
+    return state
 
 
 def import_ratio() -> dict:
@@ -557,6 +579,7 @@ def run() -> dict:
     }
     total_cost = sum(cost.values())
     long_game = long_game_item_bytes()
+    city = long_game_item_bytes(16, 30, "city")
     imports = import_ratio()
 
     out = {
@@ -580,12 +603,15 @@ def run() -> dict:
         "p50_push_bytes": int(statistics.median(game_sizes)),
         "p95_push_bytes": game_sizes[int(0.95 * (len(game_sizes) - 1))],
         "max_room_item_bytes": max(bench.item_sizes),
-        "max_room_item_bytes_long_game": long_game["max_room_item_bytes"],
+        "max_room_item_bytes_long_game": max(long_game["max_room_item_bytes"], city["max_room_item_bytes"]),
+        "long_game_city_16": city,
         "long_game": {
             **{k: v for k, v in long_game.items() if k != "max_room_item_bytes"},
-            "note": "classic allows at most 12 players (no 16-player preset yet); engine-direct with every "
-            "writer at the 0.7 s rate limit (200-char messages) until the chat windows are full "
-            "each phase, room data at its largest (full archive buffer, 24-char names)",
+            "note": "no preset allows 16 players for 30 days: classic caps at 12 players (no draw rule, so 30 days "
+            "without deaths is possible: mafiaMustKill noKill, no votes); city seats 16 but draws after six "
+            "results without elimination (long_game_city_16). Engine-direct, every writer at the 0.7 s "
+            "rate limit with 200-char messages until the chat windows are full each phase, room data at "
+            "its largest (full archive buffer, 24-char names)",
         },
         "handler_cpu_ratio": round(handler_s / raw_s, 3),
         "handler_seconds": round(handler_s, 3),
