@@ -60,10 +60,45 @@ city_options_st = st.fixed_dictionaries(
     },
 )
 
+original_options_st = st.fixed_dictionaries(
+    {"preset": st.just("original")},
+    optional={"expansion": st.booleans(), "untimed": st.booleans()},
+)
+NEXT_ORIGINAL = {
+    "roleReveal": {"night"},
+    "night": {"speech", "ended"},
+    "speech": {"speech", "defense", "night"},
+    "defense": {"defense", "vote", "night", "ended"},
+    "vote": {"vote", "allOrNone", "night", "ended"},
+    "allOrNone": {"night", "ended"},
+}
+ORIGINAL_NIGHT = {
+    "lawyer": {"lawyerPeek"},
+    "mafia": {"mafiaTarget"},
+    "godfather": {"mafiaTarget", "godfatherCheck"},
+    "yakuza": {"yakuzaTarget"},
+    "ninja": {"yakuzaTarget", "ninjaCheck"},
+    "madman": {"madmanKill"},
+    "sheriff": {"arrest"},
+    "police": {"investigate"},
+    "doctor": {"heal"},
+}
+MAFIA_CORE = {"mafia", "godfather"}
+YAKUZA_CORE = {"yakuza", "ninja"}
+
 game_st = st.one_of(
     st.tuples(st.integers(0, 2**31), st.integers(4, 12), classic_options_st),
     st.tuples(st.integers(0, 2**31), st.integers(5, 16), city_options_st),
+    st.tuples(st.integers(0, 2**31), st.integers(8, 16), original_options_st),
 ).filter(lambda g: _fits(g[1], g[2]))
+
+
+def _group(s: dict, p: dict) -> str | None:
+    if p["role"] in MAFIA_CORE:
+        return "mafia"
+    if p["role"] in YAKUZA_CORE:
+        return "yakuza"
+    return s["extra"]["werewolf"] if p["role"] == "werewolf" else None
 
 
 def _preset(s: dict) -> str:
@@ -77,7 +112,10 @@ def _night_types(s: dict, role: str) -> set[str]:
         return {night} if night else set()
     if _preset(s) == "city":
         return {{"mafia": "mafiaTarget", "police": "investigate", "doctor": "heal"}.get(role)} - {None}
-    raise AssertionError(_preset(s))
+    if role == "werewolf":
+        joined = s["extra"]["werewolf"]
+        return {"mafia": {"mafiaTarget"}, "yakuza": {"yakuzaTarget"}, None: set()}[joined]
+    return ORIGINAL_NIGHT.get(role, set())
 
 
 def _may_know(s: dict, viewer: dict, other: dict) -> bool:
@@ -87,11 +125,44 @@ def _may_know(s: dict, viewer: dict, other: dict) -> bool:
         return dead_all or me.team_of(viewer["role"]) == "mafia" or viewer["role"] == "lover"
     if _preset(s) == "city":
         return viewer["role"] == "mafia" and other["role"] == "mafia"
-    raise AssertionError(_preset(s))
+    group = _group(s, viewer)
+    core = {"mafia": MAFIA_CORE, "yakuza": YAKUZA_CORE}.get(group, set())
+    return other["role"] in core
 
 
 def _next(s: dict) -> dict:
-    return NEXT_CLASSIC if _preset(s) == "classic" else NEXT_CITY
+    return {"classic": NEXT_CLASSIC, "city": NEXT_CITY, "original": NEXT_ORIGINAL}[_preset(s)]
+
+
+def _check_winner(s: dict) -> None:
+    """The end agrees with the preset's win rules (an oracle written apart from the engine)."""
+    alive = [p for p in s["players"] if p["alive"]]
+    roles = [p["role"] for p in alive]
+    w = s["winner"]
+    if _preset(s) != "original":
+        mafia = roles.count("mafia")
+        if w == "draw":
+            assert _preset(s) == "city" and mafia and mafia < len(alive) - mafia
+        else:
+            assert w == ("town" if mafia == 0 else "mafia")
+        if w == "mafia":
+            assert mafia >= len(alive) - mafia
+        return
+    town = sum(me.team_of(r) == "town" for r in roles)
+    mafia = sum(r in MAFIA_CORE for r in roles)
+    yakuza = sum(r in YAKUZA_CORE for r in roles)
+    helpers = sum(r in ("lawyer", "corruptJudge") for r in roles)
+    if w == "town":
+        assert town == len(alive) > 0
+    elif w == "mafia":
+        assert mafia and mafia + helpers >= town
+    elif w == "yakuza":
+        assert yakuza and not mafia and not town
+    elif w in ("madman", "werewolf"):
+        assert roles == [w]
+    else:
+        assert w == "draw"
+        assert s["day"] >= 30 or not (town or mafia or yakuza or "madman" in roles or "werewolf" in roles)
 
 
 def _fits(n: int, options: dict) -> bool:
@@ -125,6 +196,14 @@ def _play(seed: int, n: int, options: dict, presence: bool = True):
 
 
 def _oracle_read(s: dict, viewer: str | None) -> set[str]:
+    if _preset(s) == "original":
+        if s["phase"]["kind"] == "ended":
+            return {"day", "system", "mafia", "yakuza", "dead"}
+        if viewer is None:
+            return {"day", "system"}
+        p = next(q for q in s["players"] if q["id"] == viewer)
+        group = _group(s, p)
+        return {"day", "system"} | ({group} if group else set()) | ({"dead"} if not p["alive"] else set())
     if _preset(s) == "city":
         if s["phase"]["kind"] == "ended":
             return {"day", "system", "dead"}
@@ -163,13 +242,13 @@ def test_random_games_keep_invariants(game) -> None:
             assert a["alive"] or not b["alive"], "nobody comes back"
         assert s["day"] >= prev["day"]
         k0, k1 = prev["phase"]["kind"], s["phase"]["kind"]
-        if k0 != k1:
+        if s["seq"] != prev["seq"]:
             assert k1 in _next(s)[k0], (k0, k1)
             assert s["seq"] == prev["seq"] + 1
             if _preset(s) == "classic":
                 assert action["type"] in ("phaseTimeout", "readyEarly")
         else:
-            assert s["seq"] == prev["seq"]
+            assert k0 == k1
         assert (s["winner"] is not None) == (k1 == "ended")
         if action["type"] not in ("phaseTimeout", "presence", "chat"):
             actor = next(p for p in prev["players"] if p["id"] == action["player"])
@@ -179,14 +258,7 @@ def test_random_games_keep_invariants(game) -> None:
         prev = s
     last = steps[-1][2]
     if last["winner"]:
-        alive = [p for p in last["players"] if p["alive"]]
-        mafia = sum(p["role"] == "mafia" for p in alive)
-        if last["winner"] == "draw":
-            assert _preset(last) == "city" and mafia and mafia < len(alive) - mafia
-        else:
-            assert last["winner"] == ("town" if mafia == 0 else "mafia")
-        if last["winner"] == "mafia":
-            assert mafia >= len(alive) - mafia
+        _check_winner(last)
         assert len(json.dumps(last)) <= 64 * 1024
 
 
@@ -207,6 +279,13 @@ def test_only_legal_actors_are_accepted(game, fuzz_seed) -> None:
         "readyEarly",
         "sleep",
         "endTurn",
+        "nominate",
+        "godfatherCheck",
+        "ninjaCheck",
+        "lawyerPeek",
+        "yakuzaTarget",
+        "madmanKill",
+        "arrest",
     ]
     for _action, now, s in _play(seed, n, options, presence=False)[::3]:
         ids = [p["id"] for p in s["players"]]
@@ -217,10 +296,12 @@ def test_only_legal_actors_are_accepted(game, fuzz_seed) -> None:
             typ, pid = types[ti], ids[pi]
             target = ids[gi] if gi < len(ids) else None
             act: dict = {"type": typ, "player": pid}
-            if typ in ("vote", "mafiaTarget", "investigate", "heal", "mediumPeek"):
+            if typ in ("vote", "nominate", *NIGHT_TYPES):
                 act["target"] = target if (target or typ == "mafiaTarget") else "abstain"
                 if typ != "vote" and act["target"] == "abstain":
                     act["target"] = ids[0]
+                if typ == "nominate" and rng.below(r, 2)[1]:
+                    act["target"] = None
             elif typ == "confirm":
                 act["choice"] = "yes"
             elif typ == "adjustTime":
@@ -242,16 +323,32 @@ def test_only_legal_actors_are_accepted(game, fuzz_seed) -> None:
                     assert tgt["alive"]
                     if typ == "mafiaTarget":
                         assert tgt["role"] != "mafia"
-            if _preset(s) != "classic" and kind == "night":
+            if _preset(s) == "city" and kind == "night":
                 assert pid not in s["phase"]["acts"], "a confirmed night action is final"
+            if _preset(s) == "original" and kind == "night":
+                assert pid not in s["phase"]["done"], "a confirmed night is final"
+                assert typ not in s["phase"]["acts"].get(pid, {}), "a confirmed night action is final"
             if typ == "vote":
                 assert kind == "vote" and act["target"] != pid
                 if _preset(s) != "classic":
                     assert pid not in s["phase"]["votes"], "a confirmed vote is final"
                     cands = s["phase"].get("candidates")
                     assert cands is None or act["target"] in [*cands, "abstain"]
+                if _preset(s) == "original":
+                    assert pid in s["phase"]["voters"]
+                    judges = [
+                        p for p in s["players"] if p["alive"] and p["role"] in ("judge", "corruptJudge")
+                    ]
+                    assert not judges or actor["role"] in ("judge", "corruptJudge")
             if typ == "confirm":
-                assert kind == "confirm" and s["phase"]["accused"] != pid
+                if _preset(s) == "original":
+                    assert kind == "allOrNone" and pid in s["phase"]["voters"]
+                    assert pid not in s["phase"]["suspects"]
+                else:
+                    assert kind == "confirm" and s["phase"]["accused"] != pid
+            if typ == "nominate":
+                assert kind == "speech" and s["phase"]["speaker"] == pid
+                assert act["target"] is None or s["day"] > 1
             if typ == "adjustTime":
                 assert kind == "discussion"
             if typ == "readyEarly":
@@ -259,7 +356,10 @@ def test_only_legal_actors_are_accepted(game, fuzz_seed) -> None:
             if typ == "sleep":
                 assert kind == "night" and _preset(s) != "classic"
             if typ == "endTurn":
-                assert kind == "defense" and pid in s["phase"]["suspects"]
+                if _preset(s) == "original":
+                    assert pid == s["phase"].get("speaker") or pid == s["phase"].get("accused")
+                else:
+                    assert kind == "defense" and pid in s["phase"]["suspects"]
             assert after is not s
 
 

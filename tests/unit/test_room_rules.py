@@ -39,9 +39,10 @@ def test_paused_game_refuses_game_actions(preset: str) -> None:
     t = table(preset)
     t.until("night")
     t.act("pause", "p1")
-    refused(lambda: t.act("mafiaTarget", "p1", target="p5"), "paused")
+    typ, actor, target = ("investigate", "p3", "p1") if preset == "original" else ("mafiaTarget", "p1", "p5")
+    refused(lambda: t.act(typ, actor, target=target), "paused")
     t.act("resume", "p1")
-    t.act("mafiaTarget", "p1", target="p5")
+    t.act(typ, actor, target=target)
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -1,0 +1,709 @@
+"""The original preset (seed 003): every rule, named after the rule (docs/rules.md, "Original")."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import mafia_engine as me
+import pytest
+from enginekit import Table, refused
+from mafia_engine.presets.original import BASE, EXPANSION
+
+# p1 mafia, p2 godfather, p3 investigator, p4..p8 citizens
+EIGHT = ["mafia", "godfather", "police", "citizen", "citizen", "citizen", "citizen", "citizen"]
+
+
+def original(roles=EIGHT, **options) -> Table:
+    return Table(roles, preset="original", expansion=True, **options)
+
+
+def night(t: Table, **acts) -> None:
+    """From wherever: reach the night; ``acts``: player -> [(type, target), ...]; everyone else sleeps."""
+    t.until("night")
+    for pid, todo in acts.items():
+        for typ, target in todo:
+            t.act(typ, pid, target=target)
+    for pid in t.ids:
+        if t.kind != "night":
+            break
+        if t.alive(pid) and pid not in t.state["phase"]["done"]:
+            t.act("sleep", pid)
+
+
+def speeches(t: Table, **noms) -> None:
+    """Every speaker of the day ends their turn, nominating ``noms[speaker]`` if given."""
+    assert t.kind == "speech", t.kind
+    while t.kind == "speech":
+        sp = t.state["phase"]["speaker"]
+        t.act("nominate", sp, target=noms.get(sp))
+
+
+def defenses(t: Table) -> list[str]:
+    order = []
+    while t.kind == "defense":
+        order.append(t.state["phase"]["accused"])
+        t.act("endTurn", order[-1])
+    return order
+
+
+def vote(t: Table, **ballots) -> None:
+    """One vote round: the ``ballots``, then the timer for whoever did not vote."""
+    assert t.kind == "vote", t.kind
+    seq = t.state["seq"]
+    for pid, target in ballots.items():
+        t.act("vote", pid, target=target)
+    if t.state["seq"] == seq:
+        t.timeout()
+
+
+def to_day_two(t: Table, **night_two) -> None:
+    night(t)
+    speeches(t)
+    night(t, **night_two)
+    assert t.kind == "speech" and t.state["day"] == 2
+
+
+# --- set-up --------------------------------------------------------------------------------------------
+SEED_BASE = {
+    8: (5, 1, 1, 1),
+    9: (5, 1, 2, 1),
+    10: (6, 1, 2, 1),
+    11: (7, 1, 2, 1),
+    12: (8, 1, 2, 1),
+    13: (8, 1, 3, 1),
+}
+# citizen, investigator, doctor, immortal, judge, sheriff, mafia, godfather, ninja, yakuza, madman, werewolf, lawyer, corruptJudge
+SEED_EXPANSION = {
+    8: (5, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0),
+    9: (5, 1, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0),
+    10: (6, 1, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 0, 0),
+    11: (5, 1, 1, 0, 0, 0, 2, 1, 0, 0, 0, 1, 0, 0),
+    12: (5, 1, 0, 1, 0, 1, 2, 1, 0, 0, 1, 0, 0, 0),
+    13: (5, 1, 1, 1, 0, 1, 2, 1, 0, 0, 1, 0, 0, 0),
+    14: (6, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0),
+    15: (4, 1, 1, 1, 2, 1, 2, 1, 0, 0, 0, 0, 1, 1),
+    16: (5, 1, 1, 1, 2, 1, 2, 1, 0, 0, 0, 0, 1, 1),
+}
+EXP_ROLES = (
+    "citizen",
+    "police",
+    "doctor",
+    "immortal",
+    "judge",
+    "sheriff",
+    "mafia",
+    "godfather",
+    "ninja",
+    "yakuza",
+    "madman",
+    "werewolf",
+    "lawyer",
+    "corruptJudge",
+)
+
+
+@pytest.mark.parametrize("n", sorted(SEED_BASE))
+def test_original_base_setup_table_matches_the_seed(n: int) -> None:
+    s = me.new_game([f"p{i}" for i in range(n)], {"preset": "original"}, seed=n)
+    c = Counter(p["role"] for p in s["players"])
+    assert (c["citizen"], c["police"], c["mafia"], c["godfather"]) == SEED_BASE[n]
+    assert sum(c.values()) == n and set(c) <= {"citizen", "police", "mafia", "godfather"}
+    assert BASE[n] == {
+        k: v for k, v in zip(("citizen", "police", "mafia", "godfather"), SEED_BASE[n], strict=True)
+    }
+
+
+@pytest.mark.parametrize("n", sorted(SEED_EXPANSION))
+def test_original_expansion_setup_table_matches_the_seed(n: int) -> None:
+    s = me.new_game([f"p{i}" for i in range(n)], {"preset": "original", "expansion": True}, seed=n)
+    c = Counter(p["role"] for p in s["players"])
+    assert tuple(c[r] for r in EXP_ROLES) == SEED_EXPANSION[n]
+    assert sum(SEED_EXPANSION[n]) == n and sum(EXPANSION[n].values()) == n
+
+
+def test_original_base_game_is_for_8_to_13_and_the_expansion_8_to_16() -> None:
+    refused(lambda: me.check_setup({"preset": "original"}, 7), "too_few_players")
+    refused(lambda: me.check_setup({"preset": "original"}, 14), "too_many_players")
+    me.check_setup({"preset": "original", "expansion": True}, 16)
+    refused(lambda: me.check_setup({"preset": "original", "expansion": True}, 17), "too_many_players")
+
+
+def test_original_presets_report_implemented_with_option_schema() -> None:
+    p = me.presets()["original"]
+    assert p["implemented"] and (p["minPlayers"], p["maxPlayers"]) == (8, 16)
+    assert {o["key"] for o in p["options"]} >= {"expansion", "speechSeconds", "defenseSeconds", "untimed"}
+
+
+# --- night ----------------------------------------------------------------------------------------------
+def test_original_first_night_groups_plan_and_nobody_is_killed() -> None:
+    t = original()
+    t.timeout()
+    assert t.kind == "night" and t.state["day"] == 1
+    assert t.view("p1")["private"]["task"] == "sleep"
+    refused(lambda: t.act("mafiaTarget", "p1", target="p4"), "not_your_role")
+    t.act("chat", "p1", channel="mafia", text="p4 first, then p5")
+    refused(lambda: t.act("chat", "p4", channel="mafia", text="hi"), "no_permission")
+    assert [m["text"] for m in t.view("p2")["chat"] if m["channel"] == "mafia"] == ["p4 first, then p5"]
+    assert all(m["channel"] != "mafia" for m in t.view("p4")["chat"])
+    night(t, p2=[("godfatherCheck", "p3")])
+    assert all(t.alive(p) for p in t.ids)
+    speeches(t)
+    t.until("night")
+    refused(lambda: t.act("chat", "p1", channel="mafia", text="change of plan"), "no_permission")
+
+
+def test_original_mafia_and_godfather_know_each_other_but_not_lawyer_or_corrupt_judge() -> None:
+    roles = ["mafia", "godfather", "lawyer", "corruptJudge", "judge", "judge", "police", "citizen"]
+    t = original(roles)
+    assert {p["id"] for p in t.view("p1")["players"] if p["role"]} == {"p1", "p2"}
+    assert t.view("p2")["you"]["allies"] == [{"id": "p1", "role": "mafia"}]
+    assert {p["id"] for p in t.view("p3")["players"] if p["role"]} == {"p3"}
+    assert {p["id"] for p in t.view("p4")["players"] if p["role"]} == {"p4"}
+
+
+def test_original_yakuza_and_ninja_know_each_other_and_not_the_mafia() -> None:
+    roles = ["mafia", "godfather", "yakuza", "ninja", "police", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    assert {p["id"] for p in t.view("p3")["players"] if p["role"]} == {"p3", "p4"}
+    assert {p["id"] for p in t.view("p1")["players"] if p["role"]} == {"p1", "p2"}
+    t.timeout()
+    t.act("chat", "p4", channel="yakuza", text="plan")
+    assert all(m["channel"] != "yakuza" for m in t.view("p1")["chat"])
+
+
+def test_original_kill_needs_every_living_mafia_group_member_on_one_target() -> None:
+    t = original()
+    to_day_two(t, p1=[("mafiaTarget", "p4")], p2=[("mafiaTarget", "p5"), ("godfatherCheck", "p3")])
+    assert t.alive("p4") and t.alive("p5")  # different players: the attempt fails
+    speeches(t)
+    night(t, p1=[("mafiaTarget", "p4")], p2=[("mafiaTarget", "p4")])
+    assert not t.alive("p4") and t.p("p4")["diedBy"] == "mafia"
+    speeches(t)
+    night(t, p1=[("mafiaTarget", "p5")])  # the godfather sleeps: no agreement
+    assert t.alive("p5")
+
+
+def test_original_a_dead_member_no_longer_needs_to_agree() -> None:
+    t = original()
+    t.act("leave", "p1")
+    to_day_two(t, p2=[("mafiaTarget", "p6")])
+    assert not t.alive("p6")
+
+
+def test_original_godfather_kills_and_checks_the_same_night() -> None:
+    t = original()
+    night(t)
+    speeches(t)
+    t.until("night")
+    assert t.view("p2")["private"]["task"] == "mafiaTarget"
+    t.act("mafiaTarget", "p2", target="p5")
+    assert t.view("p2")["private"]["task"] == "godfatherCheck"
+    t.act("godfatherCheck", "p2", target="p3")
+    assert t.view("p2")["private"]["task"] == "done"
+    refused(lambda: t.act("godfatherCheck", "p2", target="p4"), "already_confirmed")
+
+
+def test_original_godfather_checks_investigator_or_ninja() -> None:
+    roles = ["mafia", "godfather", "police", "ninja", "yakuza", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    night(t, p2=[("godfatherCheck", "p3")])
+    speeches(t)
+    night(t, p2=[("godfatherCheck", "p4")])
+    speeches(t)
+    night(t, p2=[("godfatherCheck", "p6")])
+    assert [r["result"] for r in t.view("p2")["private"]["results"]] == ["yes", "yes", "no"]
+    assert [r["kind"] for r in t.view("p2")["private"]["results"]] == ["godfatherCheck"] * 3
+
+
+def test_original_ninja_checks_investigator_or_mafia_group() -> None:
+    roles = ["mafia", "godfather", "police", "ninja", "yakuza", "citizen", "lawyer", "citizen"] + [
+        "citizen"
+    ] * 4
+    t = original(roles)
+    night(t, p4=[("ninjaCheck", "p3")])
+    speeches(t)
+    night(t, p4=[("ninjaCheck", "p2")])
+    speeches(t)
+    night(t, p4=[("ninjaCheck", "p7")])
+    assert [r["result"] for r in t.view("p4")["private"]["results"]] == ["yes", "yes", "no"]
+
+
+def test_original_investigator_learns_criminal_or_not() -> None:
+    roles = ["mafia", "godfather", "police", "madman", "yakuza", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    night(t, p3=[("investigate", "p2")])
+    speeches(t)
+    night(t, p3=[("investigate", "p6")])
+    speeches(t)
+    night(t, p3=[("investigate", "p4")])
+    assert [r["result"] for r in t.view("p3")["private"]["results"]] == [
+        "criminal",
+        "notCriminal",
+        "criminal",
+    ]
+
+
+def test_original_lawyer_reads_as_citizen() -> None:
+    roles = ["mafia", "godfather", "police", "lawyer", "citizen", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    night(t, p3=[("investigate", "p4")])
+    assert t.view("p3")["private"]["results"][0]["result"] == "notCriminal"
+
+
+def test_original_lawyer_wakes_first_and_learns_an_identity() -> None:
+    roles = ["mafia", "godfather", "police", "lawyer", "citizen", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    t.until("night")
+    assert t.view("p4")["private"]["task"] == "lawyerPeek"
+    night(t, p4=[("lawyerPeek", "p3")])
+    assert t.view("p4")["private"]["results"] == [
+        {"day": 1, "kind": "lawyerPeek", "target": "p3", "result": "police"}
+    ]
+
+
+def test_original_dead_investigator_changes_nothing_in_the_night() -> None:
+    alive, dead = original(), original()
+    for t in (alive, dead):
+        t.timeout()
+    dead.act("leave", "p3")
+    a, b = alive.view("p5"), dead.view("p5")
+    assert a["phase"] == b["phase"] and a["private"] == b["private"]
+    # the night ends when every living player has confirmed, never waiting for the dead
+    night(dead)
+    assert dead.kind == "speech"
+
+
+def test_original_yakuza_group_kills_after_the_mafia_from_night_two() -> None:
+    roles = ["mafia", "godfather", "yakuza", "ninja", "police", "citizen", "citizen", "citizen"] + [
+        "citizen"
+    ] * 4
+    t = original(roles)
+    t.until("night")
+    assert t.view("p3")["private"]["task"] == "sleep" and t.view("p4")["private"]["task"] == "ninjaCheck"
+    night(t)
+    speeches(t)
+    night(
+        t,
+        p1=[("mafiaTarget", "p6")],
+        p2=[("mafiaTarget", "p6")],
+        p3=[("yakuzaTarget", "p7")],
+        p4=[("yakuzaTarget", "p7"), ("ninjaCheck", "p5")],
+    )
+    assert not t.alive("p6") and not t.alive("p7")
+    assert t.p("p7")["diedBy"] == "yakuza"
+    refused(
+        lambda: me.apply(t.state, {"type": "yakuzaTarget", "player": "p1", "target": "p5"}, t.now),
+        "wrong_phase",
+    )
+
+
+def test_original_two_attacks_on_one_player_are_one_death() -> None:
+    roles = ["mafia", "godfather", "yakuza", "ninja", "police", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    night(t)
+    speeches(t)
+    night(
+        t,
+        p1=[("mafiaTarget", "p6")],
+        p2=[("mafiaTarget", "p6")],
+        p3=[("yakuzaTarget", "p6")],
+        p4=[("yakuzaTarget", "p6")],
+    )
+    assert [e["player"] for e in t.events("death")] == ["p6"]
+
+
+def test_original_sheriff_is_only_identified_on_night_one_then_arrests() -> None:
+    roles = ["mafia", "godfather", "sheriff", "police", "citizen", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    t.until("night")
+    assert t.view("p3")["private"]["task"] == "sleep"
+    refused(lambda: t.act("arrest", "p3", target="p1"), "not_your_role")
+    night(t)
+    speeches(t)
+    night(t, p3=[("arrest", "p1")])
+    assert not t.alive("p1") and t.p("p1")["diedBy"] == "arrest"
+
+
+def test_original_madman_kills_every_night() -> None:
+    roles = ["mafia", "godfather", "madman", "police", "citizen", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    night(t, p3=[("madmanKill", "p5")])
+    assert not t.alive("p5") and t.p("p5")["diedBy"] == "madman"
+    speeches(t)
+    night(t, p3=[("madmanKill", "p1")])
+    assert not t.alive("p1")
+
+
+def test_original_doctor_protection_is_resolved_first_but_not_against_arrest() -> None:
+    roles = ["mafia", "godfather", "doctor", "sheriff", "madman", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    night(t, p3=[("heal", "p6")], p5=[("madmanKill", "p6")])
+    assert t.alive("p6")
+    speeches(t)
+    night(
+        t, p1=[("mafiaTarget", "p3")], p2=[("mafiaTarget", "p3")], p3=[("heal", "p3")], p4=[("arrest", "p7")]
+    )
+    assert t.alive("p3")  # the doctor may protect themself
+    speeches(t)
+    night(t, p3=[("heal", "p5")], p4=[("arrest", "p5")])
+    assert not t.alive("p5")
+
+
+def test_original_immortal_cannot_be_killed_at_night_only_executed() -> None:
+    roles = ["mafia", "godfather", "immortal", "sheriff", "madman", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    night(t, p5=[("madmanKill", "p3")])
+    speeches(t)
+    night(t, p1=[("mafiaTarget", "p3")], p2=[("mafiaTarget", "p3")], p4=[("arrest", "p3")])
+    assert t.alive("p3")
+    assert t.events()[-2]["kind"] == "quietNight"
+    speeches(t, p1="p3")
+    defenses(t)
+    assert not t.alive("p3") and t.p("p3")["diedBy"] == "vote"
+
+
+def test_original_night_actions_are_final_and_every_living_player_confirms() -> None:
+    t = original()
+    t.until("night")
+    t.act("investigate", "p3", target="p1")
+    refused(lambda: t.act("investigate", "p3", target="p2"), "already_confirmed")
+    for pid in t.ids[:-1]:
+        if pid != "p3":
+            t.act("sleep", pid)
+    assert t.kind == "night"
+    t.act("sleep", "p8")
+    assert t.kind == "speech"
+
+
+# --- werewolf ---------------------------------------------------------------------------------------------
+def test_original_werewolf_joins_a_wiped_out_group_and_takes_its_kill_turn() -> None:
+    roles = [
+        "mafia",
+        "godfather",
+        "werewolf",
+        "police",
+        "doctor",
+        "citizen",
+        "citizen",
+        "citizen",
+        "citizen",
+        "citizen",
+    ]
+    t = original(roles)
+    t.until("night")
+    assert t.view("p3")["private"]["task"] == "sleep"
+    night(t, p4=[("investigate", "p3")])
+    assert t.view("p4")["private"]["results"][-1]["result"] == "notCriminal"  # still a "citizen"
+    t.act("leave", "p1")
+    speeches(t)
+    night(t, p4=[("investigate", "p3")])
+    speeches(t, p5="p2")
+    defenses(t)
+    assert not t.alive("p2") and t.kind == "night"
+    assert t.view("p3")["private"]["results"][-1]["result"] == "mafia"
+    assert t.view("p3")["private"]["task"] == "mafiaTarget"
+    refused(lambda: t.act("godfatherCheck", "p3", target="p4"), "not_your_role")
+    night(t, p3=[("mafiaTarget", "p6")], p4=[("investigate", "p3")])
+    assert not t.alive("p6")
+    assert t.view("p4")["private"]["results"][-1]["result"] == "criminal"
+
+
+# --- day ------------------------------------------------------------------------------------------------------
+def test_original_night_report_then_speeches_in_seat_order() -> None:
+    t = original()
+    night(t)
+    assert [e["kind"] for e in t.events()][-2:] == ["quietNight", "morning"]
+    order = []
+    while t.kind == "speech":
+        order.append(t.view(None)["phase"]["speaker"])
+        assert t.view(order[-1])["private"]["task"] == "nominate"
+        t.timeout()
+    assert order == t.ids
+
+
+def test_original_no_trial_on_day_one() -> None:
+    t = original()
+    night(t)
+    refused(lambda: t.act("nominate", "p1", target="p3"), "no_trial_today")
+    speeches(t)
+    assert t.kind == "night" and all(t.alive(p) for p in t.ids)
+
+
+def test_original_only_the_speaker_speaks() -> None:
+    t = original()
+    night(t)
+    t.act("chat", "p1", channel="day", text="I am a citizen")
+    refused(lambda: t.act("chat", "p2", channel="day", text="liar"), "no_permission")
+    refused(lambda: t.act("nominate", "p2", target=None), "not_your_turn")
+
+
+def test_original_first_speaker_carries_over_or_passes_to_the_next_living_seat() -> None:
+    t = original()
+    night(t)
+    assert t.state["phase"]["speaker"] == "p1"
+    speeches(t)
+    night(t)
+    assert t.state["phase"]["speaker"] == "p1"
+    t.act("leave", "p1")
+    assert t.state["phase"]["speaker"] == "p2"
+    speeches(t)
+    night(t)
+    assert t.state["phase"]["speaker"] == "p2"
+
+
+def test_original_each_speaker_may_nominate_one_suspect() -> None:
+    t = original()
+    to_day_two(t)
+    refused(lambda: t.act("nominate", "p1", target="p1"), "self_target")
+    t.act("nominate", "p1", target="p4")
+    refused(lambda: t.act("nominate", "p2", target="p4"), "already_suspect")
+    t.act("nominate", "p2", target="p5")
+    assert t.view(None)["phase"]["nominations"] == [
+        {"by": "p1", "target": "p4"},
+        {"by": "p2", "target": "p5"},
+    ]
+
+
+def test_original_single_suspect_defends_then_is_executed() -> None:
+    t = original()
+    to_day_two(t)
+    speeches(t, p4="p1")
+    assert t.kind == "defense" and t.view(None)["phase"]["accused"] == "p1"
+    refused(lambda: t.act("chat", "p4", channel="day", text="guilty"), "no_permission")
+    t.timeout()
+    assert not t.alive("p1") and t.kind == "night"
+
+
+def test_original_suspects_defend_in_nomination_order() -> None:
+    t = original()
+    to_day_two(t)
+    speeches(t, p1="p3", p3="p8", p6="p1")
+    assert defenses(t) == ["p3", "p8", "p1"]
+    assert t.kind == "vote" and t.view(None)["phase"]["candidates"] == ["p3", "p8", "p1"]
+
+
+def test_original_every_living_player_votes_and_no_vote_counts_for_the_last_suspect() -> None:
+    t = original()
+    to_day_two(t)
+    speeches(t, p1="p3", p3="p8", p6="p1")
+    defenses(t)
+    assert set(t.view(None)["phase"]["voters"]) == set(t.ids)
+    refused(lambda: t.act("vote", "p4", target="p5"), "not_a_candidate")
+    t.act("vote", "p4", target="p3")
+    t.act("vote", "p5", target="p3")
+    t.act("vote", "p6", target="abstain")
+    refused(lambda: t.act("vote", "p4", target="p8"), "already_voted")
+    t.timeout()  # p1 p2 p3 p7 p8 did not vote: 5 + 1 abstention for p1, the last suspect
+    assert not t.alive("p1") and t.alive("p3")
+    rnd = t.state["votes"]["rounds"][0]
+    assert rnd["tally"] == {"p3": 2, "p1": 6}
+
+
+def test_original_tie_gives_a_revote_between_the_tied() -> None:
+    t = original()
+    to_day_two(t)
+    speeches(t, p1="p3", p3="p8", p6="p1")
+    defenses(t)
+    vote(t, p1="p3", p2="p3", p4="p3", p5="p8", p6="p8", p7="p8", p3="p1", p8="p1")
+    assert t.kind == "vote" and t.view(None)["phase"] == {
+        **t.view(None)["phase"],
+        "round": 2,
+        "candidates": ["p3", "p8"],
+    }
+    vote(t, p1="p3", p2="p3", p4="p3", p5="p3", p6="p8", p7="p8", p3="p8", p8="p3")
+    assert not t.alive("p3") and t.alive("p8")
+
+
+def test_original_second_tie_the_others_vote_all_or_none() -> None:
+    t = original()
+    to_day_two(t)
+    speeches(t, p1="p3", p3="p8")
+    defenses(t)
+    split = dict(p1="p3", p2="p3", p4="p3", p5="p8", p6="p8", p7="p8", p3="p8", p8="p3")
+    vote(t, **split)
+    vote(t, **split)
+    assert t.kind == "allOrNone" and t.view(None)["phase"]["suspects"] == ["p3", "p8"]
+    refused(lambda: t.act("confirm", "p3", choice="yes"), "not_a_voter")
+    for pid in ("p1", "p2", "p4", "p5"):
+        t.act("confirm", pid, choice="yes")
+    t.act("confirm", "p6", choice="no")
+    t.timeout()
+    assert not t.alive("p3") and not t.alive("p8")
+    assert t.state["votes"]["allOrNone"] == {"suspects": ["p3", "p8"], "yes": 4, "no": 1, "executed": True}
+
+
+def test_original_all_or_none_without_a_majority_executes_nobody() -> None:
+    t = original()
+    to_day_two(t)
+    speeches(t, p1="p3", p3="p8")
+    defenses(t)
+    split = dict(p1="p3", p2="p3", p4="p3", p5="p8", p6="p8", p7="p8", p3="p8", p8="p3")
+    vote(t, **split)
+    vote(t, **split)
+    for pid, c in (("p1", "yes"), ("p2", "yes"), ("p4", "no"), ("p5", "no"), ("p6", "no"), ("p7", "yes")):
+        t.act("confirm", pid, choice=c)
+    assert t.kind == "night" and t.alive("p3") and t.alive("p8")
+
+
+def test_original_executed_roles_are_not_revealed() -> None:
+    t = original()
+    to_day_two(t)
+    speeches(t, p4="p1")
+    defenses(t)
+    assert not t.alive("p1")
+    row = next(p for p in t.view("p5")["players"] if p["id"] == "p1")
+    assert row["revealed"] is None and row["role"] is None
+    assert t.events("death")[-1]["revealed"] is None
+
+
+def test_original_only_judges_vote_and_are_announced_on_day_one() -> None:
+    roles = ["mafia", "godfather", "judge", "corruptJudge", "judge", "police", "citizen", "citizen"]
+    t = original(roles)
+    night(t)
+    rows = {p["id"]: p for p in t.view(None)["players"]}
+    assert rows["p3"]["revealed"] == rows["p4"]["revealed"] == rows["p5"]["revealed"] == {"judge": True}
+    assert t.events("judges")[0]["players"] == ["p3", "p4", "p5"]
+    speeches(t)
+    night(t)
+    speeches(t, p1="p6", p2="p7")
+    defenses(t)
+    assert t.view(None)["phase"]["voters"] == ["p3", "p4", "p5"]
+    refused(lambda: t.act("vote", "p1", target="p6"), "not_a_voter")
+    assert t.view("p1")["private"]["task"] == "none"
+    vote(t, p3="p7", p4="p7", p5="p6")
+    assert not t.alive("p7")
+
+
+def test_original_when_no_judge_is_left_everyone_votes() -> None:
+    roles = ["mafia", "godfather", "judge", "corruptJudge", "judge", "police", "citizen", "citizen"]
+    t = original(roles)
+    for pid in ("p3", "p4", "p5"):
+        t.act("leave", pid)
+    to_day_two(t)
+    speeches(t, p1="p6", p2="p7")
+    defenses(t)
+    assert set(t.view(None)["phase"]["voters"]) == {"p1", "p2", "p6", "p7", "p8"}
+
+
+# --- wins ------------------------------------------------------------------------------------------------------
+def test_original_citizens_win_when_no_criminal_is_left() -> None:
+    roles = ["mafia", "godfather", "lawyer", "police", "citizen", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    t.act("leave", "p1")
+    t.act("leave", "p2")
+    assert t.kind != "ended"  # the lawyer is a criminal too
+    t.act("leave", "p3")
+    r = me.result(t.state)
+    assert r["winner"] == "town" and {p["id"] for p in r["players"] if p["won"]} == {
+        "p4",
+        "p5",
+        "p6",
+        "p7",
+        "p8",
+    }
+
+
+def test_original_criminals_without_the_yakuza_win_at_parity_with_the_citizens() -> None:
+    roles = [
+        "mafia",
+        "godfather",
+        "yakuza",
+        "ninja",
+        "police",
+        "citizen",
+        "citizen",
+        "lawyer",
+        "citizen",
+        "citizen",
+    ]
+    t = original(roles)
+    t.act("leave", "p5")
+    assert t.kind != "ended"
+    t.act("leave", "p6")  # mafia 2 + lawyer 1 >= citizens 3, the yakuza not counted
+    r = me.result(t.state)
+    assert r["winner"] == "mafia"
+    assert {p["id"] for p in r["players"] if p["won"]} == {"p1", "p2", "p8"}
+
+
+def test_original_yakuza_wins_when_the_mafia_group_and_citizens_are_gone() -> None:
+    roles = ["mafia", "godfather", "yakuza", "ninja", "police", "citizen", "citizen", "corruptJudge"]
+    t = original(roles)
+    for pid in ("p1", "p2", "p5", "p6"):
+        t.act("leave", pid)
+    assert t.kind != "ended"
+    t.act("leave", "p7")
+    r = me.result(t.state)
+    assert r["winner"] == "yakuza" and {p["id"] for p in r["players"] if p["won"]} == {"p3", "p4", "p8"}
+
+
+def test_original_madman_wins_as_the_last_one_alive() -> None:
+    roles = ["mafia", "godfather", "madman", "police", "citizen", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    for pid in ("p1", "p2", "p4", "p5", "p6", "p7"):
+        t.act("leave", pid)
+    assert t.kind != "ended"  # the madman is a criminal: the citizens have not won
+    night(t, p3=[("madmanKill", "p8")])
+    r = me.result(t.state)
+    assert r["winner"] == "madman" and [p["id"] for p in r["players"] if p["won"]] == ["p3"]
+
+
+def test_original_werewolf_wins_only_as_the_last_one_alive() -> None:
+    roles = ["mafia", "godfather", "werewolf", "police", "citizen", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    for pid in ("p1", "p2", "p4", "p5", "p6", "p7"):
+        t.act("leave", pid)
+    assert t.kind != "ended"  # joined the wiped-out mafia group, but never wins with it
+    night(t)
+    speeches(t)
+    night(t, p3=[("mafiaTarget", "p8")])
+    r = me.result(t.state)
+    assert r["winner"] == "werewolf" and [p["id"] for p in r["players"] if p["won"]] == ["p3"]
+
+
+def test_original_lawyer_and_corrupt_judge_win_with_either_group() -> None:
+    roles = ["mafia", "godfather", "yakuza", "ninja", "lawyer", "corruptJudge"] + ["citizen"] * 6
+    town = [f"p{i}" for i in range(7, 13)]
+    for winner, leavers in (("mafia", town), ("yakuza", ["p1", "p2", *town])):
+        t = original(roles)
+        for pid in leavers:
+            if t.kind != "ended":
+                t.act("leave", pid)
+        r = me.result(t.state)
+        assert r["winner"] == winner
+        won = {p["id"] for p in r["players"] if p["won"]}
+        assert won == {"p5", "p6", *(("p1", "p2") if winner == "mafia" else ("p3", "p4"))}
+
+
+def test_original_draw_when_nobody_can_win_any_more() -> None:
+    roles = ["mafia", "godfather", "lawyer", "corruptJudge", "police", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    for pid in ("p1", "p2", "p5", "p6", "p7"):
+        t.act("leave", pid)
+    assert t.kind != "ended"
+    t.act("leave", "p8")  # only the lawyer and the corrupt judge: no group, no citizen, no solo
+    assert me.result(t.state)["winner"] == "draw"
+
+
+# --- untimed and views --------------------------------------------------------------------------------------------
+def test_original_untimed_game_moves_on_confirmations() -> None:
+    t = original(untimed=True)
+    assert me.deadline(t.state) is None
+    for pid in t.ids:
+        t.act("readyEarly", pid)
+    assert t.kind == "night" and me.deadline(t.state) is None
+    night(t)
+    speeches(t)
+    night(t)
+    speeches(t, p4="p1", p5="p2")
+    defenses(t)
+    vote(t, **{pid: "p1" for pid in t.ids if pid != "p1"}, p1="p2")
+    assert not t.alive("p1")
+
+
+def test_original_night_views_have_one_shape() -> None:
+    roles = ["lawyer", "godfather", "yakuza", "ninja", "police", "madman", "doctor", "sheriff", "mafia"]
+    t = original(roles)
+    t.until("night")
+    views = [t.view(p) for p in t.ids]
+    assert len({(tuple(v), tuple(v["private"]), tuple(v["phase"])) for v in views}) == 1
+    assert set(views[0]["phase"]) == {"kind", "endsAt", "seq"}
