@@ -64,9 +64,9 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
             survivor.page.press("#chat-input", "Enter")
             expect(survivor.page.locator("#chat-error")).to_have_text("Links are not allowed here.")
             # ±15 s once a day, announced to everyone.
-            host.click("#plus15-btn")
-            expect(host.page.locator("#plus15-btn")).to_be_disabled()
-            expect(survivor.page.locator("#adjusted-by")).to_have_text(f"Time changed by: {host.name}")
+            doctor.click("#plus15-btn")
+            expect(doctor.page.locator("#plus15-btn")).to_be_disabled()
+            expect(survivor.page.locator("#adjusted-by")).to_have_text(f"Time changed by: {doctor.name}")
             expect(mafia.page.locator("#chat-tab-mafia")).to_be_visible()
             # Every visible word of the game screen follows the language picker.
             check_switch(survivor, "en", "ru")

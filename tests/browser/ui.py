@@ -58,6 +58,7 @@ class Player:
         self.errors = errors if errors is not None else []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(f"{name}: {m.text}"))
         self.page.on("pageerror", lambda e: self.errors.append(f"{name}: {e}"))
+        self.page.on("response", lambda r: r.status >= 500 and self.errors.append(f"{name}: {r.status} {r.url}"))
         self.role: str | None = None
         self.pid: str | None = None
 

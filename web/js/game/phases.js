@@ -167,7 +167,7 @@ const PHASES = {
       const mine = myVote(view);
       const can = alive(view) && ((view.private && view.private.targets) || []).length > 0;
       return [
-        hint(can ? t("hint.vote") : t("hint.watch")),
+        hint(can ? t("hint.vote") : view.you && !alive(view) ? t("role.dead") : t("hint.watch")),
         can
           ? h(
               "div",
