@@ -370,7 +370,9 @@ def test_replay_is_deterministic_and_dump_load_round_trips(game) -> None:
     steps = _play(seed, n, options)
     state = me.new_game([f"p{i}" for i in range(1, n + 1)], options, seed=seed, now=0.0)
     for action, now, s in steps[1:]:
-        state = me.apply(state, action, now)
+        before = json.dumps(state, sort_keys=True)
+        prev, state = state, me.apply(state, action, now)
+        assert json.dumps(prev, sort_keys=True) == before, "apply changed its input"
         assert me.load(me.dump(s)) == s
         assert me.load(json.loads(json.dumps(me.dump(s)))) == s
     assert me.dump(state) == me.dump(steps[-1][2])

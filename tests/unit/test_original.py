@@ -545,6 +545,22 @@ def test_original_all_or_none_without_a_majority_executes_nobody() -> None:
     assert t.kind == "night" and t.alive("p3") and t.alive("p8")
 
 
+def test_original_all_or_none_with_nobody_left_to_vote_executes_nobody() -> None:
+    roles = ["mafia", "godfather", "judge", "corruptJudge", "judge", "police", "citizen", "citizen"]
+    t = original(roles, untimed=True)
+    for pid in t.ids:
+        t.act("readyEarly", pid)
+    t.act("leave", "p5")
+    night(t)
+    speeches(t)
+    night(t)
+    speeches(t, p1="p3", p2="p4")
+    defenses(t)
+    vote(t, p3="p4", p4="p3")
+    vote(t, p3="p4", p4="p3")
+    assert t.kind == "night" and t.alive("p3") and t.alive("p4")
+
+
 def test_original_executed_roles_are_not_revealed() -> None:
     t = original()
     to_day_two(t)

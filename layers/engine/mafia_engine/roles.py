@@ -1,7 +1,8 @@
 """The role table: every role id of the contract, its team and what it does at night.
 
 Presets pick the roles they use; the table is shared so a role id means one thing everywhere.
-``night`` is the action type the role performs at night (None: the role sleeps).
+``night`` is the action type the role performs at night in classic (None: the role sleeps);
+city (``NIGHT_ABILITY``) and original (``duties``) say per game what a role does tonight.
 """
 
 from __future__ import annotations

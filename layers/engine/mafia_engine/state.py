@@ -59,3 +59,6 @@ class GameState(TypedDict):
     winner: str | None
     result: dict | None
     paused: dict | None  # {"left": seconds | None, "by"}: the host froze the clock (pause/resume)
+    # city: {"dry": results in a row without elimination, "selfHealUsed"};
+    # original: {"werewolf": None | "mafia" | "yakuza" (the group it joined), "firstSeat"}
+    extra: dict[str, Any]

@@ -1,11 +1,11 @@
 """The preset registry: name -> Preset.
 
-Adding a preset (city, original): write ``presets/<name>.py`` building a ``Preset`` (option
-specs, ``deal``, ``start``, a ``PhaseSpec`` per phase kind, action handlers, win checks from
-``wins.py`` or new ones, view hooks); reuse classic's handlers where the rule is the same;
-add new action models to the union in ``actions.py``; register it below with
-``implemented=True``; append its section to docs/rules.md. Nothing in ``__init__.py``,
-``game.py`` or ``views.py`` needs to change.
+Adding a preset: write ``presets/<name>.py`` building a ``Preset`` (option specs, ``deal``,
+``start``, a ``PhaseSpec`` per phase kind, action handlers, win checks from ``wins.py`` or its
+own, ``finish``, ``after_leave``, view hooks); reuse what ``presets/shared.py`` (and classic)
+already has where the rule is the same; add new action models to the union in
+``actions.py``; register it below; append its section to docs/rules.md. Nothing in
+``__init__.py``, ``game.py`` or ``views.py`` needs to change (city and original did not).
 """
 
 from __future__ import annotations

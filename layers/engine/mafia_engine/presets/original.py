@@ -406,6 +406,9 @@ def close_vote(g: Game) -> None:
     elif ph["round"] == 1:
         g.system("A tie: the tied suspects face a second vote.")
         g.goto("vote", round=2, candidates=leaders)
+    elif not [pid for pid in _voters(g.s) if pid not in leaders]:
+        g.system("A tie again, and nobody else may vote: nobody is executed today.")
+        _end_day(g)
     else:
         g.system("A tie again: the others decide to execute all of them or none.")
         g.goto("allOrNone", suspects=leaders)
