@@ -10,9 +10,9 @@ NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 
 
 def actions_shape(pl) -> list[str]:
-    """Tags and classes inside the action panel: what an onlooker could tell apart."""
+    """Tags and classes of the night box: what an onlooker could tell apart (host tools aside)."""
     return pl.page.evaluate(
-        "() => [...document.querySelectorAll('#actions *')].map(e => e.tagName + '.' + e.className)"
+        "() => [...document.querySelectorAll('#task-box, #task-box *')].map(e => e.tagName + '.' + e.className)"
     )
 
 

@@ -1,10 +1,11 @@
 // Entry point: holds the session, the connection and the latest view, and picks the screen.
 import * as api from "./api.js";
-import { secondsLeft, syncClock } from "./clock.js";
+import { serverNow, syncClock } from "./clock.js";
 import { Connection } from "./connection.js";
 import { $, h } from "./dom.js";
 import { errorText, getKid, getLang, has, setKid, setLang, t } from "./i18n.js";
 import { showEventCards, showRoleCard, closeOverlays } from "./game/overlays.js";
+import { resetPhaseMemory } from "./game/phases.js";
 import { clearSession, loadSession, markEventsSeen, saveSession, seenEvents } from "./session.js";
 import * as endScreen from "./screens/end.js";
 import * as gameScreen from "./screens/game.js";
@@ -24,7 +25,7 @@ const state = {
   screenName: null,
   screen: null,
   lastSeq: null,
-  nudged: { seq: null, count: 0, at: 0 },
+  nudged: { key: null, count: 0, next: 0 },
   notice: null, // message for the home screen (e.g. room gone)
   chatArchive: new Map(), // message id -> message: the view only carries the newest ones
 };
@@ -80,6 +81,7 @@ function enterRoom(session) {
 function connect() {
   if (state.conn) state.conn.close();
   state.chatArchive = new Map();
+  resetPhaseMemory();
   state.view = null;
   state.version = -1;
   state.conn = new Connection(state.session, {
@@ -125,6 +127,12 @@ function onViewFrame(frame) {
   state.version = typeof frame.version === "number" ? frame.version : state.version;
   const view = frame.view;
   syncClock(view);
+  if (view.phase && view.phase.kind === "lobby" && state.view && state.view.phase.kind !== "lobby") {
+    // A new game in the same room: a fresh chat, fresh events, a closed role card.
+    state.chatArchive = new Map();
+    if (state.session) markEventsSeen(state.session.room, -1);
+    resetPhaseMemory();
+  }
   view.chat = archiveChat(view);
   const prevSeq = state.view ? phaseKey(state.view) : null;
   state.view = view;
@@ -170,7 +178,8 @@ function popNewEvents(view) {
   const room = state.session && state.session.room;
   const events = Array.isArray(view.events) ? view.events : [];
   if (!room) return;
-  const seen = seenEvents(room);
+  let seen = seenEvents(room);
+  if (events.length - 1 < seen) seen = -1; // the list restarted (a new game)
   if (events.length - 1 > seen) {
     showEventCards(events.slice(seen + 1), view);
     markEventsSeen(room, events.length - 1);
@@ -252,21 +261,25 @@ function renderBanner() {
   el.textContent = show ? t(state.status === "lost" ? "conn.lost" : "conn.connecting") : "";
 }
 
-// Countdown tick: screens redraw their clock; at zero, nudge the server (a few times at
-// most per phase, in case the first one arrived a moment early).
+// Countdown tick: screens redraw their clock. When the phase's deadline (or the moment
+// the bots' planned actions fall due, room.wakeAt) has passed, nudge the server with the
+// phase's seq: a little jitter so not every client nudges at once, and a few retries in
+// case the first one arrived a moment early.
 function tick() {
   if (state.screen && state.screen.tick) state.screen.tick();
   const v = state.view;
-  if (!v || !state.conn || !v.phase) return;
-  const left = secondsLeft(v.phase.endsAt);
-  if (left === null || left > 0) return;
-  const key = phaseKey(v);
+  if (!v || !state.conn || !v.phase || v.phase.kind === "lobby" || v.phase.kind === "ended") return;
+  const due = [v.phase.endsAt, v.room && v.room.wakeAt].filter((x) => typeof x === "number");
+  if (!due.length) return;
+  const at = Math.min(...due);
+  if (serverNow() < at) return;
+  const key = `${phaseKey(v)}@${at}`;
   const now = performance.now();
-  if (state.nudged.seq !== key) state.nudged = { seq: key, count: 0, at: 0 };
-  if (state.nudged.count < 6 && now - state.nudged.at > 1500 * (state.nudged.count + 1)) {
+  if (state.nudged.key !== key) state.nudged = { key, count: 0, next: now + Math.random() * 500 };
+  if (state.nudged.count < 6 && now >= state.nudged.next) {
     state.nudged.count += 1;
-    state.nudged.at = now;
-    ctx.send("nudge");
+    state.nudged.next = now + 1500 * state.nudged.count + Math.random() * 500;
+    ctx.send("nudge", { phase: v.phase.seq });
   }
 }
 

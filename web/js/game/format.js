@@ -37,7 +37,7 @@ export function revealedBadge(view, revealed) {
 
 // Events that pop up as a big card (seed 000 §9: deaths and executions, and the other
 // outcomes of a night or a trial); the rest only go to the moderator's log.
-const CARD_KINDS = new Set(["death", "saved", "soldierSurvived", "quietNight", "politicianImmune"]);
+const CARD_KINDS = new Set(["death", "saved", "soldierSurvived", "quietNight", "politicianImmune", "paused", "resumed"]);
 
 export function isCardEvent(ev) {
   return CARD_KINDS.has(ev.kind) || (ev.kind === "confirm" && ev.executed === false && !ev.immune);
@@ -48,12 +48,17 @@ export function isDeathEvent(ev) {
 }
 
 const NIGHT_KINDS = new Set(["saved", "soldierSurvived", "quietNight"]);
+const NIGHT_DEATHS = new Set(["mafia", "yakuza", "madman", "arrest"]);
 
 /** "Night 1" / "Day 2": when an event happened (night events carry the night number). */
 export function eventWhen(ev) {
   if (!ev.day) return "";
-  const night = NIGHT_KINDS.has(ev.kind) || (ev.kind === "death" && ev.by === "mafia");
+  const night = NIGHT_KINDS.has(ev.kind) || (ev.kind === "death" && NIGHT_DEATHS.has(ev.by));
   return t(night ? "banner.night" : "event.day", { n: ev.day });
+}
+
+function namesOf(view, ids) {
+  return (ids || []).map((id) => playerName(view, id)).join(", ");
 }
 
 /** One public event in words: {text, detail}. Unknown kinds still read as something. */
@@ -77,6 +82,27 @@ export function eventText(view, ev) {
       else if (ev.immune) text = t("event.confirm.immune", { ...params, yes: ev.yes, no: ev.no });
       else text = t("event.confirm.spared", { ...params, yes: ev.yes, no: ev.no });
       break;
+    case "voteResult":
+      if (ev.eliminated) text = t("event.voteResult.out", { ...params, name: playerName(view, ev.eliminated) });
+      else if (ev.tie) text = t("event.voteResult.tie", { names: namesOf(view, ev.tie) });
+      else text = t("event.voteResult.none");
+      break;
+    case "trialVote":
+      text =
+        (ev.leaders || []).length === 1
+          ? t("event.trialVote.one", { name: playerName(view, ev.leaders[0]) })
+          : t("event.trialVote.tie", { names: namesOf(view, ev.leaders) });
+      break;
+    case "allOrNone":
+      text = t(ev.executed ? "event.allOrNone.all" : "event.allOrNone.none", {
+        names: namesOf(view, ev.suspects),
+        yes: ev.yes,
+        no: ev.no,
+      });
+      break;
+    case "judges":
+      text = t("event.judges", { names: namesOf(view, ev.players) });
+      break;
     case "end":
       text = has(`end.winner.${ev.winner}`) ? t(`end.winner.${ev.winner}`) : t("end.winner.other", { team: teamName(ev.winner) });
       break;
@@ -88,8 +114,9 @@ export function eventText(view, ev) {
 
 /** A police / medium / other private result in words. */
 export function resultText(view, r) {
+  if (r.kind === "werewolfJoins") return t("result.werewolfJoins", { day: r.day ?? "?", team: teamName(r.result) });
   let result = r.result;
-  if (result === "mafia" || result === "notMafia") result = t(`result.${result}`);
+  if (["mafia", "notMafia", "criminal", "notCriminal", "yes", "no"].includes(result)) result = t(`result.${result}`);
   else if (typeof result === "string") result = roleName(result, view.preset) || result;
   else if (typeof result === "boolean") result = t(result ? "result.yes" : "result.no");
   return t("result.line", { day: r.day ?? "?", name: playerName(view, r.target), result });

@@ -1,6 +1,8 @@
 // One small renderer per phase kind: the banner's sub-line, the action panel, and what a
-// tap on a player does. A kind we do not know falls back to a generic renderer that
-// still shows the private task and lets the player pick from private.targets.
+// tap on a player does. What a player may do comes from `private.task` (the same field for
+// every role), so a phase kind we do not know still works through the generic renderer:
+// it shows the task sentence, lets the player pick from private.targets (the task name is
+// the action name) and offers the buttons of the tasks it knows (ready, endTurn, ...).
 import { h } from "../dom.js";
 import { has, t } from "../i18n.js";
 import { isNight, playerName } from "./format.js";
@@ -16,9 +18,10 @@ function localFor(view) {
   return local;
 }
 
-function alive(view) {
-  return Boolean(view.you && view.you.alive !== false);
-}
+const priv = (view) => view.private || {};
+const task = (view) => priv(view).task || "none";
+const alive = (view) => Boolean(view.you && view.you.alive !== false);
+const names = (view, ids) => (ids || []).map((id) => playerName(view, id)).join(", ");
 
 function accusedOf(view) {
   const p = view.phase || {};
@@ -26,7 +29,7 @@ function accusedOf(view) {
 }
 
 function hint(text) {
-  return h("p", { class: "hint phase-hint" }, text);
+  return h("p", { class: "hint phase-hint", id: "phase-hint" }, text);
 }
 
 function button(label, onclick, opts = {}) {
@@ -45,79 +48,137 @@ function button(label, onclick, opts = {}) {
   );
 }
 
-/** The one night box every role sees: a sentence, a choice line, nothing else. */
-function taskBox(view) {
-  const priv = view.private || {};
-  const task = priv.task || "none";
+/** Send an action and remember the choice until the next view says what the server took. */
+function act(view, ctx, action, payload = {}, pick = undefined) {
+  if (pick !== undefined) localFor(view).pick = pick;
+  ctx.send(action, payload);
+  ctx.rerender();
+}
+
+function currentChoice(view) {
+  const p = priv(view);
+  if (p.choice !== undefined && p.choice !== null) return p.choice;
+  const mem = localFor(view);
+  return mem.pick === undefined ? null : mem.pick;
+}
+
+// ---------------------------------------------------------------- the night box
+/** The one night box every role sees: a sentence, a choice line, at most one button. */
+function taskBox(view, ctx) {
+  const tk = task(view);
   let sentence;
   if (!view.you) sentence = t("hint.watch");
   else if (!alive(view)) sentence = t("task.dead");
-  else if (task === "sleep" || task === "none") sentence = t(`task.${task}`);
-  else sentence = has(`task.${task}`) ? t(`task.${task}`) : t("task.other");
-  const acts = Array.isArray(priv.targets) && priv.targets.length > 0;
-  const choice = priv.choice ?? localFor(view).pick ?? null;
+  else sentence = has(`task.${tk}`) ? t(`task.${tk}`) : t("task.other");
+  const targets = priv(view).targets || [];
+  const choice = currentChoice(view);
   let choiceLine = "\u00a0"; // keep the line's height for everyone
-  if (acts) choiceLine = choice ? t("task.choice", { name: playerName(view, choice) }) : t("task.noChoice");
+  if (targets.length || (tk === "done" && choice)) {
+    choiceLine = choice ? t("task.choice", { name: playerName(view, choice) }) : t("task.noChoice");
+  }
+  // Rulebooks where everyone confirms the night (seed 001): one button for every role,
+  // "sleep" for those without a night action and "skip" for the others.
+  let confirm = null;
+  if (view.preset !== "classic" && alive(view) && tk !== "done" && tk !== "none") {
+    confirm = button(t(tk === "sleep" ? "act.sleep" : "act.skip"), () => act(view, ctx, "sleep"), {
+      id: "sleep-btn",
+      key: "sleep",
+    });
+  }
   return h(
     "div",
     { class: "task-box", id: "task-box" },
     h("p", { class: "task-text", id: "task-text" }, sentence),
     h("p", { class: "task-choice", id: "task-choice" }, choiceLine),
+    confirm,
   );
 }
 
-/** Tap on a target during a task: the task name is the action name (investigate, heal, ...). */
+/** Tap on a target: the task name is the action name (investigate, heal, nominate, ...). */
 function taskPick(view, ctx, pid) {
-  const priv = view.private || {};
-  const task = priv.task;
-  if (!task || task === "sleep" || task === "none") return;
-  const current = priv.choice ?? localFor(view).pick ?? null;
-  // Tapping the mafia's current target again withdraws it (no victim).
-  const target = task === "mafiaTarget" && current === pid ? null : pid;
+  const tk = task(view);
+  if (["none", "sleep", "done", "ready"].includes(tk)) return;
+  const current = currentChoice(view);
+  // Tapping the classic mafia's current target again withdraws it (no victim).
+  const target = tk === "mafiaTarget" && view.preset === "classic" && current === pid ? null : pid;
   localFor(view).pick = target;
-  ctx.send(task, { target });
+  ctx.send(tk, { target });
+}
+
+// ---------------------------------------------------------------- day controls
+function readyButton(view, ctx, label = "act.readyEarly") {
+  const mem = localFor(view);
+  const done = mem.readyEarly || task(view) === "done" || (view.phase.readyEarly || []).includes(view.you.id);
+  return button(
+    t(done ? "act.readyEarlyDone" : label),
+    () => {
+      mem.readyEarly = true;
+      act(view, ctx, "readyEarly");
+    },
+    { disabled: done, key: "readyEarly", id: "ready-early-btn" },
+  );
 }
 
 /** Who used ±15 s today: public (seed 000 §5.2), shown to everyone. */
 function adjustedLine(view) {
   const who = view.phase.adjustedBy || [];
   if (!who.length) return null;
-  return h("p", { class: "hint", id: "adjusted-by" }, t("act.adjustedBy", { names: who.map((id) => playerName(view, id)).join(", ") }));
+  return h("p", { class: "hint", id: "adjusted-by" }, t("act.adjustedBy", { names: names(view, who) }));
 }
 
 function timeButtons(view, ctx) {
+  if (!view.options || view.options.timeAdjust !== true) return null;
   const adjusted = (view.phase.adjustedBy || []).includes(view.you.id);
-  if (view.options && view.options.timeAdjust === false) return null;
   return h(
     "div",
     { class: "row time-row" },
-    button(t("act.plus15"), () => ctx.send("adjustTime", { delta: 15 }), { disabled: adjusted, key: "plus15", id: "plus15-btn" }),
-    button(t("act.minus15"), () => ctx.send("adjustTime", { delta: -15 }), { disabled: adjusted, key: "minus15", id: "minus15-btn" }),
+    button(t("act.plus15"), () => act(view, ctx, "adjustTime", { delta: 15 }), { disabled: adjusted, key: "plus15", id: "plus15-btn" }),
+    button(t("act.minus15"), () => act(view, ctx, "adjustTime", { delta: -15 }), { disabled: adjusted, key: "minus15", id: "minus15-btn" }),
     adjusted ? h("span", { class: "hint" }, t("act.timeUsed")) : null,
   );
 }
 
-function readyEarlyButton(view, ctx) {
-  const mem = localFor(view);
-  const done = mem.readyEarly || (view.phase.readyEarly || []).includes(view.you.id);
-  return button(
-    t(done ? "act.readyEarlyDone" : "act.readyEarly"),
-    () => {
-      mem.readyEarly = true;
-      ctx.send("readyEarly");
-      ctx.rerender();
-    },
-    { disabled: done, key: "readyEarly", id: "ready-early-btn" },
+function yesNo(view, ctx, yesKey, noKey) {
+  const mine = currentChoice(view);
+  const pick = (choice) => () => act(view, ctx, "confirm", { choice }, choice);
+  return h(
+    "div",
+    { class: "row yes-no" },
+    button(t(yesKey), pick("yes"), { pressed: mine === "yes", cls: "btn-yes", key: "yes", id: "yes-btn" }),
+    button(t(noKey), pick("no"), { pressed: mine === "no", cls: "btn-no", key: "no", id: "no-btn" }),
   );
 }
 
-function myVote(view) {
-  const priv = view.private || {};
-  if (priv.choice !== undefined && priv.choice !== null) return priv.choice;
-  const mem = localFor(view);
-  if (mem.pick !== undefined) return mem.pick;
-  return null;
+/** Buttons for the day tasks any preset may hand out. */
+function taskControls(view, ctx) {
+  if (!alive(view)) return null;
+  switch (task(view)) {
+    case "ready":
+      return readyButton(view, ctx, "act.ready");
+    case "done":
+      return h("p", { class: "hint", id: "task-done" }, t("hint.done"));
+    case "endTurn":
+      return button(t("act.endTurn"), () => act(view, ctx, "endTurn"), { id: "end-turn-btn", key: "endTurn", primary: true });
+    case "nominate":
+      return button(t("act.noNomination"), () => act(view, ctx, "nominate", { target: null }), { id: "no-nomination-btn", key: "nominate" });
+    case "confirm":
+      return view.phase.kind === "allOrNone" ? yesNo(view, ctx, "act.yesAll", "act.noAll") : yesNo(view, ctx, "act.yes", "act.no");
+    default:
+      return null;
+  }
 }
+
+function deadOrWatch(view) {
+  return hint(view.you ? t("role.dead") : t("hint.watch"));
+}
+
+// ---------------------------------------------------------------- renderers
+const suspectsSub = (view) => {
+  const s = view.phase.suspects;
+  if (Array.isArray(s) && s.length > 1) return t("banner.suspects", { names: names(view, s) });
+  const a = accusedOf(view);
+  return a ? t("banner.accused", { name: playerName(view, a) }) : "";
+};
 
 const PHASES = {
   roleReveal: {
@@ -139,8 +200,11 @@ const PHASES = {
               onclick: () => {
                 local.revealed = true;
                 ctx.rerender();
-                const title = document.getElementById("inline-role-title");
-                if (title) title.parentElement.setAttribute("tabindex", "-1"), title.parentElement.focus();
+                const section = document.getElementById("inline-role-title")?.parentElement;
+                if (section) {
+                  section.setAttribute("tabindex", "-1");
+                  section.focus();
+                }
               },
             },
             t("role.card.tap"),
@@ -148,40 +212,46 @@ const PHASES = {
           h("p", { class: "hint" }, t("role.card.tapHint")),
         );
       }
-      return [hint(t("hint.roleReveal")), view.you ? card : null];
+      return [hint(t("hint.roleReveal")), view.you ? card : null, taskControls(view, ctx)];
     },
   },
   greeting: {
     panel(view, ctx) {
-      return [hint(t("hint.greeting")), alive(view) ? readyEarlyButton(view, ctx) : null];
+      return [hint(t("hint.greeting")), alive(view) ? readyButton(view, ctx) : null];
     },
   },
   discussion: {
     panel(view, ctx) {
-      if (!alive(view)) return [hint(view.you ? t("role.dead") : t("hint.watch")), adjustedLine(view)];
-      return [hint(t("hint.discussion")), timeButtons(view, ctx), readyEarlyButton(view, ctx), adjustedLine(view)];
+      if (!alive(view)) return [deadOrWatch(view), adjustedLine(view)];
+      return [hint(t("hint.discussion")), timeButtons(view, ctx), readyButton(view, ctx), adjustedLine(view)];
     },
   },
   vote: {
+    sub: (view) => (Array.isArray(view.phase.candidates) && view.phase.round > 1 ? t("banner.suspects", { names: names(view, view.phase.candidates) }) : ""),
     panel(view, ctx) {
-      const mine = myVote(view);
-      const can = alive(view) && ((view.private && view.private.targets) || []).length > 0;
+      const mine = currentChoice(view);
+      const tk = task(view);
+      const can = alive(view) && tk === "vote";
+      // The original rulebook has no abstention (a missing vote counts for the last suspect).
+      const abstain = view.preset !== "original";
+      let text;
+      if (can) text = abstain ? t("hint.vote") : t("hint.voteSuspect");
+      else if (tk === "done") text = t("hint.done");
+      else text = view.you && !alive(view) ? t("role.dead") : t("hint.watch");
       return [
-        hint(can ? t("hint.vote") : view.you && !alive(view) ? t("role.dead") : t("hint.watch")),
-        can
+        hint(text),
+        can || tk === "done"
           ? h(
               "div",
               { class: "row" },
-              button(
-                t("act.abstain"),
-                () => {
-                  localFor(view).pick = "abstain";
-                  ctx.send("vote", { target: "abstain" });
-                  ctx.rerender();
-                },
-                { pressed: mine === "abstain", key: "abstain", id: "abstain-btn" },
-              ),
-              mine ? h("span", { class: "my-vote" }, t("act.voted", { name: mine === "abstain" ? t("act.abstain") : playerName(view, mine) })) : null,
+              can && abstain
+                ? button(t("act.abstain"), () => act(view, ctx, "vote", { target: "abstain" }, "abstain"), {
+                    pressed: mine === "abstain",
+                    key: "abstain",
+                    id: "abstain-btn",
+                  })
+                : null,
+              mine ? h("span", { class: "my-vote", id: "my-vote" }, t("act.voted", { name: mine === "abstain" ? t("act.abstain") : playerName(view, mine) })) : null,
             )
           : null,
         voteBars(view),
@@ -193,56 +263,66 @@ const PHASES = {
     },
   },
   defense: {
-    sub: (view) => accusedOf(view) && t("banner.accused", { name: playerName(view, accusedOf(view)) }),
-    panel(view) {
-      const accused = accusedOf(view);
+    sub: suspectsSub,
+    panel(view, ctx) {
       const me = view.you && view.you.id;
-      return [
-        hint(accused === me ? t("hint.defenseYou") : t("hint.defense", { name: playerName(view, accused) })),
-        voteBars(view, "nomination"),
-      ];
+      const suspects = Array.isArray(view.phase.suspects) ? view.phase.suspects : [accusedOf(view)].filter(Boolean);
+      let text;
+      if (suspects.includes(me)) text = t("hint.defenseYou");
+      else if (suspects.length > 1) text = t("hint.defenseMany", { names: names(view, suspects) });
+      else text = t("hint.defense", { name: playerName(view, suspects[0]) });
+      return [hint(text), taskControls(view, ctx), voteBars(view)];
     },
   },
   confirm: {
-    sub: (view) => accusedOf(view) && t("banner.accused", { name: playerName(view, accusedOf(view)) }),
+    sub: suspectsSub,
     panel(view, ctx) {
       const accused = accusedOf(view);
       const me = view.you && view.you.id;
       if (accused === me) return [hint(t("hint.confirmAccused")), voteBars(view, "nomination")];
-      const mine = myVote(view);
-      const can = alive(view);
-      const pick = (choice) => () => {
-        localFor(view).pick = choice;
-        ctx.send("confirm", { choice });
-        ctx.rerender();
-      };
       return [
         hint(t("hint.confirm", { name: playerName(view, accused) })),
-        can
-          ? h(
-              "div",
-              { class: "row yes-no" },
-              button(t("act.yes"), pick("yes"), { pressed: mine === "yes", cls: "btn-yes", key: "yes", id: "yes-btn" }),
-              button(t("act.no"), pick("no"), { pressed: mine === "no", cls: "btn-no", key: "no", id: "no-btn" }),
-            )
-          : null,
+        alive(view) ? yesNo(view, ctx, "act.yes", "act.no") : null,
         voteBars(view, "nomination"),
       ];
     },
   },
   night: {
-    panel: (view) => [taskBox(view)],
+    panel: (view, ctx) => [taskBox(view, ctx)],
     pick: taskPick,
+  },
+  speech: {
+    sub: (view) => (view.phase.speaker ? t("banner.speaker", { name: playerName(view, view.phase.speaker) }) : ""),
+    panel(view, ctx) {
+      const mine = view.you && view.phase.speaker === view.you.id;
+      const noms = (view.phase.nominations || []).map((n) => n.target ?? n).filter((x) => typeof x === "string");
+      return [
+        hint(mine ? t("hint.speechYou") : t("hint.speech", { name: playerName(view, view.phase.speaker) })),
+        taskControls(view, ctx),
+        noms.length ? h("p", { class: "hint", id: "nominations" }, t("banner.suspects", { names: names(view, noms) })) : null,
+      ];
+    },
+    pick: taskPick,
+  },
+  allOrNone: {
+    sub: suspectsSub,
+    panel(view, ctx) {
+      return [
+        hint(t("hint.allOrNone", { names: names(view, view.phase.suspects) })),
+        taskControls(view, ctx),
+        voteBars(view),
+      ];
+    },
   },
 };
 
 const GENERIC = {
-  sub: (view) => accusedOf(view) && t("banner.accused", { name: playerName(view, accusedOf(view)) }),
-  panel(view) {
-    const priv = view.private || {};
-    const acting = priv.task && !["sleep", "none"].includes(priv.task);
-    if (isNight(view.phase.kind) || acting) return [taskBox(view), voteBars(view)];
-    return [hint(t("hint.unknown")), voteBars(view)];
+  sub: suspectsSub,
+  panel(view, ctx) {
+    const tk = task(view);
+    const acting = (priv(view).targets || []).length > 0 && !["vote", "nominate"].includes(tk);
+    if (isNight(view.phase.kind) || acting) return [taskBox(view, ctx), voteBars(view)];
+    return [hint(t("hint.unknown")), taskControls(view, ctx), voteBars(view)];
   },
   pick: taskPick,
 };
@@ -251,7 +331,7 @@ export function phaseRenderer(kind) {
   return PHASES[kind] || GENERIC;
 }
 
-/** Forget the revealed role card (a new game or a new room). */
+/** Forget the revealed role card and choices (a new game or a new room). */
 export function resetPhaseMemory() {
   Object.assign(local, { key: null, readyEarly: false, revealed: false, pick: undefined });
 }

@@ -11,8 +11,12 @@ function section(view, which) {
   const v = view.votes;
   if (!v || typeof v !== "object") return null;
   if (typeof v.day === "number" && typeof view.day === "number" && v.day !== view.day) return null;
+  const rounds = Array.isArray(v.rounds) ? v.rounds : [];
+  const lastRound = rounds.length ? rounds[rounds.length - 1] : null;
+  // city / original keep their rounds; the first "nomination" of the day is the last round.
+  if (which === "nomination") return v.nomination || lastRound;
   if (which) return v[which] || null;
-  return v.confirm || v.nomination || null;
+  return v.allOrNone || v.confirm || v.nomination || lastRound;
 }
 
 /** [{key, label, count, voters: [names]}] sorted for drawing, or null when there is nothing. */

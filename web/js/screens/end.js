@@ -4,7 +4,8 @@ import { has, roleName, t, teamName } from "../i18n.js";
 import { eventText, eventWhen, playerName } from "../game/format.js";
 
 function winnerText(winner) {
-  if (!winner || winner === "none" || winner === "draw") return t("end.winner.draw");
+  if (winner === "none") return t("end.winner.none");
+  if (!winner || winner === "draw") return t("end.winner.draw");
   if (has(`end.winner.${winner}`)) return t(`end.winner.${winner}`);
   return t("end.winner.other", { team: teamName(winner) });
 }
@@ -20,6 +21,7 @@ export function mount(root, ctx) {
     const ids = [...order, ...[...byId.keys()].filter((id) => !order.includes(id))];
     const events = Array.isArray(view.events) ? view.events : [];
     const winner = result.winner;
+    const isHost = Boolean(view.you && view.room && view.room.host === view.you.id);
 
     const roles = h(
       "ul",
@@ -83,7 +85,14 @@ export function mount(root, ctx) {
         h("section", { class: "card", "aria-labelledby": "roles-title" }, h("h2", { id: "roles-title" }, t("end.roles")), roles),
         h("section", { class: "card", "aria-labelledby": "timeline-title" }, h("h2", { id: "timeline-title" }, t("end.timeline")), timeline),
       ),
-      h("button", { type: "button", class: "btn btn-primary", id: "home-btn", onclick: () => ctx.goHome() }, t("end.home")),
+      h(
+        "div",
+        { class: "row end-actions" },
+        isHost
+          ? h("button", { type: "button", class: "btn btn-primary", id: "new-game-btn", onclick: () => ctx.send("newGame") }, t("end.newGame"))
+          : null,
+        h("button", { type: "button", class: "btn", id: "home-btn", onclick: () => ctx.goHome() }, t("end.home")),
+      ),
     );
   }
 

@@ -6,6 +6,7 @@ import { errorText, roleName, t } from "../i18n.js";
 import { eventText, eventWhen, isNight, phaseTitle, playerName, revealedBadge } from "../game/format.js";
 import { phaseRenderer } from "../game/phases.js";
 import { votesFor } from "../game/votes.js";
+import { takeHostButton } from "./lobby.js";
 
 export function mount(root, ctx) {
   const dayLabel = h("p", { class: "day-label", id: "day-label" });
@@ -72,12 +73,53 @@ export function mount(root, ctx) {
     banner.dataset.kind = kind;
     dayLabel.textContent = view.day ? t(night ? "banner.night" : "banner.day", { n: view.day }) : "";
     title.textContent = phaseTitle(kind);
-    sub.textContent = (renderer.sub && renderer.sub(view)) || "";
+    sub.textContent = view.paused ? t("banner.paused") : (renderer.sub && renderer.sub(view)) || "";
     sub.hidden = !sub.textContent;
+    banner.classList.toggle("paused", Boolean(view.paused));
     drawCountdown();
     drawGrid(renderer);
-    replaceChildren(actions, ...renderer.panel(view, ctx).filter(Boolean));
+    replaceChildren(actions, ...renderer.panel(view, ctx).filter(Boolean), hostTools(view), takeHostButton(ctx, view));
     chat.update(view);
+  }
+
+  // Host tools: pause / resume / end the game (the second tap ends it).
+  let endArmed = false;
+  let toolsOpen = false;
+  function hostTools(view) {
+    if (!view.you || !view.room || view.room.host !== view.you.id) return null;
+    const end = h(
+      "button",
+      {
+        type: "button",
+        class: `btn ${endArmed ? "btn-yes" : ""}`,
+        id: "end-game-btn",
+        "data-key": "endGame",
+        onclick: () => {
+          if (endArmed) ctx.send("endGame");
+          endArmed = !endArmed;
+          ctx.rerender();
+        },
+      },
+      t(endArmed ? "act.endGameSure" : "act.endGame"),
+    );
+    return h(
+      "details",
+      {
+        class: "host-tools",
+        id: "host-tools",
+        open: toolsOpen || endArmed || view.paused ? true : null,
+        ontoggle: (e) => (toolsOpen = e.target.open),
+      },
+      h("summary", null, t("host.controls")),
+      h(
+        "div",
+        { class: "row" },
+        view.paused
+          ? h("button", { type: "button", class: "btn btn-primary", id: "resume-btn", "data-key": "resume", onclick: () => ctx.send("resume") }, t("act.resume"))
+          : h("button", { type: "button", class: "btn", id: "pause-btn", "data-key": "pause", onclick: () => ctx.send("pause") }, t("act.pause")),
+        end,
+      ),
+    );
   }
 
   function drawGrid(renderer) {
@@ -100,7 +142,8 @@ export function mount(root, ctx) {
         const status = [];
         if (p.id === me) status.push(t("player.you"));
         if (dead) status.push(t("player.dead"));
-        if (p.connected === false && !dead) status.push(t("player.offline"));
+        if (p.connected === false && !dead && !p.bot) status.push(t("player.offline"));
+        if (p.bot) status.push(t("player.bot"));
         // A public reveal, else what this viewer alone knows (mafia mates, the other lover).
         const badge = revealedBadge(view, p.revealed) || (p.role && p.id !== me ? roleName(p.role, view.preset) : "");
         const classes = ["tile"];

@@ -1,10 +1,24 @@
 // Lobby: who is here and ready, the options (editable by the host), the share link, start.
 import { h, replaceChildren } from "../dom.js";
 import { errorText, has, t } from "../i18n.js";
+import { serverNow } from "../clock.js";
 import { optionsEditor, sendable } from "../game/options.js";
 
 export function myId(ctx, view) {
   return (view && view.you && view.you.id) || (ctx.state.session && ctx.state.session.playerId) || null;
+}
+
+/** "Become the host" once the host has been away for a minute (seed 001). */
+export function takeHostButton(ctx, view) {
+  const me = myId(ctx, view);
+  const away = view.room && view.room.hostAwaySince;
+  if (!me || !away || view.room.host === me || serverNow() - away < 60) return null;
+  return h(
+    "div",
+    { class: "take-host" },
+    h("p", { class: "hint" }, t("act.hostAway")),
+    h("button", { type: "button", class: "btn", id: "take-host-btn", "data-key": "takeHost", onclick: () => ctx.send("takeHost") }, t("act.takeHost")),
+  );
 }
 
 export function mount(root, ctx) {
@@ -68,6 +82,7 @@ export function mount(root, ctx) {
             h("span", { class: "pname" }, p.name),
             p.id === hostId ? h("span", { class: "badge badge-host" }, t("player.host")) : null,
             p.id === me ? h("span", { class: "badge" }, t("player.you")) : null,
+            p.bot ? h("span", { class: "badge" }, t("player.bot")) : null,
             p.connected === false ? h("span", { class: "badge badge-muted" }, t("player.offline")) : null,
             // The host starts the game; only the others mark themselves ready.
             p.id === hostId
@@ -134,6 +149,10 @@ export function mount(root, ctx) {
             t("lobby.start"),
           )
         : null,
+      isHost
+        ? h("button", { type: "button", class: "btn", id: "add-bot-btn", "data-key": "addBot", onclick: () => ctx.send("addBot") }, t("lobby.addBot"))
+        : null,
+      takeHostButton(ctx, view),
       h("button", { type: "button", class: "btn btn-quiet", id: "leave-btn", "data-key": "leave", onclick: () => ctx.leave() }, t("lobby.leave")),
     );
 
