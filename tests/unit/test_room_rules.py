@@ -104,3 +104,37 @@ def test_leave_while_paused_keeps_the_new_phase_frozen() -> None:
     assert t.kind == "discussion" and me.deadline(t.state) is None
     t.act("resume", "p1")
     assert me.deadline(t.state) == pytest.approx(t.now + t.state["options"]["discussionSeconds"], abs=2)
+
+
+def test_leave_of_the_original_speaker_or_accused_moves_the_day_on() -> None:
+    t = table("original")
+    t.until("night")
+    for pid in t.ids:
+        if t.kind == "night":
+            t.act("sleep", pid)
+    assert t.kind == "speech" and t.state["phase"]["speaker"] == "p1"
+    t.act("leave", "p1")
+    assert t.kind == "speech" and t.state["phase"]["speaker"] == "p2"
+    while t.kind == "speech":
+        t.act("endTurn", t.state["phase"]["speaker"])
+    for pid in t.ids:
+        if t.kind == "night" and t.alive(pid):
+            t.act("sleep", pid)
+    for sp in ("p2", "p3", "p4"):
+        t.act("nominate", sp, target={"p2": "p5", "p3": "p6", "p4": None}[sp])
+    while t.kind == "speech":
+        t.act("endTurn", t.state["phase"]["speaker"])
+    assert t.kind == "defense" and t.state["phase"]["accused"] == "p5"
+    t.act("leave", "p5")
+    assert t.kind == "defense" and t.state["phase"]["accused"] == "p6"
+    t.act("endTurn", "p6")
+    assert not t.alive("p6")  # the one suspect left is executed after the defense
+
+
+def test_leave_of_the_last_voter_closes_the_city_vote() -> None:
+    t = table("city")
+    t.until("vote")
+    for pid in t.ids[:-1]:
+        t.act("vote", pid, target="abstain" if pid != "p3" else "p1")
+    t.act("leave", "p8")
+    assert not t.alive("p1") and t.kind == "night"
