@@ -723,3 +723,26 @@ def test_original_night_views_have_one_shape() -> None:
     views = [t.view(p) for p in t.ids]
     assert len({(tuple(v), tuple(v["private"]), tuple(v["phase"])) for v in views}) == 1
     assert set(views[0]["phase"]) == {"kind", "endsAt", "seq"}
+
+
+def test_original_a_night_confirmation_changes_no_other_players_view() -> None:
+    roles = ["lawyer", "godfather", "yakuza", "ninja", "police", "madman", "doctor", "sheriff", "mafia", "citizen"]
+    t = original(roles)
+    night(t)
+    speeches(t)
+    t.until("night")
+    moves = [
+        ("p1", "lawyerPeek", "p5"),
+        ("p2", "mafiaTarget", "p10"),
+        ("p3", "yakuzaTarget", "p10"),
+        ("p5", "investigate", "p2"),
+        ("p6", "madmanKill", None),
+        ("p8", "arrest", "p6"),
+        ("p10", "sleep", None),
+    ]
+    for actor, typ, target in moves:
+        before = {v: t.view(v) for v in [None, *t.ids]}
+        t.act(typ, actor, **({} if typ == "sleep" else {"target": target}))
+        for v, old in before.items():
+            if v != actor:
+                assert t.view(v) == old, (actor, v)
