@@ -477,7 +477,12 @@ def test_city_untimed_has_no_deadline_and_ends_phases_on_confirmation() -> None:
 def test_city_a_night_confirmation_changes_no_other_players_view() -> None:
     t = city()
     t.until("night")
-    moves = [("p3", "investigate", "p1"), ("p4", "heal", "p4"), ("p5", "sleep", None), ("p1", "mafiaTarget", "p6")]
+    moves = [
+        ("p3", "investigate", "p1"),
+        ("p4", "heal", "p4"),
+        ("p5", "sleep", None),
+        ("p1", "mafiaTarget", "p6"),
+    ]
     for actor, typ, target in moves:
         before = {v: t.view(v) for v in [None, *t.ids]}
         t.act(typ, actor, **({} if typ == "sleep" else {"target": target}))

@@ -726,7 +726,18 @@ def test_original_night_views_have_one_shape() -> None:
 
 
 def test_original_a_night_confirmation_changes_no_other_players_view() -> None:
-    roles = ["lawyer", "godfather", "yakuza", "ninja", "police", "madman", "doctor", "sheriff", "mafia", "citizen"]
+    roles = [
+        "lawyer",
+        "godfather",
+        "yakuza",
+        "ninja",
+        "police",
+        "madman",
+        "doctor",
+        "sheriff",
+        "mafia",
+        "citizen",
+    ]
     t = original(roles)
     night(t)
     speeches(t)
