@@ -113,8 +113,12 @@ def random_game(
     timeout_chance: int = 8,
     presence: bool = False,
     max_steps: int = 2000,
+    leaves: bool = False,
 ) -> Iterator[tuple[dict | None, float, dict]]:
-    """Play one random game; yields (action, now, state) starting with (None, 0.0, initial state)."""
+    """Play one random game; yields (action, now, state) starting with (None, 0.0, initial state).
+
+    ``leaves``: now and then (1 step in 80) a living player leaves the game (the room rule).
+    """
     players = [f"p{i}" for i in range(1, n + 1)]
     r = rng.seed_state(seed * 7919 + 1)
     now = 0.0
@@ -126,7 +130,15 @@ def random_game(
         r, roll = rng.below(r, timeout_chance)
         action: dict
         ends = state["phase"]["endsAt"]
-        if ends is not None and (roll == 0 or now >= ends):
+        leave = False
+        if leaves:
+            r, x = rng.below(r, 80)
+            leave = x == 0 and (ends is None or now < ends)
+        if leave:
+            living = [p["id"] for p in state["players"] if p["alive"]]
+            r, i = rng.below(r, len(living))
+            action = {"type": "leave", "player": living[i]}
+        elif ends is not None and (roll == 0 or now >= ends):
             now = max(now, ends)
             action = {"type": "phaseTimeout", "phase": state["seq"]}
         elif presence and roll == 1:
