@@ -314,6 +314,9 @@ class Bench:
                 ws("$connect", f"c{pid}", query={"room": self.code, "token": token}),
                 CTX,
             )
+            # $connect runs in another Lambda function than $default: its warm connection cache
+            # is not shared, so the first frame of each connection looks the room up (GetItem).
+            self.svc._conn_rooms.pop(f"c{pid}", None)
             self.send(f"c{pid}", {"action": "sync"})
         for pid in list(tokens)[1:]:
             self.send(f"c{pid}", {"action": "ready"})
