@@ -117,9 +117,14 @@ WINDOWS: dict[str, tuple[float, float]] = {
     "confirm": (0.2, 0.75),
     "night": (0.15, 0.7),
     "nightTalk": (0.05, 0.4),
+    "nightMore": (0.72, 0.8),
+    "nightLast": (0.82, 0.9),
     "defense": (0.1, 0.5),
     "end": (0.0, 0.0),
 }
+# Windows only ``plan`` uses: classic's readyEarly (not visible in the view) and the
+# original night's later wake-ups (``revise`` turns them into the role's next duty).
+PLAN_ONLY = frozenset({"readyEarly", "nightMore", "nightLast"})
 UNTIMED_SPAN = 6.0  # seconds a plan spreads over in a phase without a deadline (ended)
 
 
@@ -150,6 +155,24 @@ def _claim_of(text: str) -> tuple[str, str] | None:
     return _CLAIM_KIND[m.lastgroup], m.group(m.lastgroup)
 
 
+@functools.lru_cache(maxsize=64)
+def _mention_re(keys: tuple[tuple[str, str], ...]) -> re.Pattern[str]:
+    alts = "|".join(re.escape(k) for k, _ in sorted(keys, key=lambda kv: len(kv[0]), reverse=True))
+    return re.compile(r"(?<![0-9a-z_])(?:" + alts + r")(?![0-9a-z_])")
+
+
+@functools.lru_cache(maxsize=8192)
+def _mentions(text: str, keys: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """The players ``text`` names (ids or names in ``keys``), in order, each once."""
+    table = dict(keys)
+    out: list[str] = []
+    for k in _mention_re(keys).findall(text.lower()):
+        pid = table[k]
+        if pid not in out:
+            out.append(pid)
+    return tuple(out)
+
+
 # --- reading the view ---------------------------------------------------------------------------
 class _Seat:
     """What one bot knows, read once from its view."""
@@ -174,8 +197,7 @@ class _Seat:
         self.chat: list[dict] = view.get("chat") or []
         self._score: dict[str, float] | None = None
         self._claims: list[tuple[str, str, str, int]] | None = None
-        self._mention_re: re.Pattern[str] | None = None
-        self._mention_keys: dict[str, str] = {}
+        self._key_table: tuple[tuple[str, str], ...] | None = None
 
     def rng(self, purpose: str, shared: str | None = None) -> random.Random:
         """A generator for one purpose in this phase; ``shared`` replaces the bot id by a
@@ -189,28 +211,24 @@ class _Seat:
     def living(self) -> list[str]:
         return [pid for pid, p in self.players.items() if p.get("alive")]
 
-    def resolve(self, text: str) -> str | None:
-        """The player a claim names, by id or by name."""
-        self.mentions("")  # builds the key table
-        return self._mention_keys.get(text.strip().lower())
-
-    def mentions(self, text: str) -> list[str]:
-        """Players a line names (by id or name), in order of first mention."""
-        if self._mention_re is None:
+    def _keys(self) -> tuple[tuple[str, str], ...]:
+        """(lower-case id or name, player id) for every player: what a line may call them."""
+        if self._key_table is None:
             keys: dict[str, str] = {}
             for pid, p in self.players.items():
                 keys[pid.lower()] = pid
                 if p.get("name"):
                     keys.setdefault(str(p["name"]).lower(), pid)
-            alts = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
-            self._mention_keys = keys
-            self._mention_re = re.compile(r"(?<![0-9a-z_])(?:" + alts + r")(?![0-9a-z_])")
-        out: list[str] = []
-        for k in self._mention_re.findall(text.lower()):
-            pid = self._mention_keys[k]
-            if pid not in out:
-                out.append(pid)
-        return out
+            self._key_table = tuple(keys.items())
+        return self._key_table
+
+    def resolve(self, text: str) -> str | None:
+        """The player a claim names, by id or by name."""
+        return dict(self._keys()).get(text.strip().lower())
+
+    def mentions(self, text: str) -> list[str]:
+        """Players a line names (by id or name), in order of first mention."""
+        return list(_mentions(text, self._keys()))
 
     def claims(self, day: int | None = None) -> list[tuple[str, str, str]]:
         """(speaker, kind, target) for each day-chat line that names a player; kind is a
@@ -383,9 +401,9 @@ class _Seat:
 
 
 def _verdict(result: Any) -> int:
-    if result == "mafia":
+    if result in ("mafia", "criminal"):
         return 1
-    if result == "notMafia":
+    if result in ("notMafia", "notCriminal"):
         return -1
     if isinstance(result, str) and result in ROLES:
         return -1 if ROLES[result].team == TOWN else 1
@@ -437,12 +455,16 @@ def _vote_target(seat: _Seat) -> str | None:
 
 
 def _confirm_choice(seat: _Seat) -> str:
-    accused = seat.phase.get("accused")
-    if accused in seat.allies:
+    """Classic: execute the accused? Original's all-or-none: execute every tied suspect?"""
+    accused = [seat.phase["accused"]] if seat.phase.get("accused") else list(seat.phase.get("suspects") or ())
+    if any(a in seat.allies or a == seat.me for a in accused):
         return "no"
-    if seat.team != TOWN and accused is not None:
+    if seat.team != TOWN and accused:
         return "yes"
-    sc = seat.score().get(accused, 0.0)
+    s = seat.score()
+    if any(s.get(a, 0.0) <= -50 for a in accused):
+        return "no"  # one of them is known to be town
+    sc = max((s.get(a, 0.0) for a in accused), default=0.0)
     if sc >= 0.5:
         return "yes"
     if sc <= -0.5:
@@ -457,15 +479,17 @@ def _team_target(seat: _Seat) -> str | None:
     if not targets:
         return None
     choice = seat.private.get("choice")
-    if choice in targets:
-        return choice
+    if seat.preset == "classic" and choice in targets:
+        return choice  # classic: the team's current target (the last pick of any mafioso)
     picks: dict[str, int] = {}
     for who, t in (seat.private.get("teamChoices") or {}).items():
         if t in targets and who != seat.me:
             picks[t] = picks.get(t, 0) + 1
     if picks:
         return max(sorted(picks, key=lambda t: seat.seat_of.get(t, 0)), key=lambda t: picks[t])
-    team = sorted({seat.me or "", *seat.allies})
+    # the group as every member sees it alike: the living who are not targets (a werewolf
+    # that joined a group is not in the others' allies, but it is never their target)
+    team = sorted(pid for pid in seat.living() if pid not in targets)
     threat = {t: 0.0 for t in targets}
     for speaker, kind, target in seat.claims():
         if speaker in threat and target in team:
@@ -523,6 +547,8 @@ def _peek_target(seat: _Seat) -> str | None:
 CHECK_TASKS = frozenset({"investigate", "godfatherCheck", "ninjaCheck", "lawyerPeek", "mediumPeek"})
 TEAM_KILLS = frozenset({"mafiaTarget", "yakuzaTarget"})  # one target agreed by a team
 NIGHT_TARGETED = CHECK_TASKS | TEAM_KILLS | {"heal", "madmanKill", "arrest"}
+NIGHT_FAMILY = NIGHT_TARGETED | {"sleep"}
+NULL_TARGET = TEAM_KILLS | {"madmanKill", "arrest"}  # "nobody" is a choice, not a skip
 
 
 def _check_target(seat: _Seat, task: str) -> str | None:
@@ -573,7 +599,10 @@ def _night_action(seat: _Seat, task: str) -> dict | None:
         t = None
     if t is not None and t in (seat.private.get("targets") or ()):
         return {"type": task, "target": t}
-    return {"type": "sleep"} if seat.can_skip else None
+    if not seat.can_skip:
+        return None
+    # a deliberate "nobody" keeps the role's other duties tonight; a skip would end them
+    return {"type": task, "target": None} if task in NULL_TARGET else {"type": "sleep"}
 
 
 def _intents(seat: _Seat, lang: str) -> list[tuple[str, dict]]:
@@ -595,14 +624,15 @@ def _intents(seat: _Seat, lang: str) -> list[tuple[str, dict]]:
         return out
     if not seat.alive:
         return out
-    r = seat.rng("talk")
-    if kind == "greeting" or (kind in ("discussion", "speech") and seat.day <= 1 and not seat.deaths()):
-        if r.random() < 0.8:
+    if "day" not in seat.write:
+        pass  # nothing to say where nobody may speak (a speech is the speaker's alone)
+    elif kind == "greeting" or (kind in ("discussion", "speech") and seat.day <= 1 and not seat.deaths()):
+        if seat.rng("greet").random() < 0.8:
             a = _say(seat, "day", "greet", "greet", lang)
             if a:
                 out.append(("greet", a))
     elif kind in ("discussion", "speech"):
-        out.extend(("talk", a) for a in _discussion_lines(seat, lang, r) if a)
+        out.extend(("talk", a) for a in _discussion_lines(seat, lang, seat.rng("talk")) if a)
     if seat.on_trial():
         a = _say(seat, "day", "notMe", "defense", lang)
         if a:
@@ -628,12 +658,17 @@ def _intents(seat: _Seat, lang: str) -> list[tuple[str, dict]]:
     elif kind == "night" and task not in ("none", "done"):
         a = _night_action(seat, task)
         if a is not None:
-            if task in TEAM_KILLS and a.get("target") and r.random() < 0.5:
+            if task in TEAM_KILLS and a.get("target") and seat.rng("kill").random() < 0.5:
                 channel = "mafia" if task == "mafiaTarget" else "yakuza"
                 line = _say(seat, channel, "kill", "kill", lang, a["target"])
                 if line:
                     out.append(("nightTalk", line))
             out.append(("night", a))
+            if seat.preset == "original":
+                # a role may have several duties a night, shown one task at a time: wake
+                # twice more (revise drops these once the night's work is done)
+                out.append(("nightMore", a))
+                out.append(("nightLast", a))
     return out
 
 
@@ -688,6 +723,8 @@ def _done(seat: _Seat, action: dict) -> bool:
     t = action["type"]
     if t == "chat":
         return seat.said_today(action["text"])
+    if seat.preset != "classic":
+        return False  # city/original: a confirmed choice is final and the task says "done"
     if t == "confirm":
         return seat.private.get("choice") == action["choice"]
     if t == "vote" or (t in NIGHT_TARGETED and action.get("target") is not None):
@@ -704,7 +741,7 @@ def decide(view: dict, seed: int | str, now: float, lang: str = "en") -> list[di
     talked = False
     last = seat.last_said()
     for window, a in _intents(seat, lang):
-        if window == "readyEarly" or _done(seat, a):
+        if window in PLAN_ONLY or _done(seat, a):
             continue
         if a["type"] == "chat":
             if talked or (last is not None and now - last < MIN_INTERVAL):
@@ -729,6 +766,9 @@ def plan(
     phase ``seq`` and drop them when the phase changes; apply each through ``revise``.
     """
     seat = _Seat(view, seed)
+    intents = [(w, a) for w, a in _intents(seat, lang) if not _done(seat, a)]
+    if not intents:
+        return []
     if deadline is None:
         deadline = seat.phase.get("endsAt")
     if deadline is None:
@@ -739,9 +779,7 @@ def plan(
         latest = deadline - min(0.5, span / 4)
     r = seat.rng("pace")
     timed: list[tuple[float, dict]] = []
-    for window, a in _intents(seat, lang):
-        if _done(seat, a):
-            continue
+    for window, a in intents:
         lo, hi = WINDOWS[window]
         if window == "end":
             lo, hi = 0.2, 0.6
@@ -782,9 +820,10 @@ def revise(view: dict, seed: int | str, action: dict, now: float, lang: str = "e
         if not seat.alive and seat.kind != "ended":
             return None
         return action
+    family = NIGHT_FAMILY if t in NIGHT_FAMILY else {t}
     for a in decide(view, seed, now, lang):
-        if a["type"] == t:
-            return a
+        if a["type"] in family:
+            return a  # at night: whatever the role has left to do (original: several duties)
     return None
 
 
