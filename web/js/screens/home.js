@@ -2,6 +2,7 @@
 import { h } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { CLASSIC_DEFAULTS, optionsEditor } from "../game/options.js";
+import { openDevice } from "../device/main.js";
 
 // What the user typed survives a language switch (which rebuilds the screen).
 const draft = {
@@ -166,6 +167,13 @@ export function mount(root, ctx) {
       notice,
       // An invitation puts joining first.
       invited ? [joinForm, createForm] : [createForm, joinForm],
+      // Single-device mode lives in web/js/device/ and takes over the page when opened.
+      h(
+        "section",
+        { class: "card device-entry" },
+        h("p", { class: "hint" }, t("device.openHint")),
+        h("button", { type: "button", class: "btn", id: "device-btn", onclick: () => openDevice() }, t("device.open")),
+      ),
     ),
   );
   if (invited) (draft.name ? code : nameJoin).focus();

@@ -1,0 +1,328 @@
+// Single-device mode: one phone passed around the table (seed 001 «Игра на одном устройстве»).
+// The same engine and server as online play: the device creates an `untimed` room over
+// REST, holds every seat (one token and one WebSocket each), starts the game, and shows
+// only the current queue player's view. See docs/architecture.md, "Single-device mode".
+import * as api from "../api.js";
+import { $, h } from "../dom.js";
+import { errorText, getKid, getLang, t } from "../i18n.js";
+import { playerName } from "../game/format.js";
+import { step } from "./flow.js";
+import { hush, say } from "./narrator.js";
+import { Seats } from "./seats.js";
+import * as screens from "./screens.js";
+import { setupScreen } from "./setup.js";
+import { clearGame, freshProgress, loadGame, saveGame, setVoice, voiceOn } from "./store.js";
+
+// Rule sets whose option schema has `untimed` (mafia_engine.presets(); a browser test
+// checks this list against the engine). Classic has no untimed mode.
+export const UNTIMED_PRESETS = { city: { min: 5, max: 16 }, original: { min: 8, max: 16 } };
+
+// Engine refusals that only mean "this was already done" (e.g. sent again after a refresh).
+const HARMLESS = new Set(["already_confirmed", "already_voted", "already_ready", "not_your_turn", "wrong_phase"]);
+
+const ctl = {
+  root: null,
+  game: null, // what store.js keeps
+  seats: null,
+  mode: "off", // off | setup | play
+  draft: null, // the setup form, kept across a language switch
+  spoken: new Set(), // narrator lines already said for this step
+  readySent: new Set(), // seats whose ready mark was sent in this lobby
+  lastSig: null, // what the screen was drawn from: redraw only when it changes
+  lastStart: 0,
+  notice: null,
+};
+window.__device = ctl;
+
+function root() {
+  if (!ctl.root) {
+    ctl.root = h("div", { id: "device-root", class: "device" });
+    $("#main").after(ctl.root);
+  }
+  return ctl.root;
+}
+
+function show(on) {
+  if (on) document.body.dataset.device = "on";
+  else delete document.body.dataset.device;
+  root().hidden = !on;
+}
+
+/** The Home screen's "Play on one device" button. */
+export function openDevice() {
+  ctl.mode = "setup";
+  show(true);
+  render();
+}
+
+function leaveDevice() {
+  hush();
+  if (ctl.seats) ctl.seats.close();
+  ctl.seats = null;
+  ctl.game = null;
+  ctl.mode = "off";
+  clearGame();
+  show(false);
+  root().replaceChildren();
+}
+
+async function createGame(names, preset) {
+  const first = await api.createRoom(names[0], preset, { untimed: true });
+  const game = {
+    room: first.roomCode, preset, wsUrl: first.wsUrl,
+    seats: [{ id: first.playerId, name: names[0], token: first.token }],
+    progress: freshProgress(),
+  };
+  saveGame(game);
+  for (const name of names.slice(1)) {
+    const res = await api.joinRoom(game.room, name);
+    game.seats.push({ id: res.playerId, name, token: res.token });
+    saveGame(game);
+  }
+  play(game);
+}
+
+function play(game) {
+  ctl.game = game;
+  ctl.mode = "play";
+  ctl.spoken = new Set();
+  show(true);
+  if (ctl.seats) ctl.seats.close();
+  ctl.seats = new Seats(game, { onChange: render, onError, onGone: checkGone });
+  render();
+}
+
+async function checkGone() {
+  if (!ctl.game) return;
+  try {
+    await api.getRoom(ctl.game.room);
+  } catch (err) {
+    if (err.status === 404) {
+      leaveDevice();
+      openDevice();
+      ctl.notice = "device.gone";
+      render();
+    }
+  }
+}
+
+let toastTimer = null;
+function toast(text) {
+  const el = $("#toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (el.hidden = true), 4000);
+}
+
+function onError(seat, action, frame) {
+  if (action === "sync" || action === "nudge" || HARMLESS.has(frame.code)) return;
+  if (action === "start" && frame.code === "not_ready") return; // the ready marks are on their way
+  toast(errorText(frame.code, frame.message));
+}
+
+function host() {
+  const v = ctl.seats && ctl.seats.latest();
+  return (v && v.room && v.room.host) || ctl.game.seats[0].id;
+}
+
+// Lobby: every seat is this device's, so mark them all ready, then start as the host.
+function driveLobby(view) {
+  const hostId = host();
+  let allReady = true;
+  for (const p of view.players || []) {
+    if (p.id === hostId || p.ready) continue;
+    allReady = false;
+    if (ctl.seats.view(p.id) && !ctl.readySent.has(p.id)) {
+      ctl.readySent.add(p.id);
+      ctl.seats.send(p.id, "ready", { ready: true });
+    }
+  }
+  const now = performance.now();
+  if (allReady && ctl.seats.view(hostId) && now - ctl.lastStart > 1500) {
+    ctl.lastStart = now;
+    ctl.seats.send(hostId, "start");
+  }
+}
+
+function saveProgress(progress) {
+  ctl.game.progress = progress;
+  saveGame(ctl.game);
+}
+
+function speakOnce(key, text) {
+  if (ctl.spoken.has(key)) return;
+  ctl.spoken.add(key);
+  say(text);
+}
+
+function narrate(view, s) {
+  if (s.screen === "handover") {
+    const phaseKey = `phase:${ctl.game.progress.key}`;
+    speakOnce(phaseKey, t(`device.say.${s.stage}`));
+    speakOnce(`pass:${ctl.game.progress.key}:${ctl.game.progress.pos}`, t("device.say.pass", { name: playerName(view, s.seat) }));
+  } else if (["discussion", "defense", "speech"].includes(s.screen)) {
+    speakOnce(`phase:${s.screen}:${view.phase.seq}`, t(`device.say.${s.screen}`));
+  } else if (s.screen === "end") {
+    speakOnce(`end:${ctl.game.room}:${(view.events || []).length}`, t("device.say.end"));
+  }
+}
+
+function advance() {
+  const p = { ...ctl.game.progress, pos: ctl.game.progress.pos + 1, open: false };
+  saveProgress(p);
+  render();
+}
+
+function bar() {
+  const on = voiceOn();
+  return h(
+    "div",
+    { class: "device-bar" },
+    h(
+      "button",
+      {
+        type: "button", class: "btn btn-small btn-quiet", id: "device-voice", "aria-pressed": String(on),
+        onclick: () => {
+          setVoice(!voiceOn());
+          if (!voiceOn()) hush();
+          render();
+        },
+      },
+      t(on ? "device.voice.on" : "device.voice.off"),
+    ),
+    h(
+      "button",
+      {
+        type: "button", class: "btn btn-small btn-quiet", id: "device-exit",
+        onclick: () => {
+          if (ctl.mode === "play" && !window.confirm(t("device.exitConfirm"))) return;
+          if (ctl.mode === "play" && ctl.seats) {
+            const v = ctl.seats.latest();
+            if (v && v.phase && !["lobby", "ended"].includes(v.phase.kind) && !v.result) ctl.seats.send(host(), "endGame");
+          }
+          leaveDevice();
+        },
+      },
+      t(ctl.mode === "play" ? "device.exit" : "device.back"),
+    ),
+  );
+}
+
+function versionOf(id) {
+  const v = id && ctl.seats.views.get(id);
+  return v ? v.version : null;
+}
+
+// The step to show and what it is drawn from: the screen is rebuilt only when that changes,
+// so a view pushed to another seat does not reset a choice being made.
+function currentStep() {
+  const view = ctl.seats.latest();
+  if (!view) return { view, s: { screen: "loading" }, sig: "loading" };
+  if (view.phase && view.phase.kind === "lobby") return { view, s: { screen: "lobby" }, sig: "lobby" };
+  const { step: s, progress } = step(view, ctl.game.progress);
+  if (JSON.stringify(progress) !== JSON.stringify(ctl.game.progress)) saveProgress(progress);
+  const from = s.screen === "handover" ? null : s.screen === "turn" ? versionOf(s.seat) : ctl.seats.latest() && JSON.stringify(view);
+  return { view, s, sig: JSON.stringify([s, progress, from]) };
+}
+
+function playScreen({ view, s }) {
+  if (!view) return screens.waiting();
+  if (s.screen === "lobby") {
+    return h("section", { class: "device-screen", id: "device-starting" }, h("p", { class: "device-pass" }, t("device.starting")));
+  }
+  narrate(view, s);
+  switch (s.screen) {
+    case "handover":
+      return screens.handover(view, s.stage, s.seat, {
+        onOpen: () => {
+          saveProgress({ ...ctl.game.progress, open: true });
+          render();
+        },
+      });
+    case "turn": {
+      const own = ctl.seats.view(s.seat);
+      // That seat's socket may be a moment behind the newest view.
+      if (!own || !own.phase || own.phase.seq !== view.phase.seq) return screens.waiting();
+      return screens.turn(own, s.stage, {
+        onDone: (act) => {
+          if (act) ctl.seats.send(s.seat, act.action, act.payload);
+          advance();
+        },
+      });
+    }
+    case "news":
+      return screens.news(view, s.events, {
+        onContinue: () => {
+          saveProgress({ ...ctl.game.progress, seen: (view.events || []).length - 1 });
+          render();
+        },
+      });
+    case "discussion":
+      return screens.discussion(view, {
+        onVote: () => {
+          for (const seat of ctl.game.seats) {
+            const sv = ctl.seats.view(seat.id);
+            if (sv && sv.private && sv.private.task === "ready") ctl.seats.send(seat.id, "readyEarly");
+          }
+        },
+      });
+    case "defense": {
+      const speaking = ctl.game.seats
+        .map((seat) => seat.id)
+        .filter((id) => {
+          const sv = ctl.seats.view(id);
+          return sv && sv.private && sv.private.task === "endTurn";
+        });
+      return screens.defense(view, speaking, { onFinished: (id) => ctl.seats.send(id, "endTurn") });
+    }
+    case "speech":
+      return screens.speech(view, ctl.seats.view(view.phase.speaker), {
+        onNominate: (id, action, payload) => ctl.seats.send(id, action, payload),
+      });
+    case "end":
+      return screens.end(view, {
+        onAgain: () => {
+          saveProgress(freshProgress());
+          ctl.lastStart = 0;
+          ctl.readySent.clear();
+          ctl.seats.send(host(), "newGame");
+        },
+        onFinish: leaveDevice,
+      });
+    case "wait":
+    case "loading":
+      return screens.waiting();
+    default:
+      return screens.publicPhase(view);
+  }
+}
+
+function render(force = false) {
+  if (ctl.mode === "off") return;
+  if (ctl.mode === "setup") {
+    ctl.lastSig = null;
+    root().replaceChildren(bar(), setupScreen(ctl, { presets: UNTIMED_PRESETS, create: createGame, notice: ctl.notice }));
+    return;
+  }
+  const cur = currentStep();
+  if (cur.s.screen === "lobby") driveLobby(cur.view);
+  const sig = `${cur.sig}|${getLang()}|${getKid()}|${voiceOn()}`;
+  if (!force && sig === ctl.lastSig) return;
+  ctl.lastSig = sig;
+  root().replaceChildren(bar(), playScreen(cur));
+}
+
+// A language or wording switch redraws in the new words (app.js switches first).
+function onChrome() {
+  setTimeout(() => render(true), 0);
+}
+
+function boot() {
+  $("#lang-select").addEventListener("change", onChrome);
+  $("#kid-toggle").addEventListener("change", onChrome);
+  const saved = loadGame();
+  if (saved) api.loadConfig().then(() => play(saved));
+}
+
+boot();

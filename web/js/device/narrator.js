@@ -1,0 +1,19 @@
+// The narrator: the browser's speech synthesis, in the chosen language. It is handed only
+// public words (phase names, the next player's name); callers never pass roles or results.
+import { getLang } from "../i18n.js";
+import { voiceOn } from "./store.js";
+
+const VOICE_LANG = { ko: "ko-KR", ru: "ru-RU", en: "en-US" };
+
+export function say(text) {
+  if (!voiceOn() || !text) return;
+  const synth = window.speechSynthesis;
+  if (!synth || typeof window.SpeechSynthesisUtterance !== "function") return;
+  const u = new window.SpeechSynthesisUtterance(text);
+  u.lang = VOICE_LANG[getLang()] || "en-US";
+  synth.speak(u);
+}
+
+export function hush() {
+  if (window.speechSynthesis && window.speechSynthesis.cancel) window.speechSynthesis.cancel();
+}

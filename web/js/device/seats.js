@@ -1,0 +1,67 @@
+// One WebSocket per seat, each with its own token: the server sees every player as
+// connected and gives each seat exactly the view that seat may see.
+import { Connection } from "../connection.js";
+
+export class Seats {
+  /**
+   * @param {{room: string, wsUrl: string, seats: {id: string, name: string, token: string}[]}} game
+   * @param {{onChange: Function, onError: Function, onGone: Function}} handlers
+   */
+  constructor(game, handlers) {
+    this.handlers = handlers;
+    this.views = new Map(); // seat id -> {version, view}
+    this.pending = new Map(); // client frame id -> action
+    this.conns = new Map();
+    for (const seat of game.seats) {
+      const conn = new Connection(
+        { room: game.room, token: seat.token, wsUrl: game.wsUrl },
+        {
+          onView: (frame) => this.onView(seat.id, frame),
+          onError: (frame) => {
+            const action = this.pending.get(`${seat.id}:${frame.id}`) || null;
+            this.handlers.onError(seat.id, action, frame);
+          },
+          onStatus: () => this.handlers.onChange(),
+          onGone: () => this.handlers.onGone(),
+        },
+      );
+      this.conns.set(seat.id, conn);
+    }
+  }
+
+  onView(id, frame) {
+    const old = this.views.get(id);
+    if (old && typeof frame.version === "number" && frame.version < old.version) return;
+    this.views.set(id, { version: frame.version ?? -1, view: frame.view });
+    this.handlers.onChange();
+  }
+
+  /** That seat's own view (with its role and task), or null before its first view. */
+  view(id) {
+    const v = this.views.get(id);
+    return v ? v.view : null;
+  }
+
+  /** The newest view of any seat; only its public parts may be shown to the table. */
+  latest() {
+    let best = null;
+    for (const v of this.views.values()) if (!best || v.version > best.version) best = v;
+    return best ? best.view : null;
+  }
+
+  allOpen() {
+    return [...this.conns.values()].every((c) => c.status === "open");
+  }
+
+  send(id, action, payload) {
+    const conn = this.conns.get(id);
+    const frameId = conn ? conn.send(action, payload) : null;
+    if (frameId) this.pending.set(`${id}:${frameId}`, action);
+    return frameId;
+  }
+
+  close() {
+    for (const c of this.conns.values()) c.close();
+    this.conns.clear();
+  }
+}
