@@ -602,7 +602,10 @@ class RoomService:
                 self.timers.arm(code, *arm)
             gone = [g for g in gone if g in conns]
             if gone:
-                self._drop(code, gone)
+                try:
+                    self._drop(code, gone)
+                except ServiceError:
+                    logger.warning("dropping gone connections failed", extra={"room": code})
             return c.result
         raise ServiceError("busy", "the room is busy, try again", 503)
 
