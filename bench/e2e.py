@@ -38,6 +38,8 @@ import aiohttp  # noqa: E402
 from local.client import Api, Bot, Player, Received, fill_room, start_game  # noqa: E402
 from local.process import start_stack  # noqa: E402
 
+DEBUG = False
+
 
 def pct(values: list[float], q: float) -> float | None:
     if not values:
@@ -60,9 +62,14 @@ class RoomRun:
     action_sent: dict[int, float] = field(default_factory=dict)  # version -> send time of its action
     phase_end: dict[int, float] = field(default_factory=dict)  # phase seq -> real (monotonic) endsAt
     phase_seen: dict[int, float] = field(default_factory=dict)  # phase seq -> first receipt
+    phase_kind: dict[int, str] = field(default_factory=dict)
     echo_ms: list[float] = field(default_factory=list)
     max_bytes: int = 0
     unmeasured: int = 0
+    renudges: int = 0
+    nudges: int = 0
+    started: float = 0.0
+    think_s: float = 0.5  # mean pause between two frames of the room (players think)
 
     def on_frame(self, player: Player, got: Received) -> None:
         self.max_bytes = max(self.max_bytes, got.size)
@@ -80,6 +87,7 @@ class RoomRun:
         if seq is None:
             return
         self.phase_seen.setdefault(seq, got.at)
+        self.phase_kind.setdefault(seq, phase.get("kind", "?"))
         if phase.get("endsAt") is not None and view.get("serverNow") is not None:
             rate = float(view.get("clockRate") or 1.0)
             self.phase_end[seq] = got.at + (float(phase["endsAt"]) - float(view["serverNow"])) / rate
@@ -91,17 +99,8 @@ class RoomRun:
 
 async def drive(room: RoomRun, until: float) -> None:
     """Play the room's game one frame at a time until it ends or time runs out."""
-    nudged: set[int] = set()
     while not room.over and time.monotonic() < until:
         sender, frame = None, None
-        # A countdown at zero: the first bot to notice nudges (any client may).
-        for bot in room.bots:
-            left = bot.player.seconds_left()
-            seq = ((bot.player.view or {}).get("phase") or {}).get("seq")
-            if left is not None and left <= 0 and seq not in nudged:
-                nudged.add(seq)
-                sender, frame = bot.player, {"action": "nudge"}
-                break
         if frame is None:
             order = room.bots[:]
             room.rng.shuffle(order)
@@ -117,15 +116,19 @@ async def drive(room: RoomRun, until: float) -> None:
             if write and (bot.player.view or {}).get("you", {}).get("alive"):
                 sender, frame = bot.player, {"action": "chat", "channel": write[0], "text": "hmm, suspicious"}
         if frame is None:
-            lefts = [b.player.seconds_left() for b in room.bots]
-            lefts = [x for x in lefts if x is not None]
-            wait = max(0.005, min([0.1] + [x + 0.002 for x in lefts]))
-            await asyncio.sleep(wait)
+            await asyncio.sleep(0.1)
             continue
         before = room.max_version
         action = frame.pop("action")
+        if DEBUG:
+            print(f"{time.monotonic():.2f} {id(room) % 1000} send {action} {frame} "
+                  f"phase={sender.phase_kind()} left={sender.seconds_left()}", file=sys.stderr)
         t0 = time.monotonic()
         fid = await sender.send(action, **frame)
+        if action == "readyEarly":
+            # Changes no view until the last one (the phase ends): nothing to time.
+            await asyncio.sleep(room.rng.uniform(0.5, 1.5) * room.think_s)
+            continue
         try:
             await sender.wait_for(
                 lambda p, b=before, f=fid: room.max_version > b or p.error_for(f), timeout=2.0
@@ -136,7 +139,34 @@ async def drive(room: RoomRun, until: float) -> None:
         if room.max_version > before:
             v = min(x for x in room.first_seen if x > before)
             room.action_sent.setdefault(v, t0)
-        await asyncio.sleep(room.rng.uniform(0.0, 0.02))
+        await asyncio.sleep(room.rng.uniform(0.5, 1.5) * room.think_s)
+
+
+async def nudger(room: RoomRun, until: float) -> None:
+    """What every client does on its own: when its countdown hits zero, nudge the server
+    (again every half second while the phase has not changed)."""
+    while not room.over and time.monotonic() < until:
+        alive = [b.player for b in room.bots if not b.player.closed and b.player.view]
+        lefts = [(p.seconds_left(), p) for p in alive]
+        lefts = [(x, p) for x, p in lefts if x is not None]
+        if not lefts:
+            await asyncio.sleep(0.05)
+            continue
+        left, player = min(lefts, key=lambda lp: lp[0])
+        if left > 0:
+            seq = player.view["phase"]["seq"]
+            try:
+                await player.wait_for(lambda p, s=seq: p.view["phase"]["seq"] != s, timeout=left)
+            except TimeoutError:
+                pass
+            continue
+        seq = player.view["phase"]["seq"]
+        await room.rng.choice(alive).send("nudge")
+        room.nudges += 1
+        try:
+            await player.wait_for(lambda p, s=seq: p.view["phase"]["seq"] != s, timeout=0.5)
+        except TimeoutError:
+            room.renudges += 1
 
 
 async def echo_probe(room: RoomRun, until: float, interval: float) -> None:
@@ -162,33 +192,36 @@ async def echo_probe(room: RoomRun, until: float, interval: float) -> None:
         room.echo_ms.append((time.monotonic() - t0) * 1000)
 
 
-async def setup_room(http: aiohttp.ClientSession, api: Api, n_players: int, seed: int) -> RoomRun:
+async def setup_room(http: aiohttp.ClientSession, api: Api, n_players: int, seed: int, think_s: float) -> RoomRun:
     seats = await fill_room(api, n_players, prefix=f"R{seed}P")
     players = await start_game(http, seats, timeout=60)
     rng = random.Random(seed)
     bots = [Bot(p, random.Random(seed * 1000 + i), confirm_yes=0.8) for i, p in enumerate(players)]
-    room = RoomRun(players, bots, rng)
+    room = RoomRun(players, bots, rng, think_s=think_s)
     for p in players:
         p.watch(room.on_frame)
     return room
 
 
-async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_interval: float) -> dict:
+async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_interval: float,
+                think_s: float) -> dict:
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as http:
         api = Api(http, url)
         sem = asyncio.Semaphore(5)
 
+        started = time.monotonic()
+
         async def one(i: int) -> RoomRun:
             async with sem:
-                return await setup_room(http, api, n_players, i + 1)
+                room = await setup_room(http, api, n_players, i + 1, think_s)
+            # Each room plays as soon as it has started, so no phase runs out unattended.
+            room.started = time.monotonic()
+            until = room.started + duration
+            await asyncio.gather(drive(room, until), nudger(room, until), echo_probe(room, until, echo_interval))
+            return room
 
         rooms = await asyncio.gather(*(one(i) for i in range(n_rooms)))
-        until = time.monotonic() + duration
-        started = time.monotonic()
-        await asyncio.gather(
-            *(drive(r, until) for r in rooms), *(echo_probe(r, until, echo_interval) for r in rooms)
-        )
         elapsed = time.monotonic() - started
         await asyncio.sleep(0.5)  # let the last frames of the last actions land
         for r in rooms:
@@ -202,9 +235,17 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
             per_action.append(r.frames_by_version.get(v, 0))
         for seq, seen in r.phase_seen.items():
             end = r.phase_end.get(seq - 1)
-            if end is not None and seq > 1:
+            if end is not None and seq > 1 and end > r.started:
                 lateness.append(seen - end)
+                if DEBUG and seen - end > 1:
+                    print(f"late {seen - end:.2f}s: {r.phase_kind.get(seq - 1)} -> {r.phase_kind.get(seq)}",
+                          file=sys.stderr)
         echo.extend(r.echo_ms)
+    if DEBUG:
+        import collections
+
+        codes = collections.Counter(e.get("code") for r in rooms for p in r.players for e in p.errors)
+        print("errors:", dict(codes), "unmeasured:", sum(r.unmeasured for r in rooms), file=sys.stderr)
     p99, b99 = pct(latencies, 0.99), pct(echo, 0.99)
     scale = rooms[0].players[0].view.get("clockRate", 1.0) if rooms and rooms[0].players[0].view else 1.0
     late99 = pct(lateness, 0.99)
@@ -222,11 +263,14 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         "phase_end_lateness_p99_s": _r(late99, 3),
         "phase_end_lateness_p99_game_s": _r(late99 * scale if late99 is not None else None, 3),
         "phase_ends": len(lateness),
+        "nudges": sum(r.nudges for r in rooms),
+        "renudges": sum(r.renudges for r in rooms),
         "echoes": len(echo),
         "games_ended": sum(1 for r in rooms if r.over),
         "time_scale": scale,
         "seconds": _r(elapsed, 1),
         "actions_per_s": _r(len(latencies) / elapsed if elapsed else None, 1),
+        "think_s": think_s,
     }
 
 
@@ -241,15 +285,20 @@ def main() -> int:
     p.add_argument("--time-scale", type=float, default=5.0)
     p.add_argument("--duration", type=float, default=90.0, help="real seconds of play at most")
     p.add_argument("--echo-interval", type=float, default=0.5, help="seconds between echoes per room")
+    p.add_argument("--think", type=float, default=0.5,
+                   help="mean real seconds between two frames of one room (the players' pace)")
     p.add_argument("--url", help="bench a running stack (started with --echo-route) instead of starting one")
+    p.add_argument("--debug", action="store_true", help="explain late phase ends on stderr")
     a = p.parse_args()
+    global DEBUG
+    DEBUG = a.debug
     stack = None
     url = a.url
     if url is None:
         stack = start_stack("--echo-route", "--workers", "64", time_scale=a.time_scale)
         url = stack.url
     try:
-        out = asyncio.run(bench(url, a.rooms, a.players, a.duration, a.echo_interval))
+        out = asyncio.run(bench(url, a.rooms, a.players, a.duration, a.echo_interval, a.think))
     finally:
         if stack is not None:
             stack.stop()

@@ -29,7 +29,10 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
                    help='serve a WebSocket route "echo" (benchmark baseline)')
     p.add_argument("--disconnect-loss", type=float, default=0.0,
                    help="chance that $disconnect is never delivered (it is best effort on AWS)")
-    p.add_argument("--workers", type=int, default=32, help="handler thread pool size")
+    p.add_argument("--containers", type=int, default=4,
+                   help="handler worker processes, one invocation at a time each like Lambda "
+                        "execution environments (0: run handlers on threads in this process)")
+    p.add_argument("--workers", type=int, default=32, help="thread pool size")
     p.add_argument("--verbose", "-v", action="store_true")
     a = p.parse_args(argv)
     if a.time_scale <= 0:
@@ -43,7 +46,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
     return StackOptions(
         host=a.host, port=a.port, time_scale=a.time_scale, handlers=handlers,
         duplicate_probability=a.duplicate_probability, ttl_lag_s=a.ttl_lag, ttl_interval_s=a.ttl_interval,
-        echo_route=a.echo_route, workers=a.workers, disconnect_loss=a.disconnect_loss,
+        echo_route=a.echo_route, workers=a.workers, containers=a.containers, disconnect_loss=a.disconnect_loss,
     ), a.verbose
 
 

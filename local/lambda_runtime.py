@@ -6,10 +6,13 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import multiprocessing
+import sys
 import time
+import traceback
 import uuid
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,8 +75,62 @@ class IntegrationTimeout(Exception):
     """The handler did not answer within the integration timeout (29 s on API Gateway)."""
 
 
+class HandlerError(Exception):
+    """A handler raised inside a container process (the traceback comes along as text)."""
+
+    def __init__(self, summary: str, trace: str) -> None:
+        super().__init__(summary)
+        self.trace = trace
+
+    def __str__(self) -> str:
+        return f"{self.args[0]}\n{self.trace}"
+
+
+# ---- inside a container process --------------------------------------------------------
+_container: dict[str, Any] = {}
+
+
+def _container_init(paths: list[str], specs: dict[str, str], region: str, timeout_s: float) -> None:
+    """A cold start: import every handler once (their boto3 clients live as long as the process)."""
+    for path in reversed(paths):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    _container.update(specs=specs, region=region, timeout_s=timeout_s, loaded={})
+    for name, spec in specs.items():
+        try:
+            _container["loaded"][name] = load_handler(spec)
+        except Exception:  # noqa: BLE001 - reported when the route is called
+            logging.getLogger("local.lambda").exception("container: cannot import %s", spec)
+
+
+def _container_call(name: str, event: dict) -> tuple[str, Any, str]:
+    try:
+        loaded = _container["loaded"]
+        if name not in loaded:
+            loaded[name] = load_handler(_container["specs"][name])
+        context = LambdaContext(function_name=_function_name(name), region=_container["region"],
+                                timeout_ms=int(_container["timeout_s"] * 1000))
+        return "ok", loaded[name](event, context), ""
+    except BaseException as exc:  # noqa: BLE001 - travels back to the gateway as text
+        return "error", f"{type(exc).__name__}: {exc}", traceback.format_exc()
+
+
+def _container_ping() -> bool:
+    return True
+
+
+def _function_name(route: str) -> str:
+    return "mafia-" + route.strip("$").replace("_", "-")
+
+
 class LambdaRuntime:
-    """Resolves handlers by name and runs them off the event loop."""
+    """Resolves handlers by name and runs them off the event loop.
+
+    With ``containers > 0`` every invocation runs in one of that many worker processes, one
+    invocation at a time each, like Lambda execution environments: module state (boto3
+    clients, caches, thread pools) is per container, and handlers use every CPU core. With
+    ``containers == 0`` they run in this process's thread pool (simpler to debug).
+    """
 
     def __init__(
         self,
@@ -82,11 +139,17 @@ class LambdaRuntime:
         max_workers: int = 32,
         timeout_s: float = 29.0,
         region: str = "us-east-1",
+        containers: int = 0,
+        code_paths: list[str] | None = None,
     ) -> None:
         self.specs = {**DEFAULT_HANDLERS, **(handlers or {})}
         self.timeout_s = timeout_s
         self.region = region
+        # Threads for the stack's own blocking calls (and the handlers in thread mode).
         self.executor = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="lambda")
+        self.containers = containers
+        self.code_paths = list(code_paths or [])
+        self.pool: ProcessPoolExecutor | None = None
         self._loaded: dict[str, Handler] = {}
 
     def has(self, name: str) -> bool:
@@ -98,25 +161,47 @@ class LambdaRuntime:
         return self._loaded[name]
 
     def preload(self) -> None:
-        """Import every handler now, so a broken module fails at start-up, not mid-game."""
-        for name in self.specs:
-            self.handler(name)
+        """Import every handler now (thread mode), or start and warm every container (the
+        environment must be final: containers inherit it)."""
+        if self.containers <= 0:
+            for name in self.specs:
+                self.handler(name)
+            return
+        self.pool = ProcessPoolExecutor(
+            max_workers=self.containers, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_container_init,
+            initargs=(self.code_paths, self.specs, self.region, self.timeout_s),
+        )
+        # Start them all now: a cold start costs about a second of imports.
+        for f in [self.pool.submit(time.sleep, 0.2) for _ in range(self.containers)]:
+            f.result()
 
     def _call(self, name: str, event: dict) -> Any:
-        function_name = "mafia-" + name.strip("$").replace("_", "-")
-        context = LambdaContext(function_name=function_name, region=self.region,
+        context = LambdaContext(function_name=_function_name(name), region=self.region,
                                 timeout_ms=int(self.timeout_s * 1000))
         return self.handler(name)(event, context)
 
     async def invoke(self, name: str, event: dict) -> Any:
-        """Run handler ``name`` in the pool. Raises what it raises, or IntegrationTimeout."""
+        """Run handler ``name``. Raises what it raises (HandlerError from a container), or
+        IntegrationTimeout."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self.executor, self._call, name, event)
+        if self.pool is not None:
+            future = loop.run_in_executor(self.pool, _container_call, name, event)
+        else:
+            future = loop.run_in_executor(self.executor, self._call, name, event)
         try:
-            return await asyncio.wait_for(asyncio.shield(future), self.timeout_s)
+            result = await asyncio.wait_for(asyncio.shield(future), self.timeout_s)
         except TimeoutError as exc:
-            # A Lambda keeps running after API Gateway gives up; so does the thread.
+            # A Lambda keeps running after API Gateway gives up; so does the worker.
             raise IntegrationTimeout(name) from exc
+        if self.pool is None:
+            return result
+        status, value, trace = result
+        if status != "ok":
+            raise HandlerError(value, trace)
+        return value
 
     def shutdown(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)

@@ -10,13 +10,26 @@
    ``version = :v``), and a rolled-back transaction can restore a table copy that drops
    other requests' writes. DynamoDB makes every write atomic; ``serialize_dynamodb``
    runs DynamoDB requests one at a time (they are in-memory and short).
+3. ``Query`` on the base table sorts and walks every item of the table to find one
+   partition: O(table size) per read. ``query_one_partition`` hands moto's query only the
+   items of the partition asked for (the result is the same).
+4. Every DynamoDB response goes through moto's model-driven serializer, which walks the
+   output shape member by member: about half of the stack's CPU under load.
+   ``fast_serialized`` writes the item operations' results (already in wire shape) with
+   ``json.dumps``; set ``LOCAL_MOTO_VERIFY=1`` to compare both on every response.
 """
 
 from __future__ import annotations
 
+import base64
 import copy
+import json
+import logging
+import os
 import threading
 from collections.abc import Callable, Iterable
+from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from moto.dynamodb.comparisons import get_filter_expression
@@ -27,6 +40,10 @@ from moto.dynamodb.exceptions import (
     TransactWriteSingleOpException,
 )
 from moto.dynamodb.models import DynamoDBBackend
+from moto.dynamodb.models.table import Table
+from moto.dynamodb.responses import DynamoHandler
+
+log = logging.getLogger("local.moto")
 
 _OPS = ("ConditionCheck", "Put", "Delete", "Update")
 
@@ -105,9 +122,83 @@ def _typed_key(self: DynamoDBBackend, table_name: str, key: dict) -> tuple[Any, 
     return hash_value, range_value
 
 
+_partition = threading.local()
+_all_items = Table.all_items
+_query = Table.query
+
+
+def _partition_items(self: Table) -> list:
+    """``Table.all_items``, restricted to one partition while a base-table query runs."""
+    scope = getattr(_partition, "scope", None)
+    if scope is None or scope[0] is not self:
+        return _all_items(self)
+    bucket = self.items.get(scope[1])
+    if bucket is None:
+        return []
+    if not self.range_key_attr:
+        return [bucket]
+    return sorted(bucket.values(), key=lambda x: (x.hash_key, x.range_key) if x.range_key else x.hash_key)
+
+
+def query_one_partition(self: Table, hash_key: Any, *args: Any, **kwargs: Any) -> Any:
+    index_name = args[6] if len(args) > 6 else kwargs.get("index_name")
+    if index_name is not None or hash_key is None:
+        return _query(self, hash_key, *args, **kwargs)
+    _partition.scope = (self, hash_key)
+    try:
+        return _query(self, hash_key, *args, **kwargs)
+    finally:
+        _partition.scope = None
+
+
+_FAST_OPS = frozenset({
+    "Query", "Scan", "GetItem", "PutItem", "DeleteItem", "UpdateItem", "BatchGetItem",
+    "BatchWriteItem", "TransactGetItems", "TransactWriteItems",
+})
+_serialized = DynamoHandler.serialized
+
+
+def _clean(value: Any) -> Any:
+    """The result as the JSON serializer writes it: no None members, bytes as base64."""
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple | set):
+        return [_clean(v) for v in value]
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode()
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, datetime):
+        return value.timestamp()
+    return value
+
+
+def fast_serialized(self: DynamoHandler, action_result: Any) -> Any:
+    op = self._get_action()
+    result = getattr(action_result, "result", None)
+    if op not in _FAST_OPS or not isinstance(result, dict) or type(action_result).__name__ not in (
+            "ActionResult", "DynamoResult"):
+        return _serialized(self, action_result)
+    body = json.dumps(_clean(result), separators=(",", ":"))
+    headers = {"Content-Type": "application/x-amz-json-1.0"}
+    headers.update(self.response_headers)
+    if _VERIFY:
+        status, ref_headers, ref_body = _serialized(self, action_result)
+        if status != 200 or json.loads(ref_body) != json.loads(body):
+            log.error("fast serializer differs for %s:\n%s\n%s", op, ref_body[:2000], body[:2000])
+            return status, ref_headers, ref_body
+    return 200, headers, body
+
+
+_VERIFY = os.environ.get("LOCAL_MOTO_VERIFY") == "1"
+
+
 def patch_moto() -> None:
-    """Install the transaction fix (idempotent)."""
+    """Install the fixes (idempotent)."""
+    DynamoHandler.serialized = fast_serialized  # type: ignore[method-assign]
     DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
+    Table.all_items = _partition_items  # type: ignore[method-assign]
+    Table.query = query_one_partition  # type: ignore[method-assign]
 
 
 def serialize_dynamodb(app: Callable) -> Callable:

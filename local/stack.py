@@ -26,10 +26,14 @@ log = logging.getLogger("local")
 REPO = Path(__file__).resolve().parent.parent
 
 
+def code_paths(repo: Path = REPO) -> list[str]:
+    """The ``sys.path`` entries pytest gets from pyproject.toml (Lambda gets them from the
+    function's code and the layer)."""
+    return [str(repo / sub) for sub in (".", "layers/engine", "functions")]
+
+
 def add_code_paths(repo: Path = REPO) -> None:
-    """The same ``sys.path`` pytest gets from pyproject.toml (Lambda gets it from the layer)."""
-    for sub in ("functions", "layers/engine", "."):
-        path = str(repo / sub)
+    for path in reversed(code_paths(repo)):
         if path not in sys.path:
             sys.path.insert(0, path)
 
@@ -47,6 +51,7 @@ class StackOptions:
     echo_route: bool = False  # serve the benchmark's "echo" route
     workers: int = 32
     idle_timeout_s: float = 600.0
+    containers: int = 4  # handler worker processes (0: threads in this process)
     disconnect_loss: float = 0.0  # chance that $disconnect is not delivered (best effort on AWS)
 
 
@@ -82,7 +87,8 @@ class LocalStack:
         if opts.echo_route:
             handlers.setdefault("echo", ECHO_HANDLER)
             ws_routes.add("echo")
-        self.runtime = LambdaRuntime(handlers, max_workers=opts.workers, region=aws.REGION)
+        self.runtime = LambdaRuntime(handlers, max_workers=opts.workers, region=aws.REGION,
+                                     containers=opts.containers, code_paths=code_paths())
         self.gateway = Gateway(
             self.runtime, web_dir=opts.web_dir, rest_resources=tpl.rest_resources(template),
             ws_routes=ws_routes, idle_timeout_s=opts.idle_timeout_s,

@@ -11,6 +11,7 @@ from local import process
 TIME_SCALE = 20.0
 
 FAKE_HANDLERS = [
+    "--containers", "0",  # the fake handlers share module state (a registry of sockets)
     "--handler", "$connect=tests.e2e.fake_handlers:connect",
     "--handler", "$disconnect=tests.e2e.fake_handlers:disconnect",
     "--handler", "$default=tests.e2e.fake_handlers:default",
