@@ -102,7 +102,7 @@ def play(
     lang: str = "en",
     humans: dict[str, Script] | None = None,
     names: bool = False,
-    max_phases: int = 400,
+    max_phases: int = 1000,
 ) -> Played:
     """One game: every seat a bot except ``humans``. Bot actions come from ``bots.plan`` at
     each phase change and ``bots.revise`` when due; refusals are recorded, not raised."""

@@ -173,6 +173,11 @@ def _mentions(text: str, keys: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+# Events that publish who voted for whom (classic, city, original).
+BALLOT_EVENTS = ("nomination", "voteResult", "trialVote")
+VOTE_EVENTS = (*BALLOT_EVENTS, "confirm", "allOrNone")
+
+
 # --- reading the view ---------------------------------------------------------------------------
 class _Seat:
     """What one bot knows, read once from its view."""
@@ -316,7 +321,7 @@ class _Seat:
             if speaker in s and speaker not in self.allies and tv and kind in CLAIM_WEIGHT:
                 s[speaker] += CLAIM_WEIGHT[kind] * tv * (1.5 if kind == "sure" else 0.5)
         for e in self.v.get("events") or ():
-            if e.get("kind") not in ("nomination", "voteResult") or not e.get("ballots"):
+            if e.get("kind") not in BALLOT_EVENTS or not e.get("ballots"):
                 continue
             ballots = e["ballots"]
             proven = {t for t in ballots.values() if verd.get(t, 0) > 0}
@@ -334,6 +339,13 @@ class _Seat:
                     s[voter] -= 1.5 * tv  # voted for a proven mafioso (-) or a proven townsman (+)
                 if proven and target not in proven:
                     s[voter] += 0.75  # looked away from a mafioso the table was already voting for
+        for nom in self.phase.get("nominations") or ():
+            # original: today's nominations so far are public accusations
+            by, target = nom.get("by"), nom.get("target")
+            if target in s and target not in self.allies and by != target:
+                s[target] += 1.0
+            if target == self.me and by in s and by not in self.allies:
+                s[by] += 1.0
         votes = self.v.get("votes") or {}
         if votes.get("day") == self.day:
             for target, n in ((votes.get("nomination") or {}).get("tally") or {}).items():
@@ -374,21 +386,15 @@ class _Seat:
         return self.phase.get("accused") == self.me or self.me in (self.phase.get("suspects") or ())
 
     def stalled(self) -> int:
-        """How many of the latest nominations in a row ended without an accused."""
-        n = 0
+        """How many days in a row, up to today, voted without executing anyone."""
+        days: set[int] = set()
         for e in reversed(self.v.get("events") or ()):
             kind = e.get("kind")
-            if kind == "nomination":
-                if e.get("accused") is not None:
-                    break
-                n += 1
-            elif kind == "voteResult" and not e.get("tie"):
-                if e.get("eliminated") is not None:
-                    break
-                n += 1
-            elif kind == "confirm" and e.get("executed"):
+            if kind == "death" and e.get("by") == "vote":
                 break
-        return n
+            if kind in VOTE_EVENTS:
+                days.add(e.get("day"))
+        return len(days)
 
     def said_today(self, text: str) -> bool:
         return any(
@@ -543,6 +549,8 @@ def _peek_target(seat: _Seat) -> str | None:
     return cands[seat.rng("peek").randrange(len(cands))]
 
 
+ARREST_AT = 3.0  # an arrest removes a player: more than the table's talk, a found mafioso
+
 # Night tasks that learn something about the target: pick someone not checked yet.
 CHECK_TASKS = frozenset({"investigate", "godfatherCheck", "ninjaCheck", "lawyerPeek", "mediumPeek"})
 TEAM_KILLS = frozenset({"mafiaTarget", "yakuzaTarget"})  # one target agreed by a team
@@ -580,7 +588,7 @@ def _arrest_target(seat: _Seat) -> str | None:
     cands = [t for t in seat.private.get("targets") or () if t != seat.me and t not in seat.allies]
     s = seat.score()
     best = max(sorted(cands), key=lambda t: s.get(t, 0.0), default=None)
-    return best if best is not None and s.get(best, 0.0) >= 1.5 else None
+    return best if best is not None and s.get(best, 0.0) >= ARREST_AT else None
 
 
 def _night_action(seat: _Seat, task: str) -> dict | None:
