@@ -561,7 +561,7 @@ class RoomService:
             if state is not None:
                 c.state, c.drained = botplay.drain(c.room, state, c.now)
             fn(c)
-            if c.drained and not c.write:
+            if c.drained:
                 c.write, c.bump = True, True  # the bots' actions are stored and pushed anyway
             if c.state is not None and c.room["status"] == "running":
                 botplay.replan(c.room, c.state, c.now)
