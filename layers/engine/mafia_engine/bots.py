@@ -14,9 +14,11 @@ The API (what the room layer calls)::
         When a planned action falls due: the action to apply now, re-decided from the
         current view (a teammate's pick, a chat that closed...), or None to drop it.
     decide(view, seed, now, lang="en") -> list[dict]
-        Everything the bot wants to do right now, unpaced (tests, benchmarks). Idempotent:
-        once applied, the same call returns []. Never classic's discussion ``readyEarly``
-        (the view does not show who is ready; ``plan`` schedules it once per discussion).
+        Everything the bot wants to do right now, unpaced (tests, benchmarks): at most one
+        chat line (each line once a day, within the rate limit) and the game actions not yet
+        in effect. Once applied, the same call returns no game action (original: or the
+        role's next night duty, shown one task at a time). Never classic's discussion
+        ``readyEarly`` (the view does not show who is ready; ``plan`` schedules it once).
     next_due(entries) -> float | None
         The earliest due time of plan entries.
 
