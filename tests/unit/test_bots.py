@@ -31,6 +31,7 @@ class Played:
     )  # (now, pid, action, view before)
     phases: int = 0
     refused: list[tuple[str, dict, str]] = field(default_factory=list)
+    timed_out: list[str] = field(default_factory=list)  # kinds of the phases ended by their timer
 
 
 def _lang_lines(lang: str) -> list[re.Pattern[str]]:
@@ -161,6 +162,7 @@ def play(
             break
         assert ends is not None, f"stuck in {state['phase']['kind']}: nothing planned, no deadline"
         now = max(now, ends)
+        out.timed_out.append(state["phase"]["kind"])
         state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, now)
     out.state = state
     return out
@@ -197,6 +199,29 @@ def test_one_abstaining_human_and_bots_finish_a_game(preset):
         g = play(n, base_options(preset, n, seed % 2 == 1), seed, humans={"p1": abstainer})
         assert not g.refused, g.refused
         assert me.result(g.state) is not None
+
+
+@pytest.mark.parametrize("preset", [p for p in IMPLEMENTED if p != "classic"])
+def test_bots_confirm_everything_so_no_phase_waits_for_its_timer(preset):
+    """City and original end a phase when everyone has confirmed: all-bot tables never need
+    the timer for a night (every duty or a sleep), a speech (a nomination), a defense or a vote."""
+    for n, opts in sizes(preset)[::2]:
+        g = play(n, opts, seed=n)
+        assert not g.refused
+        waited = [k for k in g.timed_out if k != "roleReveal"]
+        assert waited == [], (n, waited)
+
+
+def test_original_speakers_nominate_and_trials_follow():
+    if "original" not in IMPLEMENTED:
+        pytest.skip("original is not implemented yet")
+    trials = 0
+    for seed in range(4):
+        g = play(10, base_options("original", 10), seed)
+        noms = [a for _, _, a, v in g.applied if a["type"] == "nominate" and v["day"] >= 2]
+        assert any(a["target"] for a in noms)
+        trials += sum(e["kind"] == "trialVote" for e in g.state["events"])
+    assert trials >= 4
 
 
 def test_bots_vote_on_evidence_more_than_chance():
