@@ -256,17 +256,6 @@ class Store:
             raise
         return new_version
 
-    def forget_connections(self, code: str, conn_ids: list[str]) -> None:
-        """Delete connection items without touching the room (e.g. dead spectators)."""
-        reqs = []
-        for conn_id in conn_ids:
-            reqs.append(
-                {"DeleteRequest": {"Key": {"pk": {"S": room_pk(code)}, "sk": {"S": CONN_PREFIX + conn_id}}}}
-            )
-            reqs.append({"DeleteRequest": {"Key": {"pk": {"S": CONN_PREFIX + conn_id}, "sk": {"S": "CONN"}}}})
-        for i in range(0, len(reqs), 25):
-            self.client.batch_write_item(RequestItems={self.table: reqs[i : i + 25]})
-
 
 # ---- the table definition, read from template.yaml ---------------------------------------
 class _TolerantLoader:
