@@ -99,3 +99,62 @@ def test_openapi_document_is_current():
     )
     spec = json.loads(generated)
     assert {"/rooms", "/rooms/{roomCode}", "/rooms/{roomCode}/players"} <= set(spec["paths"])
+
+
+def _policy_actions(resource: dict) -> set[str]:
+    actions: set[str] = set()
+    for policy in resource["Properties"].get("Policies", []):
+        for statement in policy.get("Statement", []):
+            acts = statement["Action"]
+            actions.update([acts] if isinstance(acts, str) else acts)
+    return actions
+
+
+def test_each_function_policy_allows_exactly_what_its_handler_calls(api):
+    """Least privilege, checked: every AWS action a handler uses is in its function's policy."""
+    used: dict[str, set[str]] = {}
+    current = {"fn": None}
+
+    def record(params, model, **kwargs):
+        service = model.service_model.endpoint_prefix
+        if model.name == "TransactWriteItems":
+            kinds = {next(iter(op)) for op in params["TransactItems"]}
+            names = {
+                "Put": "PutItem",
+                "Delete": "DeleteItem",
+                "ConditionCheck": "ConditionCheckItem",
+                "Update": "UpdateItem",
+            }
+            ops = {f"dynamodb:{names[k]}" for k in kinds}
+        else:
+            ops = {f"{service}:{model.name}"}
+        used.setdefault(current["fn"], set()).update(ops)
+
+    for client in (api.svc.store.client, api.svc.timers.client):
+        client.meta.events.register("provide-client-params.*.*", record)
+
+    def as_fn(name, call, *args):
+        current["fn"] = name
+        return call(*args)
+
+    as_fn("RestFunction", api.create, "Host")
+    for name in ("B", "C", "D"):
+        as_fn("RestFunction", api.join, name)
+    for pid in ("p1", "p2", "p3", "p4"):
+        as_fn("WsConnectFunction", api.connect, f"c{pid}", pid)
+    api.svc._conn_rooms.clear()  # $default is another function: cold cache
+    for pid in ("p2", "p3", "p4"):
+        as_fn("WsDefaultFunction", api.send, f"c{pid}", {"action": "ready"})
+    as_fn("WsDefaultFunction", api.send, "cp1", {"action": "start"})
+    api.clock.advance(60)
+    as_fn("TimerFunction", api.fire, api.state()["seq"])
+    api.gw.gone.add("cp4")
+    as_fn("WsDefaultFunction", api.send, "cp2", {"action": "chat", "channel": "day", "text": "hi"})
+    api.svc._conn_rooms.clear()
+    as_fn("WsDisconnectFunction", api.disconnect, "cp3")
+
+    res = resources()
+    for fn, ops in used.items():
+        allowed = _policy_actions(res[fn])
+        assert ops <= allowed, f"{fn} uses {sorted(ops - allowed)} which its policy does not allow"
+    assert "dynamodb:GetItem" not in _policy_actions(res["RestFunction"])
