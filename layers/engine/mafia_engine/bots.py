@@ -655,8 +655,9 @@ def _intents(seat: _Seat, lang: str) -> list[tuple[str, dict]]:
         out.append(("endTurn", {"type": "endTurn"}))
     elif task == "vote":
         t = _vote_target(seat)
-        if t is None and seat.preset == "original":
-            t = seat.hunch(list(seat.private.get("targets") or ()))
+        if t is None and seat.preset == "original":  # an abstention counts for the last suspect
+            targets = list(seat.private.get("targets") or ())
+            t = seat.hunch([x for x in targets if x not in seat.allies] or targets)
         out.append(("vote", {"type": "vote", "target": t or "abstain"}))
     elif task == "confirm":
         out.append(("confirm", {"type": "confirm", "choice": _confirm_choice(seat)}))
