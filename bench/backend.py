@@ -46,10 +46,11 @@ import warnings  # noqa: E402
 warnings.filterwarnings("ignore")
 
 import boto3  # noqa: E402
-import mafia_engine as me  # noqa: E402
 from botocore import xform_name  # noqa: E402
-from mafia_engine.testing import legal_actions  # noqa: E402
 from moto import mock_aws  # noqa: E402
+
+import mafia_engine as me  # noqa: E402
+from mafia_engine.testing import legal_actions  # noqa: E402
 
 # ---------------------------------------------------------------- list prices (us-east-1)
 # Taken from the AWS pricing pages as known on 2025-01-15 (DynamoDB on-demand after the

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.logging import correlation_paths
+
 from service import config
 from service.errors import ServiceError
 from service.models import CreateRoom, JoinRoom, RoomCreated, RoomSummary, SeatCreated

@@ -31,6 +31,7 @@ for var in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_S
 import boto3  # noqa: E402
 from fnkit import Api, Clock, FakeGateway  # noqa: E402
 from moto import mock_aws  # noqa: E402
+
 from service import clock, config, storage  # noqa: E402
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import boto3
+
 from handlers import rest, timer, ws_connect, ws_default, ws_disconnect
 from service import storage
 

@@ -40,6 +40,7 @@ def test_no_token_is_a_spectator(api):
 def test_unknown_room_and_missing_room_are_refused(api):
     assert api.connect("c1", room="ZZZZZ") == 404
     from fnkit import CTX, ws_event
+
     from handlers import ws_connect
 
     assert ws_connect.handler(ws_event("$connect", "c2", query=None), CTX)["statusCode"] == 400

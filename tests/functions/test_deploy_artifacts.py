@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from fnkit import CTX
+
 from service import storage
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import boto3
+
 from service import timers
 
 
@@ -57,6 +58,7 @@ def test_timeout_for_a_lobby_or_unknown_room_is_harmless(api):
     assert api.fire(0)["outcome"] == "not_running"
     assert api.fire(1, room="ZZZZZ")["outcome"] == "room_not_found"
     from fnkit import CTX
+
     from handlers import timer
 
     assert timer.handler({"nonsense": True}, CTX) == {"outcome": "malformed"}

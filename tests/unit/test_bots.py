@@ -12,9 +12,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import mafia_engine as me
 import pytest
 from enginekit import Table
+
+import mafia_engine as me
 from mafia_engine import bots
 from mafia_engine.chat import MAX_CHARS
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import mafia_engine as me
 import pytest
 from enginekit import Table, refused
+
+import mafia_engine as me
 
 # seats: p1 p2 mafia, p3 police, p4 doctor, p5..p7 citizens
 SEVEN = ["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen"]

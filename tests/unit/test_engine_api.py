@@ -5,9 +5,10 @@ from __future__ import annotations
 import copy
 import json
 
-import mafia_engine as me
 import pytest
 from enginekit import Table, refused
+
+import mafia_engine as me
 from mafia_engine.chat import WINDOW, kid_safe_refusal
 
 EIGHT = ["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen", "citizen"]

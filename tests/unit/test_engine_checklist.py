@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
-import mafia_engine as me
 import pytest
 from enginekit import Table, refused
+
+import mafia_engine as me
 from mafia_engine.presets.classic import AUTO_MAFIA
 from mafia_engine.testing import random_game
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
-import mafia_engine as me
 import pytest
 from enginekit import Table, refused
+
+import mafia_engine as me
 
 EIGHT = ["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen", "citizen"]
 IDS8 = [f"p{i}" for i in range(1, 9)]

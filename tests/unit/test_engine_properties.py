@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 
-import mafia_engine as me
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+import mafia_engine as me
 from mafia_engine import rng
 from mafia_engine.game import clone
 from mafia_engine.presets import PRESETS

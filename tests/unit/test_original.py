@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-import mafia_engine as me
 import pytest
 from enginekit import Table, refused
+
+import mafia_engine as me
 from mafia_engine.presets.original import BASE, EXPANSION
 
 # p1 mafia, p2 godfather, p3 investigator, p4..p8 citizens

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import mafia_engine as me
 import pytest
 from enginekit import Table, refused
+
+import mafia_engine as me
 
 GAMES = {
     "classic": ["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen", "citizen"],
