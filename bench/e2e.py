@@ -69,6 +69,7 @@ class RoomRun:
     renudges: int = 0
     nudges: int = 0
     started: float = 0.0
+    until: float = 0.0
     think_s: float = 0.5  # mean pause between two frames of the room (players think)
 
     def on_frame(self, player: Player, got: Received) -> None:
@@ -155,18 +156,28 @@ async def nudger(room: RoomRun, until: float) -> None:
         left, player = min(lefts, key=lambda lp: lp[0])
         if left > 0:
             seq = player.view["phase"]["seq"]
+            if DEBUG and left > 5:
+                print(f"{time.monotonic():.2f} room={id(room) % 1000} waits {left:.1f}s in {player.phase_kind()}",
+                      file=sys.stderr)
             try:
                 await player.wait_for(lambda p, s=seq: p.view["phase"]["seq"] != s, timeout=left)
             except TimeoutError:
                 pass
             continue
         seq = player.view["phase"]["seq"]
-        await room.rng.choice(alive).send("nudge")
+        nudger_player = room.rng.choice(alive)
+        before = len(nudger_player.frames)
+        await nudger_player.send("nudge")
         room.nudges += 1
         try:
-            await player.wait_for(lambda p, s=seq: p.view["phase"]["seq"] != s, timeout=0.5)
+            await player.wait_for(lambda p, s=seq: p.view["phase"]["seq"] != s, timeout=1.0)
         except TimeoutError:
             room.renudges += 1
+            if DEBUG:
+                got = [(g.data.get("type"), g.data.get("code"), (g.data.get("view") or {}).get("phase", {}).get("seq"))
+                       for g in nudger_player.frames[before:] if isinstance(g.data, dict)]
+                print(f"{time.monotonic():.2f} renudge seq={seq} kind={player.phase_kind()} left={left:.2f} "
+                      f"answers={got}", file=sys.stderr)
 
 
 async def echo_probe(room: RoomRun, until: float, interval: float) -> None:
@@ -217,7 +228,7 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
                 room = await setup_room(http, api, n_players, i + 1, think_s)
             # Each room plays as soon as it has started, so no phase runs out unattended.
             room.started = time.monotonic()
-            until = room.started + duration
+            until = room.until = room.started + duration
             await asyncio.gather(drive(room, until), nudger(room, until), echo_probe(room, until, echo_interval))
             return room
 
@@ -235,10 +246,12 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
             per_action.append(r.frames_by_version.get(v, 0))
         for seq, seen in r.phase_seen.items():
             end = r.phase_end.get(seq - 1)
-            if end is not None and seq > 1 and end > r.started:
+            # Only phases that ran out while the room's clients were playing (and nudging).
+            if end is not None and seq > 1 and r.started < end < r.until - 1.0:
                 lateness.append(seen - end)
                 if DEBUG and seen - end > 1:
-                    print(f"late {seen - end:.2f}s: {r.phase_kind.get(seq - 1)} -> {r.phase_kind.get(seq)}",
+                    print(f"late {seen - end:.2f}s: {r.phase_kind.get(seq - 1)} -> {r.phase_kind.get(seq)} "
+                          f"seq={seq} end={end:.2f} seen={seen:.2f} room={id(r) % 1000} until={r.started:.2f}+",
                           file=sys.stderr)
         echo.extend(r.echo_ms)
     if DEBUG:

@@ -7,6 +7,7 @@ import asyncio
 import importlib
 import logging
 import multiprocessing
+import signal
 import sys
 import time
 import traceback
@@ -92,6 +93,8 @@ _container: dict[str, Any] = {}
 
 def _container_init(paths: list[str], specs: dict[str, str], region: str, timeout_s: float) -> None:
     """A cold start: import every handler once (their boto3 clients live as long as the process)."""
+    # Ctrl-C reaches the whole process group; the gateway process stops the containers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for path in reversed(paths):
         if path not in sys.path:
             sys.path.insert(0, path)
