@@ -62,11 +62,12 @@ class StackProcess:
         return self.proc.returncode
 
 
-def start_stack(*extra: str, time_scale: float = 1.0, timeout: float = 60.0, python: str | None = None) -> StackProcess:
+def start_stack(*extra: str, time_scale: float = 1.0, timeout: float = 60.0, python: str | None = None,
+                env: dict[str, str] | None = None) -> StackProcess:
     """Start ``python -m local`` on a free port with ``extra`` arguments; wait for ``ready``."""
     port = free_port()
     log = Path(tempfile.mkstemp(prefix="local-stack-", suffix=".log")[1])
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "MAFIA_"))}
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "MAFIA_"))}, **(env or {})}
     proc = subprocess.Popen(
         [python or sys.executable, "-m", "local", "--host", "127.0.0.1", "--port", str(port),
          "--time-scale", str(time_scale), *extra],

@@ -10,10 +10,14 @@ from .stackproc import FAKE_HANDLERS, start_stack
 @pytest.fixture(scope="session")
 def game_stack():
     """The real handlers; Scheduler delivers twice one time in three."""
-    stack = start_stack("--duplicate-probability", "0.3")
+    # LOCAL_MOTO_VERIFY: every DynamoDB response is also serialized by moto's own serializer
+    # and compared with the fast path of local/moto_fixes.py.
+    stack = start_stack("--duplicate-probability", "0.3", env={"LOCAL_MOTO_VERIFY": "1"})
     yield stack
     rc = stack.stop()
     assert rc == 0, stack.log()
+    log = stack.log_path.read_text(errors="replace")
+    assert "fast serializer differs" not in log, log[-4000:]
 
 
 @pytest.fixture(scope="session")
