@@ -63,7 +63,11 @@ class Table:
 
     def screen(self) -> str:
         loc = self.page.locator(SCREENS)
-        loc.first.wait_for(timeout=20_000)
+        try:
+            loc.first.wait_for(timeout=20_000)
+        except Exception:
+            self.page.screenshot(path="/tmp/dev/stuck.png")
+            raise AssertionError(f"stuck after {self.screens[-8:]}: {self.page.locator('body').inner_text()}")
         return loc.first.get_attribute("id")
 
     def mafia(self) -> set[str]:

@@ -6,7 +6,7 @@ import * as api from "../api.js";
 import { $, h } from "../dom.js";
 import { errorText, getKid, getLang, t } from "../i18n.js";
 import { playerName } from "../game/format.js";
-import { step } from "./flow.js";
+import { queueOf, step } from "./flow.js";
 import { hush, say } from "./narrator.js";
 import { Seats } from "./seats.js";
 import * as screens from "./screens.js";
@@ -27,6 +27,7 @@ const ctl = {
   mode: "off", // off | setup | play
   draft: null, // the setup form, kept across a language switch
   spoken: new Set(), // narrator lines already said for this step
+  choice: { at: null, index: null }, // the option picked on the open player's screen
   readySent: new Set(), // seats whose ready mark was sent in this lobby
   lastSig: null, // what the screen was drawn from: redraw only when it changes
   lastStart: 0,
@@ -138,11 +139,15 @@ function driveLobby(view) {
       ctl.seats.send(p.id, "ready", { ready: true });
     }
   }
+  if (!allReady || !ctl.seats.view(hostId)) return;
   const now = performance.now();
-  if (allReady && ctl.seats.view(hostId) && now - ctl.lastStart > 1500) {
+  if (now - ctl.lastStart > 1500) {
     ctl.lastStart = now;
     ctl.seats.send(hostId, "start");
   }
+  // A start refused as "not ready" (the marks were still on their way) is tried again.
+  clearTimeout(ctl.startTimer);
+  ctl.startTimer = setTimeout(() => render(), 1600);
 }
 
 function saveProgress(progress) {
@@ -166,6 +171,30 @@ function narrate(view, s) {
   } else if (s.screen === "end") {
     speakOnce(`end:${ctl.game.room}:${(view.events || []).length}`, t("device.say.end"));
   }
+}
+
+// The queue has ended but the phase has not: a confirmation did not arrive. After a
+// moment, give the device back to the first player whose own view still has a task.
+let recheckTimer = null;
+function recheckQueue() {
+  clearTimeout(recheckTimer);
+  const key = ctl.game.progress.key;
+  recheckTimer = setTimeout(() => {
+    const view = ctl.seats && ctl.seats.latest();
+    if (!view || ctl.game.progress.key !== key) return;
+    const { step: s } = step(view, ctl.game.progress);
+    if (s.screen !== "wait") return;
+    const queue = queueOf(view);
+    const pos = queue.findIndex((id) => {
+      const own = ctl.seats.view(id);
+      const task = own && own.private && own.private.task;
+      return own && own.phase.seq === view.phase.seq && task && !["done", "none"].includes(task);
+    });
+    if (pos >= 0) {
+      saveProgress({ ...ctl.game.progress, pos, open: false });
+      render();
+    }
+  }, 4000);
 }
 
 function advance() {
@@ -209,9 +238,10 @@ function bar() {
   );
 }
 
-function versionOf(id) {
-  const v = id && ctl.seats.views.get(id);
-  return v ? v.version : null;
+// What a player's screen is drawn from: their phase, card and task (not who is connected).
+function ownPart(id) {
+  const own = ctl.seats.view(id);
+  return own ? JSON.stringify([own.phase, own.you, own.private]) : null;
 }
 
 // The step to show and what it is drawn from: the screen is rebuilt only when that changes,
@@ -222,7 +252,7 @@ function currentStep() {
   if (view.phase && view.phase.kind === "lobby") return { view, s: { screen: "lobby" }, sig: "lobby" };
   const { step: s, progress } = step(view, ctl.game.progress);
   if (JSON.stringify(progress) !== JSON.stringify(ctl.game.progress)) saveProgress(progress);
-  const from = s.screen === "handover" ? null : s.screen === "turn" ? versionOf(s.seat) : ctl.seats.latest() && JSON.stringify(view);
+  const from = s.screen === "handover" ? null : s.screen === "turn" ? ownPart(s.seat) : JSON.stringify(view);
   return { view, s, sig: JSON.stringify([s, progress, from]) };
 }
 
@@ -244,7 +274,10 @@ function playScreen({ view, s }) {
       const own = ctl.seats.view(s.seat);
       // That seat's socket may be a moment behind the newest view.
       if (!own || !own.phase || own.phase.seq !== view.phase.seq) return screens.waiting();
+      const at = `${ctl.game.progress.key}:${ctl.game.progress.pos}`;
       return screens.turn(own, s.stage, {
+        chosen: ctl.choice.at === at ? ctl.choice.index : null,
+        onChoose: (index) => (ctl.choice = { at, index }),
         onDone: (act) => {
           if (act) ctl.seats.send(s.seat, act.action, act.payload);
           advance();
@@ -261,9 +294,10 @@ function playScreen({ view, s }) {
     case "discussion":
       return screens.discussion(view, {
         onVote: () => {
-          for (const seat of ctl.game.seats) {
-            const sv = ctl.seats.view(seat.id);
-            if (sv && sv.private && sv.private.task === "ready") ctl.seats.send(seat.id, "readyEarly");
+          // Every living seat that has not said so yet ("already_ready" is harmless).
+          for (const id of queueOf(view)) {
+            const sv = ctl.seats.view(id);
+            if (!sv || !sv.private || sv.private.task === "ready") ctl.seats.send(id, "readyEarly");
           }
         },
       });
@@ -291,6 +325,8 @@ function playScreen({ view, s }) {
         onFinish: leaveDevice,
       });
     case "wait":
+      recheckQueue();
+      return screens.waiting();
     case "loading":
       return screens.waiting();
     default:

@@ -59,14 +59,14 @@ function options(view, stage) {
 }
 
 /** A player's own screen: the role card and the task, one layout for every role. */
-export function turn(view, stage, { onDone }) {
+export function turn(view, stage, { chosen: chosenIndex, onChoose, onDone }) {
   const you = view.you || {};
   const o = options(view, stage);
-  let chosen = null;
+  let chosen = chosenIndex !== null && chosenIndex !== undefined ? o.list[chosenIndex] || null : null;
   const confirm = h(
     "button",
     {
-      type: "button", class: "btn btn-primary device-big", id: "device-confirm", disabled: o.list.length > 0,
+      type: "button", class: "btn btn-primary device-big", id: "device-confirm", disabled: o.list.length > 0 && !chosen,
       onclick: () => {
         if (o.list.length && !chosen) return;
         confirm.disabled = true;
@@ -80,10 +80,11 @@ export function turn(view, stage, { onDone }) {
     h(
       "button",
       {
-        type: "button", class: "btn device-option", "aria-pressed": "false", "data-option": i,
+        type: "button", class: "btn device-option", "aria-pressed": String(opt === chosen), "data-option": i,
         "data-pid": opt.pid || null,
         onclick: (e) => {
           chosen = opt;
+          onChoose(i);
           for (const b of e.currentTarget.parentElement.children) b.setAttribute("aria-pressed", String(b === e.currentTarget));
           confirm.disabled = false;
         },

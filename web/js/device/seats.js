@@ -10,7 +10,8 @@ export class Seats {
   constructor(game, handlers) {
     this.handlers = handlers;
     this.views = new Map(); // seat id -> {version, view}
-    this.pending = new Map(); // client frame id -> action
+    this.pending = new Map(); // "seat:client frame id" -> {action, payload}
+    this.resend = new Map(); // seat id -> frames to send again once that seat is back
     this.conns = new Map();
     for (const seat of game.seats) {
       const conn = new Connection(
@@ -18,8 +19,9 @@ export class Seats {
         {
           onView: (frame) => this.onView(seat.id, frame),
           onError: (frame) => {
-            const action = this.pending.get(`${seat.id}:${frame.id}`) || null;
-            this.handlers.onError(seat.id, action, frame);
+            const sent = this.pending.get(`${seat.id}:${frame.id}`) || null;
+            if (frame.code === "not_connected") return this.reconnect(seat.id, sent);
+            this.handlers.onError(seat.id, sent && sent.action, frame);
           },
           onStatus: () => this.handlers.onChange(),
           onGone: () => this.handlers.onGone(),
@@ -29,7 +31,24 @@ export class Seats {
     }
   }
 
+  // The server forgot this socket (it dropped it as gone while it was still connecting):
+  // open a new one and send the refused frame again once that seat has its view back.
+  reconnect(id, sent) {
+    if (sent && sent.action !== "sync") {
+      const list = this.resend.get(id) || [];
+      list.push(sent);
+      this.resend.set(id, list);
+    }
+    const conn = this.conns.get(id);
+    if (conn && conn.ws) conn.ws.close();
+  }
+
   onView(id, frame) {
+    const again = this.resend.get(id);
+    if (again) {
+      this.resend.delete(id);
+      for (const f of again) this.send(id, f.action, f.payload);
+    }
     const old = this.views.get(id);
     if (old && typeof frame.version === "number" && frame.version < old.version) return;
     this.views.set(id, { version: frame.version ?? -1, view: frame.view });
@@ -56,7 +75,8 @@ export class Seats {
   send(id, action, payload) {
     const conn = this.conns.get(id);
     const frameId = conn ? conn.send(action, payload) : null;
-    if (frameId) this.pending.set(`${id}:${frameId}`, action);
+    if (frameId) this.pending.set(`${id}:${frameId}`, { action, payload });
+    else if (conn) this.reconnect(id, { action, payload }); // sent when the seat is back
     return frameId;
   }
 
