@@ -49,7 +49,10 @@ export function step(view, progress) {
   }
   // The night's news waits until everyone has had the device at dawn; the rest (vote
   // results, a tie) is shown before the next round starts.
-  if (stage !== "dawn" && (!key || p.key !== key || (p.pos === 0 && !p.open))) {
+  if (kind === "discussion" && !key) {
+    // The discussion screen tells the night's news itself.
+    p.seen = Math.max(p.seen, (view.events || []).length - 1);
+  } else if (stage !== "dawn" && (!key || p.key !== key || (p.pos === 0 && !p.open))) {
     const news = unseenNews(view, p.seen);
     if (news.length) return { step: { screen: "news", events: news }, progress: p };
   }

@@ -118,14 +118,39 @@ export function waiting() {
   return h("section", { class: "device-screen", id: "device-wait" }, h("p", { class: "device-pass" }, t("device.waiting")));
 }
 
+// A vote's result in words with its tally; the death it caused is the same news, so its
+// public reveal (if any) joins that line instead of a second one.
+function eventLines(view, events) {
+  const lines = [];
+  for (const ev of events) {
+    const { text, detail } = eventText(view, ev);
+    if (ev.kind === "death" && ev.by === "vote") {
+      const vote = lines.find((l) => l.ev.kind === "voteResult" && l.ev.eliminated === ev.player);
+      if (vote) {
+        vote.detail = [vote.detail, detail].filter(Boolean).join(" · ");
+        continue;
+      }
+    }
+    let extra = detail;
+    if (ev.kind === "voteResult" && ev.tally) {
+      const tally = Object.entries(ev.tally)
+        .sort((a, b) => b[1] - a[1])
+        .map(([id, n]) => `${playerName(view, id)}: ${n}`)
+        .join(", ");
+      extra = [tally, detail].filter(Boolean).join(" · ");
+    }
+    lines.push({ ev, text, detail: extra });
+  }
+  return lines;
+}
+
 function eventList(view, events) {
   return h(
     "ul",
     { class: "device-news-list" },
-    events.map((ev) => {
-      const { text, detail } = eventText(view, ev);
-      return h("li", null, h("span", null, text), detail ? h("span", { class: "device-detail" }, ` ${detail}`) : null);
-    }),
+    eventLines(view, events).map(({ text, detail }) =>
+      h("li", null, h("span", null, text), detail ? h("span", { class: "device-detail" }, ` (${detail})`) : null),
+    ),
   );
 }
 
