@@ -201,9 +201,12 @@ def patch_moto() -> None:
     Table.query = query_one_partition  # type: ignore[method-assign]
 
 
+DYNAMODB_LOCK = threading.Lock()
+
+
 def serialize_dynamodb(app: Callable) -> Callable:
     """WSGI middleware: one DynamoDB request at a time (other services pass through)."""
-    lock = threading.Lock()
+    lock = DYNAMODB_LOCK
 
     def wrapped(environ: dict, start_response: Callable) -> Iterable[bytes]:
         if environ.get("HTTP_X_AMZ_TARGET", "").startswith("DynamoDB_"):

@@ -40,12 +40,42 @@ class TtlSweeper:
         self.deleted = 0
         self._key_names: list[str] | None = None
 
+    def _expired_in_moto(self, cutoff: float) -> list[dict] | None:
+        """Keys of expired items read straight from moto's in-process table: a Scan through
+        the API walks and filters every item under the DynamoDB lock and stalls the
+        handlers for as long. None when moto's internals are not reachable."""
+        try:
+            from moto.core import DEFAULT_ACCOUNT_ID
+            from moto.dynamodb.models import dynamodb_backends
+
+            from .moto_fixes import DYNAMODB_LOCK
+
+            table = dynamodb_backends[DEFAULT_ACCOUNT_ID][self.client.meta.region_name].get_table(self.table_name)
+        except Exception:  # noqa: BLE001 - fall back to Scan
+            return None
+        keys = []
+        with DYNAMODB_LOCK:
+            buckets = list(table.items.values())
+            for bucket in buckets:
+                for item in (bucket.values() if table.range_key_attr else [bucket]):
+                    value = item.attrs.get(self.attribute)
+                    if value is None or value.type != "N" or float(value.value) >= cutoff:
+                        continue
+                    key = {table.hash_key_attr: item.hash_key.to_json()}
+                    if table.range_key_attr:
+                        key[table.range_key_attr] = item.range_key.to_json()
+                    keys.append(key)
+        return keys
+
     def sweep(self) -> int:
         """One pass; returns how many items it deleted."""
         if self._key_names is None:
             table = self.client.describe_table(TableName=self.table_name)["Table"]
             self._key_names = [k["AttributeName"] for k in table["KeySchema"]]
         cutoff = Decimal(str(int(self.clock.now() - self.lag_s)))
+        keys = self._expired_in_moto(float(cutoff))
+        if keys is not None:
+            return self._delete(keys, cutoff)
         names = {f"#k{i}": n for i, n in enumerate(self._key_names)} | {"#ttl": self.attribute}
         kwargs = {
             "TableName": self.table_name,
@@ -55,25 +85,29 @@ class TtlSweeper:
             "ExpressionAttributeNames": names,
             "ExpressionAttributeValues": {":n": {"S": "N"}, ":cutoff": {"N": str(cutoff)}},
         }
-        count = 0
+        keys = []
         while True:
             page = self.client.scan(**kwargs)
-            for item in page.get("Items", []):
-                key = {n: item[n] for n in self._key_names}
-                try:
-                    self.client.delete_item(
-                        TableName=self.table_name, Key=key,
-                        # Skip an item a handler has just refreshed.
-                        ConditionExpression="#ttl < :cutoff",
-                        ExpressionAttributeNames={"#ttl": self.attribute},
-                        ExpressionAttributeValues={":cutoff": {"N": str(cutoff)}},
-                    )
-                    count += 1
-                except self.client.exceptions.ConditionalCheckFailedException:
-                    pass
+            keys.extend({n: item[n] for n in self._key_names} for item in page.get("Items", []))
             if "LastEvaluatedKey" not in page:
                 break
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return self._delete(keys, cutoff)
+
+    def _delete(self, keys: list[dict], cutoff: Decimal) -> int:
+        count = 0
+        for key in keys:
+            try:
+                self.client.delete_item(
+                    TableName=self.table_name, Key=key,
+                    # Skip an item a handler has just refreshed.
+                    ConditionExpression="#ttl < :cutoff",
+                    ExpressionAttributeNames={"#ttl": self.attribute},
+                    ExpressionAttributeValues={":cutoff": {"N": str(cutoff)}},
+                )
+                count += 1
+            except self.client.exceptions.ConditionalCheckFailedException:
+                pass
         self.deleted += count
         return count
 
