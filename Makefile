@@ -48,8 +48,12 @@ sam-check: $(BIN)/.installed $(SAMVENV)/.installed
 	$(SAMVENV)/bin/sam build --template template.yaml --build-dir .aws-sam/build >/dev/null
 	@echo "sam build: ok"
 
+# Each tier in its own process: Playwright's sync API keeps an event loop running on the
+# main thread, which would break the asyncio-based e2e tests if they shared a process.
 test: lint sam-check
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests/unit tests/functions
+	$(BIN)/python -m pytest tests/e2e
+	$(BIN)/python -m pytest tests/browser
 
 bench: $(BIN)/.installed
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b; done
