@@ -45,6 +45,9 @@ class Table:
         self.names: dict[str, str] = {}
         self.closed: list[tuple[str, str, str]] = []  # (stage, next name, normalised HTML)
         self.screens: list[str] = []
+        self.first_vote: dict[str, str] = {}  # seat -> target ("abstain") for the day's first round
+        self.votes_cast = 0
+        self.quiet_first_night = False  # the mafia skips night 1, so all five vote on day 1
 
     def start(self, voice: bool = False) -> None:
         p = self.page
@@ -101,7 +104,13 @@ class Table:
         mafia = self.mafia()
         wanted: str | None = None
         if task.startswith("Vote"):
+            self.votes_cast += 1
+            if self.votes_cast <= len(self.first_vote):
+                wanted = self.first_vote[seat]
+                return len(pids) - 1 if wanted == "abstain" else pids.index(wanted)
             wanted = next((pid for pid in pids if pid in mafia), None) if role != "mafia" else None
+        elif role == "mafia" and self.quiet_first_night and not self.votes_cast:
+            return len(pids) - 1  # "Skip"
         elif role == "mafia" or role == "police":
             wanted = next((pid for pid in pids if pid and pid not in mafia and pid != seat), None)
         elif role == "doctor":
@@ -180,6 +189,33 @@ def test_five_players_play_a_local_game_through_the_queue(browser, stack, consol
         "async (code) => (await (await fetch(`/api/rooms/${code}`)).json()).status", table.room()
     )
     assert status == "ended"
+    pl.close()
+
+
+def test_a_tie_goes_to_a_public_defense_and_a_revote(browser, stack, console_errors):
+    pl = Player(browser, stack.url, "Table", errors=console_errors)
+    pl.open()
+    table = Table(pl.page)
+    # Ann and Bob get two votes each, Eve abstains: a tie.
+    table.first_vote = {"p1": "p2", "p2": "p1", "p3": "p1", "p4": "p2", "p5": "abstain"}
+    table.quiet_first_night = True
+    table.start()
+    table.play(until="#device-defense")
+    page = pl.page
+    expect(page.locator("#device-defense")).to_contain_text(re.compile("Ann, Bob|Bob, Ann"))
+    news = [s for s in table.screens if s == "device-news"]
+    assert news, table.screens
+    # The tied speak aloud; each one's "finished" is public. Then the revote between them.
+    for name in ("Ann", "Bob"):
+        page.get_by_role("button", name=f"{name} has finished").click()
+    expect(page.locator("#device-pass")).to_be_visible()
+    assert page.locator(".device-stage").text_content() == "Vote"
+    page.click("#device-iam")
+    options = [o.inner_text() for o in page.locator(".device-option").all()]
+    assert options[-1] == "Abstain" and set(options[:-1]) <= {"Ann", "Bob"}, options
+    page.click(".device-option >> nth=0")
+    page.click("#device-confirm")
+    table.play()
     pl.close()
 
 
