@@ -4,6 +4,7 @@ and TTL emulation. ``LocalStack`` is also what in-process tests start."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import sys
@@ -116,6 +117,11 @@ class LocalStack:
             await loop.run_in_executor(None, self.runtime.preload)
         except Exception:  # noqa: BLE001 - serve the client anyway; calls will answer 502
             log.exception("a handler failed to import; its routes will fail")
+
+        # Everything imported so far lives as long as the process: keep it out of the
+        # collector's full passes (they showed up as 100 ms pauses under load).
+        gc.collect()
+        gc.freeze()
 
         self.scheduler = SchedulerEmulator(
             self.runtime, self.clock, os.environ["SCHEDULE_GROUP"],
