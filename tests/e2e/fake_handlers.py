@@ -96,6 +96,8 @@ def default(event, _context):
     elif action == "getItem":
         item = dynamodb.get_item(TableName=os.environ["TABLE_NAME"], Key={"pk": {"S": frame["pk"]}, "sk": {"S": "x"}})
         _reply(cid, type="item", found="Item" in item)
+    elif action == "txn":
+        _reply(cid, type="txn", **_transactions(frame["prefix"]))
     elif action == "env":
         _reply(cid, type="env", env={k: os.environ.get(k) for k in (
             "TABLE_NAME", "WS_URL", "WS_MANAGEMENT_ENDPOINT", "SCHEDULE_GROUP", "MAFIA_CLOCK_RATE",
@@ -108,6 +110,46 @@ def default(event, _context):
     else:
         _reply(cid, type="error", code="unknown_action")
     return {"statusCode": 200}
+
+
+def _transactions(prefix: str) -> dict:
+    """TransactWriteItems semantics the room store relies on (moto's is patched in local/)."""
+    table = os.environ["TABLE_NAME"]
+
+    def key(name: str) -> dict:
+        return {"pk": {"S": f"{prefix}{name}"}, "sk": {"S": "x"}}
+
+    def put(name: str, version: int, cond: int | None = None) -> dict:
+        op = {"TableName": table, "Item": {**key(name), "version": {"N": str(version)}}}
+        if cond is not None:
+            op["ConditionExpression"] = "version = :v"
+            op["ExpressionAttributeValues"] = {":v": {"N": str(cond)}}
+        return {"Put": op}
+
+    dynamodb.put_item(TableName=table, Item={**key("A"), "version": {"N": "1"}})
+    dynamodb.transact_write_items(TransactItems=[put("A", 2, cond=1), put("B", 1)])
+    out: dict = {}
+    try:
+        dynamodb.transact_write_items(TransactItems=[put("A", 3, cond=1), put("C", 1)])
+        out["second"] = "written"
+    except dynamodb.exceptions.TransactionCanceledException as exc:
+        out["second"] = [r.get("Code") for r in exc.response.get("CancellationReasons", [])]
+    try:
+        dynamodb.transact_write_items(TransactItems=[put("D", 1), put("A", 4, cond=2),
+                                                     {"Delete": {"TableName": table, "Key": key("B")}}])
+        out["third"] = "written"
+    except dynamodb.exceptions.TransactionCanceledException as exc:
+        out["third"] = [r.get("Code") for r in exc.response.get("CancellationReasons", [])]
+
+    def get(name: str) -> int | None:
+        item = dynamodb.get_item(TableName=table, Key=key(name), ConsistentRead=True).get("Item")
+        return int(item["version"]["N"]) if item else None
+
+    out["items"] = {n: get(n) for n in "ABCD"}
+    page = dynamodb.query(TableName=table, KeyConditionExpression="pk = :p",
+                          ExpressionAttributeValues={":p": {"S": f"{prefix}A"}}, ConsistentRead=True)
+    out["query"] = [it["version"]["N"] for it in page["Items"]]
+    return out
 
 
 def timer(event, _context):

@@ -254,6 +254,23 @@ def test_ttl_deletes_expired_items_after_a_lag(fake_stack):
     run(body(), timeout=30)
 
 
+def test_moto_transactions_stay_all_or_nothing(fake_stack):
+    """local/moto_fixes.py replaces moto's TransactWriteItems: check its semantics."""
+    async def body():
+        async with aiohttp.ClientSession() as http:
+            ws = await _ws(http, fake_stack)
+            out = await _ask(ws, {"action": "txn", "prefix": "txn-"})
+            await ws.close()
+        # A failed condition cancels the whole transaction and writes nothing.
+        assert out["second"] == ["ConditionalCheckFailed", "None"]
+        # A passing one writes everything: D put, A bumped, B deleted.
+        assert out["third"] == "written"
+        assert out["items"] == {"A": 4, "B": None, "C": None, "D": 1}
+        assert out["query"] == ["4"]
+
+    run(body())
+
+
 def test_sigterm_stops_everything_cleanly():
     stack = start_stack(*FAKE_HANDLERS)
 
