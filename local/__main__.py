@@ -32,6 +32,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
     p.add_argument("--containers", type=int, default=4,
                    help="handler worker processes, one invocation at a time each like Lambda "
                         "execution environments (0: run handlers on threads in this process)")
+    p.add_argument("--idle-timeout", type=float, default=600.0,
+                   help="real seconds after which a silent WebSocket is closed (API Gateway: 10 min)")
     p.add_argument("--workers", type=int, default=32, help="thread pool size")
     p.add_argument("--verbose", "-v", action="store_true")
     a = p.parse_args(argv)
@@ -47,6 +49,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
         host=a.host, port=a.port, time_scale=a.time_scale, handlers=handlers,
         duplicate_probability=a.duplicate_probability, ttl_lag_s=a.ttl_lag, ttl_interval_s=a.ttl_interval,
         echo_route=a.echo_route, workers=a.workers, containers=a.containers, disconnect_loss=a.disconnect_loss,
+        idle_timeout_s=a.idle_timeout,
     ), a.verbose
 
 

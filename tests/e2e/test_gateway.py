@@ -271,11 +271,14 @@ def test_moto_transactions_stay_all_or_nothing(fake_stack):
     run(body())
 
 
-def test_sigterm_stops_everything_cleanly():
-    stack = start_stack(*FAKE_HANDLERS)
+def test_idle_sockets_close_and_sigterm_stops_everything_cleanly():
+    stack = start_stack(*FAKE_HANDLERS, "--idle-timeout", "1")
 
     async def body():
         async with aiohttp.ClientSession() as http:
+            idle = await _ws(http, stack)
+            msg = await idle.receive(timeout=5)  # API Gateway's idle timeout, shortened
+            assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 1001
             ws = await _ws(http, stack)
             stack.proc.send_signal(signal.SIGTERM)
             msg = await ws.receive(timeout=10)
