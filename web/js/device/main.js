@@ -27,6 +27,7 @@ const ctl = {
   mode: "off", // off | setup | play
   draft: null, // the setup form, kept across a language switch
   spoken: new Set(), // narrator lines already said for this step
+  awaiting: null, // {seat, seq, before, at}: a confirmation on its way
   choice: { at: null, index: null }, // the option picked on the open player's screen
   readySent: new Set(), // seats whose ready mark was sent in this lobby
   lastSig: null, // what the screen was drawn from: redraw only when it changes
@@ -244,15 +245,38 @@ function ownPart(id) {
   return own ? JSON.stringify([own.phase, own.you, own.private]) : null;
 }
 
+// After a confirmation: the seat's next view says whether that player is done (next
+// player), has another duty (their screen again), or the phase moved on (a new queue).
+function settleAwaiting() {
+  const a = ctl.awaiting;
+  if (!a) return false;
+  const own = ctl.seats.view(a.seat);
+  const changed = ownPart(a.seat) !== a.before;
+  if (!changed && performance.now() - a.at < 5000) return true; // still waiting
+  ctl.awaiting = null;
+  const view = ctl.seats.latest();
+  if (!own || !view || own.phase.seq !== a.seq || view.phase.seq !== a.seq) return false;
+  const task = own.private && own.private.task;
+  if (changed && task && !["done", "none"].includes(task)) return false; // their screen again
+  saveProgress({ ...ctl.game.progress, pos: ctl.game.progress.pos + 1, open: false });
+  return false;
+}
+
 // The step to show and what it is drawn from: the screen is rebuilt only when that changes,
 // so a view pushed to another seat does not reset a choice being made.
 function currentStep() {
   const view = ctl.seats.latest();
   if (!view) return { view, s: { screen: "loading" }, sig: "loading" };
   if (view.phase && view.phase.kind === "lobby") return { view, s: { screen: "lobby" }, sig: "lobby" };
+  if (settleAwaiting()) return { view, s: { screen: "wait" }, sig: "awaiting" };
   const { step: s, progress } = step(view, ctl.game.progress);
   if (JSON.stringify(progress) !== JSON.stringify(ctl.game.progress)) saveProgress(progress);
-  const from = s.screen === "handover" ? null : s.screen === "turn" ? ownPart(s.seat) : JSON.stringify(view);
+  // Shared screens also offer seats' public duties (the accused's "finished", the speaker).
+  const tasks = ctl.game.seats.map((x) => {
+    const own = ctl.seats.view(x.id);
+    return own && own.private ? [own.phase.seq, own.private.task] : null;
+  });
+  const from = s.screen === "handover" ? null : s.screen === "turn" ? ownPart(s.seat) : JSON.stringify([view, tasks]);
   return { view, s, sig: JSON.stringify([s, progress, from]) };
 }
 
@@ -279,8 +303,14 @@ function playScreen({ view, s }) {
         chosen: ctl.choice.at === at ? ctl.choice.index : null,
         onChoose: (index) => (ctl.choice = { at, index }),
         onDone: (act) => {
-          if (act) ctl.seats.send(s.seat, act.action, act.payload);
-          advance();
+          if (!act) return advance();
+          // Close the screen, and wait for the server's answer: original rules may give the
+          // same player a second duty tonight, which opens their screen again.
+          ctl.awaiting = { seat: s.seat, seq: own.phase.seq, before: ownPart(s.seat), at: performance.now() };
+          ctl.choice = { at: null, index: null };
+          ctl.seats.send(s.seat, act.action, act.payload);
+          setTimeout(() => render(), 5000);
+          render();
         },
       });
     }
@@ -325,7 +355,7 @@ function playScreen({ view, s }) {
         onFinish: leaveDevice,
       });
     case "wait":
-      recheckQueue();
+      if (!ctl.awaiting) recheckQueue();
       return screens.waiting();
     case "loading":
       return screens.waiting();

@@ -444,7 +444,7 @@ export default {
   "device.alive": "In the game ({n})",
   "device.out": "Out of the game",
   "device.startVote": "Everyone is ready: start the vote",
-  "device.defenseHint": "A tie. Each of them speaks in their defense; then the town votes again, only between them.",
+  "device.defenseHint": "Each of them speaks in their defense, in turn; then the town votes.",
   "device.finished": "{name} has finished",
   "device.speaker": "{name} speaks.",
   "device.accuse": "Accuse {name}",

@@ -447,7 +447,7 @@ export default {
   "device.alive": "남은 사람 ({n}명)",
   "device.out": "탈락한 사람",
   "device.startVote": "모두 준비됨: 투표 시작",
-  "device.defenseHint": "동점입니다. 각자 변론한 뒤, 이 사람들 중에서만 다시 투표합니다.",
+  "device.defenseHint": "한 사람씩 차례로 변론한 뒤 투표합니다.",
   "device.finished": "{name} 님 변론 끝",
   "device.speaker": "{name} 님 발언 차례입니다.",
   "device.accuse": "{name} 님 지목",

@@ -444,7 +444,7 @@ export default {
   "device.alive": "В игре ({n})",
   "device.out": "Выбыли",
   "device.startVote": "Все готовы: начать голосование",
-  "device.defenseHint": "Ничья. Каждый из них говорит в свою защиту, затем город голосует ещё раз только между ними.",
+  "device.defenseHint": "Каждый из них по очереди говорит в свою защиту, затем город голосует.",
   "device.finished": "{name} закончил(а)",
   "device.speaker": "Говорит {name}.",
   "device.accuse": "Обвинить: {name}",
