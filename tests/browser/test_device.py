@@ -216,6 +216,19 @@ def test_a_tie_goes_to_a_public_defense_and_a_revote(browser, stack, console_err
     page.click(".device-option >> nth=0")
     page.click("#device-confirm")
     table.play()
+    # "Play again": the same seats, a new deal, the queue from the start.
+    room = table.room()
+    page.click("#device-again")
+    expect(page.locator("#device-pass")).to_have_text("Pass the device to Ann")
+    assert page.locator(".device-stage").text_content() == "Your role"
+    assert table.room() == room
+    # Leaving mid-game ends it on the server and forgets it here.
+    page.once("dialog", lambda d: d.accept())
+    page.click("#device-exit")
+    expect(page.locator("#device-btn")).to_be_visible()
+    assert page.evaluate("() => localStorage.getItem('mafia.device')") is None
+    status = page.evaluate("async (code) => (await (await fetch(`/api/rooms/${code}`)).json()).status", room)
+    assert status == "ended"
     pl.close()
 
 

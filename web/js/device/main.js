@@ -227,9 +227,17 @@ function bar() {
         type: "button", class: "btn btn-small btn-quiet", id: "device-exit",
         onclick: () => {
           if (ctl.mode === "play" && !window.confirm(t("device.exitConfirm"))) return;
-          if (ctl.mode === "play" && ctl.seats) {
-            const v = ctl.seats.latest();
-            if (v && v.phase && !["lobby", "ended"].includes(v.phase.kind) && !v.result) ctl.seats.send(host(), "endGame");
+          const v = ctl.mode === "play" && ctl.seats && ctl.seats.latest();
+          if (v && v.phase && !["lobby", "ended"].includes(v.phase.kind) && !v.result && ctl.seats.send(host(), "endGame")) {
+            // The host ends the game for everyone (every role shown, nobody wins); leave
+            // once the server has answered, so the frame is not cut off with the sockets.
+            const t0 = performance.now();
+            const check = () => {
+              const now = ctl.seats && ctl.seats.latest();
+              if (!now || now.result || performance.now() - t0 > 3000) leaveDevice();
+              else setTimeout(check, 100);
+            };
+            return check();
           }
           leaveDevice();
         },
