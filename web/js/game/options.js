@@ -1,47 +1,25 @@
-// The options editor, built from whatever options the view carries. Known keys (seed 000
-// §2, §7) get proper controls; unknown keys still get a control from their value's type.
+// The options editor, built from whatever options the view carries. Keys the engine's specs
+// describe get proper controls (choices, ranges); unknown keys still get a control from
+// their value's type.
 import { h } from "../dom.js";
 import { has, t } from "../i18n.js";
+import SPECS from "./option-specs.js";
 
-const secs = (min, max, step = 5) => ({ min, max, step, unit: "s" });
+/** The engine's option specs of a preset (generated copy, see option-specs.js). */
+export function presetSpecs(preset) {
+  return SPECS[preset] || { options: [] };
+}
 
-export const OPTION_META = {
-  mafiaCount: { choices: ["auto", 1, 2, 3, 4] },
-  extraRoles: { multi: ["soldier", "politician", "medium", "lovers"] },
-  firstPhase: { choices: ["day", "night"] },
-  discussionPerAlive: { choices: [10, 15, 20], unit: "s" },
-  discussionMin: secs(30, 300),
-  discussionMax: secs(30, 300),
-  voteSeconds: secs(10, 60),
-  defenseSeconds: secs(10, 60),
-  confirmSeconds: secs(5, 30),
-  nightSeconds: secs(15, 90),
-  deathReveal: { choices: ["none", "team", "role"] },
-  mafiaMustKill: { choices: ["noKill", "random"] },
-};
+function specFor(preset, key) {
+  return presetSpecs(preset).options.find((o) => o.key === key) || null;
+}
 
-/** Seed 000 §2 defaults: what the home screen offers before a room exists. */
-export const CLASSIC_DEFAULTS = {
-  mafiaCount: "auto",
-  extraRoles: [],
-  firstPhase: "day",
-  discussionPerAlive: 15,
-  discussionMin: 60,
-  discussionMax: 180,
-  timeAdjust: true,
-  voteSeconds: 20,
-  defenseSeconds: 20,
-  confirmSeconds: 10,
-  nightSeconds: 30,
-  deathReveal: "team",
-  openVote: true,
-  doctorSelfHeal: true,
-  doctorRepeat: true,
-  mafiaMustKill: "noKill",
-  deadSeeAll: false,
-  kidSafeChat: true,
-  policeRevealRole: false,
-};
+/** The preset's defaults: what the home screen offers before a room exists. */
+export function defaultsFor(preset) {
+  return Object.fromEntries(presetSpecs(preset).options.filter((o) => !HIDDEN.has(o.key)).map((o) => [o.key, o.default]));
+}
+
+const isSeconds = (key) => /Seconds$|^discussion(Min|Max|PerAlive)$/.test(key);
 
 // Not shown: the preset is chosen on the home screen; noVoteDayOne is the §7 name of
 // firstPhase, and sending both (stale) would contradict.
@@ -63,7 +41,7 @@ function valueLabel(key, value) {
   if (value === null || value === undefined) return "—";
   if (typeof value === "object") return JSON.stringify(value);
   if (has(`opt.value.${value}`)) return t(`opt.value.${value}`);
-  if (typeof value === "number" && OPTION_META[key] && OPTION_META[key].unit === "s") {
+  if (typeof value === "number" && isSeconds(key)) {
     return t("common.seconds", { n: value });
   }
   return String(value);
@@ -73,7 +51,7 @@ function valueLabel(key, value) {
  * Render the editor. `onChange(key, value)` is called with the new value of one key;
  * when `editable` is false the options are shown as a read-only list.
  */
-export function optionsEditor(options, { editable, onChange, idPrefix = "opt" }) {
+export function optionsEditor(options, { editable, onChange, idPrefix = "opt", preset = "classic" }) {
   const keys = Object.keys(options || {}).filter((k) => !HIDDEN.has(k));
   if (!editable) {
     return h(
@@ -85,15 +63,14 @@ export function optionsEditor(options, { editable, onChange, idPrefix = "opt" })
   return h(
     "div",
     { class: "options-grid" },
-    keys.map((k) => control(k, options[k], onChange, `${idPrefix}-${k}`)),
+    keys.map((k) => control(k, options[k], onChange, `${idPrefix}-${k}`, specFor(preset, k) || {})),
   );
 }
 
-function control(key, value, onChange, id) {
-  const meta = OPTION_META[key] || {};
+function control(key, value, onChange, id, spec) {
   const label = optionLabel(key);
-  if (meta.multi || Array.isArray(value)) {
-    const all = meta.multi || value;
+  if (spec.type === "multi" || Array.isArray(value)) {
+    const all = spec.choices || value;
     const chosen = new Set(value || []);
     return h(
       "fieldset",
@@ -117,7 +94,7 @@ function control(key, value, onChange, id) {
       ),
     );
   }
-  if (typeof value === "boolean" || value === "on" || value === "off") {
+  if (spec.type === "bool" || typeof value === "boolean" || value === "on" || value === "off") {
     const asString = typeof value === "string";
     const on = value === true || value === "on";
     return h(
@@ -133,8 +110,8 @@ function control(key, value, onChange, id) {
       h("span", null, label),
     );
   }
-  if (meta.choices) {
-    const choices = meta.choices.includes(value) || value === undefined ? meta.choices : [value, ...meta.choices];
+  if (spec.type === "choice" && spec.choices) {
+    const choices = spec.choices.includes(value) || value === undefined ? spec.choices : [value, ...spec.choices];
     return h(
       "div",
       { class: "opt" },
@@ -157,16 +134,16 @@ function control(key, value, onChange, id) {
     return h(
       "div",
       { class: "opt" },
-      h("label", { for: id }, meta.unit === "s" ? `${label} (${t("common.seconds", { n: "" }).trim()})` : label),
+      h("label", { for: id }, isSeconds(key) ? `${label} (${t("common.seconds", { n: "" }).trim()})` : label),
       h("input", {
         type: "number",
         id,
         "data-key": id,
         inputmode: "numeric",
         value: String(value),
-        min: meta.min,
-        max: meta.max,
-        step: meta.step,
+        min: spec.min,
+        max: spec.max,
+        step: isSeconds(key) ? 5 : 1,
         onchange: (e) => {
           const n = Number(e.target.value);
           if (Number.isFinite(n)) onChange(key, n);

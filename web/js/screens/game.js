@@ -37,13 +37,15 @@ export function mount(root, ctx) {
           h("h2", { class: "panel-title", id: "players-title" }, t("players.title")),
           grid,
         ),
-        chat.el,
+        // DOM order = phone order (players, what to do, chat) so focus follows the screen;
+        // the desktop grid puts the chat in the middle column.
         h(
           "section",
           { class: "panel actions-panel", "aria-labelledby": "actions-title" },
           h("h2", { class: "sr-only", id: "actions-title" }, t("actions.title")),
           actions,
         ),
+        chat.el,
       ),
     ),
   );

@@ -1,14 +1,14 @@
 // Home: create a room (name, rules, options) or join one by code or shared link.
 import { h } from "../dom.js";
 import { errorText, t } from "../i18n.js";
-import { CLASSIC_DEFAULTS, optionsEditor } from "../game/options.js";
+import { defaultsFor, optionsEditor } from "../game/options.js";
 import { openDevice } from "../device/main.js";
 
 // What the user typed survives a language switch (which rebuilds the screen).
 const draft = {
   name: sessionStorage.getItem("mafia.name") || "",
   preset: "classic",
-  options: { ...CLASSIC_DEFAULTS },
+  options: defaultsFor("classic"),
   code: "",
 };
 
@@ -46,16 +46,16 @@ export function mount(root, ctx) {
   const optionsBox = h("div", { class: "home-options" });
   function drawOptions() {
     optionsBox.replaceChildren(
-      draft.preset === "classic"
-        ? optionsEditor(draft.options, {
-            editable: true,
-            idPrefix: "home-opt",
-            onChange: (k, v) => {
-              draft.options[k] = v;
-              drawOptions();
-            },
-          })
-        : h("p", { class: "hint" }, t("home.optionsHint")),
+      h("p", { class: "hint" }, t("home.optionsHint")),
+      optionsEditor(draft.options, {
+        editable: true,
+        idPrefix: "home-opt",
+        preset: draft.preset,
+        onChange: (k, v) => {
+          draft.options[k] = v;
+          drawOptions();
+        },
+      }),
     );
   }
   drawOptions();
@@ -66,6 +66,7 @@ export function mount(root, ctx) {
       id: "create-preset",
       onchange: (e) => {
         draft.preset = e.target.value;
+        draft.options = defaultsFor(draft.preset);
         drawOptions();
       },
     },
@@ -86,10 +87,10 @@ export function mount(root, ctx) {
   }
 
   function changedOptions() {
-    if (draft.preset !== "classic") return {};
+    const defaults = defaultsFor(draft.preset);
     const out = {};
     for (const [k, v] of Object.entries(draft.options)) {
-      if (JSON.stringify(v) !== JSON.stringify(CLASSIC_DEFAULTS[k])) out[k] = v;
+      if (JSON.stringify(v) !== JSON.stringify(defaults[k])) out[k] = v;
     }
     return out;
   }

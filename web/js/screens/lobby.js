@@ -164,6 +164,7 @@ export function mount(root, ctx) {
       optionsEditor(view.options || {}, {
         editable: isHost,
         idPrefix: "lobby-opt",
+        preset: view.preset,
         onChange: (k, v) => ctx.send("setOptions", { options: { ...sendable(view.options), [k]: v } }),
       }),
     );
