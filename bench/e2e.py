@@ -300,6 +300,7 @@ def main() -> int:
     p.add_argument("--echo-interval", type=float, default=0.5, help="seconds between echoes per room")
     p.add_argument("--think", type=float, default=0.5,
                    help="mean real seconds between two frames of one room (the players' pace)")
+    p.add_argument("--containers", type=int, default=4, help="handler processes of the stack it starts")
     p.add_argument("--url", help="bench a running stack (started with --echo-route) instead of starting one")
     p.add_argument("--debug", action="store_true", help="explain late phase ends on stderr")
     a = p.parse_args()
@@ -308,7 +309,7 @@ def main() -> int:
     stack = None
     url = a.url
     if url is None:
-        stack = start_stack("--echo-route", "--workers", "64", time_scale=a.time_scale)
+        stack = start_stack("--echo-route", "--containers", str(a.containers), time_scale=a.time_scale)
         url = stack.url
     try:
         out = asyncio.run(bench(url, a.rooms, a.players, a.duration, a.echo_interval, a.think))
