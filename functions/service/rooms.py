@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,7 +33,8 @@ from .views import preset_info
 ROOM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 ROOM_CODE_LENGTH = 5
 MAX_FRAME_BYTES = 8 * 1024
-MAX_ATTEMPTS = 6
+MAX_ATTEMPTS = 8
+BACKOFF_BASE_SECONDS = 0.01  # jittered, doubling: racing writers of one room spread out
 ARCHIVE_BATCH = 25  # chat messages per archive item
 SERVER_ONLY_ACTIONS = frozenset({"phaseTimeout", "presence"})
 HOST_ACTIONS = frozenset({"pause", "resume", "endGame"})  # the engine applies them; the room checks the host
@@ -551,7 +554,11 @@ class RoomService:
     # ================================================================ the one write path
     def _mutate(self, code: str, fn: Callable[[Change], None], sender: str | None = None) -> Any:
         """Load, apply `fn`, write conditionally (retry on conflict), push changed views."""
-        for _attempt in range(MAX_ATTEMPTS):
+        for attempt in range(MAX_ATTEMPTS):
+            if attempt:
+                # Full jitter: a burst of frames to one room (everyone presses ready) would
+                # otherwise collide again on every immediate retry and end in `busy`.
+                time.sleep(random.uniform(0, BACKOFF_BASE_SECONDS * 2**attempt))
             snap = self._load(code)
             # The stored dump was just decoded from JSON and belongs to this request alone, and
             # the engine never changes the state it is given: no defensive copies (me.load /
