@@ -129,6 +129,7 @@ class Gateway:
         self.config = config if config is not None else {"apiUrl": "/api"}
         self.disconnect_loss = disconnect_loss
         self.rng = rng or random.Random()
+        self.ws_domain = "127.0.0.1"  # host:port once the site is bound (domainName of WS events)
         self.rest_api_id = events.api_id()
         self.ws_api_id = events.api_id()
         self.connections: dict[str, Connection] = {}
@@ -356,10 +357,9 @@ class Gateway:
         route = self._route_key(body)
         event = events.ws_message_event(
             route_key=route, body=body, connection=conn.id, connected_at_ms=conn.connected_at_ms,
-            stage=self.ws_stage, api=self.ws_api_id, domain_name="", source_ip=conn.source_ip,
+            stage=self.ws_stage, api=self.ws_api_id, domain_name=self.ws_domain, source_ip=conn.source_ip,
             user_agent=conn.user_agent,
         )
-        event["requestContext"]["domainName"] = self.ws_domain
         try:
             await self.runtime.invoke(route, event)
         except Exception as exc:
@@ -382,8 +382,6 @@ class Gateway:
         except Exception:
             self.stats.handler_errors += 1
             log.exception("$disconnect handler failed for %s", conn.id)
-
-    ws_domain = "127.0.0.1"
 
     async def _send(self, conn: Connection, data: str | bytes) -> bool:
         """Write one frame; False when the client has gone (it is then dropped)."""
