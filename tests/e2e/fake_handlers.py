@@ -86,6 +86,9 @@ def default(event, _context):
                     "Input": json.dumps({"connectionId": cid, "name": frame["name"]})},
         )
         _reply(cid, type="scheduled")
+    elif action == "unschedule":
+        scheduler.delete_schedule(Name=frame["name"], GroupName=os.environ["SCHEDULE_GROUP"])
+        _reply(cid, type="unscheduled")
     elif action == "schedules":
         names = [s["Name"] for s in scheduler.list_schedules(GroupName=os.environ["SCHEDULE_GROUP"])["Schedules"]]
         _reply(cid, type="schedules", names=names)
