@@ -68,9 +68,9 @@ class Table:
         loc = self.page.locator(SCREENS)
         try:
             loc.first.wait_for(timeout=20_000)
-        except Exception:
-            self.page.screenshot(path="/tmp/dev/stuck.png")
-            raise AssertionError(f"stuck after {self.screens[-8:]}: {self.page.locator('body').inner_text()}")
+        except Exception as exc:
+            text = self.page.locator("#device-root").inner_text()
+            raise AssertionError(f"stuck after {self.screens[-8:]}: {text}") from exc
         return loc.first.get_attribute("id")
 
     def mafia(self) -> set[str]:
@@ -183,7 +183,10 @@ def test_five_players_play_a_local_game_through_the_queue(browser, stack, consol
         assert stages.count(stage) >= 4, stages
     # The end: the winner and every role, as the public result shows them.
     expect(page.locator("#device-winner")).to_have_text("The town wins!")
-    roles = {li.get_attribute("data-pid"): li.get_attribute("data-role") for li in page.locator("#device-roles li").all()}
+    roles = {
+        li.get_attribute("data-pid"): li.get_attribute("data-role")
+        for li in page.locator("#device-roles li").all()
+    }
     assert roles == table.roles
     status = page.evaluate(
         "async (code) => (await (await fetch(`/api/rooms/${code}`)).json()).status", table.room()
