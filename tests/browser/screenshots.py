@@ -29,6 +29,24 @@ def shoot(player: Player, out: Path, name: str) -> None:
     print(f"  {name}", flush=True)
 
 
+def city_night(browser, url: str, out: Path, errors: list[str]) -> None:
+    """The city rules: one person and four bots; at night everyone confirms (sleep or skip)."""
+    pl = Player(browser, url, "Ann", errors=errors)
+    pl.open()
+    pl.page.fill("#create-name", pl.name)
+    pl.page.select_option("#create-preset", "city")
+    pl.page.click("#create-btn")
+    for n in range(4):
+        pl.page.click("#add-bot-btn")
+        expect(pl.page.locator(".lobby-player")).to_have_count(n + 2)
+    shoot(pl, out, "lobby-city")
+    pl.page.click("#start-btn")
+    pl.wait_phase("night", timeout=60_000)
+    expect(pl.page.locator("#sleep-btn")).to_be_visible()
+    shoot(pl, out, "night-city")
+    pl.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
@@ -79,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
                     shoot(host, args.out, "end")
 
             play_classic(players, by_role, hook)
+            for pl in players:
+                pl.close()
+            city_night(browser, stack.url, args.out, errors)
             browser.close()
     finally:
         stack.stop()

@@ -160,6 +160,10 @@ function taskControls(view, ctx) {
     case "endTurn":
       return button(t("act.endTurn"), () => act(view, ctx, "endTurn"), { id: "end-turn-btn", key: "endTurn", primary: true });
     case "nominate":
+      // Day 1 of the original rules has no nominations: the speaker just ends the turn.
+      if (!(priv(view).targets || []).length) {
+        return button(t("act.endTurn"), () => act(view, ctx, "endTurn"), { id: "end-turn-btn", key: "endTurn", primary: true });
+      }
       return button(t("act.noNomination"), () => act(view, ctx, "nominate", { target: null }), { id: "no-nomination-btn", key: "nominate" });
     case "confirm":
       return view.phase.kind === "allOrNone" ? yesNo(view, ctx, "act.yesAll", "act.noAll") : yesNo(view, ctx, "act.yes", "act.no");

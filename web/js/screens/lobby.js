@@ -83,7 +83,7 @@ export function mount(root, ctx) {
             p.id === hostId ? h("span", { class: "badge badge-host" }, t("player.host")) : null,
             p.id === me ? h("span", { class: "badge" }, t("player.you")) : null,
             p.bot ? h("span", { class: "badge" }, t("player.bot")) : null,
-            p.connected === false ? h("span", { class: "badge badge-muted" }, t("player.offline")) : null,
+            p.connected === false && !p.bot ? h("span", { class: "badge badge-muted" }, t("player.offline")) : null,
             // The host starts the game; only the others mark themselves ready.
             p.id === hostId
               ? null
