@@ -75,12 +75,16 @@ async function createGame(names, preset) {
     seats: [{ id: first.playerId, name: names[0], token: first.token }],
     progress: freshProgress(),
   };
-  saveGame(game);
-  for (const name of names.slice(1)) {
-    const res = await api.joinRoom(game.room, name);
-    game.seats.push({ id: res.playerId, name, token: res.token });
-    saveGame(game);
+  try {
+    for (const name of names.slice(1)) {
+      const res = await api.joinRoom(game.room, name);
+      game.seats.push({ id: res.playerId, name, token: res.token });
+    }
+  } catch (err) {
+    clearGame(); // a half-seated room is of no use; the server lets it expire
+    throw err;
   }
+  saveGame(game);
   play(game);
 }
 
@@ -130,6 +134,7 @@ function host() {
 
 // Lobby: every seat is this device's, so mark them all ready, then start as the host.
 function driveLobby(view) {
+  if (view.room && view.room.setupError) return; // shown on the screen; starting would be refused
   const hostId = host();
   let allReady = true;
   for (const p of view.players || []) {
@@ -275,7 +280,7 @@ function settleAwaiting() {
 function currentStep() {
   const view = ctl.seats.latest();
   if (!view) return { view, s: { screen: "loading" }, sig: "loading" };
-  if (view.phase && view.phase.kind === "lobby") return { view, s: { screen: "lobby" }, sig: "lobby" };
+  if (view.phase && view.phase.kind === "lobby") return { view, s: { screen: "lobby" }, sig: `lobby:${JSON.stringify(view.room && view.room.setupError)}` };
   if (settleAwaiting()) return { view, s: { screen: "wait" }, sig: "awaiting" };
   const { step: s, progress } = step(view, ctl.game.progress);
   if (JSON.stringify(progress) !== JSON.stringify(ctl.game.progress)) saveProgress(progress);
@@ -291,6 +296,10 @@ function currentStep() {
 function playScreen({ view, s }) {
   if (!view) return screens.waiting();
   if (s.screen === "lobby") {
+    const bad = view.room && view.room.setupError;
+    if (bad) {
+      return h("section", { class: "device-screen", id: "device-starting" }, h("p", { class: "form-error", role: "alert" }, errorText(bad.code, bad.message)));
+    }
     return h("section", { class: "device-screen", id: "device-starting" }, h("p", { class: "device-pass" }, t("device.starting")));
   }
   narrate(view, s);
