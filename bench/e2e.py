@@ -297,7 +297,7 @@ def main() -> int:
     p.add_argument("--players", type=int, default=12)
     p.add_argument("--time-scale", type=float, default=5.0)
     p.add_argument("--duration", type=float, default=90.0, help="real seconds of play at most")
-    p.add_argument("--echo-interval", type=float, default=0.5, help="seconds between echoes per room")
+    p.add_argument("--echo-interval", type=float, default=1.0, help="seconds between echoes per room")
     p.add_argument("--think", type=float, default=0.5,
                    help="mean real seconds between two frames of one room (the players' pace)")
     p.add_argument("--containers", type=int, default=4, help="handler processes of the stack it starts")
