@@ -68,6 +68,8 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
             expect(doctor.page.locator("#plus15-btn")).to_be_disabled()
             expect(survivor.page.locator("#adjusted-by")).to_have_text(f"Time changed by: {doctor.name}")
             expect(mafia.page.locator("#chat-tab-mafia")).to_be_visible()
+            for pl in (host, survivor, victim):
+                assert pl.unnamed_controls() == [], pl.unnamed_controls()
             # Every visible word of the game screen follows the language picker.
             check_switch(survivor, "en", "ru")
             check_switch(survivor, "ru", "ko")
@@ -82,6 +84,7 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
                 expect(pl.page.locator("#timeline li").first).to_be_visible()
             expect(host.page.locator(f'#end-roles li[data-pid="{mafia.pid}"] .end-role')).to_have_text("Mafia")
             expect(host.page.locator(f'#end-roles li[data-pid="{doctor.pid}"] .end-role')).to_have_text("Doctor")
+            assert host.unnamed_controls() == [], host.unnamed_controls()
             check_switch(host, "en", "ko")
             host.page.select_option("#lang-select", "en")
             for pl in players:

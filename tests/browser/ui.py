@@ -46,6 +46,18 @@ VISIBLE_TEXTS_JS = """(skip) => {
 }"""
 
 
+UNNAMED_JS = """() => [...document.querySelectorAll('button, input, select, textarea, [role=tab]')]
+  .filter((el) => el.getClientRects().length && el.type !== 'hidden')
+  .filter((el) => {
+    const label = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') ||
+      (el.labels && el.labels.length && [...el.labels].map((l) => l.textContent).join('').trim()) ||
+      (el.tagName === 'BUTTON' || el.getAttribute('role') === 'tab' ? el.textContent.trim() : '') ||
+      el.getAttribute('title');
+    return !label;
+  })
+  .map((el) => el.outerHTML.slice(0, 120))"""
+
+
 class Player:
     """One person at one phone (or laptop): a browser context with one page."""
 
@@ -147,6 +159,10 @@ class Player:
 
     def visible_texts(self) -> list[str]:
         return self.page.evaluate(VISIBLE_TEXTS_JS, UNTRANSLATED)
+
+    def unnamed_controls(self) -> list[str]:
+        """Visible buttons, inputs and selects without an accessible name (should be none)."""
+        return self.page.evaluate(UNNAMED_JS)
 
     def missing_keys(self) -> list[str]:
         return self.page.evaluate("() => [...(window.__i18nMissing || [])]")
