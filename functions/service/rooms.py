@@ -34,6 +34,7 @@ ROOM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 ROOM_CODE_LENGTH = 5
 MAX_FRAME_BYTES = 8 * 1024
 MAX_ATTEMPTS = 8
+CONNECT_GRACE_SECONDS = 5.0  # real seconds a new connection is not dropped for a 410 (see _mutate)
 BACKOFF_BASE_SECONDS = 0.01  # jittered, doubling: racing writers of one room spread out
 ARCHIVE_BATCH = 25  # chat messages per archive item
 SERVER_ONLY_ACTIONS = frozenset({"phaseTimeout", "presence"})
@@ -607,7 +608,11 @@ class RoomService:
                 self.gateway.close(k)
             if arm:
                 self.timers.arm(code, *arm)
-            gone = [g for g in gone if g in conns]
+            # A push can reach a connection whose $connect is stored but not yet returned: API
+            # Gateway answers 410 until it does. Dropping it then would lose a live socket, so a
+            # young connection is kept; $disconnect or a later 410 still cleans up a dead one.
+            young = c.now - CONNECT_GRACE_SECONDS * clock.rate()
+            gone = [g for g in gone if g in conns and snap.conn_since.get(g, 0.0) < young]
             if gone:
                 try:
                     self._drop(code, gone)

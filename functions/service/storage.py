@@ -46,6 +46,7 @@ class Snapshot:
     room: dict
     state: dict | None
     conns: dict[str, str | None] = field(default_factory=dict)  # connection id -> player id | None
+    conn_since: dict[str, float] = field(default_factory=dict)  # connection id -> game time of $connect
     size: int = 0  # stored bytes of the room item's data
 
 
@@ -88,6 +89,7 @@ class Store:
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
         state_item = None
         conns: dict[str, str | None] = {}
+        conn_since: dict[str, float] = {}
         for it in items:
             sk = it["sk"]["S"]
             if float(it.get("expiresAt", {"N": "0"})["N"]) < now:
@@ -96,6 +98,7 @@ class Store:
                 state_item = it
             elif sk.startswith(CONN_PREFIX):
                 conns[sk[len(CONN_PREFIX) :]] = it["player"]["S"] if "player" in it else None
+                conn_since[sk[len(CONN_PREFIX) :]] = float(it.get("at", {"N": "0"})["N"])
         if state_item is None:
             return None
         blob = state_item["data"]["B"]
@@ -106,6 +109,7 @@ class Store:
             room=doc["room"],
             state=doc.get("state"),
             conns=conns,
+            conn_since=conn_since,
             size=len(blob),
         )
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from service import storage
+from service.rooms import CONNECT_GRACE_SECONDS
 
 
 @pytest.fixture
@@ -67,9 +68,23 @@ def test_gone_connections_are_dropped_and_feed_presence(day):
 
 def test_gone_spectator_is_dropped_without_touching_the_game(day):
     day.connect("s1")
+    day.clock.advance(CONNECT_GRACE_SECONDS + 1)
     day.gw.gone.add("s1")
     day.send("cp2", {"action": "chat", "channel": "day", "text": "hello"})
     assert "s1" not in day.snapshot().conns
+
+
+def test_a_connection_gone_before_its_connect_returned_is_kept(day):
+    # API Gateway answers 410 to a post until $connect has returned; a socket that is
+    # stored but not yet registered must survive that push and receive the next one.
+    day.connect("s1")
+    day.gw.gone.add("s1")
+    day.send("cp2", {"action": "chat", "channel": "day", "text": "hello"})
+    assert "s1" in day.snapshot().conns
+    day.gw.gone.discard("s1")
+    day.clock.advance(1)  # past the chat rate limit
+    day.send("cp2", {"action": "chat", "channel": "day", "text": "again"})
+    assert day.gw.last("s1", "view") is not None
 
 
 def test_expired_rooms_read_as_gone(api):
