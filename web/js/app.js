@@ -316,5 +316,4 @@ function rerenderAll() {
   closeOverlays({ keepRole: true, view: state.view });
 }
 
-window.__mafia = { state, ctx };
 api.loadConfig().then(boot);
