@@ -629,6 +629,7 @@ class RoomService:
         connected = {p for p in conns.values() if p}
         if c.state is not None and room["status"] == "running" and me.result(c.state) is not None:
             room["status"] = "ended"
+            _score(room, me.result(c.state))
         if room.get("host") in connected:
             room.pop("hostAwaySince", None)
         elif room.get("hostAwaySince") is None:
@@ -719,3 +720,15 @@ ROOM_OPS: dict[str, Callable[[RoomService, Change, str, dict], None]] = {
     "addBot": RoomService._op_add_bot,
     "takeHost": RoomService._op_take_host,
 }
+
+
+def _score(room: dict, result: dict) -> None:
+    """The room's scoreboard (seed 000 §6): one point to every player who won, the dead too.
+
+    Kept in the room data, so it outlives `newGame`; a game without a winner scores nothing."""
+    scores = room.setdefault("scores", {})
+    for p in result.get("players") or ():
+        scores.setdefault(p["id"], 0)
+        if p.get("won"):
+            scores[p["id"]] += 1
+

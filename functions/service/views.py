@@ -44,6 +44,7 @@ def room_block(room: dict, setup_error: dict | None) -> dict:
         "hostAwaySince": room.get("hostAwaySince"),
         "status": room["status"],
         "wakeAt": bots.wake_at(room.get("botPlan")),
+        "scores": dict(room.get("scores") or {}),  # player id -> games won in this room
         "setupError": setup_error,
     }
 

@@ -58,3 +58,23 @@ def test_a_whole_classic_game(api, seed):
     versions = [f["version"] for c, f in api.gw.sent if c == "cp1" and f["type"] == "view"]
     assert versions == sorted(versions)
     assert snap.size < 64 * 1024
+
+
+def test_room_scoreboard_gives_every_winner_a_point_across_new_games(api):
+    """Seed 000 §6: one point to every member of the winning team, the dead included; the
+    room keeps the tally through `newGame`, and a game ended by the host scores nothing."""
+    n = 6
+    api.start(n)
+    play(api, n, seed=3)
+    snap = api.snapshot()
+    assert snap.room["status"] == "ended"
+    won = {p["id"] for p in snap.state["result"]["players"] if p["won"]}
+    expected = {f"p{i}": int(f"p{i}" in won) for i in range(1, n + 1)}
+    assert api.gw.last("cp2")["view"]["room"]["scores"] == expected
+    api.send("cp1", {"action": "newGame"})
+    for i in range(2, n + 1):
+        api.send(f"cp{i}", {"action": "ready"})
+    api.send("cp1", {"action": "start"})
+    api.send("cp1", {"action": "endGame"})
+    assert api.snapshot().room["status"] == "ended"
+    assert api.gw.last("cp3")["view"]["room"]["scores"] == expected

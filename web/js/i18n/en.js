@@ -266,6 +266,7 @@ export default {
   "end.winner.other": "Winner: {team}",
   "end.days": "Days played: {n}",
   "end.roles": "Everyone's role",
+  "end.score": "Room score: {n}",
   "end.mvp": "MVP",
   "end.noMvp": "No MVP this time.",
   "end.timeline": "Timeline",

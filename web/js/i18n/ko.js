@@ -268,6 +268,7 @@ export default {
   "end.winner.other": "승리: {team}",
   "end.days": "진행한 날: {n}일",
   "end.roles": "모두의 직업",
+  "end.score": "방 점수: {n}",
   "end.mvp": "MVP",
   "end.noMvp": "이번에는 MVP가 없습니다.",
   "end.timeline": "진행 기록",

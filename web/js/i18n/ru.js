@@ -266,6 +266,7 @@ export default {
   "end.winner.other": "Победитель: {team}",
   "end.days": "Сыграно дней: {n}",
   "end.roles": "Роли всех игроков",
+  "end.score": "Очки в комнате: {n}",
   "end.mvp": "Лучший игрок",
   "end.noMvp": "В этот раз лучшего игрока нет.",
   "end.timeline": "Хроника",

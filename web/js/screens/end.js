@@ -23,6 +23,7 @@ export function mount(root, ctx) {
     const winner = result.winner;
     const isHost = Boolean(view.you && view.room && view.room.host === view.you.id);
 
+    const scores = (view.room && view.room.scores) || null; // games won in this room
     const roles = h(
       "ul",
       { class: "end-roles", id: "end-roles" },
@@ -43,6 +44,7 @@ export function mount(root, ctx) {
             isAlive === false && r.diedDay ? t(r.diedBy === "mafia" ? "end.diedNight" : "end.died", { n: r.diedDay }) : isAlive === false ? t("player.dead") : t("end.alive"),
             " · ",
             t(won ? "end.won" : "end.lost"),
+            scores && id in scores ? [" · ", t("end.score", { n: scores[id] })] : null,
           ),
           result.mvp === id ? h("span", { class: "badge badge-mvp" }, t("end.mvp")) : null,
         );
