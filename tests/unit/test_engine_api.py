@@ -192,11 +192,22 @@ def test_every_view_has_the_same_top_level_keys() -> None:
         "events",
         "result",
         "paused",
+        "rules",
     }
     for _ in range(5):
         for viewer in [None, *t.ids]:
             assert set(t.view(viewer)) == keys
         t.timeout()
+
+
+def test_every_viewer_gets_the_same_public_rules() -> None:
+    """The view's ``rules`` are the preset's public facts: identical for every seat and spectators."""
+    for name, info in me.presets_info().items():
+        n = info["minPlayers"]
+        ids = [f"p{i}" for i in range(1, n + 1)]
+        state = me.new_game(ids, {"preset": name}, seed=3)
+        views = [me.view(state, v)["rules"] for v in [None, *ids]]
+        assert all(r == info["rules"] for r in views)
 
 
 def test_views_share_nothing_with_the_state() -> None:
