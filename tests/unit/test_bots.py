@@ -27,6 +27,7 @@ IMPLEMENTED = ["classic", "city", "original"]
 def test_every_preset_the_bots_play_is_implemented():
     assert all(me.presets()[name]["implemented"] for name in IMPLEMENTED)
 
+
 Script = Callable[[dict, float], list[dict]]  # a scripted human: (view, now) -> actions
 
 
@@ -45,7 +46,7 @@ def _lang_lines(lang: str) -> list[re.Pattern[str]]:
     out = []
     for by_lang in bots.LINES.values():
         for t in by_lang[lang]:
-            out.append(re.compile(re.escape(t).replace(re.escape("{p}"), ".+")))
+            out.append(re.compile(re.escape(t).replace(re.escape("{name}"), ".+")))
     return out
 
 
