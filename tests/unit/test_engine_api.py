@@ -388,3 +388,19 @@ def test_state_stays_under_64_kb_with_every_channel_full_of_korean() -> None:
     size = len(json.dumps(me.dump(t.state), ensure_ascii=False).encode())
     assert size <= 64 * 1024, size
     assert {m["channel"] for m in t.state["chat"]} == {"day", "mafia", "lovers", "dead", "system"}
+
+
+def test_every_task_a_preset_hands_out_is_one_it_declares() -> None:
+    """``Preset.tasks`` is the declaration bots and clients read: random games never show another."""
+    from mafia_engine.presets import PRESETS
+    from mafia_engine.tasks import TASKS
+    from mafia_engine.testing import random_game
+
+    for name, preset in PRESETS.items():
+        assert preset.tasks <= set(TASKS), name
+        n = preset.min_players + 2
+        for seed in range(4):
+            for _a, _now, state in random_game(n=n, seed=seed, options={"preset": name}, chat=False):
+                for pid in (p["id"] for p in state["players"]):
+                    task = me.view(state, pid)["private"]["task"]
+                    assert task in preset.tasks, (name, state["phase"]["kind"], task)
