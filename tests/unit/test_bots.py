@@ -27,6 +27,7 @@ IMPLEMENTED = ["classic", "city", "original"]
 def test_every_preset_the_bots_play_is_implemented():
     assert all(me.presets()[name]["implemented"] for name in IMPLEMENTED)
 
+
 Script = Callable[[dict, float], list[dict]]  # a scripted human: (view, now) -> actions
 
 
@@ -45,7 +46,7 @@ def _lang_lines(lang: str) -> list[re.Pattern[str]]:
     out = []
     for by_lang in bots.LINES.values():
         for t in by_lang[lang]:
-            out.append(re.compile(re.escape(t).replace(re.escape("{p}"), ".+")))
+            out.append(re.compile(re.escape(t).replace(re.escape("{name}"), ".+")))
     return out
 
 
@@ -576,3 +577,20 @@ def test_drain_replaces_a_plan_of_another_phase_and_keeps_future_entries():
     state3, rest, applied, dropped = bots.drain(state, stored, mid, ids, 5)
     assert [a for _, _, a in applied] and dropped == []
     assert all(at > mid for at, _, _ in rest["due"]) and bots.wake_at(rest) == (rest["due"] or [[None]])[0][0]
+
+
+def test_only_the_loop_touches_a_state():
+    """The phrasebook, the evidence model and the policy import nothing that reads or changes
+    a state (no ``apply``/``view``/``Game``/preset rules); ``loop.py`` alone builds views."""
+    import ast
+    from pathlib import Path
+
+    folder = Path(bots.__file__).parent
+    allowed = {"chat", "errors", "roles", "tasks", "presets.base", "phrases", "evidence"}
+    for name in ("phrases.py", "evidence.py", "policy.py"):
+        tree = ast.parse((folder / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                module = node.module or ""
+                names = {a.name for a in node.names}
+                assert module in allowed or (not module and names <= allowed), (name, module, names)

@@ -192,11 +192,22 @@ def test_every_view_has_the_same_top_level_keys() -> None:
         "events",
         "result",
         "paused",
+        "rules",
     }
     for _ in range(5):
         for viewer in [None, *t.ids]:
             assert set(t.view(viewer)) == keys
         t.timeout()
+
+
+def test_every_viewer_gets_the_same_public_rules() -> None:
+    """The view's ``rules`` are the preset's public facts: identical for every seat and spectators."""
+    for name, info in me.presets_info().items():
+        n = info["minPlayers"]
+        ids = [f"p{i}" for i in range(1, n + 1)]
+        state = me.new_game(ids, {"preset": name}, seed=3)
+        views = [me.view(state, v)["rules"] for v in [None, *ids]]
+        assert all(r == info["rules"] for r in views)
 
 
 def test_views_share_nothing_with_the_state() -> None:
@@ -377,3 +388,19 @@ def test_state_stays_under_64_kb_with_every_channel_full_of_korean() -> None:
     size = len(json.dumps(me.dump(t.state), ensure_ascii=False).encode())
     assert size <= 64 * 1024, size
     assert {m["channel"] for m in t.state["chat"]} == {"day", "mafia", "lovers", "dead", "system"}
+
+
+def test_every_task_a_preset_hands_out_is_one_it_declares() -> None:
+    """``Preset.tasks`` is the declaration bots and clients read: random games never show another."""
+    from mafia_engine.presets import PRESETS
+    from mafia_engine.tasks import TASKS
+    from mafia_engine.testing import random_game
+
+    for name, preset in PRESETS.items():
+        assert preset.tasks <= set(TASKS), name
+        n = preset.min_players + 2
+        for seed in range(4):
+            for _a, _now, state in random_game(n=n, seed=seed, options={"preset": name}, chat=False):
+                for pid in (p["id"] for p in state["players"]):
+                    task = me.view(state, pid)["private"]["task"]
+                    assert task in preset.tasks, (name, state["phase"]["kind"], task)

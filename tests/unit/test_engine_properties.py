@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 
 import mafia_engine as me
 from mafia_engine import rng
+from mafia_engine.actions import CORE_TYPES
 from mafia_engine.game import clone
 from mafia_engine.presets import PRESETS
+from mafia_engine.tasks import NIGHT_TASKS
 from mafia_engine.testing import random_game
 
 NEXT_CLASSIC = {
@@ -175,18 +177,7 @@ def _fits(n: int, options: dict) -> bool:
         return False
 
 
-NIGHT_TYPES = (
-    "mafiaTarget",
-    "investigate",
-    "heal",
-    "mediumPeek",
-    "godfatherCheck",
-    "ninjaCheck",
-    "lawyerPeek",
-    "yakuzaTarget",
-    "madmanKill",
-    "arrest",
-)
+NIGHT_TYPES = NIGHT_TASKS  # every targeted night duty (mafia_engine.tasks)
 
 SETTINGS = settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
@@ -273,25 +264,7 @@ def test_only_legal_actors_are_accepted(game, fuzz_seed) -> None:
     """Random (mostly illegal) actions: whatever the engine accepts obeys the rules."""
     seed, n, options = game
     r = rng.seed_state(fuzz_seed)
-    types = [
-        "vote",
-        "confirm",
-        "mafiaTarget",
-        "investigate",
-        "heal",
-        "mediumPeek",
-        "adjustTime",
-        "readyEarly",
-        "sleep",
-        "endTurn",
-        "nominate",
-        "godfatherCheck",
-        "ninjaCheck",
-        "lawyerPeek",
-        "yakuzaTarget",
-        "madmanKill",
-        "arrest",
-    ]
+    types = [t for t in me.ACTION_TYPES if t not in CORE_TYPES]  # every game action
     for _action, now, s in _play(seed, n, options, presence=False)[::3]:
         ids = [p["id"] for p in s["players"]]
         for _ in range(4):

@@ -6,6 +6,7 @@ Public API (docs/protocol.md and CONTRACT.md §2)::
     state = apply(state, {"type": "vote", "player": "p1", "target": "p2"}, now=31.5)
     view(state, "p1"); view(state, None); deadline(state); result(state); phase_seq(state)
     dump(state) -> dict; load(dict) -> state; check_setup(options, n); presets(); team_of(role)
+    presets_info() / PRESET_NAMES: the registered presets (lobby facts, names)
 
 A state is a JSON-ready dict; treat it as opaque and never change it in place. ``apply``
 returns a new state and leaves its input untouched; a refusal raises ``InvalidAction``.
@@ -16,12 +17,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from . import actions as _actions
 from . import options as _options
+from . import presets as _presets
 from . import rng as _rng
-from .actions import ACTION, ACTION_TYPES, parse
+from .actions import parse
 from .errors import InvalidAction
 from .game import Game, clone
-from .presets import PRESETS
+from .presets import PRESETS, register
 from .presets import get as _get_preset
 from .roles import ROLES, team_of
 from .views import _jcopy
@@ -29,6 +32,7 @@ from .views import build as _build_view
 
 __all__ = [
     "ACTION_TYPES",
+    "PRESET_NAMES",
     "ROLES",
     "InvalidAction",
     "action_schema",
@@ -40,6 +44,8 @@ __all__ = [
     "new_game",
     "phase_seq",
     "presets",
+    "presets_info",
+    "register",
     "result",
     "team_of",
     "view",
@@ -68,9 +74,7 @@ def check_setup(options: dict | None, n_players: int) -> dict:
     ``seats_short`` (extra roles need more citizen seats than there are).
     """
     preset, raw = _preset_of_options(options)
-    opts = _options.normalise(preset.options, raw, preset.name)
-    if preset.check_options:
-        opts = preset.check_options(raw, opts)
+    opts = preset.check_options(raw, _options.normalise(preset.options, raw, preset.name))
     if n_players < preset.min_players:
         raise InvalidAction(
             "too_few_players",
@@ -85,16 +89,29 @@ def check_setup(options: dict | None, n_players: int) -> dict:
     return opts
 
 
+def __getattr__(name: str) -> Any:
+    # derived from the registered presets, so read at call time (``register`` adds to them)
+    if name == "ACTION_TYPES":
+        return _actions.ACTION_TYPES
+    if name == "PRESET_NAMES":
+        return _presets.PRESET_NAMES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def presets_info() -> dict:
+    """Per preset, what a lobby shows before a game exists: title, minPlayers, maxPlayers,
+    untimed (can run without deadlines) and the public ``rules`` every view carries."""
+    return {name: p.info() for name, p in PRESETS.items()}
+
+
 def presets() -> dict:
     """Per preset: title, implemented, minPlayers, maxPlayers, defaults and the option schema."""
     out = {}
     for name, p in PRESETS.items():
-        defaults = _options.normalise(p.options, {}, name) if p.implemented else {"preset": name}
-        if p.implemented and p.check_options:
-            defaults = p.check_options({}, defaults)
+        defaults = p.check_options({}, _options.normalise(p.options, {}, name))
         out[name] = {
             "title": p.title,
-            "implemented": p.implemented,
+            "implemented": True,  # every registered preset plays (kept for older readers)
             "minPlayers": p.min_players,
             "maxPlayers": p.max_players,
             "defaults": defaults,
@@ -243,10 +260,7 @@ def _room_action(g: Game, a: Any) -> None:
         seq = s["seq"]
         g.kill(p, "left")
         g.system(f"{p['id']} left the game.")
-        if g.preset.after_leave:
-            g.preset.after_leave(g, p)
-        elif not g.check_win("left"):
-            pass
+        g.preset.after_leave(g, p)
         if s["phase"]["kind"] == "ended":
             s["paused"] = None
         elif s.get("paused") and s["seq"] != seq:
@@ -258,7 +272,7 @@ def _room_action(g: Game, a: Any) -> None:
 
 def action_schema() -> dict:
     """The JSON Schema of every action (the pydantic discriminated union), for docs and clients."""
-    return ACTION.json_schema()
+    return _actions.ACTION.json_schema()
 
 
 def view(state: dict, viewer: str | None) -> dict:

@@ -1,13 +1,14 @@
 """Every action the engine accepts, as one pydantic discriminated union on ``type``.
 
 Validated once through the module-level ``ACTION`` TypeAdapter (strict types, extra fields
-forbidden); anything malformed is refused with code ``bad_action``. City/original actions
-are added to the union here when those presets arrive.
+forbidden); anything malformed is refused with code ``bad_action``. The union holds the
+actions the registered presets name (``build``), so ``ACTION_TYPES`` is never kept by hand.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Iterable
+from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -151,62 +152,65 @@ class PhaseTimeout(_Action):
     player: str | None = None  # ignored: who nudged (the server checks its own clock)
 
 
-Action = Annotated[
-    Chat
-    | AdjustTime
-    | Vote
-    | Confirm
-    | MafiaTarget
-    | Investigate
-    | Heal
-    | MediumPeek
-    | ReadyEarly
-    | Presence
-    | Sleep
-    | EndTurn
-    | Nominate
-    | GodfatherCheck
-    | NinjaCheck
-    | LawyerPeek
-    | YakuzaTarget
-    | MadmanKill
-    | Arrest
-    | Pause
-    | Resume
-    | EndGame
-    | Leave
-    | PhaseTimeout,
-    Field(discriminator="type"),
-]
-
-ACTION: TypeAdapter[Any] = TypeAdapter(Action)
-
-ACTION_TYPES = (
-    "chat",
-    "adjustTime",
-    "vote",
-    "confirm",
-    "mafiaTarget",
-    "investigate",
-    "heal",
-    "mediumPeek",
-    "readyEarly",
-    "presence",
-    "sleep",
-    "endTurn",
-    "nominate",
-    "godfatherCheck",
-    "ninjaCheck",
-    "lawyerPeek",
-    "yakuzaTarget",
-    "madmanKill",
-    "arrest",
-    "pause",
-    "resume",
-    "endGame",
-    "leave",
-    "phaseTimeout",
+# Actions every game takes whatever its preset (routed by ``apply`` itself).
+CORE = (Chat, Presence, Pause, Resume, EndGame, Leave, PhaseTimeout)
+# Every model a preset may name in ``Preset.actions`` without declaring it itself.
+LIBRARY = (
+    Chat,
+    AdjustTime,
+    Vote,
+    Confirm,
+    MafiaTarget,
+    Investigate,
+    Heal,
+    MediumPeek,
+    ReadyEarly,
+    Presence,
+    Sleep,
+    EndTurn,
+    Nominate,
+    GodfatherCheck,
+    NinjaCheck,
+    LawyerPeek,
+    YakuzaTarget,
+    MadmanKill,
+    Arrest,
+    Pause,
+    Resume,
+    EndGame,
+    Leave,
+    PhaseTimeout,
 )
+
+
+def type_of(model: type) -> str:
+    """The ``type`` literal an action model is discriminated by."""
+    return get_args(model.model_fields["type"].annotation)[0]
+
+
+CORE_TYPES = frozenset(type_of(m) for m in CORE)
+
+
+def build(presets: Iterable[Any]) -> None:
+    """Make the union (``ACTION``) and ``ACTION_TYPES`` the actions of these presets.
+
+    Each preset names its action types in ``Preset.actions``; their models come from
+    ``LIBRARY`` or the preset's own ``action_models``. Called by ``presets.register``.
+    """
+    global ACTION, ACTION_TYPES
+    own = {type_of(m): m for p in presets for m in p.action_models}
+    models = {type_of(m): m for m in (*LIBRARY, *own.values())}
+    wanted = {type_of(m) for m in CORE} | {t for p in presets for t in p.actions}
+    missing = sorted(wanted - set(models))
+    if missing:
+        raise ValueError(f"actions without a model: {', '.join(missing)} (add them to Preset.action_models)")
+    chosen = tuple(m for t, m in models.items() if t in wanted)
+    ACTION = TypeAdapter(Annotated[Union[chosen], Field(discriminator="type")])  # noqa: UP007
+    ACTION_TYPES = tuple(type_of(m) for m in chosen)
+
+
+ACTION: TypeAdapter[Any] = TypeAdapter(Annotated[Union[LIBRARY], Field(discriminator="type")])  # noqa: UP007
+ACTION_TYPES: tuple[str, ...] = tuple(type_of(m) for m in LIBRARY)
 
 
 def parse(raw: Any) -> Any:

@@ -1,6 +1,6 @@
 """The working copy of a state during one ``apply``, with the helpers every rule uses.
 
-The state itself is a plain JSON-ready dict (schema in ``state.py``). ``clone`` copies the
+The state itself is a plain JSON-ready dict (its shape is described in ``state.py``). ``clone`` copies the
 parts rules change; chat messages and events are never changed after creation, so their
 dicts are shared between the old and the new state (this is what keeps ``apply`` fast).
 """

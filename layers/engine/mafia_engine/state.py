@@ -1,4 +1,4 @@
-"""The shape of a game state (a plain JSON-ready dict), for readers and type checkers.
+"""The shape of a game state (a plain JSON-ready dict), for readers.
 
 Why a dict and not frozen pydantic models: ``apply`` must copy the state for every action
 and ``view`` runs a dozen times per action; a dict copied part by part (``game.clone``) with
@@ -8,14 +8,9 @@ validated with pydantic (``actions.py``) and a spec table (``options.py``).
 
 Rules: only ``Game`` helpers and preset rules change a state, and only the copy made by
 ``clone`` inside ``apply``; a chat message or an event is never changed after creation.
-"""
 
-from __future__ import annotations
+A player (``state["players"][i]``)::
 
-from typing import Any, Literal, TypedDict
-
-
-class PlayerState(TypedDict):
     id: str
     seat: int  # 1-based, the order of new_game's players
     role: str  # a role id of roles.ROLES
@@ -29,17 +24,17 @@ class PlayerState(TypedDict):
     absentDays: int  # consecutive days without a connection
     lastChatAt: float | None  # for the rate limit
 
+A chat message (``state["chat"][i]``; the key ``from`` is the speaker id or null)::
 
-class ChatMessage(TypedDict):
     id: int
-    channel: Literal["day", "mafia", "dead", "lovers", "system"]
-    from_: str | None  # the key is "from" (a Python keyword here)
+    channel: str  # one of actions.CHANNELS
+    from: str | None
     text: str
     at: float
     day: int
 
+The state::
 
-class GameState(TypedDict):
     v: int  # state format version
     preset: str
     options: dict[str, Any]  # normalised (check_setup output)
@@ -47,10 +42,10 @@ class GameState(TypedDict):
     seq: int  # phase_seq
     day: int
     phase: dict[str, Any]  # {"kind", "endsAt", ...phase data of presets/<name>.py}
-    players: list[PlayerState]
+    players: list[dict]  # the players above
     lastHeal: dict | None  # {"night", "target"}: the doctor's last heal (doctorRepeat)
     results: dict[str, list[dict]]  # private results by player id (police, medium)
-    chat: list[dict]  # ChatMessage window (chat.WINDOW per channel)
+    chat: list[dict]  # the messages above, a window (chat.WINDOW per channel)
     chatSeq: int
     events: list[dict]  # public announcements
     votes: dict | None  # today's public vote results
@@ -62,3 +57,4 @@ class GameState(TypedDict):
     # city: {"dry": results in a row without elimination, "selfHealUsed"};
     # original: {"werewolf": None | "mafia" | "yakuza" (the group it joined), "firstSeat"}
     extra: dict[str, Any]
+"""

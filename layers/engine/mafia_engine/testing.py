@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from . import apply, new_game, rng
 from .chat import MIN_INTERVAL
 from .presets import PRESETS
+from .tasks import NIGHT_TASKS
+from .tasks import NULL_TARGET_NIGHT as NULL_TARGET
 
 CHAT_LINES = ("hi", "I trust p2", "who is it?", "not me", "vote p3", "hmm", "quiet night...")
 
@@ -38,50 +40,32 @@ def legal_actions(state: dict, chat: bool = True, now: float | None = None) -> l
                 )
         if not p["alive"] or kind == "ended":
             continue
-        if preset.name != "classic":
+        if preset.rules.confirm_locks:
             out.extend(_task_actions(preset.private(state, p), pid))
             continue
-        if kind == "discussion":
-            if opts["timeAdjust"] and pid not in ph["adjustedBy"]:
-                out.append({"type": "adjustTime", "player": pid, "delta": 15})
-                out.append({"type": "adjustTime", "player": pid, "delta": -15})
-            if pid not in ph["ready"]:
-                out.append({"type": "readyEarly", "player": pid})
-        elif kind in ("vote", "confirm", "night"):
-            priv = preset.private(state, p)
-            task = priv["task"]
-            if task == "vote":
-                out.extend(
-                    {"type": "vote", "player": pid, "target": t} for t in [*priv["targets"], "abstain"]
-                )
-            elif task == "confirm":
-                out.extend({"type": "confirm", "player": pid, "choice": c} for c in ("yes", "no"))
-            elif task in ("mafiaTarget", "investigate", "heal", "mediumPeek"):
-                targets = list(priv["targets"]) + ([None] if task == "mafiaTarget" else [])
-                out.extend({"type": task, "player": pid, "target": t} for t in targets)
+        # picks stay open (classic): a pick may be changed, so offer every one each time
+        acts = preset.phases[kind].actions
+        if "adjustTime" in acts and opts.get("timeAdjust") and pid not in ph["adjustedBy"]:
+            out.append({"type": "adjustTime", "player": pid, "delta": 15})
+            out.append({"type": "adjustTime", "player": pid, "delta": -15})
+        if "readyEarly" in acts and preset.rules.ready_unseen and pid not in ph["ready"]:
+            out.append({"type": "readyEarly", "player": pid})
+        priv = preset.private(state, p)
+        task = priv["task"]
+        if task == "vote":
+            out.extend({"type": "vote", "player": pid, "target": t} for t in [*priv["targets"], "abstain"])
+        elif task == "confirm":
+            out.extend({"type": "confirm", "player": pid, "choice": c} for c in ("yes", "no"))
+        elif task in NIGHT_TASKS:
+            targets = list(priv["targets"]) + ([None] if task in NULL_TARGET else [])
+            out.extend({"type": task, "player": pid, "target": t} for t in targets)
     return out
 
 
-# Night tasks whose target may be null (a deliberate "nobody"); every night task may also be
-# skipped with ``sleep`` in city and original.
-NULL_TARGET = frozenset({"mafiaTarget", "yakuzaTarget", "madmanKill", "arrest"})
-TARGET_TASKS = frozenset(
-    {
-        "mafiaTarget",
-        "investigate",
-        "heal",
-        "godfatherCheck",
-        "ninjaCheck",
-        "lawyerPeek",
-        "yakuzaTarget",
-        "madmanKill",
-        "arrest",
-    }
-)
-
-
 def _task_actions(priv: dict, pid: str) -> list[dict]:
-    """City / original: what the player's ``private.task`` allows (the view drives the player)."""
+    """Presets whose choices lock: what the player's ``private.task`` allows (the view drives the player).
+
+    Every night duty may also be skipped with ``sleep``; "nobody" is a choice for some."""
     task = priv["task"]
     targets = list(priv["targets"])
     if task == "ready":
@@ -96,7 +80,7 @@ def _task_actions(priv: dict, pid: str) -> list[dict]:
         return [{"type": "confirm", "player": pid, "choice": c} for c in ("yes", "no")]
     if task == "nominate":
         return [{"type": "nominate", "player": pid, "target": t} for t in [*targets, None]]
-    if task in TARGET_TASKS:
+    if task in NIGHT_TASKS:
         out = [{"type": task, "player": pid, "target": t} for t in targets]
         if task in NULL_TARGET:
             out.append({"type": task, "player": pid, "target": None})

@@ -23,10 +23,6 @@ def _jcopy(v: Any) -> Any:
     return v
 
 
-# Event fields that hold a dict (of scalars); every other event value is a scalar.
-_NESTED = ("tally", "ballots", "revealed")
-
-
 # One-entry memos: the views of one state (one per viewer, built one after the other) share
 # one copy of the public events and one copy per set of readable channels of the chat. A
 # memo holds the state's list itself, so identity + length prove it is the same, unchanged
@@ -122,4 +118,5 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
         "events": _copy_events(s["events"]),
         "result": _jcopy(s["result"]),
         "paused": bool(s.get("paused")),
+        "rules": preset.rules.as_view(),
     }

@@ -3,6 +3,7 @@
 // REST, holds every seat (one token and one WebSocket each), starts the game, and shows
 // only the current queue player's view. See docs/architecture.md, "Single-device mode".
 import * as api from "../api.js";
+import SPECS from "../game/option-specs.js";
 import { $, h } from "../dom.js";
 import { errorText, getKid, getLang, t } from "../i18n.js";
 import { playerName } from "../game/format.js";
@@ -13,9 +14,13 @@ import * as screens from "./screens.js";
 import { setupScreen } from "./setup.js";
 import { clearGame, freshProgress, loadGame, saveGame, setVoice, voiceOn } from "./store.js";
 
-// Rule sets whose option schema has `untimed` (mafia_engine.presets(); a browser test
-// checks this list against the engine). Classic has no untimed mode.
-export const UNTIMED_PRESETS = { city: { min: 5, max: 16 }, original: { min: 8, max: 16 } };
+// Rule sets whose option schema has `untimed`, with their player ranges (from the generated
+// copy of mafia_engine.presets(); a browser test checks this against the engine).
+export const UNTIMED_PRESETS = Object.fromEntries(
+  Object.entries(SPECS)
+    .filter(([, spec]) => spec.options.some((o) => o.key === "untimed"))
+    .map(([name, spec]) => [name, { min: spec.minPlayers, max: spec.maxPlayers }]),
+);
 
 // Engine refusals that only mean "this was already done" (e.g. sent again after a refresh).
 const HARMLESS = new Set(["already_confirmed", "already_voted", "already_ready", "not_your_turn", "wrong_phase"]);

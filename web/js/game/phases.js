@@ -76,10 +76,10 @@ function taskBox(view, ctx) {
   if (targets.length || (tk === "done" && choice)) {
     choiceLine = choice ? t("task.choice", { name: playerName(view, choice) }) : t("task.noChoice");
   }
-  // Rulebooks where everyone confirms the night (seed 001): one button for every role,
-  // "sleep" for those without a night action and "skip" for the others.
+  // Rulebooks where everyone confirms the night (view.rules.confirmLocks): one button for
+  // every role, "sleep" for those without a night action and "skip" for the others.
   let confirm = null;
-  if (view.preset !== "classic" && alive(view) && tk !== "done" && tk !== "none") {
+  if (view.rules.confirmLocks && alive(view) && tk !== "done" && tk !== "none") {
     confirm = button(t(tk === "sleep" ? "act.sleep" : "act.skip"), () => act(view, ctx, "sleep"), {
       id: "sleep-btn",
       key: "sleep",
@@ -99,8 +99,8 @@ function taskPick(view, ctx, pid) {
   const tk = task(view);
   if (["none", "sleep", "done", "ready"].includes(tk)) return;
   const current = currentChoice(view);
-  // Tapping the classic mafia's current target again withdraws it (no victim).
-  const target = tk === "mafiaTarget" && view.preset === "classic" && current === pid ? null : pid;
+  // Where the rules allow it, tapping the mafia's current target again withdraws it (no victim).
+  const target = tk === "mafiaTarget" && view.rules.canWithdraw && current === pid ? null : pid;
   localFor(view).pick = target;
   ctx.send(tk, { target });
 }
@@ -236,8 +236,8 @@ const PHASES = {
       const mine = currentChoice(view);
       const tk = task(view);
       const can = alive(view) && tk === "vote";
-      // The original rulebook has no abstention (a missing vote counts for the last suspect).
-      const abstain = view.preset !== "original";
+      // Some rulebooks have no abstention (a missing vote counts for the last suspect).
+      const abstain = view.rules.canAbstain;
       let text;
       if (can) text = abstain ? t("hint.vote") : t("hint.voteSuspect");
       else if (tk === "done") text = t("hint.done");

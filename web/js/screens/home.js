@@ -2,6 +2,7 @@
 import { h } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { defaultsFor, optionsEditor } from "../game/options.js";
+import SPECS from "../game/option-specs.js";
 import { openDevice } from "../device/main.js";
 
 // What the user typed survives a language switch (which rebuilds the screen).
@@ -12,7 +13,8 @@ const draft = {
   code: "",
 };
 
-const PRESETS = ["classic", "city", "original"];
+// Every preset the engine offers (the generated copy of mafia_engine.presets()).
+const PRESETS = Object.keys(SPECS);
 
 function restError(err) {
   if (err.code === "network") return t("err.network");

@@ -1,7 +1,10 @@
-"""What a preset is: its option table, set-up, phases, actions, win checks and view hooks.
+"""What a preset is: everything the rest of the engine, the bots and the client need to know
+about one rule system, declared in one place.
 
-The generic API in ``mafia_engine/__init__.py`` only ever talks to a ``Preset``; a new rule
-system (city, original) is one more module that builds one of these.
+The generic API (``mafia_engine/__init__.py``), the view gate, the action union, the bots
+and the client read a ``Preset`` (and the public ``Rules`` it carries into every view);
+none of them branches on a preset's name. A new rule system is one module building one of
+these, registered with ``presets.register``.
 """
 
 from __future__ import annotations
@@ -18,28 +21,89 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class Rules:
+    """Public facts of a rule system that clients and bots act on (the view's ``rules``).
+
+    Every flag is known to every player from the rulebook alone, so the same object goes
+    into every view; a client or a bot reads these instead of the preset's name.
+    """
+
+    # A night choice (and the night's sleep) is confirmed once and then final; night tasks
+    # can be skipped with ``sleep``. False: picks stay open until the timer (classic).
+    confirm_locks: bool = True
+    # Tapping the mafia's current target again withdraws it (no victim tonight).
+    can_withdraw: bool = False
+    # The day vote offers "abstain" (else a missing ballot counts for the last suspect).
+    can_abstain: bool = True
+    # A discussion where "ready" is not shown as a task: a player may still say it once.
+    ready_unseen: bool = False
+    # A role may have several night duties, shown one ``private.task`` at a time.
+    duties_in_turn: bool = False
+    # The mafia can never kill one of their own, so a night victim was not mafia.
+    night_victim_not_mafia: bool = True
+
+    def as_view(self) -> dict[str, bool]:
+        return {
+            "confirmLocks": self.confirm_locks,
+            "canWithdraw": self.can_withdraw,
+            "canAbstain": self.can_abstain,
+            "readyUnseen": self.ready_unseen,
+            "dutiesInTurn": self.duties_in_turn,
+            "nightVictimNotMafia": self.night_victim_not_mafia,
+        }
+
+
+def _same_options(raw: dict, opts: dict) -> dict:
+    return opts
+
+
+def _win_check_after_leave(g: Game, p: dict) -> None:
+    g.check_win("left")
+
+
+@dataclass(frozen=True)
 class Preset:
     name: str
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...]
-    implemented: bool = True
     title: str = ""
+    rules: Rules = field(default_factory=Rules)
     # set-up: normalised options + player count -> role ids (unshuffled); raises InvalidAction
     deal: Callable[[dict, int], list[str]] | None = None
     # cross-option checks once each option is valid on its own: (raw, normalised) -> normalised
-    check_options: Callable[[dict, dict], dict] | None = None
+    check_options: Callable[[dict, dict], dict] = _same_options
     start: Callable[[Game], None] | None = None  # enter the first phase
     phases: dict[str, PhaseSpec] = field(default_factory=dict)
+    # action type -> handler; every type must have a model in ``actions.py`` or in
+    # ``action_models`` (pydantic models with a ``type: Literal[...]`` field)
     actions: dict[str, Callable[[Game, Any], None]] = field(default_factory=dict)
+    action_models: tuple[type, ...] = ()
+    # what ``private.task`` may say in this preset (names of ``tasks.TASKS``)
+    tasks: frozenset[str] = frozenset()
     win_checks: tuple[Callable[[Game], str | None], ...] = ()
     finish: Callable[[Game, str, str], None] | None = None  # (g, winner, cause): end the game
     # (g, player) after a living player's ``leave`` eliminated them: win check, then set the
     # phase right (a speaker, an accused or the last awaited player may be gone)
-    after_leave: Callable[[Game, dict], None] | None = None
+    after_leave: Callable[[Game, dict], None] = _win_check_after_leave
     # view hooks: (state, player dict or None) -> ...
     read_channels: Callable[[dict, dict | None], tuple[str, ...]] | None = None
     write_channels: Callable[[dict, dict | None], tuple[str, ...]] | None = None
     known_roles: Callable[[dict, dict | None], set[str]] | None = None
     private: Callable[[dict, dict], dict] | None = None
     allies: Callable[[dict, dict], list[dict]] | None = None
+
+    @property
+    def untimed(self) -> bool:
+        """Can this preset run without deadlines (single-device play, option ``untimed``)?"""
+        return any(o.key == "untimed" for o in self.options)
+
+    def info(self) -> dict:
+        """Public facts for a lobby: title, player range, untimed support and the rules."""
+        return {
+            "title": self.title,
+            "minPlayers": self.min_players,
+            "maxPlayers": self.max_players,
+            "untimed": self.untimed,
+            "rules": self.rules.as_view(),
+        }

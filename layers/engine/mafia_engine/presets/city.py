@@ -20,7 +20,7 @@ from ..options import OptionSpec
 from ..phases import PhaseSpec
 from ..roles import MAFIA, team_of
 from ..wins import mafia_parity, no_mafia_left
-from .base import Preset
+from .base import Preset, Rules
 from .shared import (
     act_chat,
     act_ready,
@@ -489,6 +489,8 @@ ACTIONS = {
 CITY = Preset(
     name="city",
     title="City (seed 001)",
+    rules=Rules(),
+    tasks=frozenset({"none", "done", "ready", "sleep", "vote", "endTurn", *NIGHT_CHECKS}),
     min_players=5,
     max_players=16,
     options=OPTIONS,

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..chat import append, check_rate, check_text
 from ..errors import InvalidAction
 from ..game import Game
 from ..options import OptionSpec
 from ..phases import PhaseSpec
 from ..roles import MAFIA, ROLES, team_of
 from ..wins import mafia_parity, no_mafia_left
-from .base import Preset
+from .base import Preset, Rules
+from .shared import act_chat, act_ready, all_in, check_investigate, check_mafia_target, finish_game
 
 ROLE_REVEAL_SECONDS = 8  # §4.4
 GREETING_SECONDS = 60  # §5.1
@@ -383,17 +383,6 @@ def read_channels(s: dict, p: dict | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-def act_chat(g: Game, a: Any) -> None:
-    p = g.player(a.player)
-    why = chat_refusal(g.s, p, a.channel)
-    if why:
-        raise InvalidAction("no_permission", why)
-    text = check_text(a.text, g.options["kidSafeChat"])
-    check_rate(p, g.now)
-    p["lastChatAt"] = float(g.now)
-    append(g.s, a.channel, p["id"], text, g.now)
-
-
 def act_adjust_time(g: Game, a: Any) -> None:
     """§5.2: ±15 s once per living player per day; never below 5 s left."""
     if not g.options["timeAdjust"]:
@@ -413,12 +402,8 @@ def act_adjust_time(g: Game, a: Any) -> None:
 
 
 def act_ready_early(g: Game, a: Any) -> None:
-    p = g.actor(a.player)
-    ready = g.phase["ready"]
-    if p["id"] in ready:
-        raise InvalidAction("already_ready", "you have already said you are ready")
-    ready.append(p["id"])
-    if all(q["id"] in ready for q in g.alive()):
+    act_ready(g, a)
+    if all_in(g, g.phase["ready"]):
         g.goto("vote")
 
 
@@ -440,31 +425,8 @@ def act_confirm(g: Game, a: Any) -> None:
     g.phase["ballots"][p["id"]] = a.choice
 
 
-# Night target checks, shared by the actions and by the view's list of choosable targets.
-def _check_mafia_target(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[str, str] | None:
-    if t is None:
-        return None
-    q = by_id.get(t)
-    if q is None:
-        return "unknown_player", f"there is no player {t!r} in this game"
-    if not q["alive"]:
-        return "target_dead", f"{t} is already out of the game"
-    if team_of(q["role"]) == MAFIA:
-        return "bad_target", "the mafia cannot target one of their own"
-    return None
-
-
-def _check_investigate(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[str, str] | None:
-    q = by_id.get(t)
-    if q is None:
-        return "unknown_player", f"there is no player {t!r} in this game"
-    if q is p:
-        return "self_target", "you cannot investigate yourself"
-    if not q["alive"]:
-        return "target_dead", f"{t} is already out of the game"
-    return None
-
-
+# Night target checks, shared by the actions and by the view's list of choosable targets
+# (the mafia's and the police's are the same in every preset: shared.py).
 def _check_heal(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[str, str] | None:
     q = by_id.get(t)
     if q is None:
@@ -494,8 +456,8 @@ def _check_medium_peek(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[st
 
 
 NIGHT_CHECKS = {
-    "mafiaTarget": _check_mafia_target,
-    "investigate": _check_investigate,
+    "mafiaTarget": check_mafia_target,
+    "investigate": check_investigate,
     "heal": _check_heal,
     "mediumPeek": _check_medium_peek,
 }
@@ -610,44 +572,15 @@ _HOW = {
 
 
 def finish(g: Game, winner: str, cause: str) -> None:
-    s = g.s
-    day = s["day"] - 1 if cause == "night" else s["day"]
-    players = []
-    for p in s["players"]:
-        team = team_of(p["role"])
-        players.append(
-            {
-                "id": p["id"],
-                "role": p["role"],
-                "team": team,
-                "alive": p["alive"],
-                "diedDay": p["diedDay"],
-                "diedBy": p["diedBy"],
-                "won": team == winner,
-            }
-        )
-    ranking = [
-        r["id"]
-        for r in sorted(players, key=lambda r: (not r["won"], not r["alive"], g.by_id[r["id"]]["seat"]))
-    ]
-    mvp_votes = s["mvpVotes"]
+    """§6 and §8.6: the result; a night ending counts as the day before (night n follows day n)."""
+    mvp_votes = g.s["mvpVotes"]
     mvp = None
     if mvp_votes:  # §6: the town player with the most nominations that got a mafioso executed
         best = max(mvp_votes.values())
         mvp = min((pid for pid, n in mvp_votes.items() if n == best), key=lambda pid: g.by_id[pid]["seat"])
-    summary = _HOW[(winner, cause)].format(d=day)
-    s["winner"] = winner
-    s["result"] = {
-        "winner": winner,
-        "days": s["day"],
-        "players": players,
-        "ranking": ranking,
-        "summary": summary,
-        "mvp": mvp,
-    }
-    g.event("end", winner=winner, cause=cause)
-    g.system(summary)
-    g.goto("ended")
+    day = g.s["day"] - 1 if cause == "night" else g.s["day"]
+    won = lambda p: team_of(p["role"]) == winner  # noqa: E731
+    finish_game(g, winner, cause, _HOW[(winner, cause)], won, mvp=mvp, day=day)
 
 
 def after_leave(g: Game, p: dict) -> None:
@@ -691,7 +624,7 @@ PHASES: dict[str, PhaseSpec] = {
 }
 
 ACTIONS = {
-    "chat": act_chat,
+    "chat": lambda g, a: act_chat(g, a, chat_refusal),
     "adjustTime": act_adjust_time,
     "readyEarly": act_ready_early,
     "vote": act_vote,
@@ -702,6 +635,9 @@ ACTIONS = {
 CLASSIC = Preset(
     name="classic",
     title="Classic (seed 000)",
+    # picks stay open until the timer; the mafia may take theirs back; ready is not a task
+    rules=Rules(confirm_locks=False, can_withdraw=True, ready_unseen=True),
+    tasks=frozenset({"none", "sleep", "vote", "confirm", *NIGHT_CHECKS}),
     min_players=4,
     max_players=12,
     options=OPTIONS,

@@ -21,7 +21,7 @@ from ..game import Game
 from ..options import OptionSpec
 from ..phases import PhaseSpec
 from ..roles import TOWN, team_of
-from .base import Preset
+from .base import Preset, Rules
 from .shared import act_chat, act_ready, add_result, all_in, check_target, finish_game, tally_ballots
 
 # The seed's tables: players -> role counts (base game: 4 kinds of cards; expansion)
@@ -828,6 +828,12 @@ ACTIONS = {
 ORIGINAL = Preset(
     name="original",
     title="Original (seed 003)",
+    # no abstention; a role's duties come one task at a time; solo killers and the yakuza
+    # kill too, so a night victim may have been mafia
+    rules=Rules(can_abstain=False, duties_in_turn=True, night_victim_not_mafia=False),
+    tasks=frozenset(
+        {"none", "done", "ready", "sleep", "nominate", "endTurn", "vote", "confirm", *NIGHT_TYPES}
+    ),
     min_players=8,
     max_players=16,
     options=OPTIONS,

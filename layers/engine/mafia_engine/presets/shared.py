@@ -1,4 +1,4 @@
-"""Rule pieces the city and original presets share (classic keeps its own, seed 000's)."""
+"""Rule pieces presets share (chat, night target checks, ballots, the end of a game)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,7 @@ from typing import Any
 from ..chat import append, check_rate, check_text
 from ..errors import InvalidAction
 from ..game import Game
-from ..roles import team_of
-from .classic import _check_investigate as check_investigate
-from .classic import _check_mafia_target as check_mafia_target
+from ..roles import MAFIA, team_of
 
 __all__ = [
     "act_chat",
@@ -24,6 +22,30 @@ __all__ = [
     "living_ids",
     "tally_ballots",
 ]
+
+
+def check_mafia_target(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[str, str] | None:
+    if t is None:
+        return None
+    q = by_id.get(t)
+    if q is None:
+        return "unknown_player", f"there is no player {t!r} in this game"
+    if not q["alive"]:
+        return "target_dead", f"{t} is already out of the game"
+    if team_of(q["role"]) == MAFIA:
+        return "bad_target", "the mafia cannot target one of their own"
+    return None
+
+
+def check_investigate(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[str, str] | None:
+    q = by_id.get(t)
+    if q is None:
+        return "unknown_player", f"there is no player {t!r} in this game"
+    if q is p:
+        return "self_target", "you cannot investigate yourself"
+    if not q["alive"]:
+        return "target_dead", f"{t} is already out of the game"
+    return None
 
 
 def living_ids(s: dict) -> list[str]:
@@ -102,10 +124,19 @@ def tally_ballots(
     return {t: n for t, n in tally.items() if n}, ballots
 
 
-def finish_game(g: Game, winner: str, cause: str, summary: str, won: Callable[[dict], bool]) -> None:
-    """End the game: the §8.6-shaped result (``won`` says who is on the winning side)."""
+def finish_game(
+    g: Game,
+    winner: str,
+    cause: str,
+    summary: str,
+    won: Callable[[dict], bool],
+    mvp: str | None = None,
+    day: int | None = None,
+) -> None:
+    """End the game: the §8.6-shaped result (``won`` says who is on the winning side;
+    ``{d}`` in ``summary`` is ``day``, by default the current day)."""
     s = g.s
-    summary = summary.format(d=s["day"])
+    summary = summary.format(d=s["day"] if day is None else day)
     players = []
     for p in s["players"]:
         players.append(
@@ -130,7 +161,7 @@ def finish_game(g: Game, winner: str, cause: str, summary: str, won: Callable[[d
         "players": players,
         "ranking": ranking,
         "summary": summary,
-        "mvp": None,
+        "mvp": mvp,
     }
     g.event("end", winner=winner, cause=cause)
     g.system(summary)

@@ -1,0 +1,454 @@
+"""The bots' policy: what one seat does this phase, decided from its view alone.
+
+What to do comes from ``private.task`` (``tasks.TASKS``); how the rule system behaves comes
+from the view's public ``rules`` (choices lock, abstention, duties in turn, an unseen
+ready), never from the preset's name. ``decide`` / ``plan`` / ``revise`` are pure
+functions of (view, seed, time); the loop (``loop.py``) is the only part that sees a state.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..chat import MIN_INTERVAL
+from ..roles import TOWN
+from ..tasks import CHECK_TASKS, NULL_TARGET_NIGHT, TEAM_KILLS
+from ..tasks import NIGHT_TASKS as NIGHT_TARGETED
+from . import phrases
+from .evidence import Seat
+
+CHAT_GAP = 1.2  # seconds between two planned lines of one bot (the engine allows 0.7 s)
+NULL_TARGET = NULL_TARGET_NIGHT  # "nobody" is a choice, not a skip
+NIGHT_FAMILY = NIGHT_TARGETED | {"sleep"}
+ARREST_AT = 3.0  # an arrest removes a player: more than the table's talk, a found mafioso
+
+# When each kind of action falls due, as fractions of the phase's length.
+WINDOWS: dict[str, tuple[float, float]] = {
+    "greet": (0.05, 0.6),
+    "talk": (0.08, 0.5),
+    "readyEarly": (0.55, 0.9),
+    "ready": (0.3, 0.85),
+    "endTurn": (0.45, 0.85),
+    "nominate": (0.35, 0.8),
+    "vote": (0.25, 0.8),
+    "confirm": (0.2, 0.75),
+    "night": (0.15, 0.7),
+    "nightTalk": (0.05, 0.4),
+    "nightMore": (0.72, 0.8),
+    "nightLast": (0.82, 0.9),
+    "defense": (0.1, 0.5),
+    "end": (0.0, 0.0),
+}
+
+# Windows only ``plan`` uses: a ready the view does not show (``rules.readyUnseen``) and a
+# night's later wake-ups for duties in turn (``revise`` turns them into the next duty).
+PLAN_ONLY = frozenset({"readyEarly", "nightMore", "nightLast"})
+
+UNTIMED_SPAN = 6.0  # seconds a plan spreads over in a phase without a deadline (ended)
+
+
+# --- what the bot wants this phase ---------------------------------------------------------------
+def _line(seat: Seat, intent: str, purpose: str, p: str | None = None, lang: str = "en") -> str | None:
+    """One line of ``intent`` in ``lang`` naming ``p`` (by name, else by id)."""
+    names = [seat.name(p), p] if p is not None else []
+    kid_safe = bool(seat.options.get("kidSafeChat", True))
+    return phrases.line(intent, lang, seat.rng("line:" + purpose), names, kid_safe)
+
+
+def _say(seat: Seat, channel: str, kind: str, purpose: str, lang: str, p: str | None = None) -> dict | None:
+    if channel not in seat.write:
+        return None
+    text = _line(seat, kind, purpose, p, lang)
+    if not text:
+        return None
+    return {"type": "chat", "channel": channel, "text": text}
+
+
+def _vote_target(seat: Seat) -> str | None:
+    targets = [t for t in seat.private.get("targets") or () if t != seat.me]
+    s = seat.score()
+    cands = [t for t in targets if s.get(t, 0.0) > -50]  # never a team mate or a cleared player
+    if not cands:
+        return None
+    best = max(cands, key=lambda t: s.get(t, 0.0))
+    open_ = [t for t in cands if s.get(t, 0.0) > -0.5]  # not someone the table vouched for
+    if seat.stalled() >= 2:
+        # days without an execution: the evidence is split, so follow the shared hunch
+        return seat.hunch(open_ or cands)
+    if s.get(best, 0.0) >= 0.9:
+        return best
+    if seat.rng("abstain").random() < 0.8:
+        return seat.hunch(open_ or cands)
+    return None
+
+
+def _confirm_choice(seat: Seat) -> str:
+    """Classic: execute the accused? Original's all-or-none: execute every tied suspect?"""
+    accused = [seat.phase["accused"]] if seat.phase.get("accused") else list(seat.phase.get("suspects") or ())
+    if any(a in seat.allies or a == seat.me for a in accused):
+        return "no"
+    if seat.team != TOWN and accused:
+        return "yes"
+    s = seat.score()
+    if any(s.get(a, 0.0) <= -50 for a in accused):
+        return "no"  # one of them is known to be town
+    sc = max((s.get(a, 0.0) for a in accused), default=0.0)
+    if sc >= 0.5:
+        return "yes"
+    if sc <= -0.5:
+        return "no"
+    return "yes" if seat.rng("confirm").random() < 0.6 else "no"
+
+
+def _team_target(seat: Seat) -> str | None:
+    """The mafia's shared pick: a teammate's standing pick if legal, else one derived from
+    what every living mafioso sees alike (public chat, ballots, reveals, the team list)."""
+    targets = list(seat.private.get("targets") or ())
+    if not targets:
+        return None
+    choice = seat.private.get("choice")
+    if not seat.locks and choice in targets:
+        return choice  # open picks: the team's current target (the last pick of any mafioso)
+    picks: dict[str, int] = {}
+    for who, t in (seat.private.get("teamChoices") or {}).items():
+        if t in targets and who != seat.me:
+            picks[t] = picks.get(t, 0) + 1
+    if picks:
+        return max(sorted(picks, key=lambda t: seat.seat_of.get(t, 0)), key=lambda t: picks[t])
+    # the group as every member sees it alike: the living who are not targets (a werewolf
+    # that joined a group is not in the others' allies, but it is never their target)
+    team = sorted(pid for pid in seat.living() if pid not in targets)
+    threat = {t: 0.0 for t in targets}
+    for speaker, kind, target in seat.claims():
+        if speaker in threat and target in team:
+            threat[speaker] += 3.0 if kind == "sure" else 1.0
+        if kind == "sure" and speaker in threat:
+            threat[speaker] += 1.0  # sounds like the police
+    for t in targets:
+        rev = seat.players.get(t, {}).get("revealed") or {}
+        if rev.get("role") == "soldier":
+            threat[t] -= 5.0  # survives one attack
+    order = sorted(targets, key=lambda t: seat.seat_of.get(t, 0))
+    seat.rng("team", shared="team:" + ",".join(team)).shuffle(order)
+    return max(order, key=lambda t: threat[t])
+
+
+def _heal_target(seat: Seat) -> str | None:
+    targets = list(seat.private.get("targets") or ())
+    if not targets:
+        return None
+    r = seat.rng("heal")
+    if seat.me in targets and r.random() < 0.35:
+        return seat.me
+    s = seat.score()
+    value = {t: -min(s.get(t, 0.0), 5.0) + r.random() for t in targets if t != seat.me}
+    for speaker, kind, _ in seat.claims():
+        if speaker in value and kind in ("sure", "trust"):
+            value[speaker] += 1.5  # speaks like the police: the mafia's next target
+    for t in value:
+        rev = seat.players.get(t, {}).get("revealed") or {}
+        if rev.get("team") == TOWN:
+            value[t] += 1.0
+    if not value:
+        return seat.me if seat.me in targets else None
+    return max(sorted(value), key=lambda t: value[t])
+
+
+def _investigate_target(seat: Seat) -> str | None:
+    done = {r.get("target") for r in seat.private.get("results") or () if r.get("kind") == "investigate"}
+    cands = [t for t in seat.private.get("targets") or () if t not in done and t not in seat.allies]
+    if not cands:
+        return None
+    s = seat.score()
+    return max(sorted(cands), key=lambda t: s.get(t, 0.0))
+
+
+def _peek_target(seat: Seat) -> str | None:
+    done = {r.get("target") for r in seat.private.get("results") or () if r.get("kind") == "mediumPeek"}
+    cands = sorted(t for t in seat.private.get("targets") or () if t not in done)
+    if not cands:
+        return None
+    return cands[seat.rng("peek").randrange(len(cands))]
+
+
+def _check_target(seat: Seat, task: str) -> str | None:
+    if task == "mediumPeek":
+        return _peek_target(seat)
+    if task == "investigate":
+        return _investigate_target(seat)
+    done = {r.get("target") for r in seat.private.get("results") or () if r.get("kind") == task}
+    cands = [t for t in seat.private.get("targets") or () if t not in done and t not in seat.allies]
+    if not cands:
+        return None
+    # whoever talks like the police is the one worth checking
+    loud = {speaker for speaker, kind, _ in seat.claims() if kind == "sure"}
+    r = seat.rng("check:" + task)
+    return max(sorted(cands), key=lambda t: (t in loud) + r.random())
+
+
+def _solo_kill(seat: Seat) -> str | None:
+    cands = [t for t in seat.private.get("targets") or () if t != seat.me]
+    if not cands:
+        return None
+    s = seat.score()
+    r = seat.rng("solo")
+    return max(sorted(cands), key=lambda t: s.get(t, 0.0) + 2 * r.random())
+
+
+def _arrest_target(seat: Seat) -> str | None:
+    """An arrest removes a player: only someone the evidence clearly points at."""
+    cands = [t for t in seat.private.get("targets") or () if t != seat.me and t not in seat.allies]
+    s = seat.score()
+    best = max(sorted(cands), key=lambda t: s.get(t, 0.0), default=None)
+    return best if best is not None and s.get(best, 0.0) >= ARREST_AT else None
+
+
+def _night_action(seat: Seat, task: str) -> dict | None:
+    """The night action for ``task``, or a skip (``sleep``) where the preset has one."""
+    if task in TEAM_KILLS:
+        t = _team_target(seat)
+    elif task == "heal":
+        t = _heal_target(seat)
+    elif task in CHECK_TASKS:
+        t = _check_target(seat, task)
+    elif task == "madmanKill":
+        t = _solo_kill(seat)
+    elif task == "arrest":
+        t = _arrest_target(seat)
+    else:
+        t = None
+    if t is not None and t in (seat.private.get("targets") or ()):
+        return {"type": task, "target": t}
+    if not seat.locks:
+        return None
+    # a deliberate "nobody" keeps the role's other duties tonight; a skip would end them
+    return {"type": task, "target": None} if task in NULL_TARGET else {"type": "sleep"}
+
+
+def _intents(seat: Seat, lang: str) -> list[tuple[str, dict]]:
+    """(window, action) for everything the bot wants this phase, in the order it would act.
+
+    Driven by ``private.task`` (the engine's own word for what this seat may do now); the
+    unseen discussion ``readyEarly`` (``rules.readyUnseen``) is the one action with no task.
+    """
+    out: list[tuple[str, dict]] = []
+    if seat.me is None or seat.v.get("paused"):
+        return out  # a paused game takes only chat; bots wait for the resume (re-plan then)
+    kind = seat.kind
+    task = seat.private.get("task") or "none"
+    if kind == "ended":
+        if seat.rng("gg").random() < 0.5:
+            a = _say(seat, "day", "gg", "gg", lang)
+            if a:
+                out.append(("end", a))
+        return out
+    if not seat.alive:
+        return out
+    if "day" not in seat.write:
+        pass  # nothing to say where nobody may speak (a speech is the speaker's alone)
+    elif kind == "greeting" or (kind in ("discussion", "speech") and seat.day <= 1 and not seat.deaths()):
+        if seat.rng("greet").random() < 0.8:
+            a = _say(seat, "day", "greet", "greet", lang)
+            if a:
+                out.append(("greet", a))
+    elif kind in ("discussion", "speech"):
+        out.extend(("talk", a) for a in _discussion_lines(seat, lang, seat.rng("talk")) if a)
+    if seat.on_trial():
+        a = _say(seat, "day", "notMe", "defense", lang)
+        if a:
+            out.append(("defense", a))
+    if kind == "discussion" and task == "none" and seat.rules["readyUnseen"]:
+        out.append(("readyEarly", {"type": "readyEarly"}))
+    if task == "ready":
+        out.append(("ready", {"type": "readyEarly"}))
+    elif task == "endTurn":
+        out.append(("endTurn", {"type": "endTurn"}))
+    elif task == "vote":
+        t = _vote_target(seat)
+        if t is None and not seat.rules["canAbstain"]:  # a missing ballot counts for the last suspect
+            targets = list(seat.private.get("targets") or ())
+            t = seat.hunch([x for x in targets if x not in seat.allies] or targets)
+        out.append(("vote", {"type": "vote", "target": t or "abstain"}))
+    elif task == "confirm":
+        out.append(("confirm", {"type": "confirm", "choice": _confirm_choice(seat)}))
+    elif task == "nominate":
+        out.append(("nominate", {"type": "nominate", "target": _nominee(seat)}))
+    elif task == "sleep":
+        if seat.locks:  # everyone confirms the night; with open picks sleepers just wait
+            out.append(("night", {"type": "sleep"}))
+    elif kind == "night" and task not in ("none", "done"):
+        a = _night_action(seat, task)
+        if a is not None:
+            if task in TEAM_KILLS and a.get("target") and seat.rng("kill").random() < 0.5:
+                channel = "mafia" if task == "mafiaTarget" else "yakuza"
+                line = _say(seat, channel, "kill", "kill", lang, a["target"])
+                if line:
+                    out.append(("nightTalk", line))
+            out.append(("night", a))
+            if seat.rules["dutiesInTurn"]:
+                # a role may have several duties a night, shown one task at a time: wake
+                # twice more (revise drops these once the night's work is done)
+                out.append(("nightMore", a))
+                out.append(("nightLast", a))
+    return out
+
+
+def _nominee(seat: Seat) -> str | None:
+    """Original speech: name the most suspicious player, or nobody without evidence."""
+    cands = [t for t in seat.private.get("targets") or () if t != seat.me and t not in seat.allies]
+    s = seat.score()
+    best = max(sorted(cands), key=lambda t: s.get(t, 0.0), default=None)
+    if best is not None and s.get(best, 0.0) >= 0.9:
+        return best
+    if cands and seat.rng("nominate").random() < 0.5:
+        open_ = [t for t in cands if s.get(t, 0.0) > -0.5]
+        return seat.hunch(open_ or cands)
+    return None
+
+
+def _discussion_lines(seat: Seat, lang: str, r: random.Random) -> list[dict | None]:
+    lines: list[dict | None] = []
+    s = seat.score()
+    living = [t for t in seat.living() if t != seat.me]
+    verd = seat.verdicts()
+    if seat.team == TOWN:
+        found = [t for t in living if verd.get(t) == 1 and t not in seat.allies]
+        cleared = [t for t in living if verd.get(t) == -1 and t not in seat.allies]
+        # claim only what one's own results (or a public reveal) show
+        if found:
+            t = max(found, key=lambda t: s.get(t, 0.0))
+            lines.append(_say(seat, "day", "sure", "sure", lang, t))
+        elif living:
+            t = max(sorted(living), key=lambda t: s.get(t, 0.0))
+            if s.get(t, 0.0) >= 0.9 and r.random() < 0.7:
+                lines.append(_say(seat, "day", "suspect", "suspect", lang, t))
+        vouched = {t for sp, k, t in seat.claims() if sp == seat.me and k == "trust"}
+        own = [x.get("target") for x in seat.private.get("results") or ()]
+        fresh = [t for t in reversed(own) if t in cleared and t not in vouched]
+        if fresh and r.random() < 0.8:
+            lines.append(_say(seat, "day", "trust", "trust", lang, fresh[0]))
+    else:
+        others = sorted(t for t in living if t not in seat.allies)
+        if others and r.random() < 0.45:
+            t = max(others, key=lambda t: s.get(t, 0.0))
+            lines.append(_say(seat, "day", "suspect", "suspect", lang, t))
+    accused_me = any(t == seat.me and k != "trust" for _, k, t in seat.claims(seat.day))
+    if accused_me and r.random() < 0.8:
+        lines.append(_say(seat, "day", "notMe", "notMe", lang))
+    return lines
+
+
+# --- the API ---------------------------------------------------------------------------------------
+def _done(seat: Seat, action: dict) -> bool:
+    """True when the view shows this action already in effect (so sending it is pointless)."""
+    t = action["type"]
+    if t == "chat":
+        return seat.said_today(action["text"])
+    if seat.locks:
+        return False  # a confirmed choice is final and the task says "done"
+    if t == "confirm":
+        return seat.private.get("choice") == action["choice"]
+    if t == "vote" or (t in NIGHT_TARGETED and action.get("target") is not None):
+        return seat.private.get("choice") == action["target"]
+    return False
+
+
+def decide(view: dict, seed: int | str, now: float, lang: str = "en") -> list[dict]:
+    """Everything the bot wants to do now (unpaced): game actions not yet in effect, and
+    at most one chat line (if its rate limit allows at ``now``). ``[]``: nothing to do.
+    Classic's discussion ``readyEarly`` is left to ``plan`` (the view does not show it)."""
+    seat = Seat(view, seed)
+    out: list[dict] = []
+    talked = False
+    last = seat.last_said()
+    for window, a in _intents(seat, lang):
+        if window in PLAN_ONLY or _done(seat, a):
+            continue
+        if a["type"] == "chat":
+            if talked or (last is not None and now - last < MIN_INTERVAL):
+                continue
+            talked = True
+        out.append(a)
+    return out
+
+
+def plan(
+    view: dict,
+    seed: int | str,
+    phase_start: float,
+    deadline: float | None = None,
+    lang: str = "en",
+) -> list[tuple[float, dict]]:
+    """At a phase change: [(due time, action)] sorted by time, for this bot in this phase.
+
+    Due times are spread inside [phase_start, deadline) by the bot's own seeded generator
+    (``deadline`` defaults to ``view.phase.endsAt``), chat lines at least ``CHAT_GAP`` s
+    apart; a phase without a deadline spreads over a few seconds. Store the entries with the
+    phase ``seq`` and drop them when the phase changes; apply each through ``revise``.
+    """
+    seat = Seat(view, seed)
+    intents = [(w, a) for w, a in _intents(seat, lang) if not _done(seat, a)]
+    if not intents:
+        return []
+    if deadline is None:
+        deadline = seat.phase.get("endsAt")
+    if deadline is None:
+        span = UNTIMED_SPAN
+        latest = phase_start + span
+    else:
+        span = max(0.0, deadline - phase_start)
+        latest = deadline - min(0.5, span / 4)
+    r = seat.rng("pace")
+    timed: list[tuple[float, dict]] = []
+    for window, a in intents:
+        lo, hi = WINDOWS[window]
+        if window == "end":
+            lo, hi = 0.2, 0.6
+        at = phase_start + span * (lo + (hi - lo) * r.random())
+        timed.append((min(at, latest), a))
+    timed.sort(key=lambda x: x[0])
+    out: list[tuple[float, dict]] = []
+    last_chat = None
+    for at, a in timed:
+        if a["type"] == "chat":
+            if last_chat is not None and at < last_chat + CHAT_GAP:
+                at = last_chat + CHAT_GAP
+            if at > latest:
+                continue  # no room left in this phase for another line
+            last_chat = at
+        out.append((round(at, 3), a))
+    out.sort(key=lambda x: x[0])
+    return out
+
+
+def revise(view: dict, seed: int | str, action: dict, now: float, lang: str = "en") -> dict | None:
+    """A planned ``action`` falls due at ``now``: what to apply (re-decided from the current
+    view, e.g. following a team mate's newer pick), or None when it is no longer wanted."""
+    seat = Seat(view, seed)
+    t = action.get("type")
+    if view.get("paused"):
+        return None
+    if t == "readyEarly" and seat.private.get("task") != "ready":
+        # the view does not show who is ready, so the plan's one press stands
+        ok = seat.alive and seat.kind == "discussion" and seat.rules["readyUnseen"]
+        return action if ok else None
+    if t == "chat":
+        last = seat.last_said()
+        if action.get("channel") not in seat.write or seat.said_today(action.get("text")):
+            return None
+        if last is not None and now - last < MIN_INTERVAL:
+            return None
+        if not seat.alive and seat.kind != "ended":
+            return None
+        return action
+    family = NIGHT_FAMILY if t in NIGHT_FAMILY else {t}
+    for a in decide(view, seed, now, lang):
+        if a["type"] in family:
+            return a  # at night: whatever the role has left to do (duties in turn: several a night)
+    return None
+
+
+def next_due(entries: list[tuple[float, Any]]) -> float | None:
+    """The earliest due time in a list of plan entries (the room's ``wakeAt``), or None."""
+    return min((at for at, *_ in entries), default=None)
