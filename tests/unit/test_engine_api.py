@@ -192,6 +192,7 @@ def test_every_view_has_the_same_top_level_keys() -> None:
         "events",
         "result",
         "paused",
+        "review",
     }
     for _ in range(5):
         for viewer in [None, *t.ids]:

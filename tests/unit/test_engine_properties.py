@@ -70,9 +70,10 @@ NEXT_ORIGINAL = {
     "roleReveal": {"night"},
     "night": {"speech", "ended"},
     "speech": {"speech", "defense", "night"},
-    "defense": {"defense", "vote", "night", "ended"},
-    "vote": {"vote", "allOrNone", "night", "ended"},
-    "allOrNone": {"night", "ended"},
+    "defense": {"defense", "vote", "lastWord", "night", "ended"},
+    "vote": {"vote", "allOrNone", "lastWord", "night", "ended"},
+    "allOrNone": {"lastWord", "night", "ended"},
+    "lastWord": {"lastWord", "night"},
 }
 ORIGINAL_NIGHT = {
     "lawyer": {"lawyerPeek"},
@@ -150,21 +151,24 @@ def _check_winner(s: dict) -> None:
         if w == "mafia":
             assert mafia >= len(alive) - mafia
         return
-    town = sum(me.team_of(r) == "town" for r in roles)
-    mafia = sum(r in MAFIA_CORE for r in roles)
-    yakuza = sum(r in YAKUZA_CORE for r in roles)
-    helpers = sum(r in ("lawyer", "corruptJudge") for r in roles)
+    # the werewolf is a citizen until it joins a group, then a member of that group
+    joined = s["extra"]["werewolf"]
+    ww = roles.count("werewolf")
+    town = sum(me.team_of(r) == "town" for r in roles) + (ww if joined is None else 0)
+    mafia_group = sum(r in MAFIA_CORE for r in roles) + (ww if joined == "mafia" else 0)
+    mafia_side = mafia_group + sum(r in ("lawyer", "corruptJudge") for r in roles)
+    yakuza = sum(r in YAKUZA_CORE for r in roles) + (ww if joined == "yakuza" else 0)
     if w == "town":
         assert town == len(alive) > 0
     elif w == "mafia":
-        assert mafia and mafia + helpers >= town
+        assert mafia_side and mafia_side >= town
     elif w == "yakuza":
-        assert yakuza and not mafia and not town
+        assert yakuza and not mafia_group and not town
     elif w in ("madman", "werewolf"):
         assert roles == [w]
     else:
         assert w == "draw"
-        assert s["day"] >= 30 or not (town or mafia or yakuza or "madman" in roles or "werewolf" in roles)
+        assert s["day"] >= 30 or not alive
 
 
 def _fits(n: int, options: dict) -> bool:
@@ -257,7 +261,8 @@ def test_random_games_keep_invariants(game) -> None:
         assert (s["winner"] is not None) == (k1 == "ended")
         if action["type"] not in ("phaseTimeout", "presence", "chat"):
             actor = next(p for p in prev["players"] if p["id"] == action["player"])
-            assert actor["alive"]
+            last_word = k0 == "lastWord" and prev["phase"]["player"] == actor["id"]
+            assert actor["alive"] or (last_word and action["type"] == "endTurn")
             if action["type"] in NIGHT_TYPES:
                 assert action["type"] in _night_types(s, actor["role"])
         prev = s
@@ -318,7 +323,11 @@ def test_only_legal_actors_are_accepted(game, fuzz_seed) -> None:
                 continue
             kind = s["phase"]["kind"]
             actor = next(p for p in s["players"] if p["id"] == pid)
-            assert actor["alive"] and kind != "ended"
+            assert kind != "ended"
+            if kind == "lastWord" and typ == "endTurn":  # the executed player, out of the game
+                assert s["phase"]["player"] == pid and not actor["alive"]
+                continue
+            assert actor["alive"]
             if typ in NIGHT_TYPES:
                 assert kind == "night" and typ in _night_types(s, actor["role"])
                 tgt = next((p for p in s["players"] if p["id"] == act["target"]), None)

@@ -400,7 +400,8 @@ def test_original_werewolf_joins_a_wiped_out_group_and_takes_its_kill_turn() -> 
     night(t, p4=[("investigate", "p3")])
     speeches(t, p5="p2")
     defenses(t)
-    assert not t.alive("p2") and t.kind == "night"
+    assert not t.alive("p2") and t.kind == "lastWord"
+    t.timeout()
     assert t.view("p3")["private"]["results"][-1]["result"] == "mafia"
     assert t.view("p3")["private"]["task"] == "mafiaTarget"
     refused(lambda: t.act("godfatherCheck", "p3", target="p4"), "not_your_role")
@@ -472,7 +473,7 @@ def test_original_single_suspect_defends_then_is_executed() -> None:
     assert t.kind == "defense" and t.view(None)["phase"]["accused"] == "p1"
     refused(lambda: t.act("chat", "p4", channel="day", text="guilty"), "no_permission")
     t.timeout()
-    assert not t.alive("p1") and t.kind == "night"
+    assert not t.alive("p1") and t.kind == "lastWord"
 
 
 def test_original_suspects_defend_in_nomination_order() -> None:
@@ -544,22 +545,6 @@ def test_original_all_or_none_without_a_majority_executes_nobody() -> None:
     for pid, c in (("p1", "yes"), ("p2", "yes"), ("p4", "no"), ("p5", "no"), ("p6", "no"), ("p7", "yes")):
         t.act("confirm", pid, choice=c)
     assert t.kind == "night" and t.alive("p3") and t.alive("p8")
-
-
-def test_original_all_or_none_with_nobody_left_to_vote_executes_nobody() -> None:
-    roles = ["mafia", "godfather", "judge", "corruptJudge", "judge", "police", "citizen", "citizen"]
-    t = original(roles, untimed=True)
-    for pid in t.ids:
-        t.act("readyEarly", pid)
-    t.act("leave", "p5")
-    night(t)
-    speeches(t)
-    night(t)
-    speeches(t, p1="p3", p2="p4")
-    defenses(t)
-    vote(t, p3="p4", p4="p3")
-    vote(t, p3="p4", p4="p3")
-    assert t.kind == "night" and t.alive("p3") and t.alive("p4")
 
 
 def test_original_executed_roles_are_not_revealed() -> None:
@@ -645,7 +630,7 @@ def test_original_criminals_without_the_yakuza_win_at_parity_with_the_citizens()
 def test_original_yakuza_wins_when_the_mafia_group_and_citizens_are_gone() -> None:
     roles = ["mafia", "godfather", "yakuza", "ninja", "police", "citizen", "citizen", "corruptJudge"]
     t = original(roles)
-    for pid in ("p1", "p2", "p5", "p6"):
+    for pid in ("p8", "p1", "p2", "p5", "p6"):  # a living corrupt judge would give the mafia parity
         t.act("leave", pid)
     assert t.kind != "ended"
     t.act("leave", "p7")
@@ -665,22 +650,27 @@ def test_original_madman_wins_as_the_last_one_alive() -> None:
 
 
 def test_original_werewolf_wins_only_as_the_last_one_alive() -> None:
-    roles = ["mafia", "godfather", "werewolf", "police", "citizen", "citizen", "citizen", "citizen"]
+    """「늑대인간은 ... 오직 마지막 1명으로써 게임에서 살아남아야 승리합니다」"""
+    roles = ["werewolf", "madman", "police", "citizen", "citizen", "citizen", "citizen", "citizen"]
     t = original(roles)
-    for pid in ("p1", "p2", "p4", "p5", "p6", "p7"):
+    for pid in ("p3", "p4", "p5", "p6", "p7", "p8"):
         t.act("leave", pid)
-    assert t.kind != "ended"  # joined the wiped-out mafia group, but never wins with it
+    assert t.kind != "ended"  # the werewolf passes for a citizen; the madman is a criminal
     night(t)
     speeches(t)
-    night(t, p3=[("mafiaTarget", "p8")])
+    night(t)
+    speeches(t, p1="p2")
+    defenses(t)
     r = me.result(t.state)
-    assert r["winner"] == "werewolf" and [p["id"] for p in r["players"] if p["won"]] == ["p3"]
+    assert r["winner"] == "werewolf" and [p["id"] for p in r["players"] if p["won"]] == ["p1"]
 
 
 def test_original_lawyer_and_corrupt_judge_win_with_either_group() -> None:
     roles = ["mafia", "godfather", "yakuza", "ninja", "lawyer", "corruptJudge"] + ["citizen"] * 6
     town = [f"p{i}" for i in range(7, 13)]
-    for winner, leavers in (("mafia", town), ("yakuza", ["p1", "p2", *town])):
+    # with the lawyer or the corrupt judge alive the criminals reach parity first (rule 4), so
+    # the yakuza case removes them too: they win with the group, dead or alive
+    for winner, leavers in (("mafia", town), ("yakuza", ["p1", "p2", "p5", "p6", *town])):
         t = original(roles)
         for pid in leavers:
             if t.kind != "ended":
@@ -689,16 +679,6 @@ def test_original_lawyer_and_corrupt_judge_win_with_either_group() -> None:
         assert r["winner"] == winner
         won = {p["id"] for p in r["players"] if p["won"]}
         assert won == {"p5", "p6", *(("p1", "p2") if winner == "mafia" else ("p3", "p4"))}
-
-
-def test_original_draw_when_nobody_can_win_any_more() -> None:
-    roles = ["mafia", "godfather", "lawyer", "corruptJudge", "police", "citizen", "citizen", "citizen"]
-    t = original(roles)
-    for pid in ("p1", "p2", "p5", "p6", "p7"):
-        t.act("leave", pid)
-    assert t.kind != "ended"
-    t.act("leave", "p8")  # only the lawyer and the corrupt judge: no group, no citizen, no solo
-    assert me.result(t.state)["winner"] == "draw"
 
 
 # --- untimed and views --------------------------------------------------------------------------------------------

@@ -145,6 +145,12 @@ class Leave(_PlayerAction):
     type: Literal["leave"]
 
 
+class Remove(_PlayerAction):
+    """Room layer (host): ``player`` is removed from a running game, like a ``leave``."""
+
+    type: Literal["remove"]
+
+
 class PhaseTimeout(_Action):
     type: Literal["phaseTimeout"]
     phase: int | None = None  # phase_seq the timeout belongs to
@@ -175,6 +181,7 @@ Action = Annotated[
     | Resume
     | EndGame
     | Leave
+    | Remove
     | PhaseTimeout,
     Field(discriminator="type"),
 ]
@@ -205,6 +212,7 @@ ACTION_TYPES = (
     "resume",
     "endGame",
     "leave",
+    "remove",
     "phaseTimeout",
 )
 

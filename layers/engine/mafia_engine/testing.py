@@ -36,10 +36,13 @@ def legal_actions(state: dict, chat: bool = True, now: float | None = None) -> l
                         "text": CHAT_LINES[len(out) % len(CHAT_LINES)],
                     }
                 )
-        if not p["alive"] or kind == "ended":
+        if kind == "ended":
             continue
         if preset.name != "classic":
+            # the task drives city/original (dead players have none, but a last word)
             out.extend(_task_actions(preset.private(state, p), pid))
+            continue
+        if not p["alive"]:
             continue
         if kind == "discussion":
             if opts["timeAdjust"] and pid not in ph["adjustedBy"]:
