@@ -27,6 +27,7 @@ IMPLEMENTED = ["classic", "city", "original"]
 def test_every_preset_the_bots_play_is_implemented():
     assert all(me.presets()[name]["implemented"] for name in IMPLEMENTED)
 
+
 Script = Callable[[dict, float], list[dict]]  # a scripted human: (view, now) -> actions
 
 

@@ -465,3 +465,39 @@ def test_night_views_have_one_shape_for_every_role(game) -> None:
             assert v["private"]["task"] in ("sleep", "done", *NIGHT_TYPES)
             assert set(v["phase"]) == {"kind", "endsAt", "seq"}
         assert len(shapes) == 1
+
+
+@SETTINGS
+@given(game=game_st)
+def test_review_is_refused_before_the_end_and_reaches_no_view_until_then(game) -> None:
+    """``review`` (issue 14 §7): refused with ``game_not_ended`` while the game runs, absent from
+    every view until the end; after it, one review for everyone with every death and its cause."""
+    seed, n, options = game
+    steps = _play(seed, n, options)
+    for _action, _now, s in steps[::3]:
+        if s["phase"]["kind"] == "ended":
+            continue
+        try:
+            me.review(s)
+        except me.InvalidAction as e:
+            assert e.code == "game_not_ended"
+        else:
+            raise AssertionError("review before the end")
+        for viewer in [None, *[p["id"] for p in s["players"]]]:
+            assert me.view(s, viewer)["review"] is None
+    last = steps[-1][2]
+    # public death events never name a killer: original says "night"; classic and city have
+    # one night killer only (the mafia), so "mafia" there tells nothing new
+    public = {"original": {"night"}, "classic": {"mafia"}, "city": {"mafia"}}[_preset(last)]
+    for e in last["events"]:
+        if e["kind"] == "death":
+            assert e["by"] in public | {"vote", "left", "removed", "disconnect"}, e
+    if last["phase"]["kind"] != "ended":
+        return
+    r = me.review(last)
+    assert all(me.view(last, v)["review"] == r for v in [None, last["players"][0]["id"]])
+    deaths = [it for st in r["steps"] for it in st["items"] if it["kind"] == "death"]
+    dead = {p["id"]: p["diedBy"] for p in last["players"] if not p["alive"]}
+    assert {d["player"]: d["cause"] for d in deaths} == dead
+    assert [p["role"] for p in r["players"]] == [p["role"] for p in last["players"]]
+    json.dumps(r)
