@@ -873,13 +873,11 @@ def test_original_executed_player_leaves_a_last_word() -> None:
     assert not t.alive("p6") and t.kind == "lastWord"
     ph = t.view(None)["phase"]
     assert ph["player"] == "p6" and ph["endsAt"] == t.now + 20
-    assert t.view("p6")["private"]["task"] == "endTurn" and t.view("p6")["channels"]["write"] == [
-        "day",
-        "dead",
-    ]
+    assert t.view("p6")["private"]["task"] == "endTurn" and t.view("p6")["channels"]["write"] == ["day"]
     assert t.view("p5")["private"]["task"] == "none" and "day" not in t.view("p5")["channels"]["write"]
     refused(lambda: t.act("chat", "p5", channel="day", text="bye"), "no_permission")
     refused(lambda: t.act("endTurn", "p5"), "not_your_turn")
+    refused(lambda: t.act("chat", "p6", channel="dead", text="psst"), "no_permission")
     for line in ("I was a citizen", "p1 is lying", "good luck"):
         t.act("chat", "p6", channel="day", text=line)
     refused(lambda: t.act("chat", "p6", channel="day", text="one more"), "no_permission")

@@ -3,6 +3,7 @@
 // browser test checks the merged dictionaries have the same keys and placeholders.
 export default {
   en: {
+    "review.answer": "{who} asked about {target} ({action}): {result}",
     "phase.lastWord": "Last word",
     "banner.lastWord": "{name} speaks a last word",
     "hint.lastWord": "{name} was executed and leaves a last word. Only they may write now.",
@@ -57,6 +58,7 @@ export default {
     "review.channel.dead": "dead",
   },
   ko: {
+    "review.answer": "{who} 님이 {target} 님을 확인 ({action}): {result}",
     "phase.lastWord": "최후의 한 마디",
     "banner.lastWord": "{name} 님의 최후의 한 마디",
     "hint.lastWord": "{name} 님이 처형되어 최후의 한 마디를 남깁니다. 지금은 그 사람만 말할 수 있습니다.",
@@ -111,6 +113,7 @@ export default {
     "review.channel.dead": "죽은 사람",
   },
   ru: {
+    "review.answer": "{who} спросил(а) о {target} ({action}): {result}",
     "phase.lastWord": "Последнее слово",
     "banner.lastWord": "Последнее слово: {name}",
     "hint.lastWord": "{name} казнён(а) и говорит последнее слово. Писать сейчас может только он(а).",

@@ -47,6 +47,15 @@ export function itemText(view, review, it) {
       return t("review.act", { who: who(view, review, it.player), action, target: playerName(view, it.target) });
     }
     case "result":
+      if (it.result === "yes" || it.result === "no") {
+        // godfather / ninja: "is this the investigator (or ...)?" answered yes or no
+        return t("review.answer", {
+          who: who(view, review, it.player),
+          target: playerName(view, it.target),
+          action: word("review.action", it.action),
+          result: t(`review.${it.result}`),
+        });
+      }
       return t("review.result", {
         who: who(view, review, it.player),
         target: it.target ? playerName(view, it.target) : word("review.action", it.action),

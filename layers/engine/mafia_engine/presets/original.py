@@ -728,6 +728,8 @@ def chat_refusal(s: dict, p: dict, channel: str) -> str | None:
         return f"there is no {channel} chat in this game"
     if kind == "ended":
         return None if channel == "day" else "after the game only the day chat is open"
+    if kind == "lastWord" and s["phase"]["player"] == p["id"] and channel == "dead":
+        return "your last word is for the living: write it in the day chat"
     if kind == "lastWord" and channel == "day":
         if s["phase"]["player"] != p["id"]:
             return "only the executed player speaks their last word"
