@@ -77,7 +77,13 @@ class Game:
             p["connected"] = True
         v["serverNow"] = time.time()
         v["clockRate"] = 1
-        v["room"] = {"code": "MAFIA", "host": "p1", "status": v["phase"]["kind"], "scores": {}, "wakeAt": None}
+        v["room"] = {
+            "code": "MAFIA",
+            "host": "p1",
+            "status": v["phase"]["kind"],
+            "scores": {},
+            "wakeAt": None,
+        }
         if v["phase"]["endsAt"] is not None:
             v["phase"]["endsAt"] = v["serverNow"] + (v["phase"]["endsAt"] - self.now)
         return v
@@ -110,7 +116,9 @@ def scripted() -> tuple[dict, dict, dict]:
     g.act("chat", "p8", channel="day", text="Good luck, everyone.")
     g.act("endTurn", "p8")
     g.act("chat", "p8", channel="dead", text="it was Bob and Ann, I am sure")
-    g.night(p1=[("mafiaTarget", "p3")], p2=[("mafiaTarget", "p3"), ("godfatherCheck", "p5")], p5=[("heal", "p3")])
+    g.night(
+        p1=[("mafiaTarget", "p3")], p2=[("mafiaTarget", "p3"), ("godfatherCheck", "p5")], p5=[("heal", "p3")]
+    )
     g.speeches(p3="p1", p5="p2")
     while g.kind == "defense":
         g.act("endTurn", g.s["phase"]["accused"])
