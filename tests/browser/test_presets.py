@@ -45,6 +45,7 @@ SHORT_OPTIONS = {
         "speechSeconds": "20",
         "defenseSeconds": "10",
         "voteSeconds": "10",
+        "lastWordSeconds": "5",
     },
 }
 # A cap on one game's real time, well above the longest game above: a hang fails here.

@@ -3,6 +3,7 @@
 // browser test checks the merged dictionaries have the same keys and placeholders.
 export default {
   en: {
+    "opt.lastWordSeconds": "Last word time",
     "review.answer": "{who} asked about {target} ({action}): {result}",
     "phase.lastWord": "Last word",
     "banner.lastWord": "{name} speaks a last word",
@@ -58,6 +59,7 @@ export default {
     "review.channel.dead": "dead",
   },
   ko: {
+    "opt.lastWordSeconds": "최후의 한 마디 시간",
     "review.answer": "{who} 님이 {target} 님을 확인 ({action}): {result}",
     "phase.lastWord": "최후의 한 마디",
     "banner.lastWord": "{name} 님의 최후의 한 마디",
@@ -113,6 +115,7 @@ export default {
     "review.channel.dead": "죽은 사람",
   },
   ru: {
+    "opt.lastWordSeconds": "Время на последнее слово",
     "review.answer": "{who} спросил(а) о {target} ({action}): {result}",
     "phase.lastWord": "Последнее слово",
     "banner.lastWord": "Последнее слово: {name}",
