@@ -45,6 +45,7 @@ SHORT_OPTIONS = {
         "speechSeconds": "20",
         "defenseSeconds": "10",
         "voteSeconds": "10",
+        "lastWordSeconds": "5",
     },
 }
 # A cap on one game's real time, well above the longest game above: a hang fails here.
@@ -144,6 +145,11 @@ def test_one_person_and_bots_play_a_preset_to_the_end(browser, fast_stack, conso
 
     expect(page.locator("#end-title")).to_be_visible()
     expect(page.locator("#end-roles li")).to_have_count(bots + 1)
+    # the post-game review (issue 14 §7): a night-by-night timeline, each step expandable
+    expect(page.locator("#review")).to_be_visible()
+    first = page.locator("#review-step-0")
+    first.locator("summary").click()
+    expect(first.locator(".review-item").first).to_be_visible()
     phases = page.evaluate("() => window.__phases")
     for kind, title in phases:
         assert title and title != "Next step", f"{preset}: no title for phase {kind!r}"

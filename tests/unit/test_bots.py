@@ -136,9 +136,7 @@ def play(
             seq = state["seq"]
             out.phases += 1
             queue = []
-            for pid in ids:
-                if not _alive(state, pid) and state["phase"]["kind"] != "ended":
-                    continue  # a dead bot plans nothing until the end (bots.plan returns [])
+            for pid in ids:  # every seat, as plan_room does (a dead bot plans only a last word)
                 v = view(pid)
                 if pid in humans:
                     entries = [(now + 1.0, a) for a in humans[pid](v, now + 1.0)]
@@ -442,6 +440,16 @@ def test_untimed_city_is_played_to_the_end_by_bots_alone():
         g = play(9, {"preset": "city", "untimed": True}, seed)
         assert not g.refused, g.refused
         assert me.result(g.state) is not None
+
+
+def test_untimed_original_is_played_to_the_end_by_bots_alone():
+    """Original without timers: an executed bot ends its own last word (seed 003 「최후의 한
+    마디를 남기고 게임에서 떠나게 되며」), so no phase waits for a timer that does not exist."""
+    for seed in range(4):
+        g = play(10, {"preset": "original", "untimed": True}, seed)
+        assert not g.refused, g.refused
+        assert me.result(g.state) is not None
+        assert any(a["type"] == "endTurn" and not v["you"]["alive"] for _, _, a, v in g.applied)
 
 
 def test_next_due_is_the_earliest_entry():

@@ -72,9 +72,10 @@ NEXT_ORIGINAL = {
     "roleReveal": {"night"},
     "night": {"speech", "ended"},
     "speech": {"speech", "defense", "night"},
-    "defense": {"defense", "vote", "night", "ended"},
-    "vote": {"vote", "allOrNone", "night", "ended"},
-    "allOrNone": {"night", "ended"},
+    "defense": {"defense", "vote", "lastWord", "night", "ended"},
+    "vote": {"vote", "allOrNone", "lastWord", "night", "ended"},
+    "allOrNone": {"lastWord", "night", "ended"},
+    "lastWord": {"lastWord", "night"},
 }
 ORIGINAL_NIGHT = {
     "lawyer": {"lawyerPeek"},
@@ -152,21 +153,24 @@ def _check_winner(s: dict) -> None:
         if w == "mafia":
             assert mafia >= len(alive) - mafia
         return
-    town = sum(me.team_of(r) == "town" for r in roles)
-    mafia = sum(r in MAFIA_CORE for r in roles)
-    yakuza = sum(r in YAKUZA_CORE for r in roles)
-    helpers = sum(r in ("lawyer", "corruptJudge") for r in roles)
+    # the werewolf is a citizen until it joins a group, then a member of that group
+    joined = s["extra"]["werewolf"]
+    ww = roles.count("werewolf")
+    town = sum(me.team_of(r) == "town" for r in roles) + (ww if joined is None else 0)
+    mafia_group = sum(r in MAFIA_CORE for r in roles) + (ww if joined == "mafia" else 0)
+    mafia_side = mafia_group + sum(r in ("lawyer", "corruptJudge") for r in roles)
+    yakuza = sum(r in YAKUZA_CORE for r in roles) + (ww if joined == "yakuza" else 0)
     if w == "town":
         assert town == len(alive) > 0
     elif w == "mafia":
-        assert mafia and mafia + helpers >= town
+        assert mafia_side and mafia_side >= town
     elif w == "yakuza":
-        assert yakuza and not mafia and not town
+        assert yakuza and not mafia_group and not town
     elif w in ("madman", "werewolf"):
         assert roles == [w]
     else:
         assert w == "draw"
-        assert s["day"] >= 30 or not (town or mafia or yakuza or "madman" in roles or "werewolf" in roles)
+        assert s["day"] >= 30 or not alive
 
 
 def _fits(n: int, options: dict) -> bool:
@@ -248,7 +252,8 @@ def test_random_games_keep_invariants(game) -> None:
         assert (s["winner"] is not None) == (k1 == "ended")
         if action["type"] not in ("phaseTimeout", "presence", "chat"):
             actor = next(p for p in prev["players"] if p["id"] == action["player"])
-            assert actor["alive"]
+            last_word = k0 == "lastWord" and prev["phase"]["player"] == actor["id"]
+            assert actor["alive"] or (last_word and action["type"] == "endTurn")
             if action["type"] in NIGHT_TYPES:
                 assert action["type"] in _night_types(s, actor["role"])
         prev = s
@@ -291,7 +296,11 @@ def test_only_legal_actors_are_accepted(game, fuzz_seed) -> None:
                 continue
             kind = s["phase"]["kind"]
             actor = next(p for p in s["players"] if p["id"] == pid)
-            assert actor["alive"] and kind != "ended"
+            assert kind != "ended"
+            if kind == "lastWord" and typ == "endTurn":  # the executed player, out of the game
+                assert s["phase"]["player"] == pid and not actor["alive"]
+                continue
+            assert actor["alive"]
             if typ in NIGHT_TYPES:
                 assert kind == "night" and typ in _night_types(s, actor["role"])
                 tgt = next((p for p in s["players"] if p["id"] == act["target"]), None)
@@ -429,3 +438,39 @@ def test_night_views_have_one_shape_for_every_role(game) -> None:
             assert v["private"]["task"] in ("sleep", "done", *NIGHT_TYPES)
             assert set(v["phase"]) == {"kind", "endsAt", "seq"}
         assert len(shapes) == 1
+
+
+@SETTINGS
+@given(game=game_st)
+def test_review_is_refused_before_the_end_and_reaches_no_view_until_then(game) -> None:
+    """``review`` (issue 14 §7): refused with ``game_not_ended`` while the game runs, absent from
+    every view until the end; after it, one review for everyone with every death and its cause."""
+    seed, n, options = game
+    steps = _play(seed, n, options)
+    for _action, _now, s in steps[::3]:
+        if s["phase"]["kind"] == "ended":
+            continue
+        try:
+            me.review(s)
+        except me.InvalidAction as e:
+            assert e.code == "game_not_ended"
+        else:
+            raise AssertionError("review before the end")
+        for viewer in [None, *[p["id"] for p in s["players"]]]:
+            assert me.view(s, viewer)["review"] is None
+    last = steps[-1][2]
+    # public death events never name a killer: original says "night"; classic and city have
+    # one night killer only (the mafia), so "mafia" there tells nothing new
+    public = {"original": {"night"}, "classic": {"mafia"}, "city": {"mafia"}}[_preset(last)]
+    for e in last["events"]:
+        if e["kind"] == "death":
+            assert e["by"] in public | {"vote", "left", "removed", "disconnect"}, e
+    if last["phase"]["kind"] != "ended":
+        return
+    r = me.review(last)
+    assert all(me.view(last, v)["review"] == r for v in [None, last["players"][0]["id"]])
+    deaths = [it for st in r["steps"] for it in st["items"] if it["kind"] == "death"]
+    dead = {p["id"]: p["diedBy"] for p in last["players"] if not p["alive"]}
+    assert {d["player"]: d["cause"] for d in deaths} == dead
+    assert [p["role"] for p in r["players"]] == [p["role"] for p in last["players"]]
+    json.dumps(r)

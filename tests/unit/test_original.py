@@ -400,7 +400,8 @@ def test_original_werewolf_joins_a_wiped_out_group_and_takes_its_kill_turn() -> 
     night(t, p4=[("investigate", "p3")])
     speeches(t, p5="p2")
     defenses(t)
-    assert not t.alive("p2") and t.kind == "night"
+    assert not t.alive("p2") and t.kind == "lastWord"
+    t.timeout()
     assert t.view("p3")["private"]["results"][-1]["result"] == "mafia"
     assert t.view("p3")["private"]["task"] == "mafiaTarget"
     refused(lambda: t.act("godfatherCheck", "p3", target="p4"), "not_your_role")
@@ -472,7 +473,7 @@ def test_original_single_suspect_defends_then_is_executed() -> None:
     assert t.kind == "defense" and t.view(None)["phase"]["accused"] == "p1"
     refused(lambda: t.act("chat", "p4", channel="day", text="guilty"), "no_permission")
     t.timeout()
-    assert not t.alive("p1") and t.kind == "night"
+    assert not t.alive("p1") and t.kind == "lastWord"
 
 
 def test_original_suspects_defend_in_nomination_order() -> None:
@@ -544,22 +545,6 @@ def test_original_all_or_none_without_a_majority_executes_nobody() -> None:
     for pid, c in (("p1", "yes"), ("p2", "yes"), ("p4", "no"), ("p5", "no"), ("p6", "no"), ("p7", "yes")):
         t.act("confirm", pid, choice=c)
     assert t.kind == "night" and t.alive("p3") and t.alive("p8")
-
-
-def test_original_all_or_none_with_nobody_left_to_vote_executes_nobody() -> None:
-    roles = ["mafia", "godfather", "judge", "corruptJudge", "judge", "police", "citizen", "citizen"]
-    t = original(roles, untimed=True)
-    for pid in t.ids:
-        t.act("readyEarly", pid)
-    t.act("leave", "p5")
-    night(t)
-    speeches(t)
-    night(t)
-    speeches(t, p1="p3", p2="p4")
-    defenses(t)
-    vote(t, p3="p4", p4="p3")
-    vote(t, p3="p4", p4="p3")
-    assert t.kind == "night" and t.alive("p3") and t.alive("p4")
 
 
 def test_original_executed_roles_are_not_revealed() -> None:
@@ -645,7 +630,7 @@ def test_original_criminals_without_the_yakuza_win_at_parity_with_the_citizens()
 def test_original_yakuza_wins_when_the_mafia_group_and_citizens_are_gone() -> None:
     roles = ["mafia", "godfather", "yakuza", "ninja", "police", "citizen", "citizen", "corruptJudge"]
     t = original(roles)
-    for pid in ("p1", "p2", "p5", "p6"):
+    for pid in ("p8", "p1", "p2", "p5", "p6"):  # a living corrupt judge would give the mafia parity
         t.act("leave", pid)
     assert t.kind != "ended"
     t.act("leave", "p7")
@@ -665,22 +650,27 @@ def test_original_madman_wins_as_the_last_one_alive() -> None:
 
 
 def test_original_werewolf_wins_only_as_the_last_one_alive() -> None:
-    roles = ["mafia", "godfather", "werewolf", "police", "citizen", "citizen", "citizen", "citizen"]
+    """「늑대인간은 ... 오직 마지막 1명으로써 게임에서 살아남아야 승리합니다」"""
+    roles = ["werewolf", "madman", "police", "citizen", "citizen", "citizen", "citizen", "citizen"]
     t = original(roles)
-    for pid in ("p1", "p2", "p4", "p5", "p6", "p7"):
+    for pid in ("p3", "p4", "p5", "p6", "p7", "p8"):
         t.act("leave", pid)
-    assert t.kind != "ended"  # joined the wiped-out mafia group, but never wins with it
+    assert t.kind != "ended"  # the werewolf passes for a citizen; the madman is a criminal
     night(t)
     speeches(t)
-    night(t, p3=[("mafiaTarget", "p8")])
+    night(t)
+    speeches(t, p1="p2")
+    defenses(t)
     r = me.result(t.state)
-    assert r["winner"] == "werewolf" and [p["id"] for p in r["players"] if p["won"]] == ["p3"]
+    assert r["winner"] == "werewolf" and [p["id"] for p in r["players"] if p["won"]] == ["p1"]
 
 
 def test_original_lawyer_and_corrupt_judge_win_with_either_group() -> None:
     roles = ["mafia", "godfather", "yakuza", "ninja", "lawyer", "corruptJudge"] + ["citizen"] * 6
     town = [f"p{i}" for i in range(7, 13)]
-    for winner, leavers in (("mafia", town), ("yakuza", ["p1", "p2", *town])):
+    # with the lawyer or the corrupt judge alive the criminals reach parity first (rule 4), so
+    # the yakuza case removes them too: they win with the group, dead or alive
+    for winner, leavers in (("mafia", town), ("yakuza", ["p1", "p2", "p5", "p6", *town])):
         t = original(roles)
         for pid in leavers:
             if t.kind != "ended":
@@ -689,16 +679,6 @@ def test_original_lawyer_and_corrupt_judge_win_with_either_group() -> None:
         assert r["winner"] == winner
         won = {p["id"] for p in r["players"] if p["won"]}
         assert won == {"p5", "p6", *(("p1", "p2") if winner == "mafia" else ("p3", "p4"))}
-
-
-def test_original_draw_when_nobody_can_win_any_more() -> None:
-    roles = ["mafia", "godfather", "lawyer", "corruptJudge", "police", "citizen", "citizen", "citizen"]
-    t = original(roles)
-    for pid in ("p1", "p2", "p5", "p6", "p7"):
-        t.act("leave", pid)
-    assert t.kind != "ended"
-    t.act("leave", "p8")  # only the lawyer and the corrupt judge: no group, no citizen, no solo
-    assert me.result(t.state)["winner"] == "draw"
 
 
 # --- untimed and views --------------------------------------------------------------------------------------------
@@ -758,3 +738,286 @@ def test_original_a_night_confirmation_changes_no_other_players_view() -> None:
         for v, old in before.items():
             if v != actor:
                 assert t.view(v) == old, (actor, v)
+
+
+# --- issue 14: rulebook fidelity, part 2 ----------------------------------------------------------------------
+def test_original_werewolf_counts_as_a_citizen_until_it_joins_a_group() -> None:
+    """「사회자는 늑대인간을 선량한 시민처럼 대우하다가, 어떤 범죄자 그룹 중 한 그룹이 전멸하면 그 때부터 …
+    해당 범죄자 그룹으로 간주합니다」 with 「범죄자그룹의 수가 시민의 수와 같거나 많아지면」."""
+    # 3 mafia against 3 citizens + an unjoined werewolf: 3 against 4, play goes on
+    roles = ["mafia", "mafia", "godfather", "werewolf", "police", "citizen", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    t.act("leave", "p9")
+    assert t.kind != "ended"
+    t.act("leave", "p8")  # 3 criminals against police, two citizens and the werewolf
+    assert t.kind != "ended"
+    t.act("leave", "p7")  # 3 against 3
+    assert me.result(t.state)["winner"] == "mafia"
+    # the yakuza's check: an unjoined werewolf is a citizen still standing
+    roles = ["yakuza", "ninja", "werewolf", "police", "citizen", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    for pid in ("p4", "p5", "p6", "p7"):
+        t.act("leave", pid)
+    assert t.kind != "ended"
+    t.act("leave", "p8")  # no mafia group in this game: the werewolf never joins and is a citizen
+    assert t.kind != "ended" and t.state["extra"]["werewolf"] is None
+    # after joining, a member of that group in its parity (it still wins only as the last one)
+    roles = ["mafia", "godfather", "werewolf", "police", "citizen", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    t.act("leave", "p1")
+    t.act("leave", "p2")
+    assert t.state["extra"]["werewolf"] == "mafia" and t.kind != "ended"
+    for pid in ("p4", "p5", "p6"):
+        t.act("leave", pid)
+    assert t.kind != "ended"
+    t.act("leave", "p7")  # the joined werewolf against one citizen: parity
+    r = me.result(t.state)
+    assert r["winner"] == "mafia" and {p["id"] for p in r["players"] if p["won"]} == {"p1", "p2"}
+
+
+def test_original_criminal_parity_counts_the_lawyer_and_the_corrupt_judge() -> None:
+    """「야쿠자그룹을 제외한 범죄자그룹의 수가 시민의 수와 같거나 많아지면」: the lawyer and the corrupt judge
+    count without a living mafioso or godfather."""
+    roles = ["mafia", "godfather", "lawyer", "corruptJudge", "police", "citizen", "citizen", "citizen"]
+    t = original(roles)
+    for pid in ("p1", "p2", "p5"):
+        t.act("leave", pid)
+    assert t.kind != "ended"  # lawyer + corrupt judge against three citizens
+    t.act("leave", "p6")  # ... against two citizens
+    r = me.result(t.state)
+    assert r["winner"] == "mafia"
+    assert {p["id"] for p in r["players"] if p["won"]} == {"p1", "p2", "p3", "p4"}
+
+
+def test_original_night_report_does_not_name_the_killer() -> None:
+    """「6번 플레이어가 지난밤에 잔인하게 살해당했습니다 … 안타까운 사실은 목격자가 없다는 것입니다」"""
+    roles = ["mafia", "godfather", "madman", "sheriff", "yakuza", "ninja", "police", "citizen"] + [
+        "citizen"
+    ] * 4
+    t = original(roles)
+    night(t, p3=[("madmanKill", "p8")])
+    speeches(t)
+    night(
+        t,
+        p1=[("mafiaTarget", "p9")],
+        p2=[("mafiaTarget", "p9")],
+        p5=[("yakuzaTarget", "p10")],
+        p6=[("yakuzaTarget", "p10")],
+        p4=[("arrest", "p11")],
+    )
+    deaths = t.events("death")
+    assert [e["player"] for e in deaths] == ["p8", "p9", "p10", "p11"]
+    assert {e["by"] for e in deaths} == {"night"}
+    assert [t.p(p)["diedBy"] for p in ("p8", "p9", "p10", "p11")] == ["madman", "mafia", "yakuza", "arrest"]
+    for viewer in [None, *t.ids]:
+        v = t.view(viewer)
+        text = " ".join(m["text"] for m in v["chat"])
+        assert "arrest" not in text and "madman" not in text and "yakuza" not in text
+        assert v["review"] is None
+    # the killer is in the review once the game is over
+    t.act("endGame", "p1")
+    causes = {
+        it["player"]: it["cause"]
+        for st in me.review(t.state)["steps"]
+        for it in st["items"]
+        if it["kind"] == "death"
+    }
+    assert causes == {"p8": "madman", "p9": "mafia", "p10": "yakuza", "p11": "arrest"}
+
+
+def test_original_second_tie_the_untied_decide_and_only_untied_judges_where_there_are_any() -> None:
+    """「그들을 제외한 모든 플레이어는 그들을 모두 처형할지 아니면 아무도 처형하지 않을지를 정합니다」 read with
+    「판사가 포함된 게임에서는, 오직 판사만 투표를 할 수 있습니다」."""
+    roles = ["mafia", "godfather", "judge", "corruptJudge", "judge", "police", "citizen", "citizen"]
+    # every living judge among the tied: every other living player decides
+    t = original(roles, untimed=True)
+    for pid in t.ids:
+        t.act("readyEarly", pid)
+    t.act("leave", "p5")
+    night(t)
+    speeches(t)
+    night(t)
+    speeches(t, p1="p3", p2="p4")
+    defenses(t)
+    vote(t, p3="p4", p4="p3")
+    vote(t, p3="p4", p4="p3")
+    assert t.kind == "allOrNone" and t.view(None)["phase"]["voters"] == ["p1", "p2", "p6", "p7", "p8"]
+    refused(lambda: t.act("confirm", "p3", choice="yes"), "not_a_voter")
+    for pid in ("p1", "p2", "p6"):
+        t.act("confirm", pid, choice="yes")
+    t.act("confirm", "p7", choice="no")
+    t.act("confirm", "p8", choice="no")
+    assert not t.alive("p3") and not t.alive("p4")
+    # living judges outside the tie: only those judges decide
+    t = original(roles)
+    t.act("leave", "p5")
+    to_day_two(t)
+    speeches(t, p1="p6", p2="p7")
+    defenses(t)
+    vote(t, p3="p6", p4="p7")
+    vote(t, p3="p6", p4="p7")
+    assert t.kind == "allOrNone" and t.view(None)["phase"]["voters"] == ["p3", "p4"]
+    refused(lambda: t.act("confirm", "p1", choice="yes"), "not_a_voter")
+    t.act("confirm", "p3", choice="yes")
+    t.act("confirm", "p4", choice="yes")
+    assert not t.alive("p6") and not t.alive("p7")
+
+
+def test_original_executed_player_leaves_a_last_word() -> None:
+    """「그 플레이어는 최후의 한 마디를 남기고 게임에서 떠나게 되며」 and 「이때 처형된 플레이어의 캐릭터 카드를
+    공개하지 않습니다」."""
+    t = original(lastWordSeconds=20)
+    to_day_two(t)
+    speeches(t, p4="p6")
+    defenses(t)
+    assert not t.alive("p6") and t.kind == "lastWord"
+    ph = t.view(None)["phase"]
+    assert ph["player"] == "p6" and ph["endsAt"] == t.now + 20
+    assert t.view("p6")["private"]["task"] == "endTurn" and t.view("p6")["channels"]["write"] == ["day"]
+    assert t.view("p5")["private"]["task"] == "none" and "day" not in t.view("p5")["channels"]["write"]
+    refused(lambda: t.act("chat", "p5", channel="day", text="bye"), "no_permission")
+    refused(lambda: t.act("endTurn", "p5"), "not_your_turn")
+    refused(lambda: t.act("chat", "p6", channel="dead", text="psst"), "no_permission")
+    for line in ("I was a citizen", "p1 is lying", "good luck"):
+        t.act("chat", "p6", channel="day", text=line)
+    refused(lambda: t.act("chat", "p6", channel="day", text="one more"), "no_permission")
+    for viewer in (None, "p1", "p5"):  # everyone reads it, spectators too; the card stays hidden
+        v = t.view(viewer)
+        assert [m["text"] for m in v["chat"] if m["from"] == "p6"][-3:] == [
+            "I was a citizen",
+            "p1 is lying",
+            "good luck",
+        ]
+        row = next(p for p in v["players"] if p["id"] == "p6")
+        assert row["role"] is None and row["revealed"] is None
+    t.act("endTurn", "p6")  # done: the night comes at once
+    assert t.kind == "night" and t.state["day"] == 3
+    # without "done", the timer ends it
+    speeches_night = original()
+    to_day_two(speeches_night)
+    speeches(speeches_night, p4="p7")
+    defenses(speeches_night)
+    speeches_night.timeout()
+    assert speeches_night.kind == "night"
+
+
+def test_original_all_tied_executed_each_leave_a_last_word_and_a_deciding_execution_has_none() -> None:
+    """「그 플레이어는 최후의 한 마디를 남기고 게임에서 떠나게 되며」 for each executed suspect; 「처형 이후,
+    승리 조건을 만족한 팀이 있다면 사회자는 반드시 이를 알려주어야 합니다」: a deciding execution ends the game."""
+    t = original()
+    to_day_two(t)
+    speeches(t, p1="p3", p3="p8")
+    defenses(t)
+    split = dict(p1="p3", p2="p3", p4="p3", p5="p8", p6="p8", p7="p8", p3="p8", p8="p3")
+    vote(t, **split)
+    vote(t, **split)
+    for pid in ("p1", "p2", "p4", "p5", "p6"):
+        t.act("confirm", pid, choice="yes")
+    t.timeout()
+    assert t.kind == "lastWord" and t.view(None)["phase"]["player"] == "p3"
+    t.act("endTurn", "p3")
+    assert t.kind == "lastWord" and t.view(None)["phase"]["player"] == "p8"
+    t.act("endTurn", "p8")
+    assert t.kind == "night"
+    # the last mafioso executed: the citizens have won, no last word
+    t = original(["mafia", "police", "citizen", "citizen", "citizen", "citizen", "citizen", "citizen"])
+    to_day_two(t)
+    speeches(t, p2="p1")
+    defenses(t)
+    assert me.result(t.state)["winner"] == "town"
+
+
+def test_original_host_may_remove_a_player_mid_game() -> None:
+    """「정말 필요하다면 그 플레이어를 게임에서 제외할 수도 있습니다」: the character leaves (same win check as
+    ``leave``); everyone sees "removed by the host", never the role."""
+    t = original()
+    night(t)
+    t.act("remove", "p4")
+    assert not t.alive("p4") and t.p("p4")["diedBy"] == "removed"
+    assert t.events("death")[-1] == {
+        "kind": "death",
+        "day": 1,
+        "player": "p4",
+        "by": "removed",
+        "revealed": None,
+    }
+    assert t.view(None)["chat"][-1]["text"] == "p4 was removed from the game by the host."
+    row = next(p for p in t.view("p5")["players"] if p["id"] == "p4")
+    assert row["role"] is None and row["revealed"] is None
+    t.act("remove", "p1")  # the speaker: the next speaker's turn
+    assert t.state["phase"]["speaker"] == "p2"
+    t.act("remove", "p1")  # already out: nothing changes
+    for pid in ("p3", "p5", "p6", "p7"):
+        t.act("remove", pid)
+    assert me.result(t.state)["winner"] == "mafia"
+    refused(lambda: t.act("remove", "p8"), "game_over")
+
+
+def test_original_full_post_game_review() -> None:
+    """After the end everyone may step through the whole game (issue 14 §7): each night's choices
+    and check results, each ballot, the private chats in order, the last words, every death with
+    its cause; refused before the end (「이때 처형된 플레이어의 캐릭터 카드를 공개하지 않습니다」 holds
+    until then)."""
+    t = original()
+    refused(lambda: me.review(t.state), "game_not_ended")
+    t.timeout()
+    t.act("chat", "p1", channel="mafia", text="p4 first")
+    night(t, p3=[("investigate", "p1")], p2=[("godfatherCheck", "p3")])
+    speeches(t)
+    night(t, p1=[("mafiaTarget", "p4")], p2=[("mafiaTarget", "p4"), ("godfatherCheck", "p5")])
+    speeches(t, p3="p1")
+    defenses(t)
+    t.act("chat", "p1", channel="day", text="you will regret it")
+    refused(lambda: me.review(t.state), "game_not_ended")
+    assert all(t.view(v)["review"] is None for v in [None, *t.ids])
+    t.act("endTurn", "p1")
+    night(t, p2=[("mafiaTarget", "p5")])
+    speeches(t, p3="p2")
+    defenses(t)
+    assert t.kind == "ended"
+    r = me.review(t.state)
+    assert r == t.view(None)["review"] == t.view("p4")["review"]
+    assert r["winner"] == "town" and {p["id"]: p["role"] for p in r["players"]}["p2"] == "godfather"
+    steps = [(st["day"], st["part"]) for st in r["steps"]]
+    assert steps == [(1, "night"), (2, "night"), (2, "day"), (3, "night"), (3, "day")]
+    by = {k: st["items"] for k, st in zip(steps, r["steps"], strict=True)}
+    assert {"kind": "act", "player": "p3", "action": "investigate", "target": "p1"} in by[(1, "night")]
+    assert {
+        "kind": "result",
+        "player": "p3",
+        "action": "investigate",
+        "target": "p1",
+        "result": "criminal",
+    } in by[(1, "night")]
+    chat = [it for it in by[(1, "night")] if it["kind"] == "chat"]
+    assert [(c["channel"], c["from"], c["text"]) for c in chat] == [("mafia", "p1", "p4 first")]
+    assert {"kind": "death", "player": "p4", "cause": "mafia"} in by[(2, "night")]
+    kinds = [it["kind"] for it in by[(2, "day")]]
+    assert kinds == ["death", "lastWord"]  # a single suspect is executed after the defense
+    assert by[(2, "day")][1] == {"kind": "lastWord", "player": "p1", "lines": ["you will regret it"]}
+    assert {"kind": "death", "player": "p5", "cause": "mafia"} in by[(3, "night")]
+    assert {"kind": "death", "player": "p2", "cause": "vote"} in by[(3, "day")]
+    # deterministic: the same seed and action log give the same review
+    again = me.new_game(t.ids, {"preset": "original", "expansion": True, "kidSafeChat": False}, seed=1)
+    for p, role in zip(again["players"], EIGHT, strict=True):
+        p["role"] = role
+    for action, now in t.log:
+        again = me.apply(again, action, now)
+    assert me.review(again) == r
+
+
+def test_original_review_shows_every_ballot_of_a_trial() -> None:
+    """「사회자는 각 용의자의 득표수를 기록합니다」 and the all-or-none decision: every ballot in the review."""
+    t = original()
+    to_day_two(t)
+    speeches(t, p1="p3", p3="p8")
+    defenses(t)
+    split = dict(p1="p3", p2="p3", p4="p3", p5="p8", p6="p8", p7="p8", p3="p8", p8="p3")
+    vote(t, **split)
+    vote(t, **split)
+    t.act("confirm", "p1", choice="no")
+    t.act("endGame", "p1")
+    items = me.review(t.state)["steps"][-1]["items"]
+    votes = [it for it in items if it["kind"] == "vote"]
+    assert [v["round"] for v in votes] == [1, 2] and votes[0]["ballots"] == split
+    assert items[-1] == {"kind": "allOrNone", "suspects": ["p3", "p8"], "ballots": {"p1": "no"}}

@@ -139,3 +139,22 @@ def test_leave_of_the_last_voter_closes_the_city_vote() -> None:
         t.act("vote", pid, target="abstain" if pid != "p3" else "p1")
     t.act("leave", "p8")
     assert not t.alive("p1") and t.kind == "night"
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_host_removes_a_player_mid_game_like_a_leave(preset: str) -> None:
+    """Seed 003 「정말 필요하다면 그 플레이어를 게임에서 제외할 수도 있습니다」, seed 000 §9 (host kick): the
+    character leaves the game as with ``leave`` (same win check); a public "removed" line."""
+    t = table(preset)
+    t.until("night")
+    t.act("pause", "p1")
+    t.act("remove", "p5")  # accepted while paused, like leave
+    assert not t.alive("p5") and t.p("p5")["diedBy"] == "removed"
+    death = t.events("death")[-1]
+    assert death["player"] == "p5" and death["by"] == "removed"
+    assert "removed" in t.view(None)["chat"][-1]["text"]
+    t.act("resume", "p1")
+    for pid in ("p3", "p4", "p6"):
+        if t.kind != "ended":
+            t.act("remove", pid)
+    assert me.result(t.state)["winner"] == "mafia"  # the same win check as a leave

@@ -20,6 +20,7 @@ from typing import Any
 from . import actions as _actions
 from . import options as _options
 from . import presets as _presets
+from . import review as _review
 from . import rng as _rng
 from .actions import parse
 from .errors import InvalidAction
@@ -47,6 +48,7 @@ __all__ = [
     "presets_info",
     "register",
     "result",
+    "review",
     "team_of",
     "view",
 ]
@@ -54,9 +56,9 @@ __all__ = [
 STATE_VERSION = 1
 ALWAYS_ROUTED = frozenset({"chat", "presence", "phaseTimeout"})
 # Room-level actions (the room layer checks host rights; the engine applies them in any phase)
-ROOM_ACTIONS = frozenset({"pause", "resume", "endGame", "leave"})
+ROOM_ACTIONS = frozenset({"pause", "resume", "endGame", "leave", "remove"})
 # What may still happen while the host has paused the game
-WHILE_PAUSED = frozenset({"chat", "presence", "pause", "resume", "endGame", "leave"})
+WHILE_PAUSED = frozenset({"chat", "presence", "pause", "resume", "endGame", "leave", "remove"})
 
 
 def _preset_of_options(options: Any):
@@ -170,6 +172,7 @@ def new_game(players: list[str], options: dict | None = None, seed: int | str = 
         "chat": [],
         "chatSeq": 0,
         "events": [],
+        "log": [],  # secret record for review() (game.Game.record)
         "votes": None,
         "mvpVotes": {},
         "nominatedBy": None,
@@ -229,7 +232,11 @@ def apply(state: dict, action: dict, now: float) -> dict:
 
 
 def _room_action(g: Game, a: Any) -> None:
-    """pause / resume / endGame / leave: the same in every preset (docs/rules.md, "Room rules")."""
+    """pause / resume / endGame / leave / remove: the same in every preset (docs/rules.md, "Room rules").
+
+    ``remove`` is the host taking ``player`` out of a running game: the same as that player's
+    ``leave`` (same win check), with ``diedBy: "removed"`` and a public line saying so.
+    """
     s = g.s
     ph = s["phase"]
     g.player(a.player)
@@ -253,13 +260,17 @@ def _room_action(g: Game, a: Any) -> None:
     elif a.type == "endGame":
         s["paused"] = None
         g.preset.finish(g, "none", "host")
-    else:  # leave
+    else:  # leave, remove
         p = g.player(a.player)
         if not p["alive"]:
             return  # an eliminated player leaving changes nothing in the game
         seq = s["seq"]
-        g.kill(p, "left")
-        g.system(f"{p['id']} left the game.")
+        if a.type == "remove":
+            g.kill(p, "removed")
+            g.system(f"{p['id']} was removed from the game by the host.")
+        else:
+            g.kill(p, "left")
+            g.system(f"{p['id']} left the game.")
         g.preset.after_leave(g, p)
         if s["phase"]["kind"] == "ended":
             s["paused"] = None
@@ -278,6 +289,14 @@ def action_schema() -> dict:
 def view(state: dict, viewer: str | None) -> dict:
     """Everything ``viewer`` may know (None: a spectator), as a JSON-ready dict."""
     return _build_view(state, viewer, PRESETS[state["preset"]])
+
+
+def review(state: dict) -> dict:
+    """The whole game with every hidden thing shown (docs/protocol.md, "Review").
+
+    Only after the end; before it raises ``InvalidAction("game_not_ended")``.
+    """
+    return _review.build(state)
 
 
 def deadline(state: dict) -> float | None:

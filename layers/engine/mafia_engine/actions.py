@@ -146,6 +146,12 @@ class Leave(_PlayerAction):
     type: Literal["leave"]
 
 
+class Remove(_PlayerAction):
+    """Room layer (host): ``player`` is removed from a running game, like a ``leave``."""
+
+    type: Literal["remove"]
+
+
 class PhaseTimeout(_Action):
     type: Literal["phaseTimeout"]
     phase: int | None = None  # phase_seq the timeout belongs to
@@ -153,7 +159,7 @@ class PhaseTimeout(_Action):
 
 
 # Actions every game takes whatever its preset (routed by ``apply`` itself).
-CORE = (Chat, Presence, Pause, Resume, EndGame, Leave, PhaseTimeout)
+CORE = (Chat, Presence, Pause, Resume, EndGame, Leave, Remove, PhaseTimeout)
 # Every model a preset may name in ``Preset.actions`` without declaring it itself.
 LIBRARY = (
     Chat,
@@ -179,6 +185,7 @@ LIBRARY = (
     Resume,
     EndGame,
     Leave,
+    Remove,
     PhaseTimeout,
 )
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from . import rng
 from .errors import InvalidAction
 from .roles import ROLES, Role, team_of
+from .views import _jcopy
 
 if TYPE_CHECKING:
     from .presets.base import Preset
@@ -34,6 +35,8 @@ def clone(s: dict) -> dict:
     c["results"] = {k: list(v) for k, v in s["results"].items()}
     c["mvpVotes"] = dict(s["mvpVotes"])
     c["votes"] = _copy_value(s["votes"])
+    if "log" in s:  # the secret record for the post-game review (append-only, like events)
+        c["log"] = list(s["log"])
     if "extra" in s:  # preset-specific bookkeeping (city, original): one level deep
         c["extra"] = {k: _copy_value(v) for k, v in s["extra"].items()}
     return c
@@ -90,8 +93,20 @@ class Game:
     # --- changing ----------------------------------------------------------------------
     def goto(self, kind: str, **data: Any) -> None:
         """Enter phase ``kind``: the only way the phase changes."""
+        old = self.s["phase"]
+        spec = self.preset.phases.get(old["kind"])
+        if spec is not None and spec.review:
+            # what the phase decided in secret (night choices, ballots), for review(state)
+            self.record(
+                "phase",
+                phase=old["kind"],
+                day=old.get("day", self.s["day"]),
+                **{k: _jcopy(old[k]) for k in spec.review if k in old},
+            )
         self.s["seq"] += 1
         self.s["phase"] = {"kind": kind, "endsAt": None}
+        if self.preset.phases[kind].review:
+            self.s["phase"]["day"] = self.s["day"]  # the day the phase began (night N: N)
         self.preset.phases[kind].begin(self, **data)
 
     def deadline_in(self, seconds: float) -> None:
@@ -103,6 +118,11 @@ class Game:
     def event(self, kind: str, **fields: Any) -> None:
         """A public announcement (every viewer sees every event)."""
         self.s["events"].append({"kind": kind, "day": self.s["day"], **fields})
+
+    def record(self, kind: str, **fields: Any) -> None:
+        """A secret line of the game's record (never in a view; ``review`` reads it after the end)."""
+        if "log" in self.s:
+            self.s["log"].append({"k": kind, **fields})
 
     def system(self, text: str) -> None:
         from .chat import append
@@ -120,15 +140,20 @@ class Game:
         elif what == "team" and not p["revealed"]:
             p["revealed"] = {"team": self.team(p)}
 
-    def kill(self, p: dict, by: str) -> None:
-        """Take ``p`` out of the game (death, execution or disconnect) with the death reveal."""
+    def kill(self, p: dict, by: str, public: str | None = None) -> None:
+        """Take ``p`` out of the game (death, execution or disconnect) with the death reveal.
+
+        ``by`` is the real cause (``diedBy``, the result, the review); ``public`` what the
+        public ``death`` event says when the cause itself is secret (original: "night").
+        """
         p["alive"] = False
         p["diedDay"] = self.s["day"]
         p["diedBy"] = by
         reveal = self.options.get("deathReveal", "none")
         if reveal != "none":
             self.reveal(p, reveal)
-        self.event("death", player=p["id"], by=by, revealed=p["revealed"])
+        self.record("death", player=p["id"], by=by, day=self.s["day"], phase=self.s["phase"]["kind"])
+        self.event("death", player=p["id"], by=public or by, revealed=p["revealed"])
 
     def check_win(self, cause: str) -> bool:
         """Run the preset's win checks in order; end the game at the first that holds."""

@@ -4,7 +4,7 @@ A preset maps each phase kind to a ``PhaseSpec``: ``begin`` sets the phase up (d
 phase data), ``actions`` lists the action types accepted while it runs (``chat``,
 ``presence`` and ``phaseTimeout`` are always routed), ``timeout`` decides what happens at
 the deadline (usually ``g.goto(next_kind)``), ``public`` lists the phase-data keys any
-viewer may see. ``Game.goto`` is the only way to change phase; it bumps ``seq``.
+viewer may see; ``review`` those kept for the post-game review. ``Game.goto`` is the only way to change phase; it bumps ``seq``.
 """
 
 from __future__ import annotations
@@ -29,3 +29,5 @@ class PhaseSpec:
     actions: frozenset[str] = field(default_factory=frozenset)
     public: tuple[str, ...] = ()  # phase-data keys shown to every viewer
     day: bool = False  # a day phase (day chat open, counts for presence)
+    # phase-data keys recorded (secretly) when the phase ends, for the post-game review
+    review: tuple[str, ...] = ()

@@ -38,10 +38,13 @@ def legal_actions(state: dict, chat: bool = True, now: float | None = None) -> l
                         "text": CHAT_LINES[len(out) % len(CHAT_LINES)],
                     }
                 )
-        if not p["alive"] or kind == "ended":
+        if kind == "ended":
             continue
         if preset.rules.confirm_locks:
+            # the task drives these presets (dead players have none, but a last word)
             out.extend(_task_actions(preset.private(state, p), pid))
+            continue
+        if not p["alive"]:
             continue
         # picks stay open (classic): a pick may be changed, so offer every one each time
         acts = preset.phases[kind].actions

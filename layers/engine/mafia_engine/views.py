@@ -61,6 +61,12 @@ def _copy_chat(items: list[dict], read: tuple[str, ...]) -> list[dict]:
     return list(out)
 
 
+def _review_gate(s: dict) -> Any:
+    from .review import gate  # review builds on this module's _jcopy
+
+    return gate(s)
+
+
 def build(s: dict, viewer: str | None, preset: Any) -> dict:
     me = None
     if viewer is not None:
@@ -119,4 +125,6 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
         "result": _jcopy(s["result"]),
         "paused": bool(s.get("paused")),
         "rules": preset.rules.as_view(),
+        # the post-game review: every hidden thing, only once the game has ended
+        "review": _review_gate(s),
     }

@@ -70,6 +70,8 @@ export function step(view, progress) {
     const seat = queue[p.pos];
     return { step: { screen: p.open ? "turn" : "handover", stage, seat }, progress: p };
   }
-  if (kind === "discussion" || kind === "defense" || kind === "speech") return { step: { screen: kind }, progress: p };
+  if (kind === "discussion" || kind === "defense" || kind === "speech" || kind === "lastWord") {
+    return { step: { screen: kind }, progress: p };
+  }
   return { step: { screen: "public" }, progress: p };
 }

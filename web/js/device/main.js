@@ -10,6 +10,7 @@ import { playerName } from "../game/format.js";
 import { queueOf, step } from "./flow.js";
 import { hush, say } from "./narrator.js";
 import { Seats } from "./seats.js";
+import { lastWord } from "./lastword.js";
 import * as screens from "./screens.js";
 import { setupScreen } from "./setup.js";
 import { clearGame, freshProgress, loadGame, saveGame, setVoice, voiceOn } from "./store.js";
@@ -177,7 +178,7 @@ function narrate(view, s) {
     const phaseKey = `phase:${ctl.game.progress.key}`;
     speakOnce(phaseKey, t(`device.say.${s.stage}`));
     speakOnce(`pass:${ctl.game.progress.key}:${ctl.game.progress.pos}`, t("device.say.pass", { name: playerName(view, s.seat) }));
-  } else if (["discussion", "defense", "speech"].includes(s.screen)) {
+  } else if (["discussion", "defense", "speech", "lastWord"].includes(s.screen)) {
     speakOnce(`phase:${s.screen}:${view.phase.seq}`, t(`device.say.${s.screen}`));
   } else if (s.screen === "end") {
     speakOnce(`end:${ctl.game.room}:${(view.events || []).length}`, t("device.say.end"));
@@ -366,6 +367,8 @@ function playScreen({ view, s }) {
       return screens.speech(view, ctl.seats.view(view.phase.speaker), {
         onNominate: (id, action, payload) => ctl.seats.send(id, action, payload),
       });
+    case "lastWord":
+      return lastWord(view, { onDone: (id) => ctl.seats.send(id, "endTurn") });
     case "end":
       return screens.end(view, {
         onAgain: () => {

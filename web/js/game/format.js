@@ -48,7 +48,7 @@ export function isDeathEvent(ev) {
 }
 
 const NIGHT_KINDS = new Set(["saved", "soldierSurvived", "quietNight"]);
-const NIGHT_DEATHS = new Set(["mafia", "yakuza", "madman", "arrest"]);
+const NIGHT_DEATHS = new Set(["mafia", "yakuza", "madman", "arrest", "night"]);
 
 /** "Night 1" / "Day 2": when an event happened (night events carry the night number). */
 export function eventWhen(ev) {

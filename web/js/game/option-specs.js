@@ -289,6 +289,13 @@ export default {
         "max": 120
       },
       {
+        "key": "lastWordSeconds",
+        "type": "int",
+        "default": 15,
+        "min": 5,
+        "max": 60
+      },
+      {
         "key": "untimed",
         "type": "bool",
         "default": false

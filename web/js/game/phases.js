@@ -8,6 +8,7 @@ import { has, t } from "../i18n.js";
 import { isNight, playerName } from "./format.js";
 import { roleCardBody } from "./overlays.js";
 import { voteBars } from "./votes.js";
+import { lastWordPhase } from "./lastword.js";
 
 /** Per-phase memory that is not in the view (e.g. "I pressed ready early"). */
 const local = { key: null, readyEarly: false, revealed: false, pick: undefined };
@@ -319,6 +320,8 @@ const PHASES = {
     },
   },
 };
+
+PHASES.lastWord = lastWordPhase({ hint, button, act });
 
 const GENERIC = {
   sub: suspectsSub,

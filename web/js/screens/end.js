@@ -2,6 +2,7 @@
 import { h, replaceChildren } from "../dom.js";
 import { has, roleName, t, teamName } from "../i18n.js";
 import { eventText, eventWhen, playerName } from "../game/format.js";
+import { reviewSection } from "./review.js";
 
 function winnerText(winner) {
   if (winner === "none") return t("end.winner.none");
@@ -87,6 +88,7 @@ export function mount(root, ctx) {
         h("section", { class: "card", "aria-labelledby": "roles-title" }, h("h2", { id: "roles-title" }, t("end.roles")), roles),
         h("section", { class: "card", "aria-labelledby": "timeline-title" }, h("h2", { id: "timeline-title" }, t("end.timeline")), timeline),
       ),
+      reviewSection(view),
       h(
         "div",
         { class: "row end-actions" },

@@ -244,6 +244,8 @@ def _intents(seat: Seat, lang: str) -> list[tuple[str, dict]]:
                 out.append(("end", a))
         return out
     if not seat.alive:
+        if task == "endTurn":  # original: an executed bot's last word (untimed games wait for it)
+            out.append(("endTurn", {"type": "endTurn"}))
         return out
     if "day" not in seat.write:
         pass  # nothing to say where nobody may speak (a speech is the speaker's alone)

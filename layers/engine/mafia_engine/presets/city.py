@@ -461,10 +461,18 @@ PHASES: dict[str, PhaseSpec] = {
     p.kind: p
     for p in (
         PhaseSpec("roleReveal", _role_reveal_begin, _to_night, frozenset({"readyEarly"})),
-        PhaseSpec("night", _night_begin, resolve_night, frozenset({*NIGHT_CHECKS, "sleep"})),
+        PhaseSpec(
+            "night", _night_begin, resolve_night, frozenset({*NIGHT_CHECKS, "sleep"}), review=("acts",)
+        ),
         PhaseSpec("discussion", _discussion_begin, _to_vote, frozenset({"readyEarly"}), day=True),
         PhaseSpec(
-            "vote", _vote_begin, close_vote, frozenset({"vote"}), public=("round", "candidates"), day=True
+            "vote",
+            _vote_begin,
+            close_vote,
+            frozenset({"vote"}),
+            public=("round", "candidates"),
+            day=True,
+            review=("round", "candidates", "votes"),
         ),
         PhaseSpec(
             "defense",

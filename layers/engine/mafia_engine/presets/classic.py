@@ -613,12 +613,24 @@ PHASES: dict[str, PhaseSpec] = {
             public=("adjustedBy",),
             day=True,
         ),
-        PhaseSpec("vote", _vote_begin, _vote_timeout, frozenset({"vote"}), day=True),
+        PhaseSpec("vote", _vote_begin, _vote_timeout, frozenset({"vote"}), day=True, review=("votes",)),
         PhaseSpec("defense", _defense_begin, _defense_timeout, frozenset(), public=("accused",), day=True),
         PhaseSpec(
-            "confirm", _confirm_begin, _confirm_timeout, frozenset({"confirm"}), public=("accused",), day=True
+            "confirm",
+            _confirm_begin,
+            _confirm_timeout,
+            frozenset({"confirm"}),
+            public=("accused",),
+            day=True,
+            review=("accused", "ballots"),
         ),
-        PhaseSpec("night", _night_begin, _night_timeout, frozenset(NIGHT_CHECKS)),
+        PhaseSpec(
+            "night",
+            _night_begin,
+            _night_timeout,
+            frozenset(NIGHT_CHECKS),
+            review=("mafiaPicks", "mafiaTarget", "acts"),
+        ),
         PhaseSpec("ended", timeout=None),
     )
 }

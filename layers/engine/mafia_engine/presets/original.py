@@ -91,7 +91,8 @@ YAKUZA_CORE = frozenset({"yakuza", "ninja"})
 JUDGES = frozenset({"judge", "corruptJudge"})
 GROUP_KILL = {"mafia": "mafiaTarget", "yakuza": "yakuzaTarget"}
 MAX_NIGHTS = 30  # our safeguard: the seed has no draw (docs/rules.md)
-DAY_KINDS = frozenset({"speech", "defense", "vote", "allOrNone"})
+DAY_KINDS = frozenset({"speech", "defense", "vote", "allOrNone", "lastWord"})
+LAST_WORD_LINES = 3  # "최후의 한 마디": a last word, not a speech (docs/rules.md, reading)
 CHANNELS = ("day", "mafia", "yakuza", "dead", "system")
 NIGHT_TYPES = (
     "lawyerPeek",
@@ -117,6 +118,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("speechSeconds", "int", 60, min=20, max=180, help="each player's turn to speak"),
     OptionSpec("defenseSeconds", "int", 30, min=10, max=120, help="each suspect's defense"),
     OptionSpec("voteSeconds", "int", 30, min=10, max=120),
+    OptionSpec(
+        "lastWordSeconds",
+        "int",
+        15,
+        min=5,
+        max=60,
+        help="the executed player's last word (ends early when they are done)",
+    ),
     OptionSpec(
         "untimed",
         "bool",
@@ -272,8 +281,10 @@ def resolve_night(g: Game) -> None:
         dead[t] = by
     for p in s["players"]:
         if p["id"] in dead:
-            g.kill(p, dead[p["id"]])
-            g.system(f"{p['id']} was {'arrested' if dead[p['id']] == 'arrest' else 'killed'} in the night.")
+            # "목격자가 없다는 것입니다": the report never names the killer (nor an arrest);
+            # the real cause is the player's diedBy, shown in the result and the review
+            g.kill(p, dead[p["id"]], public="night")
+            g.system(f"{p['id']} was taken out in the night.")
     if not dead:
         g.event("quietNight")
         g.system("The night was quiet.")
@@ -406,18 +417,30 @@ def close_vote(g: Game) -> None:
     elif ph["round"] == 1:
         g.system("A tie: the tied suspects face a second vote.")
         g.goto("vote", round=2, candidates=leaders)
-    elif not [pid for pid in _voters(g.s) if pid not in leaders]:
-        g.system("A tie again, and nobody else may vote: nobody is executed today.")
+    elif not _deciders(g.s, leaders):
+        g.system("A tie again, and nobody else is left to decide: nobody is executed today.")
         _end_day(g)
     else:
         g.system("A tie again: the others decide to execute all of them or none.")
         g.goto("allOrNone", suspects=leaders)
 
 
+def _deciders(s: dict, tied: list[str]) -> list[str]:
+    """Who decides "all or none" after a second tie (docs/rules.md, reading).
+
+    "그들을 제외한 모든 플레이어는 ... 정합니다": every living player not among the tied; but
+    "판사가 포함된 게임에서는, 오직 판사만 투표를 할 수 있습니다": where a living judge is not
+    among the tied, only those judges decide.
+    """
+    others = [p for p in s["players"] if p["alive"] and p["id"] not in tied]
+    judges = [p["id"] for p in others if p["role"] in JUDGES]
+    return judges or [p["id"] for p in others]
+
+
 def _all_or_none_begin(g: Game, suspects: list[str]) -> None:
     g.deadline_in(g.options["voteSeconds"])
     g.phase["suspects"] = list(suspects)
-    g.phase["voters"] = [pid for pid in _voters(g.s) if pid not in suspects]
+    g.phase["voters"] = _deciders(g.s, suspects)
     g.phase["ballots"] = {}
 
 
@@ -445,7 +468,23 @@ def _execute(g: Game, ids: list[str]) -> None:
     _werewolf_joins(g)
     if _check_end(g, "vote"):
         return
-    _end_day(g)
+    # "그 플레이어는 최후의 한 마디를 남기고 게임에서 떠나게 되며": one last word each
+    g.goto("lastWord", player=ids[0], queue=ids[1:])
+
+
+def _last_word_begin(g: Game, player: str, queue: list[str]) -> None:
+    g.deadline_in(g.options["lastWordSeconds"])
+    g.phase["player"] = player
+    g.phase["queue"] = list(queue)
+    g.phase["lines"] = []
+
+
+def _next_last_word(g: Game) -> None:
+    queue = g.phase["queue"]
+    if queue:
+        g.goto("lastWord", player=queue[0], queue=queue[1:])
+    else:
+        _end_day(g)
 
 
 def _end_day(g: Game) -> None:
@@ -454,28 +493,51 @@ def _end_day(g: Game) -> None:
 
 
 # --- wins ------------------------------------------------------------------------------------------
+def sides(s: dict) -> dict[str, int]:
+    """Living players per side as the win checks count them (docs/rules.md, "Wins").
+
+    ``town``: the citizens, and the werewolf until it joins a group ("사회자는 늑대인간을 선량한
+    시민처럼 대우하다가"); ``mafia``: every criminal but the yakuza group and the madman (mafia,
+    godfather, lawyer, corrupt judge, a werewolf that joined the mafia); ``mafiaGroup``: mafia,
+    godfather and a werewolf that joined them; ``yakuza``: yakuza, ninja and a werewolf that
+    joined them; ``solo``: the madman.
+    """
+    out = {"town": 0, "mafia": 0, "mafiaGroup": 0, "yakuza": 0, "solo": 0}
+    joined = s["extra"]["werewolf"]
+    for p in s["players"]:
+        if not p["alive"]:
+            continue
+        role = p["role"]
+        if role == "werewolf":
+            side = joined or "town"
+        elif role == "madman":
+            side = "solo"
+        elif role in YAKUZA_CORE:
+            side = "yakuza"
+        elif team_of(role) == TOWN:
+            side = "town"
+        else:
+            side = "mafia"
+        out[side] += 1
+        if side == "mafia" and (role in MAFIA_CORE or role == "werewolf"):
+            out["mafiaGroup"] += 1
+    return out
+
+
 def winner_now(s: dict) -> str | None:
-    """The side that has won, "draw" when nobody can win any more, or None (docs/rules.md)."""
+    """The side that has won, "draw" when nobody is left, or None (docs/rules.md, "Wins")."""
     alive = [p for p in s["players"] if p["alive"]]
     if not alive:
         return "draw"
     if len(alive) == 1 and alive[0]["role"] in ("madman", "werewolf"):
         return alive[0]["role"]
-    town = sum(1 for p in alive if team_of(p["role"]) == TOWN)
-    if town == len(alive):
-        return "town"
-    # the werewolf kills with a group it joined but never wins with it: not counted here
-    mafia_core = sum(1 for p in alive if p["role"] in MAFIA_CORE)
-    yakuza_core = sum(1 for p in alive if p["role"] in YAKUZA_CORE)
-    helpers = sum(1 for p in alive if p["role"] in ("lawyer", "corruptJudge"))
-    if mafia_core and mafia_core + helpers >= town:
-        return "mafia"
-    if yakuza_core and not mafia_core and not town:
-        return "yakuza"
-    if not town and not mafia_core and not yakuza_core:
-        solos = sum(1 for p in alive if p["role"] in ("madman", "werewolf"))
-        if not solos:
-            return "draw"  # only the lawyer / corrupt judge are left: nobody can win
+    n = sides(s)
+    if n["town"] == len(alive):
+        return "town"  # "범죄자 그룹이 모두 죽었다면" (an unjoined werewolf passes for a citizen)
+    if n["yakuza"] and not n["mafiaGroup"] and not n["town"]:
+        return "yakuza"  # "마피아그룹과 시민을 모두 제거하면"
+    if n["mafia"] and n["mafia"] >= n["town"]:
+        return "mafia"  # "야쿠자그룹을 제외한 범죄자그룹의 수가 시민의 수와 같거나 많아지면"
     return None
 
 
@@ -571,6 +633,12 @@ def act_end_turn(g: Game, a: Any) -> None:
     if g.phase["kind"] == "speech":
         act_nominate(g, a)
         return
+    if g.phase["kind"] == "lastWord":
+        p = g.player(a.player)  # the executed player: out of the game, done speaking
+        if g.phase["player"] != p["id"]:
+            raise InvalidAction("not_your_turn", f"it is {g.phase['player']}'s last word")
+        _next_last_word(g)
+        return
     p = g.actor(a.player)
     if g.phase["accused"] != p["id"]:
         raise InvalidAction("not_your_turn", f"it is {g.phase['accused']}'s defense")
@@ -645,6 +713,13 @@ def after_leave(g: Game, p: dict) -> None:
 
 
 # --- chat ----------------------------------------------------------------------------------------------
+def act_chat_original(g: Game, a: Any) -> None:
+    act_chat(g, a, chat_refusal)
+    if g.phase["kind"] == "lastWord" and a.channel == "day":
+        # kept for the review (the day chat's window may lose them in a long game)
+        g.phase["lines"] = [*g.phase["lines"], g.s["chat"][-1]["text"]]
+
+
 def chat_refusal(s: dict, p: dict, channel: str) -> str | None:
     kind = s["phase"]["kind"]
     if channel == "system":
@@ -653,6 +728,14 @@ def chat_refusal(s: dict, p: dict, channel: str) -> str | None:
         return f"there is no {channel} chat in this game"
     if kind == "ended":
         return None if channel == "day" else "after the game only the day chat is open"
+    if kind == "lastWord" and s["phase"]["player"] == p["id"] and channel == "dead":
+        return "your last word is for the living: write it in the day chat"
+    if kind == "lastWord" and channel == "day":
+        if s["phase"]["player"] != p["id"]:
+            return "only the executed player speaks their last word"
+        if len(s["phase"]["lines"]) >= LAST_WORD_LINES:
+            return f"a last word is at most {LAST_WORD_LINES} messages"
+        return None
     if channel == "dead":
         return None if not p["alive"] else "only the dead write in the dead chat"
     if not p["alive"]:
@@ -721,7 +804,9 @@ def private(s: dict, p: dict) -> dict:
     task = "none"
     targets: list = []
     choice = None
-    if p["alive"]:
+    if kind == "lastWord" and ph["player"] == pid:
+        task = "endTurn"  # out of the game, but this is their last word
+    elif p["alive"]:
         if kind == "roleReveal":
             task = "done" if pid in ph["ready"] else "ready"
         elif kind == "night":
@@ -778,7 +863,7 @@ PHASES: dict[str, PhaseSpec] = {
     p.kind: p
     for p in (
         PhaseSpec("roleReveal", _role_reveal_begin, _to_night, frozenset({"readyEarly"})),
-        PhaseSpec("night", _night_begin, resolve_night, frozenset({*NIGHT_TYPES, "sleep"})),
+        PhaseSpec("night", _night_begin, resolve_night, frozenset({*NIGHT_TYPES, "sleep"}), review=("acts",)),
         PhaseSpec(
             "speech",
             _speech_begin,
@@ -802,6 +887,7 @@ PHASES: dict[str, PhaseSpec] = {
             frozenset({"vote"}),
             public=("round", "candidates", "voters"),
             day=True,
+            review=("round", "candidates", "voters", "votes"),
         ),
         PhaseSpec(
             "allOrNone",
@@ -810,13 +896,23 @@ PHASES: dict[str, PhaseSpec] = {
             frozenset({"confirm"}),
             public=("suspects", "voters"),
             day=True,
+            review=("suspects", "voters", "ballots"),
+        ),
+        PhaseSpec(
+            "lastWord",
+            _last_word_begin,
+            _next_last_word,
+            frozenset({"endTurn"}),
+            public=("player", "queue"),
+            day=True,
+            review=("player", "lines"),
         ),
         PhaseSpec("ended", timeout=None),
     )
 }
 
 ACTIONS = {
-    "chat": lambda g, a: act_chat(g, a, chat_refusal),
+    "chat": act_chat_original,
     "readyEarly": act_ready_early,
     "nominate": act_nominate,
     "endTurn": act_end_turn,

@@ -1,0 +1,137 @@
+"""The post-game review: the whole game with every hidden thing shown, built after the end.
+
+Built only from what the engine recorded while the game ran (deterministic: the same seed and
+action log give the same review): the secret record ``state["log"]`` (each night's choices,
+each ballot, each last word, every death with its real cause, written by ``Game.record`` and
+``Game.goto`` through ``PhaseSpec.review``), the private results (checks), the roles, and the
+chat the state still holds (the private channels: mafia, yakuza, lovers, dead).
+
+Nothing here reaches a client before the end: ``review`` refuses with ``game_not_ended``, and
+the view gate (``views.build``) adds it only to views of an ended game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import InvalidAction
+from .roles import ROLES, team_of
+from .views import _jcopy
+
+PRIVATE_CHANNELS = ("mafia", "yakuza", "lovers", "dead")
+# the order of items inside one step (a night or a day)
+_ORDER = {
+    "act": 0,
+    "result": 1,
+    "vote": 2,
+    "confirm": 2,
+    "allOrNone": 3,
+    "death": 4,
+    "lastWord": 5,
+    "chat": 6,
+}
+
+
+def _night_items(entry: dict, roles: dict[str, str]) -> list[dict]:
+    """Night choices: ``acts`` is {player: {action: target}} (original) or {player: target}."""
+    items = []
+    for pid, target in (entry.get("mafiaPicks") or {}).items():
+        items.append({"kind": "act", "player": pid, "action": "mafiaTarget", "target": target})
+    for pid, acts in (entry.get("acts") or {}).items():
+        if isinstance(acts, dict):
+            for action, target in acts.items():
+                items.append({"kind": "act", "player": pid, "action": action, "target": target})
+        elif acts is not None:  # city: None is a sleep / skip
+            action = ROLES[roles[pid]].night or "act"
+            items.append({"kind": "act", "player": pid, "action": action, "target": acts})
+    return items
+
+
+def _phase_items(entry: dict, roles: dict[str, str]) -> list[dict]:
+    phase = entry["phase"]
+    if phase == "night":
+        return _night_items(entry, roles)
+    if phase == "vote":
+        item = {"kind": "vote", "ballots": dict(entry.get("votes") or {})}
+        if entry.get("round") is not None:
+            item["round"] = entry["round"]
+        if entry.get("candidates") is not None:  # city's first round: every living player
+            item["candidates"] = list(entry["candidates"])
+        return [item] if item["ballots"] else []
+    if phase == "confirm":
+        return [{"kind": "confirm", "accused": entry["accused"], "ballots": dict(entry["ballots"])}]
+    if phase == "allOrNone":
+        return [{"kind": "allOrNone", "suspects": list(entry["suspects"]), "ballots": dict(entry["ballots"])}]
+    if phase == "lastWord":
+        return [{"kind": "lastWord", "player": entry["player"], "lines": list(entry["lines"])}]
+    return []
+
+
+def build(s: dict) -> dict:
+    """The review of an ended game (``mafia_engine.review``); refused before the end."""
+    if s["phase"]["kind"] != "ended":
+        raise InvalidAction("game_not_ended", "the review opens when the game is over")
+    roles = {p["id"]: p["role"] for p in s["players"]}
+    won = {r["id"]: r["won"] for r in (s["result"] or {}).get("players", ())}
+    steps: list[dict] = []
+    index: dict[tuple[int, str], dict] = {}
+
+    def step(day: int, part: str) -> dict:
+        key = (day, part)
+        if key not in index:
+            index[key] = {"day": day, "part": part, "items": []}
+            steps.append(index[key])
+        return index[key]
+
+    for e in s.get("log", ()):
+        part = "night" if e.get("phase") == "night" else "day"
+        if e["k"] == "death":
+            step(e["day"], part)["items"].append({"kind": "death", "player": e["player"], "cause": e["by"]})
+        elif e["k"] == "phase":
+            items = _phase_items(e, roles)
+            if items or part == "night":
+                step(e["day"], part)["items"].extend(items)
+    for pid, results in s["results"].items():
+        for r in results:
+            step(r["day"], "night")["items"].append(
+                {
+                    "kind": "result",
+                    "player": pid,
+                    "action": r["kind"],
+                    "target": r["target"],
+                    "result": r["result"],
+                }
+            )
+    for m in s["chat"]:
+        if m["channel"] not in PRIVATE_CHANNELS:
+            continue
+        part = "day" if m["channel"] == "dead" and (m["day"], "day") in index else "night"
+        step(m["day"], part)["items"].append(
+            {"kind": "chat", "channel": m["channel"], "from": m["from"], "text": m["text"], "id": m["id"]}
+        )
+    for st in steps:
+        st["items"].sort(key=lambda it: _ORDER[it["kind"]])
+    return {
+        "preset": s["preset"],
+        "winner": s["winner"],
+        "summary": (s["result"] or {}).get("summary"),
+        "players": [
+            {
+                "id": p["id"],
+                "seat": p["seat"],
+                "role": p["role"],
+                "team": team_of(p["role"]),
+                "alive": p["alive"],
+                "diedDay": p["diedDay"],
+                "diedBy": p["diedBy"],
+                "won": won.get(p["id"], False),
+            }
+            for p in s["players"]
+        ],
+        "steps": _jcopy(steps),
+    }
+
+
+def gate(s: dict) -> Any:
+    """What a view carries under ``review``: the review once the game has ended, else None."""
+    return build(s) if s["phase"]["kind"] == "ended" else None
