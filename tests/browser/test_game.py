@@ -45,6 +45,16 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
             # The moderator's log tells the night's news in words.
             host.page.click("#chat-tab-system")
             expect(host.page.locator("#chat-log")).to_contain_text(f"{victim.name} was killed in the night.")
+            # The police's finding: in the action panel, as a private line in the moderator's
+            # log and as a mark on the checked tile, for the police only.
+            expect(police.page.locator("#my-results")).to_contain_text(f"{mafia.name} — Mafia")
+            expect(police.page.locator(f'.tile[data-pid="{mafia.pid}"] .tile-check')).to_have_text("checked: mafia")
+            police.page.click("#chat-tab-system")
+            expect(police.page.locator("#chat-log .msg-private")).to_contain_text(f"{mafia.name} — Mafia")
+            for pl in (host, survivor, doctor, mafia):
+                if pl is not police:
+                    expect(pl.page.locator(".tile-check")).to_have_count(0)
+                    expect(pl.page.locator("#my-results, .msg-private")).to_have_count(0)
             # The police's finding is on their role card.
             police.page.click("#my-role-btn")
             expect(police.page.locator(".role-results")).to_contain_text(mafia.name)

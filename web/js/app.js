@@ -5,7 +5,8 @@ import { Connection } from "./connection.js";
 import { $, h } from "./dom.js";
 import { errorText, getKid, getLang, has, setKid, setLang, t } from "./i18n.js";
 import { showEventCards, showRoleCard, closeOverlays } from "./game/overlays.js";
-import { resetPhaseMemory } from "./game/phases.js";
+import { markRoleSeen, resetPhaseMemory } from "./game/phases.js";
+import { toast } from "./toast.js";
 import { clearSession, loadSession, markEventsSeen, saveSession, seenEvents } from "./session.js";
 import * as endScreen from "./screens/end.js";
 import * as gameScreen from "./screens/game.js";
@@ -140,8 +141,8 @@ function onViewFrame(frame) {
     state.lastError = null;
     announcePhase(view);
   }
-  popNewEvents(view);
   render();
+  popNewEvents(view);
 }
 
 // The server keeps a window of the newest messages per channel; keep what this tab has
@@ -197,15 +198,6 @@ export function announce(text) {
   el.textContent = "";
   // A fresh text node makes screen readers read the same words again.
   setTimeout(() => (el.textContent = text), 50);
-}
-
-let toastTimer = null;
-function toast(text) {
-  const el = $("#toast");
-  el.textContent = text;
-  el.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => (el.hidden = true), 4000);
 }
 
 function pickScreen() {
@@ -293,7 +285,10 @@ function boot() {
     rerenderAll();
   });
   $("#my-role-btn").addEventListener("click", () => {
-    if (state.view) showRoleCard(state.view, { revealed: true });
+    if (!state.view) return;
+    markRoleSeen();
+    showRoleCard(state.view, { revealed: true });
+    render();
   });
   const params = new URLSearchParams(location.search);
   const room = (params.get("room") || "").toUpperCase();

@@ -116,8 +116,36 @@ export function eventText(view, ev) {
 export function resultText(view, r) {
   if (r.kind === "werewolfJoins") return t("result.werewolfJoins", { day: r.day ?? "?", team: teamName(r.result) });
   let result = r.result;
-  if (["mafia", "notMafia", "criminal", "notCriminal", "yes", "no"].includes(result)) result = t(`result.${result}`);
+  if (has(`result.${r.kind}.${result}`)) result = t(`result.${r.kind}.${result}`);
+  else if (["mafia", "notMafia", "criminal", "notCriminal", "yes", "no"].includes(result)) result = t(`result.${result}`);
   else if (typeof result === "string") result = roleName(result, view.preset) || result;
   else if (typeof result === "boolean") result = t(result ? "result.yes" : "result.no");
   return t("result.line", { day: r.day ?? "?", name: playerName(view, r.target), result });
+}
+
+/** The short word for one result, as shown on the checked player's tile ("mafia", "not mafia"). */
+export function resultMark(view, r) {
+  const key = `mark.${r.kind}.${r.result}`;
+  if (has(key)) return t(key);
+  if (["mafia", "notMafia", "criminal", "notCriminal"].includes(r.result)) return t(`mark.${r.result}`);
+  if (typeof r.result === "string") return roleName(r.result, view.preset) || t("mark.checked");
+  return t("mark.checked");
+}
+
+/** This player's own findings (their view's private.results), newest last. */
+export function myResults(view) {
+  const rs = view.private && view.private.results;
+  return Array.isArray(rs) ? rs.filter((r) => r && typeof r === "object") : [];
+}
+
+/** The newest finding about each player: target id -> result. */
+export function resultsByTarget(view) {
+  const out = {};
+  for (const r of myResults(view)) if (r.target) out[r.target] = r;
+  return out;
+}
+
+/** Does a result say "this one is bad"? (for the red mark on a tile) */
+export function resultIsBad(r) {
+  return ["mafia", "criminal", "yes"].includes(r.result) || ["mafia", "godfather", "yakuza", "ninja", "madman", "lawyer", "corruptJudge"].includes(r.result);
 }

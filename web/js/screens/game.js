@@ -3,8 +3,9 @@
 import { secondsLeft } from "../clock.js";
 import { h, replaceChildren } from "../dom.js";
 import { errorText, roleName, t } from "../i18n.js";
-import { eventText, eventWhen, isNight, phaseTitle, playerName, revealedBadge } from "../game/format.js";
-import { phaseRenderer } from "../game/phases.js";
+import { eventText, eventWhen, isNight, phaseTitle, playerName, resultIsBad, resultMark, resultsByTarget, resultText, revealedBadge } from "../game/format.js";
+import { phaseRenderer, roleSeen } from "../game/phases.js";
+import { logWithResults, resultsBox } from "../game/results.js";
 import { votesFor } from "../game/votes.js";
 import { takeHostButton } from "./lobby.js";
 
@@ -28,6 +29,7 @@ export function mount(root, ctx) {
       "div",
       { class: "game" },
       banner,
+      h("div", { class: "event-slot", id: "event-slot" }),
       h(
         "div",
         { class: "game-cols" },
@@ -80,7 +82,7 @@ export function mount(root, ctx) {
     banner.classList.toggle("paused", Boolean(view.paused));
     drawCountdown();
     drawGrid(renderer);
-    replaceChildren(actions, ...renderer.panel(view, ctx).filter(Boolean), hostTools(view), takeHostButton(ctx, view));
+    replaceChildren(actions, ...renderer.panel(view, ctx).filter(Boolean), resultsBox(view), hostTools(view), takeHostButton(ctx, view));
     chat.update(view);
   }
 
@@ -130,12 +132,17 @@ export function mount(root, ctx) {
     const targets = new Set(Array.isArray(priv.targets) ? priv.targets : []);
     const pick = renderer.pick;
     const choice = priv.choice ?? null;
-    const counts = votesFor(view);
+    // Tally badges belong to today's vote: gone as soon as night falls.
+    const counts = isNight(view.phase.kind) ? {} : votesFor(view);
     const teamPicks = {};
-    for (const [who, target] of Object.entries(priv.teamChoices || {})) {
+    // Before the player has tapped "see your role", the grid shows nothing secret either
+    // (no team-mates' badges): someone may be looking over their shoulder.
+    const secretsOk = view.phase.kind !== "roleReveal" || roleSeen();
+    for (const [who, target] of Object.entries(secretsOk ? priv.teamChoices || {} : {})) {
       if (target) (teamPicks[target] ||= []).push(playerName(view, who));
     }
     const accused = view.phase.accused ?? null;
+    const checked = resultsByTarget(view);
     replaceChildren(
       grid,
       ...(view.players || []).map((p) => {
@@ -147,16 +154,21 @@ export function mount(root, ctx) {
         if (p.connected === false && !dead && !p.bot) status.push(t("player.offline"));
         if (p.bot) status.push(t("player.bot"));
         // A public reveal, else what this viewer alone knows (mafia mates, the other lover).
-        const badge = revealedBadge(view, p.revealed) || (p.role && p.id !== me ? roleName(p.role, view.preset) : "");
+        const known = secretsOk && p.role && p.id !== me ? p.role : null;
+        const badge = revealedBadge(view, p.revealed) || (known ? roleName(known, view.preset) : "");
         const classes = ["tile"];
         if (dead) classes.push("dead");
         if (selectable) classes.push("selectable");
         if (choice === p.id) classes.push("chosen");
         if (p.id === me) classes.push("me");
         if (p.id === accused) classes.push("accused");
-        const shownRole = (p.revealed && p.revealed.role) || (p.id !== me && p.role);
+        const shownRole = (p.revealed && p.revealed.role) || known;
         if ((p.revealed && p.revealed.team === "mafia") || ["mafia", "godfather"].includes(shownRole)) classes.push("rev-mafia");
-        const label = [p.name, ...status, badge].filter(Boolean).join(", ");
+        // This player's own finding about p ("checked: mafia"), for the rest of the game.
+        const found = checked[p.id];
+        const mark = found ? t("mark.line", { result: resultMark(view, found) }) : "";
+        if (found) classes.push("checked");
+        const label = [p.name, ...status, badge, mark].filter(Boolean).join(", ");
         return h(
           "li",
           null,
@@ -167,6 +179,7 @@ export function mount(root, ctx) {
               class: classes.join(" "),
               "data-key": `tile-${p.id}`,
               "data-pid": p.id,
+              title: p.name,
               disabled: !selectable,
               "aria-pressed": selectable ? String(choice === p.id) : null,
               "aria-label": selectable ? t("player.choose", { name: label }) : label,
@@ -178,6 +191,9 @@ export function mount(root, ctx) {
             h("span", { class: "tile-seat", "aria-hidden": "true" }, p.seat ?? ""),
             h("span", { class: "tile-name" }, p.name),
             h("span", { class: "tile-status" }, [status.join(" · "), badge ? h("span", { class: "tile-badge" }, badge) : null]),
+            found
+              ? h("span", { class: `tile-check${resultIsBad(found) ? " bad" : ""}`, title: resultText(view, found) }, mark)
+              : null,
             counts[p.id] ? h("span", { class: "tile-votes", "aria-hidden": "true" }, String(counts[p.id])) : null,
             teamPicks[p.id] ? h("span", { class: "tile-team", title: teamPicks[p.id].join(", "), "aria-hidden": "true" }) : null,
           ),
@@ -243,12 +259,21 @@ function chatPanel(ctx) {
     if (channel === "system") {
       // The moderator's lines are drawn from the public events, in this player's language
       // (the server's system messages are English text).
-      return (Array.isArray(view.events) ? view.events : []).map((ev, i) => ({ id: i, channel, from: null, ev }));
+      return logWithResults(view, Array.isArray(view.events) ? view.events : []).map((m) => ({ ...m, channel, from: null }));
     }
     return (Array.isArray(view.chat) ? view.chat : []).filter((m) => m.channel === channel);
   }
 
   function messageItem(view, m) {
+    if (m.result) {
+      // A private line: only this player's view carries it.
+      return h(
+        "li",
+        { class: "msg msg-system msg-private", "data-id": m.id, "data-kind": "result" },
+        h("span", { class: "msg-from" }, t("log.private")),
+        h("span", { class: "msg-text" }, resultText(view, m.result)),
+      );
+    }
     if (m.ev) {
       const { text, detail } = eventText(view, m.ev);
       return h(

@@ -2,7 +2,17 @@
 import { h, replaceChildren } from "../dom.js";
 import { errorText, has, t } from "../i18n.js";
 import { serverNow } from "../clock.js";
-import { optionsEditor, sendable } from "../game/options.js";
+import { optionsEditor, presetSpecs, sendable } from "../game/options.js";
+
+/** A setup problem (room.setupError) in the player's language, with its numbers. */
+export function setupText(err, view) {
+  const spec = presetSpecs(view.preset) || {};
+  const joined = (view.players || []).length;
+  const params = { min: spec.minPlayers ?? "?", max: spec.maxPlayers ?? "?", joined, ...(err.params || {}) };
+  const key = `setup.${err.code}`;
+  if (has(key)) return t(key, params);
+  return errorText(err.code, "");
+}
 
 export function myId(ctx, view) {
   return (view && view.you && view.you.id) || (ctx.state.session && ctx.state.session.playerId) || null;
@@ -111,17 +121,11 @@ export function mount(root, ctx) {
       ),
     );
 
+    // The setup problem in words, from its code and numbers the view holds (never the
+    // server's English text).
     const status = setupError
-      ? h(
-          "p",
-          { class: "setup-error", role: "status", id: "setup-error" },
-          setupError.code && has(`err.${setupError.code}`) ? t(`err.${setupError.code}`) : null,
-          setupError.message ? h("span", { class: "server-text" }, " ", setupError.message) : null,
-        )
+      ? h("p", { class: "setup-error", role: "status", id: "setup-error" }, setupText(setupError, view))
       : h("p", { class: "setup-ok", role: "status" }, t(isHost ? "lobby.setupOk" : "lobby.waitingHost"));
-    if (setupError && !has(`err.${setupError.code}`) && !setupError.message) {
-      status.textContent = errorText(setupError.code, "");
-    }
 
     const actions = h(
       "div",
@@ -145,7 +149,15 @@ export function mount(root, ctx) {
       isHost
         ? h(
             "button",
-            { type: "button", class: "btn btn-primary", id: "start-btn", "data-key": "start", onclick: () => ctx.send("start") },
+            {
+              type: "button",
+              class: "btn btn-primary",
+              id: "start-btn",
+              "data-key": "start",
+              disabled: Boolean(setupError),
+              "aria-describedby": setupError ? "setup-error" : null,
+              onclick: () => ctx.send("start"),
+            },
             t("lobby.start"),
           )
         : null,
