@@ -95,6 +95,13 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
             expect(host.page.locator(f'#end-roles li[data-pid="{mafia.pid}"] .end-role')).to_have_text("Mafia")
             expect(host.page.locator(f'#end-roles li[data-pid="{doctor.pid}"] .end-role')).to_have_text("Doctor")
             assert host.unnamed_controls() == [], host.unnamed_controls()
+            # The execution is told once: the vote line carries the reveal, no second death line.
+            timeline = host.page.locator("#timeline li")
+            expect(timeline.filter(has_text=mafia.name).and_(host.page.locator('[data-kind="death"]'))).to_have_count(0)
+            expect(timeline.filter(has_text=mafia.name).and_(host.page.locator('[data-kind="confirm"]'))).to_have_count(1)
+            host.page.select_option("#lang-select", "ru")
+            expect(host.page.locator("#end-roles")).to_contain_text("выбыл(а) в 2-й день")
+            check_switch(host, "ru", "en")
             check_switch(host, "en", "ko")
             host.page.select_option("#lang-select", "en")
             for pl in players:

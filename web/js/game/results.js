@@ -4,7 +4,7 @@
 // player's own view (private.results), so nobody else ever sees it.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { myResults, resultIsBad, resultText } from "./format.js";
+import { myResults, resultIsBad, resultText, storyEvents } from "./format.js";
 
 /** The findings box: newest first, the newest one stressed while it is news. */
 export function resultsBox(view) {
@@ -39,7 +39,7 @@ export function logWithResults(view, events) {
   const rs = myResults(view);
   const out = [];
   const placed = new Set();
-  events.forEach((ev, i) => {
+  storyEvents(events).forEach(({ ev, index: i }) => {
     out.push({ id: i * 100, ev });
     if (ev && ev.kind === "morning") {
       rs.forEach((r, j) => {

@@ -19,6 +19,9 @@ export function mount(root, ctx) {
     { class: "phase-banner", id: "phase-banner", "aria-labelledby": "phase-title" },
     h("div", { class: "phase-words" }, dayLabel, title, sub),
     countdown,
+    // Announcements go here, under the title and the clock, inside the sticky banner: a
+    // player scrolled down to the chat still sees them, and nothing of the game is covered.
+    h("div", { class: "event-slot", id: "event-slot" }),
   );
   const grid = h("ul", { class: "player-grid", id: "player-grid", "aria-labelledby": "players-title" });
   const actions = h("div", { class: "actions-body", id: "actions" });
@@ -29,7 +32,6 @@ export function mount(root, ctx) {
       "div",
       { class: "game" },
       banner,
-      h("div", { class: "event-slot", id: "event-slot" }),
       h(
         "div",
         { class: "game-cols" },
@@ -189,7 +191,7 @@ export function mount(root, ctx) {
               } : null,
             },
             h("span", { class: "tile-seat", "aria-hidden": "true" }, p.seat ?? ""),
-            h("span", { class: "tile-name" }, p.name),
+            h("span", { class: "tile-name", title: p.name }, p.name),
             h("span", { class: "tile-status" }, [status.join(" · "), badge ? h("span", { class: "tile-badge" }, badge) : null]),
             found
               ? h("span", { class: `tile-check${resultIsBad(found) ? " bad" : ""}`, title: resultText(view, found) }, mark)
@@ -287,7 +289,7 @@ function chatPanel(ctx) {
     return h(
       "li",
       { class: `msg${system ? " msg-system" : ""}${view.you && m.from === view.you.id ? " msg-mine" : ""}`, "data-id": m.id },
-      h("span", { class: "msg-from" }, system ? t("chat.moderator") : playerName(view, m.from)),
+      h("span", { class: "msg-from", title: system ? null : playerName(view, m.from) }, system ? t("chat.moderator") : playerName(view, m.from)),
       h("span", { class: `msg-text ${system ? "server-text" : "user-text"}` }, m.text),
     );
   }

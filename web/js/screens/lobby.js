@@ -89,7 +89,7 @@ export function mount(root, ctx) {
             "li",
             { class: `lobby-player${p.ready ? " is-ready" : ""}`, "data-pid": p.id },
             h("span", { class: "seat", "aria-hidden": "true" }, p.seat ?? ""),
-            h("span", { class: "pname" }, p.name),
+            h("span", { class: "pname", title: p.name }, p.name),
             p.id === hostId ? h("span", { class: "badge badge-host" }, t("player.host")) : null,
             p.id === me ? h("span", { class: "badge" }, t("player.you")) : null,
             p.bot ? h("span", { class: "badge" }, t("player.bot")) : null,
