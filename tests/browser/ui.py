@@ -247,7 +247,7 @@ def play_classic(players: list[Player], by_role: dict[str, list[Player]],
         if pl is not mafia:
             pl.click("#yes-btn")
             expect(pl.page.locator("#yes-btn")).to_have_attribute("aria-pressed", "true")
-            expect(pl.page.locator("#my-vote")).to_have_text("Your vote: Yes")
+            expect(pl.page.locator("#my-vote")).to_have_text("Your vote: Execute")
 
     for pl in players:
         expect(pl.page.locator("#end-title")).to_be_visible(timeout=30_000)
