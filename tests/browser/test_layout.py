@@ -81,6 +81,8 @@ def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, con
     pl.click("#ready-early-btn")
     pl.wait_phase("night", timeout=30_000)
     expect(page.locator("#chat-input")).to_have_value("I think the quiet one")
+    # Night fall has its sound cue (muted here: browsers under test start muted).
+    assert {"cue": "night", "played": False} in page.evaluate("() => window.__cues")
     expect(page.locator(".tile-votes")).to_have_count(0)
     assert_fits(pl, "night")
 

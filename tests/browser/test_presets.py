@@ -91,7 +91,7 @@ PAGE_WORDS_JS = """() => {
   return out.map((t) => names.reduce((s, name) => s.split(name).join(' '), t)).map((t) => t.trim()).filter(Boolean);
 }"""
 LATIN = re.compile(r"[A-Za-z]+")
-SAME_EVERYWHERE = {"MVP"}
+SAME_EVERYWHERE = {"MVP", "QR"}  # written so in Korean and Russian too
 RAW_IDS = re.compile(r"\bp\d+\b|\b(classic|city|original)\b|\b[a-z]+[A-Z]\w*\b|\b[a-z]+_[a-z_]+\b")
 
 

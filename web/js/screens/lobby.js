@@ -3,6 +3,15 @@ import { h, replaceChildren } from "../dom.js";
 import { errorText, has, t } from "../i18n.js";
 import { serverNow } from "../clock.js";
 import { optionsEditor, presetSpecs, sendable } from "../game/options.js";
+import { qrSvg } from "../qr.js";
+
+// One QR drawing per link, reused by every redraw of the lobby.
+let qrCache = { link: null, label: null, svg: null };
+function qrFor(link, code) {
+  const label = t("lobby.qrLabel", { code });
+  if (qrCache.link !== link || qrCache.label !== label) qrCache = { link, label, svg: qrSvg(link, label) };
+  return qrCache.svg;
+}
 
 /** A setup problem (room.setupError) in the player's language, with its numbers. */
 export function setupText(err, view) {
@@ -74,7 +83,22 @@ export function mount(root, ctx) {
           },
           t("lobby.copy"),
         ),
+        // The phone's own share sheet, where the browser has one.
+        navigator.share
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "btn",
+                id: "share-btn",
+                "data-key": "shareSheet",
+                onclick: () => navigator.share({ title: t("app.title"), text: t("lobby.shareText", { code }), url: link }).catch(() => {}),
+              },
+              t("lobby.shareSheet"),
+            )
+          : null,
       ),
+      h("figure", { class: "qr-box" }, qrFor(link, code), h("figcaption", { class: "hint" }, t("lobby.qrHint"))),
     );
 
     const list = h(
