@@ -35,13 +35,19 @@ def box(pl: Player, selector: str) -> dict:
 
 
 def overlaps(a: dict, b: dict) -> bool:
-    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
-                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
 
 
 @pytest.mark.parametrize("width,height", [(320, 640), (390, 844)])
 def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, console_errors, width, height):
-    pl = Player(browser, stack.url, LONGEST, viewport={"width": width, "height": height}, errors=console_errors)
+    pl = Player(
+        browser, stack.url, LONGEST, viewport={"width": width, "height": height}, errors=console_errors
+    )
     page = pl.page
     pl.open()
     page.fill("#create-name", LONGEST)

@@ -168,7 +168,9 @@ NAMES = {"ko": "민지", "ru": "Аня", "en": "Ann"}
 @pytest.mark.parametrize(
     ("preset", "bots", "lang"), [("classic", 3, "ko"), ("city", 4, "ru"), ("original", 7, "en")]
 )
-def test_one_person_and_bots_play_a_preset_to_the_end(browser, fast_stack, console_errors, preset, bots, lang):
+def test_one_person_and_bots_play_a_preset_to_the_end(
+    browser, fast_stack, console_errors, preset, bots, lang
+):
     pl = Player(browser, fast_stack.url, NAMES[lang], locale=LOCALES[lang], errors=console_errors)
     page = pl.page
     page.add_init_script(RECORD_PHASES_JS)

@@ -19,7 +19,9 @@ def real_time_stack():
 
 
 def test_role_card_hidden_until_tapped(browser, real_time_stack, console_errors):
-    players = seat_everyone(browser, real_time_stack.url, ["Ann", "Bob", "Cat", "Dan"], console_errors, options={})
+    players = seat_everyone(
+        browser, real_time_stack.url, ["Ann", "Bob", "Cat", "Dan"], console_errors, options={}
+    )
     players[0].click("#start-btn")
     pl = players[1]
     pl.wait_phase("roleReveal")
