@@ -39,6 +39,10 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
             assert len({tuple(s) for s in shapes.values()}) == 1, shapes
             # The citizen cannot write in the day chat at night.
             expect(survivor.page.locator("#chat-input")).to_be_disabled()
+        elif stage == "night-chosen":
+            # "Your choice" is the player's own pick.
+            expect(mafia.page.locator("#task-choice")).to_have_text(f"Your choice: {victim.name}")
+            expect(police.page.locator("#task-choice")).to_have_text(f"Your choice: {mafia.name}")
         elif stage == "day":
             for pl in players:
                 expect(pl.page.locator(f'.tile[data-pid="{victim.pid}"]')).to_have_class(has_class("dead"))
