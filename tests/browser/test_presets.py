@@ -161,6 +161,14 @@ def create_room(pl: Player, preset: str, options: dict[str, str], bots: int) -> 
         expect(page.locator(".lobby-player")).to_have_count(n + 2)
 
 
+# The night box as one snapshot: is it there, is the person alive, does it say "no chat".
+NIGHT_BOX_JS = """() => {
+  if (!document.querySelector('#task-box')) return null;
+  return {
+    alive: !document.querySelector('.tile.me.dead'),
+    noChat: Boolean(document.querySelector('#no-night-chat')),
+  };
+}"""
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
 NAMES = {"ko": "민지", "ru": "Аня", "en": "Ann"}
 
@@ -189,12 +197,21 @@ def test_one_person_and_bots_play_a_preset_to_the_end(
     expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
 
     done: list[str] = []
+    role = None  # the person's role, once their card is open
     deadline = time.monotonic() + PLAY_SECONDS
     while not page.locator("#end-title").count():
         if time.monotonic() > deadline:
             seen = [kind for kind, _ in page.evaluate("() => window.__phases")]
             pytest.fail(f"{preset}: no end screen after {PLAY_SECONDS} s; phases {seen}; person {done}")
         read_page(pl.phase() or "end")
+        card = page.locator(".role-card .role-name")
+        if role is None and card.count():
+            role = card.first.get_attribute("data-role")
+        # City: the mafia has no night chat by these rules, and its night screen says so.
+        if preset == "city" and role:
+            night = page.evaluate(NIGHT_BOX_JS)
+            if night and night["alive"]:
+                assert night["noChat"] == (role == "mafia"), (role, night)
         # After a night the day's tally badges are gone from the tiles.
         if page.locator('#phase-banner[data-tone="night"]').count():
             assert not page.locator(".tile-votes").count(), "vote badges at night"
