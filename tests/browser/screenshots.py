@@ -18,11 +18,14 @@ from .ui import DESKTOP, MOBILE, Player, play_classic, seat_everyone, start_and_
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 
 
-def shoot(player: Player, out: Path, name: str) -> None:
+def shoot(player: Player, out: Path, name: str, show: str | None = None) -> None:
+    """Phone and desktop captures; `show` is scrolled into view (else the top of the page)."""
     page = player.page
     for label, size in (("mobile", MOBILE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
         page.evaluate("window.scrollTo(0, 0)")
+        if show:
+            page.locator(show).scroll_into_view_if_needed()
         page.wait_for_timeout(150)  # let the layout settle
         page.screenshot(path=str(out / f"{name}-{label}.png"))
     page.set_viewport_size(MOBILE)
@@ -64,6 +67,21 @@ def main(argv: list[str] | None = None) -> int:
 
             def lobby_hook(stage: str, players: list[Player]) -> None:
                 shoot(players[0], args.out, stage)
+                if stage == "lobby":
+                    # The invite: link, share and QR code, in Russian.
+                    page = players[0].page
+                    page.select_option("#lang-select", "ru")
+                    shoot(players[0], args.out, "lobby-qr-ru", show=".qr-box")
+                    page.select_option("#lang-select", "en")
+                    shoot(players[0], args.out, "lobby-qr", show=".qr-box")
+                    # The rules sheet, in English and Korean.
+                    page.click("#rules-btn")
+                    expect(page.locator("#rules-roles li").first).to_be_visible()
+                    shoot(players[0], args.out, "rules")
+                    page.select_option("#lang-select", "ko")
+                    shoot(players[0], args.out, "rules-ko")
+                    page.keyboard.press("Escape")
+                    page.select_option("#lang-select", "en")
 
             players = seat_everyone(browser, stack.url, NAMES, errors, hook=lobby_hook)
             by_role = start_and_learn_roles(players)
@@ -74,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             host.page.locator(".overlay .btn").click()
 
             mafia, citizen = by_role["mafia"][0], by_role["citizen"][1]
+            police = by_role["police"][0]
 
             def hook(stage: str) -> None:
                 if stage == "night":
@@ -82,6 +101,13 @@ def main(argv: list[str] | None = None) -> int:
                 elif stage == "night-chosen":
                     shoot(mafia, args.out, "night-mafia")
                 elif stage == "day":
+                    # The police's finding after the night: panel, tile mark, private log line.
+                    expect(police.page.locator("#my-results")).to_be_visible()
+                    police.page.click("#chat-tab-system")
+                    shoot(police, args.out, "police-result", show="#my-results")
+                    police.page.select_option("#lang-select", "ko")
+                    shoot(police, args.out, "police-result-ko", show="#my-results")
+                    police.page.select_option("#lang-select", "en")
                     citizen.say("day", "Who did the police check?")
                     shoot(citizen, args.out, "day")
                     citizen.page.select_option("#lang-select", "ko")
@@ -95,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
                     shoot(citizen, args.out, "confirm")
                 elif stage == "end":
                     shoot(host, args.out, "end")
+                    host.page.select_option("#lang-select", "ru")
+                    shoot(host, args.out, "end-ru")
+                    host.page.select_option("#lang-select", "en")
 
             play_classic(players, by_role, hook)
             for pl in players:

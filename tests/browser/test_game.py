@@ -39,12 +39,28 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
             assert len({tuple(s) for s in shapes.values()}) == 1, shapes
             # The citizen cannot write in the day chat at night.
             expect(survivor.page.locator("#chat-input")).to_be_disabled()
+        elif stage == "night-chosen":
+            # "Your choice" is the player's own pick.
+            expect(mafia.page.locator("#task-choice")).to_have_text(f"Your choice: {victim.name}")
+            expect(police.page.locator("#task-choice")).to_have_text(f"Your choice: {mafia.name}")
         elif stage == "day":
             for pl in players:
                 expect(pl.page.locator(f'.tile[data-pid="{victim.pid}"]')).to_have_class(has_class("dead"))
             # The moderator's log tells the night's news in words.
             host.page.click("#chat-tab-system")
             expect(host.page.locator("#chat-log")).to_contain_text(f"{victim.name} was killed in the night.")
+            # The police's finding: in the action panel, as a private line in the moderator's
+            # log and as a mark on the checked tile, for the police only.
+            expect(police.page.locator("#my-results")).to_contain_text(f"{mafia.name} — Mafia")
+            expect(police.page.locator(f'.tile[data-pid="{mafia.pid}"] .tile-check')).to_have_text(
+                "checked: mafia"
+            )
+            police.page.click("#chat-tab-system")
+            expect(police.page.locator("#chat-log .msg-private")).to_contain_text(f"{mafia.name} — Mafia")
+            for pl in (host, survivor, doctor, mafia):
+                if pl is not police:
+                    expect(pl.page.locator(".tile-check")).to_have_count(0)
+                    expect(pl.page.locator("#my-results, .msg-private")).to_have_count(0)
             # The police's finding is on their role card.
             police.page.click("#my-role-btn")
             expect(police.page.locator(".role-results")).to_contain_text(mafia.name)
@@ -82,9 +98,24 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
                 expect(pl.page.locator("#end-title")).to_have_text("The town wins!")
                 expect(pl.page.locator("#end-roles li")).to_have_count(5)
                 expect(pl.page.locator("#timeline li").first).to_be_visible()
-            expect(host.page.locator(f'#end-roles li[data-pid="{mafia.pid}"] .end-role')).to_have_text("Mafia")
-            expect(host.page.locator(f'#end-roles li[data-pid="{doctor.pid}"] .end-role')).to_have_text("Doctor")
+            expect(host.page.locator(f'#end-roles li[data-pid="{mafia.pid}"] .end-role')).to_have_text(
+                "Mafia"
+            )
+            expect(host.page.locator(f'#end-roles li[data-pid="{doctor.pid}"] .end-role')).to_have_text(
+                "Doctor"
+            )
             assert host.unnamed_controls() == [], host.unnamed_controls()
+            # The execution is told once: the vote line carries the reveal, no second death line.
+            timeline = host.page.locator("#timeline li")
+            expect(
+                timeline.filter(has_text=mafia.name).and_(host.page.locator('[data-kind="death"]'))
+            ).to_have_count(0)
+            expect(
+                timeline.filter(has_text=mafia.name).and_(host.page.locator('[data-kind="confirm"]'))
+            ).to_have_count(1)
+            host.page.select_option("#lang-select", "ru")
+            expect(host.page.locator("#end-roles")).to_contain_text("выбыл(а) в 2-й день")
+            check_switch(host, "ru", "en")
             check_switch(host, "en", "ko")
             host.page.select_option("#lang-select", "en")
             for pl in players:

@@ -14,8 +14,27 @@ DICTS_JS = """async () => {
   return Object.fromEntries(Object.entries(m.DICTS).map(([lang, d]) => [lang, d]));
 }"""
 
-ROLES = ["mafia", "godfather", "police", "doctor", "citizen", "soldier", "politician", "medium", "lover",
-         "immortal", "judge", "corruptJudge", "sheriff", "yakuza", "ninja", "madman", "werewolf", "lawyer"]
+ROLES = [
+    "mafia",
+    "godfather",
+    "police",
+    "doctor",
+    "citizen",
+    "soldier",
+    "politician",
+    "medium",
+    "lover",
+    "immortal",
+    "judge",
+    "corruptJudge",
+    "sheriff",
+    "yakuza",
+    "ninja",
+    "madman",
+    "werewolf",
+    "lawyer",
+]
+
 
 def is_variant(key: str) -> bool:
     return "@" in key or bool(re.match(r"role\.\w+\.(classic|city|original)$", key))
@@ -106,6 +125,8 @@ def test_kid_wording_replaces_executions_and_kills(browser, stack, console_error
     assert "처형" in plain and "처치" in plain
     assert "처형" not in kid and "처치" not in kid
     assert "퇴장" in kid and "탈락" in kid
+    # Korean labels break between words, never inside one.
+    assert pl.page.evaluate("getComputedStyle(document.querySelector('#kid-label')).wordBreak") == "keep-all"
     # The toggle in the top bar switches it and redraws.
     pl.page.check("#kid-toggle")
     expect(pl.page.locator("#kid-toggle")).to_be_checked()

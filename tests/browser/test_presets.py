@@ -1,9 +1,13 @@
 """Every rulebook through the client: one person and bots play until the end screen,
 answering whatever the action panel asks. No console errors, no missing translation keys,
-every phase kind the page shows gets a title, and the end screen lists every seat's role."""
+every phase kind the page shows gets a title, and the end screen lists every seat's role.
+Each game runs in another language, and every screen on the way is read: a Korean or Russian
+page shows no Latin-script word that is not a player's name or the room code, and no page
+shows an internal id (`p3`, `classic`, `mafiaTarget`)."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -66,6 +70,42 @@ new MutationObserver(() => {
 """
 
 
+# Every visible word of the page (text, labels, placeholders, tooltips), with the players'
+# names and the room code taken out: those are the players' own words. People's chat
+# (.user-text) is theirs too.
+PAGE_WORDS_JS = """() => {
+  const names = [...document.querySelectorAll('.tile-name, .pname, #room-chip')]
+    .map((e) => e.textContent.trim()).filter(Boolean).sort((a, b) => b.length - a.length);
+  const skip = '.user-text, #lang-select, script, style, noscript, .sr-only-ignore';
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest(skip) || !el.getClientRects().length) continue;
+    out.push(n.textContent);
+  }
+  for (const el of document.querySelectorAll('[aria-label], [placeholder], [title]')) {
+    if (el.closest(skip) || !el.getClientRects().length) continue;
+    for (const a of ['aria-label', 'placeholder', 'title']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+  }
+  out.push(document.title);
+  return out.map((t) => names.reduce((s, name) => s.split(name).join(' '), t)).map((t) => t.trim()).filter(Boolean);
+}"""
+LATIN = re.compile(r"[A-Za-z]+")
+SAME_EVERYWHERE = {"MVP", "QR"}  # written so in Korean and Russian too
+RAW_IDS = re.compile(r"\bp\d+\b|\b(classic|city|original)\b|\b[a-z]+[A-Z]\w*\b|\b[a-z]+_[a-z_]+\b")
+
+
+def foreign_words(page, lang: str) -> set[str]:
+    """Words that should not be on a page in `lang`: Latin script in ko/ru, raw ids anywhere."""
+    bad = set()
+    for text in page.evaluate(PAGE_WORDS_JS):
+        if lang in ("ko", "ru"):
+            bad |= {f"{w!r} in {text!r}" for w in LATIN.findall(text) if w not in SAME_EVERYWHERE}
+        bad |= {f"id {m.group(0)!r} in {text!r}" for m in RAW_IDS.finditer(text)}
+    return bad
+
+
 @pytest.fixture(scope="module")
 def fast_stack():
     s = Stack(time_scale=TIME_SCALE)
@@ -122,21 +162,60 @@ def create_room(pl: Player, preset: str, options: dict[str, str], bots: int) -> 
         expect(page.locator(".lobby-player")).to_have_count(n + 2)
 
 
-@pytest.mark.parametrize(("preset", "bots"), [("classic", 3), ("city", 4), ("original", 7)])
-def test_one_person_and_bots_play_a_preset_to_the_end(browser, fast_stack, console_errors, preset, bots):
-    pl = Player(browser, fast_stack.url, "Ann", errors=console_errors)
+# The night box as one snapshot: is it there, is the person alive, does it say "no chat".
+NIGHT_BOX_JS = """() => {
+  if (!document.querySelector('#task-box')) return null;
+  return {
+    alive: !document.querySelector('.tile.me.dead'),
+    noChat: Boolean(document.querySelector('#no-night-chat')),
+  };
+}"""
+LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
+NAMES = {"ko": "민지", "ru": "Аня", "en": "Ann"}
+
+
+@pytest.mark.parametrize(
+    ("preset", "bots", "lang"), [("classic", 3, "ko"), ("city", 4, "ru"), ("original", 7, "en")]
+)
+def test_one_person_and_bots_play_a_preset_to_the_end(
+    browser, fast_stack, console_errors, preset, bots, lang
+):
+    pl = Player(browser, fast_stack.url, NAMES[lang], locale=LOCALES[lang], errors=console_errors)
     page = pl.page
     page.add_init_script(RECORD_PHASES_JS)
+    seen_bad: dict[str, str] = {}
+
+    def read_page(where: str) -> None:
+        for word in foreign_words(page, lang):
+            seen_bad.setdefault(word, where)
+
+    pl.open()
+    expect(page.locator("#create-btn")).to_be_visible()
+    read_page("home")
     create_room(pl, preset, SHORT_OPTIONS[preset], bots)
+    read_page("lobby")
     page.click("#start-btn")
     expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
 
     done: list[str] = []
+    role = None  # the person's role, once their card is open
     deadline = time.monotonic() + PLAY_SECONDS
     while not page.locator("#end-title").count():
         if time.monotonic() > deadline:
             seen = [kind for kind, _ in page.evaluate("() => window.__phases")]
             pytest.fail(f"{preset}: no end screen after {PLAY_SECONDS} s; phases {seen}; person {done}")
+        read_page(pl.phase() or "end")
+        card = page.locator(".role-card .role-name")
+        if role is None and card.count():
+            role = card.first.get_attribute("data-role")
+        # City: the mafia has no night chat by these rules, and its night screen says so.
+        if preset == "city" and role:
+            night = page.evaluate(NIGHT_BOX_JS)
+            if night and night["alive"]:
+                assert night["noChat"] == (role == "mafia"), (role, night)
+        # After a night the day's tally badges are gone from the tiles.
+        if page.locator('#phase-banner[data-tone="night"]').count():
+            assert not page.locator(".tile-votes").count(), "vote badges at night"
         did = answer_once(pl)
         if did is None:
             page.wait_for_timeout(100)
@@ -150,6 +229,8 @@ def test_one_person_and_bots_play_a_preset_to_the_end(browser, fast_stack, conso
     first = page.locator("#review-step-0")
     first.locator("summary").click()
     expect(first.locator(".review-item").first).to_be_visible()
+    read_page("end")
+    assert not seen_bad, f"{lang}: words not in {lang} or internal ids: {seen_bad}"
     phases = page.evaluate("() => window.__phases")
     for kind, title in phases:
         assert title and title != "Next step", f"{preset}: no title for phase {kind!r}"

@@ -19,7 +19,9 @@ def real_time_stack():
 
 
 def test_role_card_hidden_until_tapped(browser, real_time_stack, console_errors):
-    players = seat_everyone(browser, real_time_stack.url, ["Ann", "Bob", "Cat", "Dan"], console_errors, options={})
+    players = seat_everyone(
+        browser, real_time_stack.url, ["Ann", "Bob", "Cat", "Dan"], console_errors, options={}
+    )
     players[0].click("#start-btn")
     pl = players[1]
     pl.wait_phase("roleReveal")
@@ -40,5 +42,29 @@ def test_role_card_hidden_until_tapped(browser, real_time_stack, console_errors)
     # Greeting day (firstPhase day): the same players, discussion tools for the living.
     pl.wait_phase("greeting", timeout=20_000)
     expect(page.locator("#phase-title")).to_have_text("Greetings")
+    for p in players:
+        p.close()
+
+
+def test_team_mates_stay_hidden_until_the_role_card_is_tapped(browser, real_time_stack, console_errors):
+    """Two mafiosi: before the tap no page shows a badge or a mafia mark on any tile; after
+    it, each mafioso sees the other one's badge."""
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+    players = seat_everyone(browser, real_time_stack.url, names, console_errors, options={"mafiaCount": "2"})
+    players[0].click("#start-btn")
+    for pl in players:
+        pl.wait_phase("roleReveal")
+        expect(pl.page.locator("#reveal-role-btn")).to_be_visible()
+        expect(pl.page.locator(".tile-badge, .tile.rev-mafia, .tile-team")).to_have_count(0)
+    mafiosi = 0
+    for pl in players:
+        pl.page.click("#reveal-role-btn")
+        role = pl.page.locator(".role-card .role-name").get_attribute("data-role")
+        if role == "mafia":
+            mafiosi += 1
+            expect(pl.page.locator(".tile.rev-mafia .tile-badge")).to_have_count(1)
+        else:
+            expect(pl.page.locator(".tile-badge")).to_have_count(0)
+    assert mafiosi == 2
     for p in players:
         p.close()

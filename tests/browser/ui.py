@@ -23,7 +23,9 @@ FAST_OPTIONS = {
 }
 
 # Text from the server or from people: not translated, skipped by the language check.
-UNTRANSLATED = ".server-text, .user-text, .tile-name, .pname, .msg-from, #room-chip, #lang-select, .tl-day + *"
+UNTRANSLATED = (
+    ".server-text, .user-text, .tile-name, .pname, .msg-from, #room-chip, #lang-select, .tl-day + *"
+)
 
 VISIBLE_TEXTS_JS = """(skip) => {
   const out = [];
@@ -61,8 +63,15 @@ UNNAMED_JS = """() => [...document.querySelectorAll('button, input, select, text
 class Player:
     """One person at one phone (or laptop): a browser context with one page."""
 
-    def __init__(self, browser: Browser, url: str, name: str, viewport: dict | None = None,
-                 locale: str = "en-US", errors: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        browser: Browser,
+        url: str,
+        name: str,
+        viewport: dict | None = None,
+        locale: str = "en-US",
+        errors: list[str] | None = None,
+    ) -> None:
         self.name = name
         self.url = url
         self.context: BrowserContext = browser.new_context(viewport=viewport or MOBILE, locale=locale)
@@ -70,7 +79,9 @@ class Player:
         self.errors = errors if errors is not None else []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(f"{name}: {m.text}"))
         self.page.on("pageerror", lambda e: self.errors.append(f"{name}: {e}"))
-        self.page.on("response", lambda r: r.status >= 500 and self.errors.append(f"{name}: {r.status} {r.url}"))
+        self.page.on(
+            "response", lambda r: r.status >= 500 and self.errors.append(f"{name}: {r.status} {r.url}")
+        )
         self.role: str | None = None
         self.pid: str | None = None
 
@@ -176,9 +187,15 @@ def has_class(cls: str) -> re.Pattern:
     return re.compile(rf"(^|\s){cls}(\s|$)")
 
 
-def seat_everyone(browser: Browser, url: str, names: list[str], errors: list[str],
-                  host_viewport: dict | None = None, options: dict | None = None,
-                  hook: Callable[[str, list[Player]], None] | None = None) -> list[Player]:
+def seat_everyone(
+    browser: Browser,
+    url: str,
+    names: list[str],
+    errors: list[str],
+    host_viewport: dict | None = None,
+    options: dict | None = None,
+    hook: Callable[[str, list[Player]], None] | None = None,
+) -> list[Player]:
     """The first name creates a room, the others join with the share link and get ready."""
     host = Player(browser, url, names[0], viewport=host_viewport or MOBILE, errors=errors)
     if hook:
@@ -211,8 +228,9 @@ def start_and_learn_roles(players: list[Player]) -> dict[str, list[Player]]:
     return by_role
 
 
-def play_classic(players: list[Player], by_role: dict[str, list[Player]],
-                 hook: Callable[[str], None] = lambda stage: None) -> None:
+def play_classic(
+    players: list[Player], by_role: dict[str, list[Player]], hook: Callable[[str], None] = lambda stage: None
+) -> None:
     """Five players (auto: 1 mafia, police, doctor, 2 citizens) play to a town win:
     night 1 the mafia kills a citizen, the doctor guards themselves, the police checks the
     mafioso; day 2 the town votes the mafioso out. `hook(stage)` runs at each stage."""
@@ -247,6 +265,7 @@ def play_classic(players: list[Player], by_role: dict[str, list[Player]],
         if pl is not mafia:
             pl.click("#yes-btn")
             expect(pl.page.locator("#yes-btn")).to_have_attribute("aria-pressed", "true")
+            expect(pl.page.locator("#my-vote")).to_have_text("Your vote: Execute")
 
     for pl in players:
         expect(pl.page.locator("#end-title")).to_be_visible(timeout=30_000)

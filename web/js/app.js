@@ -5,7 +5,10 @@ import { Connection } from "./connection.js";
 import { $, h } from "./dom.js";
 import { errorText, getKid, getLang, has, setKid, setLang, t } from "./i18n.js";
 import { showEventCards, showRoleCard, closeOverlays } from "./game/overlays.js";
-import { resetPhaseMemory } from "./game/phases.js";
+import { markRoleSeen, resetPhaseMemory } from "./game/phases.js";
+import { closeRules, rulesOpen, showRules } from "./game/rules.js";
+import { cue, setSound, soundOn, unlock } from "./sound.js";
+import { toast } from "./toast.js";
 import { clearSession, loadSession, markEventsSeen, saveSession, seenEvents } from "./session.js";
 import * as endScreen from "./screens/end.js";
 import * as gameScreen from "./screens/game.js";
@@ -115,6 +118,7 @@ function goHome() {
   state.status = "idle";
   clearSession();
   closeOverlays();
+  closeRules();
   const u = new URL(location.href);
   u.searchParams.delete("room");
   history.replaceState(null, "", u);
@@ -134,14 +138,16 @@ function onViewFrame(frame) {
     resetPhaseMemory();
   }
   view.chat = archiveChat(view);
-  const prevSeq = state.view ? phaseKey(state.view) : null;
+  const prev = state.view;
+  const prevSeq = prev ? phaseKey(prev) : null;
   state.view = view;
   if (phaseKey(view) !== prevSeq) {
     state.lastError = null;
     announcePhase(view);
   }
-  popNewEvents(view);
+  phaseCues(prev, view);
   render();
+  popNewEvents(view);
 }
 
 // The server keeps a window of the newest messages per channel; keep what this tab has
@@ -151,6 +157,18 @@ function archiveChat(view) {
   for (const m of incoming) state.chatArchive.set(m.id, m);
   const readable = new Set((view.channels && view.channels.read) || []);
   return [...state.chatArchive.values()].filter((m) => readable.has(m.channel)).sort((a, b) => a.id - b.id);
+}
+
+// Sound cues: night falls, morning comes, this player is asked to act.
+function phaseCues(prev, view) {
+  if (!prev || !prev.phase || !view.phase) return;
+  const was = prev.phase.kind;
+  const now = view.phase.kind;
+  if (now !== was && /night/i.test(now)) cue("night");
+  else if (now !== was && /night/i.test(was) && now !== "ended") cue("morning");
+  const task = (v) => (v.private && v.private.task) || "none";
+  const asked = (v) => !["none", "done", "sleep"].includes(task(v)) || (v.phase.speaker && v.you && v.phase.speaker === v.you.id);
+  if (asked(view) && (!asked(prev) || phaseKey(prev) !== phaseKey(view))) cue("turn");
 }
 
 function phaseKey(view) {
@@ -199,15 +217,6 @@ export function announce(text) {
   setTimeout(() => (el.textContent = text), 50);
 }
 
-let toastTimer = null;
-function toast(text) {
-  const el = $("#toast");
-  el.textContent = text;
-  el.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => (el.hidden = true), 4000);
-}
-
 function pickScreen() {
   if (!state.session) return "home";
   const v = state.view;
@@ -248,6 +257,13 @@ function renderChrome() {
   const kind = state.view && state.view.phase && state.view.phase.kind;
   roleBtn.hidden = !(you && you.role && kind !== "lobby");
   roleBtn.textContent = t("myRole");
+  const soundBtn = $("#sound-btn");
+  soundBtn.textContent = soundOn() ? "🔔" : "🔕";
+  soundBtn.setAttribute("aria-label", soundOn() ? t("sound.on") : t("sound.off"));
+  soundBtn.title = t("sound.hint");
+  const rulesBtn = $("#rules-btn");
+  rulesBtn.hidden = !(state.view && state.view.preset);
+  rulesBtn.textContent = t("rules.button");
   const v = state.view;
   const night = v && v.phase && /night/i.test(v.phase.kind || "");
   document.body.dataset.tone = state.screenName === "game" ? (night ? "night" : "day") : state.screenName;
@@ -265,9 +281,18 @@ function renderBanner() {
 // the bots' planned actions fall due, room.wakeAt) has passed, nudge the server with the
 // phase's seq: a little jitter so not every client nudges at once, and a few retries in
 // case the first one arrived a moment early.
+let lastSecondsKey = null;
 function tick() {
   if (state.screen && state.screen.tick) state.screen.tick();
   const v = state.view;
+  if (v && v.phase && typeof v.phase.endsAt === "number" && !v.paused && state.screenName === "game") {
+    const left = v.phase.endsAt - serverNow();
+    const key = phaseKey(v);
+    if (left > 0 && left <= 5 && lastSecondsKey !== key) {
+      lastSecondsKey = key;
+      cue("lastSeconds");
+    }
+  }
   if (!v || !state.conn || !v.phase || v.phase.kind === "lobby" || v.phase.kind === "ended") return;
   const due = [v.phase.endsAt, v.room && v.room.wakeAt].filter((x) => typeof x === "number");
   if (!due.length) return;
@@ -292,8 +317,20 @@ function boot() {
     setKid(e.target.checked);
     rerenderAll();
   });
+  $("#sound-btn").addEventListener("click", () => {
+    setSound(!soundOn());
+    renderChrome();
+  });
+  // Audio may start only after a tap on the page.
+  document.addEventListener("pointerdown", () => soundOn() && unlock(), { once: true });
+  $("#rules-btn").addEventListener("click", () => {
+    if (state.view) showRules(state.view);
+  });
   $("#my-role-btn").addEventListener("click", () => {
-    if (state.view) showRoleCard(state.view, { revealed: true });
+    if (!state.view) return;
+    markRoleSeen();
+    showRoleCard(state.view, { revealed: true });
+    render();
   });
   const params = new URLSearchParams(location.search);
   const room = (params.get("room") || "").toUpperCase();
@@ -314,6 +351,10 @@ function rerenderAll() {
   state.screenName = null;
   render();
   closeOverlays({ keepRole: true, view: state.view });
+  if (rulesOpen()) {
+    closeRules();
+    if (state.view) showRules(state.view);
+  }
 }
 
 api.loadConfig().then(boot);

@@ -74,10 +74,14 @@ export function roleName(role, preset) {
   return role;
 }
 
-/** A refusal from the server in words: our translation of its code, else its message. */
+/**
+ * A refusal from the server in words: our translation of its code. The server's message is
+ * English for developers; it never reaches the screen (an unknown code gets a plain line).
+ */
 export function errorText(code, message) {
   if (code && has(`err.${code}`)) return t(`err.${code}`);
-  return t("err.refused", { message: message || code || "?" });
+  if (message) console.info(`refused (${code}): ${message}`);
+  return t("err.other");
 }
 
 export function teamName(team) {

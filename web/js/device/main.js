@@ -11,6 +11,7 @@ import { queueOf, step } from "./flow.js";
 import { hush, say } from "./narrator.js";
 import { Seats } from "./seats.js";
 import { lastWord } from "./lastword.js";
+import { toast } from "../toast.js";
 import * as screens from "./screens.js";
 import { setupScreen } from "./setup.js";
 import { clearGame, freshProgress, loadGame, saveGame, setVoice, voiceOn } from "./store.js";
@@ -116,15 +117,6 @@ async function checkGone() {
       render();
     }
   }
-}
-
-let toastTimer = null;
-function toast(text) {
-  const el = $("#toast");
-  el.textContent = text;
-  el.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => (el.hidden = true), 4000);
 }
 
 function onError(seat, action, frame) {

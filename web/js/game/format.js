@@ -50,6 +50,11 @@ export function isDeathEvent(ev) {
 const NIGHT_KINDS = new Set(["saved", "soldierSurvived", "quietNight"]);
 const NIGHT_DEATHS = new Set(["mafia", "yakuza", "madman", "arrest", "night"]);
 
+/** Was a death (by: mafia, vote, ...) one of the night's? */
+export function isNightDeath(by) {
+  return NIGHT_DEATHS.has(by);
+}
+
 /** "Night 1" / "Day 2": when an event happened (night events carry the night number). */
 export function eventWhen(ev) {
   if (!ev.day) return "";
@@ -59,6 +64,45 @@ export function eventWhen(ev) {
 
 function namesOf(view, ids) {
   return (ids || []).map((id) => playerName(view, id)).join(", ");
+}
+
+/** What the executions folded into a vote line revealed ("Bob: Role: Mafia"). */
+function deathDetails(view, ev) {
+  const deaths = ev.deaths || [];
+  if (deaths.length === 1) return revealedText(view, deaths[0].revealed);
+  return deaths
+    .map((d) => [playerName(view, d.player), revealedText(view, d.revealed)].filter(Boolean).join(": "))
+    .join("; ");
+}
+
+const VOTE_KINDS = new Set(["confirm", "voteResult", "allOrNone"]);
+
+function votedOut(ev) {
+  if (ev.kind === "confirm") return ev.executed ? [ev.accused] : [];
+  if (ev.kind === "voteResult") return ev.eliminated ? [ev.eliminated] : [];
+  if (ev.kind === "allOrNone") return ev.executed ? ev.suspects || [] : [];
+  return [];
+}
+
+/**
+ * The public events as a story, each execution told once: the death that follows a vote
+ * ("executed", with its reveal) folds into that vote's line. Returns [{ev, index}], index
+ * being the place in view.events.
+ */
+export function storyEvents(events) {
+  const out = [];
+  let vote = null; // the last vote line that sent players out, and who is still to fold in
+  (events || []).forEach((ev, index) => {
+    if (ev && ev.kind === "death" && ev.by === "vote" && vote && vote.left.has(ev.player)) {
+      vote.left.delete(ev.player);
+      vote.entry.ev = { ...vote.entry.ev, deaths: [...(vote.entry.ev.deaths || []), ev] };
+      return;
+    }
+    const entry = { ev, index };
+    out.push(entry);
+    vote = ev && VOTE_KINDS.has(ev.kind) ? { entry, left: new Set(votedOut(ev)) } : null;
+  });
+  return out;
 }
 
 /** One public event in words: {text, detail}. Unknown kinds still read as something. */
@@ -78,11 +122,13 @@ export function eventText(view, ev) {
       break;
     }
     case "confirm":
+      detail = deathDetails(view, ev);
       if (ev.executed) text = t("event.confirm.executed", { ...params, yes: ev.yes, no: ev.no });
       else if (ev.immune) text = t("event.confirm.immune", { ...params, yes: ev.yes, no: ev.no });
       else text = t("event.confirm.spared", { ...params, yes: ev.yes, no: ev.no });
       break;
     case "voteResult":
+      detail = deathDetails(view, ev);
       if (ev.eliminated) text = t("event.voteResult.out", { ...params, name: playerName(view, ev.eliminated) });
       else if (ev.tie) text = t("event.voteResult.tie", { names: namesOf(view, ev.tie) });
       else text = t("event.voteResult.none");
@@ -94,6 +140,7 @@ export function eventText(view, ev) {
           : t("event.trialVote.tie", { names: namesOf(view, ev.leaders) });
       break;
     case "allOrNone":
+      detail = deathDetails(view, ev);
       text = t(ev.executed ? "event.allOrNone.all" : "event.allOrNone.none", {
         names: namesOf(view, ev.suspects),
         yes: ev.yes,
@@ -116,8 +163,36 @@ export function eventText(view, ev) {
 export function resultText(view, r) {
   if (r.kind === "werewolfJoins") return t("result.werewolfJoins", { day: r.day ?? "?", team: teamName(r.result) });
   let result = r.result;
-  if (["mafia", "notMafia", "criminal", "notCriminal", "yes", "no"].includes(result)) result = t(`result.${result}`);
+  if (has(`result.${r.kind}.${result}`)) result = t(`result.${r.kind}.${result}`);
+  else if (["mafia", "notMafia", "criminal", "notCriminal", "yes", "no"].includes(result)) result = t(`result.${result}`);
   else if (typeof result === "string") result = roleName(result, view.preset) || result;
   else if (typeof result === "boolean") result = t(result ? "result.yes" : "result.no");
   return t("result.line", { day: r.day ?? "?", name: playerName(view, r.target), result });
+}
+
+/** The short word for one result, as shown on the checked player's tile ("mafia", "not mafia"). */
+export function resultMark(view, r) {
+  const key = `mark.${r.kind}.${r.result}`;
+  if (has(key)) return t(key);
+  if (["mafia", "notMafia", "criminal", "notCriminal"].includes(r.result)) return t(`mark.${r.result}`);
+  if (typeof r.result === "string") return roleName(r.result, view.preset) || t("mark.checked");
+  return t("mark.checked");
+}
+
+/** This player's own findings (their view's private.results), newest last. */
+export function myResults(view) {
+  const rs = view.private && view.private.results;
+  return Array.isArray(rs) ? rs.filter((r) => r && typeof r === "object") : [];
+}
+
+/** The newest finding about each player: target id -> result. */
+export function resultsByTarget(view) {
+  const out = {};
+  for (const r of myResults(view)) if (r.target) out[r.target] = r;
+  return out;
+}
+
+/** Does a result say "this one is bad"? (for the red mark on a tile) */
+export function resultIsBad(r) {
+  return ["mafia", "criminal", "yes"].includes(r.result) || ["mafia", "godfather", "yakuza", "ninja", "madman", "lawyer", "corruptJudge"].includes(r.result);
 }

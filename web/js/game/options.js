@@ -23,6 +23,9 @@ const isSeconds = (key) => /Seconds$|^discussion(Min|Max|PerAlive)$/.test(key);
 
 // Not shown: the preset is chosen on the home screen; noVoteDayOne is the §7 name of
 // firstPhase, and sending both (stale) would contradict.
+// The last out-of-range entry per control id, kept across redraws until a good value.
+const rangeErrors = new Map();
+
 export const HIDDEN = new Set(["preset", "noVoteDayOne"]);
 
 /** The options to send with setOptions: everything shown, without aliases. */
@@ -144,11 +147,25 @@ function control(key, value, onChange, id, spec) {
         min: spec.min,
         max: spec.max,
         step: isSeconds(key) ? 5 : 1,
+        "aria-describedby": rangeErrors.has(id) ? `${id}-error` : null,
         onchange: (e) => {
           const n = Number(e.target.value);
-          if (Number.isFinite(n)) onChange(key, n);
+          const low = spec.min ?? -Infinity;
+          const high = spec.max ?? Infinity;
+          // Say which option and its range here, instead of a refusal from the server.
+          if (e.target.value === "" || !Number.isInteger(n) || n < low || n > high) {
+            rangeErrors.set(id, t("err.optionRange", { option: label, min: spec.min ?? "—", max: spec.max ?? "—" }));
+            e.target.value = String(value);
+            const el = e.target.parentElement.querySelector(".opt-error");
+            if (el) el.textContent = rangeErrors.get(id);
+            e.target.setAttribute("aria-describedby", `${id}-error`);
+            return;
+          }
+          rangeErrors.delete(id);
+          onChange(key, n);
         },
       }),
+      h("p", { class: "opt-error form-error", id: `${id}-error`, role: "alert" }, rangeErrors.get(id) || ""),
     );
   }
   if (typeof value === "string") {

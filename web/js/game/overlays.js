@@ -107,13 +107,15 @@ function drawCard() {
   const death = isDeathEvent(ev);
   cardEl = h(
     "aside",
-    { class: `event-card${death ? " death" : ""}`, role: "status", "aria-live": "assertive", "data-kind": ev.kind },
+    { class: `event-card${death ? " death" : ""}${$("#event-slot") ? " inline" : ""}`, role: "status", "aria-live": "assertive", "data-kind": ev.kind },
     h("p", { class: "event-card-title" }, eventWhen(ev) || t("event.title")),
     h("p", { class: "event-card-text" }, text),
     detail ? h("p", { class: "event-card-detail" }, detail) : null,
     h("button", { type: "button", class: "btn btn-small", onclick: nextCard }, t("common.close")),
   );
-  $("#overlay-root").appendChild(cardEl);
+  // Inline under the phase banner when the game screen is up: it pushes nothing off the
+  // screen's top and covers neither the countdown nor the chat tabs.
+  ($("#event-slot") || $("#overlay-root")).appendChild(cardEl);
 }
 
 /** Drop overlays (leaving a room); after a language switch, redraw the open role card. */

@@ -64,6 +64,16 @@ function currentChoice(view) {
 }
 
 // ---------------------------------------------------------------- the night box
+/** A mafioso whose rules give the mafia no night chat is told so (seed 001: city). */
+function noNightChat(view) {
+  const you = view.you;
+  if (!you || you.team !== "mafia" || !alive(view)) return null;
+  const write = (view.channels && view.channels.write) || [];
+  const read = (view.channels && view.channels.read) || [];
+  if (write.includes("mafia") || read.includes("mafia")) return null;
+  return h("p", { class: "hint", id: "no-night-chat" }, t("task.noMafiaChat"));
+}
+
 /** The one night box every role sees: a sentence, a choice line, at most one button. */
 function taskBox(view, ctx) {
   const tk = task(view);
@@ -72,10 +82,22 @@ function taskBox(view, ctx) {
   else if (!alive(view)) sentence = t("task.dead");
   else sentence = has(`task.${tk}`) ? t(`task.${tk}`) : t("task.other");
   const targets = priv(view).targets || [];
-  const choice = currentChoice(view);
+  const me = view.you && view.you.id;
+  const team = priv(view).teamChoices || {};
+  const shared = Object.keys(team).length > 0; // a team picks together (the mafia)
+  // "Your choice" is this player's own pick only; the team's picks go on their own line.
+  let choice = currentChoice(view);
+  if (shared) choice = team[me] ?? (localFor(view).pick === undefined ? null : localFor(view).pick);
   let choiceLine = "\u00a0"; // keep the line's height for everyone
   if (targets.length || (tk === "done" && choice)) {
     choiceLine = choice ? t("task.choice", { name: playerName(view, choice) }) : t("task.noChoice");
+  }
+  const mates = Object.entries(team).filter(([who, target]) => who !== me && target);
+  let teamLine = "\u00a0";
+  if (mates.length) {
+    teamLine = t("task.teamPicks", {
+      picks: mates.map(([who, target]) => t("task.pickOf", { who: playerName(view, who), name: playerName(view, target) })).join(", "),
+    });
   }
   // Rulebooks where everyone confirms the night (view.rules.confirmLocks): one button for
   // every role, "sleep" for those without a night action and "skip" for the others.
@@ -91,6 +113,8 @@ function taskBox(view, ctx) {
     { class: "task-box", id: "task-box" },
     h("p", { class: "task-text", id: "task-text" }, sentence),
     h("p", { class: "task-choice", id: "task-choice" }, choiceLine),
+    h("p", { class: "task-choice task-team", id: "task-team" }, teamLine),
+    noNightChat(view),
     confirm,
   );
 }
@@ -144,9 +168,16 @@ function yesNo(view, ctx, yesKey, noKey) {
   const pick = (choice) => () => act(view, ctx, "confirm", { choice }, choice);
   return h(
     "div",
-    { class: "row yes-no" },
-    button(t(yesKey), pick("yes"), { pressed: mine === "yes", cls: "btn-yes", key: "yes", id: "yes-btn" }),
-    button(t(noKey), pick("no"), { pressed: mine === "no", cls: "btn-no", key: "no", id: "no-btn" }),
+    { class: "yes-no-wrap" },
+    h(
+      "div",
+      { class: "row yes-no" },
+      button(t(yesKey), pick("yes"), { pressed: mine === "yes", cls: "btn-yes", key: "yes", id: "yes-btn" }),
+      button(t(noKey), pick("no"), { pressed: mine === "no", cls: "btn-no", key: "no", id: "no-btn" }),
+    ),
+    mine === "yes" || mine === "no"
+      ? h("p", { class: "my-vote", id: "my-vote" }, t("act.voted", { name: t(mine === "yes" ? yesKey : noKey) }))
+      : null,
   );
 }
 
@@ -336,6 +367,15 @@ const GENERIC = {
 
 export function phaseRenderer(kind) {
   return PHASES[kind] || GENERIC;
+}
+
+/** Has this player opened their role card yet (the tap, or "my role")? */
+export function roleSeen() {
+  return local.revealed;
+}
+
+export function markRoleSeen() {
+  local.revealed = true;
 }
 
 /** Forget the revealed role card and choices (a new game or a new room). */

@@ -61,7 +61,7 @@ export function voteBars(view, which) {
         h(
           "li",
           { class: `vote-row vote-${r.key}`, "data-target": r.key },
-          h("span", { class: "vote-label" }, r.label),
+          h("span", { class: "vote-label", title: r.label }, r.label),
           h(
             "span",
             { class: "vote-track", "aria-hidden": "true" },

@@ -1,7 +1,7 @@
 // End: the winner, everyone's role, the MVP, and the timeline of public events.
 import { h, replaceChildren } from "../dom.js";
 import { has, roleName, t, teamName } from "../i18n.js";
-import { eventText, eventWhen, playerName } from "../game/format.js";
+import { eventText, eventWhen, isNightDeath, playerName, storyEvents } from "../game/format.js";
 import { reviewSection } from "./review.js";
 
 function winnerText(winner) {
@@ -37,12 +37,12 @@ export function mount(root, ctx) {
         return h(
           "li",
           { class: `end-player${won ? " won" : ""}${isAlive === false ? " dead" : ""}`, "data-pid": id },
-          h("span", { class: "pname" }, playerName(view, id)),
+          h("span", { class: "pname", title: playerName(view, id) }, playerName(view, id)),
           h("span", { class: "end-role", "data-role": role || "" }, role ? roleName(role, view.preset) : "?"),
           h(
             "span",
             { class: "end-fate" },
-            isAlive === false && r.diedDay ? t(r.diedBy === "mafia" ? "end.diedNight" : "end.died", { n: r.diedDay }) : isAlive === false ? t("player.dead") : t("end.alive"),
+            isAlive === false && r.diedDay ? t(isNightDeath(r.diedBy) ? "end.diedNight" : "end.died", { n: r.diedDay }) : isAlive === false ? t("player.dead") : t("end.alive"),
             " · ",
             t(won ? "end.won" : "end.lost"),
             scores && id in scores ? [" · ", t("end.score", { n: scores[id] })] : null,
@@ -56,7 +56,7 @@ export function mount(root, ctx) {
       "ol",
       { class: "timeline", id: "timeline" },
       events.length
-        ? events.map((ev) => {
+        ? storyEvents(events).map(({ ev }) => {
             const { text, detail } = eventText(view, ev);
             return h(
               "li",

@@ -3,8 +3,9 @@
 import { secondsLeft } from "../clock.js";
 import { h, replaceChildren } from "../dom.js";
 import { errorText, roleName, t } from "../i18n.js";
-import { eventText, eventWhen, isNight, phaseTitle, playerName, revealedBadge } from "../game/format.js";
-import { phaseRenderer } from "../game/phases.js";
+import { eventText, eventWhen, isNight, phaseTitle, playerName, resultIsBad, resultMark, resultsByTarget, resultText, revealedBadge } from "../game/format.js";
+import { phaseRenderer, roleSeen } from "../game/phases.js";
+import { logWithResults, resultsBox } from "../game/results.js";
 import { votesFor } from "../game/votes.js";
 import { takeHostButton } from "./lobby.js";
 
@@ -18,6 +19,9 @@ export function mount(root, ctx) {
     { class: "phase-banner", id: "phase-banner", "aria-labelledby": "phase-title" },
     h("div", { class: "phase-words" }, dayLabel, title, sub),
     countdown,
+    // Announcements go here, under the title and the clock, inside the sticky banner: a
+    // player scrolled down to the chat still sees them, and nothing of the game is covered.
+    h("div", { class: "event-slot", id: "event-slot" }),
   );
   const grid = h("ul", { class: "player-grid", id: "player-grid", "aria-labelledby": "players-title" });
   const actions = h("div", { class: "actions-body", id: "actions" });
@@ -80,7 +84,7 @@ export function mount(root, ctx) {
     banner.classList.toggle("paused", Boolean(view.paused));
     drawCountdown();
     drawGrid(renderer);
-    replaceChildren(actions, ...renderer.panel(view, ctx).filter(Boolean), hostTools(view), takeHostButton(ctx, view));
+    replaceChildren(actions, ...renderer.panel(view, ctx).filter(Boolean), resultsBox(view), hostTools(view), takeHostButton(ctx, view));
     chat.update(view);
   }
 
@@ -130,12 +134,17 @@ export function mount(root, ctx) {
     const targets = new Set(Array.isArray(priv.targets) ? priv.targets : []);
     const pick = renderer.pick;
     const choice = priv.choice ?? null;
-    const counts = votesFor(view);
+    // Tally badges belong to today's vote: gone as soon as night falls.
+    const counts = isNight(view.phase.kind) ? {} : votesFor(view);
     const teamPicks = {};
-    for (const [who, target] of Object.entries(priv.teamChoices || {})) {
+    // Before the player has tapped "see your role", the grid shows nothing secret either
+    // (no team-mates' badges): someone may be looking over their shoulder.
+    const secretsOk = view.phase.kind !== "roleReveal" || roleSeen();
+    for (const [who, target] of Object.entries(secretsOk ? priv.teamChoices || {} : {})) {
       if (target) (teamPicks[target] ||= []).push(playerName(view, who));
     }
     const accused = view.phase.accused ?? null;
+    const checked = resultsByTarget(view);
     replaceChildren(
       grid,
       ...(view.players || []).map((p) => {
@@ -147,16 +156,21 @@ export function mount(root, ctx) {
         if (p.connected === false && !dead && !p.bot) status.push(t("player.offline"));
         if (p.bot) status.push(t("player.bot"));
         // A public reveal, else what this viewer alone knows (mafia mates, the other lover).
-        const badge = revealedBadge(view, p.revealed) || (p.role && p.id !== me ? roleName(p.role, view.preset) : "");
+        const known = secretsOk && p.role && p.id !== me ? p.role : null;
+        const badge = revealedBadge(view, p.revealed) || (known ? roleName(known, view.preset) : "");
         const classes = ["tile"];
         if (dead) classes.push("dead");
         if (selectable) classes.push("selectable");
         if (choice === p.id) classes.push("chosen");
         if (p.id === me) classes.push("me");
         if (p.id === accused) classes.push("accused");
-        const shownRole = (p.revealed && p.revealed.role) || (p.id !== me && p.role);
+        const shownRole = (p.revealed && p.revealed.role) || known;
         if ((p.revealed && p.revealed.team === "mafia") || ["mafia", "godfather"].includes(shownRole)) classes.push("rev-mafia");
-        const label = [p.name, ...status, badge].filter(Boolean).join(", ");
+        // This player's own finding about p ("checked: mafia"), for the rest of the game.
+        const found = checked[p.id];
+        const mark = found ? t("mark.line", { result: resultMark(view, found) }) : "";
+        if (found) classes.push("checked");
+        const label = [p.name, ...status, badge, mark].filter(Boolean).join(", ");
         return h(
           "li",
           null,
@@ -167,6 +181,7 @@ export function mount(root, ctx) {
               class: classes.join(" "),
               "data-key": `tile-${p.id}`,
               "data-pid": p.id,
+              title: p.name,
               disabled: !selectable,
               "aria-pressed": selectable ? String(choice === p.id) : null,
               "aria-label": selectable ? t("player.choose", { name: label }) : label,
@@ -176,8 +191,11 @@ export function mount(root, ctx) {
               } : null,
             },
             h("span", { class: "tile-seat", "aria-hidden": "true" }, p.seat ?? ""),
-            h("span", { class: "tile-name" }, p.name),
+            h("span", { class: "tile-name", title: p.name }, p.name),
             h("span", { class: "tile-status" }, [status.join(" · "), badge ? h("span", { class: "tile-badge" }, badge) : null]),
+            found
+              ? h("span", { class: `tile-check${resultIsBad(found) ? " bad" : ""}`, title: resultText(view, found) }, mark)
+              : null,
             counts[p.id] ? h("span", { class: "tile-votes", "aria-hidden": "true" }, String(counts[p.id])) : null,
             teamPicks[p.id] ? h("span", { class: "tile-team", title: teamPicks[p.id].join(", "), "aria-hidden": "true" }) : null,
           ),
@@ -243,12 +261,21 @@ function chatPanel(ctx) {
     if (channel === "system") {
       // The moderator's lines are drawn from the public events, in this player's language
       // (the server's system messages are English text).
-      return (Array.isArray(view.events) ? view.events : []).map((ev, i) => ({ id: i, channel, from: null, ev }));
+      return logWithResults(view, Array.isArray(view.events) ? view.events : []).map((m) => ({ ...m, channel, from: null }));
     }
     return (Array.isArray(view.chat) ? view.chat : []).filter((m) => m.channel === channel);
   }
 
   function messageItem(view, m) {
+    if (m.result) {
+      // A private line: only this player's view carries it.
+      return h(
+        "li",
+        { class: "msg msg-system msg-private", "data-id": m.id, "data-kind": "result" },
+        h("span", { class: "msg-from" }, t("log.private")),
+        h("span", { class: "msg-text" }, resultText(view, m.result)),
+      );
+    }
     if (m.ev) {
       const { text, detail } = eventText(view, m.ev);
       return h(
@@ -262,7 +289,7 @@ function chatPanel(ctx) {
     return h(
       "li",
       { class: `msg${system ? " msg-system" : ""}${view.you && m.from === view.you.id ? " msg-mine" : ""}`, "data-id": m.id },
-      h("span", { class: "msg-from" }, system ? t("chat.moderator") : playerName(view, m.from)),
+      h("span", { class: "msg-from", title: system ? null : playerName(view, m.from) }, system ? t("chat.moderator") : playerName(view, m.from)),
       h("span", { class: `msg-text ${system ? "server-text" : "user-text"}` }, m.text),
     );
   }

@@ -16,6 +16,10 @@ const draft = {
 // Every preset the engine offers (the generated copy of mafia_engine.presets()).
 const PRESETS = Object.keys(SPECS);
 
+// Room codes are 5 letters and digits (functions/service/rooms.py ROOM_CODE_LENGTH).
+const CODE_LENGTH = 5;
+const CODE_RE = /^[A-Z0-9]{5}$/;
+
 function restError(err) {
   if (err.code === "network") return t("err.network");
   if (err.status === 404) return t("err.notFound");
@@ -128,6 +132,7 @@ export function mount(root, ctx) {
         const name = draft.name.trim();
         const room = draft.code.trim().toUpperCase();
         if (!room) return void (joinError.textContent = t("err.codeRequired"));
+        if (!CODE_RE.test(room)) return void (joinError.textContent = t("err.codeLength", { n: CODE_LENGTH }));
         if (!name) return void (joinError.textContent = t("err.nameRequired"));
         sessionStorage.setItem("mafia.name", name);
         guarded(joinError, () => ctx.join(room, name));
@@ -151,6 +156,7 @@ export function mount(root, ctx) {
           onclick: () => {
             const room = draft.code.trim().toUpperCase();
             if (!room) return void (joinError.textContent = t("err.codeRequired"));
+            if (!CODE_RE.test(room)) return void (joinError.textContent = t("err.codeLength", { n: CODE_LENGTH }));
             ctx.watch(room);
           },
         },

@@ -2,7 +2,26 @@
 import { h, replaceChildren } from "../dom.js";
 import { errorText, has, t } from "../i18n.js";
 import { serverNow } from "../clock.js";
-import { optionsEditor, sendable } from "../game/options.js";
+import { optionsEditor, presetSpecs, sendable } from "../game/options.js";
+import { qrSvg } from "../qr.js";
+
+// One QR drawing per link, reused by every redraw of the lobby.
+let qrCache = { link: null, label: null, svg: null };
+function qrFor(link, code) {
+  const label = t("lobby.qrLabel", { code });
+  if (qrCache.link !== link || qrCache.label !== label) qrCache = { link, label, svg: qrSvg(link, label) };
+  return qrCache.svg;
+}
+
+/** A setup problem (room.setupError) in the player's language, with its numbers. */
+export function setupText(err, view) {
+  const spec = presetSpecs(view.preset) || {};
+  const joined = (view.players || []).length;
+  const params = { min: spec.minPlayers ?? "?", max: spec.maxPlayers ?? "?", joined, ...(err.params || {}) };
+  const key = `setup.${err.code}`;
+  if (has(key)) return t(key, params);
+  return errorText(err.code, "");
+}
 
 export function myId(ctx, view) {
   return (view && view.you && view.you.id) || (ctx.state.session && ctx.state.session.playerId) || null;
@@ -64,7 +83,22 @@ export function mount(root, ctx) {
           },
           t("lobby.copy"),
         ),
+        // The phone's own share sheet, where the browser has one.
+        navigator.share
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "btn",
+                id: "share-btn",
+                "data-key": "shareSheet",
+                onclick: () => navigator.share({ title: t("app.title"), text: t("lobby.shareText", { code }), url: link }).catch(() => {}),
+              },
+              t("lobby.shareSheet"),
+            )
+          : null,
       ),
+      h("figure", { class: "qr-box" }, qrFor(link, code), h("figcaption", { class: "hint" }, t("lobby.qrHint"))),
     );
 
     const list = h(
@@ -79,7 +113,7 @@ export function mount(root, ctx) {
             "li",
             { class: `lobby-player${p.ready ? " is-ready" : ""}`, "data-pid": p.id },
             h("span", { class: "seat", "aria-hidden": "true" }, p.seat ?? ""),
-            h("span", { class: "pname" }, p.name),
+            h("span", { class: "pname", title: p.name }, p.name),
             p.id === hostId ? h("span", { class: "badge badge-host" }, t("player.host")) : null,
             p.id === me ? h("span", { class: "badge" }, t("player.you")) : null,
             p.bot ? h("span", { class: "badge" }, t("player.bot")) : null,
@@ -111,17 +145,11 @@ export function mount(root, ctx) {
       ),
     );
 
+    // The setup problem in words, from its code and numbers the view holds (never the
+    // server's English text).
     const status = setupError
-      ? h(
-          "p",
-          { class: "setup-error", role: "status", id: "setup-error" },
-          setupError.code && has(`err.${setupError.code}`) ? t(`err.${setupError.code}`) : null,
-          setupError.message ? h("span", { class: "server-text" }, " ", setupError.message) : null,
-        )
+      ? h("p", { class: "setup-error", role: "status", id: "setup-error" }, setupText(setupError, view))
       : h("p", { class: "setup-ok", role: "status" }, t(isHost ? "lobby.setupOk" : "lobby.waitingHost"));
-    if (setupError && !has(`err.${setupError.code}`) && !setupError.message) {
-      status.textContent = errorText(setupError.code, "");
-    }
 
     const actions = h(
       "div",
@@ -145,7 +173,15 @@ export function mount(root, ctx) {
       isHost
         ? h(
             "button",
-            { type: "button", class: "btn btn-primary", id: "start-btn", "data-key": "start", onclick: () => ctx.send("start") },
+            {
+              type: "button",
+              class: "btn btn-primary",
+              id: "start-btn",
+              "data-key": "start",
+              disabled: Boolean(setupError),
+              "aria-describedby": setupError ? "setup-error" : null,
+              onclick: () => ctx.send("start"),
+            },
             t("lobby.start"),
           )
         : null,

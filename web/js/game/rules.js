@@ -1,0 +1,102 @@
+// The "Rules" sheet: the roles of this game (how many, each power in one line) and the order
+// of the phases, for the room's rulebook, in the player's language.
+import { $, h } from "../dom.js";
+import { roleName, t } from "../i18n.js";
+import { roleCounts } from "./deal.js";
+import { presetSpecs } from "./options.js";
+import { phaseTitle } from "./format.js";
+
+// The order of a round per rulebook; a {note} is a branch taken only sometimes.
+const ORDER = {
+  classic: (o) => [
+    "roleReveal",
+    o.firstPhase === "day" ? { kind: "greeting", note: "rules.note.dayOne" } : null,
+    "night",
+    "discussion",
+    "vote",
+    "defense",
+    "confirm",
+  ],
+  city: () => ["roleReveal", "night", "discussion", "vote", { kind: "defense", note: "rules.note.tie" }],
+  original: () => ["roleReveal", "night", "speech", "defense", "vote", { kind: "allOrNone", note: "rules.note.tie" }],
+};
+
+const ROLE_ORDER = ["mafia", "godfather", "lawyer", "corruptJudge", "yakuza", "ninja", "madman", "werewolf",
+  "police", "sheriff", "doctor", "medium", "soldier", "politician", "lover", "immortal", "judge", "citizen"];
+
+let dialog = null;
+let returnFocus = null;
+
+export function rulesBody(view) {
+  const preset = view.preset;
+  const spec = presetSpecs(preset);
+  const n = Math.max((view.players || []).length, spec.minPlayers || 0);
+  const counts = roleCounts(preset, view.options, n);
+  const roles = counts
+    ? Object.entries(counts).sort(([a], [b]) => ROLE_ORDER.indexOf(a) - ROLE_ORDER.indexOf(b))
+    : [];
+  const order = (ORDER[preset] || (() => []))(view.options || {}).filter(Boolean);
+  return [
+    h("p", { class: "rules-preset" }, t(`preset.${preset}`)),
+    h("h3", null, t("rules.roles", { n })),
+    roles.length
+      ? h(
+          "ul",
+          { class: "rules-roles", id: "rules-roles" },
+          roles.map(([role, k]) =>
+            h(
+              "li",
+              { "data-role": role },
+              h("strong", null, t("rules.count", { n: k, role: roleName(role, preset) })),
+              " — ",
+              t(`roledesc.${role}`),
+            ),
+          ),
+        )
+      : h("p", { class: "hint" }, t("rules.noDeal")),
+    h("h3", null, t("rules.order")),
+    h(
+      "ol",
+      { class: "rules-order", id: "rules-order" },
+      order.map((step) => {
+        const kind = typeof step === "string" ? step : step.kind;
+        return h("li", { "data-kind": kind }, phaseTitle(kind), step.note ? h("span", { class: "hint" }, ` (${t(step.note)})`) : null);
+      }),
+    ),
+    h("p", { class: "hint" }, t("rules.loop")),
+  ];
+}
+
+export function showRules(view) {
+  closeRules();
+  returnFocus = document.activeElement;
+  const close = h("button", { type: "button", class: "btn", id: "rules-close", onclick: closeRules }, t("common.close"));
+  dialog = h(
+    "div",
+    { class: "overlay", onclick: (e) => e.target === dialog && closeRules() },
+    h(
+      "section",
+      { class: "role-card revealed rules-sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "rules-title" },
+      h("h2", { id: "rules-title", class: "role-card-title" }, t("rules.title")),
+      rulesBody(view),
+      close,
+    ),
+  );
+  dialog.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") closeRules();
+  });
+  $("#overlay-root").appendChild(dialog);
+  close.focus();
+}
+
+export function closeRules() {
+  if (!dialog) return;
+  dialog.remove();
+  dialog = null;
+  if (returnFocus && document.contains(returnFocus)) returnFocus.focus();
+  returnFocus = null;
+}
+
+export function rulesOpen() {
+  return Boolean(dialog);
+}
