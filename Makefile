@@ -7,7 +7,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 export AWS_DEFAULT_REGION ?= us-east-1
 
-.PHONY: dev test install install-sam lint unit functions e2e browser sam-check bench clean
+.PHONY: dev test install install-sam lint unit functions e2e browser browser-deps sam-check bench lock clean
 
 $(BIN)/.installed: requirements-dev.txt layers/engine/requirements.txt
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -39,7 +39,11 @@ functions: $(BIN)/.installed
 e2e: $(BIN)/.installed
 	$(BIN)/python -m pytest tests/e2e
 
-browser: $(BIN)/.installed
+# Chromium and the screenshot fonts (Korean, emoji): apt-get when root, else the command to run.
+browser-deps:
+	scripts/ensure-browser.sh
+
+browser: $(BIN)/.installed browser-deps
 	$(BIN)/python -m pytest tests/browser
 
 sam-check: $(BIN)/.installed $(SAMVENV)/.installed
@@ -50,7 +54,7 @@ sam-check: $(BIN)/.installed $(SAMVENV)/.installed
 
 # Each tier in its own process: Playwright's sync API keeps an event loop running on the
 # main thread, which would break the asyncio-based e2e tests if they shared a process.
-test: lint sam-check
+test: lint sam-check browser-deps
 	$(BIN)/python -m pytest tests/unit tests/functions
 	$(BIN)/python -m pytest tests/e2e
 	$(BIN)/python -m pytest tests/browser
