@@ -9,17 +9,22 @@ export AWS_DEFAULT_REGION ?= us-east-1
 
 .PHONY: dev test install install-sam lint unit functions e2e browser browser-deps sam-check bench lock clean
 
-$(BIN)/.installed: requirements-dev.txt layers/engine/requirements.txt
+# The venvs install the lock files (every package pinned exactly); `make lock` regenerates
+# them from requirements-dev.txt / requirements-sam.txt (the direct dependencies).
+$(BIN)/.installed: requirements.lock
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -r requirements-dev.txt
+	$(BIN)/python -m pip install -q -r requirements.lock
 	@touch $@
 
-$(SAMVENV)/.installed:
+$(SAMVENV)/.installed: requirements-sam.lock
 	@test -x $(SAMVENV)/bin/python || $(PY) -m venv $(SAMVENV)
-	$(SAMVENV)/bin/python -m pip install -q --upgrade pip
-	$(SAMVENV)/bin/python -m pip install -q aws-sam-cli
+	$(SAMVENV)/bin/python -m pip install -q -r requirements-sam.lock
 	@touch $@
+
+# Upgrade every pin: resolve the direct dependencies afresh in throw-away venvs and freeze them.
+lock:
+	scripts/lock.sh requirements-dev.txt requirements.lock
+	scripts/lock.sh requirements-sam.txt requirements-sam.lock
 
 install: $(BIN)/.installed
 install-sam: $(SAMVENV)/.installed

@@ -36,8 +36,9 @@ def fresh_machine(tmp_path: Path, *, uid: int = 0, chromium: bool = False, fonts
 
 
 def run(env: dict, **extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(SCRIPT)], env={**env, **extra}, capture_output=True, text=True,
-                          timeout=30, check=False)
+    return subprocess.run(
+        [str(SCRIPT)], env={**env, **extra}, capture_output=True, text=True, timeout=30, check=False
+    )
 
 
 def test_without_chromium_as_root_the_dry_run_says_it_would_install_everything(tmp_path):
@@ -75,15 +76,19 @@ def test_with_everything_present_it_does_nothing(tmp_path):
 
 
 def test_make_test_runs_the_install_step_before_the_browser_tier():
-    out = subprocess.run(["make", "-n", "test"], cwd=REPO, capture_output=True, text=True, timeout=60,
-                         check=True)
+    out = subprocess.run(
+        ["make", "-n", "test"], cwd=REPO, capture_output=True, text=True, timeout=60, check=True
+    )
     lines = out.stdout.splitlines()
     step = lines.index("scripts/ensure-browser.sh")
     assert step < next(i for i, line in enumerate(lines) if "pytest tests/browser" in line)
 
 
 def test_ci_is_a_thin_call_of_make_test():
-    commands = [line for line in (REPO / ".ci" / "run").read_text().splitlines()
-                if line.strip() and not line.startswith("#")]
+    commands = [
+        line
+        for line in (REPO / ".ci" / "run").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     assert commands[-1] == "exec make test"
     assert not any("apt-get" in line for line in commands)
