@@ -30,6 +30,7 @@ import aiohttp  # noqa: E402
 from local.client import Api, Player  # noqa: E402
 from local.process import start_stack  # noqa: E402
 
+FAILED: list[str] = []  # games that did not finish (counted, reported)
 SHORT = {  # the shortest classic game the options allow
     "firstPhase": "night",
     "discussionPerAlive": 10,
@@ -63,7 +64,14 @@ def children(pid: int) -> list[int]:
 
 async def one_game(http: aiohttp.ClientSession, api: Api, bots: int, timeout: float) -> None:
     seat = await api.create_room("Host", "classic", SHORT)
-    host = await Player.connect(http, seat)
+    for attempt in range(3):  # on a loaded machine $connect can time out (API Gateway: 500)
+        try:
+            host = await Player.connect(http, seat)
+            break
+        except (aiohttp.WSServerHandshakeError, TimeoutError):
+            if attempt == 2:
+                raise
+            await asyncio.sleep(1.0)
     try:
         for _ in range(bots):
             await host.request("addBot")
@@ -87,19 +95,27 @@ async def one_game(http: aiohttp.ClientSession, api: Api, bots: int, timeout: fl
         await host.close()
 
 
-async def play(url: str, games: int, parallel: int, bots: int, timeout: float, after: int, on_after) -> None:
+async def play(
+    url: str, games: int, parallel: int, bots: int, timeout: float, after: int, on_after, progress=None
+) -> None:
     done = 0
     queue = iter(range(games))
+    failed = FAILED
     async with aiohttp.ClientSession() as http:
         api = Api(http, url)
 
         async def worker() -> None:
             nonlocal done
             for _ in queue:
-                await one_game(http, api, bots, timeout)
+                try:
+                    await one_game(http, api, bots, timeout)
+                except (TimeoutError, aiohttp.ClientError, RuntimeError) as exc:  # a loaded machine
+                    failed.append(repr(exc)[:200])
                 done += 1
                 if done == after:
                     on_after()
+                if progress and done % 10 == 0:
+                    progress(done)
 
         await asyncio.gather(*(worker() for _ in range(parallel)))
 
@@ -121,7 +137,14 @@ def main() -> int:
         def first() -> None:
             readings["first"] = rss_mb(stack.proc.pid)
 
-        asyncio.run(play(stack.url, a.games, a.parallel, a.bots, a.game_timeout, a.first, first))
+        def progress(done: int) -> None:
+            print(
+                f"{done} games, {time.monotonic() - t0:.0f} s: main RSS {rss_mb(stack.proc.pid):.1f} MB",
+                file=sys.stderr,
+                flush=True,
+            )
+
+        asyncio.run(play(stack.url, a.games, a.parallel, a.bots, a.game_timeout, a.first, first, progress))
         time.sleep(1.0)
         readings["all"] = rss_mb(stack.proc.pid)
         workers = sum(rss_mb(c) for c in children(stack.proc.pid))
@@ -138,6 +161,7 @@ def main() -> int:
         "rss_mb_after_all": round(readings["all"], 1),
         "growth_mb": round(readings["all"] - readings["first"], 1),
         "workers_rss_mb": round(workers, 1),
+        "failed_games": len(FAILED),
         "stack_exit": rc,
     }
     print(json.dumps(out))
