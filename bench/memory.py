@@ -27,10 +27,10 @@ sys.path.insert(0, str(REPO))
 
 import aiohttp  # noqa: E402
 
-from local.client import Api, Player  # noqa: E402
+from local.client import Api, ApiError, Player  # noqa: E402
 from local.process import start_stack  # noqa: E402
 
-FAILED: list[str] = []  # games that did not finish (counted, reported)
+FAILED: list[str] = []  # games that did not finish (retried, counted, reported)
 SHORT = {  # the shortest classic game the options allow
     "firstPhase": "night",
     "discussionPerAlive": 10,
@@ -99,18 +99,19 @@ async def play(
     url: str, games: int, parallel: int, bots: int, timeout: float, after: int, on_after, progress=None
 ) -> None:
     done = 0
-    queue = iter(range(games))
     failed = FAILED
     async with aiohttp.ClientSession() as http:
         api = Api(http, url)
 
         async def worker() -> None:
             nonlocal done
-            for _ in queue:
+            while done < games and len(failed) <= games:
                 try:
                     await one_game(http, api, bots, timeout)
-                except (TimeoutError, aiohttp.ClientError, RuntimeError) as exc:  # a loaded machine
-                    failed.append(repr(exc)[:200])
+                except (TimeoutError, aiohttp.ClientError, ApiError, RuntimeError) as exc:
+                    failed.append(repr(exc)[:200])  # a loaded machine: count it, let it breathe
+                    await asyncio.sleep(2.0)
+                    continue
                 done += 1
                 if done == after:
                     on_after()
@@ -139,7 +140,8 @@ def main() -> int:
 
         def progress(done: int) -> None:
             print(
-                f"{done} games, {time.monotonic() - t0:.0f} s: main RSS {rss_mb(stack.proc.pid):.1f} MB",
+                f"{done} games ({len(FAILED)} failed), {time.monotonic() - t0:.0f} s: "
+                f"main RSS {rss_mb(stack.proc.pid):.1f} MB",
                 file=sys.stderr,
                 flush=True,
             )
