@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import inspect
 import json
 import logging
 import os
@@ -138,24 +139,16 @@ def transact_write_items(self: DynamoDBBackend, transact_items: list[dict[str, A
         # Undo, item by item, whatever part of the transaction was written.
         for _op_type, op, key, before in reversed(plan):
             if before is None:
-                self.get_table(op["TableName"]).delete_item(*_typed_key(self, op["TableName"], key))
+                self.delete_item(op["TableName"], key)
             else:
-                self.get_table(op["TableName"]).put_item(before.to_json()["Attributes"])
+                self.put_item(op["TableName"], before.to_json()["Attributes"])
         raise
-
-
-def _typed_key(self: DynamoDBBackend, table_name: str, key: dict) -> tuple[Any, Any]:
-    from moto.dynamodb.models.dynamo_type import DynamoType
-
-    table = self.get_table(table_name)
-    hash_value = DynamoType(key[table.hash_key_attr])
-    range_value = DynamoType(key[table.range_key_attr]) if table.range_key_attr else None
-    return hash_value, range_value
 
 
 _partition = threading.local()
 _all_items = Table.all_items
 _query = Table.query
+_QUERY_ARGS = inspect.signature(_query)
 
 
 def _partition_items(self: Table) -> list:
@@ -172,7 +165,7 @@ def _partition_items(self: Table) -> list:
 
 
 def query_one_partition(self: Table, hash_key: Any, *args: Any, **kwargs: Any) -> Any:
-    index_name = args[6] if len(args) > 6 else kwargs.get("index_name")  # moto 5.2.5's signature
+    index_name = _QUERY_ARGS.bind(self, hash_key, *args, **kwargs).arguments.get("index_name")
     if index_name is not None or hash_key is None:
         return _query(self, hash_key, *args, **kwargs)
     _partition.scope = (self, hash_key)

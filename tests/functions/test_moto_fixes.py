@@ -157,6 +157,28 @@ def test_patched_transactions_copy_only_the_touched_items_and_stay_all_or_nothin
     assert "Item" in aws.get_item(TableName=TABLE, Key={"pk": {"S": "X1"}, "sk": {"S": "R"}})
 
 
+def test_patched_transactions_undo_what_they_wrote_when_a_later_write_fails(aws, patched):
+    put(aws, "GONE", n={"N": "5"})
+    with pytest.raises(aws.exceptions.ClientError):
+        aws.transact_write_items(
+            TransactItems=[
+                {"Put": {"TableName": TABLE, "Item": {"pk": {"S": "NEW"}, "sk": {"S": "R"}}}},
+                {"Delete": {"TableName": TABLE, "Key": {"pk": {"S": "GONE"}, "sk": {"S": "R"}}}},
+                {
+                    "Update": {  # fails while writing: n is a string, ADD wants a number
+                        "TableName": TABLE,
+                        "Key": {"pk": {"S": "ODD"}, "sk": {"S": "R"}},
+                        "UpdateExpression": "SET s = :s ADD s :one",
+                        "ExpressionAttributeValues": {":s": {"S": "x"}, ":one": {"N": "1"}},
+                    }
+                },
+            ]
+        )
+    assert "Item" not in aws.get_item(TableName=TABLE, Key={"pk": {"S": "NEW"}, "sk": {"S": "R"}})
+    back = aws.get_item(TableName=TABLE, Key={"pk": {"S": "GONE"}, "sk": {"S": "R"}})
+    assert back["Item"]["n"] == {"N": "5"}
+
+
 def _items_walked(monkeypatch) -> list[int]:
     walked = []
     inner = Table.all_items
