@@ -16,24 +16,54 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
     p = argparse.ArgumentParser(prog="python -m local", description=__doc__)
     p.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     p.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-    p.add_argument("--time-scale", type=float, default=1.0,
-                   help="run every game clock (timers, Scheduler, TTL) this many times faster")
-    p.add_argument("--duplicate-probability", type=float, default=0.1,
-                   help="chance that a schedule is delivered twice (at-least-once)")
-    p.add_argument("--ttl-lag", type=float, default=300.0,
-                   help="virtual seconds between an item's expiry and its deletion")
+    p.add_argument(
+        "--time-scale",
+        type=float,
+        default=1.0,
+        help="run every game clock (timers, Scheduler, TTL) this many times faster",
+    )
+    p.add_argument(
+        "--duplicate-probability",
+        type=float,
+        default=0.1,
+        help="chance that a schedule is delivered twice (at-least-once)",
+    )
+    p.add_argument(
+        "--ttl-lag",
+        type=float,
+        default=300.0,
+        help="virtual seconds between an item's expiry and its deletion",
+    )
     p.add_argument("--ttl-interval", type=float, default=60.0, help="virtual seconds between TTL sweeps")
-    p.add_argument("--handler", action="append", default=[], metavar="ROUTE=MODULE:FUNC",
-                   help="replace a handler (routes: rest, $connect, $disconnect, $default, timer, ...)")
-    p.add_argument("--echo-route", action="store_true",
-                   help='serve a WebSocket route "echo" (benchmark baseline)')
-    p.add_argument("--disconnect-loss", type=float, default=0.0,
-                   help="chance that $disconnect is never delivered (it is best effort on AWS)")
-    p.add_argument("--containers", type=int, default=4,
-                   help="handler worker processes, one invocation at a time each like Lambda "
-                        "execution environments (0: run handlers on threads in this process)")
-    p.add_argument("--idle-timeout", type=float, default=600.0,
-                   help="real seconds after which a silent WebSocket is closed (API Gateway: 10 min)")
+    p.add_argument(
+        "--handler",
+        action="append",
+        default=[],
+        metavar="ROUTE=MODULE:FUNC",
+        help="replace a handler (routes: rest, $connect, $disconnect, $default, timer, ...)",
+    )
+    p.add_argument(
+        "--echo-route", action="store_true", help='serve a WebSocket route "echo" (benchmark baseline)'
+    )
+    p.add_argument(
+        "--disconnect-loss",
+        type=float,
+        default=0.0,
+        help="chance that $disconnect is never delivered (it is best effort on AWS)",
+    )
+    p.add_argument(
+        "--containers",
+        type=int,
+        default=4,
+        help="handler worker processes, one invocation at a time each like Lambda "
+        "execution environments (0: run handlers on threads in this process)",
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=600.0,
+        help="real seconds after which a silent WebSocket is closed (API Gateway: 10 min)",
+    )
     p.add_argument("--workers", type=int, default=32, help="thread pool size")
     p.add_argument("--verbose", "-v", action="store_true")
     a = p.parse_args(argv)
@@ -46,9 +76,17 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
             p.error(f"--handler wants ROUTE=MODULE:FUNC, got {item!r}")
         handlers[route] = spec
     return StackOptions(
-        host=a.host, port=a.port, time_scale=a.time_scale, handlers=handlers,
-        duplicate_probability=a.duplicate_probability, ttl_lag_s=a.ttl_lag, ttl_interval_s=a.ttl_interval,
-        echo_route=a.echo_route, workers=a.workers, containers=a.containers, disconnect_loss=a.disconnect_loss,
+        host=a.host,
+        port=a.port,
+        time_scale=a.time_scale,
+        handlers=handlers,
+        duplicate_probability=a.duplicate_probability,
+        ttl_lag_s=a.ttl_lag,
+        ttl_interval_s=a.ttl_interval,
+        echo_route=a.echo_route,
+        workers=a.workers,
+        containers=a.containers,
+        disconnect_loss=a.disconnect_loss,
         idle_timeout_s=a.idle_timeout,
     ), a.verbose
 
@@ -69,6 +107,13 @@ async def serve(options: StackOptions) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     options, verbose = parse_args(argv)
+    from .moto_fixes import MotoVersionError, check_moto_version
+
+    try:
+        check_moto_version()
+    except MotoVersionError as exc:
+        print(f"local stack: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -7,12 +7,10 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import time
-from pathlib import Path
 
 import boto3
-
-from . import template as tpl
 
 log = logging.getLogger("local.aws")
 
@@ -31,11 +29,10 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 class Moto:
-    """moto's threaded server on a free loopback port, in this process, with the fixes of
-    ``local.moto_fixes`` (atomic DynamoDB requests, O(items) transactions)."""
+    """moto's server app on a free loopback port, served on a thread of this process, with
+    the fixes of ``local.moto_fixes`` (one DynamoDB request at a time, among others)."""
 
     def __init__(self) -> None:
-        from moto.moto_server.threaded_moto_server import ThreadedMotoServer
         from moto.moto_server.werkzeug_app import (
             DomainDispatcherApplication,
             MotoRequestHandler,
@@ -46,27 +43,22 @@ class Moto:
         from .moto_fixes import patch_moto, serialize_dynamodb
 
         patch_moto()
-
-        class Server(ThreadedMotoServer):
-            def _server_entry(self) -> None:  # moto's, plus the DynamoDB lock
-                app = serialize_dynamodb(DomainDispatcherApplication(create_backend_app))
-                self._server = make_server(self._ip_address, self._port, app, True,
-                                           request_handler=MotoRequestHandler)
-                self._server_ready_event.set()
-                self._server.serve_forever()
-
+        # What moto's ThreadedMotoServer serves, wrapped in the DynamoDB lock.
+        app = serialize_dynamodb(DomainDispatcherApplication(create_backend_app))
         self.port = free_port()
-        self.server = Server(ip_address="127.0.0.1", port=self.port, verbose=False)
+        self.server = make_server(
+            "127.0.0.1", self.port, app, threaded=True, request_handler=MotoRequestHandler
+        )
         self.url = f"http://127.0.0.1:{self.port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, name="moto", daemon=True)
 
     def start(self) -> None:
-        self.server.start()
+        self.thread.start()
 
     def stop(self) -> None:
-        try:
-            self.server.stop()
-        except Exception:  # noqa: BLE001 - stopping twice or mid-start is harmless
-            log.debug("moto stop", exc_info=True)
+        if self.thread.is_alive():
+            self.server.shutdown()
+        self.server.server_close()
 
 
 def stack_environment(
@@ -104,42 +96,15 @@ def stack_environment(
     }
 
 
-def create_table(repo: Path, table_name: str) -> str | None:
-    """Create the game table from template.yaml; returns its TTL attribute name (or None).
+def create_table(table_name: str) -> str | None:
+    """Create the game table as template.yaml defines it (the backend's own builder, shared
+    with the tests and ``sam deploy``); returns its TTL attribute name (None when TTL is off)."""
+    from service import storage  # type: ignore[import-not-found]
 
-    Uses the backend's own builder (``service.storage.create_table``) when the template
-    exists, so tests, the offline stack and ``sam deploy`` share one schema.
-    """
     client = boto3.client("dynamodb")
-    definition = tpl.table_definition(tpl.load(repo / "template.yaml"))
-    builder = None
-    if definition is not None:
-        try:
-            from service import storage  # type: ignore[import-not-found]
-
-            builder = getattr(storage, "create_table", None)
-        except ImportError:  # the backend has not landed: build it here
-            builder = None
-    if builder is not None:
-        builder(client, table_name)
-    else:
-        if definition is None:
-            # Until template.yaml has the table: the single-table design of service/storage.py.
-            definition = {
-                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
-                              {"AttributeName": "sk", "KeyType": "RANGE"}],
-                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
-                                         {"AttributeName": "sk", "AttributeType": "S"}],
-                "BillingMode": "PAY_PER_REQUEST",
-                "_ttl": "expiresAt",
-            }
-        args = {k: v for k, v in definition.items() if not k.startswith("_")}
-        client.create_table(TableName=table_name, **args)
-        if definition.get("_ttl"):
-            client.update_time_to_live(
-                TableName=table_name,
-                TimeToLiveSpecification={"Enabled": True, "AttributeName": definition["_ttl"]})
-    return definition.get("_ttl") if definition else None
+    storage.create_table(client, table_name)
+    ttl = client.describe_time_to_live(TableName=table_name)["TimeToLiveDescription"]
+    return ttl.get("AttributeName") if ttl.get("TimeToLiveStatus") == "ENABLED" else None
 
 
 def create_schedule_group(name: str) -> None:

@@ -1,28 +1,31 @@
-"""Two gaps of moto's DynamoDB that only show under concurrent load, fixed in the emulator
-(never in the handlers):
+"""What the offline stack corrects in moto (in the emulator only, never in the handlers).
 
-1. ``transact_write_items`` deep-copies every touched table once per transaction item as
-   its rollback backup: each transaction costs O(table size), and the stack slows down as
-   rooms accumulate. DynamoDB checks every condition first and then writes all or nothing;
-   ``transact_write_items`` below does exactly that, backing up only the touched items.
-2. moto's server answers requests on many threads without any locking, so a conditional
-   write is not atomic against a concurrent one (two writers can both pass
-   ``version = :v``), and a rolled-back transaction can restore a table copy that drops
-   other requests' writes. DynamoDB makes every write atomic; ``serialize_dynamodb``
-   runs DynamoDB requests one at a time (they are in-memory and short).
-3. ``Query`` on the base table sorts and walks every item of the table to find one
-   partition: O(table size) per read. ``query_one_partition`` hands moto's query only the
-   items of the partition asked for (the result is the same).
-4. Every DynamoDB response goes through moto's model-driven serializer, which walks the
-   output shape member by member: about half of the stack's CPU under load.
-   ``fast_serialized`` writes the item operations' results (already in wire shape) with
-   ``json.dumps``; set ``LOCAL_MOTO_VERIFY=1`` to compare both on every response.
+Each fix names the moto behaviour it corrects; ``tests/functions/test_moto_fixes.py`` has a
+test per behaviour that shows it in plain moto and its absence once patched. They reach into
+moto internals, so ``check_moto_version`` refuses any moto but ``MOTO_VERSION`` (the one
+``requirements.lock`` pins; a test keeps the two equal). After ``make lock`` moves moto, run
+those tests, adjust the fixes, then set ``MOTO_VERSION``.
+
+1. ``transact_write_items``: moto deep-copies every touched table per transaction as its
+   rollback backup (O(table size) per transaction) and restores whole-table copies on
+   failure. Here: conditions first, then the writes, undoing item by item.
+2. ``serialize_dynamodb``: moto's server runs requests on many threads with no locking, so
+   two conditional writes can both pass ``version = :v``. Here: one DynamoDB request at a time.
+3. ``query_one_partition``: moto's ``Query`` on the base table sorts and walks every item of
+   the table (``Table.all_items``) to find one partition. Here: only that partition's items.
+4. ``fast_serialized``: moto writes every response through its model-driven serializer,
+   about half of the stack's CPU under load. Here: item operations' results (already in wire
+   shape) with ``json.dumps``; ``LOCAL_MOTO_VERIFY=1`` compares both on every response.
+5. ``_untracked_new``: moto's ``BaseModel.__new__`` appends every model instance to its
+   class's ``instances_tracked`` list (for moto's dashboard), forever: every ``Item`` built
+   for a put, an update or a query result stayed alive (~4 MB per game). Here: not tracked.
 """
 
 from __future__ import annotations
 
 import base64
 import copy
+import inspect
 import json
 import logging
 import os
@@ -32,6 +35,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+import moto
+from moto.core.common_models import BaseModel
 from moto.dynamodb.comparisons import get_filter_expression
 from moto.dynamodb.exceptions import (
     MultipleTransactionsException,
@@ -44,6 +49,23 @@ from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 
 log = logging.getLogger("local.moto")
+
+MOTO_VERSION = "5.2.5"  # the moto these fixes are written for (= requirements.lock)
+
+
+class MotoVersionError(RuntimeError):
+    pass
+
+
+def check_moto_version(found: str | None = None) -> None:
+    """Refuse any moto but the one these fixes are written for."""
+    found = found or moto.__version__
+    if found != MOTO_VERSION:
+        raise MotoVersionError(
+            f"the offline stack is written for moto {MOTO_VERSION} (requirements.lock), found {found}: "
+            "run `make install`"
+        )
+
 
 _OPS = ("ConditionCheck", "Put", "Delete", "Update")
 
@@ -95,36 +117,38 @@ def transact_write_items(self: DynamoDBBackend, transact_items: list[dict[str, A
         for op_type, op, key, _before in plan:
             names, values = op.get("ExpressionAttributeNames"), op.get("ExpressionAttributeValues")
             if op_type == "Put":
-                self.put_item(op["TableName"], op["Item"], expression_attribute_names=names,
-                              expression_attribute_values=values)
+                self.put_item(
+                    op["TableName"],
+                    op["Item"],
+                    expression_attribute_names=names,
+                    expression_attribute_values=values,
+                )
             elif op_type == "Delete":
-                self.delete_item(op["TableName"], key, expression_attribute_names=names,
-                                 expression_attribute_values=values)
+                self.delete_item(
+                    op["TableName"], key, expression_attribute_names=names, expression_attribute_values=values
+                )
             elif op_type == "Update":
-                self.update_item(op["TableName"], key, update_expression=op["UpdateExpression"],
-                                 expression_attribute_names=names, expression_attribute_values=values)
+                self.update_item(
+                    op["TableName"],
+                    key,
+                    update_expression=op["UpdateExpression"],
+                    expression_attribute_names=names,
+                    expression_attribute_values=values,
+                )
     except Exception:
         # Undo, item by item, whatever part of the transaction was written.
         for _op_type, op, key, before in reversed(plan):
             if before is None:
-                self.get_table(op["TableName"]).delete_item(*_typed_key(self, op["TableName"], key))
+                self.delete_item(op["TableName"], key)
             else:
-                self.get_table(op["TableName"]).put_item(before.to_json()["Attributes"])
+                self.put_item(op["TableName"], before.to_json()["Attributes"])
         raise
-
-
-def _typed_key(self: DynamoDBBackend, table_name: str, key: dict) -> tuple[Any, Any]:
-    from moto.dynamodb.models.dynamo_type import DynamoType
-
-    table = self.get_table(table_name)
-    hash_value = DynamoType(key[table.hash_key_attr])
-    range_value = DynamoType(key[table.range_key_attr]) if table.range_key_attr else None
-    return hash_value, range_value
 
 
 _partition = threading.local()
 _all_items = Table.all_items
 _query = Table.query
+_QUERY_ARGS = inspect.signature(_query)
 
 
 def _partition_items(self: Table) -> list:
@@ -141,7 +165,7 @@ def _partition_items(self: Table) -> list:
 
 
 def query_one_partition(self: Table, hash_key: Any, *args: Any, **kwargs: Any) -> Any:
-    index_name = args[6] if len(args) > 6 else kwargs.get("index_name")
+    index_name = _QUERY_ARGS.bind(self, hash_key, *args, **kwargs).arguments.get("index_name")
     if index_name is not None or hash_key is None:
         return _query(self, hash_key, *args, **kwargs)
     _partition.scope = (self, hash_key)
@@ -151,10 +175,20 @@ def query_one_partition(self: Table, hash_key: Any, *args: Any, **kwargs: Any) -
         _partition.scope = None
 
 
-_FAST_OPS = frozenset({
-    "Query", "Scan", "GetItem", "PutItem", "DeleteItem", "UpdateItem", "BatchGetItem",
-    "BatchWriteItem", "TransactGetItems", "TransactWriteItems",
-})
+_FAST_OPS = frozenset(
+    {
+        "Query",
+        "Scan",
+        "GetItem",
+        "PutItem",
+        "DeleteItem",
+        "UpdateItem",
+        "BatchGetItem",
+        "BatchWriteItem",
+        "TransactGetItems",
+        "TransactWriteItems",
+    }
+)
 _serialized = DynamoHandler.serialized
 
 
@@ -176,8 +210,11 @@ def _clean(value: Any) -> Any:
 def fast_serialized(self: DynamoHandler, action_result: Any) -> Any:
     op = self._get_action()
     result = getattr(action_result, "result", None)
-    if op not in _FAST_OPS or not isinstance(result, dict) or type(action_result).__name__ not in (
-            "ActionResult", "DynamoResult"):
+    if (
+        op not in _FAST_OPS
+        or not isinstance(result, dict)
+        or type(action_result).__name__ not in ("ActionResult", "DynamoResult")
+    ):
         return _serialized(self, action_result)
     body = json.dumps(_clean(result), separators=(",", ":"))
     headers = {"Content-Type": "application/x-amz-json-1.0"}
@@ -193,12 +230,28 @@ def fast_serialized(self: DynamoHandler, action_result: Any) -> Any:
 _VERIFY = os.environ.get("LOCAL_MOTO_VERIFY") == "1"
 
 
+def _untracked_new(cls: type, *args: Any, **kwargs: Any) -> Any:
+    return object.__new__(cls)
+
+
+PATCHES: tuple[tuple[type, str, Any], ...] = (
+    (DynamoDBBackend, "transact_write_items", transact_write_items),
+    (Table, "all_items", _partition_items),
+    (Table, "query", query_one_partition),
+    (DynamoHandler, "serialized", fast_serialized),
+    (BaseModel, "__new__", staticmethod(_untracked_new)),
+)
+
+
 def patch_moto() -> None:
-    """Install the fixes (idempotent)."""
-    DynamoHandler.serialized = fast_serialized  # type: ignore[method-assign]
-    DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
-    Table.all_items = _partition_items  # type: ignore[method-assign]
-    Table.query = query_one_partition  # type: ignore[method-assign]
+    """Install the fixes (idempotent); refuses a moto they were not written for."""
+    check_moto_version()
+    for owner, name, replacement in PATCHES:
+        setattr(owner, name, replacement)
+    # Drop what moto tracked before the patch (the stack's start-up: the table, the group).
+    from moto.core.model_instances import reset_model_data
+
+    reset_model_data()
 
 
 DYNAMODB_LOCK = threading.Lock()

@@ -111,7 +111,7 @@ class LocalStack:
             time_scale=opts.time_scale, clock_origin=self.clock.origin,
         ))
         ttl_attribute = await loop.run_in_executor(
-            None, aws.create_table, REPO, os.environ["TABLE_NAME"])
+            None, aws.create_table, os.environ["TABLE_NAME"])
         await loop.run_in_executor(None, aws.create_schedule_group, os.environ["SCHEDULE_GROUP"])
         try:
             await loop.run_in_executor(None, self.runtime.preload)

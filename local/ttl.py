@@ -1,4 +1,5 @@
-"""DynamoDB TTL, emulated: moto stores the TTL setting but never expires items.
+"""DynamoDB TTL, emulated: moto stores the TTL setting but never deletes expired items
+(test: ``test_moto_never_expires_items_so_the_sweeper_deletes_them``).
 
 Items whose TTL attribute is below the virtual clock are deleted some time later (the
 lag), as AWS deletes them "within days"; handlers must filter expired items on read.
@@ -38,27 +39,23 @@ class TtlSweeper:
         self.executor = executor
         self.client = boto3.client("dynamodb")
         self.deleted = 0
-        self._key_names: list[str] | None = None
 
-    def _expired_in_moto(self, cutoff: float) -> list[dict] | None:
-        """Keys of expired items read straight from moto's in-process table: a Scan through
-        the API walks and filters every item under the DynamoDB lock and stalls the
-        handlers for as long. None when moto's internals are not reachable."""
-        try:
-            from moto.core import DEFAULT_ACCOUNT_ID
-            from moto.dynamodb.models import dynamodb_backends
+    def _expired_keys(self, cutoff: float) -> list[dict]:
+        """Keys of expired items, read from moto's in-process table under the DynamoDB lock:
+        a Scan through the API would walk and filter every item in moto's serializer and
+        stall the handlers for as long (the moto internals are pinned by MOTO_VERSION)."""
+        from moto.core import DEFAULT_ACCOUNT_ID
+        from moto.dynamodb.models import dynamodb_backends
 
-            from .moto_fixes import DYNAMODB_LOCK
+        from .moto_fixes import DYNAMODB_LOCK
 
-            table = dynamodb_backends[DEFAULT_ACCOUNT_ID][self.client.meta.region_name].get_table(self.table_name)
-        except Exception:  # noqa: BLE001 - fall back to Scan
-            return None
+        table = dynamodb_backends[DEFAULT_ACCOUNT_ID][self.client.meta.region_name].get_table(self.table_name)
         keys = []
         with DYNAMODB_LOCK:
-            buckets = list(table.items.values())
-            for bucket in buckets:
-                for item in (bucket.values() if table.range_key_attr else [bucket]):
+            for bucket in list(table.items.values()):
+                for item in bucket.values() if table.range_key_attr else [bucket]:
                     value = item.attrs.get(self.attribute)
+                    # Like AWS: only numeric epoch-seconds values expire; anything else is ignored.
                     if value is None or value.type != "N" or float(value.value) >= cutoff:
                         continue
                     key = {table.hash_key_attr: item.hash_key.to_json()}
@@ -69,37 +66,16 @@ class TtlSweeper:
 
     def sweep(self) -> int:
         """One pass; returns how many items it deleted."""
-        if self._key_names is None:
-            table = self.client.describe_table(TableName=self.table_name)["Table"]
-            self._key_names = [k["AttributeName"] for k in table["KeySchema"]]
         cutoff = Decimal(str(int(self.clock.now() - self.lag_s)))
-        keys = self._expired_in_moto(float(cutoff))
-        if keys is not None:
-            return self._delete(keys, cutoff)
-        names = {f"#k{i}": n for i, n in enumerate(self._key_names)} | {"#ttl": self.attribute}
-        kwargs = {
-            "TableName": self.table_name,
-            # Like AWS: only numeric epoch-seconds values expire; anything else is ignored.
-            "FilterExpression": "attribute_type(#ttl, :n) AND #ttl < :cutoff",
-            "ProjectionExpression": ", ".join(names),
-            "ExpressionAttributeNames": names,
-            "ExpressionAttributeValues": {":n": {"S": "N"}, ":cutoff": {"N": str(cutoff)}},
-        }
-        keys = []
-        while True:
-            page = self.client.scan(**kwargs)
-            keys.extend({n: item[n] for n in self._key_names} for item in page.get("Items", []))
-            if "LastEvaluatedKey" not in page:
-                break
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-        return self._delete(keys, cutoff)
+        return self._delete(self._expired_keys(float(cutoff)), cutoff)
 
     def _delete(self, keys: list[dict], cutoff: Decimal) -> int:
         count = 0
         for key in keys:
             try:
                 self.client.delete_item(
-                    TableName=self.table_name, Key=key,
+                    TableName=self.table_name,
+                    Key=key,
                     # Skip an item a handler has just refreshed.
                     ConditionExpression="#ttl < :cutoff",
                     ExpressionAttributeNames={"#ttl": self.attribute},
