@@ -196,16 +196,16 @@ class Bench:
         from service import clock, config, storage
 
         clock.now = CLOCK
-        from service import rooms
+        from service import operations, rest_ops
 
         class FixedSeed:  # the same roles every run: a deterministic benchmark
-            choice = staticmethod(rooms.secrets.choice)
+            choice = staticmethod(rest_ops.secrets.choice)
 
             @staticmethod
             def randbits(k: int) -> int:
                 return 20261129
 
-        rooms.secrets = FixedSeed
+        rest_ops.secrets = operations.secrets = FixedSeed
         self.h = {
             "rest": rest,
             "timer": timer,
