@@ -308,4 +308,3 @@ def phase_timeout(phase: int, rearm: Callable[[float], None]) -> Callable[[Chang
                     rearm(deadline)
 
     return change
-

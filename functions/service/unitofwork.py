@@ -86,7 +86,9 @@ class UnitOfWork:
         snap = self.load(code)
         # The stored dump was just decoded and belongs to this request alone, and the engine
         # never changes the state it is given: no defensive copies of the state.
-        c = Change(snap=snap, room=copy.deepcopy(snap.room), state=snap.state, now=clock.now(), before=snap.state)
+        c = Change(
+            snap=snap, room=copy.deepcopy(snap.room), state=snap.state, now=clock.now(), before=snap.state
+        )
         lifecycle.drain_bots(c)
         fn(c)
         if c.drained:
