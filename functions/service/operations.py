@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 import mafia_engine as me
 
-from . import frames as f
 from . import views
 from .errors import ServiceError
 from .lifecycle import presence, running
@@ -22,6 +21,7 @@ from .telemetry import count
 from .views import preset_info
 
 if TYPE_CHECKING:
+    from . import frames as f
     from .unitofwork import Change
 
 SERVER_ONLY_ACTIONS = frozenset({"phaseTimeout", "presence"})
@@ -29,14 +29,14 @@ HOST_ACTIONS = frozenset({"pause", "resume", "endGame"})  # the engine applies t
 HOST_AWAY_SECONDS = 60  # city: another player may take the room over after the host is gone this long
 
 Operation = Callable[["Change", str, Any], None]
-OPERATIONS: dict[type, Operation] = {}
+OPERATIONS: dict[str, Operation] = {}  # room operation (the frame's `action`) -> change function
 
 
-def operation(model: type) -> Callable[[Operation], Operation]:
-    """Register the change function of a frame model."""
+def operation(action: str) -> Callable[[Operation], Operation]:
+    """Register the change function of a room operation (its frame model is in `frames.py`)."""
 
     def register(fn: Operation) -> Operation:
-        OPERATIONS[model] = fn
+        OPERATIONS[action] = fn
         return fn
 
     return register
@@ -44,7 +44,7 @@ def operation(model: type) -> Callable[[Operation], Operation]:
 
 def change_for(conn_id: str, frame: f.RoomFrame | f.EngineFrame) -> Callable[[Change], None]:
     """The change function that applies `frame` as connection `conn_id`."""
-    op = OPERATIONS[type(frame)]
+    op = OPERATIONS.get(frame.action, engine_action)
     return lambda c: op(c, conn_id, frame)
 
 
@@ -120,14 +120,14 @@ def _close_seat(c: Change, pid: str, farewell: bytes) -> None:
 
 
 # ---------------------------------------------------------------- room operations
-@operation(f.Sync)
+@operation("sync")
 def sync(c: Change, conn_id: str, frame: f.Sync) -> None:
     sender(c, conn_id)
     c.write = False
     c.sync_to = conn_id
 
 
-@operation(f.Ready)
+@operation("ready")
 def ready(c: Change, conn_id: str, frame: f.Ready) -> None:
     pid = player(c, conn_id)
     in_lobby(c)
@@ -138,7 +138,7 @@ def ready(c: Change, conn_id: str, frame: f.Ready) -> None:
     seat["ready"] = frame.ready
 
 
-@operation(f.SetOptions)
+@operation("setOptions")
 def set_options(c: Change, conn_id: str, frame: f.SetOptions) -> None:
     host(c, conn_id)
     in_lobby(c)
@@ -151,7 +151,7 @@ def set_options(c: Change, conn_id: str, frame: f.SetOptions) -> None:
         p["ready"] = bool(p.get("bot"))  # a rule change clears every ready mark (bots stay ready)
 
 
-@operation(f.Start)
+@operation("start")
 def start(c: Change, conn_id: str, frame: f.Start) -> None:
     host_id = host(c, conn_id)
     in_lobby(c)
@@ -177,7 +177,7 @@ def start(c: Change, conn_id: str, frame: f.Start) -> None:
             presence(c, pid, False)
 
 
-@operation(f.Nudge)
+@operation("nudge")
 def nudge(c: Change, conn_id: str, frame: f.Nudge) -> None:
     sender(c, conn_id)
     if not running(c):
@@ -197,7 +197,7 @@ def nudge(c: Change, conn_id: str, frame: f.Nudge) -> None:
         c.sync_to = None if c.drained else conn_id
 
 
-@operation(f.Kick)
+@operation("kick")
 def kick(c: Change, conn_id: str, frame: f.Kick) -> None:
     host_id = host(c, conn_id)
     in_lobby(c)
@@ -207,7 +207,7 @@ def kick(c: Change, conn_id: str, frame: f.Kick) -> None:
     _remove_player(c, frame.target, "kicked", "the host removed you from the room")
 
 
-@operation(f.Leave)
+@operation("leave")
 def leave(c: Change, conn_id: str, frame: f.Leave) -> None:
     pid = player(c, conn_id)
     if c.room["status"] == "lobby":
@@ -233,7 +233,7 @@ def leave(c: Change, conn_id: str, frame: f.Leave) -> None:
             c.room["host"] = nxt[0]
 
 
-@operation(f.AddBot)
+@operation("addBot")
 def add_bot(c: Change, conn_id: str, frame: f.AddBot) -> None:
     host(c, conn_id)
     in_lobby(c)
@@ -244,7 +244,7 @@ def add_bot(c: Change, conn_id: str, frame: f.AddBot) -> None:
     room["players"].append(new_seat(next_player_id(room), name, "", bot=True))
 
 
-@operation(f.NewGame)
+@operation("newGame")
 def new_game(c: Change, conn_id: str, frame: f.NewGame) -> None:
     host(c, conn_id)
     if c.room["status"] != "ended":
@@ -258,7 +258,7 @@ def new_game(c: Change, conn_id: str, frame: f.NewGame) -> None:
     c.state = None
 
 
-@operation(f.TakeHost)
+@operation("takeHost")
 def take_host(c: Change, conn_id: str, frame: f.TakeHost) -> None:
     pid = player(c, conn_id)
     room = c.room
@@ -272,7 +272,6 @@ def take_host(c: Change, conn_id: str, frame: f.TakeHost) -> None:
 
 
 # ---------------------------------------------------------------- engine actions
-@operation(f.EngineFrame)
 def engine_action(c: Change, conn_id: str, frame: f.EngineFrame) -> None:
     pid = player(c, conn_id)
     kind = frame.action

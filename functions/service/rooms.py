@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import connections, frames, lifecycle, operations, rest_ops
+from . import connections, lifecycle, operations, rest_ops
 from .auth import origin_allowed
 from .errors import ServiceError
 from .fanout import Gateway
@@ -103,7 +103,9 @@ class RoomService:
         """
         frame_id = frame.get("id") if isinstance(frame, dict) else None
         try:
-            parsed = frames.parse_frame(frame)
+            from .frames import parse_frame  # only `$default` validates frames: not on other cold starts
+
+            parsed = parse_frame(frame)
             code = self._conn_rooms.room_of(self.store, conn_id, parsed.room)
             self.uow.run(code, operations.change_for(conn_id, parsed))
         except ServiceError as exc:
