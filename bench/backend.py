@@ -50,6 +50,7 @@ from botocore import xform_name  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
 import mafia_engine as me  # noqa: E402
+from local import template  # noqa: E402
 from mafia_engine.testing import legal_actions  # noqa: E402
 
 # ---------------------------------------------------------------- list prices (us-east-1)
@@ -382,7 +383,7 @@ class Bench:
         with mock_aws():
             ddb = boto3.client("dynamodb")
             sch = boto3.client("scheduler")
-            self.storage.create_table(ddb, os.environ["TABLE_NAME"])
+            template.create_table(ddb, os.environ["TABLE_NAME"])
             sch.create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
             clients = {"dynamodb": ddb, "scheduler": sch}
             t0 = time.process_time()
@@ -525,9 +526,7 @@ def main() -> None:
 def run() -> dict:
     with mock_aws():
         ddb = boto3.client("dynamodb")
-        from service import storage
-
-        storage.create_table(ddb, os.environ["TABLE_NAME"])
+        template.create_table(ddb, os.environ["TABLE_NAME"])
         boto3.client("scheduler").create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
         bench = Bench()
         info = bench.play(12)

@@ -105,41 +105,8 @@ def stack_environment(
 
 
 def create_table(repo: Path, table_name: str) -> str | None:
-    """Create the game table from template.yaml; returns its TTL attribute name (or None).
-
-    Uses the backend's own builder (``service.storage.create_table``) when the template
-    exists, so tests, the offline stack and ``sam deploy`` share one schema.
-    """
-    client = boto3.client("dynamodb")
-    definition = tpl.table_definition(tpl.load(repo / "template.yaml"))
-    builder = None
-    if definition is not None:
-        try:
-            from service import storage  # type: ignore[import-not-found]
-
-            builder = getattr(storage, "create_table", None)
-        except ImportError:  # the backend has not landed: build it here
-            builder = None
-    if builder is not None:
-        builder(client, table_name)
-    else:
-        if definition is None:
-            # Until template.yaml has the table: the single-table design of service/storage.py.
-            definition = {
-                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
-                              {"AttributeName": "sk", "KeyType": "RANGE"}],
-                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
-                                         {"AttributeName": "sk", "AttributeType": "S"}],
-                "BillingMode": "PAY_PER_REQUEST",
-                "_ttl": "expiresAt",
-            }
-        args = {k: v for k, v in definition.items() if not k.startswith("_")}
-        client.create_table(TableName=table_name, **args)
-        if definition.get("_ttl"):
-            client.update_time_to_live(
-                TableName=table_name,
-                TimeToLiveSpecification={"Enabled": True, "AttributeName": definition["_ttl"]})
-    return definition.get("_ttl") if definition else None
+    """Create the game table from template.yaml; returns its TTL attribute name (or None)."""
+    return tpl.create_table(boto3.client("dynamodb"), table_name, tpl.load(repo / "template.yaml"))
 
 
 def create_schedule_group(name: str) -> None:
