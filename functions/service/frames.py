@@ -11,13 +11,13 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Discriminator,
     StringConstraints,
     Tag,
     TypeAdapter,
     ValidationError,
-    field_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -44,33 +44,30 @@ class Sync(RoomFrame):
     action: Literal["sync"]
 
 
+def _must_be(kind: type, message: str) -> BeforeValidator:
+    """A field check whose refusal is `message` itself (type "frame"), not pydantic's wording."""
+
+    def check(value: Any) -> Any:
+        if not isinstance(value, kind):
+            raise PydanticCustomError("frame", message)
+        return value
+
+    return BeforeValidator(check)
+
+
 class Ready(RoomFrame):
     """Mark (or unmark) the sender ready in the lobby."""
 
     action: Literal["ready"]
-    ready: bool = True
-
-    @field_validator("ready", mode="before")
-    @classmethod
-    def _strict(cls, value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise PydanticCustomError("frame", "'ready' must be true or false")
-        return value
+    ready: Annotated[bool, _must_be(bool, "'ready' must be true or false")] = True
 
 
 class SetOptions(RoomFrame):
     """Host: change the preset and options (clears every ready mark)."""
 
     action: Literal["setOptions"]
-    options: dict[str, Any]
+    options: Annotated[dict[str, Any], _must_be(dict, "'options' must be an object")]
     preset: str | None = None
-
-    @field_validator("options", mode="before")
-    @classmethod
-    def _object(cls, value: Any) -> Any:
-        if not isinstance(value, dict):
-            raise PydanticCustomError("frame", "'options' must be an object")
-        return value
 
 
 class Start(RoomFrame):
