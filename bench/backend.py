@@ -50,7 +50,7 @@ from botocore import xform_name  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
 import mafia_engine as me  # noqa: E402
-from local import template  # noqa: E402
+from local import events, template  # noqa: E402
 from mafia_engine.testing import legal_actions  # noqa: E402
 
 # ---------------------------------------------------------------- list prices (us-east-1)
@@ -167,30 +167,6 @@ class CountingGateway:
         pass
 
 
-def ws(route: str, conn: str, body=None, query=None) -> dict:
-    kind = {"$connect": "CONNECT", "$disconnect": "DISCONNECT"}.get(route, "MESSAGE")
-    return {
-        "requestContext": {"routeKey": route, "eventType": kind, "connectionId": conn, "stage": "dev"},
-        "queryStringParameters": query,
-        "headers": {},
-        "body": body,
-    }
-
-
-def rest_event(method: str, path: str, body=None) -> dict:
-    return {
-        "resource": path,
-        "path": path,
-        "httpMethod": method,
-        "headers": {"Content-Type": "application/json"},
-        "queryStringParameters": None,
-        "pathParameters": None,
-        "requestContext": {"requestId": "b", "stage": "dev"},
-        "body": json.dumps(body) if body is not None else None,
-        "isBase64Encoded": False,
-    }
-
-
 class Bench:
     def __init__(self) -> None:
         from handlers import rest, timer, ws_connect, ws_default, ws_disconnect
@@ -239,7 +215,16 @@ class Bench:
 
     def rest(self, method, path, body=None) -> dict:
         self.invocations["rest"] += 1
-        out = self.timed(self.h["rest"].handler, rest_event(method, path, body), CTX)
+        out = self.timed(
+            self.h["rest"].handler,
+            events.rest_event(
+                method=method,
+                path=path,
+                headers={"Content-Type": "application/json"},
+                body=json.dumps(body) if body is not None else None,
+            ),
+            CTX,
+        )
         return json.loads(out["body"])
 
     def room_state(self):
@@ -292,7 +277,11 @@ class Bench:
         self.invocations["ws"] += 1
         self.action(
             kind or frame["action"],
-            lambda: self.timed(self.h["default"].handler, ws("$default", conn, json.dumps(frame)), CTX),
+            lambda: self.timed(
+                self.h["default"].handler,
+                events.ws_message_event(connection=conn, body=json.dumps(frame)),
+                CTX,
+            ),
         )
 
     def fire(self, phase: int, at: int | None = None) -> None:
@@ -313,7 +302,7 @@ class Bench:
             self.invocations["ws"] += 1
             self.timed(
                 self.h["connect"].handler,
-                ws("$connect", f"c{pid}", query={"room": self.code, "token": token}),
+                events.ws_connect_event(connection=f"c{pid}", query={"room": self.code, "token": token}),
                 CTX,
             )
             # $connect runs in another Lambda function than $default: its warm connection cache
@@ -334,7 +323,7 @@ class Bench:
         game_minutes = (CLOCK.t - start_clock) / 60
         for pid in tokens:
             self.invocations["ws"] += 1
-            self.timed(self.h["disconnect"].handler, ws("$disconnect", f"c{pid}"), CTX)
+            self.timed(self.h["disconnect"].handler, events.ws_disconnect_event(connection=f"c{pid}"), CTX)
         return {"setup_calls": setup_calls, "game_minutes": game_minutes, "players": n}
 
     def play_phase(self, state: dict, rng: random.Random) -> None:

@@ -1,19 +1,7 @@
-"""DynamoDB storage: one table, one partition per room.
+"""DynamoDB storage: one table, one partition per room (layout and why: docs/architecture.md, "Data").
 
-Keys (see docs/architecture.md, "Data"):
-
-| pk            | sk             | what                                                          |
-|---------------|----------------|---------------------------------------------------------------|
-| ROOM#<code>   | STATE          | room data + engine state (zlib JSON in `data`), `version`      |
-| ROOM#<code>   | CONN#<connId>  | a live connection of the room (`player` absent = spectator)   |
-| ROOM#<code>   | CHAT#<seq>     | archived chat messages that left the engine's bounded window  |
-| CONN#<connId> | CONN           | connection id -> room, for `$disconnect` and frame routing    |
-
-"CHAT#" < "CONN#" < "STATE", so one Query `sk >= "CONN#"` returns the room item and every
-connection at once: a request needs one read. Writes are conditional on `version`
-(optimistic locking); several items change together in one TransactWriteItems.
-Every write sets `expiresAt` = now + 24 h (TTL); expired items are filtered on read.
-No Scan anywhere.
+One strongly consistent Query reads a room and its connections; writes are conditional on
+`version`, several items in one TransactWriteItems; expired items are filtered on read.
 """
 
 from __future__ import annotations
