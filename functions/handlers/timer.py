@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError
 
-from handlers.events import TimerEvent
 from service import config
 from service.telemetry import logger, metrics, tracer
+
+
+class TimerEvent(BaseModel):
+    """A phase timeout (the Scheduler target `Input` `service.timers` writes): the room, the
+    phase seq it ends, and the second it was scheduled for."""
+
+    model_config = ConfigDict(frozen=True)
+    room: str
+    phase: StrictInt
+    at: int | None = None
 
 
 @logger.inject_lambda_context(clear_state=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.parser import event_parser
 
-from handlers.events import ConnectEvent
+from handlers.ws_events import ConnectEvent
 from service import config
 from service.errors import ServiceError
 from service.telemetry import logger, metrics, tracer

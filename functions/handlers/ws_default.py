@@ -8,7 +8,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.parser import event_parser
 
 import service.frames  # noqa: F401 - every frame is validated by it: build its models at init
-from handlers.events import APIGatewayWebSocketMessageEventModel
+from handlers.ws_events import APIGatewayWebSocketMessageEventModel
 from service import config
 from service.telemetry import logger, metrics, tracer
 

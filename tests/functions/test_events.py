@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from aws_lambda_powertools.utilities.parser.models import APIGatewayProxyEventModel
 
-from handlers.events import (
+from handlers.timer import TimerEvent
+from handlers.ws_events import (
     APIGatewayWebSocketDisconnectEventModel,
     APIGatewayWebSocketMessageEventModel,
     ConnectEvent,
-    TimerEvent,
 )
 from local import events
 
