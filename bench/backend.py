@@ -51,6 +51,7 @@ from moto import mock_aws  # noqa: E402
 
 import mafia_engine as me  # noqa: E402
 from local import events, template  # noqa: E402
+from local.lambda_runtime import LambdaContext  # noqa: E402
 from mafia_engine.testing import legal_actions  # noqa: E402
 
 # ---------------------------------------------------------------- list prices (us-east-1)
@@ -74,14 +75,7 @@ PUSH_BATCH_MS = 15.0  # assumed latency of one parallel fan-out batch
 LOG_BYTES_PER_INVOCATION = 600  # Lambda START/END/REPORT lines + our info lines
 
 
-class Ctx:
-    function_name = "bench"
-    memory_limit_in_mb = 512
-    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:bench"
-    aws_request_id = "bench"
-
-
-CTX = Ctx()
+CTX = LambdaContext(function_name="bench", memory_limit_in_mb=512)
 
 
 class Clock:

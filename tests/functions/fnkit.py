@@ -10,19 +10,10 @@ import boto3
 
 from handlers import rest, timer, ws_connect, ws_default, ws_disconnect
 from local import events
+from local.lambda_runtime import LambdaContext
 from service import storage
 
-
-class Context:
-    """The bits of the Lambda context Powertools reads."""
-
-    function_name = "mafia-test"
-    memory_limit_in_mb = 512
-    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:mafia-test"
-    aws_request_id = "req-1"
-
-
-CTX = Context()
+CTX = LambdaContext(function_name="mafia-test", memory_limit_in_mb=512)
 
 
 @dataclass
