@@ -50,6 +50,8 @@ from botocore import xform_name  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
 import mafia_engine as me  # noqa: E402
+from local import events, template  # noqa: E402
+from local.lambda_runtime import LambdaContext  # noqa: E402
 from mafia_engine.testing import legal_actions  # noqa: E402
 
 # ---------------------------------------------------------------- list prices (us-east-1)
@@ -73,14 +75,7 @@ PUSH_BATCH_MS = 15.0  # assumed latency of one parallel fan-out batch
 LOG_BYTES_PER_INVOCATION = 600  # Lambda START/END/REPORT lines + our info lines
 
 
-class Ctx:
-    function_name = "bench"
-    memory_limit_in_mb = 512
-    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:bench"
-    aws_request_id = "bench"
-
-
-CTX = Ctx()
+CTX = LambdaContext(function_name="bench", memory_limit_in_mb=512)
 
 
 class Clock:
@@ -166,46 +161,22 @@ class CountingGateway:
         pass
 
 
-def ws(route: str, conn: str, body=None, query=None) -> dict:
-    kind = {"$connect": "CONNECT", "$disconnect": "DISCONNECT"}.get(route, "MESSAGE")
-    return {
-        "requestContext": {"routeKey": route, "eventType": kind, "connectionId": conn, "stage": "dev"},
-        "queryStringParameters": query,
-        "headers": {},
-        "body": body,
-    }
-
-
-def rest_event(method: str, path: str, body=None) -> dict:
-    return {
-        "resource": path,
-        "path": path,
-        "httpMethod": method,
-        "headers": {"Content-Type": "application/json"},
-        "queryStringParameters": None,
-        "pathParameters": None,
-        "requestContext": {"requestId": "b", "stage": "dev"},
-        "body": json.dumps(body) if body is not None else None,
-        "isBase64Encoded": False,
-    }
-
-
 class Bench:
     def __init__(self) -> None:
         from handlers import rest, timer, ws_connect, ws_default, ws_disconnect
         from service import clock, config, storage
 
         clock.now = CLOCK
-        from service import rooms
+        from service import operations, rest_ops
 
         class FixedSeed:  # the same roles every run: a deterministic benchmark
-            choice = staticmethod(rooms.secrets.choice)
+            choice = staticmethod(rest_ops.secrets.choice)
 
             @staticmethod
             def randbits(k: int) -> int:
                 return 20261129
 
-        rooms.secrets = FixedSeed
+        rest_ops.secrets = operations.secrets = FixedSeed
         self.h = {
             "rest": rest,
             "timer": timer,
@@ -238,7 +209,16 @@ class Bench:
 
     def rest(self, method, path, body=None) -> dict:
         self.invocations["rest"] += 1
-        out = self.timed(self.h["rest"].handler, rest_event(method, path, body), CTX)
+        out = self.timed(
+            self.h["rest"].handler,
+            events.rest_event(
+                method=method,
+                path=path,
+                headers={"Content-Type": "application/json"},
+                body=json.dumps(body) if body is not None else None,
+            ),
+            CTX,
+        )
         return json.loads(out["body"])
 
     def room_state(self):
@@ -291,7 +271,11 @@ class Bench:
         self.invocations["ws"] += 1
         self.action(
             kind or frame["action"],
-            lambda: self.timed(self.h["default"].handler, ws("$default", conn, json.dumps(frame)), CTX),
+            lambda: self.timed(
+                self.h["default"].handler,
+                events.ws_message_event(connection=conn, body=json.dumps(frame)),
+                CTX,
+            ),
         )
 
     def fire(self, phase: int, at: int | None = None) -> None:
@@ -312,7 +296,7 @@ class Bench:
             self.invocations["ws"] += 1
             self.timed(
                 self.h["connect"].handler,
-                ws("$connect", f"c{pid}", query={"room": self.code, "token": token}),
+                events.ws_connect_event(connection=f"c{pid}", query={"room": self.code, "token": token}),
                 CTX,
             )
             # $connect runs in another Lambda function than $default: its warm connection cache
@@ -333,7 +317,7 @@ class Bench:
         game_minutes = (CLOCK.t - start_clock) / 60
         for pid in tokens:
             self.invocations["ws"] += 1
-            self.timed(self.h["disconnect"].handler, ws("$disconnect", f"c{pid}"), CTX)
+            self.timed(self.h["disconnect"].handler, events.ws_disconnect_event(connection=f"c{pid}"), CTX)
         return {"setup_calls": setup_calls, "game_minutes": game_minutes, "players": n}
 
     def play_phase(self, state: dict, rng: random.Random) -> None:
@@ -382,7 +366,7 @@ class Bench:
         with mock_aws():
             ddb = boto3.client("dynamodb")
             sch = boto3.client("scheduler")
-            self.storage.create_table(ddb, os.environ["TABLE_NAME"])
+            template.create_table(ddb, os.environ["TABLE_NAME"])
             sch.create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
             clients = {"dynamodb": ddb, "scheduler": sch}
             t0 = time.process_time()
@@ -525,9 +509,7 @@ def main() -> None:
 def run() -> dict:
     with mock_aws():
         ddb = boto3.client("dynamodb")
-        from service import storage
-
-        storage.create_table(ddb, os.environ["TABLE_NAME"])
+        template.create_table(ddb, os.environ["TABLE_NAME"])
         boto3.client("scheduler").create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
         bench = Bench()
         info = bench.play(12)

@@ -97,14 +97,10 @@ def stack_environment(
 
 
 def create_table(table_name: str) -> str | None:
-    """Create the game table as template.yaml defines it (the backend's own builder, shared
-    with the tests and ``sam deploy``); returns its TTL attribute name (None when TTL is off)."""
-    from service import storage  # type: ignore[import-not-found]
+    """Create the game table as template.yaml defines it; returns its TTL attribute name (or None)."""
+    from . import template
 
-    client = boto3.client("dynamodb")
-    storage.create_table(client, table_name)
-    ttl = client.describe_time_to_live(TableName=table_name)["TimeToLiveDescription"]
-    return ttl.get("AttributeName") if ttl.get("TimeToLiveStatus") == "ENABLED" else None
+    return template.create_table(boto3.client("dynamodb"), table_name)
 
 
 def create_schedule_group(name: str) -> None:

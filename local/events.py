@@ -1,5 +1,9 @@
 """Builders for the events API Gateway hands to Lambda: REST API v1 proxy events and
-WebSocket ``$connect`` / message / ``$disconnect`` events, with the fields AWS sends."""
+WebSocket ``$connect`` / message / ``$disconnect`` events, with the fields AWS sends.
+
+The one set of builders: the offline gateway, the function tests (``tests/functions/fnkit.py``)
+and ``bench/backend.py`` use them, and ``tests/functions/test_events.py`` checks their output
+and ``events/*.json`` against the models the handlers parse with."""
 
 from __future__ import annotations
 
@@ -7,12 +11,13 @@ import base64
 import secrets
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from email.utils import formatdate
 
-from multidict import MultiMapping
-
 ACCOUNT_ID = "123456789012"
+API_ID = "local"
+DOMAIN = "localhost"
+SOURCE_IP = "127.0.0.1"
 
 
 def connection_id() -> str:
@@ -57,18 +62,22 @@ def rest_event(
     *,
     method: str,
     path: str,
-    resource: str,
-    path_parameters: dict[str, str] | None,
-    headers: MultiMapping[str],
-    query: MultiMapping[str],
-    body: bytes,
-    stage: str,
-    api: str,
-    domain_name: str,
-    source_ip: str,
+    resource: str | None = None,
+    path_parameters: dict[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
+    query: Mapping[str, str] | None = None,
+    body: bytes | str | None = b"",
+    stage: str = "api",
+    api: str = API_ID,
+    domain_name: str = DOMAIN,
+    source_ip: str = SOURCE_IP,
 ) -> dict:
     """A REST API (v1) Lambda proxy event, as API Gateway sends it."""
     now = time.time()
+    headers = headers or {}
+    query = query or {}
+    resource = resource or path
+    body = body.encode("utf-8") if isinstance(body, str) else (body or b"")
     single_h, multi_h = _single_and_multi(headers.items())
     single_q, multi_q = _single_and_multi(query.items())
     if body:
@@ -116,7 +125,7 @@ def _ws_context(
     route_key: str,
     event_type: str,
     connection: str,
-    connected_at_ms: int,
+    connected_at_ms: int | None,
     stage: str,
     api: str,
     domain_name: str,
@@ -131,7 +140,7 @@ def _ws_context(
         "requestTime": request_time(now),
         "messageDirection": "IN",
         "stage": stage,
-        "connectedAt": connected_at_ms,
+        "connectedAt": connected_at_ms if connected_at_ms is not None else int(now * 1000),
         "requestTimeEpoch": int(now * 1000),
         "identity": {"userAgent": user_agent, "sourceIp": source_ip},
         "requestId": base64.b64encode(secrets.token_bytes(6)).decode(),
@@ -144,15 +153,16 @@ def _ws_context(
 def ws_connect_event(
     *,
     connection: str,
-    connected_at_ms: int,
-    headers: MultiMapping[str],
-    query: MultiMapping[str],
-    stage: str,
-    api: str,
-    domain_name: str,
-    source_ip: str,
+    connected_at_ms: int | None = None,
+    headers: Mapping[str, str] | None = None,
+    query: Mapping[str, str] | None = None,
+    stage: str = "ws",
+    api: str = API_ID,
+    domain_name: str = DOMAIN,
+    source_ip: str = SOURCE_IP,
 ) -> dict:
     """The ``$connect`` event: headers and query string of the upgrade request."""
+    headers = headers or {}
     single_h, multi_h = _single_and_multi(headers.items())
     event = {
         "headers": single_h,
@@ -173,15 +183,15 @@ def ws_connect_event(
 
 def ws_message_event(
     *,
-    route_key: str,
-    body: str,
+    body: str | None,
     connection: str,
-    connected_at_ms: int,
-    stage: str,
-    api: str,
-    domain_name: str,
-    source_ip: str,
-    user_agent: str | None,
+    route_key: str = "$default",
+    connected_at_ms: int | None = None,
+    stage: str = "ws",
+    api: str = API_ID,
+    domain_name: str = DOMAIN,
+    source_ip: str = SOURCE_IP,
+    user_agent: str | None = None,
 ) -> dict:
     """A message event (``$default`` or a custom route): no headers, the frame as ``body``."""
     context = _ws_context(
@@ -196,14 +206,14 @@ def ws_message_event(
 def ws_disconnect_event(
     *,
     connection: str,
-    connected_at_ms: int,
-    status_code: int,
-    reason: str,
-    domain_name: str,
-    stage: str,
-    api: str,
-    source_ip: str,
-    user_agent: str | None,
+    connected_at_ms: int | None = None,
+    status_code: int = 1000,
+    reason: str = "Client-side close frame status code '1000'",
+    domain_name: str = DOMAIN,
+    stage: str = "ws",
+    api: str = API_ID,
+    source_ip: str = SOURCE_IP,
+    user_agent: str | None = None,
 ) -> dict:
     """The ``$disconnect`` event (best effort on AWS; always sent here)."""
     headers = {"Host": domain_name, "x-api-key": "", "X-Forwarded-For": "", "x-restapi": ""}

@@ -27,8 +27,9 @@ from pathlib import Path
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from . import events
+from . import template as tpl
 from .lambda_runtime import IntegrationTimeout, LambdaRuntime
-from .template import FALLBACK_REST, RestResource
+from .template import RestResource
 
 log = logging.getLogger("local.gateway")
 
@@ -107,7 +108,7 @@ class Gateway:
         runtime: LambdaRuntime,
         *,
         web_dir: Path | None,
-        rest_resources: Iterable[RestResource] = FALLBACK_REST,
+        rest_resources: Iterable[RestResource] | None = None,
         ws_routes: Iterable[str] = (),
         rest_stage: str = "api",
         ws_stage: str = "ws",
@@ -119,7 +120,7 @@ class Gateway:
     ) -> None:
         self.runtime = runtime
         self.web_dir = web_dir.resolve() if web_dir else None
-        self.rest_resources = tuple(rest_resources)
+        self.rest_resources = tuple(rest_resources if rest_resources is not None else tpl.rest_resources(tpl.load()))
         # Custom route keys (besides $connect/$disconnect/$default) that have a handler.
         self.ws_routes = {r for r in ws_routes if not r.startswith("$") and runtime.has(r)}
         self.rest_stage = rest_stage

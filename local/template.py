@@ -1,6 +1,7 @@
-"""What the offline stack reads from ``template.yaml``: the REST resources API Gateway
-routes to the REST function, the WebSocket route keys, and the table's schema, so the
-local stack cannot drift from what ``sam deploy`` creates."""
+"""What the offline stack and the tests read from ``template.yaml``: the REST resources API
+Gateway routes to the REST function, the WebSocket route keys, and the table (created in
+moto from the template's own definition), so neither can drift from what ``sam deploy``
+creates. Not part of the Lambda package: only ``local/``, ``tests/`` and ``bench/`` use it."""
 
 from __future__ import annotations
 
@@ -30,11 +31,12 @@ def _tag(loader: yaml.Loader, suffix: str, node: yaml.Node) -> Any:
 _CfnLoader.add_multi_constructor("!", _tag)
 
 
-def load(path: Path) -> dict:
-    """The template as plain data ({} when it does not exist yet)."""
-    if not path.exists():
-        return {}
-    with path.open(encoding="utf-8") as fh:
+TEMPLATE = Path(__file__).resolve().parents[1] / "template.yaml"
+
+
+def load(path: Path | str = TEMPLATE) -> dict:
+    """The template as plain data (short-form tags become ``{"Ref": ...}`` / ``{"Fn::Sub": ...}``)."""
+    with Path(path).open(encoding="utf-8") as fh:
         return yaml.load(fh, Loader=_CfnLoader) or {}
 
 
@@ -69,15 +71,6 @@ def _group(name: str) -> str:
     return re.sub(r"\W", "_", name)
 
 
-# Used until template.yaml lists the REST events: the paths of docs/protocol.md.
-FALLBACK_REST = (
-    RestResource("POST", "/rooms"),
-    RestResource("ANY", "/rooms/{roomCode}"),
-    RestResource("POST", "/rooms/{roomCode}/players"),
-    RestResource("ANY", "/{proxy+}"),
-)
-
-
 def _resources(template: dict) -> dict[str, Any]:
     return template.get("Resources") or {}
 
@@ -97,7 +90,7 @@ def rest_resources(template: dict) -> tuple[RestResource, ...]:
                                           else method, str(props.get("Path", "/"))))
     # Literal paths before parameterised ones, as API Gateway prefers the most specific.
     found.sort(key=lambda r: (r.path.count("+}"), r.path.count("{"), -len(r.path)))
-    return tuple(found) or FALLBACK_REST
+    return tuple(found)
 
 
 def ws_route_keys(template: dict) -> set[str]:
@@ -111,31 +104,46 @@ def ws_route_keys(template: dict) -> set[str]:
     return keys
 
 
-def table_definition(template: dict) -> dict | None:
-    """``create_table`` arguments for the first DynamoDB table in the template, plus the
-    TTL attribute name under ``"_ttl"`` (None when TTL is off)."""
-    for resource in _resources(template).values():
-        if not isinstance(resource, dict):
-            continue
-        if resource.get("Type") not in ("AWS::DynamoDB::Table", "AWS::DynamoDB::GlobalTable"):
-            continue
-        props = resource.get("Properties") or {}
-        args: dict[str, Any] = {
-            "KeySchema": props["KeySchema"],
-            "AttributeDefinitions": props["AttributeDefinitions"],
-            "BillingMode": "PAY_PER_REQUEST",
-        }
-        gsis = []
-        for gsi in props.get("GlobalSecondaryIndexes") or []:
-            gsis.append({k: gsi[k] for k in ("IndexName", "KeySchema", "Projection") if k in gsi})
-        if gsis:
-            args["GlobalSecondaryIndexes"] = gsis
-        lsis = []
-        for lsi in props.get("LocalSecondaryIndexes") or []:
-            lsis.append({k: lsi[k] for k in ("IndexName", "KeySchema", "Projection") if k in lsi})
-        if lsis:
-            args["LocalSecondaryIndexes"] = lsis
-        ttl = props.get("TimeToLiveSpecification") or {}
-        args["_ttl"] = ttl.get("AttributeName") if ttl.get("Enabled") not in (False, "false") else None
-        return args
-    return None
+def table_properties(template: dict) -> dict:
+    """The ``Properties`` of the template's one DynamoDB table."""
+    tables = [
+        r for r in _resources(template).values()
+        if isinstance(r, dict) and r.get("Type") in ("AWS::DynamoDB::Table", "AWS::DynamoDB::GlobalTable")
+    ]
+    if len(tables) != 1:
+        raise ValueError(f"expected one DynamoDB table in template.yaml, found {len(tables)}")
+    return tables[0].get("Properties") or {}
+
+
+def table_definition(template: dict) -> dict:
+    """``create_table`` arguments for the template's table, plus the TTL attribute name under
+    ``"_ttl"`` (None when TTL is off)."""
+    props = table_properties(template)
+    args: dict[str, Any] = {
+        "KeySchema": props["KeySchema"],
+        "AttributeDefinitions": props["AttributeDefinitions"],
+        "BillingMode": props.get("BillingMode", "PAY_PER_REQUEST"),
+    }
+    for kind in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes"):
+        indexes = [{k: ix[k] for k in ("IndexName", "KeySchema", "Projection") if k in ix}
+                   for ix in props.get(kind) or []]
+        if indexes:
+            args[kind] = indexes
+    ttl = props.get("TimeToLiveSpecification") or {}
+    args["_ttl"] = ttl.get("AttributeName") if ttl.get("Enabled") not in (False, "false") else None
+    return args
+
+
+def create_table(client: Any, table_name: str, template: dict | None = None) -> str | None:
+    """Create the room table exactly as the template defines it (keys, billing, TTL) through
+    ``client`` (a boto3 DynamoDB client: moto in tests and the offline stack). Returns the
+    TTL attribute name (or None)."""
+    definition = table_definition(template if template is not None else load())
+    client.create_table(TableName=table_name, **{k: v for k, v in definition.items() if not k.startswith("_")})
+    client.get_waiter("table_exists").wait(TableName=table_name, WaiterConfig={"Delay": 0.1, "MaxAttempts": 50})
+    if definition["_ttl"]:
+        client.update_time_to_live(
+            TableName=table_name,
+            TimeToLiveSpecification={"Enabled": True, "AttributeName": definition["_ttl"]},
+        )
+    return definition["_ttl"]

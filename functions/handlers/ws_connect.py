@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.parser import event_parser
+
+from handlers.ws_events import ConnectEvent
 from service import config
 from service.errors import ServiceError
 from service.telemetry import logger, metrics, tracer
 
 
-@logger.inject_lambda_context(clear_state=True)
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
-def handler(event: dict, context: object) -> dict:
-    ctx = event.get("requestContext") or {}
-    query = event.get("queryStringParameters") or {}
-    headers = {k.lower(): v for k, v in (event.get("headers") or {}).items()}
+@event_parser(model=ConnectEvent)
+def handler(event: ConnectEvent, context: object) -> dict:
+    query = event.query_string_parameters or {}
+    headers = {k.lower(): v for k, v in event.headers.items()}
     room = query.get("room")
-    logger.append_keys(room=(room or "").upper(), connection=ctx.get("connectionId"))
+    conn_id = event.request_context.connection_id
+    logger.append_keys(room=(room or "").upper(), connection=conn_id)
     try:
-        player = config.service().connect(
-            ctx["connectionId"], room, query.get("token"), headers.get("origin")
-        )
+        player = config.service().connect(conn_id, room, query.get("token"), headers.get("origin"))
     except ServiceError as exc:
         logger.info("connect refused", extra={"code": exc.code})
         return {"statusCode": exc.status, "body": exc.code}

@@ -1,10 +1,7 @@
 """Bot seats in the room layer: plan at each phase change, drain due actions lazily.
 
 The policy is the engine's (`mafia_engine.bots`, reading only the bot's own view); this
-module only decides *when* it runs (docs/architecture.md, "Bots"): every request that loads
-a running room first applies the bot actions that fell due, inside that request's one read
-and one write; views carry `room.wakeAt` so a connected client nudges at that time; with
-nobody connected the phase timer drains. No extra invocation or schedule per bot.
+module only decides when it runs (docs/architecture.md, "Bots", says why and how).
 """
 
 from __future__ import annotations

@@ -1,15 +1,25 @@
-"""Pydantic models of what clients send: REST bodies and the envelope of WebSocket frames."""
+"""Pydantic models of the REST API: request bodies and answers (WebSocket frames: `frames.py`)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
-from .errors import ServiceError
+from mafia_engine.presets import PRESETS
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
-RoomCode = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9]{4,8}$")]
+from .names import Name
+
+
+def _known_preset(name: str) -> str:
+    if name not in PRESETS:  # read at each request: a preset registered later is known too
+        raise ValueError(f"unknown preset {name!r} (one of {', '.join(PRESETS)})")
+    return name
+
+
+PresetName = Annotated[
+    str, AfterValidator(_known_preset), WithJsonSchema({"type": "string", "enum": list(PRESETS)})
+]
 
 
 class CreateRoom(BaseModel):
@@ -17,7 +27,7 @@ class CreateRoom(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: Name
-    preset: Literal["classic", "city", "original"] = "classic"
+    preset: PresetName = "classic"
     options: dict[str, Any] = Field(default_factory=dict)
     lang: Literal["en", "ko", "ru"] = "en"
 
@@ -66,35 +76,3 @@ class RoomSummary(BaseModel):
     maxPlayers: int
     setupError: SetupError | None
     players: list[PlayerSummary]
-
-
-class ErrorBody(BaseModel):
-    code: str
-    message: str
-
-
-class ErrorResponse(BaseModel):
-    error: ErrorBody
-
-
-class Frame(BaseModel):
-    """The envelope of every client frame; the payload keys stay as extra fields."""
-
-    model_config = ConfigDict(extra="allow")
-    action: Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,39}$")]
-    id: Annotated[str, StringConstraints(max_length=64)] | int | None = None
-
-
-_FRAME = TypeAdapter(Frame)
-
-
-def parse_frame(raw: Any) -> dict:
-    """A validated frame as a dict, or ServiceError("bad_frame")."""
-    if not isinstance(raw, dict):
-        raise ServiceError("bad_frame", "a frame is one JSON object")
-    try:
-        return _FRAME.validate_python(raw).model_dump()
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "frame"
-        raise ServiceError("bad_frame", f"{where}: {first.get('msg')}") from exc

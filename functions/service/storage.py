@@ -1,25 +1,12 @@
-"""DynamoDB storage: one table, one partition per room.
+"""DynamoDB storage: one table, one partition per room (layout and why: docs/architecture.md, "Data").
 
-Keys (see docs/architecture.md, "Data"):
-
-| pk            | sk             | what                                                          |
-|---------------|----------------|---------------------------------------------------------------|
-| ROOM#<code>   | STATE          | room data + engine state (zlib JSON in `data`), `version`      |
-| ROOM#<code>   | CONN#<connId>  | a live connection of the room (`player` absent = spectator)   |
-| ROOM#<code>   | CHAT#<seq>     | archived chat messages that left the engine's bounded window  |
-| CONN#<connId> | CONN           | connection id -> room, for `$disconnect` and frame routing    |
-
-"CHAT#" < "CONN#" < "STATE", so one Query `sk >= "CONN#"` returns the room item and every
-connection at once: a request needs one read. Writes are conditional on `version`
-(optimistic locking); several items change together in one TransactWriteItems.
-Every write sets `expiresAt` = now + 24 h (TTL); expired items are filtered on read.
-No Scan anywhere.
+One strongly consistent Query reads a room and its connections; writes are conditional on
+`version`, several items in one TransactWriteItems; expired items are filtered on read.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import zlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,7 +17,6 @@ TTL_SECONDS = 24 * 3600
 STATE_SK = "STATE"
 CONN_PREFIX = "CONN#"
 CHAT_PREFIX = "CHAT#"
-TEMPLATE = os.path.join(os.path.dirname(__file__), "..", "..", "template.yaml")
 
 
 class Conflict(Exception):
@@ -259,66 +245,3 @@ class Store:
                 raise Conflict() from exc
             raise
         return new_version
-
-
-# ---- the table definition, read from template.yaml ---------------------------------------
-class _TolerantLoader:
-    """A YAML loader that accepts CloudFormation short tags (!Ref, !Sub, !GetAtt, ...)."""
-
-    @staticmethod
-    def load(text: str) -> dict:
-        import yaml
-
-        class Loader(yaml.SafeLoader):
-            pass
-
-        def any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-            if isinstance(node, yaml.ScalarNode):
-                return {suffix: loader.construct_scalar(node)}
-            if isinstance(node, yaml.SequenceNode):
-                return {suffix: loader.construct_sequence(node, deep=True)}
-            return {suffix: loader.construct_mapping(node, deep=True)}
-
-        Loader.add_multi_constructor("!", any_tag)
-        return yaml.load(text, Loader=Loader)  # noqa: S506 - SafeLoader subclass
-
-
-def load_template(path: str = TEMPLATE) -> dict:
-    """template.yaml as a dict (intrinsic-function tags become one-key dicts)."""
-    with open(path, encoding="utf-8") as fh:
-        return _TolerantLoader.load(fh.read())
-
-
-def table_definition(path: str = TEMPLATE) -> dict:
-    """The Properties of the template's one AWS::DynamoDB::Table."""
-    resources = load_template(path)["Resources"]
-    tables = [r for r in resources.values() if r.get("Type") == "AWS::DynamoDB::Table"]
-    if len(tables) != 1:
-        raise ValueError(f"expected one DynamoDB table in {path}, found {len(tables)}")
-    return tables[0]["Properties"]
-
-
-def create_table(client: Any, table_name: str, template: str = TEMPLATE) -> None:
-    """Create the room table exactly as template.yaml defines it (keys, billing, TTL).
-
-    Used by the tests and the offline stack so the schema cannot drift from the deployment.
-    """
-    props = table_definition(template)
-    kwargs: dict[str, Any] = {
-        "TableName": table_name,
-        "KeySchema": props["KeySchema"],
-        "AttributeDefinitions": props["AttributeDefinitions"],
-        "BillingMode": props.get("BillingMode", "PAY_PER_REQUEST"),
-    }
-    if props.get("GlobalSecondaryIndexes"):
-        kwargs["GlobalSecondaryIndexes"] = props["GlobalSecondaryIndexes"]
-    client.create_table(**kwargs)
-    client.get_waiter("table_exists").wait(
-        TableName=table_name, WaiterConfig={"Delay": 0.1, "MaxAttempts": 50}
-    )
-    ttl = props.get("TimeToLiveSpecification")
-    if ttl and ttl.get("Enabled"):
-        client.update_time_to_live(
-            TableName=table_name,
-            TimeToLiveSpecification={"Enabled": True, "AttributeName": ttl["AttributeName"]},
-        )

@@ -32,7 +32,8 @@ import boto3  # noqa: E402
 from fnkit import Api, Clock, FakeGateway  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
-from service import clock, config, storage  # noqa: E402
+from local import template  # noqa: E402
+from service import clock, config  # noqa: E402
 
 
 @pytest.fixture
@@ -46,7 +47,7 @@ def fake_clock(monkeypatch) -> Clock:
 def aws():
     with mock_aws():
         ddb = boto3.client("dynamodb")
-        storage.create_table(ddb, os.environ["TABLE_NAME"])
+        template.create_table(ddb, os.environ["TABLE_NAME"])
         boto3.client("scheduler").create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
         yield ddb
 

@@ -9,19 +9,11 @@ from typing import Any
 import boto3
 
 from handlers import rest, timer, ws_connect, ws_default, ws_disconnect
+from local import events
+from local.lambda_runtime import LambdaContext
 from service import storage
 
-
-class Context:
-    """The bits of the Lambda context Powertools reads."""
-
-    function_name = "mafia-test"
-    memory_limit_in_mb = 512
-    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:mafia-test"
-    aws_request_id = "req-1"
-
-
-CTX = Context()
+CTX = LambdaContext(function_name="mafia-test", memory_limit_in_mb=512)
 
 
 @dataclass
@@ -69,38 +61,24 @@ class Clock:
 
 
 def rest_event(method: str, path: str, body: Any = None, headers: dict | None = None) -> dict:
-    return {
-        "resource": path,
-        "path": path,
-        "httpMethod": method,
-        "headers": {"Content-Type": "application/json", **(headers or {})},
-        "multiValueHeaders": {},
-        "queryStringParameters": None,
-        "pathParameters": None,
-        "requestContext": {"requestId": "r1", "stage": "test", "httpMethod": method, "path": path},
-        "body": body if isinstance(body, str) or body is None else json.dumps(body),
-        "isBase64Encoded": False,
-    }
+    """A REST proxy event for `path` (built by the offline stack's builders)."""
+    return events.rest_event(
+        method=method,
+        path=path,
+        headers={"Content-Type": "application/json", **(headers or {})},
+        body=body if isinstance(body, str) or body is None else json.dumps(body),
+    )
 
 
 def ws_event(
     route: str, conn_id: str, body: str | None = None, query: dict | None = None, headers=None
 ) -> dict:
-    kind = {"$connect": "CONNECT", "$disconnect": "DISCONNECT"}.get(route, "MESSAGE")
-    return {
-        "requestContext": {
-            "routeKey": route,
-            "eventType": kind,
-            "connectionId": conn_id,
-            "domainName": "ws.example",
-            "stage": "test",
-            "requestId": "r1",
-        },
-        "queryStringParameters": query,
-        "headers": headers or {},
-        "body": body,
-        "isBase64Encoded": False,
-    }
+    """A WebSocket event for `route` on connection `conn_id`."""
+    if route == "$connect":
+        return events.ws_connect_event(connection=conn_id, query=query, headers=headers)
+    if route == "$disconnect":
+        return events.ws_disconnect_event(connection=conn_id)
+    return events.ws_message_event(connection=conn_id, body=body, route_key=route)
 
 
 class Api:

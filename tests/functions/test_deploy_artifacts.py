@@ -9,17 +9,17 @@ from pathlib import Path
 
 from fnkit import CTX
 
-from service import storage
+from local import template
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def resources():
-    return storage.load_template(str(ROOT / "template.yaml"))["Resources"]
+    return template.load()["Resources"]
 
 
 def test_the_table_is_on_demand_with_ttl_and_pitr():
-    props = storage.table_definition(str(ROOT / "template.yaml"))
+    props = template.table_properties(template.load())
     assert props["BillingMode"] == "PAY_PER_REQUEST"
     assert props["TimeToLiveSpecification"] == {"AttributeName": "expiresAt", "Enabled": True}
     assert props["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"] is True
@@ -28,7 +28,7 @@ def test_the_table_is_on_demand_with_ttl_and_pitr():
 
 def test_the_test_table_is_the_template_table(aws):
     desc = aws.describe_table(TableName=os.environ["TABLE_NAME"])["Table"]
-    assert desc["KeySchema"] == storage.table_definition(str(ROOT / "template.yaml"))["KeySchema"]
+    assert desc["KeySchema"] == template.table_properties(template.load())["KeySchema"]
     ttl = aws.describe_time_to_live(TableName=os.environ["TABLE_NAME"])["TimeToLiveDescription"]
     assert ttl["AttributeName"] == "expiresAt"
 

@@ -1,0 +1,309 @@
+"""Room operations and engine actions: one change function per client frame model.
+
+Each operation gets the `Change` (room data and engine state as read), the sender's
+connection id and its validated frame (`frames.py`); it refuses with `ServiceError` (nothing
+is written) or changes `c` in place. The unit of work does the rest.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import mafia_engine as me
+
+from . import views
+from .errors import ServiceError
+from .lifecycle import presence, running
+from .setup import require_valid_options, room_setup_error
+from .telemetry import count
+from .views import preset_info
+
+if TYPE_CHECKING:
+    from . import frames as f
+    from .unitofwork import Change
+
+SERVER_ONLY_ACTIONS = frozenset({"phaseTimeout", "presence"})
+HOST_ACTIONS = frozenset({"pause", "resume", "endGame"})  # the engine applies them; the room checks the host
+HOST_AWAY_SECONDS = 60  # city: another player may take the room over after the host is gone this long
+
+Operation = Callable[["Change", str, Any], None]
+OPERATIONS: dict[str, Operation] = {}  # room operation (the frame's `action`) -> change function
+
+
+def operation(action: str) -> Callable[[Operation], Operation]:
+    """Register the change function of a room operation (its frame model is in `frames.py`)."""
+
+    def register(fn: Operation) -> Operation:
+        OPERATIONS[action] = fn
+        return fn
+
+    return register
+
+
+def change_for(conn_id: str, frame: f.RoomFrame | f.EngineFrame) -> Callable[[Change], None]:
+    """The change function that applies `frame` as connection `conn_id`."""
+    op = OPERATIONS.get(frame.action, engine_action)
+    return lambda c: op(c, conn_id, frame)
+
+
+# ---------------------------------------------------------------- who may act
+def sender(c: Change, conn_id: str) -> str | None:
+    """The sender's player id (None for a spectator); refused if not in this room."""
+    if conn_id not in c.snap.conns:
+        raise ServiceError("not_connected", "this connection is not in the room")
+    return c.snap.conns[conn_id]
+
+
+def player(c: Change, conn_id: str) -> str:
+    pid = sender(c, conn_id)
+    if pid is None:
+        raise ServiceError("spectator", "spectators cannot act")
+    return pid
+
+
+def host(c: Change, conn_id: str) -> str:
+    pid = player(c, conn_id)
+    if pid != c.room["host"]:
+        raise ServiceError("not_host", "only the host can do that")
+    return pid
+
+
+def in_lobby(c: Change) -> None:
+    if c.room["status"] != "lobby":
+        raise ServiceError("already_started", "only possible in the lobby")
+
+
+# ---------------------------------------------------------------- seats
+def new_seat(pid: str, name: str, token_hash: str, bot: bool = False) -> dict:
+    """A seat of the room data (`tokenHash` "" for bots: nobody can connect as one)."""
+    return {"id": pid, "name": name, "tokenHash": token_hash, "ready": bot, "bot": bot}
+
+
+def seat_of(room: dict, pid: Any) -> dict:
+    for p in room["players"]:
+        if p["id"] == pid:
+            return p
+    raise ServiceError("bad_target", f"no player {pid!r} in this room")
+
+
+def next_player_id(room: dict) -> str:
+    pid = f"p{room['nextId']}"
+    room["nextId"] += 1
+    return pid
+
+
+def require_room_for(room: dict, name: str, status: int = 400) -> None:
+    """Refuse a new seat when the room is full or the name is taken (names ignore case)."""
+    limit = preset_info(room["preset"])["maxPlayers"]
+    if len(room["players"]) >= limit:
+        raise ServiceError("room_full", f"the room is full ({limit} players)", status)
+    if any(p["name"].casefold() == name.casefold() for p in room["players"]):
+        raise ServiceError("name_taken", f"the name {name!r} is taken in this room", status)
+
+
+def _remove_player(c: Change, pid: str, code: str, message: str) -> None:
+    room = c.room
+    room["players"] = [p for p in room["players"] if p["id"] != pid]
+    if room["host"] == pid and room["players"]:
+        room["host"] = room["players"][0]["id"]
+    _close_seat(c, pid, views.error_frame(None, code, message))
+
+
+def _close_seat(c: Change, pid: str, farewell: bytes) -> None:
+    conns = [k for k, v in c.snap.conns.items() if v == pid]
+    c.conn_deletes.extend(conns)
+    c.close.extend(conns)
+    for k in conns:
+        c.replies[k] = farewell
+
+
+# ---------------------------------------------------------------- room operations
+@operation("sync")
+def sync(c: Change, conn_id: str, frame: f.Sync) -> None:
+    sender(c, conn_id)
+    c.write = False
+    c.sync_to = conn_id
+
+
+@operation("ready")
+def ready(c: Change, conn_id: str, frame: f.Ready) -> None:
+    pid = player(c, conn_id)
+    in_lobby(c)
+    seat = seat_of(c.room, pid)
+    if bool(seat.get("ready")) == frame.ready:
+        c.write = False
+        return
+    seat["ready"] = frame.ready
+
+
+@operation("setOptions")
+def set_options(c: Change, conn_id: str, frame: f.SetOptions) -> None:
+    host(c, conn_id)
+    in_lobby(c)
+    options = dict(frame.options)
+    preset = options.pop("preset", None) or frame.preset or c.room["preset"]
+    require_valid_options(preset, options, len(c.room["players"]))
+    c.room["preset"] = preset
+    c.room["options"] = options
+    for p in c.room["players"]:
+        p["ready"] = bool(p.get("bot"))  # a rule change clears every ready mark (bots stay ready)
+
+
+@operation("start")
+def start(c: Change, conn_id: str, frame: f.Start) -> None:
+    host_id = host(c, conn_id)
+    in_lobby(c)
+    room = c.room
+    err = room_setup_error(room)
+    if err:
+        raise ServiceError(err["code"], err["message"] or "the game cannot start with this setup", 409)
+    waiting = [p["name"] for p in room["players"] if p["id"] != host_id and not p.get("ready")]
+    if waiting:
+        raise ServiceError("not_ready", "waiting for: " + ", ".join(waiting), 409)
+    ids = [p["id"] for p in room["players"]]
+    try:
+        c.state = me.new_game(
+            players=ids, options={**room["options"], "preset": room["preset"]}, seed=room["seed"], now=c.now
+        )
+    except me.InvalidAction as exc:
+        raise ServiceError(exc.code, str(exc), 409) from exc
+    room["status"] = "running"
+    present = set(c.snap.conns.values())
+    bots = {p["id"] for p in room["players"] if p.get("bot")}
+    for pid in ids:
+        if pid not in present and pid not in bots:  # bots never connect and are never absent
+            presence(c, pid, False)
+
+
+@operation("nudge")
+def nudge(c: Change, conn_id: str, frame: f.Nudge) -> None:
+    sender(c, conn_id)
+    if not running(c):
+        raise ServiceError("not_running", "no phase to end")
+    seq = me.phase_seq(c.state)
+    if frame.phase is not None and frame.phase != seq:
+        # That phase is over already: the new view is on its way (or was sent). Nothing to do.
+        c.write = False
+        return
+    try:
+        c.state = me.apply(c.state, {"type": "phaseTimeout", "phase": seq}, now=c.now)
+    except me.InvalidAction:
+        # Too early (clock skew, or a nudge at room.wakeAt for the bots): answer with the
+        # current view, whose serverNow lets the client correct its countdown. Nothing is
+        # written unless bot actions fell due (then their changes are pushed instead).
+        c.write = False
+        c.sync_to = None if c.drained else conn_id
+
+
+@operation("kick")
+def kick(c: Change, conn_id: str, frame: f.Kick) -> None:
+    host_id = host(c, conn_id)
+    in_lobby(c)
+    if frame.target == host_id:
+        raise ServiceError("bad_target", "the host cannot kick themselves")
+    seat_of(c.room, frame.target)
+    _remove_player(c, frame.target, "kicked", "the host removed you from the room")
+
+
+@operation("leave")
+def leave(c: Change, conn_id: str, frame: f.Leave) -> None:
+    pid = player(c, conn_id)
+    if c.room["status"] == "lobby":
+        _remove_player(c, pid, "left", "you left the room")
+        return
+    # A running game keeps the seat; the engine eliminates the character (and may decide
+    # the game at once), and the seat's token stops working so it cannot come back.
+    seat = seat_of(c.room, pid)
+    seat["tokenHash"] = ""
+    seat["left"] = True
+    _close_seat(c, pid, views.error_frame(frame.id, "left", "you left the game"))
+    if c.room["status"] == "running":
+        if "leave" in me.ACTION_TYPES:
+            try:
+                c.state = me.apply(c.state, {"type": "leave", "player": pid}, now=c.now)
+            except me.InvalidAction:
+                presence(c, pid, False)
+        else:
+            presence(c, pid, False)
+    if c.room["host"] == pid:
+        nxt = [p["id"] for p in c.room["players"] if not p.get("left") and not p.get("bot")]
+        if nxt:
+            c.room["host"] = nxt[0]
+
+
+@operation("addBot")
+def add_bot(c: Change, conn_id: str, frame: f.AddBot) -> None:
+    host(c, conn_id)
+    in_lobby(c)
+    room = c.room
+    taken = {p["name"].casefold() for p in room["players"]}
+    name = frame.name or next(f"Bot {i}" for i in range(1, 100) if f"bot {i}" not in taken)
+    require_room_for(room, name)
+    room["players"].append(new_seat(next_player_id(room), name, "", bot=True))
+
+
+@operation("newGame")
+def new_game(c: Change, conn_id: str, frame: f.NewGame) -> None:
+    host(c, conn_id)
+    if c.room["status"] != "ended":
+        raise ServiceError("not_ended", "a new game can start once this one has ended")
+    room = c.room
+    room["players"] = [p for p in room["players"] if not p.get("left")]
+    for p in room["players"]:
+        p["ready"] = bool(p.get("bot"))
+    room.update(status="lobby", seed=secrets.randbits(31), timer=None)
+    room.pop("botPlan", None)
+    c.state = None
+
+
+@operation("takeHost")
+def take_host(c: Change, conn_id: str, frame: f.TakeHost) -> None:
+    pid = player(c, conn_id)
+    room = c.room
+    if room["host"] == pid:
+        c.write = False
+        return
+    away = room.get("hostAwaySince")
+    if away is None or c.now - away < HOST_AWAY_SECONDS:
+        raise ServiceError("host_present", f"the host has not been away for {HOST_AWAY_SECONDS} s")
+    room["host"] = pid
+
+
+# ---------------------------------------------------------------- engine actions
+def engine_action(c: Change, conn_id: str, frame: f.EngineFrame) -> None:
+    pid = player(c, conn_id)
+    kind = frame.action
+    if kind in SERVER_ONLY_ACTIONS:
+        raise ServiceError("forbidden_action", f"'{kind}' is sent by the server only")
+    if kind in HOST_ACTIONS and pid != c.room["host"]:
+        raise ServiceError("not_host", f"only the host can {kind}")
+    if c.state is None or c.room["status"] == "lobby":
+        raise ServiceError("not_started", "the game has not started")
+    try:
+        c.state = me.apply(c.state, frame.engine_action(pid), now=c.now)  # actor from the connection
+    except me.InvalidAction as exc:
+        raise ServiceError(exc.code, str(exc)) from exc
+    count("Actions")
+
+
+# ---------------------------------------------------------------- the phase timer
+def phase_timeout(phase: int, rearm: Callable[[float], None]) -> Callable[[Change], None]:
+    """A Scheduler delivery: end phase `phase` if it is due; too early re-arms at the deadline."""
+
+    def change(c: Change) -> None:
+        if not running(c):
+            c.write, c.result = False, "not_running"
+            return
+        try:
+            c.state = me.apply(c.state, {"type": "phaseTimeout", "phase": phase}, now=c.now)
+            c.result = "applied"
+        except me.InvalidAction as exc:
+            c.write, c.result = False, exc.code
+            if exc.code == "too_early" and me.phase_seq(c.state) == phase:
+                deadline = me.deadline(c.state)
+                if deadline is not None:  # fired inside the minute but before the second
+                    rearm(deadline)
+
+    return change

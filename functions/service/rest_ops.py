@@ -1,0 +1,98 @@
+"""The REST side of a room: create it, take a seat in its lobby, read its public summary."""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING
+
+import mafia_engine as me
+
+from . import auth, views
+from .errors import ServiceError
+from .operations import new_seat, next_player_id, require_room_for
+from .setup import require_valid_options, room_setup_error
+from .storage import Store
+from .telemetry import logger
+
+if TYPE_CHECKING:
+    from .unitofwork import Change, UnitOfWork
+
+ROOM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
+ROOM_CODE_LENGTH = 5
+CODE_TRIES = 20
+
+
+def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict, lang: str) -> dict:
+    """A new room with its creator as host and first player (p1)."""
+    options = dict(options)
+    options.pop("preset", None)
+    require_valid_options(preset, options, 1)
+    token = auth.new_token()
+    room = {
+        "preset": preset,
+        "options": options,
+        "status": "lobby",
+        "host": "p1",
+        "nextId": 2,
+        "seed": secrets.randbits(31),
+        "lang": lang,
+        "players": [new_seat("p1", name, auth.hash_token(token))],
+        "views": {},
+        "timer": None,
+        "archive": {"seq": 0, "buffer": []},
+    }
+    for _ in range(CODE_TRIES):
+        code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+        room["code"] = code
+        if store.create(code, room):
+            logger.info("room created", extra={"room": code, "player": "p1"})
+            return {"roomCode": code, "playerId": "p1", "token": token, "wsUrl": ws_url}
+    raise ServiceError("busy", "could not find a free room code", 503)
+
+
+def join_room(uow: UnitOfWork, ws_url: str, code: str, name: str) -> dict:
+    """A new seat in a lobby: the next player id and a fresh token."""
+    token = auth.new_token()
+
+    def change(c: Change) -> None:
+        if c.room["status"] != "lobby":
+            raise ServiceError("already_started", "the game has already started", 409)
+        require_room_for(c.room, name, 409)
+        pid = next_player_id(c.room)
+        c.room["players"].append(new_seat(pid, name, auth.hash_token(token)))
+        c.result = {"playerId": pid, "token": token, "wsUrl": ws_url}
+
+    out = uow.run(code, change)
+    logger.info("player joined", extra={"room": code, "player": out["playerId"]})
+    return out
+
+
+def summary(uow: UnitOfWork, code: str) -> dict:
+    """The public lobby summary (no tokens, no roles)."""
+    snap = uow.load(code)
+    room = snap.room
+    connected = {p for p in snap.conns.values() if p}
+    phase = "lobby"
+    if snap.state is not None:
+        phase = (me.dump(me.load(snap.state)).get("phase") or {}).get("kind", "unknown")
+    return {
+        "roomCode": room["code"],
+        "preset": room["preset"],
+        "options": views.shown_options(room["preset"], room["options"]),
+        "status": room["status"],
+        "phase": phase,
+        "host": room["host"],
+        "maxPlayers": views.preset_info(room["preset"])["maxPlayers"],
+        "setupError": room_setup_error(room) if room["status"] == "lobby" else None,
+        "players": [
+            {
+                "id": p["id"],
+                "name": p["name"],
+                "ready": bool(p.get("ready")),
+                "host": p["id"] == room["host"],
+                "bot": bool(p.get("bot")),
+                "connected": p["id"] in connected,
+            }
+            for p in room["players"]
+        ],
+    }

@@ -1,0 +1,63 @@
+"""Fan-out preparation: which connections get a new view frame after a change.
+
+One view per viewer (each player, all spectators share one), fingerprinted; a frame goes
+only to the connections whose viewer's fingerprint differs from the one stored at the
+last write (`room["views"]`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import views
+from .setup import room_setup_error
+
+if TYPE_CHECKING:
+    from .unitofwork import Change
+
+
+def _connected(conns: dict[str, str | None]) -> set[str]:
+    return {p for p in conns.values() if p}
+
+
+def _view(room: dict, state, connected: set[str], who: str | None) -> dict:
+    if state is None:
+        return views.lobby_view(room, connected, who, room_setup_error(room))
+    return views.game_view(state, room, connected, who)
+
+
+def changed_frames(c: Change, conns: dict[str, str | None], version: int) -> dict[str, bytes]:
+    """View frames for every connection whose view changed; stores the new fingerprints."""
+    room = c.room
+    connected = _connected(conns)
+    viewers = {p if p else views.SPECTATOR for p in conns.values()}
+    old = dict(room.get("views") or {})
+    new: dict[str, str] = {}
+    frames_by_viewer: dict[str, bytes] = {}
+    setup_error = room_setup_error(room) if c.state is None else None
+    before_viewers = {p if p else views.SPECTATOR for p in c.snap.conns.values()}
+    for viewer in viewers:
+        who = None if viewer == views.SPECTATOR else viewer
+        if c.state is None:
+            view = views.lobby_view(room, connected, who, setup_error)
+        else:
+            view = views.game_view(c.state, room, connected, who)
+        raw = views.render(view)
+        new[viewer] = views.digest(raw)
+        if viewer not in old and viewer in before_viewers:
+            # connected without a write (spectators): rebuild the view as it was before
+            old[viewer] = views.digest(_view(c.snap.room, c.before, _connected(c.snap.conns), who))
+        if new[viewer] != old.get(viewer):
+            frames_by_viewer[viewer] = views.frame(raw, version)
+    room["views"] = new
+    frames = {}
+    for conn_id, pid in conns.items():
+        data = frames_by_viewer.get(pid if pid else views.SPECTATOR)
+        if data is not None:
+            frames[conn_id] = data
+    return frames
+
+
+def full_view(c: Change, conns: dict[str, str | None], version: int) -> bytes:
+    """The full view frame for `c.sync_to` (answer to `sync`, or a too-early `nudge`)."""
+    return views.frame(_view(c.room, c.state, _connected(conns), conns.get(c.sync_to)), version)
