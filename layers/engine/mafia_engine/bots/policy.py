@@ -50,8 +50,10 @@ UNTIMED_SPAN = 6.0  # seconds a plan spreads over in a phase without a deadline 
 
 # --- what the bot wants this phase ---------------------------------------------------------------
 def _line(seat: Seat, intent: str, purpose: str, p: str | None = None, lang: str = "en") -> str | None:
-    """One line of ``intent`` in ``lang`` naming ``p`` (by name, else by id)."""
-    names = [seat.name(p), p] if p is not None else []
+    """One line of ``intent`` in ``lang`` naming ``p`` by the name the table sees (the room's
+    display name; the id only where the view has no names, as in engine-only games). A name
+    the chat filter refuses leaves the line unsaid rather than falling back to the id."""
+    names = [seat.name(p)] if p is not None else []
     kid_safe = bool(seat.options.get("kidSafeChat", True))
     return phrases.line(intent, lang, seat.rng("line:" + purpose), names, kid_safe)
 
