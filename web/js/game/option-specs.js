@@ -30,6 +30,13 @@ export default {
         ]
       },
       {
+        "key": "roleRevealSeconds",
+        "type": "int",
+        "default": 60,
+        "min": 5,
+        "max": 120
+      },
+      {
         "key": "firstPhase",
         "type": "choice",
         "default": "day",
@@ -184,9 +191,9 @@ export default {
       {
         "key": "roleRevealSeconds",
         "type": "int",
-        "default": 15,
+        "default": 60,
         "min": 5,
-        "max": 60
+        "max": 120
       },
       {
         "key": "nightSeconds",
@@ -256,9 +263,9 @@ export default {
       {
         "key": "roleRevealSeconds",
         "type": "int",
-        "default": 15,
+        "default": 60,
         "min": 5,
-        "max": 60
+        "max": 120
       },
       {
         "key": "nightSeconds",

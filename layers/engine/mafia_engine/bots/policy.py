@@ -25,6 +25,7 @@ ARREST_AT = 3.0  # an arrest removes a player: more than the table's talk, a fou
 
 # When each kind of action falls due, as fractions of the phase's length.
 WINDOWS: dict[str, tuple[float, float]] = {
+    "seenRole": (0.03, 0.15),  # a glance at the card: early, whatever the role
     "greet": (0.05, 0.6),
     "talk": (0.08, 0.5),
     "readyEarly": (0.55, 0.9),
@@ -262,7 +263,11 @@ def _intents(seat: Seat, lang: str) -> list[tuple[str, dict]]:
             out.append(("defense", a))
     if kind == "discussion" and task == "none" and seat.rules["readyUnseen"]:
         out.append(("readyEarly", {"type": "readyEarly"}))
-    if task == "ready":
+    if task == "ready" and kind == "roleReveal":
+        # the reveal's "ready" is "I have seen my card": the same action and window for every
+        # role, so that neither says anything about the bot's card
+        out.append(("seenRole", {"type": "seenRole"}))
+    elif task == "ready":
         out.append(("ready", {"type": "readyEarly"}))
     elif task == "endTurn":
         out.append(("endTurn", {"type": "endTurn"}))
