@@ -19,15 +19,15 @@ from .shared import (
     ROLE_REVEAL_SECONDS,
     act_chat,
     act_ready,
+    act_seen_role,
     all_in,
     check_investigate,
     check_mafia_target,
     finish_game,
     role_reveal_begin,
 )
-from .shared import act_seen_role as shared_seen_role
 
-SEED_ROLE_REVEAL_SECONDS = 8  # §4.4; our limit is the option roleRevealSeconds (docs/rules.md)
+# §4.4's 8 s role reveal is the option roleRevealSeconds (default 60, issue 13; docs/rules.md)
 GREETING_SECONDS = 60  # §5.1
 MIN_LEFT_AFTER_ADJUST = 5  # §5.2
 ADJUST_STEP = 15
@@ -408,14 +408,14 @@ def act_adjust_time(g: Game, a: Any) -> None:
     ph["adjustedBy"].append(p["id"])
 
 
-def act_seen_role(g: Game, a: Any) -> None:
+def act_seen_role_then_first_phase(g: Game, a: Any) -> None:
     """§4.4 as issue 13 reads it: the reveal ends once every living player has seen their card."""
-    shared_seen_role(g, a, _role_reveal_timeout)
+    act_seen_role(g, a, _role_reveal_timeout)
 
 
 def act_ready_early(g: Game, a: Any) -> None:
     if g.phase["kind"] == "roleReveal":  # the reveal's "ready" is "I have seen my card"
-        act_seen_role(g, a)
+        act_seen_role_then_first_phase(g, a)
         return
     act_ready(g, a)
     if all_in(g, g.phase["ready"]):
@@ -647,7 +647,7 @@ PHASES: dict[str, PhaseSpec] = {
 ACTIONS = {
     "chat": lambda g, a: act_chat(g, a, chat_refusal),
     "adjustTime": act_adjust_time,
-    "seenRole": act_seen_role,
+    "seenRole": act_seen_role_then_first_phase,
     "readyEarly": act_ready_early,
     "vote": act_vote,
     "confirm": act_confirm,
