@@ -19,6 +19,11 @@ def bot_ids(room: dict, state: dict | None) -> list[str]:
     return [p["id"] for p in room["players"] if p.get("bot") and p["id"] in in_game]
 
 
+def names(room: dict) -> dict[str, str]:
+    """{player id: display name}: bots name players in their lines as the table sees them."""
+    return {p["id"]: p["name"] for p in room["players"] if p.get("name")}
+
+
 def _stored(room: dict, state: dict) -> dict | None:
     stored = room.get("botPlan")
     if stored and bool(stored.get("paused")) != bool(state.get("paused")):
@@ -33,7 +38,7 @@ def drain(room: dict, state: dict, now: float) -> tuple[dict, bool]:
         return state, False
     before = room.get("botPlan")
     state, plan, applied, _dropped = bots.drain(
-        state, _stored(room, state), now, ids, room["seed"], room.get("lang", "en")
+        state, _stored(room, state), now, ids, room["seed"], room.get("lang", "en"), names(room)
     )
     plan["paused"] = bool(state.get("paused"))
     room["botPlan"] = plan
@@ -50,7 +55,7 @@ def replan(room: dict, state: Any, now: float) -> None:
         return
     stored = _stored(room, state)
     if stored is None or stored.get("seq") != state["seq"]:
-        plan = bots.plan_room(state, ids, room["seed"], now, room.get("lang", "en"))
+        plan = bots.plan_room(state, ids, room["seed"], now, room.get("lang", "en"), names(room))
         plan["paused"] = bool(state.get("paused"))
         room["botPlan"] = plan
 

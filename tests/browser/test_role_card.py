@@ -1,6 +1,7 @@
 """The role card stays closed until its owner taps it, and "my role" opens it again.
 
-Runs on its own stack at real speed so the 8 s role reveal is long enough to look at."""
+Runs on its own stack at real speed. The reveal waits (up to roleRevealSeconds, 60 s) until
+every player has tapped their card: the greeting starts when the last one does (issue 13)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,10 @@ def test_role_card_hidden_until_tapped(browser, real_time_stack, console_errors)
     page.keyboard.press("Escape")
     expect(page.get_by_role("dialog")).to_have_count(0)
     expect(page.locator("#my-role-btn")).to_be_focused()
+    # Nobody else has tapped yet: the reveal waits for them, then ends at the last tap.
+    expect(page.locator("#phase-banner")).to_have_attribute("data-kind", "roleReveal")
+    for other in [p for p in players if p is not pl]:
+        other.page.click("#reveal-role-btn")
     # Greeting day (firstPhase day): the same players, discussion tools for the living.
     pl.wait_phase("greeting", timeout=20_000)
     expect(page.locator("#phase-title")).to_have_text("Greetings")

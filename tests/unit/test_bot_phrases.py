@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
-from mafia_engine.bots import phrases
+import mafia_engine as me
+from mafia_engine import bots
+from mafia_engine.bots import phrases, policy
+from mafia_engine.bots.evidence import Seat
 
 
 @pytest.mark.parametrize("lang", phrases.LANGS)
@@ -33,3 +37,71 @@ def test_a_name_the_chat_filter_refuses_falls_back_to_the_next_one():
 
 def test_an_unknown_language_speaks_english():
     assert phrases.variants("gg", "xx") == phrases.LINES["gg"]["en"]
+
+
+SCRIPT = {"ru": re.compile(r"[А-Яа-яЁё]"), "ko": re.compile(r"[가-힣]")}
+RAW_ID = re.compile(r"(?<![0-9A-Za-z_])p\d+(?![0-9A-Za-z_])")
+
+
+@pytest.mark.parametrize("lang", sorted(SCRIPT))
+def test_every_variant_is_written_in_its_languages_script(lang):
+    """Issue 13: bot lines in the room's language: no English word in a Korean or Russian line."""
+    for intent, by_lang in phrases.LINES.items():
+        for text in by_lang[lang]:
+            bare = text.replace("{name}", "")
+            assert SCRIPT[lang].search(bare), (intent, text)
+            assert not re.search(r"[A-Za-z]", bare), (intent, text)
+
+
+@pytest.mark.parametrize("lang", phrases.LANGS)
+def test_each_language_has_its_own_variants_not_one_line(lang):
+    for intent, by_lang in phrases.LINES.items():
+        assert len(set(by_lang[lang])) == len(by_lang[lang]) >= 2, (intent, lang)
+        picked = {phrases.line(intent, lang, random.Random(s), ["Вера"], kid_safe=False) for s in range(40)}
+        assert len(picked) >= 2, (intent, lang, picked)
+
+
+NAMES = {"p1": "Анна", "p2": "Борис", "p3": "Вера", "p4": "Глеб", "p5": "Дина", "p6": "Егор", "p7": "Жанна"}
+
+
+@pytest.mark.parametrize("lang", ["ru", "ko"])
+def test_the_room_loop_names_players_by_the_names_it_is_given_never_by_id(lang):
+    """Issue 13: "p2 looks suspicious to me" in a Russian room was the bug: the loop puts the
+    room's display names into each bot's view, so every planned line is final text."""
+    ids = list(NAMES)
+    lines: list[str] = []
+    for seed in range(3):
+        now = 0.0
+        state = me.new_game(ids, {"preset": "classic", "kidSafeChat": True}, seed=seed, now=now)
+        stored = bots.plan_room(state, ids, seed, now, lang, NAMES)
+        for _ in range(3000):
+            if state["phase"]["kind"] == "ended" and not stored["due"]:
+                break
+            wake, ends = bots.wake_at(stored), me.deadline(state)
+            if wake is None and ends is None:
+                break
+            now = max(now, wake if wake is not None and (ends is None or wake < ends) else ends)
+            state, stored, applied, dropped = bots.drain(state, stored, now, ids, seed, lang, NAMES)
+            assert dropped == []
+            lines += [a["text"] for _, _, a in applied if a["type"] == "chat"]
+            ends = me.deadline(state)
+            if ends is not None and now >= ends:
+                state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, now)
+                stored = bots.plan_room(state, ids, seed, now, lang, NAMES)
+    assert len(lines) > 10
+    assert not [t for t in lines if RAW_ID.search(t) or re.search(r"[A-Za-z]", t)]
+    assert [t for t in lines if any(n in t for n in NAMES.values())], "some line names a player"
+
+
+def test_a_name_the_chat_filter_refuses_leaves_the_line_unsaid_rather_than_the_id():
+    """A bot never falls back to an internal id: with no name the filter accepts, no line."""
+    view = {
+        "you": {"id": "p1", "alive": True},
+        "players": [{"id": "p1", "name": "Ann", "alive": True}, {"id": "p2", "name": "shit", "alive": True}],
+        "options": {"kidSafeChat": True},
+        "channels": {"write": ["day"]},
+    }
+    seat = Seat(view, 1)
+    assert policy._say(seat, "day", "suspect", "x", "en", "p2") is None
+    view["players"][1]["name"] = "Bea"
+    assert policy._say(Seat(view, 1), "day", "suspect", "x", "en", "p2")["text"].count("Bea") == 1

@@ -210,11 +210,12 @@ def test_one_abstaining_human_and_bots_finish_a_game(preset):
 @pytest.mark.parametrize("preset", [p for p in IMPLEMENTED if p != "classic"])
 def test_bots_confirm_everything_so_no_phase_waits_for_its_timer(preset):
     """City and original end a phase when everyone has confirmed: all-bot tables never need
-    the timer for a night (every duty or a sleep), a speech (a nomination), a defense or a vote."""
+    the timer for the role reveal (every card seen), a night (every duty or a sleep), a speech
+    (a nomination), a defense or a vote."""
     for n, opts in sizes(preset)[::2]:
         g = play(n, opts, seed=n)
         assert not g.refused
-        waited = [k for k in g.timed_out if k != "roleReveal"]
+        waited = g.timed_out  # the role reveal too: bots see their cards early
         assert waited == [], (n, waited)
 
 
@@ -490,7 +491,8 @@ def test_bots_never_send_a_refused_action_in_1000_random_games():
 
 def test_bots_wait_while_the_game_is_paused():
     ids = [f"p{i}" for i in range(1, 9)]
-    state = me.new_game(ids, {"preset": "classic", "firstPhase": "night"}, seed=4, now=0.0)
+    options = {"preset": "classic", "firstPhase": "night", "roleRevealSeconds": 8}
+    state = me.new_game(ids, options, seed=4, now=0.0)
     state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, 10.0)  # night
     planned = {pid: bots.plan(me.view(state, pid), 4, 10.0) for pid in ids}
     assert any(planned.values())
@@ -575,7 +577,8 @@ def test_the_room_loop_plays_all_bot_games_to_the_end(preset):
 
 def test_drain_replaces_a_plan_of_another_phase_and_keeps_future_entries():
     ids = [f"p{i}" for i in range(1, 9)]
-    state = me.new_game(ids, {"preset": "classic", "firstPhase": "night"}, seed=5, now=0.0)
+    options = {"preset": "classic", "firstPhase": "night", "roleRevealSeconds": 8}
+    state = me.new_game(ids, options, seed=5, now=0.0)
     state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, 8.0)  # night 1
     stale = {"seq": 0, "due": [[1.0, "p1", {"type": "readyEarly"}]]}
     state2, stored, applied, dropped = bots.drain(state, stale, 8.0, ids, 5)

@@ -54,7 +54,7 @@ def test_bad_now_refused() -> None:
 
 
 def test_phase_timeout_stale_early_and_after_end() -> None:
-    t = Table(EIGHT)
+    t = Table(EIGHT, roleRevealSeconds=8)
     seq = me.phase_seq(t.state)
     refused(lambda: t.do({"type": "phaseTimeout", "phase": seq}, dt=1.0), "too_early")
     t.now = 8.0

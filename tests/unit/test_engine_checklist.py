@@ -76,7 +76,9 @@ def test_mafia_know_each_other_and_lovers_know_each_other() -> None:
 
 
 def test_role_reveal_lasts_eight_seconds_then_first_phase() -> None:
-    t = Table(EIGHT)
+    """§4.4 "역할 확인 화면 8초 후 `firstPhase`로 시작. 일차(day number)는 1부터." — the seed's 8 s
+    is the option roleRevealSeconds: 8 (the default is issue 13's generous 60 s)."""
+    t = Table(EIGHT, roleRevealSeconds=8)
     assert t.kind == "roleReveal" and me.deadline(t.state) == 8.0 and t.state["day"] == 1
     t.timeout()
     assert t.kind == "greeting" and me.deadline(t.state) == 8.0 + 60

@@ -25,6 +25,7 @@ def test_defaults_are_the_seed_defaults() -> None:
         "preset": "classic",
         "mafiaCount": "auto",
         "extraRoles": [],
+        "roleRevealSeconds": 60,  # not the seed's: issue 13 (docs/rules.md, Set-up)
         "firstPhase": "day",
         "noVoteDayOne": True,
         "discussionPerAlive": 15,

@@ -246,7 +246,7 @@ def test_random_games_keep_invariants(game) -> None:
                 assert k1 in _next(s)[k0], (k0, k1)
                 assert s["seq"] == prev["seq"] + 1
             if _preset(s) == "classic":
-                assert action["type"] in ("phaseTimeout", "readyEarly", "leave")
+                assert action["type"] in ("phaseTimeout", "readyEarly", "seenRole", "leave")
         else:
             assert k0 == k1
         assert (s["winner"] is not None) == (k1 == "ended")
@@ -339,7 +339,9 @@ def test_only_legal_actors_are_accepted(game, fuzz_seed) -> None:
             if typ == "adjustTime":
                 assert kind == "discussion"
             if typ == "readyEarly":
-                assert kind == "discussion" or (_preset(s) != "classic" and kind == "roleReveal")
+                assert kind in ("discussion", "roleReveal")
+            if typ == "seenRole":
+                assert kind == "roleReveal" and pid not in s["phase"]["ready"]
             if typ == "sleep":
                 assert kind == "night" and _preset(s) != "classic"
             if typ == "endTurn":

@@ -70,6 +70,12 @@ class ReadyEarly(_PlayerAction):
     type: Literal["readyEarly"]
 
 
+class SeenRole(_PlayerAction):
+    """Role reveal: the player has seen their card (the reveal ends once everyone has)."""
+
+    type: Literal["seenRole"]
+
+
 class Presence(_PlayerAction):
     type: Literal["presence"]
     connected: bool
@@ -171,6 +177,7 @@ LIBRARY = (
     Heal,
     MediumPeek,
     ReadyEarly,
+    SeenRole,
     Presence,
     Sleep,
     EndTurn,

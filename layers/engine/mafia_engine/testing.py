@@ -40,6 +40,8 @@ def legal_actions(state: dict, chat: bool = True, now: float | None = None) -> l
                 )
         if kind == "ended":
             continue
+        if p["alive"] and "seenRole" in preset.phases[kind].actions and pid not in ph.get("ready", ()):
+            out.append({"type": "seenRole", "player": pid})
         if preset.rules.confirm_locks:
             # the task drives these presets (dead players have none, but a last word)
             out.extend(_task_actions(preset.private(state, p), pid))
@@ -51,7 +53,11 @@ def legal_actions(state: dict, chat: bool = True, now: float | None = None) -> l
         if "adjustTime" in acts and opts.get("timeAdjust") and pid not in ph["adjustedBy"]:
             out.append({"type": "adjustTime", "player": pid, "delta": 15})
             out.append({"type": "adjustTime", "player": pid, "delta": -15})
-        if "readyEarly" in acts and preset.rules.ready_unseen and pid not in ph["ready"]:
+        if (
+            "readyEarly" in acts
+            and pid not in ph["ready"]
+            and (kind == "roleReveal" or preset.rules.ready_unseen)
+        ):
             out.append({"type": "readyEarly", "player": pid})
         priv = preset.private(state, p)
         task = priv["task"]

@@ -30,6 +30,13 @@ export default {
         ]
       },
       {
+        "key": "roleRevealSeconds",
+        "type": "int",
+        "default": 60,
+        "min": 5,
+        "max": 120
+      },
+      {
         "key": "firstPhase",
         "type": "choice",
         "default": "day",
@@ -212,9 +219,9 @@ export default {
       {
         "key": "roleRevealSeconds",
         "type": "int",
-        "default": 15,
+        "default": 60,
         "min": 5,
-        "max": 60
+        "max": 120
       },
       {
         "key": "nightSeconds",
@@ -300,9 +307,9 @@ export default {
       {
         "key": "roleRevealSeconds",
         "type": "int",
-        "default": 15,
+        "default": 60,
         "min": 5,
-        "max": 60
+        "max": 120
       },
       {
         "key": "nightSeconds",

@@ -235,6 +235,8 @@ const PHASES = {
               id: "reveal-role-btn",
               onclick: () => {
                 local.revealed = true;
+                // The reveal ends once everyone has seen their card (the server never says who has).
+                if (task(view) === "ready") ctx.send("seenRole", {});
                 ctx.rerender();
                 const section = document.getElementById("inline-role-title")?.parentElement;
                 if (section) {

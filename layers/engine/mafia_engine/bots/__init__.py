@@ -29,11 +29,15 @@ The API (what the room layer calls)::
 
 The room layer's loop over those, as pure functions of (state, stored plan)::
 
-    plan_room(state, bot_ids, seed, now, lang="en") -> {"seq", "due": [[at, bot, action]]}
+    plan_room(state, bot_ids, seed, now, lang="en", names=None) -> {"seq", "due": [[at, bot, action]]}
         At a phase change (after any apply that changed ``phase_seq``): store it in the room.
-    drain(state, stored, now, bot_ids, seed, lang="en") -> (state, stored, applied, dropped)
+    drain(state, stored, now, bot_ids, seed, lang="en", names=None) -> (state, stored, applied, dropped)
         Whenever the room is touched: apply the due entries (revised, at their own times),
         re-planning at phase changes. Then apply the request's own action / the timeout.
+
+    ``lang`` is the room's language and ``names`` its {player id: display name}: the loop
+    puts the names into each bot's view, so chat lines are planned as final text in the
+    room's language naming players as the table sees them (never by internal ids).
     wake_at(stored) -> float | None
         The first due time: the view's ``room.wakeAt``.
 

@@ -25,6 +25,7 @@ ARREST_AT = 3.0  # an arrest removes a player: more than the table's talk, a fou
 
 # When each kind of action falls due, as fractions of the phase's length.
 WINDOWS: dict[str, tuple[float, float]] = {
+    "seenRole": (0.03, 0.15),  # a glance at the card: early, whatever the role
     "greet": (0.05, 0.6),
     "talk": (0.08, 0.5),
     "readyEarly": (0.55, 0.9),
@@ -50,8 +51,10 @@ UNTIMED_SPAN = 6.0  # seconds a plan spreads over in a phase without a deadline 
 
 # --- what the bot wants this phase ---------------------------------------------------------------
 def _line(seat: Seat, intent: str, purpose: str, p: str | None = None, lang: str = "en") -> str | None:
-    """One line of ``intent`` in ``lang`` naming ``p`` (by name, else by id)."""
-    names = [seat.name(p), p] if p is not None else []
+    """One line of ``intent`` in ``lang`` naming ``p`` by the name the table sees (the room's
+    display name; the id only where the view has no names, as in engine-only games). A name
+    the chat filter refuses leaves the line unsaid rather than falling back to the id."""
+    names = [seat.name(p)] if p is not None else []
     kid_safe = bool(seat.options.get("kidSafeChat", True))
     return phrases.line(intent, lang, seat.rng("line:" + purpose), names, kid_safe)
 
@@ -262,7 +265,11 @@ def _intents(seat: Seat, lang: str) -> list[tuple[str, dict]]:
             out.append(("defense", a))
     if kind == "discussion" and task == "none" and seat.rules["readyUnseen"]:
         out.append(("readyEarly", {"type": "readyEarly"}))
-    if task == "ready":
+    if task == "ready" and kind == "roleReveal":
+        # the reveal's "ready" is "I have seen my card": the same action and window for every
+        # role, so that neither says anything about the bot's card
+        out.append(("seenRole", {"type": "seenRole"}))
+    elif task == "ready":
         out.append(("ready", {"type": "readyEarly"}))
     elif task == "endTurn":
         out.append(("endTurn", {"type": "endTurn"}))

@@ -22,14 +22,17 @@ from ..roles import MAFIA, team_of
 from ..wins import mafia_parity, no_mafia_left
 from .base import Preset, Rules
 from .shared import (
+    ROLE_REVEAL_SECONDS,
     act_chat,
     act_ready,
+    act_seen_role,
     add_result,
     all_in,
     check_investigate,
     check_mafia_target,
     finish_game,
     living_ids,
+    role_reveal_begin,
     tally_ballots,
 )
 
@@ -51,7 +54,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec("police", "bool", True, help="a commissar checks one player a night"),
     OptionSpec("doctor", "bool", True, help="a doctor protects one player a night"),
-    OptionSpec("roleRevealSeconds", "int", 15, min=5, max=60, help="time to read the role card"),
+    ROLE_REVEAL_SECONDS,
     OptionSpec("nightSeconds", "int", 45, min=15, max=180),
     OptionSpec("discussionSeconds", "int", 180, min=30, max=900),
     OptionSpec("voteSeconds", "int", 30, min=10, max=120),
@@ -103,11 +106,6 @@ def start(g: Game) -> None:
 
 
 # --- phases -------------------------------------------------------------------------------------
-def _role_reveal_begin(g: Game) -> None:
-    g.deadline_in(g.options["roleRevealSeconds"])
-    g.phase["ready"] = []
-
-
 def _night_begin(g: Game) -> None:
     g.deadline_in(g.options["nightSeconds"])
     g.phase["acts"] = {}  # player id -> confirmed target (None: sleep / skip)
@@ -334,6 +332,9 @@ def _advance_ready(g: Game) -> None:
 
 
 def act_ready_early(g: Game, a: Any) -> None:
+    if g.phase["kind"] == "roleReveal":  # the reveal's "ready" is "I have seen my card"
+        act_seen_role(g, a, _advance_ready)
+        return
     act_ready(g, a)
     if all_in(g, g.phase["ready"]):
         _advance_ready(g)
@@ -460,7 +461,7 @@ def finish(g: Game, winner: str, cause: str) -> None:
 PHASES: dict[str, PhaseSpec] = {
     p.kind: p
     for p in (
-        PhaseSpec("roleReveal", _role_reveal_begin, _to_night, frozenset({"readyEarly"})),
+        PhaseSpec("roleReveal", role_reveal_begin, _to_night, frozenset({"seenRole", "readyEarly"})),
         PhaseSpec(
             "night", _night_begin, resolve_night, frozenset({*NIGHT_CHECKS, "sleep"}), review=("acts",)
         ),
@@ -488,6 +489,7 @@ PHASES: dict[str, PhaseSpec] = {
 
 ACTIONS = {
     "chat": lambda g, a: act_chat(g, a, chat_refusal),
+    "seenRole": lambda g, a: act_seen_role(g, a, _advance_ready),
     "readyEarly": act_ready_early,
     "vote": act_vote,
     "endTurn": act_end_defense,

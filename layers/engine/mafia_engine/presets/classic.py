@@ -15,9 +15,19 @@ from ..phases import PhaseSpec
 from ..roles import MAFIA, ROLES, team_of
 from ..wins import mafia_parity, no_mafia_left
 from .base import Preset, Rules
-from .shared import act_chat, act_ready, all_in, check_investigate, check_mafia_target, finish_game
+from .shared import (
+    ROLE_REVEAL_SECONDS,
+    act_chat,
+    act_ready,
+    act_seen_role,
+    all_in,
+    check_investigate,
+    check_mafia_target,
+    finish_game,
+    role_reveal_begin,
+)
 
-ROLE_REVEAL_SECONDS = 8  # §4.4
+# §4.4's 8 s role reveal is the option roleRevealSeconds (default 60, issue 13; docs/rules.md)
 GREETING_SECONDS = 60  # §5.1
 MIN_LEFT_AFTER_ADJUST = 5  # §5.2
 ADJUST_STEP = 15
@@ -47,6 +57,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "extraRoles", "multi", [], choices=tuple(EXTRA_SEATS), help="extra roles replacing citizen seats"
     ),
+    ROLE_REVEAL_SECONDS,
     OptionSpec(
         "firstPhase", "choice", "day", choices=("day", "night"), help="day: a 60 s greeting day without vote"
     ),
@@ -120,10 +131,6 @@ def deal(opts: dict, n: int) -> list[str]:
 # --- phases (§5.1) -----------------------------------------------------------------------------
 def start(g: Game) -> None:
     g.goto("roleReveal")
-
-
-def _role_reveal_begin(g: Game) -> None:
-    g.deadline_in(ROLE_REVEAL_SECONDS)
 
 
 def _role_reveal_timeout(g: Game) -> None:
@@ -401,7 +408,15 @@ def act_adjust_time(g: Game, a: Any) -> None:
     ph["adjustedBy"].append(p["id"])
 
 
+def act_seen_role_then_first_phase(g: Game, a: Any) -> None:
+    """§4.4 as issue 13 reads it: the reveal ends once every living player has seen their card."""
+    act_seen_role(g, a, _role_reveal_timeout)
+
+
 def act_ready_early(g: Game, a: Any) -> None:
+    if g.phase["kind"] == "roleReveal":  # the reveal's "ready" is "I have seen my card"
+        act_seen_role_then_first_phase(g, a)
+        return
     act_ready(g, a)
     if all_in(g, g.phase["ready"]):
         g.goto("vote")
@@ -526,7 +541,9 @@ def private(s: dict, p: dict) -> dict:
     choice = None
     team_choices: dict = {}
     if p["alive"]:
-        if kind == "night":
+        if kind == "roleReveal":
+            task = "done" if p["id"] in ph.get("ready", ()) else "ready"
+        elif kind == "night":
             ability = ROLES[p["role"]].night
             if ability is None:
                 task = "sleep"
@@ -589,7 +606,9 @@ def after_leave(g: Game, p: dict) -> None:
         return
     ph = g.phase
     kind = ph["kind"]
-    if kind in ("defense", "confirm") and ph["accused"] == p["id"]:
+    if kind == "roleReveal" and all_in(g, ph.get("ready", ())):
+        _role_reveal_timeout(g)
+    elif kind in ("defense", "confirm") and ph["accused"] == p["id"]:
         g.system("The accused has left; there is no execution today.")
         end_day(g)
     elif kind == "discussion" and all(q["id"] in ph["ready"] for q in g.alive()):
@@ -603,7 +622,9 @@ def _no_timeout(g: Game) -> None:  # pragma: no cover - ended has no deadline
 PHASES: dict[str, PhaseSpec] = {
     p.kind: p
     for p in (
-        PhaseSpec("roleReveal", _role_reveal_begin, _role_reveal_timeout, frozenset()),
+        PhaseSpec(
+            "roleReveal", role_reveal_begin, _role_reveal_timeout, frozenset({"seenRole", "readyEarly"})
+        ),
         PhaseSpec("greeting", _greeting_begin, end_day, frozenset(), day=True),
         PhaseSpec(
             "discussion",
@@ -638,6 +659,7 @@ PHASES: dict[str, PhaseSpec] = {
 ACTIONS = {
     "chat": lambda g, a: act_chat(g, a, chat_refusal),
     "adjustTime": act_adjust_time,
+    "seenRole": act_seen_role_then_first_phase,
     "readyEarly": act_ready_early,
     "vote": act_vote,
     "confirm": act_confirm,
@@ -649,7 +671,7 @@ CLASSIC = Preset(
     title="Classic (seed 000)",
     # picks stay open until the timer; the mafia may take theirs back; ready is not a task
     rules=Rules(confirm_locks=False, can_withdraw=True, ready_unseen=True),
-    tasks=frozenset({"none", "sleep", "vote", "confirm", *NIGHT_CHECKS}),
+    tasks=frozenset({"none", "ready", "done", "sleep", "vote", "confirm", *NIGHT_CHECKS}),
     min_players=4,
     max_players=12,
     options=OPTIONS,

@@ -22,7 +22,17 @@ from ..options import OptionSpec
 from ..phases import PhaseSpec
 from ..roles import TOWN, team_of
 from .base import Preset, Rules
-from .shared import act_chat, act_ready, add_result, all_in, check_target, finish_game, tally_ballots
+from .shared import (
+    ROLE_REVEAL_SECONDS,
+    act_chat,
+    act_seen_role,
+    add_result,
+    all_in,
+    check_target,
+    finish_game,
+    role_reveal_begin,
+    tally_ballots,
+)
 
 # The seed's tables: players -> role counts (base game: 4 kinds of cards; expansion)
 BASE = {
@@ -113,7 +123,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         False,
         help="the expansion's characters and tables (8–16 players); off: the base game (8–13)",
     ),
-    OptionSpec("roleRevealSeconds", "int", 15, min=5, max=60, help="time to read the role card"),
+    ROLE_REVEAL_SECONDS,
     OptionSpec("nightSeconds", "int", 60, min=20, max=180, help="night 1: the groups' 60 s plan"),
     OptionSpec("speechSeconds", "int", 60, min=20, max=180, help="each player's turn to speak"),
     OptionSpec("defenseSeconds", "int", 30, min=10, max=120, help="each suspect's defense"),
@@ -217,11 +227,6 @@ def _check(s: dict, by_id: dict, p: dict, typ: str, t: str | None) -> tuple[str,
 
 
 # --- phases ------------------------------------------------------------------------------------------
-def _role_reveal_begin(g: Game) -> None:
-    g.deadline_in(g.options["roleRevealSeconds"])
-    g.phase["ready"] = []
-
-
 def _night_begin(g: Game) -> None:
     g.deadline_in(g.options["nightSeconds"])
     g.phase["acts"] = {}  # player id -> {action type: target}
@@ -680,10 +685,9 @@ def act_confirm(g: Game, a: Any) -> None:
         close_all_or_none(g)
 
 
-def act_ready_early(g: Game, a: Any) -> None:
-    act_ready(g, a)
-    if all_in(g, g.phase["ready"]):
-        g.goto("night")
+def act_seen_role_then_night(g: Game, a: Any) -> None:
+    """``seenRole`` (or the reveal's ``readyEarly``): once everyone has seen their card, night."""
+    act_seen_role(g, a, _to_night)
 
 
 def after_leave(g: Game, p: dict) -> None:
@@ -862,7 +866,7 @@ def private(s: dict, p: dict) -> dict:
 PHASES: dict[str, PhaseSpec] = {
     p.kind: p
     for p in (
-        PhaseSpec("roleReveal", _role_reveal_begin, _to_night, frozenset({"readyEarly"})),
+        PhaseSpec("roleReveal", role_reveal_begin, _to_night, frozenset({"seenRole", "readyEarly"})),
         PhaseSpec("night", _night_begin, resolve_night, frozenset({*NIGHT_TYPES, "sleep"}), review=("acts",)),
         PhaseSpec(
             "speech",
@@ -913,7 +917,8 @@ PHASES: dict[str, PhaseSpec] = {
 
 ACTIONS = {
     "chat": act_chat_original,
-    "readyEarly": act_ready_early,
+    "seenRole": act_seen_role_then_night,
+    "readyEarly": act_seen_role_then_night,
     "nominate": act_nominate,
     "endTurn": act_end_turn,
     "vote": act_vote,

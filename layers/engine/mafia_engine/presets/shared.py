@@ -8,11 +8,14 @@ from typing import Any
 from ..chat import append, check_rate, check_text
 from ..errors import InvalidAction
 from ..game import Game
+from ..options import OptionSpec
 from ..roles import MAFIA, team_of
 
 __all__ = [
     "act_chat",
+    "ROLE_REVEAL_SECONDS",
     "act_ready",
+    "act_seen_role",
     "add_result",
     "all_in",
     "check_investigate",
@@ -20,6 +23,7 @@ __all__ = [
     "check_target",
     "finish_game",
     "living_ids",
+    "role_reveal_begin",
     "tally_ballots",
 ]
 
@@ -93,6 +97,40 @@ def act_ready(g: Game, a: Any) -> None:
     if p["id"] in ready:
         raise InvalidAction("already_ready", "you have already said you are ready")
     ready.append(p["id"])
+
+
+# --- the role reveal (every preset) ------------------------------------------------------------
+# Issue 13: a fixed few seconds ended before a first-time player had tapped "Tap to see your
+# role". The reveal ends once every living player has seen their card (``seenRole``; bots
+# send it too), and at the latest after this generous limit.
+ROLE_REVEAL_SECONDS = OptionSpec(
+    "roleRevealSeconds",
+    "int",
+    60,
+    min=5,
+    max=120,
+    help="the longest time to read the role card; it ends once everyone has seen theirs",
+)
+
+
+def role_reveal_begin(g: Game) -> None:
+    """The role reveal: a limit of ``roleRevealSeconds``; ``ready`` lists who has seen their card
+    (never public: a count would be harmless, but nobody needs it)."""
+    g.deadline_in(g.options["roleRevealSeconds"])
+    g.phase["ready"] = []
+
+
+def act_seen_role(g: Game, a: Any, then: Callable[[Game], None]) -> None:
+    """``seenRole`` (and the role reveal's ``readyEarly``): this player has seen their card;
+    once every living player has, the reveal ends (``then``). Every seat sends the same
+    action whatever its role, so neither its timing nor the count says anything about roles."""
+    p = g.actor(a.player)
+    seen = g.phase.setdefault("ready", [])  # a reveal begun before the rule stored no list
+    if p["id"] in seen:
+        raise InvalidAction("already_ready", "you have already seen your role")
+    seen.append(p["id"])
+    if all_in(g, seen):
+        then(g)
 
 
 def tally_ballots(
