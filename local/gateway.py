@@ -14,8 +14,8 @@ import asyncio
 import base64
 import json
 import logging
-import os
 import mimetypes
+import os
 import random
 import secrets
 import string

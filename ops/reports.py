@@ -58,7 +58,9 @@ def cmd_list(args: argparse.Namespace, out) -> int:
 
     found = Reports(_store()).recent(days=args.days)
     if args.json:
-        out.write(json.dumps([r.model_dump(exclude={"transcript"}) for r in found], ensure_ascii=False) + "\n")
+        out.write(
+            json.dumps([r.model_dump(exclude={"transcript"}) for r in found], ensure_ascii=False) + "\n"
+        )
         return 0
     if not found:
         out.write("no reports\n")

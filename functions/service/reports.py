@@ -24,8 +24,9 @@ import secrets
 import time
 from typing import Annotated, Any, Literal
 
-import mafia_engine as me
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+import mafia_engine as me
 
 from . import clock, views
 from .errors import ServiceError

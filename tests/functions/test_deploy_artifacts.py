@@ -129,8 +129,10 @@ def test_the_report_function_may_write_report_items_only():
         st
         for policy in res["Properties"]["Policies"]
         for st in policy["Statement"]
-        if any(a.startswith("dynamodb:") and a not in ("dynamodb:GetItem", "dynamodb:Query")
-               for a in ([st["Action"]] if isinstance(st["Action"], str) else st["Action"]))
+        if any(
+            a.startswith("dynamodb:") and a not in ("dynamodb:GetItem", "dynamodb:Query")
+            for a in ([st["Action"]] if isinstance(st["Action"], str) else st["Action"])
+        )
     ]
     assert len(writes) == 1 and writes[0]["Action"] == "dynamodb:PutItem"
     cond = writes[0]["Condition"]

@@ -142,7 +142,9 @@ def test_report_lines_come_from_the_reporters_own_view(api):
     """A citizen cannot put the mafia's night chat into a report: it is not in their view."""
     api.start(6)
     state = until(api, can_chat("mafia"))
-    mafioso = next(a["player"] for a in legal_actions(state) if a["type"] == "chat" and a["channel"] == "mafia")
+    mafioso = next(
+        a["player"] for a in legal_actions(state) if a["type"] == "chat" and a["channel"] == "mafia"
+    )
     citizen = next(p["id"] for p in state["players"] if p["role"] not in ("mafia", "godfather"))
     secret = say(api, mafioso, "kill the doctor", channel="mafia")
     answer = report(api, f"c{citizen}", {"target": mafioso, "reason": "cheating", "lines": [secret]})
@@ -209,7 +211,7 @@ def test_ops_command_lists_and_shows_reports(day_chat):
     assert rid in out.getvalue() and "P1 (p1) -> P2 (p2)" in out.getvalue()
     out = io.StringIO()
     assert ops_reports.main(["show", rid], out=out) == 0
-    assert "> #%d [day] P2: buy cheap followers" % line in out.getvalue()
+    assert f"> #{line} [day] P2: buy cheap followers" in out.getvalue()
     api.clock.advance(7 * DAY + 1)
     out = io.StringIO()
     assert ops_reports.main(["show", rid], out=out) == 1 and "expired" in out.getvalue()
