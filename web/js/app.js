@@ -6,7 +6,8 @@ import { $, h } from "./dom.js";
 import { errorText, getKid, getLang, has, setKid, setLang, t } from "./i18n.js";
 import { showEventCards, showRoleCard, closeOverlays } from "./game/overlays.js";
 import { resetPhaseMemory } from "./game/phases.js";
-import { clearSession, loadSession, markEventsSeen, saveSession, seenEvents } from "./session.js";
+import { clearSession, loadSession, markEventsSeen, saveSession, seenEvents, takeSeatFromFragment } from "./session.js";
+import { reportConfirmed } from "./game/report.js";
 import * as endScreen from "./screens/end.js";
 import * as gameScreen from "./screens/game.js";
 import * as homeScreen from "./screens/home.js";
@@ -51,6 +52,9 @@ const ctx = {
   watch(code) {
     enterRoom({ room: code, spectator: true });
   },
+  resume(seat) {
+    enterRoom(seat); // a seat kept in this browser ("your games")
+  },
   leave() {
     if (state.conn && state.view && state.view.you) ctx.send("leave");
     goHome();
@@ -92,6 +96,9 @@ function connect() {
       renderBanner();
     },
     onGone: checkRoomGone,
+    onFrame(frame) {
+      if (frame.type === "reported") reportConfirmed(ctx);
+    },
   });
 }
 
@@ -297,7 +304,8 @@ function boot() {
   });
   const params = new URLSearchParams(location.search);
   const room = (params.get("room") || "").toUpperCase();
-  const saved = loadSession();
+  // A private link (seat in the fragment) seats this browser; else the seat kept for ?room.
+  const saved = takeSeatFromFragment() || loadSession(room || null);
   if (saved && (!room || saved.room === room)) {
     enterRoom(saved);
   } else {

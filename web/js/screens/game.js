@@ -7,6 +7,9 @@ import { eventText, eventWhen, isNight, phaseTitle, playerName, revealedBadge } 
 import { phaseRenderer } from "../game/phases.js";
 import { votesFor } from "../game/votes.js";
 import { takeHostButton } from "./lobby.js";
+import { withoutMuted } from "../game/mute.js";
+import { lineReportButton } from "../game/report.js";
+import { seatTools } from "../game/seat-tools.js";
 
 export function mount(root, ctx) {
   const dayLabel = h("p", { class: "day-label", id: "day-label" });
@@ -80,7 +83,7 @@ export function mount(root, ctx) {
     banner.classList.toggle("paused", Boolean(view.paused));
     drawCountdown();
     drawGrid(renderer);
-    replaceChildren(actions, ...renderer.panel(view, ctx).filter(Boolean), hostTools(view), takeHostButton(ctx, view));
+    replaceChildren(actions, ...renderer.panel(view, ctx).filter(Boolean), hostTools(view), takeHostButton(ctx, view), seatTools(view, ctx));
     chat.update(view);
   }
 
@@ -245,7 +248,8 @@ function chatPanel(ctx) {
       // (the server's system messages are English text).
       return (Array.isArray(view.events) ? view.events : []).map((ev, i) => ({ id: i, channel, from: null, ev }));
     }
-    return (Array.isArray(view.chat) ? view.chat : []).filter((m) => m.channel === channel);
+    const msgs = (Array.isArray(view.chat) ? view.chat : []).filter((m) => m.channel === channel);
+    return withoutMuted(ctx.state.session && ctx.state.session.room, msgs).shown; // muted: this screen only
   }
 
   function messageItem(view, m) {
@@ -264,6 +268,7 @@ function chatPanel(ctx) {
       { class: `msg${system ? " msg-system" : ""}${view.you && m.from === view.you.id ? " msg-mine" : ""}`, "data-id": m.id },
       h("span", { class: "msg-from" }, system ? t("chat.moderator") : playerName(view, m.from)),
       h("span", { class: `msg-text ${system ? "server-text" : "user-text"}` }, m.text),
+      lineReportButton(ctx, view, m),
     );
   }
 
