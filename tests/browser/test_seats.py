@@ -198,7 +198,10 @@ def _answer(pl: Player) -> None:
     """Whatever the panel asks before the day: reveal the role, a target or sleep."""
     page = pl.page
     pl.dismiss_cards()
-    for selector in ("#reveal-role-btn:enabled", "#sleep-btn:enabled", ".tile.selectable:not(.chosen)"):
+    selectors = ["#reveal-role-btn:enabled", "#sleep-btn:enabled", ".tile.selectable:not(.chosen)"]
+    if pl.phase() != "discussion":  # the day waits: that is where the bots talk
+        selectors.append("#ready-early-btn:enabled")
+    for selector in selectors:
         loc = page.locator(selector)
         if loc.count():
             try:
