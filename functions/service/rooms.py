@@ -169,6 +169,7 @@ class RoomService:
                     "host": p["id"] == room["host"],
                     "bot": bool(p.get("bot")),
                     "connected": p["id"] in connected,
+                    "left": bool(p.get("left")),  # left a running game: the seat is closed
                 }
                 for p in room["players"]
             ],

@@ -211,7 +211,9 @@ def _answer(pl: Player) -> None:
             return
 
 
-def test_a_reported_line_reaches_the_ops_command_and_is_gone_after_seven_days(browser, ttl_stack, console_errors):
+def test_a_reported_line_reaches_the_ops_command_and_is_gone_after_seven_days(
+    browser, ttl_stack, console_errors
+):
     """Seed 000 §9: 「채팅 로그 보관: 신고 처리용으로 짧게(예: 7일) 보관하고 이후 삭제」."""
     ann = Player(browser, ttl_stack.url, "Ann", errors=console_errors)
     page = ann.page

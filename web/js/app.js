@@ -105,7 +105,13 @@ function connect() {
 async function checkRoomGone() {
   if (!state.session) return;
   try {
-    await api.getRoom(state.session.room);
+    const summary = await api.getRoom(state.session.room);
+    // Refused although the room exists: this seat left (on another device) or was removed.
+    const me = state.session.token && (summary.players || []).find((p) => p.id === state.session.playerId);
+    if (state.session.token && (!me || me.left)) {
+      state.notice = "err.seatClosed";
+      goHome();
+    }
   } catch (err) {
     if (err.status === 404) {
       state.notice = "conn.roomGone";

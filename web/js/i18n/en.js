@@ -526,4 +526,5 @@ export default {
   "err.already_reported": "You have already reported this player in this game.",
   "err.line_not_visible": "That line is no longer in your chat.",
   "err.bad_line": "That line was not written by this player.",
+  "err.seatClosed": "Your seat in that room is closed: you left the game or were removed.",
 };

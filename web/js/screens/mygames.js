@@ -29,7 +29,7 @@ export function yourGames(ctx) {
       (summary) => {
         const me = (summary.players || []).find((p) => p.id === seat.playerId);
         const row = rows.get(seat.room);
-        if (!me) return gone(seat, row); // removed from the room (kicked before the start)
+        if (!me || me.left) return gone(seat, row); // left, or removed before the start
         const phase = summary.status === "lobby" ? "lobby" : summary.phase;
         replaceChildren(
           row,
