@@ -174,13 +174,15 @@ function phaseKey(view) {
 function onErrorFrame(frame) {
   const action = state.pending.get(frame.id) || null;
   state.pending.delete(frame.id);
-  // A nudge before the server's deadline is expected and harmless.
-  if (action === "nudge" || action === "sync") return;
+  // First: "left"/"kicked" reach every device of the seat with the id of the frame that
+  // caused them, which may equal one of this tab's own ids (e.g. of a nudge).
   if ((frame.code === "kicked" || frame.code === "left") && state.session) {
     state.notice = `err.${frame.code}`;
     goHome();
     return;
   }
+  // A nudge before the server's deadline is expected and harmless.
+  if (action === "nudge" || action === "sync") return;
   // Kept as code + message so a language switch redraws it in the new language.
   state.lastError = { id: frame.id, action, code: frame.code, message: frame.message };
   if (action !== "chat") toast(errorText(frame.code, frame.message));
