@@ -222,6 +222,7 @@ def test_a_reported_line_reaches_the_ops_command_and_is_gone_after_seven_days(
     page.locator("#home-opt-untimed").check()
     page.click("#create-btn")
     expect(page.locator(".lobby-player")).to_have_count(1)
+    code = page.locator("#room-chip").inner_text().strip()
     add_bots(ann, 4, 1)
     page.click("#start-btn")
     deadline = time.monotonic() + 60
@@ -252,6 +253,10 @@ def test_a_reported_line_reaches_the_ops_command_and_is_gone_after_seven_days(
     while raw_count(ttl_stack.url, report_id):
         assert time.monotonic() < deadline, "the TTL sweeper never deleted the report item"
         time.sleep(0.5)
+    # the room itself (24 h) is long gone: home drops it from "your games" with a note
+    page.goto(ttl_stack.url)
+    expect(page.locator(f'[data-gone="{code}"]')).to_be_visible(timeout=10_000)
+    expect(page.locator(f'#my-games [data-room="{code}"]')).to_have_count(0)
     ann.close()
 
 
