@@ -56,7 +56,13 @@ const ctx = {
     enterRoom(seat); // a seat kept in this browser ("your games")
   },
   leave() {
-    if (state.conn && state.view && state.view.you) ctx.send("leave");
+    // Home when the server answers "left" (onErrorFrame): closing the socket right after
+    // the frame could let $disconnect overtake it, and the seat would stay in the game.
+    const session = state.session;
+    if (state.conn && state.view && state.view.you && ctx.send("leave")) {
+      setTimeout(() => state.session === session && goHome(), 4000);
+      return;
+    }
     goHome();
   },
   goHome,
