@@ -15,6 +15,7 @@ import base64
 import json
 import logging
 import mimetypes
+import os
 import random
 import secrets
 import string
@@ -153,6 +154,7 @@ class Gateway:
         app.router.add_get("/config.json", self.config_json)
         app.router.add_get("/_local/stats", self.stats_json)
         app.router.add_post("/_local/vanish", self.vanish)
+        app.router.add_get("/_local/env", self.env_json)
         app.router.add_get("/{tail:.*}", self.static)
         app.on_shutdown.append(self._on_shutdown)
         return app
@@ -189,6 +191,13 @@ class Gateway:
             if conn.transport is not None:
                 conn.transport.abort()
         return web.json_response({"vanished": [c.id for c in hits]})
+
+    async def env_json(self, _request: web.Request) -> web.Response:
+        """For ops tools (``python -m ops.reports --local URL``): where this stack's table is
+        and its game clock. Dummy credentials only; the offline stack never reaches AWS."""
+        keys = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_DEFAULT_REGION",
+                "AWS_ENDPOINT_URL_DYNAMODB", "TABLE_NAME", "MAFIA_CLOCK_RATE", "MAFIA_CLOCK_ORIGIN")
+        return web.json_response({k: os.environ[k] for k in keys if k in os.environ})
 
     async def stats_json(self, _request: web.Request) -> web.Response:
         return web.json_response({**self.stats.as_dict(), "connections": len(self.connections)})

@@ -28,6 +28,7 @@ DEFAULT_HANDLERS: dict[str, str] = {
     "$connect": "handlers.ws_connect:handler",
     "$disconnect": "handlers.ws_disconnect:handler",
     "$default": "handlers.ws_default:handler",
+    "report": "handlers.ws_report:handler",
     "timer": "handlers.timer:handler",
 }
 

@@ -64,6 +64,7 @@ class PlayerSummary(BaseModel):
     host: bool
     bot: bool
     connected: bool
+    left: bool = False
 
 
 class RoomSummary(BaseModel):

@@ -92,6 +92,7 @@ def summary(uow: UnitOfWork, code: str) -> dict:
                 "host": p["id"] == room["host"],
                 "bot": bool(p.get("bot")),
                 "connected": p["id"] in connected,
+                "left": bool(p.get("left")),  # left a running game: the seat is closed
             }
             for p in room["players"]
         ],

@@ -23,7 +23,7 @@ def test_lost_connection_shows_banner_reconnects_and_resyncs(browser, stack, con
     code = host.create()
     guest = Player(browser, stack.url, "Bob", errors=console_errors)
     guest.join(host.page.locator("#share-link").input_value())
-    session = guest.page.evaluate("() => JSON.parse(sessionStorage.getItem('mafia.session'))")
+    session = guest.page.evaluate(f"() => JSON.parse(localStorage.getItem('mafia.seat.{code}'))")
     assert session["room"] == code and session["token"]
 
     guest.context.set_offline(True)

@@ -43,6 +43,7 @@ def test_every_function_handler_exists_and_uses_the_engine_layer():
         "handlers.ws_connect.handler",
         "handlers.ws_default.handler",
         "handlers.ws_disconnect.handler",
+        "handlers.ws_report.handler",
     ]
     for h in handlers:
         module, attr = h.rsplit(".", 1)
@@ -55,7 +56,7 @@ def test_every_function_handler_exists_and_uses_the_engine_layer():
     routes = sorted(
         v["Properties"]["RouteKey"] for v in res.values() if v["Type"] == "AWS::ApiGatewayV2::Route"
     )
-    assert routes == ["$connect", "$default", "$disconnect"]
+    assert routes == ["$connect", "$default", "$disconnect", "report"]
 
 
 def test_no_function_may_scan():
@@ -66,7 +67,7 @@ def test_no_function_may_scan():
 
 
 def test_sample_events_run_through_their_handlers(api):
-    from handlers import rest, timer, ws_connect, ws_default, ws_disconnect
+    from handlers import rest, timer, ws_connect, ws_default, ws_disconnect, ws_report
 
     code = api.create("Host")
     for name in ("P2", "P3"):
@@ -82,6 +83,8 @@ def test_sample_events_run_through_their_handlers(api):
     assert rest.handler(load("rest_get_room.json"), CTX)["statusCode"] == 200
     assert ws_connect.handler(load("ws_connect.json"), CTX)["statusCode"] == 200
     assert ws_default.handler(load("ws_default.json"), CTX)["statusCode"] == 200
+    assert api.gw.last("SampleConn1=", "error")["code"] == "not_started"
+    assert ws_report.handler(load("ws_report.json"), CTX)["statusCode"] == 200
     assert api.gw.last("SampleConn1=", "error")["code"] == "not_started"
     assert timer.handler(load("timer.json"), CTX) == {"outcome": "not_running"}
     assert ws_disconnect.handler(load("ws_disconnect.json"), CTX)["statusCode"] == 200
@@ -109,6 +112,32 @@ def _policy_actions(resource: dict) -> set[str]:
             acts = statement["Action"]
             actions.update([acts] if isinstance(acts, str) else acts)
     return actions
+
+
+def _report(conn_id: str, frame: dict) -> None:
+    from fnkit import ws_event
+
+    from handlers import ws_report
+
+    ws_report.handler(ws_event("report", conn_id, body=json.dumps(frame)), CTX)
+
+
+def test_the_report_function_may_write_report_items_only():
+    """Its only write permission is conditioned on keys starting REPORTS# / REPORTED#."""
+    res = resources()["WsReportFunction"]
+    writes = [
+        st
+        for policy in res["Properties"]["Policies"]
+        for st in policy["Statement"]
+        if any(
+            a.startswith("dynamodb:") and a not in ("dynamodb:GetItem", "dynamodb:Query")
+            for a in ([st["Action"]] if isinstance(st["Action"], str) else st["Action"])
+        )
+    ]
+    assert len(writes) == 1 and writes[0]["Action"] == "dynamodb:PutItem"
+    cond = writes[0]["Condition"]
+    assert cond["ForAllValues:StringLike"]["dynamodb:LeadingKeys"] == ["REPORTS#*", "REPORTED#*"]
+    assert cond["Null"]["dynamodb:LeadingKeys"] == "false"
 
 
 def test_each_function_policy_allows_exactly_what_its_handler_calls(api):
@@ -151,6 +180,8 @@ def test_each_function_policy_allows_exactly_what_its_handler_calls(api):
     as_fn("TimerFunction", api.fire, api.state()["seq"])
     api.gw.gone.add("cp4")
     as_fn("WsDefaultFunction", api.send, "cp2", {"action": "chat", "channel": "day", "text": "hi"})
+    as_fn("WsReportFunction", _report, "cp2", {"action": "report", "target": "p3", "reason": "spam"})
+    assert api.gw.last("cp2", "reported") is not None
     api.svc._conn_rooms.clear()
     as_fn("WsDisconnectFunction", api.disconnect, "cp3")
 

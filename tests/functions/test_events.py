@@ -22,6 +22,7 @@ MODEL_BY_PREFIX = {
     "rest_": APIGatewayProxyEventModel,
     "ws_connect": ConnectEvent,
     "ws_default": APIGatewayWebSocketMessageEventModel,
+    "ws_report": APIGatewayWebSocketMessageEventModel,
     "ws_disconnect": APIGatewayWebSocketDisconnectEventModel,
     "timer": TimerEvent,
 }

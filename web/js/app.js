@@ -9,7 +9,8 @@ import { markRoleSeen, resetPhaseMemory } from "./game/phases.js";
 import { closeRules, rulesOpen, showRules } from "./game/rules.js";
 import { cue, setSound, soundOn, unlock } from "./sound.js";
 import { toast } from "./toast.js";
-import { clearSession, loadSession, markEventsSeen, saveSession, seenEvents } from "./session.js";
+import { clearSession, loadSession, markEventsSeen, saveSession, seenEvents, takeSeatFromFragment } from "./session.js";
+import { reportConfirmed } from "./game/report.js";
 import * as endScreen from "./screens/end.js";
 import * as gameScreen from "./screens/game.js";
 import * as homeScreen from "./screens/home.js";
@@ -54,8 +55,17 @@ const ctx = {
   watch(code) {
     enterRoom({ room: code, spectator: true });
   },
+  resume(seat) {
+    enterRoom(seat); // a seat kept in this browser ("your games")
+  },
   leave() {
-    if (state.conn && state.view && state.view.you) ctx.send("leave");
+    // Home when the server answers "left" (onErrorFrame): closing the socket right after
+    // the frame could let $disconnect overtake it, and the seat would stay in the game.
+    const session = state.session;
+    if (state.conn && state.view && state.view.you && ctx.send("leave")) {
+      setTimeout(() => state.session === session && goHome(), 4000);
+      return;
+    }
     goHome();
   },
   goHome,
@@ -95,13 +105,22 @@ function connect() {
       renderBanner();
     },
     onGone: checkRoomGone,
+    onFrame(frame) {
+      if (frame.type === "reported") reportConfirmed(ctx);
+    },
   });
 }
 
 async function checkRoomGone() {
   if (!state.session) return;
   try {
-    await api.getRoom(state.session.room);
+    const summary = await api.getRoom(state.session.room);
+    // Refused although the room exists: this seat left (on another device) or was removed.
+    const me = state.session.token && (summary.players || []).find((p) => p.id === state.session.playerId);
+    if (state.session.token && (!me || me.left)) {
+      state.notice = "err.seatClosed";
+      goHome();
+    }
   } catch (err) {
     if (err.status === 404) {
       state.notice = "conn.roomGone";
@@ -179,13 +198,15 @@ function phaseKey(view) {
 function onErrorFrame(frame) {
   const action = state.pending.get(frame.id) || null;
   state.pending.delete(frame.id);
-  // A nudge before the server's deadline is expected and harmless.
-  if (action === "nudge" || action === "sync") return;
+  // First: "left"/"kicked" reach every device of the seat with the id of the frame that
+  // caused them, which may equal one of this tab's own ids (e.g. of a nudge).
   if ((frame.code === "kicked" || frame.code === "left") && state.session) {
     state.notice = `err.${frame.code}`;
     goHome();
     return;
   }
+  // A nudge before the server's deadline is expected and harmless.
+  if (action === "nudge" || action === "sync") return;
   // Kept as code + message so a language switch redraws it in the new language.
   state.lastError = { id: frame.id, action, code: frame.code, message: frame.message };
   if (action !== "chat") toast(errorText(frame.code, frame.message));
@@ -334,7 +355,8 @@ function boot() {
   });
   const params = new URLSearchParams(location.search);
   const room = (params.get("room") || "").toUpperCase();
-  const saved = loadSession();
+  // A private link (seat in the fragment) seats this browser; else the seat kept for ?room.
+  const saved = takeSeatFromFragment() || loadSession(room || null);
   if (saved && (!room || saved.room === room)) {
     enterRoom(saved);
   } else {

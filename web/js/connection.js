@@ -75,6 +75,7 @@ export class Connection {
       }
       if (frame.type === "view") this.handlers.onView(frame);
       else if (frame.type === "error") this.handlers.onError(frame);
+      else if (this.handlers.onFrame) this.handlers.onFrame(frame); // e.g. "reported"
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;

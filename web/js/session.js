@@ -1,29 +1,117 @@
-// The seat in a room lives in this browser tab only (sessionStorage): a refresh restores
-// the game, another tab can be another player, and closing the tab forgets the role.
-const KEY = "mafia.session";
+// Seats kept in this browser (localStorage, one entry per room), so any tab on this device
+// (a refresh, a new tab, the browser reopened) goes back into the game with the same seat.
+// A seat is removed when the player leaves the room's end screen, leaves or is removed,
+// or the server says the room is gone. Spectators are not seated: they stay per tab.
+// Docs: docs/rules.md ("in this browser"), issue 12.
+const SEAT = "mafia.seat.";
+const SEEN = "mafia.seen.";
+const WATCH = "mafia.session"; // a spectator's room, this tab only (sessionStorage)
 
-export function loadSession() {
+let current = null; // the room of the session in use in this tab
+
+function read(store, key) {
   try {
-    const s = JSON.parse(sessionStorage.getItem(KEY) || "null");
-    return s && s.room ? s : null;
+    return JSON.parse(store.getItem(key) || "null");
   } catch {
     return null;
   }
 }
 
+/** The seat kept for `room`, or (no room given) this tab's spectator session; null if none. */
+export function loadSession(room) {
+  if (!room) {
+    const s = read(sessionStorage, WATCH);
+    return s && s.room && s.spectator ? s : null;
+  }
+  const s = read(localStorage, SEAT + room.toUpperCase());
+  return s && s.room && s.token ? s : null;
+}
+
 export function saveSession(session) {
-  sessionStorage.setItem(KEY, JSON.stringify(session));
+  current = session.room;
+  if (session.spectator || !session.token) {
+    sessionStorage.setItem(WATCH, JSON.stringify(session));
+    return;
+  }
+  const keep = {
+    room: session.room,
+    token: session.token,
+    playerId: session.playerId,
+    wsUrl: session.wsUrl || "",
+    savedAt: Date.now(),
+  };
+  localStorage.setItem(SEAT + session.room, JSON.stringify(keep));
 }
 
-export function clearSession() {
-  sessionStorage.removeItem(KEY);
+/** Forget the seat of `room` (default: the room in use in this tab) and its seen events. */
+export function clearSession(room) {
+  const r = (room || current || "").toUpperCase();
+  sessionStorage.removeItem(WATCH);
+  if (!r) return;
+  localStorage.removeItem(SEAT + r);
+  localStorage.removeItem(SEEN + r);
+  if (r === current) current = null;
 }
 
-/** Events already shown as a card, per room, so a refresh does not replay them. */
+/** Every seat kept in this browser, newest first. */
+export function allSeats() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith(SEAT)) continue;
+    const s = read(localStorage, key);
+    if (s && s.room && s.token) out.push(s);
+  }
+  return out.sort((a, b) => (b.savedAt || 0) - (a.savedAt || 0));
+}
+
+/** Events already shown as a card, per room, so a refresh or another tab does not replay them. */
 export function seenEvents(room) {
-  return Number(sessionStorage.getItem(`mafia.seen.${room}`) || "-1");
+  return Number(localStorage.getItem(SEEN + room) || "-1");
 }
 
 export function markEventsSeen(room, count) {
-  sessionStorage.setItem(`mafia.seen.${room}`, String(count));
+  localStorage.setItem(SEEN + room, String(count));
+}
+
+// ---- the private link: the seat in the URL fragment --------------------------------------
+// `#seat=ROOM.PLAYER.TOKEN`. A fragment never reaches a server (not in requests, not in
+// logs); the token leaves this browser only as the WebSocket `token`.
+
+/** The private link that seats another device as this player. */
+export function privateLink(session) {
+  const u = new URL(location.href);
+  u.search = "";
+  u.searchParams.set("room", session.room);
+  const frag = new URLSearchParams({ seat: `${session.room}.${session.playerId}.${session.token}` });
+  // The WebSocket URL comes from the REST answer; another device has no such answer.
+  if (session.wsUrl) frag.set("ws", session.wsUrl);
+  u.hash = frag.toString();
+  return u.toString();
+}
+
+/** A seat carried by this page's URL fragment (and the fragment removed), or null. */
+export function takeSeatFromFragment() {
+  if (!(location.hash || "").startsWith("#seat=")) return null;
+  const frag = new URLSearchParams(location.hash.slice(1));
+  const m = /^([A-Za-z0-9]{4,8})\.(p\d{1,3})\.([A-Za-z0-9_-]{16,128})$/.exec(frag.get("seat") || "");
+  const ws = frag.get("ws") || "";
+  const u = new URL(location.href);
+  u.hash = "";
+  if (m) u.searchParams.set("room", m[1].toUpperCase());
+  history.replaceState(null, "", u); // out of the address bar and the history at once
+  if (!m) return null;
+  return { room: m[1].toUpperCase(), playerId: m[2], token: m[3], wsUrl: trustedWs(ws) };
+}
+
+// A link must not send this browser to somebody else's server: only this page's host or
+// an API Gateway endpoint.
+function trustedWs(ws) {
+  try {
+    const u = new URL(ws);
+    if (!/^wss?:$/.test(u.protocol)) return "";
+    return u.host === location.host || /\.execute-api\.[a-z0-9-]+\.amazonaws\.com$/.test(u.hostname) ? ws : "";
+  } catch {
+    return "";
+  }
 }

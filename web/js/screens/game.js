@@ -8,6 +8,9 @@ import { phaseRenderer, roleSeen } from "../game/phases.js";
 import { logWithResults, resultsBox } from "../game/results.js";
 import { votesFor } from "../game/votes.js";
 import { takeHostButton } from "./lobby.js";
+import { withoutMuted } from "../game/mute.js";
+import { lineReportButton } from "../game/report.js";
+import { seatTools } from "../game/seat-tools.js";
 
 export function mount(root, ctx) {
   const dayLabel = h("p", { class: "day-label", id: "day-label" });
@@ -84,7 +87,7 @@ export function mount(root, ctx) {
     banner.classList.toggle("paused", Boolean(view.paused));
     drawCountdown();
     drawGrid(renderer);
-    replaceChildren(actions, ...renderer.panel(view, ctx).filter(Boolean), resultsBox(view), hostTools(view), takeHostButton(ctx, view));
+    replaceChildren(actions, ...renderer.panel(view, ctx).filter(Boolean), resultsBox(view), hostTools(view), takeHostButton(ctx, view), seatTools(view, ctx));
     chat.update(view);
   }
 
@@ -263,7 +266,8 @@ function chatPanel(ctx) {
       // (the server's system messages are English text).
       return logWithResults(view, Array.isArray(view.events) ? view.events : []).map((m) => ({ ...m, channel, from: null }));
     }
-    return (Array.isArray(view.chat) ? view.chat : []).filter((m) => m.channel === channel);
+    const msgs = (Array.isArray(view.chat) ? view.chat : []).filter((m) => m.channel === channel);
+    return withoutMuted(ctx.state.session && ctx.state.session.room, msgs).shown; // muted: this screen only
   }
 
   function messageItem(view, m) {
@@ -291,6 +295,7 @@ function chatPanel(ctx) {
       { class: `msg${system ? " msg-system" : ""}${view.you && m.from === view.you.id ? " msg-mine" : ""}`, "data-id": m.id },
       h("span", { class: "msg-from", title: system ? null : playerName(view, m.from) }, system ? t("chat.moderator") : playerName(view, m.from)),
       h("span", { class: `msg-text ${system ? "server-text" : "user-text"}` }, m.text),
+      lineReportButton(ctx, view, m),
     );
   }
 

@@ -4,6 +4,7 @@ import { errorText, t } from "../i18n.js";
 import { defaultsFor, optionsEditor } from "../game/options.js";
 import SPECS from "../game/option-specs.js";
 import { openDevice } from "../device/main.js";
+import { yourGames } from "./mygames.js";
 
 // What the user typed survives a language switch (which rebuilds the screen).
 const draft = {
@@ -174,6 +175,7 @@ export function mount(root, ctx) {
       { class: "home" },
       h("section", { class: "hero" }, h("h1", null, t("app.title")), h("p", null, t("app.tagline"))),
       notice,
+      yourGames(ctx), // seats kept in this browser (issue 12)
       // An invitation puts joining first.
       invited ? [joinForm, createForm] : [createForm, joinForm],
       // Single-device mode lives in web/js/device/ and takes over the page when opened.

@@ -1,0 +1,309 @@
+"""Players' seats and safety (issue 12), as a player hits them: the seat survives a closed
+page and follows a private link to another device, the home page lists the running game,
+a non-host leaves mid-game, mute hides a player's lines, and a reported chat line reaches
+the operators' command and is gone after its 7-day TTL.
+
+`SEAT_SCREENSHOTS=docs/screenshots` also saves the screenshots of docs/screenshots/
+(home with "your games", the another-device sheet, the report dialog).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from .stack import REPO, Stack
+from .ui import FAST_OPTIONS, Player
+
+SHOTS = os.environ.get("SEAT_SCREENSHOTS")
+
+
+def shot(pl: Player, name: str) -> None:
+    if SHOTS:
+        out = Path(SHOTS)
+        out.mkdir(parents=True, exist_ok=True)
+        pl.page.wait_for_timeout(200)
+        pl.page.screenshot(path=str(out / f"{name}-mobile.png"))
+
+
+def ops(url: str, *args: str) -> str:
+    """The operators' command against this stack, as docs/operations.md shows it."""
+    out = subprocess.run(
+        [sys.executable, "-m", "ops.reports", "--local", url, *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "MAFIA_"))},
+    )
+    assert out.returncode in (0, 1), out.stderr
+    return out.stdout
+
+
+def add_bots(pl: Player, n: int, seated: int) -> None:
+    for i in range(n):
+        pl.page.click("#add-bot-btn")
+        expect(pl.page.locator(".lobby-player")).to_have_count(seated + i + 1)
+
+
+def open_seat_tools(pl: Player) -> None:
+    pl.dismiss_cards()
+    tools = pl.page.locator("#seat-tools")
+    if tools.get_attribute("open") is None:
+        pl.page.locator("#seat-tools summary").click()
+    expect(pl.page.locator("#another-device-btn")).to_be_visible()
+
+
+def test_seat_follows_the_player_home_tabs_and_devices_and_a_guest_leaves(browser, stack, console_errors):
+    ann = Player(browser, stack.url, "Ann", errors=console_errors)
+    # a long day (60 s of real time) leaves room for the mute and report steps
+    code = ann.create({**FAST_OPTIONS, "discussionMin": "300", "discussionMax": "300"})
+    link = ann.page.locator("#share-link").input_value()
+    bob = Player(browser, stack.url, "Bob", errors=console_errors)
+    bob.join(link)
+    bob.ready()
+    add_bots(ann, 3, 2)
+    ann.click("#start-btn")
+    for pl in (ann, bob):
+        expect(pl.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+        pl.my_pid()
+
+    # play a night: the first phase is the night; the day follows at its deadline
+    bob.wait_phase("night")
+    for pl in (ann, bob):
+        pl.wait_phase("discussion", timeout=60_000)
+
+    # one of the two talks (whoever the night spared), the other mutes and reports the line
+    bob_alive = not bob.page.locator(".tile.me.dead").count()
+    speaker, reporter = (bob, ann) if bob_alive else (ann, bob)
+    text = f"hello from {speaker.name}"
+    speaker.say("day", text)
+    reporter.page.click("#chat-tab-day")
+    line = reporter.page.locator(f'#chat-log [data-report-from="{speaker.pid}"]').first
+    expect(line).to_be_visible(timeout=15_000)
+    line_id = line.get_attribute("data-report-line")
+    open_seat_tools(reporter)
+    reporter.page.click(f'[data-mute="{speaker.pid}"]')
+    expect(reporter.page.locator("#chat-log")).not_to_contain_text(text)  # hidden here...
+    expect(speaker.page.locator("#chat-log")).to_contain_text(text)  # ...and nowhere else
+    reporter.page.click(f'[data-mute="{speaker.pid}"]')  # unmute
+    expect(reporter.page.locator("#chat-log")).to_contain_text(text)
+    speaker_frames: list[str] = []
+    speaker.page.on("websocket", lambda ws: ws.on("framereceived", lambda f: speaker_frames.append(str(f))))
+    reporter.page.locator(f'#chat-log [data-report-line="{line_id}"]').click()
+    expect(reporter.page.locator("#report-dialog")).to_be_visible()
+    expect(reporter.page.locator("#report-line")).to_contain_text(text)
+    reporter.page.click("#report-send")
+    expect(reporter.page.locator("#report-error")).not_to_be_empty()  # a reason first
+    reporter.page.check("#report-reason-abuse")
+    shot(reporter, "report-dialog")
+    reporter.page.click("#report-send")
+    expect(reporter.page.locator("#toast")).to_contain_text("Report sent")
+    listed = ops(stack.url, "list")
+    pair = f"{reporter.name} ({reporter.pid}) -> {speaker.name} ({speaker.pid})"
+    assert code in listed and pair in listed, listed
+    report_id = next(ln.split()[0] for ln in listed.splitlines() if code in ln and pair in ln)
+    shown = ops(stack.url, "show", report_id)
+    assert f"> #{line_id} [day] {speaker.name}: {text}" in shown, shown
+    # once per seat and game
+    open_seat_tools(reporter)
+    reporter.page.click(f'[data-report="{speaker.pid}"]')
+    reporter.page.check("#report-reason-spam")
+    reporter.page.click("#report-send")
+    expect(reporter.page.locator("#toast")).to_contain_text("already reported")
+    assert not [f for f in speaker_frames if "report" in f]  # nobody else hears of it
+
+    # close the page; the room link in a new page of the same browser continues the game
+    bob.page.close()
+    bob.page = bob.context.new_page()
+    bob.page.on("pageerror", lambda e: console_errors.append(f"Bob: {e}"))
+    bob.page.goto(f"{stack.url}?room={code}")
+    expect(bob.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    expect(bob.page.locator("#join-name")).to_have_count(0)
+    assert bob.page.locator(".tile.me").get_attribute("data-pid") == bob.pid
+    assert bob.phase() == ann.phase()
+
+    # the home page lists the running game and returns to it
+    bob.page.goto(stack.url)
+    row = bob.page.locator(f'#my-games [data-room="{code}"]')
+    expect(row).to_contain_text("Bob", timeout=10_000)
+    expect(row).to_contain_text("Classic")
+    shot(bob, "home-your-games")
+    row.locator("[data-return]").click()
+    expect(bob.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    assert bob.page.locator(".tile.me").get_attribute("data-pid") == bob.pid
+
+    # continue on another device: a private link (seat in the fragment) + its QR code
+    open_seat_tools(bob)
+    bob.page.click("#another-device-btn")
+    expect(bob.page.locator("#handoff-warning")).to_be_visible()
+    expect(bob.page.locator("#handoff-link")).to_have_count(0)  # behind a tap
+    bob.page.click("#handoff-show")
+    expect(bob.page.locator("#handoff-qr")).to_be_visible()
+    private = bob.page.locator("#handoff-link").input_value()
+    shot(bob, "another-device")
+    assert "#seat=" in private
+    token = bob.page.evaluate(f"() => JSON.parse(localStorage.getItem('mafia.seat.{code}')).token")
+    assert token in private.split("#", 1)[1] and token not in private.split("#", 1)[0]
+    bob.page.click("#handoff-close")
+
+    phone = Player(browser, stack.url, "Bob's phone", errors=console_errors)
+    requests: list[str] = []
+    phone.page.on("request", lambda r: requests.append(r.url))
+    phone.page.goto(private)
+    expect(phone.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    expect(phone.page.locator("#join-name")).to_have_count(0)
+    assert phone.page.locator(".tile.me").get_attribute("data-pid") == bob.pid
+    assert "#" not in phone.page.url  # the fragment is gone from the address bar
+    # the token went out only as the WebSocket's `token`, never in an HTTP request
+    assert not [u for u in requests if token in u and not u.startswith("ws")]
+
+    # Bob (not the host) leaves mid-game: a confirmation says what it means here
+    open_seat_tools(bob)
+    bob.page.click("#leave-game-btn")
+    expect(bob.page.locator("#leave-what")).to_contain_text("eliminated")
+    bob.page.click("#leave-confirm")
+    expect(bob.page.locator("#create-btn")).to_be_visible(timeout=10_000)
+    expect(phone.page.locator("#create-btn")).to_be_visible(timeout=10_000)  # the other device too
+    expect(bob.page.locator(f'#my-games [data-room="{code}"]')).to_have_count(0)
+    # the character is out: Ann sees Bob's tile dead, or the end screen if that decided the game
+    expect(ann.page.locator(f'.tile.dead[data-pid="{bob.pid}"], #end-title')).to_have_count(1, timeout=10_000)
+    for pl in (ann, bob, phone):
+        assert pl.missing_keys() == [], pl.missing_keys()
+        pl.close()
+
+
+# 7 game days pass in about 30 s of real time; an untimed city game waits for the person.
+TTL_TIME_SCALE = 20_000.0
+
+
+@pytest.fixture(scope="module")
+def ttl_stack():
+    s = Stack(time_scale=TTL_TIME_SCALE)
+    yield s
+    s.stop()
+
+
+def fresh(pl: Player) -> None:
+    """Reload the page: the seat kept in this browser reconnects it at once."""
+    pl.page.reload()
+    expect(pl.page.locator("#phase-banner, .lobby-player, #end-title").first).to_be_visible(timeout=15_000)
+
+
+def _answer(pl: Player) -> None:
+    """What the panel asks before the day: read the role and confirm, sleep (or skip) at night."""
+    page = pl.page
+    pl.dismiss_cards()
+    selectors = ["#reveal-role-btn:enabled", "#sleep-btn:enabled"]
+    if pl.phase() != "discussion":  # the day waits: that is where the bots talk
+        selectors.append("#ready-early-btn:enabled")
+    for selector in selectors:
+        loc = page.locator(selector)
+        if loc.count():
+            try:
+                loc.first.click(timeout=1000)
+            except PlaywrightError:
+                pass
+
+
+def test_a_reported_line_reaches_the_ops_command_and_is_gone_after_seven_days(
+    browser, ttl_stack, console_errors
+):
+    """Seed 000 §9: 「채팅 로그 보관: 신고 처리용으로 짧게(예: 7일) 보관하고 이후 삭제」."""
+    ann = Player(browser, ttl_stack.url, "Ann", errors=console_errors)
+    page = ann.page
+    ann.open()
+    page.fill("#create-name", "Ann")
+    page.select_option("#create-preset", "city")
+    page.locator(".home-details summary").click()
+    page.locator("#home-opt-untimed").check()
+    page.click("#create-btn")
+    expect(page.locator(".lobby-player")).to_have_count(1)
+    code = page.locator("#room-chip").inner_text().strip()
+    # Two people: one of them survives the first night, so the untimed day waits for them
+    # (a dead Ann still reads the day chat and may report).
+    bob = Player(browser, ttl_stack.url, "Bob", errors=console_errors)
+    bob.join(page.locator("#share-link").input_value())
+    bob.ready()
+    # At this speed a connection's item outlives only 4 s of real time (its 24 h TTL; on AWS
+    # a socket lasts 2 h at most): a reload, which goes straight back to the seat, renews it.
+    fresh(ann)
+    add_bots(ann, 3, 2)
+    page.click("#start-btn")
+    deadline = time.monotonic() + 90
+    while not page.locator("#chat-log [data-report-line]").count():
+        assert time.monotonic() < deadline, f"no day chat to report; phase {ann.phase()}"
+        assert not page.locator("#end-title").count(), "the game ended before anyone spoke"
+        for pl in (ann, bob):
+            fresh(pl)
+            _answer(pl)
+        page.wait_for_timeout(300)
+    fresh(ann)
+    line = page.locator("#chat-log [data-report-line]").first
+    line_id = line.get_attribute("data-report-line")
+    line.click()
+    page.check("#report-reason-spam")
+    page.click("#report-send")
+    expect(page.locator("#toast")).to_contain_text("Report sent")
+    filed_at = time.monotonic()
+    listed = ops(ttl_stack.url, "--json", "list")
+    found = [r for r in json.loads(listed) if r["reporterName"] == "Ann"]
+    assert len(found) == 1, listed
+    report_id = found[0]["id"]
+    assert f"> #{line_id} " in ops(ttl_stack.url, "show", report_id)
+
+    # 7 game days later (+ the sweeper's lag): the read filter and the TTL sweeper both drop it
+    week = 7 * 24 * 3600 / TTL_TIME_SCALE
+    time.sleep(max(0.0, filed_at + week + 3 - time.monotonic()))
+    assert "expired" in ops(ttl_stack.url, "show", report_id)
+    assert json.loads(ops(ttl_stack.url, "--json", "list")) == []
+    deadline = time.monotonic() + 20
+    while raw_count(ttl_stack.url, report_id):
+        assert time.monotonic() < deadline, "the TTL sweeper never deleted the report item"
+        time.sleep(0.5)
+    # the room itself (24 h) is long gone: home drops it from "your games" with a note
+    page.goto(ttl_stack.url)
+    expect(page.locator(f'[data-gone="{code}"]')).to_be_visible(timeout=10_000)
+    expect(page.locator(f'#my-games [data-room="{code}"]')).to_have_count(0)
+    # that 404 is the answer the page asked for (GET /rooms/CODE of a gone room); Chromium
+    # logs every 4xx fetch as a console error
+    gone_404 = "Ann: Failed to load resource: the server responded with a status of 404 (Not Found)"
+    assert console_errors.count(gone_404) == 1, console_errors
+    console_errors.remove(gone_404)
+    ann.close()
+    bob.close()
+
+
+RAW_JS = """
+import sys, boto3
+from ops.reports import use_local_stack
+use_local_stack(sys.argv[1])
+import os
+rid = sys.argv[2]
+day = f"{rid[:4]}-{rid[4:6]}-{rid[6:8]}"
+item = boto3.client("dynamodb").get_item(TableName=os.environ["TABLE_NAME"],
+    Key={"pk": {"S": "REPORTS#" + day}, "sk": {"S": "REPORT#" + rid}}).get("Item")
+print(1 if item else 0)
+"""
+
+
+def raw_count(url: str, report_id: str) -> int:
+    """Whether the report item is still stored at all (no expiry filter): the sweeper's work."""
+    out = subprocess.run(
+        [sys.executable, "-c", RAW_JS, url, report_id],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "MAFIA_"))},
+    )
+    assert out.returncode == 0, out.stderr
+    return int(out.stdout.strip())
