@@ -8,6 +8,7 @@ shows an internal id (`p3`, `classic`, `mafiaTarget`)."""
 from __future__ import annotations
 
 import time
+from collections import Counter
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -195,6 +196,17 @@ def test_one_person_and_bots_play_a_preset_to_the_end(
     # every step open, so the language check reads the whole review
     page.evaluate("() => document.querySelectorAll('#review details').forEach((d) => (d.open = true))")
     read_page("end")
+    # The rules sheet's roles (view.roster) are the cards the end screen shows.
+    dealt = Counter(
+        page.locator("#end-roles .end-role").evaluate_all("(els) => els.map((e) => e.dataset.role)")
+    )
+    page.click("#rules-btn")
+    sheet = page.locator("#rules-roles li")
+    expect(sheet.first).to_be_visible()
+    listed = sheet.evaluate_all("(els) => els.map((e) => [e.dataset.role, Number(e.dataset.count)])")
+    assert dict(listed) == dict(dealt), (listed, dealt)
+    read_page("rules")
+    page.keyboard.press("Escape")
     assert not seen_bad, f"{lang}: words not in {lang} or internal ids: {seen_bad}"
     phases = page.evaluate("() => window.__phases")
     for kind, title in phases:
