@@ -77,7 +77,7 @@ export function showRules(view) {
       "section",
       { class: "role-card revealed rules-sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "rules-title" },
       h("h2", { id: "rules-title", class: "role-card-title" }, t("rules.title")),
-      rulesBody(view),
+      h("div", { id: "rules-body" }, rulesBody(view)),
       close,
     ),
   );
@@ -86,6 +86,12 @@ export function showRules(view) {
   });
   $("#overlay-root").appendChild(dialog);
   close.focus();
+}
+
+/** Redraw an open sheet's content from a newer view (focus stays on the close button). */
+export function updateRules(view) {
+  const body = dialog && dialog.querySelector("#rules-body");
+  if (body) body.replaceChildren(...rulesBody(view));
 }
 
 export function closeRules() {
