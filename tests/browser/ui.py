@@ -119,8 +119,8 @@ class Player:
 
     # ------------------------------------------------------------------ game
     def phase(self) -> str | None:
-        banner = self.page.locator("#phase-banner")
-        return banner.get_attribute("data-kind") if banner.count() else None
+        # one read: the banner may go (the end screen) between a count() and a get_attribute()
+        return self.page.evaluate("() => document.querySelector('#phase-banner')?.dataset.kind || null")
 
     def wait_phase(self, kind: str, timeout: float = 30_000) -> None:
         expect(self.page.locator("#phase-banner")).to_have_attribute("data-kind", kind, timeout=timeout)
