@@ -75,6 +75,7 @@ def lobby_view(room: dict, connected: set[str], viewer: str | None, setup_error:
     return {
         "preset": room["preset"],
         "options": shown_options(room["preset"], room["options"]),
+        "roster": me.lobby_roster(shown_options(room["preset"], room["options"]), len(players)),
         "day": 0,
         "phase": {"kind": "lobby", "endsAt": None, "seq": 0},
         "players": players,

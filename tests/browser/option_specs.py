@@ -30,29 +30,8 @@ def specs() -> dict:
                 {k: v for k, v in o.items() if k in ("key", "type", "default", "choices", "min", "max")}
                 for o in p["options"]
             ],
-            "deal": deal_tables(name),
         }
     return out
-
-
-def deal_tables(name: str) -> dict:
-    """The tables each preset's deal() reads, for the client's rules sheet (web/js/game/deal.js
-    ports the few lines of logic around them; test_options.py compares the two)."""
-    from mafia_engine.presets import city, classic, original
-
-    if name == "classic":
-        return {
-            "autoMafia": {str(k): v for k, v in classic.AUTO_MAFIA.items()},
-            "extraSeats": {k: list(v) for k, v in classic.EXTRA_SEATS.items()},
-        }
-    if name == "city":
-        return {"autoMafia": {str(k): v for k, v in city.AUTO_MAFIA.items()}}
-    if name == "original":
-        return {
-            "base": {str(k): dict(v) for k, v in original.BASE.items()},
-            "expansion": {str(k): dict(v) for k, v in original.EXPANSION.items()},
-        }
-    return {}
 
 
 def render() -> str:

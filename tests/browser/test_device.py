@@ -304,3 +304,64 @@ def test_the_narrator_speaks_public_text_only(browser, stack, console_errors):
     pl.page.click("#device-voice")
     assert pl.page.evaluate("() => localStorage.getItem('mafia.device.voice')") == "0"
     pl.close()
+
+
+def test_the_executed_player_speaks_aloud(browser, stack, console_errors):
+    """Original rules on one device: after an execution the table sees one public screen,
+    "<name> speaks a last word aloud", with no card shown; that player's "done" moves the
+    game on (seed 003: the executed player leaves a last word; the card stays hidden)."""
+    pl = Player(browser, stack.url, "Table", errors=console_errors)
+    pl.open()
+    page = pl.page
+    names = [*NAMES, "Fay", "Gus", "Hal"]
+    page.click("#device-btn")
+    page.select_option("#device-preset", "original")
+    expect(page.locator(".device-name")).to_have_count(8)
+    for i, name in enumerate(names):
+        page.fill(f"#device-name-{i}", name)
+    page.click("#device-start")
+    screens = "#device-closed, #device-turn, #device-news, #device-speech, #device-defense, #device-last-word"
+    accused: list[str] = []
+    seen: list[str] = []
+    for _ in range(300):
+        loc = page.locator(screens)
+        loc.first.wait_for(timeout=20_000)
+        which = loc.first.get_attribute("id")
+        seen.append(which)
+        if which == "device-last-word":
+            break
+        if which == "device-closed":
+            page.click("#device-iam")
+        elif which == "device-turn":
+            options = page.locator(".device-option")
+            if options.count():
+                options.first.click()  # the mafia agree on the first target; everyone votes the suspect
+            page.click("#device-confirm")
+        elif which == "device-news":
+            page.click("#device-continue")
+        elif which == "device-speech":
+            accuse = page.locator("#device-speech .device-options button:not(.btn-primary)")
+            if accuse.count() and not accused:
+                accused.append(accuse.first.inner_text())
+                accuse.first.click()
+            else:
+                page.locator("#device-speech .device-options .btn-primary").click()
+        elif which == "device-defense":
+            page.locator(".device-finished").first.click()
+        page.wait_for_timeout(150)
+    else:
+        raise AssertionError(f"no last word: {seen[-20:]}")
+    # One suspect, executed (everyone must vote for a suspect): that player speaks aloud.
+    assert len(accused) == 1 and accused[0].startswith("Accuse "), accused
+    suspect = accused[0].removeprefix("Accuse ")
+    expect(page.locator("#device-last-word h1")).to_have_text("Last word")
+    expect(page.locator("#device-last-word-who")).to_have_text(f"{suspect} speaks a last word aloud.")
+    expect(page.locator("#device-last-word")).to_contain_text("the card stays hidden")
+    root = page.locator("#device-root").inner_html()
+    assert not any(w in root for w in secret_words(page)), root
+    # Nobody types; the executed player's "done" ends the last word and the next night's queue begins.
+    page.click("#device-last-word-done")
+    expect(page.locator("#device-last-word")).to_have_count(0)
+    expect(page.locator("#device-closed")).to_be_visible()
+    assert page.locator(".device-stage").text_content().startswith("Night")
+    pl.close()

@@ -84,6 +84,13 @@ def test_rules_sheet_lists_this_games_roles_and_phases_in_each_language(browser,
     page.keyboard.press("Escape")
     expect(dialog).to_have_count(0)
     page.select_option("#lang-select", "en")
+    # The roles are the server's roster: the host adds the soldier, the sheet follows.
+    page.locator('[data-key="lobby-opt-extraRoles-soldier"]').check()
+    page.click("#rules-btn")
+    expect(page.locator('#rules-roles li[data-role="soldier"]')).to_contain_text("1 × Soldier")
+    expect(page.locator('#rules-roles li[data-role="citizen"]')).to_have_count(0)
+    expect(page.locator(".rules-sheet h3").first).to_have_text("Roles for 4 players")
+    page.keyboard.press("Escape")
     pl.close()
 
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
-from .ui import MOBILE, Player, check_switch
+from . import review_shots
+from .ui import MOBILE, Player, check_switch, foreign_words
+
+LOCALES = {"ko": "ko-KR", "ru": "ru-RU"}
 
 DICTS_JS = """async () => {
   const m = await import('./js/i18n.js');
@@ -131,4 +135,31 @@ def test_kid_wording_replaces_executions_and_kills(browser, stack, console_error
     pl.page.check("#kid-toggle")
     expect(pl.page.locator("#kid-toggle")).to_be_checked()
     pl.page.uncheck("#kid-toggle")
+    pl.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "ru"])
+def test_last_word_and_review_read_in_the_players_language(browser, stack, console_errors, lang):
+    """The original rules' last word (as a listener and as the executed player) and the end
+    screen's review with every step open, drawn from a scripted engine game: no Latin word
+    but the players' names and their own chat, no raw id, no missing key."""
+    last_word, last_word_own, ended = review_shots.scripted()
+    pl = Player(browser, stack.url, "Ann", viewport=MOBILE, locale=LOCALES[lang], errors=console_errors)
+    pl.open()
+    page = pl.page
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.evaluate(review_shots.DRAW, ["game", last_word, []])
+    expect(page.locator("#phase-banner")).to_have_attribute("data-kind", "lastWord")
+    assert foreign_words(page, lang) == set()
+    page.evaluate(review_shots.DRAW, ["game", last_word_own, []])
+    expect(page.locator("#last-word-done")).to_be_visible()
+    assert foreign_words(page, lang) == set()
+    steps = len(ended["review"]["steps"])
+    page.evaluate(review_shots.DRAW, ["end", ended, list(range(steps))])
+    expect(page.locator("#review details[open]")).to_have_count(steps)
+    # the last word and the dead's chat are in the review, as the players wrote them
+    expect(page.locator("#review .review-lastWord .user-text").first).to_contain_text("plain citizen")
+    expect(page.locator("#review .review-chat .user-text").first).to_be_visible()
+    assert foreign_words(page, lang) == set()
+    assert pl.missing_keys() == [], pl.missing_keys()
     pl.close()

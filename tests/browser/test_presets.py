@@ -7,15 +7,15 @@ shows an internal id (`p3`, `classic`, `mafiaTarget`)."""
 
 from __future__ import annotations
 
-import re
 import time
+from collections import Counter
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from .stack import Stack
-from .ui import Player
+from .ui import Player, foreign_words
 
 # Game clocks run 20 times faster than real time. Bots act at their planned times, which
 # the page nudges (room.wakeAt) up to 0.5 s late, i.e. up to 10 game seconds: still less
@@ -68,42 +68,6 @@ new MutationObserver(() => {
   if (!last || last[0] !== seen[0] || last[1] !== seen[1]) window.__phases.push(seen);
 }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-kind"] });
 """
-
-
-# Every visible word of the page (text, labels, placeholders, tooltips), with the players'
-# names and the room code taken out: those are the players' own words. People's chat
-# (.user-text) is theirs too.
-PAGE_WORDS_JS = """() => {
-  const names = [...document.querySelectorAll('.tile-name, .pname, #room-chip')]
-    .map((e) => e.textContent.trim()).filter(Boolean).sort((a, b) => b.length - a.length);
-  const skip = '.user-text, #lang-select, script, style, noscript, .sr-only-ignore';
-  const out = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const el = n.parentElement;
-    if (!el || el.closest(skip) || !el.getClientRects().length) continue;
-    out.push(n.textContent);
-  }
-  for (const el of document.querySelectorAll('[aria-label], [placeholder], [title]')) {
-    if (el.closest(skip) || !el.getClientRects().length) continue;
-    for (const a of ['aria-label', 'placeholder', 'title']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
-  }
-  out.push(document.title);
-  return out.map((t) => names.reduce((s, name) => s.split(name).join(' '), t)).map((t) => t.trim()).filter(Boolean);
-}"""
-LATIN = re.compile(r"[A-Za-z]+")
-SAME_EVERYWHERE = {"MVP", "QR"}  # written so in Korean and Russian too
-RAW_IDS = re.compile(r"\bp\d+\b|\b(classic|city|original)\b|\b[a-z]+[A-Z]\w*\b|\b[a-z]+_[a-z_]+\b")
-
-
-def foreign_words(page, lang: str) -> set[str]:
-    """Words that should not be on a page in `lang`: Latin script in ko/ru, raw ids anywhere."""
-    bad = set()
-    for text in page.evaluate(PAGE_WORDS_JS):
-        if lang in ("ko", "ru"):
-            bad |= {f"{w!r} in {text!r}" for w in LATIN.findall(text) if w not in SAME_EVERYWHERE}
-        bad |= {f"id {m.group(0)!r} in {text!r}" for m in RAW_IDS.finditer(text)}
-    return bad
 
 
 @pytest.fixture(scope="module")
@@ -229,7 +193,20 @@ def test_one_person_and_bots_play_a_preset_to_the_end(
     first = page.locator("#review-step-0")
     first.locator("summary").click()
     expect(first.locator(".review-item").first).to_be_visible()
+    # every step open, so the language check reads the whole review
+    page.evaluate("() => document.querySelectorAll('#review details').forEach((d) => (d.open = true))")
     read_page("end")
+    # The rules sheet's roles (view.roster) are the cards the end screen shows.
+    dealt = Counter(
+        page.locator("#end-roles .end-role").evaluate_all("(els) => els.map((e) => e.dataset.role)")
+    )
+    page.click("#rules-btn")
+    sheet = page.locator("#rules-roles li")
+    expect(sheet.first).to_be_visible()
+    listed = sheet.evaluate_all("(els) => els.map((e) => [e.dataset.role, Number(e.dataset.count)])")
+    assert dict(listed) == dict(dealt), (listed, dealt)
+    read_page("rules")
+    page.keyboard.press("Escape")
     assert not seen_bad, f"{lang}: words not in {lang} or internal ids: {seen_bad}"
     phases = page.evaluate("() => window.__phases")
     for kind, title in phases:

@@ -119,8 +119,8 @@ class Player:
 
     # ------------------------------------------------------------------ game
     def phase(self) -> str | None:
-        banner = self.page.locator("#phase-banner")
-        return banner.get_attribute("data-kind") if banner.count() else None
+        # one read: the banner may go (the end screen) between a count() and a get_attribute()
+        return self.page.evaluate("() => document.querySelector('#phase-banner')?.dataset.kind || null")
 
     def wait_phase(self, kind: str, timeout: float = 30_000) -> None:
         expect(self.page.locator("#phase-banner")).to_have_attribute("data-kind", kind, timeout=timeout)
@@ -285,3 +285,39 @@ def check_switch(pl: Player, before_lang: str, after_lang: str) -> None:
     after = set(pl.visible_texts())
     stale = {t for t in before & after if re.search(r"[^\W\d_]", t) and t not in SAME_EVERYWHERE}
     assert not stale, f"still {before_lang} after switching to {after_lang}: {sorted(stale)}"
+
+
+# Every visible word of the page (text, labels, placeholders, tooltips), with the players'
+# names and the room code taken out: those are the players' own words. People's chat
+# (.user-text) is theirs too.
+PAGE_WORDS_JS = """() => {
+  const names = [...document.querySelectorAll('.tile-name, .pname, #room-chip')]
+    .map((e) => e.textContent.trim()).filter(Boolean).sort((a, b) => b.length - a.length);
+  const skip = '.user-text, #lang-select, script, style, noscript, .sr-only-ignore';
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest(skip) || !el.getClientRects().length) continue;
+    out.push(n.textContent);
+  }
+  for (const el of document.querySelectorAll('[aria-label], [placeholder], [title]')) {
+    if (el.closest(skip) || !el.getClientRects().length) continue;
+    for (const a of ['aria-label', 'placeholder', 'title']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+  }
+  out.push(document.title);
+  return out.map((t) => names.reduce((s, name) => s.split(name).join(' '), t)).map((t) => t.trim()).filter(Boolean);
+}"""
+LATIN = re.compile(r"[A-Za-z]+")
+LATIN_WORDS_OK = {"MVP", "QR"}  # written so in Korean and Russian too
+RAW_IDS = re.compile(r"\bp\d+\b|\b(classic|city|original)\b|\b[a-z]+[A-Z]\w*\b|\b[a-z]+_[a-z_]+\b")
+
+
+def foreign_words(page, lang: str) -> set[str]:
+    """Words that should not be on a page in `lang`: Latin script in ko/ru, raw ids anywhere."""
+    bad = set()
+    for text in page.evaluate(PAGE_WORDS_JS):
+        if lang in ("ko", "ru"):
+            bad |= {f"{w!r} in {text!r}" for w in LATIN.findall(text) if w not in LATIN_WORDS_OK}
+        bad |= {f"id {m.group(0)!r} in {text!r}" for m in RAW_IDS.finditer(text)}
+    return bad

@@ -193,6 +193,7 @@ def test_every_view_has_the_same_top_level_keys() -> None:
         "result",
         "paused",
         "rules",
+        "roster",
         "review",
     }
     for _ in range(5):

@@ -6,7 +6,7 @@ import { $, h } from "./dom.js";
 import { errorText, getKid, getLang, has, setKid, setLang, t } from "./i18n.js";
 import { showEventCards, showRoleCard, closeOverlays } from "./game/overlays.js";
 import { markRoleSeen, resetPhaseMemory } from "./game/phases.js";
-import { closeRules, rulesOpen, showRules } from "./game/rules.js";
+import { closeRules, rulesOpen, showRules, updateRules } from "./game/rules.js";
 import { cue, setSound, soundOn, unlock } from "./sound.js";
 import { toast } from "./toast.js";
 import { clearSession, loadSession, markEventsSeen, saveSession, seenEvents, takeSeatFromFragment } from "./session.js";
@@ -166,6 +166,7 @@ function onViewFrame(frame) {
   }
   phaseCues(prev, view);
   render();
+  if (rulesOpen()) updateRules(view); // the host changed the options: the roles follow
   popNewEvents(view);
 }
 

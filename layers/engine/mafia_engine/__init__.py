@@ -6,6 +6,8 @@ Public API (docs/protocol.md and CONTRACT.md §2)::
     state = apply(state, {"type": "vote", "player": "p1", "target": "p2"}, now=31.5)
     view(state, "p1"); view(state, None); deadline(state); result(state); phase_seq(state)
     dump(state) -> dict; load(dict) -> state; check_setup(options, n); presets(); team_of(role)
+    roster(options, n) -> {role: count} | None: the roles a game of n players deals;
+    lobby_roster(options, n): the same for at least the preset's minimum (a lobby filling up)
     presets_info() / PRESET_NAMES: the registered presets (lobby facts, names)
 
 A state is a JSON-ready dict; treat it as opaque and never change it in place. ``apply``
@@ -30,6 +32,7 @@ from .presets import get as _get_preset
 from .roles import ROLES, team_of
 from .views import _jcopy
 from .views import build as _build_view
+from .views import roster as _roster
 
 __all__ = [
     "ACTION_TYPES",
@@ -49,6 +52,8 @@ __all__ = [
     "register",
     "result",
     "review",
+    "lobby_roster",
+    "roster",
     "team_of",
     "view",
 ]
@@ -89,6 +94,32 @@ def check_setup(options: dict | None, n_players: int) -> dict:
         )
     preset.deal(opts, n_players)
     return opts
+
+
+def roster(options: dict | None, n_players: int) -> dict[str, int] | None:
+    """How many of each role a game of ``n_players`` with these options deals, ``{role: count}``
+    (roles in the preset's deal order), or None when such a game cannot start.
+
+    Public: the counts follow from the options and the player count alone, never from the
+    shuffle, so the lobby and every view of a game may show them (views.py puts the same
+    counts in ``view.roster``).
+    """
+    try:
+        opts = check_setup(options, n_players)
+    except InvalidAction:
+        return None
+    return _roster(PRESETS[opts["preset"]], opts, n_players)
+
+
+def lobby_roster(options: dict | None, n_joined: int) -> dict[str, int] | None:
+    """The roster a lobby shows while players join: ``roster`` for ``n_joined`` players, or
+    for the preset's minimum while fewer have joined; None when the options cannot start
+    with that many (too many players, seats short, bad options)."""
+    try:
+        preset, _ = _preset_of_options(options)
+    except InvalidAction:
+        return None
+    return roster(options, max(n_joined, preset.min_players))
 
 
 def __getattr__(name: str) -> Any:

@@ -67,6 +67,18 @@ def _review_gate(s: dict) -> Any:
     return gate(s)
 
 
+def roster(preset: Any, opts: dict, n: int) -> dict[str, int]:
+    """``{role: count}`` that ``preset`` deals for ``n`` players with the normalised ``opts``.
+
+    Public by construction: it reads the options and the player count, never who got what,
+    and is the same for every viewer (roles in the preset's deal order).
+    """
+    out: dict[str, int] = {}
+    for role in preset.deal(opts, n):
+        out[role] = out.get(role, 0) + 1
+    return out
+
+
 def build(s: dict, viewer: str | None, preset: Any) -> dict:
     me = None
     if viewer is not None:
@@ -125,6 +137,8 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
         "result": _jcopy(s["result"]),
         "paused": bool(s.get("paused")),
         "rules": preset.rules.as_view(),
+        # how many of each role this game dealt (from the options and the seat count only)
+        "roster": roster(preset, s["options"], len(s["players"])),
         # the post-game review: every hidden thing, only once the game has ended
         "review": _review_gate(s),
     }

@@ -156,35 +156,7 @@ export default {
         "type": "bool",
         "default": false
       }
-    ],
-    "deal": {
-      "autoMafia": {
-        "4": 1,
-        "5": 1,
-        "6": 2,
-        "7": 2,
-        "8": 2,
-        "9": 3,
-        "10": 3,
-        "11": 3,
-        "12": 3
-      },
-      "extraSeats": {
-        "soldier": [
-          "soldier"
-        ],
-        "politician": [
-          "politician"
-        ],
-        "medium": [
-          "medium"
-        ],
-        "lovers": [
-          "lover",
-          "lover"
-        ]
-      }
-    }
+    ]
   },
   "city": {
     "minPlayers": 5,
@@ -276,23 +248,7 @@ export default {
         "type": "bool",
         "default": true
       }
-    ],
-    "deal": {
-      "autoMafia": {
-        "5": 1,
-        "6": 1,
-        "7": 2,
-        "8": 2,
-        "9": 2,
-        "10": 2,
-        "11": 3,
-        "12": 3,
-        "13": 3,
-        "14": 3,
-        "15": 4,
-        "16": 4
-      }
-    }
+    ]
   },
   "original": {
     "minPlayers": 8,
@@ -356,129 +312,6 @@ export default {
         "type": "bool",
         "default": true
       }
-    ],
-    "deal": {
-      "base": {
-        "8": {
-          "citizen": 5,
-          "police": 1,
-          "mafia": 1,
-          "godfather": 1
-        },
-        "9": {
-          "citizen": 5,
-          "police": 1,
-          "mafia": 2,
-          "godfather": 1
-        },
-        "10": {
-          "citizen": 6,
-          "police": 1,
-          "mafia": 2,
-          "godfather": 1
-        },
-        "11": {
-          "citizen": 7,
-          "police": 1,
-          "mafia": 2,
-          "godfather": 1
-        },
-        "12": {
-          "citizen": 8,
-          "police": 1,
-          "mafia": 2,
-          "godfather": 1
-        },
-        "13": {
-          "citizen": 8,
-          "police": 1,
-          "mafia": 3,
-          "godfather": 1
-        }
-      },
-      "expansion": {
-        "8": {
-          "citizen": 5,
-          "police": 1,
-          "mafia": 1,
-          "godfather": 1
-        },
-        "9": {
-          "citizen": 5,
-          "police": 1,
-          "mafia": 1,
-          "godfather": 1,
-          "madman": 1
-        },
-        "10": {
-          "citizen": 6,
-          "police": 1,
-          "mafia": 2,
-          "godfather": 1
-        },
-        "11": {
-          "citizen": 5,
-          "police": 1,
-          "doctor": 1,
-          "mafia": 2,
-          "godfather": 1,
-          "werewolf": 1
-        },
-        "12": {
-          "citizen": 5,
-          "police": 1,
-          "sheriff": 1,
-          "immortal": 1,
-          "mafia": 2,
-          "godfather": 1,
-          "madman": 1
-        },
-        "13": {
-          "citizen": 5,
-          "police": 1,
-          "sheriff": 1,
-          "immortal": 1,
-          "doctor": 1,
-          "mafia": 2,
-          "godfather": 1,
-          "madman": 1
-        },
-        "14": {
-          "citizen": 6,
-          "police": 1,
-          "sheriff": 1,
-          "immortal": 1,
-          "doctor": 1,
-          "mafia": 1,
-          "godfather": 1,
-          "ninja": 1,
-          "yakuza": 1
-        },
-        "15": {
-          "citizen": 4,
-          "police": 1,
-          "sheriff": 1,
-          "judge": 2,
-          "immortal": 1,
-          "doctor": 1,
-          "mafia": 2,
-          "godfather": 1,
-          "lawyer": 1,
-          "corruptJudge": 1
-        },
-        "16": {
-          "citizen": 5,
-          "police": 1,
-          "sheriff": 1,
-          "judge": 2,
-          "immortal": 1,
-          "doctor": 1,
-          "mafia": 2,
-          "godfather": 1,
-          "lawyer": 1,
-          "corruptJudge": 1
-        }
-      }
-    }
+    ]
   }
 };

@@ -2,8 +2,6 @@
 // of the phases, for the room's rulebook, in the player's language.
 import { $, h } from "../dom.js";
 import { roleName, t } from "../i18n.js";
-import { roleCounts } from "./deal.js";
-import { presetSpecs } from "./options.js";
 import { phaseTitle } from "./format.js";
 
 // The order of a round per rulebook; a {note} is a branch taken only sometimes.
@@ -27,14 +25,15 @@ const ROLE_ORDER = ["mafia", "godfather", "lawyer", "corruptJudge", "yakuza", "n
 let dialog = null;
 let returnFocus = null;
 
+/** The sheet's content. The roles come from `view.roster`, which the server computes from
+ * the options and the seat count (in a lobby: for at least the rulebook's smallest game). */
 export function rulesBody(view) {
   const preset = view.preset;
-  const spec = presetSpecs(preset);
-  const n = Math.max((view.players || []).length, spec.minPlayers || 0);
-  const counts = roleCounts(preset, view.options, n);
+  const counts = view.roster || null;
   const roles = counts
     ? Object.entries(counts).sort(([a], [b]) => ROLE_ORDER.indexOf(a) - ROLE_ORDER.indexOf(b))
     : [];
+  const n = counts ? roles.reduce((sum, [, k]) => sum + k, 0) : (view.players || []).length;
   const order = (ORDER[preset] || (() => []))(view.options || {}).filter(Boolean);
   return [
     h("p", { class: "rules-preset" }, t(`preset.${preset}`)),
@@ -46,7 +45,7 @@ export function rulesBody(view) {
           roles.map(([role, k]) =>
             h(
               "li",
-              { "data-role": role },
+              { "data-role": role, "data-count": k },
               h("strong", null, t("rules.count", { n: k, role: roleName(role, preset) })),
               " — ",
               t(`roledesc.${role}`),
@@ -78,7 +77,7 @@ export function showRules(view) {
       "section",
       { class: "role-card revealed rules-sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "rules-title" },
       h("h2", { id: "rules-title", class: "role-card-title" }, t("rules.title")),
-      rulesBody(view),
+      h("div", { id: "rules-body" }, rulesBody(view)),
       close,
     ),
   );
@@ -87,6 +86,12 @@ export function showRules(view) {
   });
   $("#overlay-root").appendChild(dialog);
   close.focus();
+}
+
+/** Redraw an open sheet's content from a newer view (focus stays on the close button). */
+export function updateRules(view) {
+  const body = dialog && dialog.querySelector("#rules-body");
+  if (body) body.replaceChildren(...rulesBody(view));
 }
 
 export function closeRules() {

@@ -38,7 +38,16 @@ function ballotsText(view, ballots) {
     .join(", ");
 }
 
-/** One line of a step, in words. */
+// People's own words inside a line (a last word, a chat message) stay as they wrote them:
+// marked `.user-text`, like chat on the game screen, so the language check skips them.
+const MARK = "\u0001";
+
+function withUserText(text, words) {
+  const parts = text.split(MARK);
+  return parts.map((part, i) => (i % 2 ? h("span", { class: "user-text" }, words[(i - 1) / 2]) : part));
+}
+
+/** One line of a step: a string, or (with people's words in it) an array of strings and nodes. */
 export function itemText(view, review, it) {
   switch (it.kind) {
     case "act": {
@@ -53,7 +62,7 @@ export function itemText(view, review, it) {
           who: who(view, review, it.player),
           target: playerName(view, it.target),
           action: word("review.action", it.action),
-          result: t(`review.${it.result}`),
+          result: t(`review.answer.${it.result}`),
         });
       }
       return t("review.result", {
@@ -76,10 +85,15 @@ export function itemText(view, review, it) {
       return t("review.death", { name: who(view, review, it.player), cause: word("review.cause", it.cause) });
     case "lastWord":
       return (it.lines || []).length
-        ? t("review.lastWord", { name: playerName(view, it.player), lines: it.lines.map((l) => `“${l}”`).join(" ") })
+        ? withUserText(t("review.lastWord", { name: playerName(view, it.player), lines: `${MARK}0${MARK}` }), [
+            it.lines.map((l) => `“${l}”`).join(" "),
+          ])
         : t("review.lastWordSilent", { name: playerName(view, it.player) });
     case "chat":
-      return t("review.chat", { channel: word("review.channel", it.channel), who: playerName(view, it.from), text: it.text });
+      return withUserText(
+        t("review.chat", { channel: word("review.channel", it.channel), who: playerName(view, it.from), text: `${MARK}0${MARK}` }),
+        [it.text],
+      );
     default:
       return it.kind;
   }
