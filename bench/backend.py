@@ -160,6 +160,9 @@ class CountingGateway:
     def close(self, connection_id: str) -> None:
         pass
 
+    def alive(self, connection_id: str) -> bool:
+        return True
+
 
 class Bench:
     def __init__(self) -> None:
