@@ -113,8 +113,8 @@ def check_host(gateway: Gateway) -> ChangeFn:
     return change
 
 
-def heartbeat(gateway: Gateway, conn_id: str, frame_id: Any) -> ChangeFn:
-    """`ping`: answered with `pong`, no write, unless the sender's successor in the ring of
+def heartbeat(gateway: Gateway, conn_id: str) -> ChangeFn:
+    """`ping` (the caller answers `pong` after it): no write, unless the sender's successor in the ring of
     the room's connections (sorted ids) has vanished without a `$disconnect`: then those
     connections are dropped (lobby marks, presence, the host's away clock follow).
 
@@ -128,7 +128,6 @@ def heartbeat(gateway: Gateway, conn_id: str, frame_id: Any) -> ChangeFn:
         ring = sorted(c.snap.conns)
         i = ring.index(conn_id)
         after = ring[i + 1 :] + ring[:i]
-        c.replies[conn_id] = pong(frame_id)
         _drop_or_nothing(c, vanished(c, gateway, after))
 
     return change

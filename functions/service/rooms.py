@@ -108,7 +108,8 @@ class RoomService:
             parsed = parse_frame(frame)
             code = self._conn_rooms.room_of(self.store, conn_id, parsed.room)
             if parsed.action == "ping":
-                self.uow.run(code, connections.heartbeat(self.gateway, conn_id, parsed.id))
+                self.uow.run(code, connections.heartbeat(self.gateway, conn_id))
+                self.gateway.post(conn_id, connections.pong(parsed.id))
                 return
             if parsed.action == "takeHost":
                 # the host's sockets may have vanished without $disconnect: ask API Gateway
