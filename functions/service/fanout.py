@@ -16,8 +16,8 @@ from .telemetry import count, logger
 
 # Clients send a heartbeat (`ping`) every HEARTBEAT_SECONDS (real seconds, web/js/connection.js);
 # a socket with no message for SILENT_SECONDS is taken for vanished.
-HEARTBEAT_SECONDS = 30
-SILENT_SECONDS = 3 * HEARTBEAT_SECONDS
+HEARTBEAT_SECONDS = 60
+SILENT_SECONDS = 150  # two and a half heartbeats: one late or lost ping is forgiven
 _POOL = ThreadPoolExecutor(max_workers=16, thread_name_prefix="fanout")
 
 

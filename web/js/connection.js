@@ -5,7 +5,7 @@ import { wsBase } from "./api.js";
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000, 10000];
 // Heartbeat: a `ping` (answered with `pong`, no write) keeps the socket active and lets the
 // room notice sockets that vanished without a `$disconnect` (docs/protocol.md, "Heartbeat").
-export const HEARTBEAT_MS = 30000;
+export const HEARTBEAT_MS = 60000;
 
 export class Connection {
   /**
