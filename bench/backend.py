@@ -160,6 +160,9 @@ class CountingGateway:
     def close(self, connection_id: str) -> None:
         pass
 
+    def alive(self, connection_id: str) -> bool:
+        return True
+
 
 class Bench:
     def __init__(self) -> None:
@@ -284,7 +287,7 @@ class Bench:
         self.action("timer", lambda: self.timed(self.h["timer"].handler, event, CTX))
 
     # -------------------------------------------------------------- the scripted game
-    def play(self, n: int = 12, seed: int = 7) -> dict:
+    def play(self, n: int = 12, seed: int = 7, spectators: int = 0) -> dict:
         rng = random.Random(seed)
         out = self.rest("POST", "/rooms", {"name": "Player1", "preset": "classic"})
         self.code = out["roomCode"]
@@ -303,6 +306,13 @@ class Bench:
             # is not shared, so the first frame of each connection looks the room up (GetItem).
             self.svc._conn_rooms.pop(f"c{pid}", None)
             self.send(f"c{pid}", {"action": "sync"})
+        for i in range(spectators):
+            self.invocations["ws"] += 1
+            self.timed(
+                self.h["connect"].handler,
+                events.ws_connect_event(connection=f"s{i}", query={"room": self.code}),
+                CTX,
+            )
         for pid in list(tokens)[1:]:
             self.send(f"c{pid}", {"action": "ready"})
         setup_calls = len(self.rec.calls)
@@ -496,6 +506,32 @@ def import_ratio() -> dict:
     return {"boto3_import_s": round(statistics.median(bases), 3), "by_handler": per, "max": max(per.values())}
 
 
+def spectator_fanout(counts=(0, 20)) -> dict:
+    """The same scripted 12-player game with 0 and 20 spectators (the default cap): pushes,
+    WebSocket messages out and what they cost (docs/operations.md, "Spectators")."""
+    out = {}
+    for k in counts:
+        with mock_aws():
+            ddb = boto3.client("dynamodb")
+            template.create_table(ddb, os.environ["TABLE_NAME"])
+            boto3.client("scheduler").create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
+            bench = Bench()
+            info = bench.play(12, spectators=k)
+        acts = bench.per_action
+        pushes = sum(a["pushes"] for a in acts)
+        messages = sum(math.ceil(s / 32768) for s in bench.gw.sizes)
+        minutes = info["game_minutes"] + 2
+        out[str(k)] = {
+            "actions": len(acts),
+            "pushes": pushes,
+            "pushes_per_action": round(pushes / len(acts), 2),
+            "ws_messages_out": messages,
+            "ws_message_cost_usd": round(messages * PRICE["ws_message"], 6),
+            "ws_connection_minute_cost_usd": round((12 + k) * minutes * PRICE["ws_connection_minute"], 6),
+        }
+    return out
+
+
 def main() -> None:
     real_stdout = sys.stdout
     sys.stdout = sys.stderr  # Powertools may print EMF metrics; stdout carries only the result
@@ -567,6 +603,7 @@ def run() -> dict:
     long_game = long_game_item_bytes()
     city = long_game_item_bytes(16, 30, "city")
     imports = import_ratio()
+    fanout = spectator_fanout()
 
     out = {
         "game": {
@@ -619,6 +656,7 @@ def run() -> dict:
             "dynamodb_rru": round(bench.rec.rru, 1),
         },
         "by_action_kind": per_kind,
+        "spectator_fanout": fanout,
     }
     return out
 

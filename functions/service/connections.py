@@ -3,17 +3,24 @@ and finding a connection's room (a warm cache, then the CONN# lookup item)."""
 
 from __future__ import annotations
 
+import json
+import os
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from . import auth, lifecycle
+from . import auth, clock, lifecycle
 from .errors import ServiceError
 
 if TYPE_CHECKING:
+    from .fanout import Gateway
     from .storage import Store
     from .unitofwork import Change, ChangeFn
 
 CACHE_SIZE = 20000
+# Spectator sockets per room: each gets every public change, and API Gateway bills every
+# message (docs/operations.md, "Spectators"). MAFIA_MAX_SPECTATORS overrides the default.
+CONNECTION_ACTIONS = frozenset({"ping"})  # frames answered here, not by `operations`
+MAX_SPECTATORS = int(os.environ.get("MAFIA_MAX_SPECTATORS", "20"))
 
 
 class ConnectionRooms(OrderedDict):
@@ -47,6 +54,10 @@ def admit(conn_id: str, token: str | None) -> ChangeFn:
             pid = auth.find_player(c.room["players"], token)
             if pid is None:
                 raise ServiceError("bad_token", "token not valid for this room", 403)
+        elif sum(1 for p in c.snap.conns.values() if p is None) >= MAX_SPECTATORS:
+            raise ServiceError(
+                "too_many_spectators", f"this room already has {MAX_SPECTATORS} spectators", 403
+            )
         c.conn_puts[conn_id] = pid
         c.exclude.add(conn_id)  # API Gateway can't post to it before $connect returns
         if pid is None:
@@ -54,5 +65,69 @@ def admit(conn_id: str, token: str | None) -> ChangeFn:
         elif pid not in c.snap.conns.values():
             lifecycle.presence(c, pid, True)
         c.result = pid
+
+    return change
+
+
+def pong(frame_id: Any) -> bytes:
+    return json.dumps({"type": "pong", "id": frame_id}, separators=(",", ":")).encode("utf-8")
+
+
+def _young(c: Change, conn_id: str) -> bool:
+    """Connected a moment ago: API Gateway may answer 410 until its `$connect` returned."""
+    from .unitofwork import CONNECT_GRACE_SECONDS
+
+    return c.snap.conn_since.get(conn_id, 0.0) >= c.now - CONNECT_GRACE_SECONDS * clock.rate()
+
+
+def vanished(c: Change, gateway: Gateway, conn_ids: list[str], stop_at_live: bool = True) -> list[str]:
+    """The connections among `conn_ids` whose socket is gone (GetConnection), checked in
+    order (until the first live one with `stop_at_live`: a run of vanished sockets is found
+    at once). Young connections count as live."""
+    gone = []
+    for k in conn_ids:
+        if _young(c, k) or gateway.alive(k):
+            if stop_at_live:
+                break
+            continue
+        gone.append(k)
+    return gone
+
+
+def _drop_or_nothing(c: Change, gone: list[str]) -> None:
+    if gone:
+        lifecycle.drop_connections(gone)(c)
+    else:
+        c.write = False
+
+
+def check_host(gateway: Gateway) -> ChangeFn:
+    """Before `takeHost`: ask API Gateway whether the host's sockets are still there, and
+    drop those that vanished without `$disconnect` (the host's away clock starts then)."""
+
+    def change(c: Change) -> None:
+        host = c.room.get("host")
+        mine = sorted(k for k, p in c.snap.conns.items() if host and p == host)
+        _drop_or_nothing(c, vanished(c, gateway, mine, stop_at_live=False))
+
+    return change
+
+
+def heartbeat(gateway: Gateway, conn_id: str) -> ChangeFn:
+    """`ping` (the caller answers `pong` after it): no write, unless the sender's successor in the ring of
+    the room's connections (sorted ids) has vanished without a `$disconnect`: then those
+    connections are dropped (lobby marks, presence, the host's away clock follow).
+
+    Each connection is checked by the one before it at every heartbeat, so a vanished socket
+    is found within one heartbeat interval (plus the silent bound where API Gateway still
+    answers GetConnection); one Query and one GetConnection per heartbeat."""
+
+    def change(c: Change) -> None:
+        if conn_id not in c.snap.conns:
+            raise ServiceError("not_connected", "this connection is not in the room")
+        ring = sorted(c.snap.conns)
+        i = ring.index(conn_id)
+        after = ring[i + 1 :] + ring[:i]
+        _drop_or_nothing(c, vanished(c, gateway, after))
 
     return change

@@ -8,11 +8,16 @@ connections that are gone (410), which the caller drops.
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 from .telemetry import count, logger
 
+# Clients send a heartbeat (`ping`) every HEARTBEAT_SECONDS (real seconds, web/js/connection.js);
+# a socket with no message for SILENT_SECONDS is taken for vanished.
+HEARTBEAT_SECONDS = 60
+SILENT_SECONDS = 150  # two and a half heartbeats: one late or lost ping is forgiven
 _POOL = ThreadPoolExecutor(max_workers=16, thread_name_prefix="fanout")
 
 
@@ -22,6 +27,9 @@ class Gateway(Protocol):
 
     def close(self, connection_id: str) -> None:
         """Close a connection (kick); a gone connection is not an error."""
+
+    def alive(self, connection_id: str) -> bool:
+        """Whether the socket is still there (GetConnection: 410 or silent too long -> False)."""
 
 
 class ApiGateway:
@@ -42,6 +50,20 @@ class ApiGateway:
             self.client.delete_connection(ConnectionId=connection_id)
         except self.client.exceptions.GoneException:
             pass
+
+    def alive(self, connection_id: str) -> bool:
+        """GetConnection: gone (410) -> False; a socket silent for longer than
+        `SILENT_SECONDS` (no heartbeat: the client vanished, API Gateway has not noticed) is
+        closed and counts as gone."""
+        try:
+            out = self.client.get_connection(ConnectionId=connection_id)
+        except self.client.exceptions.GoneException:
+            return False
+        last = out.get("LastActiveAt")
+        if last is not None and time.time() - last.timestamp() > SILENT_SECONDS:
+            self.close(connection_id)
+            return False
+        return True
 
 
 def push_all(gateway: Gateway, frames: dict[str, bytes]) -> list[str]:

@@ -109,6 +109,12 @@ class AddBot(RoomFrame):
     name: Name | None = None
 
 
+class Ping(RoomFrame):
+    """Heartbeat (every ~30 s): answered with `pong`; lets the room notice vanished sockets."""
+
+    action: Literal["ping"]
+
+
 class TakeHost(RoomFrame):
     """Take the room over once the host has been away long enough."""
 
@@ -140,6 +146,7 @@ ROOM_FRAMES: tuple[type[RoomFrame], ...] = (
     NewGame,
     AddBot,
     TakeHost,
+    Ping,
 )
 ROOM_ACTIONS = frozenset(get_args(m.model_fields["action"].annotation)[0] for m in ROOM_FRAMES)
 
@@ -160,7 +167,8 @@ AnyFrame = Annotated[
     | Annotated[Leave, Tag("leave")]
     | Annotated[NewGame, Tag("newGame")]
     | Annotated[AddBot, Tag("addBot")]
-    | Annotated[TakeHost, Tag("takeHost")],
+    | Annotated[TakeHost, Tag("takeHost")]
+    | Annotated[Ping, Tag("ping")],
     Discriminator(_tag),
 ]
 FRAME: TypeAdapter[RoomFrame | EngineFrame] = TypeAdapter(AnyFrame)

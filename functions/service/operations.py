@@ -192,9 +192,11 @@ def nudge(c: Change, conn_id: str, frame: f.Nudge) -> None:
     except me.InvalidAction:
         # Too early (clock skew, or a nudge at room.wakeAt for the bots): answer with the
         # current view, whose serverNow lets the client correct its countdown. Nothing is
-        # written unless bot actions fell due (then their changes are pushed instead).
+        # written unless bot actions fell due; either way the sender gets exactly one view
+        # frame (its changed view, or the same view again), so whether hidden bot actions
+        # were due shows in no frame.
         c.write = False
-        c.sync_to = None if c.drained else conn_id
+        c.sync_to = conn_id
 
 
 @operation("kick")

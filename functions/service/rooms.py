@@ -107,6 +107,13 @@ class RoomService:
 
             parsed = parse_frame(frame)
             code = self._conn_rooms.room_of(self.store, conn_id, parsed.room)
+            if parsed.action == "ping":
+                self.uow.run(code, connections.heartbeat(self.gateway, conn_id))
+                self.gateway.post(conn_id, connections.pong(parsed.id))
+                return
+            if parsed.action == "takeHost":
+                # the host's sockets may have vanished without $disconnect: ask API Gateway
+                self.uow.run(code, connections.check_host(self.gateway))
             self.uow.run(code, operations.change_for(conn_id, parsed))
         except ServiceError as exc:
             self._reply_error(conn_id, frame_id, exc.code, exc.message)

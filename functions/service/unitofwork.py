@@ -96,7 +96,7 @@ class UnitOfWork:
         lifecycle.plan_bots(c)
         if not c.write:
             if c.sync_to:
-                c.replies[c.sync_to] = viewdiff.full_view(c, c.snap.conns, c.snap.version)
+                c.replies[c.sync_to] = viewdiff.full_view(c, c.snap.conns)
             if c.replies:
                 push_all(self.gateway, c.replies)
             return True, c.result
@@ -104,7 +104,7 @@ class UnitOfWork:
         conns.update(c.conn_puts)
         lifecycle.end_game_if_decided(c)
         lifecycle.track_host_presence(c, conns)
-        frames = viewdiff.changed_frames(c, conns, snap.version + (1 if c.bump else 0))
+        frames = viewdiff.changed_frames(c, conns)
         arm = lifecycle.timer_to_arm(c)
         chat_items = chat_archive.collect(c.room, snap.state, c.state)
         try:
@@ -129,7 +129,7 @@ class UnitOfWork:
             self.rooms.pop(k, None)
         frames = {k: v for k, v in frames.items() if k not in c.exclude}
         if c.sync_to and c.sync_to not in frames:
-            c.replies[c.sync_to] = viewdiff.full_view(c, conns, version)
+            c.replies[c.sync_to] = viewdiff.full_view(c, conns)
         frames.update(c.replies)
         gone = push_all(self.gateway, frames)
         for k in c.close:

@@ -3,6 +3,10 @@
 One view per viewer (each player, all spectators share one), fingerprinted; a frame goes
 only to the connections whose viewer's fingerprint differs from the one stored at the
 last write (`room["views"]`).
+
+A frame's `version` is the viewer's own counter (`room["viewSeq"]`, kept for every viewer
+ever seen so it never goes back): it moves by one exactly when that viewer's view changes,
+so it orders frames and shows gaps without counting anybody else's (secret) writes.
 """
 
 from __future__ import annotations
@@ -26,9 +30,11 @@ def _view(room: dict, state, connected: set[str], who: str | None) -> dict:
     return views.game_view(state, room, connected, who)
 
 
-def changed_frames(c: Change, conns: dict[str, str | None], version: int) -> dict[str, bytes]:
-    """View frames for every connection whose view changed; stores the new fingerprints."""
+def changed_frames(c: Change, conns: dict[str, str | None]) -> dict[str, bytes]:
+    """View frames for every connection whose view changed; stores the new fingerprints and
+    moves the changed viewers' own versions."""
     room = c.room
+    seqs = dict(room.get("viewSeq") or {})
     connected = _connected(conns)
     viewers = {p if p else views.SPECTATOR for p in conns.values()}
     old = dict(room.get("views") or {})
@@ -48,8 +54,10 @@ def changed_frames(c: Change, conns: dict[str, str | None], version: int) -> dic
             # connected without a write (spectators): rebuild the view as it was before
             old[viewer] = views.digest(_view(c.snap.room, c.before, _connected(c.snap.conns), who))
         if new[viewer] != old.get(viewer):
-            frames_by_viewer[viewer] = views.frame(raw, version)
+            seqs[viewer] = seqs.get(viewer, 0) + 1
+            frames_by_viewer[viewer] = views.frame(raw, seqs[viewer])
     room["views"] = new
+    room["viewSeq"] = seqs
     frames = {}
     for conn_id, pid in conns.items():
         data = frames_by_viewer.get(pid if pid else views.SPECTATOR)
@@ -58,6 +66,9 @@ def changed_frames(c: Change, conns: dict[str, str | None], version: int) -> dic
     return frames
 
 
-def full_view(c: Change, conns: dict[str, str | None], version: int) -> bytes:
-    """The full view frame for `c.sync_to` (answer to `sync`, or a too-early `nudge`)."""
-    return views.frame(_view(c.room, c.state, _connected(conns), conns.get(c.sync_to)), version)
+def full_view(c: Change, conns: dict[str, str | None]) -> bytes:
+    """The full view frame for `c.sync_to` (answer to `sync`, or a too-early `nudge`), with the
+    viewer's current version (the view is the one last pushed to that viewer)."""
+    who = conns.get(c.sync_to)
+    version = (c.room.get("viewSeq") or {}).get(who if who else views.SPECTATOR, 0)
+    return views.frame(_view(c.room, c.state, _connected(conns), who), version)

@@ -37,13 +37,31 @@ def shown_options(preset: str, options: dict) -> dict:
     return {**preset_info(preset).get("defaults", {}), **options, "preset": preset}
 
 
-def room_block(room: dict, setup_error: dict | None) -> dict:
+def wake_shown(preset: str, kind: str | None) -> bool:
+    """Whether views show the bots' next due time (`room.wakeAt`) in phase `kind`.
+
+    Only where what bots do is public (day phases, and the role reveal, where every bot
+    confirms its card whatever its role): at night whether any bot has something to do, and
+    when, depends on who holds a night role, so `wakeAt` is null there for every viewer (the
+    bots' night actions are applied at the deadline, or with any frame that touches the room).
+    """
+    if kind is None:
+        return False
+    if kind == "roleReveal":
+        return True
+    from mafia_engine.presets import get
+
+    spec = get(preset).phases.get(kind)
+    return bool(spec is not None and spec.day)
+
+
+def room_block(room: dict, setup_error: dict | None, kind: str | None = None) -> dict:
     return {
         "code": room["code"],
         "host": room.get("host"),
         "hostAwaySince": room.get("hostAwaySince"),
         "status": room["status"],
-        "wakeAt": bots.wake_at(room.get("botPlan")),
+        "wakeAt": bots.wake_at(room.get("botPlan")) if wake_shown(room["preset"], kind) else None,
         "scores": dict(room.get("scores") or {}),  # player id -> games won in this room
         "setupError": setup_error,
     }
@@ -97,7 +115,7 @@ def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -
         view["chat"] = view["chat"][-VIEW_CHAT_LIMIT:]
     extras = _player_extras(room, connected)
     view["players"] = [{**p, **extras.get(p.get("id"), {})} for p in view.get("players", [])]
-    view["room"] = room_block(room, None)
+    view["room"] = room_block(room, None, (view.get("phase") or {}).get("kind"))
     return view
 
 

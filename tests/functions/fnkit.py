@@ -24,6 +24,7 @@ class FakeGateway:
     sizes: list[int] = field(default_factory=list)
     gone: set[str] = field(default_factory=set)
     closed: list[str] = field(default_factory=list)
+    checked: list[str] = field(default_factory=list)  # GetConnection calls
 
     def post(self, connection_id: str, data: bytes) -> bool:
         if connection_id in self.gone:
@@ -34,6 +35,11 @@ class FakeGateway:
 
     def close(self, connection_id: str) -> None:
         self.closed.append(connection_id)
+
+    def alive(self, connection_id: str) -> bool:
+        """GetConnection: a connection in `gone` answers 410."""
+        self.checked.append(connection_id)
+        return connection_id not in self.gone
 
     def to(self, connection_id: str) -> list[dict]:
         return [f for c, f in self.sent if c == connection_id]

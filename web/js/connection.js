@@ -3,6 +3,9 @@
 import { wsBase } from "./api.js";
 
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000, 10000];
+// Heartbeat: a `ping` (answered with `pong`, no write) keeps the socket active and lets the
+// room notice sockets that vanished without a `$disconnect` (docs/protocol.md, "Heartbeat").
+export const HEARTBEAT_MS = 60000;
 
 export class Connection {
   /**
@@ -19,6 +22,7 @@ export class Connection {
     this.closed = false;
     this.nextId = 1;
     this.timer = null;
+    this.heartbeat = null;
     this.status = "connecting";
     this.open();
     this.onOnline = () => this.retryNow();
@@ -65,6 +69,10 @@ export class Connection {
       this.failuresBeforeOpen = 0;
       this.setStatus("open");
       this.send("sync");
+      clearInterval(this.heartbeat);
+      this.heartbeat = setInterval(() => {
+        if (this.ws === ws) this.send("ping");
+      }, HEARTBEAT_MS + Math.random() * 2000);
     };
     ws.onmessage = (ev) => {
       let frame;
@@ -75,10 +83,13 @@ export class Connection {
       }
       if (frame.type === "view") this.handlers.onView(frame);
       else if (frame.type === "error") this.handlers.onError(frame);
-      else if (this.handlers.onFrame) this.handlers.onFrame(frame); // e.g. "reported"
+      else if (frame.type === "pong") {
+        // nothing to do: the heartbeat only has to reach the server
+      } else if (this.handlers.onFrame) this.handlers.onFrame(frame); // e.g. "reported"
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
+      clearInterval(this.heartbeat);
       this.ws = null;
       if (this.closed) return;
       if (!opened) this.failuresBeforeOpen += 1;
@@ -116,6 +127,7 @@ export class Connection {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearInterval(this.heartbeat);
     window.removeEventListener("online", this.onOnline);
     document.removeEventListener("visibilitychange", this.onVisible);
     if (this.ws) this.ws.close();

@@ -61,10 +61,13 @@ export class Seats {
     return v ? v.view : null;
   }
 
-  /** The newest view of any seat; only its public parts may be shown to the table. */
+  /** The newest view of any seat; only its public parts may be shown to the table.
+   * Versions are per viewer (they count that seat's own view changes), so seats are compared
+   * by the server time their frame was built. */
   latest() {
     let best = null;
-    for (const v of this.views.values()) if (!best || v.version > best.version) best = v;
+    const at = (v) => (typeof v.view.serverNow === "number" ? v.view.serverNow : 0);
+    for (const v of this.views.values()) if (!best || at(v) > at(best)) best = v;
     return best ? best.view : null;
   }
 

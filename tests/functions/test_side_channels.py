@@ -1,0 +1,220 @@
+"""Non-interference of whole frames (issue 15 §6): what a viewer receives — every byte of
+every frame, `version` and `room.wakeAt` included, and how many frames in which order — must
+not depend on hidden roles of others, nor on secret actions the viewer cannot see.
+
+The room is played to the first night, then the night is played twice from the same stored
+item and the same clock: once as dealt, once with the roles of two players the viewer does
+not know swapped (the night's actions are sent by whoever holds each role). The frames
+pushed to a citizen and to a spectator must be identical, byte for byte.
+"""
+
+from __future__ import annotations
+
+import boto3
+import pytest
+
+from mafia_engine.testing import legal_actions
+from service import storage
+
+
+def to_night(api) -> None:
+    while api.state()["phase"]["kind"] != "night":
+        api.clock.advance(max(0.0, api.state()["phase"]["endsAt"] - api.clock.t))
+        api.send("cp1", {"action": "nudge"})
+
+
+def roles(api) -> dict[str, str]:
+    return {p["id"]: p["role"] for p in api.state()["players"]}
+
+
+def cast(api) -> tuple[str, str, str, str]:
+    """(viewer, mafioso, citizen, target): a citizen viewer, a mafioso and another citizen
+    it cannot tell apart (swapped in the second run), and a third citizen as the target."""
+    r = roles(api)
+    citizens = sorted(p for p, role in r.items() if role == "citizen")
+    mafia = sorted(p for p, role in r.items() if role == "mafia")
+    return citizens[0], mafia[0], citizens[1], citizens[2]
+
+
+def raw_item(api) -> dict:
+    return boto3.client("dynamodb").get_item(
+        TableName=api.svc.store.table,
+        Key={"pk": {"S": storage.room_pk(api.code)}, "sk": {"S": "STATE"}},
+    )["Item"]
+
+
+def restore(api, item: dict, swap: tuple[str, str] | None) -> None:
+    """Put the room item back as it was at nightfall, optionally with two roles swapped."""
+    doc = storage.decode(item["data"]["B"])
+    if swap:
+        by = {p["id"]: p for p in doc["state"]["players"]}
+        a, b = by[swap[0]], by[swap[1]]
+        a["role"], b["role"] = b["role"], a["role"]
+        doc["room"].pop("botPlan", None)  # the bots plan the night again from their new roles
+    elif doc["room"].get("botPlan"):
+        doc["room"].pop("botPlan", None)  # both runs re-plan the night at the same moment
+    boto3.client("dynamodb").put_item(
+        TableName=api.svc.store.table, Item={**item, "data": {"B": storage.encode(doc)}}
+    )
+
+
+def night_script(api, target: str, chatty: int) -> list[tuple[str, dict]]:
+    """The night's actions by role: every mafioso picks `target`, the doctor heals and the
+    police checks it, the mafia chat `chatty` lines. Actors are whoever holds the role."""
+    state = api.state()
+    out: list[tuple[str, dict]] = []
+    for a in legal_actions(state):
+        if a.get("target") == target and a["type"] != "chat":
+            out.append((a["player"], {"action": a["type"], "target": target}))
+    mafia = sorted(p for p, r in roles(api).items() if r == "mafia")
+    out += [
+        (mafia[i % len(mafia)], {"action": "chat", "channel": "mafia", "text": f"m{i}"})
+        for i in range(chatty)
+    ]
+    return out
+
+
+def play_night(api, item: dict, t0: float, swap, chatty: int, watchers: list[str]) -> list[tuple[str, dict]]:
+    restore(api, item, swap)
+    api.clock.t = t0
+    api.gw.clear()
+    viewer = watchers[0]
+    target = night_script.target  # type: ignore[attr-defined]
+    # the actions every half second; the viewer looks at its screen (sync) every 3 s all
+    # night, whatever happens: the same requests of its own in every run
+    moves = [
+        (t0 + 0.5 * (i + 1), f"c{actor}", frame)
+        for i, (actor, frame) in enumerate(night_script(api, target, chatty))
+    ]
+    moves += [(t0 + 3.0 * (i + 1) + 0.25, viewer, {"action": "sync"}) for i in range(8)]
+    for at, conn, frame in sorted(moves, key=lambda m: m[0]):
+        api.clock.t = at
+        api.send(conn, frame)
+    api.clock.advance(max(0.0, api.state()["phase"]["endsAt"] - api.clock.t))
+    api.send(viewer, {"action": "nudge"})  # dawn
+    assert api.state()["phase"]["kind"] != "night"
+    return [(c, f) for c, f in api.gw.sent if c in watchers]
+
+
+@pytest.fixture
+def night(api):
+    api.start(7)
+    api.connect("s1")
+    to_night(api)
+    viewer, mafioso, citizen, target = cast(api)
+    night_script.target = target  # type: ignore[attr-defined]
+    return api, raw_item(api), api.clock.t, viewer, mafioso, citizen
+
+
+def test_swapping_hidden_roles_changes_no_frame_a_citizen_or_spectator_receives(night):
+    api, item, t0, viewer, mafioso, citizen = night
+    watchers = [f"c{viewer}", "s1"]
+    dealt = play_night(api, item, t0, None, 3, watchers)
+    swapped = play_night(api, item, t0, (mafioso, citizen), 3, watchers)
+    assert roles(api)[citizen] == "mafia"  # the second night really had another mafioso
+    assert dealt == swapped  # every frame, in the same order: version, wakeAt and timing included
+    assert any(f["type"] == "view" and f["view"]["phase"]["kind"] != "night" for _, f in dealt)
+
+
+def test_secret_writes_do_not_move_a_viewers_version(night):
+    """A chatty mafia (many hidden writes) and a silent one look the same to a citizen and a
+    spectator: their versions move only when their own view changes (the dawn)."""
+    api, item, t0, viewer, _mafioso, _citizen = night
+    watchers = [f"c{viewer}", "s1"]
+    silent = play_night(api, item, t0, None, 0, watchers)
+    chatty = play_night(api, item, t0, None, 6, watchers)
+
+    def versions(frames):
+        return [(c, f["version"]) for c, f in frames if f["type"] == "view"]
+
+    assert versions(silent) == versions(chatty)
+    # within the night the viewer's version stays put: one step at dawn
+    mine = [f["version"] for c, f in chatty if c == f"c{viewer}" and f["type"] == "view"]
+    assert mine[-1] == mine[0] + 1 and len(set(mine[:-1])) == 1
+
+
+def test_versions_never_go_back_and_count_only_changes(api):
+    api.start(5)
+    api.connect("s1")
+    to_night(api)
+    for conn in ("cp1", "cp2", "s1"):
+        versions = [f["version"] for f in api.gw.to(conn) if f["type"] == "view"]
+        assert versions == sorted(versions)
+    snap = api.snapshot()
+    assert set(snap.room["viewSeq"]) >= {"p1", "p2", "*"}
+    assert all(v <= snap.version for v in snap.room["viewSeq"].values())
+
+
+# ---------------------------------------------------------------- bots and room.wakeAt
+def bot_room(api, n_bots: int) -> None:
+    api.create("Vic")
+    assert api.connect("cp1", "p1") == 200
+    api.connect("s1")
+    for _ in range(n_bots):
+        api.send("cp1", {"action": "addBot"})
+    api.send("cp1", {"action": "start"})
+    assert api.snapshot().room["status"] == "running", api.gw.last("cp1", "error")
+
+
+def night_with_bots(api, item: dict, t0: float, swap) -> list[tuple[str, dict]]:
+    restore(api, item, swap)
+    api.clock.t = t0
+    api.gw.clear()
+    end = api.state()["phase"]["endsAt"]
+    while api.clock.t + 2.0 < end:
+        api.clock.advance(2.0)
+        api.send("cp1", {"action": "sync"})  # each one drains the bots' due night actions
+    return [(c, f) for c, f in api.gw.sent if c in ("cp1", "s1")]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_swapping_bots_hidden_roles_changes_no_frame_during_the_night(api, monkeypatch, seed):
+    from service import rest_ops
+
+    monkeypatch.setattr(rest_ops.secrets, "randbits", lambda _bits, s=seed: s)
+    bot_room(api, 6)
+    to_night(api)
+    r = roles(api)
+    import mafia_engine as me
+
+    unknown = [p["id"] for p in me.view(api.state(), "p1")["players"] if p["role"] is None]
+    pairs = [(a, b) for a in unknown for b in unknown if r[a] != r[b]]
+    pairs.sort(key=lambda ab: (r[ab[0]] != "mafia", ab))  # a mafia bot against another role first
+    mafioso, other = pairs[0]
+    item, t0 = raw_item(api), api.clock.t
+    dealt = night_with_bots(api, item, t0, None)
+    swapped = night_with_bots(api, item, t0, (mafioso, other))
+    assert dealt == swapped
+    assert all(f["view"]["room"]["wakeAt"] is None for _, f in dealt if f["type"] == "view")
+
+
+def test_wake_at_is_never_shown_at_night_whatever_the_viewers_role(api, monkeypatch):
+    """Recorded over seeded bot games: for viewers of every role (a human seat among bots, and
+    a spectator), whether `room.wakeAt` is set at night. It must be the same for all: never.
+    In day phases it is still set (the bots' public actions keep their pace)."""
+    from service import rest_ops
+
+    seen: dict[tuple[str, str], set[bool]] = {}
+    for seed in range(1, 9):
+        api.gw.clear()
+        monkeypatch.setattr(rest_ops.secrets, "randbits", lambda _bits, s=seed: s)
+        bot_room(api, 6)
+        role = roles(api)["p1"]
+        steps = 0
+        while api.snapshot().room["status"] == "running" and steps < 400:
+            steps += 1
+            view = (api.gw.last("cp1") or {}).get("view") or {}
+            due = [x for x in (view.get("phase", {}).get("endsAt"), view.get("room", {}).get("wakeAt")) if x]
+            api.clock.t = max(api.clock.t + 0.5, min(due) if due else api.clock.t + 5)
+            api.send("cp1", {"action": "nudge", "phase": api.state()["seq"]})
+        for conn, frame in api.gw.sent:
+            if frame["type"] != "view" or frame["view"]["phase"]["kind"] in ("lobby", "ended"):
+                continue
+            day = frame["view"]["phase"]["kind"] not in ("night",)
+            who = role if conn == "cp1" else "spectator"
+            seen.setdefault((who, "day" if day else "night"), set()).add(
+                frame["view"]["room"]["wakeAt"] is not None
+            )
+    night = {k: v for k, v in seen.items() if k[1] == "night"}
+    assert night and all(v == {False} for v in night.values()), night
+    assert any(True in v for k, v in seen.items() if k[1] == "day")
