@@ -17,7 +17,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-ROOM_ACTIONS = ("sync", "ready", "setOptions", "start", "nudge", "kick", "leave", "newGame", "addBot", "takeHost")
+ROOM_ACTIONS = (
+    "sync",
+    "ready",
+    "setOptions",
+    "start",
+    "nudge",
+    "kick",
+    "leave",
+    "newGame",
+    "addBot",
+    "takeHost",
+)
 ENGINE_ACTIONS = (
     "chat", "vote", "confirm", "mafiaTarget", "investigate", "heal", "mediumPeek", "readyEarly",
     "seenRole", "presence", "phaseTimeout", "adjustTime", "pause", "resume", "endGame", "remove",
@@ -108,7 +119,13 @@ class HostileFrames:
     def option_value(self, key: str) -> str:
         legit = {
             "mafiaCount": ('"auto"', "1", "2", "3", "4", "5", "0", "2.0", "true"),
-            "extraRoles": ('["soldier"]', '["soldier","soldier"]', '["politician","medium","lovers"]', '["x"]', "[1]"),
+            "extraRoles": (
+                '["soldier"]',
+                '["soldier","soldier"]',
+                '["politician","medium","lovers"]',
+                '["x"]',
+                "[1]",
+            ),
             "roleRevealSeconds": ("5", "120", "4", "121", "60.0", "60.5"),
             "firstPhase": ('"day"', '"night"', '"dusk"'),
             "preset": ('"classic"', '"city"', '"original"', '"nope"', "1", "[]", "{}", "null", '""'),
