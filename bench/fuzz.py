@@ -26,7 +26,16 @@ def main() -> None:
     env = {**os.environ, "FUZZ_FRAMES": str(frames), "FUZZ_SEED": str(seed)}
     started = time.monotonic()
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "tests/functions/test_fuzz.py", "-q", "-s", "-p", "no:cacheprovider"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "tests/functions/test_fuzz.py",
+            "-q",
+            "-s",
+            "-p",
+            "no:cacheprovider",
+        ],
         cwd=ROOT,
         env=env,
         capture_output=True,
