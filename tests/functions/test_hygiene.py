@@ -178,6 +178,7 @@ def test_rest_deeply_nested_body_is_400(api):
         ("application/json-patch+json", '{"name": "Ann"}'),
     ],
 )
+@pytest.mark.filterwarnings("ignore:Received multipart/form-data without base64")
 def test_rest_accepts_json_bodies_only(api, content_type, body):
     status, out = post(body, content_type)
     assert status == 415 and out["error"]["code"] == "unsupported_media_type", out
