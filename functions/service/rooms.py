@@ -103,7 +103,7 @@ class RoomService:
         """
         frame_id = wire.echo_id(frame)
         try:
-            wire.check_value(frame, "bad_frame")  # frames from the offline stack and bots skip `loads`
+            wire.check_value(frame, "bad_frame")  # a caller may hand in a value `loads` never saw
             from .frames import parse_frame  # only `$default` validates frames: not on other cold starts
 
             parsed = parse_frame(frame)
