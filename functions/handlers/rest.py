@@ -7,13 +7,19 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response, content_types
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
-from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
+from aws_lambda_powertools.event_handler.openapi.exceptions import (
+    RequestUnsupportedContentType,
+    RequestValidationError,
+)
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.logging import correlation_paths
 
-from service import config
-from service.errors import ServiceError
+from service import config, wire
+from service.errors import ServiceError, clip
 from service.models import CreateRoom, JoinRoom, RoomCreated, RoomSummary, SeatCreated
+from service.names import BAD_NAME
+from service.rest_ops import ROOM_CODE_PATTERN
 from service.telemetry import logger, metrics, tracer
 
 
@@ -22,9 +28,35 @@ def _cors() -> CORSConfig:
     return CORSConfig(allow_origin=origins[0], extra_origins=origins[1:], max_age=600)
 
 
-app = APIGatewayRestResolver(enable_validation=True, cors=_cors())
+def _strict_json(text: str) -> object:
+    """Request bodies are strict JSON (no NaN, 1e999, lone surrogates or deep nesting)."""
+    return wire.loads(text, "bad_json")
 
-RoomCodePath = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{4,8}$", description="room code")]
+
+app = APIGatewayRestResolver(enable_validation=True, cors=_cors(), json_body_deserializer=_strict_json)
+
+RoomCodePath = Annotated[str, Path(pattern=ROOM_CODE_PATTERN, description="room code")]
+UNSUPPORTED = ServiceError(
+    "unsupported_media_type", "request bodies are JSON (Content-Type: application/json)", 415
+)
+
+
+def _not_json(app: APIGatewayRestResolver) -> bool:
+    """A body sent as anything but JSON (a cross-site form posts multipart or urlencoded)."""
+    event = app.current_event
+    if not event.body:
+        return False
+    media = (event.headers.get("content-type") or "application/json").split(";")[0].strip().lower()
+    return media != "application/json"
+
+
+def _json_only(app: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response:
+    if _not_json(app):
+        raise UNSUPPORTED
+    return next_middleware(app)
+
+
+app.use([_json_only])  # runs after Powertools' body validation, before every route
 
 
 def _error(status: int, code: str, message: str) -> Response:
@@ -40,11 +72,27 @@ def _service_error(exc: ServiceError) -> Response:
     return _error(exc.status, exc.code, exc.message)
 
 
+@app.exception_handler(UnicodeDecodeError)
+def _not_utf8(exc: UnicodeDecodeError) -> Response:
+    # Powertools decodes a base64 body as UTF-8 before any route runs
+    if _not_json(app):
+        return _service_error(UNSUPPORTED)
+    return _error(400, wire.BAD_UNICODE, "the body is not valid UTF-8")
+
+
+@app.exception_handler(RequestUnsupportedContentType)
+def _unsupported(exc: RequestUnsupportedContentType) -> Response:
+    return _service_error(UNSUPPORTED)
+
+
 @app.exception_handler(RequestValidationError)
 def _validation_error(exc: RequestValidationError) -> Response:
+    if _not_json(app):  # a form body failed validation before our middleware could look at it
+        return _service_error(UNSUPPORTED)
     first = (exc.errors() or [{}])[0]
+    code = BAD_NAME if first.get("type") == BAD_NAME else "bad_request"
     where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
-    return _error(400, "bad_request", f"{where}: {first.get('msg', 'invalid request')}")
+    return _error(400, code, clip(f"{where}: {first.get('msg', 'invalid request')}"))
 
 
 @app.not_found

@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+QUOTE_CHARS = 40  # how much of a user's input a message may quote
+MESSAGE_CHARS = 300  # and how long a message may get in all (engine messages quote input too)
+
+
+def quote(value: Any, limit: int = QUOTE_CHARS) -> str:
+    """`repr(value)` cut to a short prefix: messages never echo user input unbounded."""
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    return repr(text) if isinstance(value, str) else text
+
+
+def clip(message: str, limit: int = MESSAGE_CHARS) -> str:
+    """A message cut to `limit` characters (with "…" when cut)."""
+    return message if len(message) <= limit else message[: limit - 1] + "…"
+
 
 class ServiceError(Exception):
     """A refused request: a short machine `code`, a human `message` and an HTTP `status`."""
 
     def __init__(self, code: str, message: str, status: int = 400) -> None:
+        message = clip(str(message))
         super().__init__(message)
         self.code = code
         self.message = message

@@ -22,10 +22,12 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from .errors import ServiceError
-from .names import Name
+from .names import BAD_NAME, Name
+from .rest_ops import ROOM_CODE_PATTERN
 
 ActionName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,39}$")]
 FrameId = Annotated[str, StringConstraints(max_length=64)] | int | None
+RoomHint = Annotated[str, StringConstraints(pattern=ROOM_CODE_PATTERN)]
 ENGINE = "engine"  # the discriminator tag of every action that is not a room operation
 
 
@@ -35,7 +37,7 @@ class RoomFrame(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     action: ActionName
     id: FrameId = None
-    room: str | None = None  # routing hint for a cold container; checked against the room's items
+    room: RoomHint | None = None  # routing hint for a cold container; checked against the room's items
 
 
 class Sync(RoomFrame):
@@ -127,7 +129,7 @@ class EngineFrame(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
     action: ActionName
     id: FrameId = None
-    room: str | None = None
+    room: RoomHint | None = None
 
     def engine_action(self, player: str) -> dict:
         """The engine action: the payload, `type` from `action`, `player` from the connection."""
@@ -182,7 +184,7 @@ def parse_frame(raw: Any) -> RoomFrame | EngineFrame:
         return FRAME.validate_python(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
-        if first.get("type") == "frame":
-            raise ServiceError("bad_frame", first["msg"]) from exc
+        if first.get("type") in ("frame", BAD_NAME):
+            raise ServiceError("bad_frame" if first["type"] == "frame" else BAD_NAME, first["msg"]) from exc
         where = ".".join(str(p) for p in first.get("loc", ())[1:]) or "frame"
         raise ServiceError("bad_frame", f"{where}: {first.get('msg')}") from exc

@@ -8,12 +8,13 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchem
 
 from mafia_engine.presets import PRESETS
 
+from .errors import quote
 from .names import Name
 
 
 def _known_preset(name: str) -> str:
     if name not in PRESETS:  # read at each request: a preset registered later is known too
-        raise ValueError(f"unknown preset {name!r} (one of {', '.join(PRESETS)})")
+        raise ValueError(f"unknown preset {quote(name)} (one of {', '.join(PRESETS)})")
     return name
 
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import mafia_engine as me
 
-from . import views
-from .errors import ServiceError
+from . import names, views
+from .errors import ServiceError, quote
 from .lifecycle import presence, running
 from .setup import require_valid_options, room_setup_error
 from .telemetry import count
@@ -85,7 +85,7 @@ def seat_of(room: dict, pid: Any) -> dict:
     for p in room["players"]:
         if p["id"] == pid:
             return p
-    raise ServiceError("bad_target", f"no player {pid!r} in this room")
+    raise ServiceError("bad_target", f"no player {quote(pid)} in this room")
 
 
 def next_player_id(room: dict) -> str:
@@ -95,19 +95,22 @@ def next_player_id(room: dict) -> str:
 
 
 def require_room_for(room: dict, name: str, status: int = 400) -> None:
-    """Refuse a new seat when the room is full or the name is taken (names ignore case)."""
+    """Refuse a new seat when the room is full or the name is taken (`names.key`: case and
+    look-alike letters do not make a name new)."""
     limit = preset_info(room["preset"])["maxPlayers"]
     if len(room["players"]) >= limit:
         raise ServiceError("room_full", f"the room is full ({limit} players)", status)
-    if any(p["name"].casefold() == name.casefold() for p in room["players"]):
-        raise ServiceError("name_taken", f"the name {name!r} is taken in this room", status)
+    if any(names.key(p["name"]) == names.key(name) for p in room["players"]):
+        raise ServiceError("name_taken", f"the name {quote(name)} is taken in this room", status)
 
 
 def _remove_player(c: Change, pid: str, code: str, message: str) -> None:
     room = c.room
     room["players"] = [p for p in room["players"] if p["id"] != pid]
-    if room["host"] == pid and room["players"]:
-        room["host"] = room["players"][0]["id"]
+    if room["host"] == pid:
+        # The next person seated, never a bot: a bot cannot start the game or change anything,
+        # so a bot host would leave the lobby stuck. No one left: the next to join is host.
+        room["host"] = next((p["id"] for p in room["players"] if not p.get("bot")), None)
     _close_seat(c, pid, views.error_frame(None, code, message))
 
 
@@ -240,8 +243,8 @@ def add_bot(c: Change, conn_id: str, frame: f.AddBot) -> None:
     host(c, conn_id)
     in_lobby(c)
     room = c.room
-    taken = {p["name"].casefold() for p in room["players"]}
-    name = frame.name or next(f"Bot {i}" for i in range(1, 100) if f"bot {i}" not in taken)
+    taken = {names.key(p["name"]) for p in room["players"]}
+    name = frame.name or next(f"Bot {i}" for i in range(1, 100) if names.key(f"Bot {i}") not in taken)
     require_room_for(room, name)
     room["players"].append(new_seat(next_player_id(room), name, "", bot=True))
 

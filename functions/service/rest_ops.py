@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 ROOM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 ROOM_CODE_LENGTH = 5
+ROOM_CODE_PATTERN = r"^[A-Za-z0-9]{4,8}$"  # what a room code may look like in a path or a frame
 CODE_TRIES = 20
 
 
@@ -60,6 +61,8 @@ def join_room(uow: UnitOfWork, ws_url: str, code: str, name: str) -> dict:
         require_room_for(c.room, name, 409)
         pid = next_player_id(c.room)
         c.room["players"].append(new_seat(pid, name, auth.hash_token(token)))
+        if c.room.get("host") is None:  # everyone left the lobby: the newcomer runs it
+            c.room["host"] = pid
         c.result = {"playerId": pid, "token": token, "wsUrl": ws_url}
 
     out = uow.run(code, change)

@@ -7,10 +7,9 @@ docs/architecture.md, "Room layer".
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from . import connections, lifecycle, operations, rest_ops
+from . import connections, lifecycle, operations, rest_ops, wire
 from .auth import origin_allowed
 from .errors import ServiceError
 from .fanout import Gateway
@@ -84,15 +83,16 @@ class RoomService:
 
     # ---------------------------------------------------------------- frames
     def handle_message(self, conn_id: str, body: str | bytes | None) -> None:
-        """Entry point for `$default`: size cap, parse, route; refusals answer with an error frame."""
-        raw = body.encode("utf-8") if isinstance(body, str) else (body or b"")
-        if len(raw) > MAX_FRAME_BYTES:
+        """Entry point for `$default`: size cap, strict parse, route; refusals answer with an error frame."""
+        raw = body or b""
+        size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+        if size > MAX_FRAME_BYTES:
             self._reply_error(conn_id, None, "too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
             return
         try:
-            frame = json.loads(raw)
-        except ValueError:
-            self._reply_error(conn_id, None, "bad_frame", "a frame is one JSON object")
+            frame = wire.loads(raw, "bad_frame")
+        except ServiceError as exc:
+            self._reply_error(conn_id, None, exc.code, exc.message)
             return
         self.apply_frame(conn_id, frame)
 
@@ -101,8 +101,9 @@ class RoomService:
 
         The actor is the connection's player; a `player` key in the frame is ignored.
         """
-        frame_id = frame.get("id") if isinstance(frame, dict) else None
+        frame_id = wire.echo_id(frame)
         try:
+            wire.check_value(frame, "bad_frame")  # a caller may hand in a value `loads` never saw
             from .frames import parse_frame  # only `$default` validates frames: not on other cold starts
 
             parsed = parse_frame(frame)

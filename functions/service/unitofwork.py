@@ -18,7 +18,7 @@ from typing import Any
 
 from . import chat_archive, clock, lifecycle, viewdiff
 from .connections import ConnectionRooms
-from .errors import ServiceError
+from .errors import ServiceError, quote
 from .fanout import Gateway, push_all
 from .storage import Conflict, Snapshot, Store
 from .telemetry import count, logger
@@ -66,7 +66,7 @@ class UnitOfWork:
         """The room's snapshot, or ServiceError("room_not_found")."""
         snap = self.store.load(code)
         if snap is None:
-            raise ServiceError("room_not_found", f"no room {code!r}", 404)
+            raise ServiceError("room_not_found", f"no room {quote(code)}", 404)
         return snap
 
     def run(self, code: str, fn: ChangeFn) -> Any:

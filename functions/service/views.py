@@ -121,7 +121,10 @@ def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -
 
 def render(view: dict) -> bytes:
     """The view (without serverNow) serialised once: hashed for "changed?" and framed for pushes."""
-    return json.dumps(view, separators=(",", ":"), default=str, ensure_ascii=False).encode("utf-8")
+    # allow_nan=False: a frame is strict JSON or not sent (every client parser refuses NaN)
+    return json.dumps(view, separators=(",", ":"), default=str, ensure_ascii=False, allow_nan=False).encode(
+        "utf-8"
+    )
 
 
 def digest(view: dict | bytes) -> str:
@@ -142,5 +145,7 @@ def frame(view: dict | bytes, version: int) -> bytes:
 
 def error_frame(frame_id: Any, code: str, message: str) -> bytes:
     return json.dumps(
-        {"type": "error", "id": frame_id, "code": code, "message": message}, separators=(",", ":")
+        {"type": "error", "id": frame_id, "code": code, "message": message},
+        separators=(",", ":"),
+        allow_nan=False,
     ).encode("utf-8")

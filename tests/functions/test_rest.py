@@ -47,17 +47,17 @@ def test_unknown_room_is_404(api):
 
 
 def test_validation_errors_are_400_with_the_error_shape(api):
-    for body in (
-        {},
-        {"name": ""},
-        {"name": "x" * 25},
-        {"name": "Ann", "preset": "chess"},
-        {"name": "A", "extra": 1},
-        "{nope",
+    for body, code in (
+        ({}, "bad_request"),
+        ({"name": ""}, "bad_name"),
+        ({"name": "x" * 25}, "bad_name"),
+        ({"name": "Ann", "preset": "chess"}, "bad_request"),
+        ({"name": "A", "extra": 1}, "bad_request"),
+        ("{nope", "bad_json"),
     ):
         status, out = api.rest("POST", "/rooms", body)
         assert status == 400, body
-        assert out["error"]["code"] == "bad_request" and out["error"]["message"]
+        assert out["error"]["code"] == code and out["error"]["message"], body
 
 
 def test_bad_options_are_refused(api):

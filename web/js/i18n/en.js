@@ -316,6 +316,8 @@ export default {
   "err.already_started": "The game has already started.",
   "err.room_full": "The room is full.",
   "err.name_taken": "That name is taken in this room.",
+  "err.bad_name": "That name cannot be used: use visible letters, no links or rude words.",
+  "err.bad_unicode": "That text has characters that cannot be sent.",
   "err.not_ready": "Not everyone is ready.",
   "err.spectator": "Spectators cannot act.",
   "err.not_started": "The game has not started.",

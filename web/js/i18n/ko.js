@@ -319,6 +319,8 @@ export default {
   "err.already_started": "게임이 이미 시작되었습니다.",
   "err.room_full": "방이 가득 찼습니다.",
   "err.name_taken": "이 방에 같은 이름이 있습니다.",
+  "err.bad_name": "이 이름은 쓸 수 없습니다. 보이는 글자로, 링크나 욕설 없이 지어 주세요.",
+  "err.bad_unicode": "보낼 수 없는 문자가 들어 있습니다.",
   "err.not_ready": "아직 모두 준비되지 않았습니다.",
   "err.spectator": "관전자는 행동할 수 없습니다.",
   "err.not_started": "게임이 아직 시작되지 않았습니다.",

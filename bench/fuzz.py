@@ -1,0 +1,62 @@
+"""Fuzz soak: the function tier's hostile-frame run (tests/functions/test_fuzz.py) at any size.
+
+Prints ONE JSON object: frames sent, replies, refusals, internal errors, invalid-JSON
+replies, refusals that changed the stored room, the codes seen, and the wall time.
+
+    .venv/bin/python bench/fuzz.py [FRAMES] [SEED]      # default 30000 frames, seed 1; 100000 for a soak
+
+Not part of the pass/fail suite (`make test` runs the same test with 10,000 frames).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    frames = int(sys.argv[1]) if len(sys.argv) > 1 else 30_000
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    env = {**os.environ, "FUZZ_FRAMES": str(frames), "FUZZ_SEED": str(seed)}
+    started = time.monotonic()
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "tests/functions/test_fuzz.py",
+            "-q",
+            "-s",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    seconds = time.monotonic() - started
+    summary = next(
+        (json.loads(line)["fuzz"] for line in out.stdout.splitlines() if line.startswith('{"fuzz"')), None
+    )
+    result = {
+        "bench": "fuzz",
+        "requestedFrames": frames,
+        "seed": seed,
+        "passed": out.returncode == 0,
+        "seconds": round(seconds, 1),
+        **(summary or {"error": out.stdout[-2000:]}),
+    }
+    if summary:
+        result["framesPerSecond"] = round(summary["frames"] / seconds, 1)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
