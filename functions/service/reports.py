@@ -19,7 +19,6 @@ the room and nothing is pushed to anyone but the sender, so nobody else learns o
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from typing import Annotated, Any, Literal
@@ -28,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 import mafia_engine as me
 
-from . import clock, views
+from . import clock, views, wire
 from .errors import ServiceError
 from .storage import Store
 from .telemetry import count, logger
@@ -312,23 +311,21 @@ def confirmation_frame(frame_id: Any, report: Report) -> bytes:
         "id": frame_id,
         "report": {"id": report.id, "target": report.reported, "reason": report.reason},
     }
-    return json.dumps(body, separators=(",", ":")).encode("utf-8")
+    return wire.dumps(body)
 
 
 def submit(store: Store, gateway: Any, conn_id: str, body: str | bytes | None) -> None:
-    """Entry point of the `report` route: parse, file, answer the sender (and no one else)."""
+    """Entry point of the `report` route: parse (the same strict reader as `$default`), file,
+    answer the sender (and no one else)."""
     frame_id = None
     try:
-        raw = json.loads(body or b"")
-        frame_id = raw.get("id") if isinstance(raw, dict) else None
+        raw = wire.loads(body or b"", "bad_frame")
+        frame_id = wire.echo_id(raw)
         frame = parse(raw)
         report = Reports(store).file(conn_id, frame)
     except ServiceError as exc:
         count("Rejected")
         gateway.post(conn_id, views.error_frame(frame_id, exc.code, exc.message))
-        return
-    except ValueError:  # not JSON
-        gateway.post(conn_id, views.error_frame(frame_id, "bad_frame", "a frame is one JSON object"))
         return
     count("Reports")
     logger.info("report filed", extra={"room": report.room, "report": report.id})
