@@ -84,7 +84,7 @@ class Nudge(RoomFrame):
 
 
 class Kick(RoomFrame):
-    """Host: remove a player from the lobby."""
+    """Host: remove a player: from the lobby, or mid-game (the engine's `remove`)."""
 
     action: Literal["kick"]
     target: str | None = None
