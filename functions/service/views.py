@@ -12,9 +12,8 @@ import json
 from typing import Any
 
 import mafia_engine as me
-from mafia_engine import bots
 
-from . import clock
+from . import botplay, clock
 
 SPECTATOR = "*"  # viewer key for spectators in digests
 # Views carry the most recent chat messages only: the engine keeps up to 60 day + 40 system
@@ -43,7 +42,7 @@ def room_block(room: dict, setup_error: dict | None) -> dict:
         "host": room.get("host"),
         "hostAwaySince": room.get("hostAwaySince"),
         "status": room["status"],
-        "wakeAt": bots.wake_at(room.get("botPlan")),
+        "wakeAt": botplay.wake_at(room),
         "scores": dict(room.get("scores") or {}),  # player id -> games won in this room
         "setupError": setup_error,
     }
