@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.logging import correlation_paths
-from aws_lambda_powertools.utilities.parser import event_parser
 
-from handlers.ws_events import ConnectEvent
+from handlers.ws_events import ConnectEvent, event_parser
 from service import config
 from service.errors import ServiceError
 from service.telemetry import logger, metrics, tracer

@@ -5,10 +5,9 @@ from __future__ import annotations
 import base64
 
 from aws_lambda_powertools.logging import correlation_paths
-from aws_lambda_powertools.utilities.parser import event_parser
 
 import service.frames  # noqa: F401 - every frame is validated by it: build its models at init
-from handlers.ws_events import APIGatewayWebSocketMessageEventModel
+from handlers.ws_events import MessageEvent, event_parser
 from service import config
 from service.telemetry import logger, metrics, tracer
 
@@ -16,8 +15,8 @@ from service.telemetry import logger, metrics, tracer
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
-@event_parser(model=APIGatewayWebSocketMessageEventModel)
-def handler(event: APIGatewayWebSocketMessageEventModel, context: object) -> dict:
+@event_parser(model=MessageEvent)
+def handler(event: MessageEvent, context: object) -> dict:
     conn_id = event.request_context.connection_id
     body = event.body
     if event.is_base64_encoded and body:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.logging import correlation_paths
-from aws_lambda_powertools.utilities.parser import event_parser
 
-from handlers.ws_events import APIGatewayWebSocketDisconnectEventModel
+from handlers.ws_events import DisconnectEvent, event_parser
 from service import config
 from service.telemetry import logger, metrics, tracer
 
@@ -13,8 +12,8 @@ from service.telemetry import logger, metrics, tracer
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
-@event_parser(model=APIGatewayWebSocketDisconnectEventModel)
-def handler(event: APIGatewayWebSocketDisconnectEventModel, context: object) -> dict:
+@event_parser(model=DisconnectEvent)
+def handler(event: DisconnectEvent, context: object) -> dict:
     conn_id = event.request_context.connection_id
     logger.append_keys(connection=conn_id)
     config.service().disconnect(conn_id)

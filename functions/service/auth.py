@@ -33,6 +33,14 @@ def find_player(players: list[dict], token: str | None) -> str | None:
     return found
 
 
+def was_kicked(players: list[dict], token: str | None) -> bool:
+    """Whether `token` is the token of a seat the host removed (`kickedHash`)."""
+    if not token:
+        return False
+    digest = hash_token(token)
+    return any(hmac.compare_digest(p.get("kickedHash", ""), digest) for p in players if p.get("kickedHash"))
+
+
 def origin_allowed(origin: str | None, allowed: tuple[str, ...]) -> bool:
     """Whether a WebSocket `Origin` header may connect.
 

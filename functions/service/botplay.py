@@ -2,13 +2,19 @@
 
 The policy is the engine's (`mafia_engine.bots`, reading only the bot's own view); this
 module only decides when it runs (docs/architecture.md, "Bots", says why and how).
+The policy is imported on first use: a room without bots never needs it (a cold start
+without it is shorter; docs/operations.md, "Cold starts").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from mafia_engine import bots
+
+def _bots() -> Any:
+    from mafia_engine import bots
+
+    return bots
 
 
 def bot_ids(room: dict, state: dict | None) -> list[str]:
@@ -37,7 +43,7 @@ def drain(room: dict, state: dict, now: float) -> tuple[dict, bool]:
     if not ids or room.get("status") != "running":
         return state, False
     before = room.get("botPlan")
-    state, plan, applied, _dropped = bots.drain(
+    state, plan, applied, _dropped = _bots().drain(
         state, _stored(room, state), now, ids, room["seed"], room.get("lang", "en"), names(room)
     )
     plan["paused"] = bool(state.get("paused"))
@@ -55,11 +61,12 @@ def replan(room: dict, state: Any, now: float) -> None:
         return
     stored = _stored(room, state)
     if stored is None or stored.get("seq") != state["seq"]:
-        plan = bots.plan_room(state, ids, room["seed"], now, room.get("lang", "en"), names(room))
+        plan = _bots().plan_room(state, ids, room["seed"], now, room.get("lang", "en"), names(room))
         plan["paused"] = bool(state.get("paused"))
         room["botPlan"] = plan
 
 
 def wake_at(room: dict) -> float | None:
     """When the first planned bot action falls due (`room.wakeAt` in views)."""
-    return bots.wake_at(room.get("botPlan"))
+    stored = room.get("botPlan")
+    return _bots().wake_at(stored) if stored else None

@@ -52,6 +52,8 @@ def admit(conn_id: str, token: str | None) -> ChangeFn:
         pid = None
         if token:
             pid = auth.find_player(c.room["players"], token)
+            if pid is None and auth.was_kicked(c.room["players"], token):
+                raise ServiceError("kicked", "the host removed this player from the game", 403)
             if pid is None:
                 raise ServiceError("bad_token", "token not valid for this room", 403)
         elif sum(1 for p in c.snap.conns.values() if p is None) >= MAX_SPECTATORS:

@@ -34,7 +34,9 @@ ENGINE = "engine"  # the discriminator tag of every action that is not a room op
 class RoomFrame(BaseModel):
     """The envelope every frame shares: `action`, the client's `id`, an optional room hint."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Validated only through `FRAME`, which builds every frame's schema once (defer: not
+    # twice at a cold start).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     action: ActionName
     id: FrameId = None
     room: RoomHint | None = None  # routing hint for a cold container; checked against the room's items
@@ -86,7 +88,7 @@ class Nudge(RoomFrame):
 
 
 class Kick(RoomFrame):
-    """Host: remove a player from the lobby."""
+    """Host: remove a player: from the lobby, or mid-game (the engine's `remove`)."""
 
     action: Literal["kick"]
     target: str | None = None
@@ -126,7 +128,7 @@ class TakeHost(RoomFrame):
 class EngineFrame(BaseModel):
     """Any other action: handed to the engine, which validates the payload (extra keys)."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, defer_build=True)
     action: ActionName
     id: FrameId = None
     room: RoomHint | None = None

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from .unitofwork import Change
 
 SERVER_ONLY_ACTIONS = frozenset({"phaseTimeout", "presence"})
+# Engine actions only the room layer applies on a room operation's behalf (never as a frame's
+# engine action: its `player` would be the sender): `remove` is the host's `kick` mid-game.
+ROOM_LAYER_ACTIONS = {"remove": 'the host removes a player with {"action": "kick", "target": id}'}
 HOST_ACTIONS = frozenset({"pause", "resume", "endGame"})  # the engine applies them; the room checks the host
 HOST_AWAY_SECONDS = 60  # city: another player may take the room over after the host is gone this long
 
@@ -204,12 +207,28 @@ def nudge(c: Change, conn_id: str, frame: f.Nudge) -> None:
 
 @operation("kick")
 def kick(c: Change, conn_id: str, frame: f.Kick) -> None:
+    """Host: in the lobby the seat goes; in a running game the engine's `remove` eliminates the
+    character (a public "removed by the host" line) and the seat's token stops working; after
+    the end the seat only loses its token (and is gone at `newGame`). Either way the target's
+    sockets get `kicked` and close, and a later connect with their token is refused `kicked`."""
     host_id = host(c, conn_id)
-    in_lobby(c)
     if frame.target == host_id:
         raise ServiceError("bad_target", "the host cannot kick themselves")
-    seat_of(c.room, frame.target)
-    _remove_player(c, frame.target, "kicked", "the host removed you from the room")
+    seat = seat_of(c.room, frame.target)
+    if c.room["status"] == "lobby":
+        _remove_player(c, frame.target, "kicked", "the host removed you from the room")
+        return
+    if seat.get("left"):
+        raise ServiceError("bad_target", f"{seat['name']} has already left the game")
+    if running(c):
+        try:
+            c.state = me.apply(c.state, {"type": "remove", "player": frame.target}, now=c.now)
+        except me.InvalidAction as exc:
+            raise ServiceError(exc.code, str(exc)) from exc
+        count("Removals")
+    seat["kickedHash"], seat["tokenHash"] = seat["tokenHash"], ""
+    seat["left"] = seat["kicked"] = True
+    _close_seat(c, frame.target, views.error_frame(None, "kicked", "the host removed you from the game"))
 
 
 @operation("leave")
@@ -282,6 +301,8 @@ def engine_action(c: Change, conn_id: str, frame: f.EngineFrame) -> None:
     kind = frame.action
     if kind in SERVER_ONLY_ACTIONS:
         raise ServiceError("forbidden_action", f"'{kind}' is sent by the server only")
+    if kind in ROOM_LAYER_ACTIONS:
+        raise ServiceError("forbidden_action", ROOM_LAYER_ACTIONS[kind])
     if kind in HOST_ACTIONS and pid != c.room["host"]:
         raise ServiceError("not_host", f"only the host can {kind}")
     if c.state is None or c.room["status"] == "lobby":

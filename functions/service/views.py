@@ -12,9 +12,8 @@ import json
 from typing import Any
 
 import mafia_engine as me
-from mafia_engine import bots
 
-from . import clock
+from . import botplay, clock
 
 SPECTATOR = "*"  # viewer key for spectators in digests
 # Views carry the most recent chat messages only: the engine keeps up to 60 day + 40 system
@@ -61,7 +60,7 @@ def room_block(room: dict, setup_error: dict | None, kind: str | None = None) ->
         "host": room.get("host"),
         "hostAwaySince": room.get("hostAwaySince"),
         "status": room["status"],
-        "wakeAt": bots.wake_at(room.get("botPlan")) if wake_shown(room["preset"], kind) else None,
+        "wakeAt": botplay.wake_at(room) if wake_shown(room["preset"], kind) else None,
         "scores": dict(room.get("scores") or {}),  # player id -> games won in this room
         "setupError": setup_error,
     }

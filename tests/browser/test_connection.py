@@ -8,7 +8,7 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from .ui import Player
+from .ui import Player, has_class
 
 
 def vanish(stack_url: str, room: str, token: str) -> None:
@@ -65,4 +65,37 @@ def test_spectator_watches_and_kicked_player_goes_home(browser, stack, console_e
     expect(host.page.locator(".lobby-player")).to_have_count(1)
     expect(watcher.page.locator(".lobby-player")).to_have_count(1)
     for pl in (host, guest, watcher):
+        pl.close()
+
+
+def test_host_removes_a_player_mid_game_with_two_taps(browser, stack, console_errors):
+    """docs/rules.md "remove": the host's two taps in the host tools remove Bob from the running
+    game; Bob's client goes home with a note; the table sees "removed by the host"."""
+    host = Player(browser, stack.url, "Ann", errors=console_errors)
+    host.create()
+    guest = Player(browser, stack.url, "Bob", errors=console_errors)
+    guest.join(host.page.locator("#share-link").input_value())
+    for n in range(5):  # seven seats: two mafia, so removing one seat cannot end the game
+        host.page.click("#add-bot-btn")
+        expect(host.page.locator(".lobby-player")).to_have_count(n + 3)
+    guest.ready()
+    host.click("#start-btn")
+    for pl in (host, guest):
+        expect(pl.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    bob = guest.my_pid()
+
+    host.dismiss_cards()
+    host.page.locator("#host-tools summary").click()
+    remove = host.page.locator(f'#host-remove button[data-pid="{bob}"]')
+    expect(remove).to_have_text("Remove Bob")
+    remove.click()  # the first tap only arms it
+    expect(remove).to_have_text("Tap again to remove Bob")
+    expect(guest.page.locator("#phase-banner")).to_be_visible()
+    remove.click()
+    expect(guest.page.locator("#create-btn")).to_be_visible()
+    expect(guest.page.get_by_text("The host removed you from the room.")).to_be_visible()
+    expect(host.page.locator(f'.tile[data-pid="{bob}"]')).to_have_class(has_class("dead"))
+    expect(host.page.get_by_text("Bob was removed by the host.").first).to_be_visible()  # the event card
+    expect(host.page.locator(f'#host-remove button[data-pid="{bob}"]')).to_have_count(0)
+    for pl in (host, guest):
         pl.close()

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+from fnkit import CTX, ws_event
+
+from handlers import ws_connect
+
 
 def err(api, conn):
     e = api.gw.last(conn, "error")
@@ -153,10 +158,74 @@ def test_kick_removes_a_player_in_the_lobby(api):
     assert api.join("Dan") == "p4"  # ids are never reused
 
 
-def test_kick_is_lobby_only(api):
-    api.start(4)
-    api.send("cp1", {"action": "kick", "target": "p2"})
-    assert err(api, "cp1") == "already_started"
+def _connect_body(api, conn_id: str, pid: str) -> tuple[int, str | None]:
+    event = ws_event("$connect", conn_id, query={"room": api.code, "token": api.tokens[pid]})
+    out = ws_connect.handler(event, CTX)
+    return out["statusCode"], out.get("body")
+
+
+@pytest.mark.parametrize(("preset", "n"), [("classic", 5), ("city", 6), ("original", 9)])
+def test_host_kick_in_a_running_game_removes_the_character_and_voids_the_token(api, preset, n):
+    """docs/rules.md "remove" (seed 003 "정말 필요하다면 그 플레이어를 게임에서 제외할 수도 있습니다"):
+    the host's `kick` mid-game is the engine's `remove` of the target, in every preset."""
+    api.start(n, preset=preset)
+    api.send("cp2", {"action": "kick", "target": "p3", "id": 1})
+    assert err(api, "cp2") == "not_host"
+    api.send("cp1", {"action": "kick", "target": "p1", "id": 2})
+    assert err(api, "cp1") == "bad_target"
+    assert api.connect("cp3b", "p3") == 200  # a second socket of the same seat
+    api.gw.clear()
+    api.send("cp1", {"action": "kick", "target": "p3", "id": 3})
+    snap = api.snapshot()
+    p3 = next(p for p in snap.state["players"] if p["id"] == "p3")
+    assert p3["alive"] is False and p3["diedBy"] == "removed"
+    assert len(snap.room["players"]) == n  # the seat stays: names and results still show it
+    for conn in ("cp3", "cp3b"):  # every socket of the seat is told, then closed
+        assert err(api, conn) == "kicked" and conn in api.gw.closed and conn not in snap.conns
+    public = api.gw.last("cp2")["view"]
+    assert "removed from the game by the host" in public["chat"][-1]["text"]
+    assert public["events"][-1]["by"] == "removed"
+    assert _connect_body(api, "cp3c", "p3") == (403, "kicked")  # the token stops working
+    api.send("cp1", {"action": "kick", "target": "p3", "id": 4})
+    assert err(api, "cp1") == "bad_target"  # already gone
+
+
+def test_remove_is_not_an_engine_action_for_anyone(api):
+    """A frame `{"action": "remove"}` would reach the engine with `player` = the sender: a player
+    could remove themselves with a false "removed by the host" line. Nobody may send it, the
+    host included (the host uses `kick`); the stored room is unchanged."""
+    api.start(5)
+    before = api.snapshot()
+    api.send("cp3", {"action": "remove", "id": 1})
+    assert err(api, "cp3") == "forbidden_action"
+    api.send("cp1", {"action": "remove", "player": "p3", "id": 2})
+    assert err(api, "cp1") == "forbidden_action"
+    api.send("cp1", {"action": "remove", "id": 3})
+    assert err(api, "cp1") == "forbidden_action"
+    after = api.snapshot()
+    assert after.version == before.version and after.state == before.state
+    assert all(p["alive"] for p in after.state["players"])
+
+
+def test_host_kick_of_a_bot_mid_game_removes_it(api):
+    api.lobby(4)
+    api.send("cp1", {"action": "addBot"})
+    for pid in ("p2", "p3", "p4"):
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start"})
+    api.send("cp1", {"action": "kick", "target": "p5"})
+    p5 = next(p for p in api.state()["players"] if p["id"] == "p5")
+    assert p5["diedBy"] == "removed"
+
+
+def test_kick_after_the_end_voids_the_seat_for_the_next_game(api):
+    api.start(5, preset="city")
+    api.send("cp1", {"action": "endGame"})
+    api.send("cp1", {"action": "kick", "target": "p4"})
+    assert err(api, "cp4") == "kicked" and "cp4" in api.gw.closed
+    assert _connect_body(api, "cp4b", "p4") == (403, "kicked")
+    api.send("cp1", {"action": "newGame"})
+    assert [p["id"] for p in api.snapshot().room["players"]] == ["p1", "p2", "p3", "p5"]
 
 
 def test_leave_in_the_lobby_hands_the_host_on(api):

@@ -314,7 +314,7 @@ def _room_action(g: Game, a: Any) -> None:
 
 def action_schema() -> dict:
     """The JSON Schema of every action (the pydantic discriminated union), for docs and clients."""
-    return _actions.ACTION.json_schema()
+    return _actions.adapter().json_schema()
 
 
 def view(state: dict, viewer: str | None) -> dict:

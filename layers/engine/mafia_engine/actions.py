@@ -18,7 +18,9 @@ CHANNELS = ("day", "mafia", "yakuza", "dead", "lovers", "system")
 
 
 class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    # Validated only through the union (``ACTION``), which builds each model's schema: the
+    # models' own validators are built on first direct use, not at import (a cold start).
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
 
 class _PlayerAction(_Action):
@@ -223,8 +225,18 @@ def build(presets: Iterable[Any]) -> None:
     ACTION_TYPES = tuple(type_of(m) for m in chosen)
 
 
-ACTION: TypeAdapter[Any] = TypeAdapter(Annotated[Union[LIBRARY], Field(discriminator="type")])  # noqa: UP007
+# Until ``build`` runs (``presets`` registers the built-in presets once, at import) the union
+# is every model of the library, built on first use.
+ACTION: TypeAdapter[Any] | None = None
 ACTION_TYPES: tuple[str, ...] = tuple(type_of(m) for m in LIBRARY)
+
+
+def adapter() -> TypeAdapter[Any]:
+    """The union of the registered presets' actions."""
+    global ACTION
+    if ACTION is None:
+        ACTION = TypeAdapter(Annotated[Union[LIBRARY], Field(discriminator="type")])  # noqa: UP007
+    return ACTION
 
 
 def parse(raw: Any) -> Any:
@@ -232,7 +244,7 @@ def parse(raw: Any) -> Any:
     if not isinstance(raw, dict):
         raise InvalidAction("bad_action", "an action must be an object with a 'type'")
     try:
-        return ACTION.validate_python(raw)
+        return adapter().validate_python(raw)
     except ValidationError as e:
         err = e.errors()[0]
         where = ".".join(str(x) for x in err.get("loc", ())) or "action"

@@ -91,11 +91,38 @@ export function mount(root, ctx) {
     chat.update(view);
   }
 
-  // Host tools: pause / resume / end the game (the second tap ends it).
+  // Host tools: pause / resume / end the game (the second tap ends it) / remove a player
+  // (the second tap on the same name sends `kick`, which the server applies as the engine's
+  // `remove`: the character leaves the game, the whole table sees "removed by the host").
   let endArmed = false;
+  let removeArmed = null;
   let toolsOpen = false;
   function hostTools(view) {
     if (!view.you || !view.room || view.room.host !== view.you.id) return null;
+    const others = (view.players || []).filter((p) => p.id !== view.you.id && p.alive !== false);
+    if (removeArmed && !others.some((p) => p.id === removeArmed)) removeArmed = null;
+    const removals = others.map((p) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: `btn ${removeArmed === p.id ? "btn-yes" : ""}`,
+          "data-key": `remove-${p.id}`,
+          "data-pid": p.id,
+          onclick: () => {
+            if (removeArmed === p.id) {
+              ctx.send("kick", { target: p.id });
+              removeArmed = null;
+            } else {
+              removeArmed = p.id;
+            }
+            endArmed = false;
+            ctx.rerender();
+          },
+        },
+        t(removeArmed === p.id ? "host.removeSure" : "host.remove", { name: p.name }),
+      ),
+    );
     const end = h(
       "button",
       {
@@ -106,6 +133,7 @@ export function mount(root, ctx) {
         onclick: () => {
           if (endArmed) ctx.send("endGame");
           endArmed = !endArmed;
+          removeArmed = null;
           ctx.rerender();
         },
       },
@@ -116,7 +144,7 @@ export function mount(root, ctx) {
       {
         class: "host-tools",
         id: "host-tools",
-        open: toolsOpen || endArmed || view.paused ? true : null,
+        open: toolsOpen || endArmed || removeArmed || view.paused ? true : null,
         ontoggle: (e) => (toolsOpen = e.target.open),
       },
       h("summary", null, t("host.controls")),
@@ -128,6 +156,14 @@ export function mount(root, ctx) {
           : h("button", { type: "button", class: "btn", id: "pause-btn", "data-key": "pause", onclick: () => ctx.send("pause") }, t("act.pause")),
         end,
       ),
+      removals.length
+        ? h(
+            "div",
+            { class: "host-remove", id: "host-remove", role: "group", "aria-label": t("host.removeTitle") },
+            h("p", { class: "host-remove-title" }, t("host.removeTitle")),
+            h("div", { class: "row" }, ...removals),
+          )
+        : null,
     );
   }
 
