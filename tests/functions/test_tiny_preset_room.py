@@ -1,0 +1,53 @@
+"""The test-only fourth preset (tests/unit/tinypreset.py) plays through the room layer: a host
+creates a "tiny" room over the same service, adds bots, starts, and the game reaches its end.
+Nothing outside that module and its tests names it: a new rule system is one module."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from mafia_engine.presets import PRESETS
+
+_SPEC = importlib.util.spec_from_file_location(
+    "tinypreset_room", Path(__file__).resolve().parents[1] / "unit" / "tinypreset.py"
+)
+tinypreset = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(tinypreset)
+
+
+@pytest.fixture
+def tiny():
+    tinypreset.register()
+    try:
+        yield
+    finally:
+        tinypreset.unregister()
+    assert "tiny" not in PRESETS
+
+
+def test_a_preset_registered_in_tests_plays_a_bot_room_to_the_end(api, tiny):
+    api.create("Host", preset="tiny")
+    api.connect("cp1", "p1")
+    for _ in range(3):
+        api.send("cp1", {"action": "addBot"})
+    api.send("cp1", {"action": "start"})
+    assert api.snapshot().room["status"] == "running", api.gw.last("cp1")
+    for _ in range(400):
+        snap = api.snapshot()
+        if snap.room["status"] != "running":
+            break
+        view = api.gw.last("cp1", "view")["view"]
+        task = (view.get("private") or {}).get("task")
+        if task == "ready":
+            api.send("cp1", {"action": "seenRole"})
+        wake, ends = view["room"]["wakeAt"], view["phase"]["endsAt"]
+        due = [t for t in (wake, ends) if t is not None]
+        api.clock.t = max([api.clock.t, *due]) + 0.01
+        api.send("cp1", {"action": "nudge", "phase": view["phase"]["seq"]})
+    snap = api.snapshot()
+    assert snap.room["status"] == "ended"
+    ended = api.gw.last("cp1", "view")["view"]
+    assert ended["preset"] == "tiny" and ended["result"]["winner"] in {"town", "mafia"}
