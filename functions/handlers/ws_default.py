@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-
 from aws_lambda_powertools.logging import correlation_paths
 
 import service.frames  # noqa: F401 - every frame is validated by it: build its models at init
@@ -18,9 +16,6 @@ from service.telemetry import logger, metrics, tracer
 @event_parser(model=MessageEvent)
 def handler(event: MessageEvent, context: object) -> dict:
     conn_id = event.request_context.connection_id
-    body = event.body
-    if event.is_base64_encoded and body:
-        body = base64.b64decode(body)
     logger.append_keys(connection=conn_id)
-    config.service().handle_message(conn_id, body)
+    config.service().handle_message(conn_id, event.frame())
     return {"statusCode": 200}

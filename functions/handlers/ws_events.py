@@ -10,6 +10,7 @@ Field names and aliases follow Powertools' `APIGatewayWebSocket*EventModel`, and
 
 from __future__ import annotations
 
+import base64
 import functools
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
@@ -58,6 +59,12 @@ class MessageEvent(_Model):
     request_context: MessageContext = Field(alias="requestContext")
     body: str | None = None
     is_base64_encoded: bool = Field(False, alias="isBase64Encoded")
+
+    def frame(self) -> str | bytes | None:
+        """The client's frame as sent (API Gateway base64-encodes binary frames)."""
+        if self.is_base64_encoded and self.body:
+            return base64.b64decode(self.body)
+        return self.body
 
 
 class DisconnectEvent(_Model):

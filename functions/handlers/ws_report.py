@@ -5,12 +5,9 @@ Its own route and function, so its IAM policy can allow writing report items onl
 
 from __future__ import annotations
 
-import base64
-
 from aws_lambda_powertools.logging import correlation_paths
-from aws_lambda_powertools.utilities.parser import event_parser
 
-from handlers.ws_events import APIGatewayWebSocketMessageEventModel
+from handlers.ws_events import MessageEvent, event_parser
 from service import config, reports
 from service.telemetry import logger, metrics, tracer
 
@@ -18,13 +15,10 @@ from service.telemetry import logger, metrics, tracer
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
-@event_parser(model=APIGatewayWebSocketMessageEventModel)
-def handler(event: APIGatewayWebSocketMessageEventModel, context: object) -> dict:
+@event_parser(model=MessageEvent)
+def handler(event: MessageEvent, context: object) -> dict:
     conn_id = event.request_context.connection_id
-    body = event.body
-    if event.is_base64_encoded and body:
-        body = base64.b64decode(body)
     logger.append_keys(connection=conn_id)
     svc = config.service()
-    reports.submit(svc.store, svc.gateway, conn_id, body)
+    reports.submit(svc.store, svc.gateway, conn_id, event.frame())
     return {"statusCode": 200}

@@ -33,3 +33,16 @@ class ServiceError(Exception):
 
     def as_dict(self) -> dict:
         return {"code": self.code, "message": self.message}
+
+
+def frame_refusal(exc: Any, skip: int = 0, own_codes: tuple[str, ...] = ()) -> ServiceError:
+    """`bad_frame` naming the first problem of a pydantic ValidationError (its location less
+    `skip` leading parts, e.g. a union's tag); an error type in `own_codes` keeps its code."""
+    first = exc.errors()[0]
+    kind = first.get("type")
+    if kind in own_codes:
+        return ServiceError(kind, first["msg"])
+    if kind == "frame":
+        return ServiceError("bad_frame", first["msg"])
+    where = ".".join(str(p) for p in first.get("loc", ())[skip:]) or "frame"
+    return ServiceError("bad_frame", f"{where}: {first.get('msg')}")

@@ -21,7 +21,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from .errors import ServiceError
+from .errors import ServiceError, frame_refusal
 from .names import BAD_NAME, Name
 from .rest_ops import ROOM_CODE_PATTERN
 
@@ -185,8 +185,4 @@ def parse_frame(raw: Any) -> RoomFrame | EngineFrame:
     try:
         return FRAME.validate_python(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        if first.get("type") in ("frame", BAD_NAME):
-            raise ServiceError("bad_frame" if first["type"] == "frame" else BAD_NAME, first["msg"]) from exc
-        where = ".".join(str(p) for p in first.get("loc", ())[1:]) or "frame"
-        raise ServiceError("bad_frame", f"{where}: {first.get('msg')}") from exc
+        raise frame_refusal(exc, skip=1, own_codes=(BAD_NAME,)) from exc

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 import mafia_engine as me
 
 from . import clock, views, wire
-from .errors import ServiceError
+from .errors import ServiceError, frame_refusal
 from .storage import Store
 from .telemetry import count, logger
 
@@ -100,9 +100,7 @@ def parse(raw: Any) -> ReportFrame:
     try:
         return _FRAME.validate_python(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "frame"
-        raise ServiceError("bad_frame", f"{where}: {first.get('msg')}") from exc
+        raise frame_refusal(exc) from exc
 
 
 def day_of(at: float) -> str:
