@@ -1,9 +1,9 @@
 // "Your seat" on the game screen: continue on another device, leave the game, and the
 // safety tools on each other player (mute on this screen, report to the operators).
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { has, t } from "../i18n.js";
 import { privateLink } from "../session.js";
-import qrcode from "../../vendor/qrcode-generator/qrcode.mjs";
+import { qrSvg } from "../qr.js";
 import { isMuted, setMuted } from "./mute.js";
 import { openReport } from "./report.js";
 import { closeSheet, showSheet } from "./sheet.js";
@@ -82,7 +82,7 @@ function confirmLeave(ctx, view) {
     h(
       "div",
       null,
-      h("p", { id: "leave-what" }, t(`leave.what.${preset}`)),
+      h("p", { id: "leave-what" }, t(has(`leave.what.${preset}`) ? `leave.what.${preset}` : "leave.what")),
       h(
         "div",
         { class: "row" },
@@ -107,7 +107,7 @@ function openHandoff(session) {
         const link = privateLink(session);
         const input = h("input", { id: "handoff-link", class: "handoff-link", readonly: true, value: link, "aria-label": t("handoff.link") });
         reveal.replaceChildren(
-          qrCanvas(link),
+          handoffQr(link),
           input,
           h(
             "div",
@@ -153,19 +153,9 @@ function openHandoff(session) {
   );
 }
 
-function qrCanvas(text) {
-  const qr = qrcode(0, "M");
-  qr.addData(text);
-  qr.make();
-  const n = qr.getModuleCount();
-  const cell = 5;
-  const margin = 4 * cell;
-  const size = n * cell + 2 * margin;
-  const canvas = h("canvas", { width: size, height: size, class: "handoff-qr", id: "handoff-qr", role: "img", "aria-label": t("handoff.qr") });
-  const g = canvas.getContext("2d");
-  g.fillStyle = "#fff";
-  g.fillRect(0, 0, size, size);
-  g.fillStyle = "#000";
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (qr.isDark(r, c)) g.fillRect(margin + c * cell, margin + r * cell, cell, cell);
-  return canvas;
+function handoffQr(text) {
+  const svg = qrSvg(text, t("handoff.qr"));
+  svg.id = "handoff-qr";
+  svg.classList.add("handoff-qr");
+  return svg;
 }

@@ -538,6 +538,7 @@ export default {
   "seat.leave": "Leave the game",
   "seat.players": "Other players: mute or report",
   "leave.title": "Leave the game?",
+  "leave.what": "Your character leaves the game for good: it is eliminated at once, and if that decides the game it ends now. You cannot come back to this game.",
   "leave.what.classic": "Your character leaves the game for good: it is eliminated at once (its role is shown if this room reveals the roles of the dead), and if that decides the game it ends now. You cannot come back to this game.",
   "leave.what.city": "By the city rules, leaving a running game eliminates your character at once, and that can decide the game. You cannot come back to this game.",
   "leave.what.original": "Your character leaves the game for good: it is eliminated at once (its role stays secret until the end), and if that decides the game it ends now. You cannot come back to this game.",
