@@ -63,8 +63,13 @@ def test_team_mates_stay_hidden_until_the_role_card_is_tapped(browser, real_time
         expect(pl.page.locator(".tile-badge, .tile.rev-mafia, .tile-team")).to_have_count(0)
     mafiosi = 0
     for pl in players:
-        pl.page.click("#reveal-role-btn")
-        role = pl.page.locator(".role-card .role-name").get_attribute("data-role")
+        # Tap and read in one step: the last tap ends the reveal, and the card goes with it.
+        role = pl.page.evaluate(
+            """() => {
+                document.getElementById("reveal-role-btn").click();
+                return document.querySelector(".role-card .role-name")?.getAttribute("data-role");
+            }"""
+        )
         if role == "mafia":
             mafiosi += 1
             expect(pl.page.locator(".tile.rev-mafia .tile-badge")).to_have_count(1)
