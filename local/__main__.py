@@ -64,11 +64,19 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
         default=600.0,
         help="real seconds after which a silent WebSocket is closed (API Gateway: 10 min)",
     )
+    p.add_argument(
+        "--max-spectators",
+        type=int,
+        default=None,
+        help="spectator connections per room (template.yaml's MaxSpectators; default: its default, 20)",
+    )
     p.add_argument("--workers", type=int, default=32, help="thread pool size")
     p.add_argument("--verbose", "-v", action="store_true")
     a = p.parse_args(argv)
     if a.time_scale <= 0:
         p.error("--time-scale must be > 0")
+    if a.max_spectators is not None and a.max_spectators < 0:
+        p.error("--max-spectators must be >= 0")
     handlers = {}
     for item in a.handler:
         route, sep, spec = item.partition("=")
@@ -88,6 +96,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
         containers=a.containers,
         disconnect_loss=a.disconnect_loss,
         idle_timeout_s=a.idle_timeout,
+        max_spectators=a.max_spectators,
     ), a.verbose
 
 

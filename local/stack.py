@@ -54,6 +54,7 @@ class StackOptions:
     idle_timeout_s: float = 600.0
     containers: int = 4  # handler worker processes (0: threads in this process)
     disconnect_loss: float = 0.0  # chance that $disconnect is not delivered (best effort on AWS)
+    max_spectators: int | None = None  # template.yaml's MaxSpectators (None: its default)
 
 
 class LocalStack:
@@ -110,6 +111,8 @@ class LocalStack:
             host=opts.host, port=self.port, moto_url=self.moto.url,
             time_scale=opts.time_scale, clock_origin=self.clock.origin,
         ))
+        # Parameters a function takes into its environment (MAFIA_MAX_SPECTATORS), as a deploy would.
+        os.environ.update(tpl.parameter_environment(template, {"MaxSpectators": opts.max_spectators}))
         ttl_attribute = await loop.run_in_executor(
             None, aws.create_table, os.environ["TABLE_NAME"])
         await loop.run_in_executor(None, aws.create_schedule_group, os.environ["SCHEDULE_GROUP"])

@@ -104,6 +104,29 @@ def ws_route_keys(template: dict) -> set[str]:
     return keys
 
 
+def parameter_defaults(template: dict) -> dict[str, Any]:
+    """Each template parameter's ``Default`` (parameters without one are left out)."""
+    params = template.get("Parameters") or {}
+    return {name: p["Default"] for name, p in params.items() if isinstance(p, dict) and "Default" in p}
+
+
+def parameter_environment(template: dict, overrides: dict[str, Any] | None = None) -> dict[str, str]:
+    """The variables functions take from a parameter in their own ``Environment`` (``VAR:
+    !Ref Param``, e.g. ``MAFIA_MAX_SPECTATORS: !Ref MaxSpectators``), valued as a deploy with
+    ``overrides`` (parameter -> value; None keeps the default) would value them. The offline
+    stack runs every handler in one environment, so the union over the functions is used."""
+    values = {**parameter_defaults(template), **{k: v for k, v in (overrides or {}).items() if v is not None}}
+    env: dict[str, str] = {}
+    for resource in _resources(template).values():
+        if not isinstance(resource, dict) or resource.get("Type") != "AWS::Serverless::Function":
+            continue
+        variables = ((resource.get("Properties") or {}).get("Environment") or {}).get("Variables") or {}
+        for var, value in variables.items():
+            if isinstance(value, dict) and set(value) == {"Ref"} and value["Ref"] in values:
+                env[var] = str(values[value["Ref"]])
+    return env
+
+
 def table_properties(template: dict) -> dict:
     """The ``Properties`` of the template's one DynamoDB table."""
     tables = [

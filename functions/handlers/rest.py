@@ -19,6 +19,7 @@ from service import config, wire
 from service.errors import ServiceError, clip
 from service.models import CreateRoom, JoinRoom, RoomCreated, RoomSummary, SeatCreated
 from service.names import BAD_NAME
+from service.quoting import prefix, tidy
 from service.rest_ops import ROOM_CODE_PATTERN
 from service.telemetry import logger, metrics, tracer
 
@@ -60,10 +61,11 @@ app.use([_json_only])  # runs after Powertools' body validation, before every ro
 
 
 def _error(status: int, code: str, message: str) -> Response:
+    """Every REST error answer: the message quotes at most a short prefix of any input."""
     return Response(
         status_code=status,
         content_type=content_types.APPLICATION_JSON,
-        body={"error": {"code": code, "message": message}},
+        body={"error": {"code": code, "message": tidy(message)}},
     )
 
 
@@ -91,7 +93,7 @@ def _validation_error(exc: RequestValidationError) -> Response:
         return _service_error(UNSUPPORTED)
     first = (exc.errors() or [{}])[0]
     code = BAD_NAME if first.get("type") == BAD_NAME else "bad_request"
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+    where = ".".join(prefix(str(p)) for p in first.get("loc", ()) if p != "body") or "body"  # keys are input
     return _error(400, code, clip(f"{where}: {first.get('msg', 'invalid request')}"))
 
 

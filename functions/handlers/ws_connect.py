@@ -7,6 +7,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from handlers.ws_events import ConnectEvent, event_parser
 from service import config
 from service.errors import ServiceError
+from service.rooms import room_code_shaped
 from service.telemetry import logger, metrics, tracer
 
 
@@ -19,7 +20,8 @@ def handler(event: ConnectEvent, context: object) -> dict:
     headers = {k.lower(): v for k, v in event.headers.items()}
     room = query.get("room")
     conn_id = event.request_context.connection_id
-    logger.append_keys(room=(room or "").upper(), connection=conn_id)
+    # a room that is not room-code shaped is refused unread and never logged (nor is a token)
+    logger.append_keys(room=room.upper() if room_code_shaped(room) else None, connection=conn_id)
     try:
         player = config.service().connect(conn_id, room, query.get("token"), headers.get("origin"))
     except ServiceError as exc:

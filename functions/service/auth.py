@@ -8,12 +8,22 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
+
+# What a token may look like (`new_token` makes 22 characters of this alphabet): anything
+# else is refused before a read (`$connect`), whatever it is.
+TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def new_token() -> str:
     """A fresh 128-bit token, URL-safe."""
     return secrets.token_urlsafe(16)
+
+
+def token_shaped(token: str) -> bool:
+    """Whether `token` could be a token at all (alphabet and length; says nothing of its room)."""
+    return TOKEN_PATTERN.fullmatch(token) is not None
 
 
 def hash_token(token: str) -> str:

@@ -9,6 +9,7 @@ connections that are gone (410), which the caller drops.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
@@ -33,10 +34,12 @@ class Gateway(Protocol):
 
 
 class ApiGateway:
-    """The API Gateway management API (`@connections`)."""
+    """The API Gateway management API (`@connections`). `now` is the real clock (epoch seconds)
+    that `LastActiveAt` is compared with; tests inject their own."""
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, now: Callable[[], float] = time.time) -> None:
         self.client = client
+        self.now = now
 
     def post(self, connection_id: str, data: bytes) -> bool:
         try:
@@ -60,7 +63,7 @@ class ApiGateway:
         except self.client.exceptions.GoneException:
             return False
         last = out.get("LastActiveAt")
-        if last is not None and time.time() - last.timestamp() > SILENT_SECONDS:
+        if last is not None and self.now() - last.timestamp() > SILENT_SECONDS:
             self.close(connection_id)
             return False
         return True

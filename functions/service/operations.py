@@ -16,6 +16,7 @@ import mafia_engine as me
 from . import names, views
 from .errors import ServiceError, quote
 from .lifecycle import presence, running
+from .quoting import tidy
 from .setup import require_valid_options, room_setup_error
 from .telemetry import count
 from .views import preset_info
@@ -174,7 +175,7 @@ def start(c: Change, conn_id: str, frame: f.Start) -> None:
             players=ids, options={**room["options"], "preset": room["preset"]}, seed=room["seed"], now=c.now
         )
     except me.InvalidAction as exc:
-        raise ServiceError(exc.code, str(exc), 409) from exc
+        raise ServiceError(exc.code, tidy(str(exc)), 409) from exc
     room["status"] = "running"
     present = set(c.snap.conns.values())
     bots = {p["id"] for p in room["players"] if p.get("bot")}
@@ -224,7 +225,7 @@ def kick(c: Change, conn_id: str, frame: f.Kick) -> None:
         try:
             c.state = me.apply(c.state, {"type": "remove", "player": frame.target}, now=c.now)
         except me.InvalidAction as exc:
-            raise ServiceError(exc.code, str(exc)) from exc
+            raise ServiceError(exc.code, tidy(str(exc))) from exc
         count("Removals")
     seat["kickedHash"], seat["tokenHash"] = seat["tokenHash"], ""
     seat["left"] = seat["kicked"] = True
@@ -310,7 +311,7 @@ def engine_action(c: Change, conn_id: str, frame: f.EngineFrame) -> None:
     try:
         c.state = me.apply(c.state, frame.engine_action(pid), now=c.now)  # actor from the connection
     except me.InvalidAction as exc:
-        raise ServiceError(exc.code, str(exc)) from exc
+        raise ServiceError(exc.code, tidy(str(exc))) from exc
     count("Actions")
 
 

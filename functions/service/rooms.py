@@ -7,10 +7,11 @@ docs/architecture.md, "Room layer".
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import connections, lifecycle, operations, rest_ops, wire
-from .auth import origin_allowed
+from .auth import origin_allowed, token_shaped
 from .errors import ServiceError
 from .fanout import Gateway
 from .storage import Store
@@ -20,8 +21,15 @@ from .unitofwork import CONNECT_GRACE_SECONDS, MAX_ATTEMPTS, UnitOfWork
 from .views import error_frame
 
 MAX_FRAME_BYTES = 8 * 1024
+_ROOM_CODE = re.compile(rest_ops.ROOM_CODE_PATTERN)
 
 __all__ = ["CONNECT_GRACE_SECONDS", "MAX_ATTEMPTS", "MAX_FRAME_BYTES", "RoomService"]
+
+
+def room_code_shaped(code: Any) -> bool:
+    """Whether `code` looks like a room code (`rest_ops.ROOM_CODE_PATTERN`); says nothing of
+    whether that room exists."""
+    return isinstance(code, str) and _ROOM_CODE.fullmatch(code) is not None
 
 
 class RoomService:
@@ -65,6 +73,10 @@ class RoomService:
             raise ServiceError("bad_origin", "origin not allowed", 403)
         if not code:
             raise ServiceError("bad_request", "query parameter 'room' is required", 400)
+        if not room_code_shaped(code):  # refused before any read: nothing of it is echoed
+            raise ServiceError("bad_request", "query parameter 'room' is not a room code", 400)
+        if token and not token_shaped(token):
+            raise ServiceError("bad_token", "token not valid for this room", 403)
         code = code.upper()
         pid = self.uow.run(code, connections.admit(conn_id, token))
         self._conn_rooms.remember(conn_id, code)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import mafia_engine as me
 
 from .errors import ServiceError
+from .quoting import tidy
 
 
 def setup_error(preset: str, options: dict, n_players: int) -> dict | None:
@@ -12,7 +13,8 @@ def setup_error(preset: str, options: dict, n_players: int) -> dict | None:
     try:
         me.check_setup({**options, "preset": preset}, n_players)
     except me.InvalidAction as exc:
-        return {"code": exc.code, "message": exc.message if hasattr(exc, "message") else str(exc)}
+        message = exc.message if hasattr(exc, "message") else str(exc)
+        return {"code": exc.code, "message": tidy(message)}  # the engine quotes option keys whole
     return None
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import mafia_engine as me
 
 from . import botplay, clock
+from .quoting import tidy
 
 SPECTATOR = "*"  # viewer key for spectators in digests
 # Views carry the most recent chat messages only: the engine keeps up to 60 day + 40 system
@@ -143,8 +144,9 @@ def frame(view: dict | bytes, version: int) -> bytes:
 
 
 def error_frame(frame_id: Any, code: str, message: str) -> bytes:
+    """Every WebSocket error frame: the message quotes at most a short prefix of any input."""
     return json.dumps(
-        {"type": "error", "id": frame_id, "code": code, "message": message},
+        {"type": "error", "id": frame_id, "code": code, "message": tidy(message)},
         separators=(",", ":"),
         allow_nan=False,
     ).encode("utf-8")

@@ -21,10 +21,12 @@ from service.rooms import CONNECT_GRACE_SECONDS
 
 from .stackproc import TIME_SCALE, run, start_stack
 
+MAX_SPECTATORS = 2  # template.yaml's MaxSpectators, set for this stack
+
 
 @pytest.fixture(scope="module")
 def lossy_stack():
-    stack = start_stack("--disconnect-loss", "1")
+    stack = start_stack("--disconnect-loss", "1", "--max-spectators", str(MAX_SPECTATORS))
     yield stack
     rc = stack.stop()
     assert rc == 0, stack.log()
@@ -92,6 +94,26 @@ def test_take_host_succeeds_after_the_host_vanished(lossy_stack):
             view = await players[2].wait_view(lambda v: v["room"]["host"] == "p2", timeout=10)
             assert view["room"]["hostAwaySince"] is None
             for p in players[1:]:
+                await p.close()
+
+    run(body())
+
+
+def test_the_spectator_cap_parameter_reaches_connect_on_the_offline_stack(lossy_stack):
+    """`--max-spectators` values MAFIA_MAX_SPECTATORS as template.yaml's `MaxSpectators` does
+    on AWS; the next spectator is refused at the upgrade, players are not."""
+
+    async def body():
+        async with aiohttp.ClientSession() as http:
+            api = Api(http, lossy_stack.url)
+            seats = await fill_room(api, 2)
+            room, ws_url = seats[0].room, seats[0].ws_url
+            spectators = [await Player.connect(http, ws_url=ws_url, room=room) for _ in range(MAX_SPECTATORS)]
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await Player.connect(http, ws_url=ws_url, room=room)
+            assert refused.value.status == 403
+            player = await Player.connect(http, seats[1])  # players are never refused for it
+            for p in [*spectators, player]:
                 await p.close()
 
     run(body())

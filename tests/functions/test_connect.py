@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import json
+
+import pytest
+
 from service import config
 
 
@@ -99,3 +104,77 @@ def test_disconnect_of_unknown_connection_is_harmless(api):
     api.disconnect("cp2")
     snap = api.snapshot()
     assert snap.conns == {"cp1": "p1"} and snap.version == version + 1
+
+
+# ---------------------------------------------------------------- hostile `$connect` queries
+# Refused by shape, before any DynamoDB request: status + code, nothing of the input echoed.
+HOSTILE_ROOMS = (
+    "x" * 3000,  # over-long
+    "ABC",  # too short
+    "ABCDEFGHJ",  # too long by one
+    "AB-CD",
+    "ABCD\n",
+    "ABCD%00",
+    "ÀBCDE",
+    "ABC\ud800D",  # a lone surrogate
+    "../ROOM",
+    "' OR 1=1",
+)
+
+
+def connect_raw(conn_id: str, query: dict) -> dict:
+    from fnkit import CTX, ws_event
+
+    from handlers import ws_connect
+
+    return ws_connect.handler(ws_event("$connect", conn_id, query=query), CTX)
+
+
+@pytest.fixture
+def dynamodb_calls(svc) -> list[str]:
+    calls: list[str] = []
+    svc.store.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
+    return calls
+
+
+@pytest.mark.parametrize("room", HOSTILE_ROOMS, ids=repr)
+def test_a_room_parameter_that_is_not_a_room_code_is_refused_without_a_read(api, dynamodb_calls, room):
+    out = connect_raw("c1", {"room": room})
+    assert (out["statusCode"], out["body"]) == (400, "bad_request")
+    assert dynamodb_calls == []
+
+
+@pytest.mark.parametrize(
+    "token", ["t" * 65, "x" * 3000, "tok en", "tök", "a\ud800"], ids=lambda t: repr(t[:8])
+)
+def test_an_over_long_or_misshapen_token_is_refused_without_a_read(api, dynamodb_calls, token):
+    api.lobby(2, connect=False)
+    dynamodb_calls.clear()
+    out = connect_raw("c1", {"room": api.code, "token": token})
+    assert (out["statusCode"], out["body"]) == (403, "bad_token")
+    assert dynamodb_calls == []
+    assert api.snapshot().conns == {}
+
+
+def test_a_well_shaped_room_code_in_lower_case_still_connects(api):
+    api.lobby(2, connect=False)
+    assert api.connect("c1", "p2", room=api.code.lower()) == 200
+    assert api.snapshot().conns == {"c1": "p2"}
+
+
+def test_a_refused_connect_logs_its_reason_but_not_the_room_or_the_token(api):
+    from service.telemetry import logger
+
+    api.lobby(2, connect=False)
+    out, handler, level = io.StringIO(), logger.registered_handler, logger.log_level
+    stream = handler.setStream(out)
+    logger.setLevel("INFO")
+    try:
+        assert connect_raw("c1", {"room": "Q" * 3000, "token": "secret" * 20})["statusCode"] == 400
+    finally:
+        logger.setLevel(level)
+        handler.setStream(stream)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    refused = [line for line in lines if line.get("message") == "connect refused"]
+    assert refused and refused[0]["code"] == "bad_request" and refused[0]["connection"] == "c1"
+    assert "QQQQ" not in out.getvalue() and "secret" not in out.getvalue()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from fnkit import CTX
@@ -12,6 +14,7 @@ from fnkit import CTX
 from local import template
 
 ROOT = Path(__file__).resolve().parents[2]
+ROOT_PATHS = [str(ROOT / "functions"), str(ROOT / "layers" / "engine"), str(ROOT)]
 
 
 def resources():
@@ -190,3 +193,25 @@ def test_each_function_policy_allows_exactly_what_its_handler_calls(api):
         allowed = _policy_actions(res[fn])
         assert ops <= allowed, f"{fn} uses {sorted(ops - allowed)} which its policy does not allow"
     assert "dynamodb:GetItem" not in _policy_actions(res["RestFunction"])
+
+
+def test_the_spectator_cap_is_a_deploy_parameter_passed_to_the_connect_function():
+    """`MaxSpectators` (Number, default 20, at least 0) reaches `$connect` as MAFIA_MAX_SPECTATORS,
+    and the offline stack values the variable from the same template (docs/operations.md)."""
+    from service import connections
+
+    tpl = template.load()
+    param = tpl["Parameters"]["MaxSpectators"]
+    assert (param["Type"], param["Default"], param["MinValue"]) == ("Number", 20, 0) and param["Description"]
+    assert param["Default"] == connections.MAX_SPECTATORS  # the code's default is the template's
+    env = tpl["Resources"]["WsConnectFunction"]["Properties"]["Environment"]["Variables"]
+    assert env["MAFIA_MAX_SPECTATORS"] == {"Ref": "MaxSpectators"}
+    assert template.parameter_environment(tpl) == {"MAFIA_MAX_SPECTATORS": "20"}
+    assert template.parameter_environment(tpl, {"MaxSpectators": 3}) == {"MAFIA_MAX_SPECTATORS": "3"}
+
+
+def test_the_spectator_cap_is_read_from_the_environment():
+    code = "from service import connections; print(connections.MAX_SPECTATORS)"
+    env = {**os.environ, "MAFIA_MAX_SPECTATORS": "7", "PYTHONPATH": os.pathsep.join(ROOT_PATHS)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "7"

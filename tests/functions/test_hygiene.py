@@ -14,7 +14,7 @@ from fnkit import CTX
 
 from handlers import rest
 from local import events
-from service import views
+from service import quoting, views
 from tests.hostile_frames import strict_loads
 
 
@@ -116,6 +116,90 @@ def test_error_messages_quote_a_short_prefix_of_the_input(lobby):
         "bad_options",
     )
     assert len(out["message"]) <= 300
+
+
+LONG = "q" * 3000  # a 3,000-character input: at most a short prefix of it may come back
+SHORT_MESSAGE = 120
+
+
+def echoes_at_most_a_prefix(message: str) -> bool:
+    return len(message) <= SHORT_MESSAGE and "q" * 41 not in message
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ({"action": "setOptions", "options": {LONG: 1}}, "bad_options"),  # an option name
+        ({"action": "setOptions", "options": {"firstPhase": LONG}}, "bad_options"),  # an option value
+        ({"action": "setOptions", "preset": LONG, "options": {}}, "bad_options"),
+        ({"action": "sync", "room": LONG}, "bad_frame"),  # the room hint
+        ({"action": "kick", "target": LONG}, "bad_target"),  # a target
+        ({"action": "kick", "target": " ".join(LONG[:1400])}, "bad_target"),  # one with spaces
+        ({"action": "sync", LONG: 1}, "bad_frame"),  # a key
+        ({"action": "addBot", "name": LONG}, "bad_name"),
+    ],
+    ids=["option-name", "option-value", "preset", "room-hint", "target", "spaced", "key", "bot"],
+)
+def test_a_socket_error_quotes_at_most_a_short_prefix_of_a_long_input(lobby, frame, code):
+    out = refused(lobby, "cp1", json.dumps(frame), code)
+    assert echoes_at_most_a_prefix(out["message"]), out["message"]
+
+
+def test_an_engine_refusal_quotes_at_most_a_short_prefix_of_a_long_target(api):
+    """The engine's own refusal ("there is no player '…' in this game") quotes the target."""
+    from mafia_engine.testing import legal_actions
+
+    api.start(4)
+    for _ in range(20):  # on to the first phase with a targeted action (phases end by the timer)
+        state = api.state()
+        targeted = [a for a in legal_actions(state) if "target" in a]
+        if targeted:
+            break
+        api.clock.advance(max(0.0, state["phase"]["endsAt"] - api.clock.t))
+        api.fire(state["seq"])
+    action = dict(targeted[0])
+    conn = "c" + action.pop("player")
+    api.gw.clear()
+    api.send(conn, {**action, "action": action.pop("type"), "target": LONG})
+    [error] = api.errors(conn)
+    assert error["code"] == "unknown_player" and echoes_at_most_a_prefix(error["message"]), error
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "waiting for: Ann, Bob",
+        "you can't vote for 'p3' now",
+        "action: String should match pattern '^[A-Za-z][A-Za-z0-9_]{0,39}$'",
+        "unknown option 'dayMinutes' for preset 'classic'",
+    ],
+)
+def test_messages_without_a_long_input_pass_the_quote_limit_unchanged(message):
+    assert quoting.tidy(message) == message
+
+
+def test_the_quote_limit_cuts_long_quoted_literals_and_long_runs_to_a_prefix():
+    assert quoting.tidy(f"no player {'a b ' * 30!r} here") == f"no player {('a b ' * 10)[:40] + '…'!r} here"
+    assert quoting.tidy("z" * 50 + ": Extra inputs") == "z" * 40 + "… Extra inputs"
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("POST", "/rooms", {"name": "Ann", "options": {LONG: 1}}),
+        ("POST", "/rooms", {"name": "Ann", "options": {"firstPhase": LONG}}),
+        ("POST", "/rooms", {"name": "Ann", "preset": LONG}),
+        ("POST", "/rooms", {"name": "Ann", LONG: 1}),
+        ("POST", "/rooms", {"name": LONG}),
+        ("GET", "/rooms/" + LONG, None),
+        ("POST", "/rooms/" + LONG + "/players", {"name": "Bob"}),
+    ],
+    ids=["option-name", "option-value", "preset", "key", "name", "room-code", "room-code-join"],
+)
+def test_a_rest_error_quotes_at_most_a_short_prefix_of_a_long_input(api, method, path, body):
+    status, out = api.rest(method, path, body)
+    assert status == 400, out
+    assert out["error"]["code"] and echoes_at_most_a_prefix(out["error"]["message"]), out
 
 
 # ---------------------------------------------------------------- §1 the lobby under any order

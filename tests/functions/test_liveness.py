@@ -1,4 +1,4 @@
-"""Liveness without `$disconnect` (issue 15 §2) and the spectator cap (§3).
+"""Liveness without `$disconnect` (issue 15 §2), the silent-socket rule, and the spectator cap (§3).
 
 A socket that vanished answers 410 to GetConnection (the fake gateway's `gone`): the
 heartbeat (`ping`) of the connection before it in the room's ring drops it, and `takeHost`
@@ -7,7 +7,15 @@ asks about the host's sockets before it decides.
 
 from __future__ import annotations
 
+import json
+from datetime import UTC, datetime, timedelta
+
+import boto3
+import pytest
+from botocore.stub import Stubber
+
 from service import connections
+from service.fanout import HEARTBEAT_SECONDS, SILENT_SECONDS, ApiGateway
 from service.operations import HOST_AWAY_SECONDS
 
 
@@ -93,3 +101,113 @@ def test_the_default_spectator_cap_is_twenty(api):
     api.lobby(1)
     assert all(api.connect(f"s{i}") == 200 for i in range(20))
     assert api.connect("s20") == 403
+
+
+# ---------------------------------------------------------------- the silent-socket rule
+# `ApiGateway.alive` over a real botocore client (Stubber answers GetConnection): API Gateway
+# keeps listing a socket whose client vanished until its idle timeout; a socket with no
+# message for more than `SILENT_SECONDS` (150 s) counts as gone. The clock is injected.
+
+REAL_NOW = 1_800_000_000.0
+
+
+def stubbed_gateway(last_active_age: float | None = None, gone: bool = False):
+    client = boto3.client("apigatewaymanagementapi", endpoint_url="https://ws.example/test")
+    stub = Stubber(client)
+    conn = {"ConnectionId": "c1"}
+    if gone:
+        stub.add_client_error("get_connection", "GoneException", http_status_code=410, expected_params=conn)
+    else:
+        at = datetime.fromtimestamp(REAL_NOW - last_active_age, tz=UTC)
+        out = {
+            "ConnectedAt": at - timedelta(minutes=5),
+            "LastActiveAt": at,
+            "Identity": {"SourceIp": "1.2.3.4", "UserAgent": "test"},
+        }
+        stub.add_response("get_connection", out, conn)
+    stub.activate()
+    return ApiGateway(client, now=lambda: REAL_NOW), stub
+
+
+def test_the_silent_bound_is_two_and_a_half_heartbeats():
+    assert SILENT_SECONDS == 150 and SILENT_SECONDS == 2.5 * HEARTBEAT_SECONDS
+
+
+def test_a_socket_last_active_149_seconds_ago_counts_as_alive():
+    gateway, stub = stubbed_gateway(last_active_age=149)
+    assert gateway.alive("c1") is True
+    stub.assert_no_pending_responses()  # one GetConnection, no DeleteConnection
+
+
+def test_a_socket_silent_for_151_seconds_counts_as_gone_and_is_closed():
+    gateway, stub = stubbed_gateway(last_active_age=151)
+    stub.add_response("delete_connection", {}, {"ConnectionId": "c1"})  # closed: API Gateway forgets it too
+    assert gateway.alive("c1") is False
+    stub.assert_no_pending_responses()
+
+
+def test_a_socket_that_answers_410_to_get_connection_counts_as_gone():
+    gateway, stub = stubbed_gateway(gone=True)
+    assert gateway.alive("c1") is False
+    stub.assert_no_pending_responses()
+
+
+class ManagementApi:
+    """A stand-in for the `apigatewaymanagementapi` client (its real exception classes): posts
+    are recorded, GetConnection answers 410 for `gone` and `LastActiveAt` from `last_active`."""
+
+    def __init__(self) -> None:
+        self.exceptions = boto3.client("apigatewaymanagementapi", endpoint_url="https://x.example").exceptions
+        self.gone: set[str] = set()
+        self.last_active: dict[str, float] = {}
+        self.deleted: list[str] = []
+        self.views: dict[str, dict] = {}  # connection id -> the last view posted to it
+
+    def _gone(self, op: str):
+        err = {"Error": {"Code": "GoneException", "Message": ""}, "ResponseMetadata": {"HTTPStatusCode": 410}}
+        return self.exceptions.GoneException(err, op)
+
+    def post_to_connection(self, ConnectionId: str, Data: bytes) -> None:  # noqa: N803 - boto3's names
+        if ConnectionId in self.gone:
+            raise self._gone("PostToConnection")
+        frame = json.loads(Data)
+        if frame["type"] == "view":
+            self.views[ConnectionId] = frame["view"]
+
+    def get_connection(self, ConnectionId: str) -> dict:  # noqa: N803
+        if ConnectionId in self.gone:
+            raise self._gone("GetConnection")
+        at = self.last_active.get(ConnectionId, REAL_NOW)
+        return {"LastActiveAt": datetime.fromtimestamp(at, tz=UTC)}
+
+    def delete_connection(self, ConnectionId: str) -> None:  # noqa: N803
+        self.deleted.append(ConnectionId)
+        self.gone.add(ConnectionId)
+
+
+@pytest.fixture
+def mgmt(svc) -> ManagementApi:
+    """The service's gateway is the real `ApiGateway` over `ManagementApi`."""
+    client = ManagementApi()
+    svc.gateway = svc.uow.gateway = ApiGateway(client, now=lambda: REAL_NOW)
+    return client
+
+
+def test_a_heartbeat_drops_a_connection_that_answers_410_to_get_connection(api, mgmt):
+    api.lobby(3)
+    api.clock.advance(10)
+    mgmt.gone.add("cp3")  # the socket died; API Gateway never sent $disconnect
+    api.send("cp2", {"action": "ping"})  # cp2's successor in the ring is cp3
+    assert set(api.snapshot().conns) == {"cp1", "cp2"}
+    assert [p["connected"] for p in mgmt.views["cp1"]["players"]] == [True, True, False]
+
+
+def test_a_heartbeat_drops_a_connection_silent_for_longer_than_the_bound(api, mgmt):
+    api.lobby(3)
+    api.clock.advance(10)
+    mgmt.last_active["cp3"] = REAL_NOW - SILENT_SECONDS + 1  # still within the bound
+    api.send("cp2", {"action": "ping"})
+    assert "cp3" in api.snapshot().conns and mgmt.deleted == []
+    mgmt.last_active["cp3"] = REAL_NOW - SILENT_SECONDS - 1
+    api.send("cp2", {"action": "ping"})
+    assert "cp3" not in api.snapshot().conns and mgmt.deleted == ["cp3"]
