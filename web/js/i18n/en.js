@@ -575,5 +575,7 @@ export default {
   "err.already_reported": "You have already reported this player in this game.",
   "err.line_not_visible": "That line is no longer in your chat.",
   "err.bad_line": "That line was not written by this player.",
-  "err.seatClosed": "Your seat in that room is closed: you left the game or were removed.",
+  "seat.removed": "You were removed from room {code}.",
+  "seat.left": "You left room {code}; your seat there is closed.",
+  "seat.gone": "Your seat in room {code} is gone.",
 };
