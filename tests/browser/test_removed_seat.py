@@ -94,10 +94,17 @@ def test_a_seat_removed_in_the_lobby_goes_home_with_a_note_in_russian(browser, s
         })""",
         code,
     )
-    assert state == {"note": f"Вас удалили из комнаты {code}.", "key": "seat.removed", "listed": 0, "kept": False}
+    assert state == {
+        "note": f"Вас удалили из комнаты {code}.",
+        "key": "seat.removed",
+        "listed": 0,
+        "kept": False,
+    }
     cat.page.reload()  # and it stays gone
     expect(cat.page.locator("#create-btn")).to_be_visible()
-    assert cat.page.evaluate("() => document.querySelectorAll('#my-games, .my-games-notes .notice').length") == 0
+    assert (
+        cat.page.evaluate("() => document.querySelectorAll('#my-games, .my-games-notes .notice').length") == 0
+    )
 
     refused_handshakes(console_errors, "Борис")
     for pl in (ann, bob, cat):
@@ -116,7 +123,9 @@ def test_a_seat_removed_or_left_mid_game_goes_home_with_a_note_in_korean(browser
     for n in range(4):  # seven seats, two mafia: neither removal below can end the game
         ann.page.click("#add-bot-btn")
         expect(ann.page.locator(".lobby-player")).to_have_count(n + 4)
-    expect(ann.page.locator(".lobby-player .pname")).to_have_text(["민준", "서연", "지호", "봇 1", "봇 2", "봇 3", "봇 4"])
+    expect(ann.page.locator(".lobby-player .pname")).to_have_text(
+        ["민준", "서연", "지호", "봇 1", "봇 2", "봇 3", "봇 4"]
+    )
     bob.ready()
     cat.ready()
     ann.click("#start-btn")
@@ -166,7 +175,10 @@ def test_a_seat_removed_or_left_mid_game_goes_home_with_a_note_in_korean(browser
     reopen(cat, link, console_errors)
     expect(cat.page.locator(".home > .notice")).to_be_visible(timeout=20_000)
     home = cat.page.evaluate(HOME_JS, code)
-    assert home["noticeKey"] == "seat.left" and home["notice"] == f"{code} 방에서 나왔습니다. 그 방의 내 자리는 닫혔습니다."
+    assert (
+        home["noticeKey"] == "seat.left"
+        and home["notice"] == f"{code} 방에서 나왔습니다. 그 방의 내 자리는 닫혔습니다."
+    )
     assert (home["screen"], home["banner"], home["kept"], home["listed"]) == ("home", False, False, 0), home
     # the table still plays: Ann's seat is untouched
     assert ann.page.evaluate("() => document.body.dataset.screen") in ("game", "end")
