@@ -96,7 +96,7 @@ export class Connection {
       this.setStatus(this.everOpen ? "lost" : "connecting");
       // A refused connect (seat removed, room gone) never opens: ask the app to check, again
       // every third refusal in case a check could not tell (offline, a server error).
-      if (this.failuresBeforeOpen % 3 === 0) this.handlers.onGone();
+      if (!opened && this.failuresBeforeOpen % 3 === 0) this.handlers.onGone();
       this.scheduleRetry();
     };
     ws.onerror = () => {
