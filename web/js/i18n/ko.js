@@ -231,7 +231,7 @@ export default {
   "chat.channel.system": "사회자",
   "chat.placeholder": "메시지를 입력하세요",
   "chat.send": "보내기",
-  "chat.readonly": "지금은 여기에 쓸 수 없습니다.",
+  "chat.readonly": "지금은 쓸 수 없습니다",
   "chat.empty": "아직 메시지가 없습니다.",
   "chat.moderator": "사회자",
   "chat.input": "메시지",
