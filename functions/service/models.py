@@ -78,3 +78,8 @@ class RoomSummary(BaseModel):
     maxPlayers: int
     setupError: SetupError | None
     players: list[PlayerSummary]
+    removed: list[str] = Field(
+        default_factory=list,
+        description="ids of the seats the host removed (newest last, at most 32): a device "
+        "refused at connect reads here that its seat was removed",
+    )

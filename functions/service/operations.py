@@ -30,6 +30,8 @@ SERVER_ONLY_ACTIONS = frozenset({"phaseTimeout", "presence"})
 # engine action: its `player` would be the sender): `remove` is the host's `kick` mid-game.
 ROOM_LAYER_ACTIONS = {"remove": 'the host removes a player with {"action": "kick", "target": id}'}
 HOST_ACTIONS = frozenset({"pause", "resume", "endGame"})  # the engine applies them; the room checks the host
+BOT_WORD = {"en": "Bot", "ko": "봇", "ru": "Бот"}  # a bot seat's default name: "<word> N"
+REMOVED_KEPT = 32  # ids of seats the host removed, newest last, for the public summary
 HOST_AWAY_SECONDS = 60  # city: another player may take the room over after the host is gone this long
 
 Operation = Callable[["Change", str, Any], None]
@@ -218,6 +220,7 @@ def kick(c: Change, conn_id: str, frame: f.Kick) -> None:
     seat = seat_of(c.room, frame.target)
     if c.room["status"] == "lobby":
         _remove_player(c, frame.target, "kicked", "the host removed you from the room")
+        _note_removed(c.room, frame.target)
         return
     if seat.get("left"):
         raise ServiceError("bad_target", f"{seat['name']} has already left the game")
@@ -229,7 +232,16 @@ def kick(c: Change, conn_id: str, frame: f.Kick) -> None:
         count("Removals")
     seat["kickedHash"], seat["tokenHash"] = seat["tokenHash"], ""
     seat["left"] = seat["kicked"] = True
+    _note_removed(c.room, frame.target)
     _close_seat(c, frame.target, views.error_frame(None, "kicked", "the host removed you from the game"))
+
+
+def _note_removed(room: dict, pid: str) -> None:
+    """Remember that the host removed seat `pid` (the summary's `removed`): a device that missed
+    the `kicked` frame (asleep, offline, a closed tab) and is then refused at connect learns
+    from the public summary that its seat was removed, not just gone. Ids only: the table saw
+    the removal (the lobby list, the public "removed by the host" line)."""
+    room["removed"] = [*[p for p in room.get("removed", []) if p != pid], pid][-REMOVED_KEPT:]
 
 
 @operation("leave")
@@ -263,10 +275,18 @@ def add_bot(c: Change, conn_id: str, frame: f.AddBot) -> None:
     host(c, conn_id)
     in_lobby(c)
     room = c.room
-    taken = {names.key(p["name"]) for p in room["players"]}
-    name = frame.name or next(f"Bot {i}" for i in range(1, 100) if names.key(f"Bot {i}") not in taken)
+    name = frame.name or bot_name(room)
     require_room_for(room, name)
     room["players"].append(new_seat(next_player_id(room), name, "", bot=True))
+
+
+def bot_name(room: dict) -> str:
+    """The first free "Bot N" in the room's language ("봇 N", "Бот N"): the name the table reads
+    on the bot's tile and in the bots' chat lines. Nothing recognises a bot by its name (the
+    seat's `bot` flag does), so any word works; free means no seat's `names.key` equals it."""
+    word = BOT_WORD.get(room.get("lang") or "en", BOT_WORD["en"])
+    taken = {names.key(p["name"]) for p in room["players"]}
+    return next(f"{word} {i}" for i in range(1, 100) if names.key(f"{word} {i}") not in taken)
 
 
 @operation("newGame")

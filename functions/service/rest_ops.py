@@ -99,4 +99,6 @@ def summary(uow: UnitOfWork, code: str) -> dict:
             }
             for p in room["players"]
         ],
+        # seats the host removed (ids only): a refused device learns why its seat is gone
+        "removed": list(room.get("removed", [])),
     }

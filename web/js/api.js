@@ -47,8 +47,9 @@ async function call(method, path, body) {
   return data;
 }
 
-export const createRoom = (name, preset, options) =>
-  call("POST", "/rooms", { name, preset, options: options || {} });
+// `lang`: the room's language (bot names and bot chat lines), the creator's language.
+export const createRoom = (name, preset, options, lang) =>
+  call("POST", "/rooms", { name, preset, options: options || {}, ...(lang ? { lang } : {}) });
 export const joinRoom = (code, name) =>
   call("POST", `/rooms/${encodeURIComponent(code)}/players`, { name });
 export const getRoom = (code) => call("GET", `/rooms/${encodeURIComponent(code)}`);

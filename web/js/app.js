@@ -9,7 +9,15 @@ import { markRoleSeen, resetPhaseMemory } from "./game/phases.js";
 import { closeRules, rulesOpen, showRules, updateRules } from "./game/rules.js";
 import { cue, setSound, soundOn, unlock } from "./sound.js";
 import { toast } from "./toast.js";
-import { clearSession, loadSession, markEventsSeen, saveSession, seenEvents, takeSeatFromFragment } from "./session.js";
+import {
+  clearSession,
+  loadSession,
+  markEventsSeen,
+  saveSession,
+  seatFate,
+  seenEvents,
+  takeSeatFromFragment,
+} from "./session.js";
 import { reportConfirmed } from "./game/report.js";
 import * as endScreen from "./screens/end.js";
 import * as gameScreen from "./screens/game.js";
@@ -45,7 +53,7 @@ const ctx = {
     return id;
   },
   async create(name, preset, options) {
-    const res = await api.createRoom(name, preset, options);
+    const res = await api.createRoom(name, preset, options, getLang());
     enterRoom({ room: res.roomCode, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
   },
   async join(code, name) {
@@ -111,21 +119,27 @@ function connect() {
   });
 }
 
+// The socket keeps being refused at connect (a refused handshake carries no body): ask the
+// public summary whether the room and this seat still exist. A seat the host removed, or
+// given up (left on another device), goes home with a note naming the room; a room that is
+// gone, too. Anything else (a network error, the seat still open) keeps retrying.
 async function checkRoomGone() {
-  if (!state.session) return;
+  const session = state.session;
+  if (!session) return;
+  let summary;
   try {
-    const summary = await api.getRoom(state.session.room);
-    // Refused although the room exists: this seat left (on another device) or was removed.
-    const me = state.session.token && (summary.players || []).find((p) => p.id === state.session.playerId);
-    if (state.session.token && (!me || me.left)) {
-      state.notice = "err.seatClosed";
-      goHome();
-    }
+    summary = await api.getRoom(session.room);
   } catch (err) {
-    if (err.status === 404) {
-      state.notice = "conn.roomGone";
+    if (err.status === 404 && state.session === session) {
+      state.notice = { key: "conn.roomGone" };
       goHome();
     }
+    return;
+  }
+  const fate = session.token ? seatFate(summary, session) : null;
+  if (fate && state.session === session) {
+    state.notice = { key: `seat.${fate}`, params: { code: session.room } };
+    goHome();
   }
 }
 
@@ -202,7 +216,7 @@ function onErrorFrame(frame) {
   // First: "left"/"kicked" reach every device of the seat with the id of the frame that
   // caused them, which may equal one of this tab's own ids (e.g. of a nudge).
   if ((frame.code === "kicked" || frame.code === "left") && state.session) {
-    state.notice = `err.${frame.code}`;
+    state.notice = { key: `err.${frame.code}` };
     goHome();
     return;
   }

@@ -94,8 +94,9 @@ export class Connection {
       if (this.closed) return;
       if (!opened) this.failuresBeforeOpen += 1;
       this.setStatus(this.everOpen ? "lost" : "connecting");
-      // A refused connect (bad token, room gone) never opens: ask the app to check.
-      if (this.failuresBeforeOpen === 3) this.handlers.onGone();
+      // A refused connect (seat removed, room gone) never opens: ask the app to check, again
+      // every third refusal in case a check could not tell (offline, a server error).
+      if (!opened && this.failuresBeforeOpen % 3 === 0) this.handlers.onGone();
       this.scheduleRetry();
     };
     ws.onerror = () => {

@@ -65,6 +65,18 @@ export function allSeats() {
   return out.sort((a, b) => (b.savedAt || 0) - (a.savedAt || 0));
 }
 
+/**
+ * What the public room summary (GET /rooms/{code}) says of a seat kept here: null while it is
+ * open, "removed" (the host removed it), "left" (the player left the game, e.g. on another
+ * device), or "gone" (no such seat any more). Nothing else about the room is read.
+ */
+export function seatFate(summary, seat) {
+  if ((summary.removed || []).includes(seat.playerId)) return "removed";
+  const me = (summary.players || []).find((p) => p.id === seat.playerId);
+  if (!me) return "gone";
+  return me.left ? "left" : null;
+}
+
 /** Events already shown as a card, per room, so a refresh or another tab does not replay them. */
 export function seenEvents(room) {
   return Number(localStorage.getItem(SEEN + room) || "-1");

@@ -76,7 +76,7 @@ function leaveDevice() {
 }
 
 async function createGame(names, preset) {
-  const first = await api.createRoom(names[0], preset, { untimed: true });
+  const first = await api.createRoom(names[0], preset, { untimed: true }, getLang());
   const game = {
     room: first.roomCode, preset, wsUrl: first.wsUrl,
     seats: [{ id: first.playerId, name: names[0], token: first.token }],

@@ -231,7 +231,7 @@ export default {
   "chat.channel.system": "사회자",
   "chat.placeholder": "메시지를 입력하세요",
   "chat.send": "보내기",
-  "chat.readonly": "지금은 여기에 쓸 수 없습니다.",
+  "chat.readonly": "지금은 쓸 수 없습니다",
   "chat.empty": "아직 메시지가 없습니다.",
   "chat.moderator": "사회자",
   "chat.input": "메시지",
@@ -578,5 +578,7 @@ export default {
   "err.already_reported": "이번 게임에서 이미 이 플레이어를 신고했습니다.",
   "err.line_not_visible": "그 메시지는 더 이상 내 채팅에 없습니다.",
   "err.bad_line": "그 메시지는 이 플레이어가 쓴 것이 아닙니다.",
-  "err.seatClosed": "그 방의 내 자리는 닫혔습니다. 게임에서 나갔거나 제외되었습니다.",
+  "seat.removed": "방장이 나를 {code} 방에서 내보냈습니다.",
+  "seat.left": "{code} 방에서 나왔습니다. 그 방의 내 자리는 닫혔습니다.",
+  "seat.gone": "{code} 방의 내 자리가 없어졌습니다.",
 };

@@ -166,7 +166,8 @@ export function mount(root, ctx) {
     ),
   );
 
-  const notice = ctx.state.notice ? h("p", { class: "notice", role: "alert" }, t(ctx.state.notice)) : null;
+  const n = ctx.state.notice; // {key, params}: why this browser came home (removed, room gone)
+  const notice = n ? h("p", { class: "notice", role: "alert", "data-notice": n.key }, t(n.key, n.params)) : null;
   ctx.state.notice = null;
 
   root.append(

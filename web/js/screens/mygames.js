@@ -1,10 +1,11 @@
 // "Your games" on the home screen: the seats kept in this browser whose room is still alive
 // (GET /rooms/{code}: public summary only), each with a "return" button. A room the server
-// no longer has is dropped from the list with a short note.
+// no longer has, or a seat the host removed or the player gave up, is dropped from the list
+// with a short note saying which.
 import * as api from "../api.js";
 import { h, replaceChildren } from "../dom.js";
 import { has, t } from "../i18n.js";
-import { allSeats, clearSession } from "../session.js";
+import { allSeats, clearSession, seatFate } from "../session.js";
 
 export function yourGames(ctx) {
   const seats = allSeats();
@@ -27,9 +28,10 @@ export function yourGames(ctx) {
   for (const seat of seats) {
     api.getRoom(seat.room).then(
       (summary) => {
-        const me = (summary.players || []).find((p) => p.id === seat.playerId);
         const row = rows.get(seat.room);
-        if (!me || me.left) return gone(seat, row); // left, or removed before the start
+        const fate = seatFate(summary, seat); // removed by the host, left, or no such seat
+        if (fate) return gone(seat, row, `seat.${fate}`);
+        const me = summary.players.find((p) => p.id === seat.playerId);
         const phase = summary.status === "lobby" ? "lobby" : summary.phase;
         replaceChildren(
           row,
@@ -58,15 +60,15 @@ export function yourGames(ctx) {
         );
       },
       (err) => {
-        if (err.status === 404) gone(seat, rows.get(seat.room));
+        if (err.status === 404) gone(seat, rows.get(seat.room), "mygames.gone");
       },
     );
   }
 
-  function gone(seat, row) {
+  function gone(seat, row, key) {
     clearSession(seat.room);
     if (row) row.remove();
-    notes.append(h("p", { class: "notice", "data-gone": seat.room }, t("mygames.gone", { code: seat.room })));
+    notes.append(h("p", { class: "notice", "data-gone": seat.room, "data-notice": key }, t(key, { code: seat.room })));
     if (!list.children.length) list.hidden = true;
   }
   return section;
