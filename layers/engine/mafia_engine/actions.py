@@ -306,7 +306,7 @@ def _explain(msg: str, raw: dict, model: type) -> str:
         return f"{field}: expected {want}, not {kind_of(value)}"
     choices = _choices(model, field)
     if choices:
-        return f"{field}: {quoted(value)} is not one of {', '.join(map(repr, choices))}"
+        return f"{field}: {quoted(value)} is not one of {'/'.join(map(str, choices))}"
     return f"{field}: {quoted(value)} is not allowed"
 
 
