@@ -53,7 +53,9 @@ def test_a_game_imports_its_own_preset_and_never_pydantic(preset):
     """Issue 15 §5: "import only what the handler's path needs" — the engine imports without
     pydantic and without any preset; a game (API, views, roster, bots) imports only its own."""
     code = _PLAY.format(engine=str(ENGINE), preset=preset)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     seen = json.loads(out.stdout.splitlines()[-1])
     assert seen["import"] == ["mafia_engine.presets.base"]
@@ -73,7 +75,9 @@ def test_names_and_membership_import_no_preset():
         " 'phase': {}, 'players': [], 'chat': [], 'events': [], 'winner': None, 'result': None}));"
         "print(sorted(m for m in sys.modules if m.startswith('mafia_engine.presets.')))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "['mafia_engine.presets.base']"
 
@@ -114,7 +118,10 @@ def _refusal(action: dict) -> str:
 @pytest.mark.parametrize(
     "action, says",
     [
-        ({"type": "mafiaTarget", "player": "p1", "target": 5}, "target: expected a string or null, not an integer"),
+        (
+            {"type": "mafiaTarget", "player": "p1", "target": 5},
+            "target: expected a string or null, not an integer",
+        ),
         ({"type": "heal", "player": "p4", "target": ["p1"]}, "target: expected a string, not a list"),
         ({"type": "heal", "player": "p4", "target": None}, "target: expected a string, not null"),
         ({"type": "heal", "player": None, "target": "p1"}, "player: expected a string, not null"),
@@ -123,7 +130,10 @@ def _refusal(action: dict) -> str:
         ({"type": "fly", "player": "p1"}, "unknown action type 'fly' in a classic game"),
         ({"type": 7, "player": "p1"}, "type: expected a string, not an integer"),
         ({"player": "p1"}, "an action needs a 'type'"),
-        ({"type": "presence", "player": "p1", "connected": 1}, "connected: expected true or false, not an integer"),
+        (
+            {"type": "presence", "player": "p1", "connected": 1},
+            "connected: expected true or false, not an integer",
+        ),
         ({"type": "adjustTime", "player": "p1", "delta": True}, "delta: expected an integer, not a boolean"),
         ({"type": "adjustTime", "player": "p1", "delta": 15.0}, "delta: expected an integer, not a number"),
         ({"type": "adjustTime", "player": "p1", "delta": 10}, "delta: 10 is not one of 15/-15"),
