@@ -41,10 +41,10 @@ class _Registry(Mapping[str, Preset]):
         self._loaded: dict[str, Preset] = {}
 
     def __getitem__(self, name: str) -> Preset:
+        if name not in self._names:  # a list: any value (even unhashable) is just not there
+            raise KeyError(name)
         preset = self._loaded.get(name)
-        if preset is None:
-            if name not in self._names or name not in BUILT_IN:
-                raise KeyError(name)
+        if preset is None:  # a built-in preset's first use (a registered one is always loaded)
             module, attr = BUILT_IN[name]
             preset = self._loaded[name] = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
         return preset
