@@ -348,9 +348,13 @@ def test_presence_is_accepted_in_every_phase_and_changes_no_view() -> None:
 
 def test_action_schema_lists_every_action_type() -> None:
     schema = me.action_schema()
-    consts = {d["properties"]["type"]["const"] for d in schema["$defs"].values()}
-    assert consts == set(me.ACTION_TYPES)
+    tags = [d["properties"]["type"]["enum"] for d in schema["$defs"].values()]
+    assert all(len(t) == 1 for t in tags)
+    assert sorted(t[0] for t in tags) == sorted(me.ACTION_TYPES)
+    assert schema["discriminator"]["propertyName"] == "type"
+    assert set(schema["discriminator"]["mapping"]) == set(me.ACTION_TYPES)
     assert all(d["additionalProperties"] is False for d in schema["$defs"].values())
+    assert all("type" in d["required"] for d in schema["$defs"].values())
 
 
 def test_state_stays_under_64_kb_with_every_channel_full_of_korean() -> None:

@@ -3,14 +3,12 @@ public API, the random player and a full all-bot room: a new rule system is one 
 
 from __future__ import annotations
 
-from typing import Literal
-
 import pytest
 import tinypreset
-from pydantic import BaseModel, ConfigDict
 
 import mafia_engine as me
 from mafia_engine import bots
+from mafia_engine.actions import PlayerAction
 from mafia_engine.presets import PRESETS, Preset, register, unregister
 from mafia_engine.testing import random_game
 
@@ -93,10 +91,8 @@ def test_tiny_full_bot_room_plays_to_the_end():
         assert me.result(state) is not None, state["phase"]
 
 
-class _Wave(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-    type: Literal["wave"]
-    player: str
+class _Wave(PlayerAction, tag="wave"):
+    """A preset's own action: a msgspec Struct tagged with its ``type``."""
 
 
 def test_a_preset_brings_its_own_action_models_into_the_union(tiny):

@@ -8,10 +8,16 @@ Public API (docs/protocol.md and CONTRACT.md §2)::
     dump(state) -> dict; load(dict) -> state; check_setup(options, n); presets(); team_of(role)
     roster(options, n) -> {role: count} | None: the roles a game of n players deals;
     lobby_roster(options, n): the same for at least the preset's minimum (a lobby filling up)
-    presets_info() / PRESET_NAMES: the registered presets (lobby facts, names)
+    presets_info() / PRESET_NAMES: the registered presets (lobby facts, names);
+    presets(only=name) / presets_info(only=name): one preset's entry (imports only that preset)
 
 A state is a JSON-ready dict; treat it as opaque and never change it in place. ``apply``
 returns a new state and leaves its input untouched; a refusal raises ``InvalidAction``.
+
+Imports stay light (a Lambda cold start): msgspec, not pydantic, and only the preset a game
+plays (``new_game``, ``apply``, ``view``, ``check_setup``, ``roster`` import that one alone);
+listings of every preset (``presets()``, ``presets_info()``, ``ACTION_TYPES``,
+``action_schema()``) import them all.
 """
 
 from __future__ import annotations
@@ -24,8 +30,7 @@ from . import options as _options
 from . import presets as _presets
 from . import review as _review
 from . import rng as _rng
-from .actions import parse
-from .errors import InvalidAction
+from .errors import InvalidAction, quoted
 from .game import Game, clone
 from .presets import PRESETS, register
 from .presets import get as _get_preset
@@ -64,6 +69,16 @@ ALWAYS_ROUTED = frozenset({"chat", "presence", "phaseTimeout"})
 ROOM_ACTIONS = frozenset({"pause", "resume", "endGame", "leave", "remove"})
 # What may still happen while the host has paused the game
 WHILE_PAUSED = frozenset({"chat", "presence", "pause", "resume", "endGame", "leave", "remove"})
+
+
+def _preset_of_state(state: Any):
+    try:
+        name = state["preset"]
+    except (TypeError, KeyError, IndexError):
+        raise InvalidAction("bad_state", "not a mafia_engine state") from None
+    if name not in PRESETS:
+        raise InvalidAction("bad_state", f"unknown preset {quoted(name)}")
+    return PRESETS[name]
 
 
 def _preset_of_options(options: Any):
@@ -124,23 +139,33 @@ def lobby_roster(options: dict | None, n_joined: int) -> dict[str, int] | None:
 
 def __getattr__(name: str) -> Any:
     # derived from the registered presets, so read at call time (``register`` adds to them)
-    if name == "ACTION_TYPES":
-        return _actions.ACTION_TYPES
+    if name == "ACTION_TYPES":  # every registered preset's actions: imports every preset
+        return _actions.build(PRESETS.values()).types
     if name == "PRESET_NAMES":
         return _presets.PRESET_NAMES
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def presets_info() -> dict:
+def _chosen(only: str | None) -> list[str]:
+    """Every registered preset's name, or just ``only`` (none if it is not registered)."""
+    return list(PRESETS) if only is None else [only] if only in PRESETS else []
+
+
+def presets_info(only: str | None = None) -> dict:
     """Per preset, what a lobby shows before a game exists: title, minPlayers, maxPlayers,
-    untimed (can run without deadlines) and the public ``rules`` every view carries."""
-    return {name: p.info() for name, p in PRESETS.items()}
+    untimed (can run without deadlines) and the public ``rules`` every view carries.
+
+    ``only``: just that preset's entry (``{}`` if unknown), importing no other preset."""
+    return {name: PRESETS[name].info() for name in _chosen(only)}
 
 
-def presets() -> dict:
-    """Per preset: title, implemented, minPlayers, maxPlayers, defaults and the option schema."""
+def presets(only: str | None = None) -> dict:
+    """Per preset: title, implemented, minPlayers, maxPlayers, defaults and the option schema.
+
+    ``only``: just that preset's entry (``{}`` if unknown), importing no other preset."""
     out = {}
-    for name, p in PRESETS.items():
+    for name in _chosen(only):
+        p = PRESETS[name]
         defaults = p.check_options({}, _options.normalise(p.options, {}, name))
         out[name] = {
             "title": p.title,
@@ -155,7 +180,7 @@ def presets() -> dict:
 
 def _check_now(now: Any) -> float:
     if isinstance(now, bool) or not isinstance(now, int | float) or not math.isfinite(now):
-        raise InvalidAction("bad_action", f"now must be a finite number of seconds, not {now!r}")
+        raise InvalidAction("bad_action", f"now must be a finite number of seconds, not {quoted(now)}")
     return float(now)
 
 
@@ -169,7 +194,7 @@ def new_game(players: list[str], options: dict | None = None, seed: int | str = 
     if "abstain" in players:
         raise InvalidAction("bad_players", "'abstain' is reserved and cannot be a player id")
     if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise InvalidAction("bad_options", f"seed must be an integer or a string, not {seed!r}")
+        raise InvalidAction("bad_options", f"seed must be an integer or a string, not {quoted(seed)}")
     opts = check_setup(options, len(players))
     preset = PRESETS[opts["preset"]]
     r, roles = _rng.shuffle(_rng.seed_state(seed), preset.deal(opts, len(players)))
@@ -220,9 +245,9 @@ def apply(state: dict, action: dict, now: float) -> dict:
 
     Raises InvalidAction (code + message) and leaves everything as it was on refusal.
     """
-    a = parse(action)
+    preset = _preset_of_state(state)
+    a = _actions.parse(action, preset)
     now = _check_now(now)
-    preset = PRESETS[state["preset"]]
     ph = state["phase"]
     kind = ph["kind"]
     if state.get("paused") and a.type not in WHILE_PAUSED:
@@ -313,13 +338,14 @@ def _room_action(g: Game, a: Any) -> None:
 
 
 def action_schema() -> dict:
-    """The JSON Schema of every action (the pydantic discriminated union), for docs and clients."""
-    return _actions.adapter().json_schema()
+    """The JSON Schema of every registered preset's actions (the msgspec tagged union on
+    ``type``: ``$defs`` holds one object schema per action), for docs and clients."""
+    return _actions.schema(_actions.build(PRESETS.values()))
 
 
 def view(state: dict, viewer: str | None) -> dict:
     """Everything ``viewer`` may know (None: a spectator), as a JSON-ready dict."""
-    return _build_view(state, viewer, PRESETS[state["preset"]])
+    return _build_view(state, viewer, _preset_of_state(state))
 
 
 def review(state: dict) -> dict:
@@ -373,5 +399,5 @@ def load(data: dict) -> dict:
     if data["v"] != STATE_VERSION:
         raise InvalidAction("bad_state", f"saved state version {data['v']} is not {STATE_VERSION}")
     if data["preset"] not in PRESETS:
-        raise InvalidAction("bad_state", f"unknown preset {data['preset']!r}")
+        raise InvalidAction("bad_state", f"unknown preset {quoted(data['preset'])}")
     return _jcopy(data)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import rng
-from .errors import InvalidAction
+from .errors import InvalidAction, quoted
 from .roles import ROLES, Role, team_of
 from .views import _jcopy
 
@@ -69,7 +69,7 @@ class Game:
     def player(self, pid: Any) -> dict:
         p = self.by_id.get(pid) if isinstance(pid, str) else None
         if p is None:
-            raise InvalidAction("unknown_player", f"there is no player {pid!r} in this game")
+            raise InvalidAction("unknown_player", f"there is no player {quoted(pid)} in this game")
         return p
 
     def actor(self, pid: Any) -> dict:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import InvalidAction
+from .errors import InvalidAction, quoted
 
 _ON = {"on": True, "off": False}
 
@@ -29,7 +29,7 @@ class OptionSpec:
     def check(self, value: Any) -> Any:
         """The normalised value, or InvalidAction(bad_options) naming the key."""
         bad = InvalidAction(
-            "bad_options", f"option {self.key!r}: {value!r} is not allowed ({self.describe()})"
+            "bad_options", f"option {self.key!r}: {quoted(value)} is not allowed ({self.describe()})"
         )
         if self.type == "bool":
             if isinstance(value, bool):
@@ -94,7 +94,7 @@ def normalise(specs: Sequence[OptionSpec], raw: Any, preset: str) -> dict:
     by_key = {s.key: s for s in specs}
     for key in raw:
         if key != "preset" and key not in by_key:
-            raise InvalidAction("bad_options", f"unknown option {key!r} for preset {preset!r}")
+            raise InvalidAction("bad_options", f"unknown option {quoted(key)} for preset {preset!r}")
     out: dict[str, Any] = {"preset": preset}
     for spec in specs:
         out[spec.key] = spec.check(raw[spec.key]) if spec.key in raw else spec.default

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import InvalidAction
+from .errors import InvalidAction, quoted
 from .roles import team_of
 
 
@@ -87,7 +87,7 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
                 me = p
                 break
         else:
-            raise InvalidAction("unknown_player", f"there is no player {viewer!r} in this game")
+            raise InvalidAction("unknown_player", f"there is no player {quoted(viewer)} in this game")
     ph = s["phase"]
     spec = preset.phases[ph["kind"]]
     known = preset.known_roles(s, me)

@@ -76,7 +76,7 @@ class Preset:
     start: Callable[[Game], None] | None = None  # enter the first phase
     phases: dict[str, PhaseSpec] = field(default_factory=dict)
     # action type -> handler; every type must have a model in ``actions.py`` or in
-    # ``action_models`` (pydantic models with a ``type: Literal[...]`` field)
+    # ``action_models`` (msgspec Structs subclassing ``actions.PlayerAction``, ``tag="<type>"``)
     actions: dict[str, Callable[[Game, Any], None]] = field(default_factory=dict)
     action_models: tuple[type, ...] = ()
     # what ``private.task`` may say in this preset (names of ``tasks.TASKS``)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import InvalidAction
+from ..errors import InvalidAction, quoted
 from ..game import Game
 from ..options import OptionSpec
 from ..phases import PhaseSpec
@@ -240,7 +240,7 @@ def end_day(g: Game) -> None:
 def _check_heal(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[str, str] | None:
     q = by_id.get(t)
     if q is None:
-        return "unknown_player", f"there is no player {t!r} in this game"
+        return "unknown_player", f"there is no player {quoted(t)} in this game"
     if not q["alive"]:
         return "target_dead", f"{t} is already out of the game"
     last = s["lastHeal"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import InvalidAction
+from ..errors import InvalidAction, quoted
 from ..game import Game
 from ..options import OptionSpec
 from ..phases import PhaseSpec
@@ -445,7 +445,7 @@ def act_confirm(g: Game, a: Any) -> None:
 def _check_heal(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[str, str] | None:
     q = by_id.get(t)
     if q is None:
-        return "unknown_player", f"there is no player {t!r} in this game"
+        return "unknown_player", f"there is no player {quoted(t)} in this game"
     if not q["alive"]:
         return "target_dead", f"{t} is already out of the game"
     if q is p and not s["options"]["doctorSelfHeal"]:
@@ -464,7 +464,7 @@ def _check_heal(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[str, str]
 def _check_medium_peek(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[str, str] | None:
     q = by_id.get(t)
     if q is None:
-        return "unknown_player", f"there is no player {t!r} in this game"
+        return "unknown_player", f"there is no player {quoted(t)} in this game"
     if q["alive"]:
         return "target_alive", f"{t} is alive; the medium reads only the dead"
     return None

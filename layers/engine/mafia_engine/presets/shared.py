@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..chat import append, check_rate, check_text
-from ..errors import InvalidAction
+from ..errors import InvalidAction, quoted
 from ..game import Game
 from ..options import OptionSpec
 from ..roles import MAFIA, team_of
@@ -33,7 +33,7 @@ def check_mafia_target(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[st
         return None
     q = by_id.get(t)
     if q is None:
-        return "unknown_player", f"there is no player {t!r} in this game"
+        return "unknown_player", f"there is no player {quoted(t)} in this game"
     if not q["alive"]:
         return "target_dead", f"{t} is already out of the game"
     if team_of(q["role"]) == MAFIA:
@@ -44,7 +44,7 @@ def check_mafia_target(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[st
 def check_investigate(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[str, str] | None:
     q = by_id.get(t)
     if q is None:
-        return "unknown_player", f"there is no player {t!r} in this game"
+        return "unknown_player", f"there is no player {quoted(t)} in this game"
     if q is p:
         return "self_target", "you cannot investigate yourself"
     if not q["alive"]:
@@ -67,7 +67,7 @@ def check_target(
     """A living player (other than ``p`` unless ``self_ok``)."""
     q = by_id.get(t)
     if q is None:
-        return "unknown_player", f"there is no player {t!r} in this game"
+        return "unknown_player", f"there is no player {quoted(t)} in this game"
     if q is p and not self_ok:
         return "self_target", "you cannot choose yourself"
     if not q["alive"]:
