@@ -201,7 +201,7 @@ def new_game(players: list[str], options: dict | None = None, seed: int | str = 
         "lastHeal": None,
         "results": {},
         "chat": [],
-        "chatSeq": 0,
+        "chatSeqs": {},  # {channel: messages so far}: ids count per channel (chat.append)
         "events": [],
         "log": [],  # secret record for review() (game.Game.record)
         "votes": None,
