@@ -716,6 +716,18 @@ def after_leave(g: Game, p: dict) -> None:
         close_all_or_none(g)
 
 
+def after_dead_leave(g: Game, p: dict) -> None:
+    """An executed player leaves (or is removed) during the last words: their word is over
+    (the next one speaks, or the night comes); one still queued is taken out of the queue."""
+    ph = g.phase
+    if ph["kind"] != "lastWord":
+        return
+    if ph["player"] == p["id"]:
+        _next_last_word(g)
+    elif p["id"] in ph["queue"]:
+        ph["queue"] = [q for q in ph["queue"] if q != p["id"]]
+
+
 # --- chat ----------------------------------------------------------------------------------------------
 def act_chat_original(g: Game, a: Any) -> None:
     act_chat(g, a, chat_refusal)
@@ -952,6 +964,7 @@ ORIGINAL = Preset(
     win_checks=(),
     finish=finish,
     after_leave=after_leave,
+    after_dead_leave=after_dead_leave,
     read_channels=read_channels,
     write_channels=write_channels,
     known_roles=known_roles,
