@@ -42,10 +42,11 @@ DAY_PK = "REPORTS#"
 MARK_PK = "REPORTED#"
 
 PlayerId = Annotated[str, StringConstraints(pattern=r"^p[0-9]{1,3}$")]
+LineId = Annotated[str, StringConstraints(pattern=r"^[a-z]{1,12}:[0-9]{1,9}$")]  # "day:41"
 
 
 class ReportFrame(BaseModel):
-    """`{"action": "report", "target": "p3", "reason": "abuse", "lines": [41]}` from a player."""
+    """`{"action": "report", "target": "p3", "reason": "abuse", "lines": ["day:41"]}` from a player."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     action: Literal["report"]
@@ -53,14 +54,14 @@ class ReportFrame(BaseModel):
     room: Annotated[str, StringConstraints(max_length=12)] | None = None
     target: PlayerId
     reason: Literal["abuse", "cheating", "spam", "other"]
-    lines: tuple[int, ...] = Field(default=(), max_length=MAX_REPORTED_LINES)
+    lines: tuple[LineId, ...] = Field(default=(), max_length=MAX_REPORTED_LINES)
 
 
 class Line(BaseModel):
     """One chat line as the reporter saw it."""
 
     model_config = ConfigDict(frozen=True)
-    id: int
+    id: str | int  # "<channel>:<n>" (int in reports filed before per-channel ids)
     channel: str
     sender: str | None  # player id; None for the moderator
     name: str | None
@@ -107,7 +108,7 @@ def day_of(at: float) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(at))
 
 
-def transcript(chat: list[dict], target: str, picked: tuple[int, ...], names: dict[str, str]) -> list[Line]:
+def transcript(chat: list[dict], target: str, picked: tuple[str, ...], names: dict[str, str]) -> list[Line]:
     """The reported lines and the CONTEXT_LINES around them, from one viewer's chat (oldest first).
 
     `picked` empty: the target's newest PLAYER_REPORT_LINES lines are the reported ones (a report

@@ -47,7 +47,7 @@ def can_chat(channel: str, pid: str | None = None):
     return check
 
 
-def say(api, pid: str, text: str, channel: str = "day") -> int:
+def say(api, pid: str, text: str, channel: str = "day") -> str:
     api.clock.advance(1.0)
     api.send(f"c{pid}", {"action": "chat", "channel": channel, "text": text})
     return max(m["id"] for m in api.state()["chat"] if m["from"] == pid and m["text"] == text)
@@ -162,6 +162,7 @@ def test_report_lines_come_from_the_reporters_own_view(api):
         ({"target": "p9", "reason": "spam"}, "bad_target"),
         ({"target": "p2", "reason": "boring"}, "bad_frame"),
         ({"target": "p2", "reason": "spam", "lines": [1, 2, 3, 4, 5, 6]}, "bad_frame"),
+        ({"target": "p2", "reason": "spam", "lines": [41]}, "bad_frame"),  # ids are "day:41"
         ({"target": "p2", "reason": "spam", "player": "p3", "extra": 1}, "bad_frame"),
     ],
 )

@@ -218,3 +218,51 @@ def test_wake_at_is_never_shown_at_night_whatever_the_viewers_role(api, monkeypa
     night = {k: v for k, v in seen.items() if k[1] == "night"}
     assert night and all(v == {False} for v in night.values()), night
     assert any(True in v for k, v in seen.items() if k[1] == "day")
+
+
+# ---------------------------------------------------------------- hidden chat volume
+def night_and_morning(api, item: dict, t0: float, mafia_lines: int, dead_lines: int, watchers: list[str]):
+    """The mafia kill the target at night while chatting `mafia_lines` lines; in the morning
+    the dead target writes `dead_lines` lines in the dead chat and the viewer one day line."""
+    restore(api, item, None)
+    api.clock.t = t0
+    api.gw.clear()
+    viewer, target = watchers[0], night_script.target  # type: ignore[attr-defined]
+    mafia = sorted(p for p, r in roles(api).items() if r == "mafia")
+    moves = [(f"c{m}", {"action": "mafiaTarget", "target": target}) for m in mafia]
+    moves += [
+        (f"c{mafia[i % len(mafia)]}", {"action": "chat", "channel": "mafia", "text": f"m{i}"})
+        for i in range(mafia_lines)
+    ]
+    for i, (conn, frame) in enumerate(moves):
+        api.clock.t = t0 + 1.0 * (i + 1)
+        api.send(conn, frame)
+    api.clock.t = t0 + 20.25
+    api.send(viewer, {"action": "sync"})
+    api.clock.advance(max(0.0, api.state()["phase"]["endsAt"] - api.clock.t))
+    api.send(viewer, {"action": "nudge"})  # dawn
+    assert next(p for p in api.state()["players"] if p["id"] == target)["alive"] is False
+    t1 = api.clock.t
+    for i in range(dead_lines):
+        api.clock.t = t1 + 1.0 * (i + 1)
+        api.send(f"c{target}", {"action": "chat", "channel": "dead", "text": f"d{i}"})
+    api.clock.t = t1 + 10.0
+    api.send(viewer, {"action": "chat", "channel": "day", "text": "good morning"})
+    api.clock.t = t1 + 11.0
+    api.send(viewer, {"action": "sync"})
+    assert not [f for c, f in api.gw.sent if f["type"] == "error"]
+    return [(c, f) for c, f in api.gw.sent if c in watchers]
+
+
+def test_hidden_chat_volume_changes_no_citizen_or_spectator_frame(night):
+    """Two games identical but for how much the mafia (at night) and the dead (in the
+    morning) wrote: every frame a citizen and a spectator receive is identical, message ids
+    included (ids count per channel; one counter for all channels showed the gaps)."""
+    api, item, t0, viewer, _mafioso, _citizen = night
+    watchers = [f"c{viewer}", "s1"]
+    quiet = night_and_morning(api, item, t0, 0, 0, watchers)
+    chatty = night_and_morning(api, item, t0, 5, 3, watchers)
+    assert quiet == chatty
+    seen = [m for _, f in chatty if f["type"] == "view" for m in f["view"]["chat"]]
+    assert any(m["text"] == "good morning" for m in seen)
+    assert {m["channel"] for m in seen} <= {"day", "system"}

@@ -200,7 +200,11 @@ def _oracle_read(s: dict, viewer: str | None) -> set[str]:
             return {"day", "system"}
         p = next(q for q in s["players"] if q["id"] == viewer)
         group = _group(s, p)
-        return {"day", "system"} | ({group} if group else set()) | ({"dead"} if not p["alive"] else set())
+        ph = s["phase"]
+        # the executed, speaking or queued for a last word, read no dead chat until they are done
+        last_word = ph["kind"] == "lastWord" and viewer in (ph["player"], *ph["queue"])
+        dead = not p["alive"] and not last_word
+        return {"day", "system"} | ({group} if group else set()) | ({"dead"} if dead else set())
     if _preset(s) == "city":
         if s["phase"]["kind"] == "ended":
             return {"day", "system", "dead"}

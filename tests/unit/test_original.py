@@ -901,6 +901,75 @@ def test_original_executed_player_leaves_a_last_word() -> None:
     assert speeches_night.kind == "night"
 
 
+def test_original_the_executed_neither_read_nor_write_the_dead_chat_before_their_last_word() -> None:
+    """「그 플레이어는 최후의 한 마디를 남기고 게임에서 떠나게 되며」: the last word is spoken to the living
+    before the player leaves the game, so it cannot carry what the dead said. **Reading:** while
+    the phase is `lastWord`, the executed player speaking and everyone queued for a last word
+    neither read nor write the dead chat; it opens to each once their last word is over."""
+    t = original([*EIGHT, "citizen"])
+    to_day_two(t, p1=[("mafiaTarget", "p9")], p2=[("mafiaTarget", "p9")])
+    assert not t.alive("p9")
+    t.act("chat", "p9", channel="dead", text="I saw p1 at night")
+    speeches(t, p1="p3", p3="p8")
+    defenses(t)
+    split = dict(p1="p3", p2="p3", p4="p3", p8="p3", p5="p8", p6="p8", p7="p8", p3="p8")
+    vote(t, **split)
+    vote(t, **split)
+    for pid in ("p1", "p2", "p4", "p5", "p6", "p7"):
+        t.act("confirm", pid, choice="yes")
+    assert t.kind == "lastWord" and t.state["phase"]["player"] == "p3" and t.state["phase"]["queue"] == ["p8"]
+
+    def dead_chat(pid: str) -> list[str]:
+        return [m["text"] for m in t.view(pid)["chat"] if m["channel"] == "dead"]
+
+    for pid in ("p3", "p8"):  # speaking now, and queued
+        assert "dead" not in t.view(pid)["channels"]["read"] and dead_chat(pid) == []
+        assert "dead" not in t.view(pid)["channels"]["write"]
+        refused(lambda pid=pid: t.act("chat", pid, channel="dead", text="what did you see?"), "no_permission")
+    assert dead_chat("p9") == ["I saw p1 at night"]  # the dead who are done still talk
+    t.act("chat", "p3", channel="day", text="I was a citizen")
+    t.act("endTurn", "p3")
+    assert t.kind == "lastWord" and t.state["phase"]["player"] == "p8"
+    assert dead_chat("p3") == ["I saw p1 at night"] and dead_chat("p8") == []
+    t.act("endTurn", "p8")
+    assert t.kind == "night" and dead_chat("p8") == ["I saw p1 at night"]
+    t.act("chat", "p8", channel="dead", text="now I know")
+
+
+@pytest.mark.parametrize("how", ["leave", "remove"])
+def test_original_executed_player_leaving_during_an_untimed_last_word_moves_the_game_on(how: str) -> None:
+    """「그 플레이어는 최후의 한 마디를 남기고 게임에서 떠나게 되며」. **Reading:** an executed player who
+    leaves (or is removed by the host) during the last words has said their last word: the
+    next queued one speaks, or the night comes; one still queued is taken out of the queue.
+    Without it an untimed game (one device, no timer) waited forever for their "done"."""
+    t = original(untimed=True)
+    for pid in t.ids:
+        t.act("readyEarly", pid)
+    to_day_two(t)
+    speeches(t, p4="p6")
+    defenses(t)
+    assert t.kind == "lastWord" and t.state["phase"]["player"] == "p6" and me.deadline(t.state) is None
+    t.act(how, "p6")
+    assert t.kind == "night" and t.state["day"] == 3
+    # two executed: the queued one leaves first, then the one speaking
+    t = original([*EIGHT, "citizen"], untimed=True)
+    for pid in t.ids:
+        t.act("readyEarly", pid)
+    to_day_two(t, p1=[("mafiaTarget", "p9")], p2=[("mafiaTarget", "p9")])
+    speeches(t, p1="p3", p3="p8")
+    defenses(t)
+    split = dict(p1="p3", p2="p3", p4="p3", p8="p3", p5="p8", p6="p8", p7="p8", p3="p8")
+    vote(t, **split)
+    vote(t, **split)
+    for pid in ("p1", "p2", "p4", "p5", "p6", "p7"):
+        t.act("confirm", pid, choice="yes")
+    assert t.kind == "lastWord" and t.state["phase"]["queue"] == ["p8"]
+    t.act(how, "p8")
+    assert t.kind == "lastWord" and t.state["phase"]["player"] == "p3" and t.state["phase"]["queue"] == []
+    t.act(how, "p3")
+    assert t.kind == "night"
+
+
 def test_original_all_tied_executed_each_leave_a_last_word_and_a_deciding_execution_has_none() -> None:
     """「그 플레이어는 최후의 한 마디를 남기고 게임에서 떠나게 되며」 for each executed suspect; 「처형 이후,
     승리 조건을 만족한 팀이 있다면 사회자는 반드시 이를 알려주어야 합니다」: a deciding execution ends the game."""

@@ -4,6 +4,7 @@ import { serverNow, syncClock } from "./clock.js";
 import { Connection } from "./connection.js";
 import { $, h } from "./dom.js";
 import { errorText, getKid, getLang, has, setKid, setLang, t } from "./i18n.js";
+import { lineNo } from "./game/format.js";
 import { showEventCards, showRoleCard, closeOverlays } from "./game/overlays.js";
 import { markRoleSeen, resetPhaseMemory } from "./game/phases.js";
 import { closeRules, rulesOpen, showRules, updateRules } from "./game/rules.js";
@@ -186,11 +187,14 @@ function onViewFrame(frame) {
 
 // The server keeps a window of the newest messages per channel; keep what this tab has
 // seen so the log does not lose its beginning, still showing only readable channels.
+// Ids ("day:12") are unique and count per channel: oldest first by time, then by number.
 function archiveChat(view) {
   const incoming = Array.isArray(view.chat) ? view.chat : [];
   for (const m of incoming) state.chatArchive.set(m.id, m);
   const readable = new Set((view.channels && view.channels.read) || []);
-  return [...state.chatArchive.values()].filter((m) => readable.has(m.channel)).sort((a, b) => a.id - b.id);
+  return [...state.chatArchive.values()]
+    .filter((m) => readable.has(m.channel))
+    .sort((a, b) => (a.at || 0) - (b.at || 0) || lineNo(a.id) - lineNo(b.id));
 }
 
 // Sound cues: night falls, morning comes, this player is asked to act.

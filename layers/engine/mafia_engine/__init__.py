@@ -226,7 +226,7 @@ def new_game(players: list[str], options: dict | None = None, seed: int | str = 
         "lastHeal": None,
         "results": {},
         "chat": [],
-        "chatSeq": 0,
+        "chatSeqs": {},  # {channel: messages so far}: ids count per channel (chat.append)
         "events": [],
         "log": [],  # secret record for review() (game.Game.record)
         "votes": None,
@@ -318,16 +318,19 @@ def _room_action(g: Game, a: Any) -> None:
         g.preset.finish(g, "none", "host")
     else:  # leave, remove
         p = g.player(a.player)
-        if not p["alive"]:
-            return  # an eliminated player leaving changes nothing in the game
         seq = s["seq"]
-        if a.type == "remove":
-            g.kill(p, "removed")
-            g.system(f"{p['id']} was removed from the game by the host.")
+        if not p["alive"]:
+            # already out of the game: nothing changes in it, but the phase may be waiting on
+            # this player (original: an executed player's last word)
+            g.preset.after_dead_leave(g, p)
         else:
-            g.kill(p, "left")
-            g.system(f"{p['id']} left the game.")
-        g.preset.after_leave(g, p)
+            if a.type == "remove":
+                g.kill(p, "removed")
+                g.system(f"{p['id']} was removed from the game by the host.")
+            else:
+                g.kill(p, "left")
+                g.system(f"{p['id']} left the game.")
+            g.preset.after_leave(g, p)
         if s["phase"]["kind"] == "ended":
             s["paused"] = None
         elif s.get("paused") and s["seq"] != seq:

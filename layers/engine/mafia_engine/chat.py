@@ -134,12 +134,20 @@ def check_rate(player: dict, now: float) -> None:
 
 
 def append(s: dict, channel: str, sender: str | None, text: str, now: float) -> None:
-    """Add a message and drop the oldest of its channel beyond the window."""
-    s["chatSeq"] += 1
+    """Add a message and drop the oldest of its channel beyond the window.
+
+    Each channel counts its own messages: the id is ``"<channel>:<n>"``, so the ids a viewer
+    reads never show how many messages went to channels they cannot read (docs/rules.md,
+    "Chat (§5.6)"). The counters dict is replaced, never changed, as ``clone`` shares it;
+    a state saved before per-channel ids (no ``chatSeqs``) starts counting here.
+    """
+    seqs = s.get("chatSeqs") or {}
+    n = seqs.get(channel, 0) + 1
+    s["chatSeqs"] = {**seqs, channel: n}
     chat = s["chat"]
     chat.append(
         {
-            "id": s["chatSeq"],
+            "id": f"{channel}:{n}",
             "channel": channel,
             "from": sender,
             "text": text,

@@ -26,7 +26,7 @@ A player (``state["players"][i]``)::
 
 A chat message (``state["chat"][i]``; the key ``from`` is the speaker id or null)::
 
-    id: int
+    id: str  # "<channel>:<n>", n counting that channel's messages only (1, 2, ...)
     channel: str  # one of actions.CHANNELS
     from: str | None
     text: str
@@ -46,7 +46,7 @@ The state::
     lastHeal: dict | None  # {"night", "target"}: the doctor's last heal (doctorRepeat)
     results: dict[str, list[dict]]  # private results by player id (police, medium)
     chat: list[dict]  # the messages above, a window (chat.WINDOW per channel)
-    chatSeq: int
+    chatSeqs: dict[str, int]  # messages so far per channel (the n of the next id minus one)
     events: list[dict]  # public announcements
     votes: dict | None  # today's public vote results
     mvpVotes: dict[str, int]

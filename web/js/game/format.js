@@ -15,6 +15,13 @@ export function phaseTitle(kind) {
   return has(`phase.${kind}`) ? t(`phase.${kind}`) : t("phase.unknown");
 }
 
+/** The number in a chat message id: ids count per channel ("day:12"); the system log's are numbers. */
+export function lineNo(id) {
+  if (typeof id === "number") return id;
+  const n = Number(String(id).split(":").pop());
+  return Number.isFinite(n) ? n : 0;
+}
+
 export function isNight(kind) {
   return /night/i.test(kind || "");
 }

@@ -3,7 +3,7 @@
 import { secondsLeft } from "../clock.js";
 import { h, replaceChildren } from "../dom.js";
 import { errorText, roleName, t } from "../i18n.js";
-import { eventText, eventWhen, isNight, phaseTitle, playerName, resultIsBad, resultMark, resultsByTarget, resultText, revealedBadge } from "../game/format.js";
+import { eventText, eventWhen, isNight, lineNo, phaseTitle, playerName, resultIsBad, resultMark, resultsByTarget, resultText, revealedBadge } from "../game/format.js";
 import { phaseRenderer, roleSeen } from "../game/phases.js";
 import { logWithResults, resultsBox } from "../game/results.js";
 import { votesFor } from "../game/votes.js";
@@ -251,7 +251,7 @@ function chatPanel(ctx) {
   let active = null;
   let lastPhase = null;
   const drawn = { tab: null, ids: [] };
-  const lastSeen = {}; // channel -> highest message id seen while the tab was open
+  const lastSeen = {}; // channel -> highest message number (lineNo) seen while the tab was open
 
   const tabs = h("div", { class: "chat-tabs", role: "tablist", "aria-label": t("chat.title") });
   const log = h("ol", { class: "chat-log", id: "chat-log", role: "log", "aria-live": "polite", tabindex: "0" });
@@ -351,7 +351,7 @@ function chatPanel(ctx) {
       tabs,
       ...channels.map((c, i) => {
         const msgs = messagesFor(view, c);
-        const newest = msgs.length ? msgs[msgs.length - 1].id : -1;
+        const newest = msgs.length ? lineNo(msgs[msgs.length - 1].id) : -1;
         if (c === active) lastSeen[c] = newest;
         const unread = c !== active && newest > (lastSeen[c] ?? -1);
         return h(

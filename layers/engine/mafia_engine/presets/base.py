@@ -61,6 +61,10 @@ def _win_check_after_leave(g: Game, p: dict) -> None:
     g.check_win("left")
 
 
+def _nothing_after_dead_leave(g: Game, p: dict) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class Preset:
     name: str
@@ -86,6 +90,9 @@ class Preset:
     # (g, player) after a living player's ``leave`` eliminated them: win check, then set the
     # phase right (a speaker, an accused or the last awaited player may be gone)
     after_leave: Callable[[Game, dict], None] = _win_check_after_leave
+    # (g, player) after an already eliminated player's ``leave`` / ``remove``: the game is
+    # unchanged, but a phase waiting on that player must move on (original: a last word)
+    after_dead_leave: Callable[[Game, dict], None] = _nothing_after_dead_leave
     # view hooks: (state, player dict or None) -> ...
     read_channels: Callable[[dict, dict | None], tuple[str, ...]] | None = None
     write_channels: Callable[[dict, dict | None], tuple[str, ...]] | None = None

@@ -716,6 +716,18 @@ def after_leave(g: Game, p: dict) -> None:
         close_all_or_none(g)
 
 
+def after_dead_leave(g: Game, p: dict) -> None:
+    """An executed player leaves (or is removed) during the last words: their word is over
+    (the next one speaks, or the night comes); one still queued is taken out of the queue."""
+    ph = g.phase
+    if ph["kind"] != "lastWord":
+        return
+    if ph["player"] == p["id"]:
+        _next_last_word(g)
+    elif p["id"] in ph["queue"]:
+        ph["queue"] = [q for q in ph["queue"] if q != p["id"]]
+
+
 # --- chat ----------------------------------------------------------------------------------------------
 def act_chat_original(g: Game, a: Any) -> None:
     act_chat(g, a, chat_refusal)
@@ -732,8 +744,8 @@ def chat_refusal(s: dict, p: dict, channel: str) -> str | None:
         return f"there is no {channel} chat in this game"
     if kind == "ended":
         return None if channel == "day" else "after the game only the day chat is open"
-    if kind == "lastWord" and s["phase"]["player"] == p["id"] and channel == "dead":
-        return "your last word is for the living: write it in the day chat"
+    if channel == "dead" and _awaits_last_word(s, p["id"]):
+        return "your last word is for the living: the dead chat opens after it"
     if kind == "lastWord" and channel == "day":
         if s["phase"]["player"] != p["id"]:
             return "only the executed player speaks their last word"
@@ -759,6 +771,13 @@ def chat_refusal(s: dict, p: dict, channel: str) -> str | None:
     return None
 
 
+def _awaits_last_word(s: dict, pid: str) -> bool:
+    """The executed player speaking now, or one queued for a last word: dead already, but
+    they still talk to the living, so the dead chat stays shut to them until they are done."""
+    ph = s["phase"]
+    return ph["kind"] == "lastWord" and (ph["player"] == pid or pid in ph["queue"])
+
+
 def write_channels(s: dict, p: dict | None) -> tuple[str, ...]:
     if p is None:
         return ()
@@ -774,7 +793,7 @@ def read_channels(s: dict, p: dict | None) -> tuple[str, ...]:
     group = group_of(s, p)
     if group:
         out.append(group)
-    if not p["alive"]:
+    if not p["alive"] and not _awaits_last_word(s, p["id"]):
         out.append("dead")
     return tuple(out)
 
@@ -945,6 +964,7 @@ ORIGINAL = Preset(
     win_checks=(),
     finish=finish,
     after_leave=after_leave,
+    after_dead_leave=after_dead_leave,
     read_channels=read_channels,
     write_channels=write_channels,
     known_roles=known_roles,
