@@ -66,7 +66,7 @@ class RoomService:
         if not code:
             raise ServiceError("bad_request", "query parameter 'room' is required", 400)
         code = code.upper()
-        pid = self.uow.run(code, connections.admit(conn_id, token))
+        pid = self.uow.run(code, connections.admit(conn_id, token, self.gateway))
         self._conn_rooms.remember(conn_id, code)
         logger.info("connected", extra={"room": code, "player": pid or "spectator"})
         return pid

@@ -2,7 +2,7 @@
 import * as api from "./api.js";
 import { serverNow, syncClock } from "./clock.js";
 import { Connection } from "./connection.js";
-import { $, h } from "./dom.js";
+import { $, h, replaceChildren } from "./dom.js";
 import { errorText, getKid, getLang, has, setKid, setLang, t } from "./i18n.js";
 import { showEventCards, showRoleCard, closeOverlays } from "./game/overlays.js";
 import { markRoleSeen, resetPhaseMemory } from "./game/phases.js";
@@ -199,6 +199,16 @@ function phaseKey(view) {
 function onErrorFrame(frame) {
   const action = state.pending.get(frame.id) || null;
   state.pending.delete(frame.id);
+  // This seat opened more sockets than the server keeps and this one was the oldest
+  // (docs/protocol.md, "replaced"): reconnecting by itself would push out another tab or
+  // device of the seat in turn, so this one waits for a tap on the banner.
+  if (frame.code === "replaced" && state.session) {
+    if (state.conn) state.conn.close();
+    state.conn = null;
+    state.status = "replaced";
+    renderBanner();
+    return;
+  }
   // First: "left"/"kicked" reach every device of the seat with the id of the frame that
   // caused them, which may equal one of this tab's own ids (e.g. of a nudge).
   if ((frame.code === "kicked" || frame.code === "left") && state.session) {
@@ -294,8 +304,31 @@ function renderChrome() {
 
 function renderBanner() {
   const el = $("#conn-banner");
-  const show = state.session && (state.status === "lost" || state.status === "connecting");
+  const show = state.session && ["lost", "connecting", "replaced"].includes(state.status);
   el.hidden = !show;
+  if (show && state.status === "replaced") {
+    replaceChildren(
+      el,
+      h("span", null, t("conn.replaced")),
+      " ",
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small",
+          id: "conn-use-here",
+          "data-key": "conn-use-here",
+          onclick: () => {
+            state.status = "connecting";
+            connect();
+            render();
+          },
+        },
+        t("conn.useHere"),
+      ),
+    );
+    return;
+  }
   el.textContent = show ? t(state.status === "lost" ? "conn.lost" : "conn.connecting") : "";
 }
 

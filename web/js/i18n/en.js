@@ -9,6 +9,8 @@ export default {
   "conn.lost": "Connection lost. Reconnecting…",
   "conn.connecting": "Connecting…",
   "conn.roomGone": "This room no longer exists.",
+  "conn.replaced": "This seat is open in too many tabs or devices: this one was disconnected.",
+  "conn.useHere": "Use it here",
   "common.close": "Close",
   "common.on": "On",
   "common.off": "Off",

@@ -9,6 +9,8 @@ export default {
   "conn.lost": "연결이 끊겼습니다. 다시 연결하는 중…",
   "conn.connecting": "연결하는 중…",
   "conn.roomGone": "이 방은 더 이상 없습니다.",
+  "conn.replaced": "이 자리가 너무 많은 탭이나 기기에서 열려 있어 여기 연결이 끊겼습니다.",
+  "conn.useHere": "여기서 계속하기",
   "common.close": "닫기",
   "common.on": "켜기",
   "common.off": "끄기",
