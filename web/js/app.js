@@ -11,6 +11,7 @@ import { cue, setSound, soundOn, unlock } from "./sound.js";
 import { toast } from "./toast.js";
 import { clearSession, loadSession, markEventsSeen, saveSession, seenEvents, takeSeatFromFragment } from "./session.js";
 import { reportConfirmed } from "./game/report.js";
+import { closeSheet, showSheet } from "./game/sheet.js";
 import * as endScreen from "./screens/end.js";
 import * as gameScreen from "./screens/game.js";
 import * as homeScreen from "./screens/home.js";
@@ -390,7 +391,13 @@ function boot() {
   const params = new URLSearchParams(location.search);
   const room = (params.get("room") || "").toUpperCase();
   // A private link (seat in the fragment) seats this browser; else the seat kept for ?room.
-  const saved = takeSeatFromFragment() || loadSession(room || null);
+  const linked = takeSeatFromFragment();
+  if (linked) {
+    takeLinkedSeat(linked);
+    setInterval(tick, 250);
+    return;
+  }
+  const saved = loadSession(room || null);
   if (saved && (!room || saved.room === room)) {
     enterRoom(saved);
   } else {
@@ -398,6 +405,47 @@ function boot() {
     render();
   }
   setInterval(tick, 250);
+}
+
+// A private link ("continue on another device") for a room where this browser already holds
+// another seat that is still open: a browser keeps one seat per room, so taking the link's
+// seat would drop that seat's token for good. Ask first; the answer that loses nothing
+// (keep the seat this browser has) comes first: a link sent by another player is theirs.
+async function takeLinkedSeat(linked) {
+  const held = loadSession(linked.room);
+  if (!held || (held.playerId === linked.playerId && held.token === linked.token)) {
+    enterRoom({ ...linked, wsUrl: linked.wsUrl || (held && held.wsUrl) || "" });
+    return;
+  }
+  let players = null;
+  try {
+    players = (await api.getRoom(linked.room)).players || [];
+  } catch (err) {
+    if (err.status === 404) players = []; // the room is gone: no seat to keep
+  }
+  const mine = players && players.find((p) => p.id === held.playerId);
+  if (players && (!mine || mine.left)) {
+    enterRoom(linked); // the seat this browser held is closed (left, removed, room gone)
+    return;
+  }
+  const name = (pid) => ((players || []).find((p) => p.id === pid) || {}).name || pid;
+  render(); // home, under the question
+  showSheet(
+    "seat-choice",
+    t("seatChoice.title"),
+    h(
+      "div",
+      null,
+      h("p", { id: "seat-choice-what" }, t("seatChoice.what", { room: linked.room, held: name(held.playerId), linked: name(linked.playerId) })),
+      h("p", { class: "hint" }, t("seatChoice.hint")),
+      h(
+        "div",
+        { class: "row" },
+        h("button", { type: "button", class: "btn btn-primary", id: "seat-choice-keep", onclick: () => { closeSheet(); enterRoom(held); } }, t("seatChoice.keep", { name: name(held.playerId) })),
+        h("button", { type: "button", class: "btn", id: "seat-choice-switch", onclick: () => { closeSheet(); enterRoom(linked); } }, t("seatChoice.switch", { name: name(linked.playerId) })),
+      ),
+    ),
+  );
 }
 
 function rerenderAll() {
