@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .ui import seat_everyone, start_and_learn_roles
+from .ui import FAST_OPTIONS, seat_everyone, start_and_learn_roles
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
 # The active tab and the input's text, read together: a push may switch the tab between reads.
 CHAT_STATE_JS = """() => ({
+  phase: document.querySelector('#phase-banner')?.dataset.kind || null,
   tab: document.querySelector('.chat-tab.active')?.dataset.channel || null,
   text: document.querySelector('#chat-input')?.value ?? null,
   disabled: document.querySelector('#chat-input')?.disabled ?? null,
@@ -18,7 +19,10 @@ CHAT_STATE_JS = """() => ({
 
 
 def test_a_half_typed_mafia_line_stays_in_the_mafia_tab_when_day_comes(browser, stack, console_errors):
-    players = seat_everyone(browser, stack.url, NAMES, console_errors)
+    # a longer night (18 s of real time): room to type before dawn on a loaded machine
+    players = seat_everyone(
+        browser, stack.url, NAMES, console_errors, options={**FAST_OPTIONS, "nightSeconds": "90"}
+    )
     by_role = start_and_learn_roles(players)
     mafia = by_role["mafia"][0]
     other = next(pl for pl in players if pl is not mafia)
@@ -29,12 +33,14 @@ def test_a_half_typed_mafia_line_stays_in_the_mafia_tab_when_day_comes(browser, 
     page = mafia.page
     expect(page.locator("#chat-tab-mafia")).to_have_attribute("aria-selected", "true")
     page.fill("#chat-input", secret)  # typed, not sent
+    state = page.evaluate(CHAT_STATE_JS)
+    assert state == {"phase": "night", "tab": "mafia", "text": secret, "disabled": False}, state
 
     # Dawn: the screen follows the day chat, with its own (empty) draft.
     mafia.wait_phase("discussion", timeout=60_000)
     expect(page.locator("#chat-tab-day")).to_have_attribute("aria-selected", "true")
     state = page.evaluate(CHAT_STATE_JS)
-    assert state == {"tab": "day", "text": "", "disabled": False}, state
+    assert state == {"phase": "discussion", "tab": "day", "text": "", "disabled": False}, state
     page.focus("#chat-input")
     page.press("#chat-input", "Enter")  # nothing to send here
     marker = "good morning"
