@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import time
+import unicodedata
 import urllib.request
 from pathlib import Path
 
@@ -39,6 +40,23 @@ def use_local_stack(url: str) -> None:
     with urllib.request.urlopen(url.rstrip("/") + "/_local/env", timeout=10) as res:  # noqa: S310
         env = json.load(res)
     os.environ.update({k: str(env[k]) for k in LOCAL_ENV_KEYS if k in env})
+
+
+def _safe(text: str) -> str:
+    """Player text as the terminal may print it: control characters (C0, DEL, C1), format
+    and bidi characters (Cf), line/paragraph separators and lone surrogates are written as
+    escapes (`\\x1b`, `\\u202e`), and a backslash as two, so nothing a player typed can move
+    the cursor, recolour, reorder or fake lines of the operator's screen."""
+    out = []
+    for ch in str(text):
+        if ch == "\\":
+            out.append("\\\\")
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
+            n = ord(ch)
+            out.append(f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def _when(at: float) -> str:
@@ -69,7 +87,7 @@ def cmd_list(args: argparse.Namespace, out) -> int:
         lines = sum(1 for ln in r.transcript if ln.reported)
         out.write(
             f"{r.id}  {_when(r.at)}  room {r.room}  {r.reason:<8}  "
-            f"{r.reporterName} ({r.reporter}) -> {r.reportedName} ({r.reported})  "
+            f"{_safe(r.reporterName)} ({r.reporter}) -> {_safe(r.reportedName)} ({r.reported})  "
             f"{lines} reported line(s)\n"
         )
     return 0
@@ -88,13 +106,13 @@ def cmd_show(args: argparse.Namespace, out) -> int:
     out.write(
         f"report {r.id}\n  filed    {_when(r.at)} UTC ({r.preset}, day {r.day}, {r.phase})\n"
         f"  room     {r.room} (game {r.game})\n"
-        f"  reporter {r.reporterName} ({r.reporter})\n  reported {r.reportedName} ({r.reported})\n"
+        f"  reporter {_safe(r.reporterName)} ({r.reporter})\n  reported {_safe(r.reportedName)} ({r.reported})\n"
         f"  reason   {r.reason}\n  expires  {_when(r.expiresAt)} UTC\n"
         f"  chat as the reporter could read it (> = reported):\n"
     )
     for ln in r.transcript:
-        who = ln.name or "moderator"
-        out.write(f"  {'>' if ln.reported else ' '} #{ln.id} [{ln.channel}] {who}: {ln.text}\n")
+        who = _safe(ln.name) if ln.name else "moderator"
+        out.write(f"  {'>' if ln.reported else ' '} #{ln.id} [{ln.channel}] {who}: {_safe(ln.text)}\n")
     return 0
 
 

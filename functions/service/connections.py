@@ -21,6 +21,10 @@ CACHE_SIZE = 20000
 # message (docs/operations.md, "Spectators"). MAFIA_MAX_SPECTATORS overrides the default.
 CONNECTION_ACTIONS = frozenset({"ping"})  # frames answered here, not by `operations`
 MAX_SPECTATORS = int(os.environ.get("MAFIA_MAX_SPECTATORS", "20"))
+# Sockets per seat (a phone, a laptop, a few tabs): each gets every push of the seat, so a
+# token must not open them without end. The next one replaces the oldest (docs/operations.md,
+# "Sockets per player"); MAFIA_MAX_SOCKETS_PER_PLAYER overrides the default.
+MAX_SOCKETS_PER_PLAYER = int(os.environ.get("MAFIA_MAX_SOCKETS_PER_PLAYER", "4"))
 
 
 class ConnectionRooms(OrderedDict):
@@ -45,8 +49,9 @@ class ConnectionRooms(OrderedDict):
         return code
 
 
-def admit(conn_id: str, token: str | None) -> ChangeFn:
-    """A change that stores a connection: a player's (token of this room) or a spectator's."""
+def admit(conn_id: str, token: str | None, gateway: Gateway | None = None) -> ChangeFn:
+    """A change that stores a connection: a player's (token of this room) or a spectator's.
+    A seat at `MAX_SOCKETS_PER_PLAYER` makes room for the new socket (`make_room`)."""
 
     def change(c: Change) -> None:
         pid = None
@@ -60,6 +65,8 @@ def admit(conn_id: str, token: str | None) -> ChangeFn:
             raise ServiceError(
                 "too_many_spectators", f"this room already has {MAX_SPECTATORS} spectators", 403
             )
+        if pid is not None:
+            make_room(c, pid, gateway)
         c.conn_puts[conn_id] = pid
         c.exclude.add(conn_id)  # API Gateway can't post to it before $connect returns
         if pid is None:
@@ -69,6 +76,36 @@ def admit(conn_id: str, token: str | None) -> ChangeFn:
         c.result = pid
 
     return change
+
+
+def make_room(c: Change, pid: str, gateway: Gateway | None) -> None:
+    """Before a seat's next socket: at the cap, forget the seat's sockets that vanished
+    (GetConnection, oldest first), then replace the oldest live ones. A reload or a new
+    device always gets in; the replaced socket is told (`replaced`) and closed, and its
+    client does not reconnect by itself (no two tabs taking the seat from each other)."""
+    mine = sorted(
+        (k for k, p in c.snap.conns.items() if p == pid), key=lambda k: (c.snap.conn_since.get(k, 0.0), k)
+    )
+    keep = max(MAX_SOCKETS_PER_PLAYER - 1, 0)
+    if len(mine) <= keep:
+        return
+    gone = vanished(c, gateway, mine, stop_at_live=False) if gateway else []
+    live = [k for k in mine if k not in gone]
+    evicted = live[: max(len(live) - keep, 0)]
+    c.conn_deletes.extend(gone + evicted)
+    for k in evicted:
+        c.replies[k] = _replaced_frame()
+        c.close.append(k)
+
+
+def _replaced_frame() -> bytes:
+    from .views import error_frame
+
+    return error_frame(
+        None,
+        "replaced",
+        f"this seat opened a newer connection; at most {MAX_SOCKETS_PER_PLAYER} are kept, the oldest is closed",
+    )
 
 
 def pong(frame_id: Any) -> bytes:

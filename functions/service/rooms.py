@@ -78,7 +78,7 @@ class RoomService:
         if token and not token_shaped(token):
             raise ServiceError("bad_token", "token not valid for this room", 403)
         code = code.upper()
-        pid = self.uow.run(code, connections.admit(conn_id, token))
+        pid = self.uow.run(code, connections.admit(conn_id, token, self.gateway))
         self._conn_rooms.remember(conn_id, code)
         logger.info("connected", extra={"room": code, "player": pid or "spectator"})
         return pid

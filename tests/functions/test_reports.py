@@ -216,3 +216,24 @@ def test_ops_command_lists_and_shows_reports(day_chat):
     api.clock.advance(7 * DAY + 1)
     out = io.StringIO()
     assert ops_reports.main(["show", rid], out=out) == 1 and "expired" in out.getvalue()
+
+
+def test_ops_show_escapes_control_and_bidi_characters_in_player_text(day_chat):
+    """docs/operations.md: player text reaches the operator's terminal with its control
+    (C0/C1), format and bidi characters written as escapes; the rest as typed."""
+    import io
+    import unicodedata
+
+    from ops import reports as ops_reports
+
+    api = day_chat
+    typed = "hi \x1b[2J\x1b]0;owned\x07 \u202eevil\u202c \x85next \\x41 \u2028 é 한 😀"
+    line = say(api, "p2", typed)
+    rid = report(api, "cp1", {"target": "p2", "reason": "spam", "lines": [line]})["report"]["id"]
+    out = io.StringIO()
+    assert ops_reports.main(["show", rid], out=out) == 0
+    shown = out.getvalue()
+    escaped = "hi \\x1b[2J\\x1b]0;owned\\x07 \\u202eevil\\u202c \\x85next \\\\x41 \\u2028 é 한 😀"
+    assert f"> #{line} [day] P2: {escaped}\n" in shown, shown
+    raw = [c for c in shown if c != "\n" and unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")]
+    assert raw == [], raw

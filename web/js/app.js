@@ -2,7 +2,7 @@
 import * as api from "./api.js";
 import { serverNow, syncClock } from "./clock.js";
 import { Connection } from "./connection.js";
-import { $, h } from "./dom.js";
+import { $, h, replaceChildren } from "./dom.js";
 import { errorText, getKid, getLang, has, setKid, setLang, t } from "./i18n.js";
 import { lineNo } from "./game/format.js";
 import { showEventCards, showRoleCard, closeOverlays } from "./game/overlays.js";
@@ -20,6 +20,7 @@ import {
   takeSeatFromFragment,
 } from "./session.js";
 import { reportConfirmed } from "./game/report.js";
+import { closeSheet, showSheet } from "./game/sheet.js";
 import * as endScreen from "./screens/end.js";
 import * as gameScreen from "./screens/game.js";
 import * as homeScreen from "./screens/home.js";
@@ -217,6 +218,16 @@ function phaseKey(view) {
 function onErrorFrame(frame) {
   const action = state.pending.get(frame.id) || null;
   state.pending.delete(frame.id);
+  // This seat opened more sockets than the server keeps and this one was the oldest
+  // (docs/protocol.md, "replaced"): reconnecting by itself would push out another tab or
+  // device of the seat in turn, so this one waits for a tap on the banner.
+  if (frame.code === "replaced" && state.session) {
+    if (state.conn) state.conn.close();
+    state.conn = null;
+    state.status = "replaced";
+    renderBanner();
+    return;
+  }
   // First: "left"/"kicked" reach every device of the seat with the id of the frame that
   // caused them, which may equal one of this tab's own ids (e.g. of a nudge).
   if ((frame.code === "kicked" || frame.code === "left") && state.session) {
@@ -312,8 +323,31 @@ function renderChrome() {
 
 function renderBanner() {
   const el = $("#conn-banner");
-  const show = state.session && (state.status === "lost" || state.status === "connecting");
+  const show = state.session && ["lost", "connecting", "replaced"].includes(state.status);
   el.hidden = !show;
+  if (show && state.status === "replaced") {
+    replaceChildren(
+      el,
+      h("span", null, t("conn.replaced")),
+      " ",
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small",
+          id: "conn-use-here",
+          "data-key": "conn-use-here",
+          onclick: () => {
+            state.status = "connecting";
+            connect();
+            render();
+          },
+        },
+        t("conn.useHere"),
+      ),
+    );
+    return;
+  }
   el.textContent = show ? t(state.status === "lost" ? "conn.lost" : "conn.connecting") : "";
 }
 
@@ -375,7 +409,13 @@ function boot() {
   const params = new URLSearchParams(location.search);
   const room = (params.get("room") || "").toUpperCase();
   // A private link (seat in the fragment) seats this browser; else the seat kept for ?room.
-  const saved = takeSeatFromFragment() || loadSession(room || null);
+  const linked = takeSeatFromFragment();
+  if (linked) {
+    takeLinkedSeat(linked);
+    setInterval(tick, 250);
+    return;
+  }
+  const saved = loadSession(room || null);
   if (saved && (!room || saved.room === room)) {
     enterRoom(saved);
   } else {
@@ -383,6 +423,47 @@ function boot() {
     render();
   }
   setInterval(tick, 250);
+}
+
+// A private link ("continue on another device") for a room where this browser already holds
+// another seat that is still open: a browser keeps one seat per room, so taking the link's
+// seat would drop that seat's token for good. Ask first; the answer that loses nothing
+// (keep the seat this browser has) comes first: a link sent by another player is theirs.
+async function takeLinkedSeat(linked) {
+  const held = loadSession(linked.room);
+  if (!held || (held.playerId === linked.playerId && held.token === linked.token)) {
+    enterRoom({ ...linked, wsUrl: linked.wsUrl || (held && held.wsUrl) || "" });
+    return;
+  }
+  let players = null;
+  try {
+    players = (await api.getRoom(linked.room)).players || [];
+  } catch (err) {
+    if (err.status === 404) players = []; // the room is gone: no seat to keep
+  }
+  const mine = players && players.find((p) => p.id === held.playerId);
+  if (players && (!mine || mine.left)) {
+    enterRoom(linked); // the seat this browser held is closed (left, removed, room gone)
+    return;
+  }
+  const name = (pid) => ((players || []).find((p) => p.id === pid) || {}).name || pid;
+  render(); // home, under the question
+  showSheet(
+    "seat-choice",
+    t("seatChoice.title"),
+    h(
+      "div",
+      null,
+      h("p", { id: "seat-choice-what" }, t("seatChoice.what", { room: linked.room, held: name(held.playerId), linked: name(linked.playerId) })),
+      h("p", { class: "hint" }, t("seatChoice.hint")),
+      h(
+        "div",
+        { class: "row" },
+        h("button", { type: "button", class: "btn btn-primary", id: "seat-choice-keep", onclick: () => { closeSheet(); enterRoom(held); } }, t("seatChoice.keep", { name: name(held.playerId) })),
+        h("button", { type: "button", class: "btn", id: "seat-choice-switch", onclick: () => { closeSheet(); enterRoom(linked); } }, t("seatChoice.switch", { name: name(linked.playerId) })),
+      ),
+    ),
+  );
 }
 
 function rerenderAll() {

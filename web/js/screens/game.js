@@ -250,6 +250,10 @@ export function mount(root, ctx) {
 function chatPanel(ctx) {
   let active = null;
   let lastPhase = null;
+  // One draft per channel: the input always holds the active tab's draft, so text typed in
+  // one tab (the mafia's, at night) is never sent to another one the screen switched to (the
+  // day chat, at dawn), and it is back when its tab is chosen again.
+  const drafts = {};
   const drawn = { tab: null, ids: [] };
   const lastSeen = {}; // channel -> highest message number (lineNo) seen while the tab was open
 
@@ -261,7 +265,16 @@ function chatPanel(ctx) {
     maxlength: 200,
     autocomplete: "off",
     "aria-label": t("chat.input"),
+    oninput: () => {
+      if (active) drafts[active] = input.value;
+    },
   });
+  function show(channel) {
+    if (channel === active) return;
+    if (active) drafts[active] = input.value;
+    active = channel;
+    input.value = (channel && drafts[channel]) || "";
+  }
   const send = h("button", { type: "submit", class: "btn btn-primary", id: "chat-send" }, t("chat.send"));
   const err = h("p", { class: "chat-error", id: "chat-error", role: "alert" });
   const form = h(
@@ -272,8 +285,9 @@ function chatPanel(ctx) {
         e.preventDefault();
         const text = input.value.trim();
         if (!text || !active) return;
-        ctx.send("chat", { channel: active, text });
+        if (!ctx.send("chat", { channel: active, text })) return; // not connected: the text stays
         input.value = "";
+        drafts[active] = "";
         err.textContent = "";
       },
     },
@@ -343,9 +357,9 @@ function chatPanel(ctx) {
       lastPhase = phaseKey;
       // Follow the conversation this player can take part in now.
       const preferred = write.find((c) => channels.includes(c) && c !== "day") || (write.includes("day") ? "day" : null);
-      if (preferred) active = preferred;
+      if (preferred) show(preferred);
     }
-    if (!channels.includes(active)) active = channels.includes("day") ? "day" : channels[0] || null;
+    if (!channels.includes(active)) show(channels.includes("day") ? "day" : channels[0] || null);
 
     replaceChildren(
       tabs,
@@ -367,13 +381,13 @@ function chatPanel(ctx) {
             "aria-controls": "chat-tabpanel",
             tabindex: c === active ? "0" : "-1",
             onclick: () => {
-              active = c;
+              show(c);
               update(view);
             },
             onkeydown: (e) => {
               const d = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
               if (!d) return;
-              active = channels[(i + d + channels.length) % channels.length];
+              show(channels[(i + d + channels.length) % channels.length]);
               update(view);
               tabs.querySelector(".active").focus();
             },
