@@ -40,6 +40,7 @@ class Played:
     phases: int = 0
     refused: list[tuple[str, dict, str]] = field(default_factory=list)
     timed_out: list[str] = field(default_factory=list)  # kinds of the phases ended by their timer
+    starts: dict[int, float] = field(default_factory=dict)  # phase seq -> when it began
 
 
 def _lang_lines(lang: str) -> list[re.Pattern[str]]:
@@ -135,6 +136,7 @@ def play(
         if state["seq"] != seq:
             seq = state["seq"]
             out.phases += 1
+            out.starts[seq] = now
             queue = []
             for pid in ids:  # every seat, as plan_room does (a dead bot plans only a last word)
                 v = view(pid)
@@ -385,14 +387,24 @@ def test_bot_chat_is_in_writable_channels_and_the_room_language():
 
 
 def test_bots_act_at_a_human_pace():
-    """Planned actions are spread inside the phase, never all at its first moment."""
+    """Planned actions are spread inside a day phase, never all at its first moment; the
+    night's hidden work falls due at moments every bot shares (whoever holds a night role),
+    never at the night's first moment either."""
     g = play(8, {"preset": "classic"}, 3)
     by_phase: dict[int, list[float]] = {}
+    night: set[int] = set()
     for now, _, _a, v in g.applied:
         by_phase.setdefault(v["phase"]["seq"], []).append(now)
+        if v["phase"]["kind"] == "night":
+            night.add(v["phase"]["seq"])
     for seq, times in by_phase.items():
-        if len(times) >= 4:
+        if len(times) >= 4 and seq not in night:
             assert max(times) - min(times) >= 2.0, (seq, times)
+    assert night
+    for now, _, a, v in g.applied:
+        if v["phase"]["seq"] in night and a["type"] != "chat":
+            start = g.starts[v["phase"]["seq"]]
+            assert now >= start + 0.1 * (v["phase"]["endsAt"] - start), (now, a)
 
 
 def test_chat_lines_are_spaced_and_plans_stay_inside_the_phase():
@@ -587,7 +599,10 @@ def test_drain_replaces_a_plan_of_another_phase_and_keeps_future_entries():
     mid = stored["due"][len(stored["due"]) // 2][0]
     state3, rest, applied, dropped = bots.drain(state, stored, mid, ids, 5)
     assert [a for _, _, a in applied] and dropped == []
-    assert all(at > mid for at, _, _ in rest["due"]) and bots.wake_at(rest) == (rest["due"] or [[None]])[0][0]
+    assert all(at > mid for at, _, _ in rest["due"])
+    # the room wakes at the next public tick, whatever is (or is not) due then
+    assert bots.wake_at(rest) == round(mid + stored["step"], 3)
+    assert {at for at, _, _ in stored["due"]} <= {round(8.0 + k * stored["step"], 3) for k in range(1, stored["ticks"] + 1)}
 
 
 def test_only_the_loop_touches_a_state():
