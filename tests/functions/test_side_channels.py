@@ -243,7 +243,11 @@ def until_vote_ends(api, item: dict, t0: float, swap) -> list[tuple[str, tuple]]
         state = api.state()
         if state["day"] != day or state["phase"]["kind"] not in ("discussion", "vote"):
             break
-        due = [x for x in (api.gw.last("cp1")["view"]["room"]["wakeAt"], state["phase"]["endsAt"]) if x is not None]
+        due = [
+            x
+            for x in (api.gw.last("cp1")["view"]["room"]["wakeAt"], state["phase"]["endsAt"])
+            if x is not None
+        ]
         api.clock.t = max(api.clock.t, min(due)) + 0.01
         api.send("cp1", {"action": "nudge", "phase": state["seq"]})
     bots = {p["id"] for p in api.snapshot().room["players"] if p.get("bot")}
@@ -274,7 +278,9 @@ def test_swapping_bots_hidden_roles_changes_neither_wake_at_nor_bot_talk_by_day(
         bot_room(api, 6)
         for _ in range(100):
             state = api.state()
-            if state["phase"]["kind"] == "ended" or (state["day"] >= 2 and state["phase"]["kind"] == "discussion"):
+            if state["phase"]["kind"] == "ended" or (
+                state["day"] >= 2 and state["phase"]["kind"] == "discussion"
+            ):
                 break
             api.clock.t = max(api.clock.t, state["phase"]["endsAt"])
             api.send("cp1", {"action": "nudge", "phase": state["seq"]})

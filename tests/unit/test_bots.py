@@ -591,7 +591,9 @@ def _day2_discussion(preset: str, n: int, seed: int) -> tuple[dict, float] | Non
     ids = [f"p{i}" for i in range(1, n + 1)]
     state = me.new_game(ids, base_options(preset, n), seed=seed, now=0.0)
     t = 0.0
-    while state["phase"]["kind"] != "ended" and not (state["phase"]["kind"] == "discussion" and state["day"] >= 2):
+    while state["phase"]["kind"] != "ended" and not (
+        state["phase"]["kind"] == "discussion" and state["day"] >= 2
+    ):
         t = state["phase"]["endsAt"]
         state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, t)
     return (state, t) if state["phase"]["kind"] == "discussion" else None
@@ -618,7 +620,8 @@ def test_whether_and_when_bots_talk_by_day_does_not_depend_on_their_cards(preset
         for x, y in [(x, y) for x in mafia for y in town][:4]:
             plans = [bots.plan_room(s, ids, seed, t) for s in (state, _with_roles_swapped(state, x, y))]
             shape = [
-                sorted((at, pid) for at, pid, a in p["due"] if a["type"] == "chat") + [bots.wake_at(p)] for p in plans
+                sorted((at, pid) for at, pid, a in p["due"] if a["type"] == "chat") + [bots.wake_at(p)]
+                for p in plans
             ]
             assert shape[0] == shape[1], (seed, x, y)
             assert sorted(at for at, _, _ in plans[0]["due"]) == sorted(at for at, _, _ in plans[1]["due"])
@@ -673,7 +676,9 @@ def test_drain_replaces_a_plan_of_another_phase_and_keeps_future_entries():
     assert all(at > mid for at, _, _ in rest["due"])
     # the room wakes at the next public tick, whatever is (or is not) due then
     assert bots.wake_at(rest) == round(mid + stored["step"], 3)
-    assert {at for at, _, _ in stored["due"]} <= {round(8.0 + k * stored["step"], 3) for k in range(1, stored["ticks"] + 1)}
+    assert {at for at, _, _ in stored["due"]} <= {
+        round(8.0 + k * stored["step"], 3) for k in range(1, stored["ticks"] + 1)
+    }
 
 
 def test_only_the_loop_touches_a_state():

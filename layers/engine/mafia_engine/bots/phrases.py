@@ -52,9 +52,24 @@ LINES: dict[str, dict[str, tuple[str, ...]]] = {
         "ru": ("Я не мафия!", "Это не я, честно.", "Я мирный, поверьте!"),
     },
     "muse": {
-        "en": ("Hard to say yet.", "Let's hear from everyone.", "Anyone noticed anything?", "I'm still thinking."),
-        "ko": ("아직 잘 모르겠어요.", "다들 의견 들어봐요.", "뭐 눈치챈 사람 있어요?", "조금 더 생각해 볼게요."),
-        "ru": ("Пока сложно сказать.", "Давайте послушаем всех.", "Кто-нибудь что-то заметил?", "Я ещё думаю."),
+        "en": (
+            "Hard to say yet.",
+            "Let's hear from everyone.",
+            "Anyone noticed anything?",
+            "I'm still thinking.",
+        ),
+        "ko": (
+            "아직 잘 모르겠어요.",
+            "다들 의견 들어봐요.",
+            "뭐 눈치챈 사람 있어요?",
+            "조금 더 생각해 볼게요.",
+        ),
+        "ru": (
+            "Пока сложно сказать.",
+            "Давайте послушаем всех.",
+            "Кто-нибудь что-то заметил?",
+            "Я ещё думаю.",
+        ),
     },
     "kill": {
         "en": ("Let's take {name} tonight.", "How about {name} tonight?"),

@@ -415,9 +415,11 @@ def plan(
 ) -> list[tuple[float, dict]]:
     """At a phase change: [(due time, action)] sorted by time, for this bot in this phase.
 
-    Due times are spread inside [phase_start, deadline) by the bot's own seeded generator
-    (``deadline`` defaults to ``view.phase.endsAt``), chat lines at least ``CHAT_GAP`` s
-    apart; a phase without a deadline spreads over a few seconds. Store the entries with the
+    Due times are spread inside [phase_start, deadline) by seeded generators, one per entry
+    (``_pace``: by day the bot's own, at night one every bot of the room shares), so no
+    entry's time depends on the bot's card (``deadline`` defaults to ``view.phase.endsAt``),
+    chat lines at least ``CHAT_GAP`` s apart; a phase without a deadline spreads over a few
+    seconds. The room's loop then moves each entry to a public tick (``loop.plan_room``). Store the entries with the
     phase ``seq`` and drop them when the phase changes; apply each through ``revise``.
     """
     seat = Seat(view, seed)
@@ -495,5 +497,5 @@ def revise(view: dict, seed: int | str, action: dict, now: float, lang: str = "e
 
 
 def next_due(entries: list[tuple[float, Any]]) -> float | None:
-    """The earliest due time in a list of plan entries (the room's ``wakeAt``), or None."""
+    """The earliest due time in a list of plan entries (the bot's next action; not the room's ``wakeAt``), or None."""
     return min((at for at, *_ in entries), default=None)
