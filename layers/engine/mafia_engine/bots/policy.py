@@ -27,7 +27,7 @@ SMALL_TALK = 0.3  # else, the chance of a line that names nobody (every card ali
 
 # When each kind of action falls due, as fractions of the phase's length.
 WINDOWS: dict[str, tuple[float, float]] = {
-    "seenRole": (0.03, 0.15),  # a glance at the card: early, whatever the role
+    "seenRole": (0.03, 0.12),  # a glance at the card: early (by the first public tick), whatever the role
     "greet": (0.05, 0.6),
     "talk": (0.08, 0.5),
     "readyEarly": (0.55, 0.9),
