@@ -38,7 +38,9 @@ def _stored(room: dict, state: dict) -> dict | None:
 
 
 def drain(room: dict, state: dict, now: float) -> tuple[dict, bool]:
-    """Apply the bot actions due by `now`; returns (state, whether room/state changed)."""
+    """Apply the bot actions due by `now` (they sit on public ticks); returns (state, whether
+    room/state changed). A request that passes a tick always writes (the tick count moves,
+    and with it every view's `wakeAt`), whether or not any bot had something to do then."""
     ids = bot_ids(room, state)
     if not ids or room.get("status") != "running":
         return state, False
@@ -67,6 +69,7 @@ def replan(room: dict, state: Any, now: float) -> None:
 
 
 def wake_at(room: dict) -> float | None:
-    """When the first planned bot action falls due (`room.wakeAt` in views)."""
+    """The bots' next public tick (`room.wakeAt` in views): from the phase's start and
+    deadline only, never from what the bots plan (so it says nothing about their cards)."""
     stored = room.get("botPlan")
     return _bots().wake_at(stored) if stored else None

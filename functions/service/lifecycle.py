@@ -24,7 +24,8 @@ def running(c: Change) -> bool:
 
 
 def drain_bots(c: Change) -> None:
-    """Apply the bot actions that fell due before this request (docs/architecture.md, "Bots")."""
+    """Apply the bot actions of the public ticks passed before this request (docs/architecture.md,
+    "Bots"): a request that passes a tick writes, whatever the bots had to do then."""
     if c.state is not None:
         c.state, c.drained = botplay.drain(c.room, c.state, c.now)
 

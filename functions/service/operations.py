@@ -201,7 +201,7 @@ def nudge(c: Change, conn_id: str, frame: f.Nudge) -> None:
     except me.InvalidAction:
         # Too early (clock skew, or a nudge at room.wakeAt for the bots): answer with the
         # current view, whose serverNow lets the client correct its countdown. Nothing is
-        # written unless bot actions fell due; either way the sender gets exactly one view
+        # written unless a bot tick passed; either way the sender gets exactly one view
         # frame (its changed view, or the same view again), so whether hidden bot actions
         # were due shows in no frame.
         c.write = False

@@ -37,31 +37,15 @@ def shown_options(preset: str, options: dict) -> dict:
     return {**preset_info(preset).get("defaults", {}), **options, "preset": preset}
 
 
-def wake_shown(preset: str, kind: str | None) -> bool:
-    """Whether views show the bots' next due time (`room.wakeAt`) in phase `kind`.
-
-    Only where what bots do is public (day phases, and the role reveal, where every bot
-    confirms its card whatever its role): at night whether any bot has something to do, and
-    when, depends on who holds a night role, so `wakeAt` is null there for every viewer (the
-    bots' night actions are applied at the deadline, or with any frame that touches the room).
-    """
-    if kind is None:
-        return False
-    if kind == "roleReveal":
-        return True
-    from mafia_engine.presets import get
-
-    spec = get(preset).phases.get(kind)
-    return bool(spec is not None and spec.day)
-
-
 def room_block(room: dict, setup_error: dict | None, kind: str | None = None) -> dict:
     return {
         "code": room["code"],
         "host": room.get("host"),
         "hostAwaySince": room.get("hostAwaySince"),
         "status": room["status"],
-        "wakeAt": botplay.wake_at(room) if wake_shown(room["preset"], kind) else None,
+        # the bots' next public tick (phase start + k * step, the same for every viewer in
+        # every phase: docs/architecture.md, "Bots"); null in the lobby
+        "wakeAt": botplay.wake_at(room) if kind is not None else None,
         "scores": dict(room.get("scores") or {}),  # player id -> games won in this room
         "setupError": setup_error,
     }

@@ -185,13 +185,16 @@ def test_swapping_bots_hidden_roles_changes_no_frame_during_the_night(api, monke
     dealt = night_with_bots(api, item, t0, None)
     swapped = night_with_bots(api, item, t0, (mafioso, other))
     assert dealt == swapped
-    assert all(f["view"]["room"]["wakeAt"] is None for _, f in dealt if f["type"] == "view")
+    # the room wakes at public ticks at night too: the bots' night work falls due at them
+    assert any(f["view"]["room"]["wakeAt"] is not None for _, f in dealt if f["type"] == "view")
 
 
-def test_wake_at_is_never_shown_at_night_whatever_the_viewers_role(api, monkeypatch):
+def test_wake_at_is_set_at_every_phase_start_whatever_the_viewers_role(api, monkeypatch):
     """Recorded over seeded bot games: for viewers of every role (a human seat among bots, and
-    a spectator), whether `room.wakeAt` is set at night. It must be the same for all: never.
-    In day phases it is still set (the bots' public actions keep their pace)."""
+    a spectator), whether `room.wakeAt` is set in the first frame of each phase, day and night.
+    It must be the same for all: always, while a bot lives (the room's public ticks; with one
+    bot seat the old plan-derived `wakeAt` was set at night in 13/13 nights when the bot had a
+    night role and 0/5 when it was a citizen)."""
     from service import rest_ops
 
     seen: dict[tuple[str, str], set[bool]] = {}
@@ -207,17 +210,22 @@ def test_wake_at_is_never_shown_at_night_whatever_the_viewers_role(api, monkeypa
             due = [x for x in (view.get("phase", {}).get("endsAt"), view.get("room", {}).get("wakeAt")) if x]
             api.clock.t = max(api.clock.t + 0.5, min(due) if due else api.clock.t + 5)
             api.send("cp1", {"action": "nudge", "phase": api.state()["seq"]})
+        last: dict[str, int] = {}
         for conn, frame in api.gw.sent:
             if frame["type"] != "view" or frame["view"]["phase"]["kind"] in ("lobby", "ended"):
                 continue
-            day = frame["view"]["phase"]["kind"] not in ("night",)
+            v = frame["view"]
+            if last.get(conn) == v["phase"]["seq"]:
+                continue
+            last[conn] = v["phase"]["seq"]
+            if not any(p["bot"] and p["alive"] for p in v["players"]):
+                continue
             who = role if conn == "cp1" else "spectator"
-            seen.setdefault((who, "day" if day else "night"), set()).add(
-                frame["view"]["room"]["wakeAt"] is not None
-            )
-    night = {k: v for k, v in seen.items() if k[1] == "night"}
-    assert night and all(v == {False} for v in night.values()), night
-    assert any(True in v for k, v in seen.items() if k[1] == "day")
+            when = "night" if v["phase"]["kind"] == "night" else "day"
+            seen.setdefault((who, when), set()).add(v["room"]["wakeAt"] is not None)
+    assert {when for _, when in seen} == {"day", "night"}
+    assert len({who for who, _ in seen}) >= 3, seen  # a few roles and the spectator
+    assert all(v == {True} for v in seen.values()), seen
 
 
 # ---------------------------------------------------------------- hidden chat volume
@@ -266,3 +274,139 @@ def test_hidden_chat_volume_changes_no_citizen_or_spectator_frame(night):
     seen = [m for _, f in chatty if f["type"] == "view" for m in f["view"]["chat"]]
     assert any(m["text"] == "good morning" for m in seen)
     assert {m["channel"] for m in seen} <= {"day", "system"}
+
+
+# ---------------------------------------------------------------- bots by day, and the night's cost
+def until_vote_ends(api, item: dict, t0: float, swap) -> list[tuple[str, tuple]]:
+    """Replay a day from its discussion's first moment to the end of its vote, the host
+    nudging at `room.wakeAt` or the deadline as the client does; what a citizen and a
+    spectator see of the bots' timing: each frame's phase, `wakeAt` and the bots' chat lines
+    (who and when; not the text, whose names a mafioso may pick to suit its team)."""
+    restore(api, item, swap)
+    api.clock.t = t0
+    api.gw.clear()
+    day = api.state()["day"]
+    api.send("cp1", {"action": "sync"})
+    for _ in range(200):
+        state = api.state()
+        if state["day"] != day or state["phase"]["kind"] not in ("discussion", "vote"):
+            break
+        due = [
+            x
+            for x in (api.gw.last("cp1")["view"]["room"]["wakeAt"], state["phase"]["endsAt"])
+            if x is not None
+        ]
+        api.clock.t = max(api.clock.t, min(due)) + 0.01
+        api.send("cp1", {"action": "nudge", "phase": state["seq"]})
+    bots = {p["id"] for p in api.snapshot().room["players"] if p.get("bot")}
+    out = []
+    for conn, f in api.gw.sent:
+        if conn not in ("cp1", "s1") or f["type"] != "view":
+            continue
+        v = f["view"]
+        lines = tuple((m["from"], m["at"]) for m in v["chat"] if m["from"] in bots and m["day"] == day)
+        out.append((conn, (v["phase"]["seq"], v["phase"]["kind"], v["room"]["wakeAt"], lines)))
+    return out
+
+
+def test_swapping_bots_hidden_roles_changes_neither_wake_at_nor_bot_talk_by_day(api, monkeypatch):
+    """Day 2 of seeded bot games, replayed from its discussion's first moment twice: once as
+    dealt, once with a mafia bot's card swapped with a townsman bot's (one without night
+    results, whose claims would say what it found). The host (a citizen or not, it does not
+    know either card) and a spectator must see the same `wakeAt` in every frame and the same
+    bot chat lines at the same times: whether, when and how often a bot talks comes from the
+    public evidence alone (review finding: a mafia bot used to accuse with no evidence 45% of
+    the time, a town bot never; and `wakeAt` was the earliest planned action)."""
+    from service import rest_ops
+
+    lines = 0
+    for seed in range(1, 7):
+        api.gw.clear()
+        monkeypatch.setattr(rest_ops.secrets, "randbits", lambda _bits, s=seed: s)
+        bot_room(api, 6)
+        for _ in range(100):
+            state = api.state()
+            if state["phase"]["kind"] == "ended" or (
+                state["day"] >= 2 and state["phase"]["kind"] == "discussion"
+            ):
+                break
+            api.clock.t = max(api.clock.t, state["phase"]["endsAt"])
+            api.send("cp1", {"action": "nudge", "phase": state["seq"]})
+        state = api.state()
+        if state["phase"]["kind"] != "discussion":
+            continue
+        import mafia_engine as me
+
+        r = roles(api)
+        alive = {p["id"] for p in state["players"] if p["alive"]}
+        unknown = [p["id"] for p in me.view(state, "p1")["players"] if p["role"] is None and p["id"] in alive]
+        mafia = [p for p in unknown if r[p] == "mafia"]
+        town = [p for p in unknown if r[p] != "mafia" and not me.view(state, p)["private"]["results"]]
+        if not mafia or not town:
+            continue
+        item, t0 = raw_item(api), api.clock.t
+        dealt = until_vote_ends(api, item, t0, None)
+        swapped = until_vote_ends(api, item, t0, (mafia[0], town[0]))
+        assert roles(api)[town[0]] == "mafia"
+        assert dealt == swapped, seed
+        lines += max(len(f[3]) for _, f in dealt)
+    assert lines > 5  # the bots did talk
+
+
+def test_a_night_sync_costs_the_same_whoever_holds_a_night_role(api):
+    """Four silent humans and two bots, the first night replayed with three deals for the
+    bots: both citizens, the mafia and the doctor, the police and the mafia. A spectator
+    syncs every 1.3 s all night: each sync must make the same DynamoDB calls (a Query; a
+    write only when it passes one of the room's public ticks) and get the same frames
+    (review finding 6: only bots with a night role had night entries, so a sync cost a
+    Query with no role-holding bot and Query + write + fan-out with one)."""
+    api.lobby(4)
+    api.connect("s1")
+    api.send("cp1", {"action": "addBot"})
+    api.send("cp1", {"action": "addBot"})
+    for pid in ("p2", "p3", "p4"):
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start"})
+    assert api.snapshot().room["status"] == "running", api.gw.last("cp1", "error")
+    to_night(api)
+    item, t0 = raw_item(api), api.clock.t
+    dealt = sorted(roles(api).values())
+    assert dealt.count("citizen") == 2 and {"mafia", "police", "doctor"} <= set(dealt)
+    client = api.svc.store.client
+    calls: list[str] = []
+
+    def count(event_name: str, **_kw) -> None:
+        calls.append(event_name.rsplit(".", 1)[-1])
+
+    def night(bots: tuple[str, str]) -> tuple[list[list[str]], list[dict]]:
+        rest = [r for r in dealt]
+        for r in bots:
+            rest.remove(r)
+        deal = dict(zip(("p1", "p2", "p3", "p4", "p5", "p6"), [*rest, *bots], strict=True))
+        doc = storage.decode(item["data"]["B"])
+        for p in doc["state"]["players"]:
+            p["role"] = deal[p["id"]]
+        doc["room"].pop("botPlan", None)
+        boto3.client("dynamodb").put_item(
+            TableName=api.svc.store.table, Item={**item, "data": {"B": storage.encode(doc)}}
+        )
+        api.clock.t = t0
+        api.gw.clear()
+        per_sync = []
+        end = api.state()["phase"]["endsAt"]
+        client.meta.events.register("before-call.dynamodb", count)
+        try:
+            while api.clock.t + 1.3 < end:
+                api.clock.advance(1.3)
+                calls.clear()
+                api.send("s1", {"action": "sync"})
+                per_sync.append(list(calls))
+        finally:
+            client.meta.events.unregister("before-call.dynamodb", count)
+        assert [p["role"] for p in api.state()["players"][4:]] == list(bots)
+        return per_sync, api.gw.to("s1")
+
+    citizens = night(("citizen", "citizen"))
+    assert citizens == night(("mafia", "doctor")) == night(("police", "mafia"))
+    costs = {len(c) for c in citizens[0]}
+    assert len(costs) == 2, citizens[0]  # syncs between ticks only read; one past a tick writes

@@ -351,8 +351,8 @@ function renderBanner() {
   el.textContent = show ? t(state.status === "lost" ? "conn.lost" : "conn.connecting") : "";
 }
 
-// Countdown tick: screens redraw their clock. When the phase's deadline (or the moment
-// the bots' planned actions fall due, room.wakeAt) has passed, nudge the server with the
+// Countdown tick: screens redraw their clock. When the phase's deadline (or the bots' next
+// tick, room.wakeAt) has passed, nudge the server with the
 // phase's seq: a little jitter so not every client nudges at once, and a few retries in
 // case the first one arrived a moment early.
 let lastSecondsKey = null;

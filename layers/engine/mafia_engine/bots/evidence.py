@@ -61,6 +61,17 @@ class Seat:
         who = shared if shared is not None else self.me
         return random.Random(f"{self.seed}|{who}|{self.seq}|{purpose}")
 
+    def public(self) -> Seat:
+        """The same seat read from the view's public part only: no role, team, allies, roles
+        of others or night results (what any player at the table could work out). Rules that
+        must not depend on the bot's card (whether and when it talks) read this seat."""
+        v = dict(self.v)
+        you = v.get("you") or {}
+        v["you"] = {"id": you.get("id"), "role": None, "team": None, "alive": you.get("alive"), "allies": []}
+        v["players"] = [{**p, "role": None} for p in v.get("players") or ()]
+        v["private"] = None
+        return Seat(v, self.seed)
+
     def name(self, pid: str) -> str:
         return self.players.get(pid, {}).get("name") or pid
 
@@ -136,7 +147,7 @@ class Seat:
                 if e.get("kind") == "death" and e.get("by") == "mafia" and e.get("player") not in out:
                     out[e["player"]] = -1
         for r in self.private.get("results") or ():
-            v = _verdict(r.get("result"))
+            v = verdict(r.get("result"))
             if v:
                 out[r["target"]] = v
         return out
@@ -254,7 +265,8 @@ class Seat:
         return max(ats) if ats else None
 
 
-def _verdict(result: Any) -> int:
+def verdict(result: Any) -> int:
+    """+1: the result shows an enemy of the town; -1: a townsman; 0: nothing either way."""
     if result in ("mafia", "criminal"):
         return 1
     if result in ("notMafia", "notCriminal"):

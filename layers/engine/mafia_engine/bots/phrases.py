@@ -1,7 +1,7 @@
 """The bots' phrasebook: short public lines by intent and language, and how to read them back.
 
-A line is chosen by intent (``greet``, ``suspect``, ``sure``, ``trust``, ``notMe``, ``kill``,
-``gg``) and language (``LANGS``), among several natural variants, with ``{name}`` filled by
+A line is chosen by intent (``greet``, ``suspect``, ``sure``, ``trust``, ``notMe``, ``muse``
+(small talk that names nobody), ``kill``, ``gg``) and language (``LANGS``), among several natural variants, with ``{name}`` filled by
 the player's display name (the id when the view has no names or the chat filter refuses the
 name). Lines that accuse or clear someone (``CLAIM_INTENTS``) are recognised again in the
 chat, in every language, so bots (and the evidence model) understand each other.
@@ -50,6 +50,26 @@ LINES: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("I'm not mafia!", "It's not me, I promise.", "Wait, I'm on the town's side!"),
         "ko": ("저 마피아 아니에요!", "저는 아니에요, 정말이에요.", "억울해요, 저 시민이에요!"),
         "ru": ("Я не мафия!", "Это не я, честно.", "Я мирный, поверьте!"),
+    },
+    "muse": {
+        "en": (
+            "Hard to say yet.",
+            "Let's hear from everyone.",
+            "Anyone noticed anything?",
+            "I'm still thinking.",
+        ),
+        "ko": (
+            "아직 잘 모르겠어요.",
+            "다들 의견 들어봐요.",
+            "뭐 눈치챈 사람 있어요?",
+            "조금 더 생각해 볼게요.",
+        ),
+        "ru": (
+            "Пока сложно сказать.",
+            "Давайте послушаем всех.",
+            "Кто-нибудь что-то заметил?",
+            "Я ещё думаю.",
+        ),
     },
     "kill": {
         "en": ("Let's take {name} tonight.", "How about {name} tonight?"),

@@ -16,16 +16,18 @@ from ..roles import TOWN
 from ..tasks import CHECK_TASKS, NULL_TARGET_NIGHT, TEAM_KILLS
 from ..tasks import NIGHT_TASKS as NIGHT_TARGETED
 from . import phrases
-from .evidence import Seat
+from .evidence import Seat, verdict
 
 CHAT_GAP = 1.2  # seconds between two planned lines of one bot (the engine allows 0.7 s)
 NULL_TARGET = NULL_TARGET_NIGHT  # "nobody" is a choice, not a skip
 NIGHT_FAMILY = NIGHT_TARGETED | {"sleep"}
 ARREST_AT = 3.0  # an arrest removes a player: more than the table's talk, a found mafioso
+SUSPECT_AT = 0.9  # public suspicion (a claim, a reveal, ballots) worth voicing in the day chat
+SMALL_TALK = 0.3  # else, the chance of a line that names nobody (every card alike)
 
 # When each kind of action falls due, as fractions of the phase's length.
 WINDOWS: dict[str, tuple[float, float]] = {
-    "seenRole": (0.03, 0.15),  # a glance at the card: early, whatever the role
+    "seenRole": (0.03, 0.12),  # a glance at the card: early (by the first public tick), whatever the role
     "greet": (0.05, 0.6),
     "talk": (0.08, 0.5),
     "readyEarly": (0.55, 0.9),
@@ -41,6 +43,9 @@ WINDOWS: dict[str, tuple[float, float]] = {
     "defense": (0.1, 0.5),
     "end": (0.0, 0.0),
 }
+
+# Windows of the night's hidden work: drawn alike by every bot of the room (``_pace``).
+NIGHT_WINDOWS = frozenset({"night", "nightTalk", "nightMore", "nightLast"})
 
 # Windows only ``plan`` uses: a ready the view does not show (``rules.readyUnseen``) and a
 # night's later wake-ups for duties in turn (``revise`` turns them into the next duty).
@@ -317,35 +322,54 @@ def _nominee(seat: Seat) -> str | None:
 
 
 def _discussion_lines(seat: Seat, lang: str, r: random.Random) -> list[dict | None]:
+    """The day's talk. Whether a bot speaks, how often and what kind of line come from the
+    public evidence alone (``Seat.public``: the view without the seat's card, team, allies or
+    night results) by one rule for every team, so talk tells nothing about the speaker's card:
+    a suspicion when the table's evidence points at someone, else now and then small talk that
+    names nobody, and a denial when accused. Only whom a suspicion names is the seat's own (a
+    mafioso never names a team mate). A town seat's own check results add their claims
+    ("sure", "trust"): what a human checker says, and what says "checker" by its words alone.
+    ``r`` draws the same numbers for every card (seeded by seat, phase and purpose)."""
     lines: list[dict | None] = []
-    s = seat.score()
-    living = [t for t in seat.living() if t != seat.me]
-    verd = seat.verdicts()
-    if seat.team == TOWN:
-        found = [t for t in living if verd.get(t) == 1 and t not in seat.allies]
-        cleared = [t for t in living if verd.get(t) == -1 and t not in seat.allies]
-        # claim only what one's own results (or a public reveal) show
-        if found:
-            t = max(found, key=lambda t: s.get(t, 0.0))
-            lines.append(_say(seat, "day", "sure", "sure", lang, t))
-        elif living:
-            t = max(sorted(living), key=lambda t: s.get(t, 0.0))
-            if s.get(t, 0.0) >= 0.9 and r.random() < 0.7:
-                lines.append(_say(seat, "day", "suspect", "suspect", lang, t))
-        vouched = {t for sp, k, t in seat.claims() if sp == seat.me and k == "trust"}
-        own = [x.get("target") for x in seat.private.get("results") or ()]
-        fresh = [t for t in reversed(own) if t in cleared and t not in vouched]
-        if fresh and r.random() < 0.8:
-            lines.append(_say(seat, "day", "trust", "trust", lang, fresh[0]))
-    else:
-        others = sorted(t for t in living if t not in seat.allies)
-        if others and r.random() < 0.45:
-            t = max(others, key=lambda t: s.get(t, 0.0))
-            lines.append(_say(seat, "day", "suspect", "suspect", lang, t))
+    public = seat.public().score()
+    living = sorted(t for t in seat.living() if t != seat.me)
+    top = max(living, key=lambda t: public.get(t, 0.0), default=None)
+    if top is not None and public.get(top, 0.0) >= SUSPECT_AT and r.random() < 0.7:
+        lines.append(_say(seat, "day", "suspect", "suspect", lang, _suspect(seat, living)))
+    elif r.random() < SMALL_TALK:
+        lines.append(_say(seat, "day", "muse", "muse", lang))
     accused_me = any(t == seat.me and k != "trust" for _, k, t in seat.claims(seat.day))
     if accused_me and r.random() < 0.8:
         lines.append(_say(seat, "day", "notMe", "notMe", lang))
+    if seat.team == TOWN:
+        lines.extend(_check_claims(seat, lang, living))
     return lines
+
+
+def _suspect(seat: Seat, living: list[str]) -> str | None:
+    """Whom this seat names when it voices a suspicion: its own most suspected (never a team mate)."""
+    s = seat.score()
+    cands = [t for t in living if t not in seat.allies and s.get(t, 0.0) > -50]
+    return max(cands, key=lambda t: s.get(t, 0.0), default=None)
+
+
+def _check_claims(seat: Seat, lang: str, living: list[str]) -> list[dict | None]:
+    """A checker's claims from its own night results: the mafioso it found, a player it cleared."""
+    own: dict[str, int] = {}
+    for x in seat.private.get("results") or ():
+        v = verdict(x.get("result"))
+        if v and x.get("target") in living:
+            own[x["target"]] = v
+    out: list[dict | None] = []
+    found = [t for t in living if own.get(t) == 1]
+    if found:
+        s = seat.score()
+        out.append(_say(seat, "day", "sure", "sure", lang, max(found, key=lambda t: s.get(t, 0.0))))
+    vouched = {t for sp, k, t in seat.claims() if sp == seat.me and k == "trust"}
+    fresh = [t for t in reversed(list(own)) if own[t] == -1 and t not in vouched]
+    if fresh and seat.rng("claim").random() < 0.8:
+        out.append(_say(seat, "day", "trust", "trust", lang, fresh[0]))
+    return out
 
 
 # --- the API ---------------------------------------------------------------------------------------
@@ -391,9 +415,11 @@ def plan(
 ) -> list[tuple[float, dict]]:
     """At a phase change: [(due time, action)] sorted by time, for this bot in this phase.
 
-    Due times are spread inside [phase_start, deadline) by the bot's own seeded generator
-    (``deadline`` defaults to ``view.phase.endsAt``), chat lines at least ``CHAT_GAP`` s
-    apart; a phase without a deadline spreads over a few seconds. Store the entries with the
+    Due times are spread inside [phase_start, deadline) by seeded generators, one per entry
+    (``_pace``: by day the bot's own, at night one every bot of the room shares), so no
+    entry's time depends on the bot's card (``deadline`` defaults to ``view.phase.endsAt``),
+    chat lines at least ``CHAT_GAP`` s apart; a phase without a deadline spreads over a few
+    seconds. The room's loop then moves each entry to a public tick (``loop.plan_room``). Store the entries with the
     phase ``seq`` and drop them when the phase changes; apply each through ``revise``.
     """
     seat = Seat(view, seed)
@@ -408,13 +434,13 @@ def plan(
     else:
         span = max(0.0, deadline - phase_start)
         latest = deadline - min(0.5, span / 4)
-    r = seat.rng("pace")
     timed: list[tuple[float, dict]] = []
+    nth: dict[str, int] = {}
     for window, a in intents:
         lo, hi = WINDOWS[window]
         if window == "end":
             lo, hi = 0.2, 0.6
-        at = phase_start + span * (lo + (hi - lo) * r.random())
+        at = phase_start + span * (lo + (hi - lo) * _pace(seat, window, nth).random())
         timed.append((min(at, latest), a))
     timed.sort(key=lambda x: x[0])
     out: list[tuple[float, dict]] = []
@@ -429,6 +455,18 @@ def plan(
         out.append((round(at, 3), a))
     out.sort(key=lambda x: x[0])
     return out
+
+
+def _pace(seat: Seat, window: str, nth: dict[str, int]) -> random.Random:
+    """The generator of one entry's due time, keyed by its window and its place among the
+    bot's entries of that window: an entry's time never depends on which other entries the
+    bot has (a checker's extra claim moves none of its other lines). Night windows are drawn
+    alike by every bot of the room: the night's work falls due at the same moments whoever
+    holds a night role, so neither the night's end nor any bot's timing says who acts."""
+    i = nth.get(window, 0)
+    nth[window] = i + 1
+    shared = "night" if window in NIGHT_WINDOWS else None
+    return seat.rng(f"pace:{window}:{i}", shared=shared)
 
 
 def revise(view: dict, seed: int | str, action: dict, now: float, lang: str = "en") -> dict | None:
@@ -459,5 +497,5 @@ def revise(view: dict, seed: int | str, action: dict, now: float, lang: str = "e
 
 
 def next_due(entries: list[tuple[float, Any]]) -> float | None:
-    """The earliest due time in a list of plan entries (the room's ``wakeAt``), or None."""
+    """The earliest due time in a list of plan entries (the bot's next action; not the room's ``wakeAt``), or None."""
     return min((at for at, *_ in entries), default=None)
