@@ -5,6 +5,8 @@ gateway that records pushes (moto's management API cannot answer Gone), a contro
 from __future__ import annotations
 
 import os
+import random
+import secrets
 
 import pytest
 
@@ -34,6 +36,13 @@ from moto import mock_aws  # noqa: E402
 
 from local import template  # noqa: E402
 from service import clock, config  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def room_seeds(monkeypatch, request):
+    """Rooms draw their game seed with `secrets.randbits`; here each test draws from its own
+    fixed sequence, so a test whose course depends on the deal passes or fails every time."""
+    monkeypatch.setattr(secrets, "randbits", random.Random(request.node.nodeid).getrandbits)
 
 
 @pytest.fixture

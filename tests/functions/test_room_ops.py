@@ -169,24 +169,28 @@ def test_host_kick_in_a_running_game_removes_the_character_and_voids_the_token(a
     """docs/rules.md "remove" (seed 003 "정말 필요하다면 그 플레이어를 게임에서 제외할 수도 있습니다"):
     the host's `kick` mid-game is the engine's `remove` of the target, in every preset."""
     api.start(n, preset=preset)
-    api.send("cp2", {"action": "kick", "target": "p3", "id": 1})
-    assert err(api, "cp2") == "not_host"
+    # A citizen (not the host): removing the last mafioso would end the game instead.
+    gone = next(p["id"] for p in api.state()["players"] if p["role"] == "citizen" and p["id"] != "p1")
+    other = next(p for p in ("p2", "p3", "p4") if p != gone)
+    api.send(f"c{other}", {"action": "kick", "target": gone, "id": 1})
+    assert err(api, f"c{other}") == "not_host"
     api.send("cp1", {"action": "kick", "target": "p1", "id": 2})
     assert err(api, "cp1") == "bad_target"
-    assert api.connect("cp3b", "p3") == 200  # a second socket of the same seat
+    assert api.connect(f"c{gone}b", gone) == 200  # a second socket of the same seat
     api.gw.clear()
-    api.send("cp1", {"action": "kick", "target": "p3", "id": 3})
+    api.send("cp1", {"action": "kick", "target": gone, "id": 3})
     snap = api.snapshot()
-    p3 = next(p for p in snap.state["players"] if p["id"] == "p3")
-    assert p3["alive"] is False and p3["diedBy"] == "removed"
+    removed = next(p for p in snap.state["players"] if p["id"] == gone)
+    assert removed["alive"] is False and removed["diedBy"] == "removed"
+    assert snap.room["status"] == "running"
     assert len(snap.room["players"]) == n  # the seat stays: names and results still show it
-    for conn in ("cp3", "cp3b"):  # every socket of the seat is told, then closed
+    for conn in (f"c{gone}", f"c{gone}b"):  # every socket of the seat is told, then closed
         assert err(api, conn) == "kicked" and conn in api.gw.closed and conn not in snap.conns
-    public = api.gw.last("cp2")["view"]
+    public = api.gw.last(f"c{other}")["view"]
     assert "removed from the game by the host" in public["chat"][-1]["text"]
     assert public["events"][-1]["by"] == "removed"
-    assert _connect_body(api, "cp3c", "p3") == (403, "kicked")  # the token stops working
-    api.send("cp1", {"action": "kick", "target": "p3", "id": 4})
+    assert _connect_body(api, f"c{gone}c", gone) == (403, "kicked")  # the token stops working
+    api.send("cp1", {"action": "kick", "target": gone, "id": 4})
     assert err(api, "cp1") == "bad_target"  # already gone
 
 
