@@ -82,15 +82,15 @@ class Report(msgspec.Struct, frozen=True, kw_only=True):
     game: int  # the room's seed of that game: tells two games of one room apart
     preset: str
     reporter: str
-    reporterName: str  # noqa: N815 - the stored JSON's key
+    reporterName: str  # the stored JSON keys are camelCase
     reported: str
-    reportedName: str  # noqa: N815
+    reportedName: str
     reason: Reason
     at: float
     day: int
     phase: str
     transcript: tuple[Line, ...]
-    expiresAt: int  # noqa: N815
+    expiresAt: int
 
     def to_json(self) -> str:
         return msgspec.json.encode(self).decode()
