@@ -564,7 +564,7 @@ def first_event_ratio(rounds: int = 5) -> dict:
     moto = Moto()
     moto.start()
     try:
-        table, group = "mafia-first-event", "mafia-first-event"
+        table = group = f"mafia-first-event-{os.urandom(3).hex()}"  # moto keeps state per process
         env = {
             **os.environ,
             "AWS_ENDPOINT_URL_DYNAMODB": moto.url,
