@@ -13,6 +13,7 @@ ratios are exact; times are this machine's.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import random
@@ -478,32 +479,172 @@ def advance_untimed(state: dict, now: float) -> dict:
     return state
 
 
-def import_ratio() -> dict:
-    code = (
-        "import sys,time;sys.path[:0]=['{r}','{r}/layers/engine','{r}/functions'];"
-        "t=time.perf_counter();import {m};print(time.perf_counter()-t)"
+HANDLERS = ("rest", "ws_connect", "ws_disconnect", "ws_default", "ws_report", "timer")
+_CHILD_PATH = "import sys;sys.path[:0]=['{r}','{r}/layers/engine','{r}/functions'];"
+
+
+def _child(code: str, env: dict | None = None, stdin: str | None = None, answer: list | None = None) -> float:
+    """Run `code` in a fresh interpreter (a cold Lambda); the seconds it prints last (the line
+    before it, parsed, appended to `answer` when given)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD_PATH.format(r=ROOT) + code],
+        capture_output=True,
+        text=True,
+        env=env or {**os.environ},
+        input=stdin,
+        check=True,
     )
+    lines = out.stdout.strip().splitlines()
+    if answer is not None:
+        answer.append(json.loads(lines[-2]))
+    return float(lines[-1])
 
-    def once(module: str) -> float:
-        out = subprocess.run(
-            [sys.executable, "-c", code.format(r=ROOT, m=module)],
-            capture_output=True,
-            text=True,
-            env={**os.environ},
-            check=True,
-        )
-        return float(out.stdout.strip().splitlines()[-1])
 
-    handlers = ("rest", "ws_connect", "ws_disconnect", "ws_default", "timer")
-    ratios: dict[str, list[float]] = {h: [] for h in handlers}
+def import_ratio() -> dict:
+    """Each handler's cold import / a cold `import boto3`: fresh interpreters, interleaved (a
+    busy machine slows both sides of each ratio alike), the median of 5 rounds."""
+    code = "import time;t=time.perf_counter();import {m};print(time.perf_counter()-t)"
+    ratios: dict[str, list[float]] = {h: [] for h in HANDLERS}
     bases = []
-    for _ in range(5):  # interleaved rounds: a busy machine slows both sides of each ratio alike
-        for h in handlers:
-            base = once("boto3")
+    for _ in range(5):
+        for h in HANDLERS:
+            base = _child(code.format(m="boto3"))
             bases.append(base)
-            ratios[h].append(once(f"handlers.{h}") / base)
+            ratios[h].append(_child(code.format(m=f"handlers.{h}")) / base)
     per = {h: round(statistics.median(r), 2) for h, r in ratios.items()}
     return {"boto3_import_s": round(statistics.median(bases), 3), "by_handler": per, "max": max(per.values())}
+
+
+# A cold handler's first event: import it, build the process-wide service (its boto3 clients),
+# handle one event against moto's server (a loopback port). The baseline: `import boto3` and the
+# three clients `service.config.build_service` creates, with no calls.
+_FIRST_EVENT = (
+    "import json,time;event=json.loads(sys.stdin.read())\n"
+    "class Ctx:\n function_name='bench';memory_limit_in_mb=256;aws_request_id='r1';log_stream_name='s'\n"
+    " invoked_function_arn='arn:aws:lambda:us-east-1:123456789012:function:bench'\n"
+    "t=time.perf_counter();import handlers.{m} as h;r=h.handler(event,Ctx());t=time.perf_counter()-t\n"
+    "print(json.dumps(r));print(t)"
+)
+_CLIENTS = (
+    "import time;t=time.perf_counter();import boto3;from botocore.config import Config\n"
+    "c=Config(retries={'mode':'standard','max_attempts':3},max_pool_connections=32)\n"
+    "[boto3.client(s,config=c) for s in ('dynamodb','scheduler','apigatewaymanagementapi')]\n"
+    "print(time.perf_counter()-t)"
+)
+
+
+class _Posts:
+    """A gateway for the fixtures the parent builds: nothing is sent."""
+
+    def post(self, connection_id: str, data: bytes) -> bool:
+        return True
+
+    def close(self, connection_id: str) -> None:
+        pass
+
+    def alive(self, connection_id: str) -> bool:
+        return True
+
+
+def first_event_ratio(rounds: int = 5) -> dict:
+    """Each handler's cold import + its first event (a realistic one, against moto's server) /
+    `import boto3` + creating the clients the handler uses; interleaved, median of `rounds`.
+
+    Per round and handler, a fresh lobby (p1 host, p2 joined, both connected) and the event:
+    rest GET /rooms/{code}; ws_connect p2's second socket; ws_default p2's `ready` (a write and
+    a push to each socket); ws_disconnect p2's socket; ws_report a report in the lobby
+    (refused `not_started` after reading the room); timer a phase timeout in the lobby.
+    """
+    from local.aws import Moto
+    from service.rooms import RoomService
+    from service.storage import Store
+    from service.timers import Timers
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's server logs every request
+    moto = Moto()
+    moto.start()
+    try:
+        table = group = f"mafia-first-event-{os.urandom(3).hex()}"  # moto keeps state per process
+        env = {
+            **os.environ,
+            "AWS_ENDPOINT_URL_DYNAMODB": moto.url,
+            "AWS_ENDPOINT_URL_SCHEDULER": moto.url,
+            "WS_MANAGEMENT_ENDPOINT": moto.url,
+            "TABLE_NAME": table,
+            "SCHEDULE_GROUP": group,
+        }
+        ddb = boto3.client("dynamodb", endpoint_url=moto.url)
+        sched = boto3.client("scheduler", endpoint_url=moto.url)
+        template.create_table(ddb, table)
+        sched.create_schedule_group(Name=group)
+        timers = Timers(sched, group, env["SCHEDULER_ROLE_ARN"], env["TIMER_FUNCTION_ARN"])
+        svc = RoomService(Store(ddb, table), _Posts(), timers, ws_url=env["WS_URL"])
+
+        fixtures: list[str] = []  # room codes
+
+        def fixture(h: str, i: int) -> dict:
+            room = svc.create_room("Host")
+            code = room["roomCode"]
+            seat = svc.join_room(code, "Guest")
+            fixtures.append(code)
+            c1, c2 = f"{h}{i}a=", f"{h}{i}b="
+            svc.connect(c1, code, room["token"])
+            svc.connect(c2, code, seat["token"])
+            if h == "rest":
+                return events.rest_event(
+                    method="GET",
+                    path=f"/rooms/{code}",
+                    resource="/rooms/{roomCode}",
+                    path_parameters={"roomCode": code},
+                )
+            if h == "ws_connect":
+                return events.ws_connect_event(
+                    connection=f"{h}{i}c=",
+                    query={"room": code, "token": seat["token"]},
+                    headers={"Origin": "https://x"},
+                )
+            if h == "ws_default":  # p2 ready: a write, a push to each of the two sockets
+                return events.ws_message_event(connection=c2, body=json.dumps({"action": "ready", "id": 1}))
+            if h == "ws_disconnect":
+                return events.ws_disconnect_event(connection=c2)
+            if h == "ws_report":
+                body = json.dumps({"action": "report", "target": "p1", "reason": "spam"})
+                return events.ws_message_event(connection=c2, body=body, route_key="report")
+            return {"room": code, "phase": 0, "at": int(time.time())}
+
+        ratios: dict[str, list[float]] = {h: [] for h in HANDLERS}
+        firsts: dict[str, list[float]] = {h: [] for h in HANDLERS}
+        bases = []
+        for i in range(rounds):
+            for h in HANDLERS:
+                stdin = json.dumps(fixture(h, i))
+                base = _child(_CLIENTS, env)
+                bases.append(base)
+                answer: list = []
+                first = _child(_FIRST_EVENT.format(m=h), env, stdin, answer)
+                if h == "timer":
+                    assert answer[0]["outcome"] == "not_running", answer  # a read, nothing due
+                else:
+                    assert answer[0]["statusCode"] == 200, (h, answer)
+                if h == "ws_default":  # the frame was applied, not refused
+                    assert [p.get("ready") for p in svc.store.load(fixtures[-1]).room["players"]] == [
+                        False,
+                        True,
+                    ]
+                firsts[h].append(first)
+                ratios[h].append(first / base)
+    finally:
+        moto.stop()
+    per = {h: round(statistics.median(r), 2) for h, r in ratios.items()}
+    return {
+        "boto3_and_clients_s": round(statistics.median(bases), 3),
+        "first_event_s": {h: round(statistics.median(f), 3) for h, f in firsts.items()},
+        "by_handler": per,
+        "max": max(per.values()),
+        "note": "handler import + first event against moto's server on a loopback port (its "
+        "latency, not AWS's) / import boto3 + the dynamodb, scheduler and apigatewaymanagementapi "
+        f"clients; fresh interpreters, interleaved, median of {rounds}",
+    }
 
 
 def spectator_fanout(counts=(0, 20)) -> dict:
@@ -603,6 +744,7 @@ def run() -> dict:
     long_game = long_game_item_bytes()
     city = long_game_item_bytes(16, 30, "city")
     imports = import_ratio()
+    first_events = first_event_ratio()
     fanout = spectator_fanout()
 
     out = {
@@ -641,6 +783,8 @@ def run() -> dict:
         "raw_boto3_seconds": round(raw_s, 3),
         "import_ratio": imports["max"],
         "import_ratio_by_handler": imports["by_handler"],
+        "first_event_ratio": first_events["max"],
+        "first_event": first_events,
         "cost_per_game_usd": round(total_cost, 6),
         "cost_per_20_minute_game_usd": round(total_cost * 20 / minutes, 6),
         "cost_breakdown_usd": {k: round(v, 7) for k, v in cost.items()},

@@ -76,9 +76,7 @@ def cmd_list(args: argparse.Namespace, out) -> int:
 
     found = Reports(_store()).recent(days=args.days)
     if args.json:
-        out.write(
-            json.dumps([r.model_dump(exclude={"transcript"}) for r in found], ensure_ascii=False) + "\n"
-        )
+        out.write(json.dumps([r.to_dict(exclude=("transcript",)) for r in found], ensure_ascii=False) + "\n")
         return 0
     if not found:
         out.write("no reports\n")
@@ -101,7 +99,7 @@ def cmd_show(args: argparse.Namespace, out) -> int:
         out.write(f"no report {args.id} (unknown or expired)\n")
         return 1
     if args.json:
-        out.write(r.model_dump_json() + "\n")
+        out.write(r.to_json() + "\n")
         return 0
     out.write(
         f"report {r.id}\n  filed    {_when(r.at)} UTC ({r.preset}, day {r.day}, {r.phase})\n"

@@ -20,7 +20,7 @@ from service.errors import ServiceError, clip
 from service.models import CreateRoom, JoinRoom, RoomCreated, RoomSummary, SeatCreated
 from service.names import BAD_NAME
 from service.quoting import prefix, tidy
-from service.rest_ops import ROOM_CODE_PATTERN
+from service.roomcode import ROOM_CODE_PATTERN
 from service.telemetry import logger, metrics, tracer
 
 

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError
+import msgspec
 
 from service import config
 from service.telemetry import logger, metrics, tracer
 
 
-class TimerEvent(BaseModel):
+class TimerEvent(msgspec.Struct, frozen=True):
     """A phase timeout (the Scheduler target `Input` `service.timers` writes): the room, the
     phase seq it ends, and the second it was scheduled for."""
 
-    model_config = ConfigDict(frozen=True)
     room: str
-    phase: StrictInt
+    phase: int
     at: int | None = None
 
 
@@ -23,8 +22,8 @@ class TimerEvent(BaseModel):
 @metrics.log_metrics
 def handler(event: dict, context: object) -> dict:
     try:
-        timer = TimerEvent.model_validate(event)
-    except ValidationError:
+        timer = msgspec.convert(event, TimerEvent, strict=True)
+    except msgspec.ValidationError:
         logger.warning("malformed timer event")
         return {"outcome": "malformed"}
     room = timer.room.upper()

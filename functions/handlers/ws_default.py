@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aws_lambda_powertools.logging import correlation_paths
 
-import service.frames  # noqa: F401 - every frame is validated by it: build its models at init
+import service.frames  # noqa: F401 - every frame is validated by it: load it at init
 from handlers.ws_events import MessageEvent, event_parser
 from service import config
 from service.telemetry import logger, metrics, tracer

@@ -1,10 +1,11 @@
-"""The events the WebSocket handlers accept: small pydantic models of the fields we use, and
-`event_parser`, the decorator that validates an event with one of them.
+"""The events the WebSocket handlers accept: small msgspec Structs of the fields we use, and
+`event_parser`, the decorator that converts an event into one of them.
 
 Powertools' parser models would do the same, but `aws_lambda_powertools.utilities.parser.models`
-imports every event model of every AWS service (about half a cold `import boto3`), for three
-handlers that read a connection id, the `$connect` headers and query, and a message body.
-Field names and aliases follow Powertools' `APIGatewayWebSocket*EventModel`, and
+imports every event model of every AWS service (about half a cold `import boto3`), and pydantic
+itself costs a WebSocket cold start a third of `import boto3`: three handlers read only a
+connection id, the `$connect` headers and query, and a message body. Field names follow
+Powertools' `APIGatewayWebSocket*EventModel` (the keys are AWS's camelCase), and
 `tests/functions/test_events.py` checks that every sample event passes both.
 """
 
@@ -15,50 +16,50 @@ import functools
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+import msgspec
 
-__all__ = ["ConnectEvent", "DisconnectEvent", "MessageEvent", "event_parser"]
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, frozen=True)  # other fields AWS sends: ignored
+__all__ = ["ConnectEvent", "DisconnectEvent", "MessageEvent", "event_parser", "parse"]
 
 
-class RequestContext(_Model):
+class _Event(msgspec.Struct, frozen=True, rename="camel"):
+    """Keys in AWS's camelCase (`connection_id` reads `connectionId`); other fields: ignored."""
+
+
+class RequestContext(_Event):
     """The part of `requestContext` the handlers read (and what routes an event)."""
 
-    connection_id: str = Field(alias="connectionId")
-    route_key: str = Field(alias="routeKey")
-    event_type: str = Field(alias="eventType")
-    request_id: str = Field(alias="requestId")
+    connection_id: str
+    route_key: str
+    event_type: str
+    request_id: str
 
 
 class ConnectContext(RequestContext):
-    event_type: Literal["CONNECT"] = Field(alias="eventType")
+    event_type: Literal["CONNECT"]
 
 
 class MessageContext(RequestContext):
-    event_type: Literal["MESSAGE"] = Field(alias="eventType")
+    event_type: Literal["MESSAGE"]
 
 
 class DisconnectContext(RequestContext):
-    event_type: Literal["DISCONNECT"] = Field(alias="eventType")
+    event_type: Literal["DISCONNECT"]
 
 
-class ConnectEvent(_Model):
+class ConnectEvent(_Event):
     """`$connect`: the headers (`Origin`) and `?room=&token=`."""
 
-    request_context: ConnectContext = Field(alias="requestContext")
-    headers: dict[str, str] = Field(default_factory=dict)
-    query_string_parameters: dict[str, str] | None = Field(None, alias="queryStringParameters")
+    request_context: ConnectContext
+    headers: dict[str, str] = {}
+    query_string_parameters: dict[str, str] | None = None
 
 
-class MessageEvent(_Model):
+class MessageEvent(_Event):
     """A client frame (`$default`): the body, base64 for a binary frame."""
 
-    request_context: MessageContext = Field(alias="requestContext")
+    request_context: MessageContext
     body: str | None = None
-    is_base64_encoded: bool = Field(False, alias="isBase64Encoded")
+    is_base64_encoded: bool = False
 
     def frame(self) -> str | bytes | None:
         """The client's frame as sent (API Gateway base64-encodes binary frames)."""
@@ -67,23 +68,28 @@ class MessageEvent(_Model):
         return self.body
 
 
-class DisconnectEvent(_Model):
+class DisconnectEvent(_Event):
     """`$disconnect`."""
 
-    request_context: DisconnectContext = Field(alias="requestContext")
+    request_context: DisconnectContext
 
 
-M = TypeVar("M", bound=BaseModel)
+E = TypeVar("E", bound=_Event)
 
 
-def event_parser(model: type[M]) -> Callable[[Callable[[M, Any], Any]], Callable[[dict, Any], Any]]:
-    """Call the handler with the event validated by `model` (a `ValidationError` escapes, as
+def parse(model: type[E], event: Any) -> E:
+    """`event` as a `model`, or msgspec.ValidationError (an event of another route, or not AWS's)."""
+    return msgspec.convert(event, model, strict=True)
+
+
+def event_parser(model: type[E]) -> Callable[[Callable[[E, Any], Any]], Callable[[dict, Any], Any]]:
+    """Call the handler with the event converted to `model` (a `ValidationError` escapes, as
     with Powertools' `event_parser`: an event API Gateway would never send is a bug)."""
 
-    def decorate(fn: Callable[[M, Any], Any]) -> Callable[[dict, Any], Any]:
+    def decorate(fn: Callable[[E, Any], Any]) -> Callable[[dict, Any], Any]:
         @functools.wraps(fn)
         def handler(event: dict, context: Any) -> Any:
-            return fn(model.model_validate(event), context)
+            return fn(parse(model, event), context)
 
         return handler
 

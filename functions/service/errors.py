@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 QUOTE_CHARS = 40  # how much of a user's input a message may quote
@@ -35,14 +37,26 @@ class ServiceError(Exception):
         return {"code": self.code, "message": self.message}
 
 
-def frame_refusal(exc: Any, skip: int = 0, own_codes: tuple[str, ...] = ()) -> ServiceError:
-    """`bad_frame` naming the first problem of a pydantic ValidationError (its location less
-    `skip` leading parts, e.g. a union's tag); an error type in `own_codes` keeps its code."""
-    first = exc.errors()[0]
-    kind = first.get("type")
-    if kind in own_codes:
-        return ServiceError(kind, first["msg"])
-    if kind == "frame":
-        return ServiceError("bad_frame", first["msg"])
-    where = ".".join(str(p) for p in first.get("loc", ())[skip:]) or "frame"
-    return ServiceError("bad_frame", f"{where}: {first.get('msg')}")
+_UNKNOWN_FIELD = "Object contains unknown field `"
+_BAD_ENUM = "Invalid enum value "
+_MISSING = "Object missing required field `"
+_WHERE = re.compile(r"^(?P<what>.*) - at `\$\.?(?P<where>[^`]*)`$", re.DOTALL)
+
+
+def frame_refusal(exc: Any, refusals: Mapping[str, tuple[str, str]] | None = None) -> ServiceError:
+    """`bad_frame` naming the problem of a msgspec ValidationError, short and without echoing
+    input beyond a `quote`d prefix; `refusals` maps a field to the (code, message) any error
+    on it gets instead (e.g. `{"name": ("bad_name", "a name is a string")}`)."""
+    text = str(exc)
+    if text.startswith(_UNKNOWN_FIELD):  # the only message naming a key the client chose
+        return ServiceError("bad_frame", f"unknown field {quote(text[len(_UNKNOWN_FIELD) : -1])}")
+    found = _WHERE.match(text)
+    what, where = (found["what"], found["where"]) if found else (text, "")
+    if refusals and where in refusals:
+        return ServiceError(*refusals[where])
+    if what.startswith(_BAD_ENUM):  # msgspec quotes the value: quote a prefix of it ourselves
+        what = f"invalid value {quote(what[len(_BAD_ENUM) :].strip(chr(39)))}"
+    elif what.startswith(_MISSING):
+        what = f"missing required field {what[len(_MISSING) : -1]!r}"
+    what = what.replace("`", "")
+    return ServiceError("bad_frame", f"{where or 'frame'}: {what[:1].lower()}{what[1:]}")

@@ -1,45 +1,46 @@
-"""Client frames: one pydantic model per room operation, one for engine actions.
+"""Client frames: one msgspec Struct per room operation, one for engine actions.
 
-Every frame is validated once, through the module-level `FRAME` adapter: a union
-discriminated on `action` (room operations by name; any other action is an engine action,
-whose payload the engine validates). Room operation frames forbid unknown keys.
+Every frame is validated once, by `parse_frame`: its `action` picks the room operation's
+Struct from `ROOM_FRAMES`; any other action is an engine action (`EngineFrame`: the envelope is
+checked here, the payload by the engine). Room operation frames forbid unknown keys, and every
+frame is converted strictly (no "3" for 3, no 1.0 for 1, no 1 for true).
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Discriminator,
-    StringConstraints,
-    Tag,
-    TypeAdapter,
-    ValidationError,
-)
-from pydantic_core import PydanticCustomError
+import msgspec
 
+from . import names
 from .errors import ServiceError, frame_refusal
-from .names import BAD_NAME, Name
-from .rest_ops import ROOM_CODE_PATTERN
+from .roomcode import ROOM_CODE_PATTERN
 
-ActionName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,39}$")]
-FrameId = Annotated[str, StringConstraints(max_length=64)] | int | None
-RoomHint = Annotated[str, StringConstraints(pattern=ROOM_CODE_PATTERN)]
-ENGINE = "engine"  # the discriminator tag of every action that is not a room operation
+ActionName = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,39}$")]
+FrameId = Annotated[str, msgspec.Meta(max_length=64)] | int | None
+RoomHint = Annotated[str, msgspec.Meta(pattern=ROOM_CODE_PATTERN)]
+ENVELOPE = ("action", "id", "room")
+# An error on one of these fields gets this code and message (msgspec's wording otherwise).
+REFUSALS = {
+    "action": ("bad_frame", "'action' must be a letter then up to 39 letters, digits or '_'"),
+    "id": ("bad_frame", "'id' must be an integer or a string of at most 64 characters"),
+    "room": ("bad_frame", "'room' must be a room code (4 to 8 letters and digits)"),
+    "ready": ("bad_frame", "'ready' must be true or false"),
+    "options": ("bad_frame", "'options' must be an object"),
+    "name": (names.BAD_NAME, "a name is a string"),
+}
 
 
-class RoomFrame(BaseModel):
-    """The envelope every frame shares: `action`, the client's `id`, an optional room hint."""
+class Envelope(msgspec.Struct, frozen=True, kw_only=True):
+    """What every frame carries: `action`, the client's `id`, an optional room hint."""
 
-    # Validated only through `FRAME`, which builds every frame's schema once (defer: not
-    # twice at a cold start).
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     action: ActionName
     id: FrameId = None
     room: RoomHint | None = None  # routing hint for a cold container; checked against the room's items
+
+
+class RoomFrame(Envelope, frozen=True, forbid_unknown_fields=True):
+    """A room operation: its own fields only."""
 
 
 class Sync(RoomFrame):
@@ -48,29 +49,18 @@ class Sync(RoomFrame):
     action: Literal["sync"]
 
 
-def _must_be(kind: type, message: str) -> BeforeValidator:
-    """A field check whose refusal is `message` itself (type "frame"), not pydantic's wording."""
-
-    def check(value: Any) -> Any:
-        if not isinstance(value, kind):
-            raise PydanticCustomError("frame", message)
-        return value
-
-    return BeforeValidator(check)
-
-
 class Ready(RoomFrame):
     """Mark (or unmark) the sender ready in the lobby."""
 
     action: Literal["ready"]
-    ready: Annotated[bool, _must_be(bool, "'ready' must be true or false")] = True
+    ready: bool = True
 
 
 class SetOptions(RoomFrame):
     """Host: change the preset and options (clears every ready mark)."""
 
     action: Literal["setOptions"]
-    options: Annotated[dict[str, Any], _must_be(dict, "'options' must be an object")]
+    options: dict[str, Any]
     preset: str | None = None
 
 
@@ -107,10 +97,14 @@ class NewGame(RoomFrame):
 
 
 class AddBot(RoomFrame):
-    """Host: add a bot seat (named `Bot N` unless a name is given)."""
+    """Host: add a bot seat (named `Bot N` unless a name is given: the name rule, `bad_name`)."""
 
     action: Literal["addBot"]
-    name: Name | None = None
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.name is not None:  # names.clean raises ServiceError, which msgspec lets through
+            msgspec.structs.force_setattr(self, "name", names.clean(self.name))
 
 
 class Ping(RoomFrame):
@@ -125,64 +119,42 @@ class TakeHost(RoomFrame):
     action: Literal["takeHost"]
 
 
-class EngineFrame(BaseModel):
-    """Any other action: handed to the engine, which validates the payload (extra keys)."""
+class EngineFrame(Envelope, frozen=True):
+    """Any other action: handed to the engine, which validates the payload (the other keys).
 
-    model_config = ConfigDict(extra="allow", frozen=True, defer_build=True)
-    action: ActionName
-    id: FrameId = None
-    room: RoomHint | None = None
+    Built by `parse_frame` from a checked `Envelope` (`payload` is never read from a key)."""
+
+    payload: dict[str, Any] = {}
 
     def engine_action(self, player: str) -> dict:
         """The engine action: the payload, `type` from `action`, `player` from the connection."""
-        payload = {k: v for k, v in (self.model_extra or {}).items() if k not in ("type", "player")}
+        payload = {k: v for k, v in self.payload.items() if k not in ("type", "player")}
         return {**payload, "type": self.action, "player": player}
 
 
-ROOM_FRAMES: tuple[type[RoomFrame], ...] = (
-    Sync,
-    Ready,
-    SetOptions,
-    Start,
-    Nudge,
-    Kick,
-    Leave,
-    NewGame,
-    AddBot,
-    TakeHost,
-    Ping,
-)
-ROOM_ACTIONS = frozenset(get_args(m.model_fields["action"].annotation)[0] for m in ROOM_FRAMES)
+def _tag(frame: type[RoomFrame]) -> str:
+    """The one `action` a room operation's Struct accepts (its `Literal`)."""
+    return next(get_args(f.type)[0] for f in msgspec.structs.fields(frame) if f.name == "action")
 
 
-def _tag(value: Any) -> str:
-    action = value.get("action") if isinstance(value, dict) else getattr(value, "action", None)
-    return action if action in ROOM_ACTIONS else ENGINE
-
-
-AnyFrame = Annotated[
-    Annotated[EngineFrame, Tag(ENGINE)]
-    | Annotated[Sync, Tag("sync")]
-    | Annotated[Ready, Tag("ready")]
-    | Annotated[SetOptions, Tag("setOptions")]
-    | Annotated[Start, Tag("start")]
-    | Annotated[Nudge, Tag("nudge")]
-    | Annotated[Kick, Tag("kick")]
-    | Annotated[Leave, Tag("leave")]
-    | Annotated[NewGame, Tag("newGame")]
-    | Annotated[AddBot, Tag("addBot")]
-    | Annotated[TakeHost, Tag("takeHost")]
-    | Annotated[Ping, Tag("ping")],
-    Discriminator(_tag),
-]
-FRAME: TypeAdapter[RoomFrame | EngineFrame] = TypeAdapter(AnyFrame)
+ROOM_FRAMES: dict[str, type[RoomFrame]] = {
+    _tag(frame): frame
+    for frame in (Sync, Ready, SetOptions, Start, Nudge, Kick, Leave, NewGame, AddBot, TakeHost, Ping)
+}
+ROOM_ACTIONS = frozenset(ROOM_FRAMES)
 
 
 def parse_frame(raw: Any) -> RoomFrame | EngineFrame:
-    """The validated frame, or ServiceError("bad_frame") naming the first problem."""
+    """The validated frame, or ServiceError (`bad_frame`, or `bad_name` for an `addBot` name)."""
     if not isinstance(raw, dict):
         raise ServiceError("bad_frame", "a frame is one JSON object")
+    action = raw.get("action")
+    room_frame = ROOM_FRAMES.get(action) if isinstance(action, str) else None
     try:
-        return FRAME.validate_python(raw)
-    except ValidationError as exc:
-        raise frame_refusal(exc, skip=1, own_codes=(BAD_NAME,)) from exc
+        if room_frame is not None:
+            return msgspec.convert(raw, room_frame, strict=True)
+        envelope = msgspec.convert(raw, Envelope, strict=True)  # other keys: the engine's
+    except msgspec.ValidationError as exc:
+        raise frame_refusal(exc, REFUSALS) from exc
+    payload = {k: v for k, v in raw.items() if k not in ENVELOPE}
+    return EngineFrame(action=envelope.action, id=envelope.id, room=envelope.room, payload=payload)

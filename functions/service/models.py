@@ -4,12 +4,28 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 from mafia_engine.presets import PRESETS
 
-from .errors import quote
-from .names import Name
+from . import names
+from .errors import ServiceError, quote
+
+
+def _name(value: Any) -> str:
+    """The name rule (`names.clean`) as a pydantic check; a refusal keeps its `bad_name` type."""
+    try:
+        return names.clean(value)
+    except ServiceError as exc:
+        raise PydanticCustomError(names.BAD_NAME, "{reason}", {"reason": exc.message}) from None
+
+
+Name = Annotated[
+    str,
+    BeforeValidator(_name),
+    WithJsonSchema({"type": "string", "minLength": 1, "maxLength": names.NAME_MAX}),
+]
 
 
 def _known_preset(name: str) -> str:

@@ -6,18 +6,21 @@ A name is stored normalized (NFKC, runs of white space made one space, trimmed),
 left, or when the kid-safe chat filter would block it as a message. Two names are the same
 name when their `key`s are equal: case-folded, with Cyrillic and Greek letters that look like
 Latin ones read as those ("Host" and "Нost" with a Cyrillic Н are one name).
+
+Plain functions, no validation library: the WebSocket side checks `addBot` names with them in
+its msgspec frame (`frames.AddBot`), REST through a thin pydantic type next to its models
+(`models.Name`), so a socket's cold start never imports pydantic.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Annotated, Any
-
-from pydantic import AfterValidator, BeforeValidator, WithJsonSchema
-from pydantic_core import PydanticCustomError
+from typing import Any
 
 from mafia_engine.chat import kid_safe_refusal
+
+from .errors import ServiceError
 
 NAME_MAX = 24
 BAD_NAME = "bad_name"
@@ -38,12 +41,14 @@ _SKELETON = str.maketrans(
 )
 
 
-def _refuse(message: str) -> PydanticCustomError:
-    return PydanticCustomError(BAD_NAME, message)
+def _refuse(message: str) -> ServiceError:
+    return ServiceError(BAD_NAME, message)
 
 
-def clean(raw: str) -> str:
-    """The name to store, or a `bad_name` error saying why it is refused."""
+def clean(raw: Any) -> str:
+    """The name to store, or ServiceError(`bad_name`) saying why it is refused."""
+    if not isinstance(raw, str):
+        raise _refuse("a name is a string")
     if len(raw) > 4 * NAME_MAX:  # before any work on it
         raise _refuse(f"a name has at most {NAME_MAX} characters")
     for ch in raw:
@@ -64,17 +69,3 @@ def clean(raw: str) -> str:
 def key(name: str) -> str:
     """What two names are compared by: case-folded, look-alike letters read as Latin ones."""
     return unicodedata.normalize("NFKC", name).casefold().translate(_SKELETON)
-
-
-def _string(value: Any) -> Any:
-    if not isinstance(value, str):
-        raise _refuse("a name is a string")
-    return value
-
-
-Name = Annotated[
-    str,
-    BeforeValidator(_string),
-    AfterValidator(clean),
-    WithJsonSchema({"type": "string", "minLength": 1, "maxLength": NAME_MAX}),
-]

@@ -23,7 +23,7 @@ import secrets
 import time
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+import msgspec
 
 import mafia_engine as me
 
@@ -41,26 +41,30 @@ PLAYER_REPORT_LINES = 5  # a report on a player (no line picked): their newest r
 DAY_PK = "REPORTS#"
 MARK_PK = "REPORTED#"
 
-PlayerId = Annotated[str, StringConstraints(pattern=r"^p[0-9]{1,3}$")]
-LineId = Annotated[str, StringConstraints(pattern=r"^[a-z]{1,12}:[0-9]{1,9}$")]  # "day:41"
+PlayerId = Annotated[str, msgspec.Meta(pattern=r"^p[0-9]{1,3}$")]
+LineId = Annotated[str, msgspec.Meta(pattern=r"^[a-z]{1,12}:[0-9]{1,9}$")]  # "day:41"
+Reason = Literal["abuse", "cheating", "spam", "other"]
+REFUSALS = {
+    "target": ("bad_frame", "'target' must be a player id such as \"p3\""),
+    "reason": ("bad_frame", f"'reason' must be one of {', '.join(REASONS)}"),
+    "lines": ("bad_frame", f"'lines' must be a list of at most {MAX_REPORTED_LINES} line ids"),
+}
 
 
-class ReportFrame(BaseModel):
+class ReportFrame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """`{"action": "report", "target": "p3", "reason": "abuse", "lines": ["day:41"]}` from a player."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     action: Literal["report"]
-    id: Annotated[str, StringConstraints(max_length=64)] | int | None = None
-    room: Annotated[str, StringConstraints(max_length=12)] | None = None
+    id: Annotated[str, msgspec.Meta(max_length=64)] | int | None = None
+    room: Annotated[str, msgspec.Meta(max_length=12)] | None = None
     target: PlayerId
-    reason: Literal["abuse", "cheating", "spam", "other"]
-    lines: tuple[LineId, ...] = Field(default=(), max_length=MAX_REPORTED_LINES)
+    reason: Reason
+    lines: Annotated[tuple[LineId, ...], msgspec.Meta(max_length=MAX_REPORTED_LINES)] = ()
 
 
-class Line(BaseModel):
+class Line(msgspec.Struct, frozen=True, kw_only=True):
     """One chat line as the reporter saw it."""
 
-    model_config = ConfigDict(frozen=True)
     id: str | int  # "<channel>:<n>" (int in reports filed before per-channel ids)
     channel: str
     sender: str | None  # player id; None for the moderator
@@ -71,27 +75,34 @@ class Line(BaseModel):
     reported: bool
 
 
-class Report(BaseModel):
-    """The stored report."""
+class Report(msgspec.Struct, frozen=True, kw_only=True):
+    """The stored report (JSON in the item's `data`: `to_json`, `from_json`)."""
 
-    model_config = ConfigDict(frozen=True)
     id: str
     room: str
     game: int  # the room's seed of that game: tells two games of one room apart
     preset: str
     reporter: str
-    reporterName: str
+    reporterName: str  # the stored JSON keys are camelCase
     reported: str
     reportedName: str
-    reason: Literal["abuse", "cheating", "spam", "other"]
+    reason: Reason
     at: float
     day: int
     phase: str
     transcript: tuple[Line, ...]
     expiresAt: int
 
+    def to_json(self) -> str:
+        return msgspec.json.encode(self).decode()
 
-_FRAME = TypeAdapter(ReportFrame)
+    @classmethod
+    def from_json(cls, data: str | bytes) -> Report:
+        return msgspec.json.decode(data, type=cls)
+
+    def to_dict(self, exclude: tuple[str, ...] = ()) -> dict[str, Any]:
+        """Plain JSON-able values (tuples as lists), without the `exclude`d fields."""
+        return {k: v for k, v in msgspec.to_builtins(self).items() if k not in exclude}
 
 
 def parse(raw: Any) -> ReportFrame:
@@ -99,9 +110,9 @@ def parse(raw: Any) -> ReportFrame:
     if not isinstance(raw, dict):
         raise ServiceError("bad_frame", "a frame is one JSON object")
     try:
-        return _FRAME.validate_python(raw)
-    except ValidationError as exc:
-        raise frame_refusal(exc) from exc
+        return msgspec.convert(raw, ReportFrame, strict=True)
+    except msgspec.ValidationError as exc:
+        raise frame_refusal(exc, REFUSALS) from exc
 
 
 def day_of(at: float) -> str:
@@ -217,7 +228,7 @@ class Reports:
             "reason": {"S": report.reason},
             "at": {"N": str(report.at)},
             "expiresAt": expires,
-            "data": {"S": report.model_dump_json()},
+            "data": {"S": report.to_json()},
         }
         try:
             self.client.transact_write_items(
@@ -270,7 +281,7 @@ class Reports:
         item = out.get("Item")
         if not item or _expired(item):
             return None
-        return Report.model_validate_json(item["data"]["S"])
+        return Report.from_json(item["data"]["S"])
 
     def list_day(self, day: str) -> list[Report]:
         """Every live report filed on `day` (yyyy-mm-dd, UTC), oldest first: one Query."""
@@ -284,7 +295,7 @@ class Reports:
             page = self.client.query(**kwargs)
             for item in page.get("Items", []):
                 if not _expired(item):
-                    out.append(Report.model_validate_json(item["data"]["S"]))
+                    out.append(Report.from_json(item["data"]["S"]))
             if "LastEvaluatedKey" not in page:
                 break
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]

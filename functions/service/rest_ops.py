@@ -10,6 +10,7 @@ import mafia_engine as me
 from . import auth, views
 from .errors import ServiceError
 from .operations import new_seat, next_player_id, require_room_for
+from .roomcode import ROOM_ALPHABET, ROOM_CODE_LENGTH
 from .setup import require_valid_options, room_setup_error
 from .storage import Store
 from .telemetry import logger
@@ -17,9 +18,6 @@ from .telemetry import logger
 if TYPE_CHECKING:
     from .unitofwork import Change, UnitOfWork
 
-ROOM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
-ROOM_CODE_LENGTH = 5
-ROOM_CODE_PATTERN = r"^[A-Za-z0-9]{4,8}$"  # what a room code may look like in a path or a frame
 CODE_TRIES = 20
 
 

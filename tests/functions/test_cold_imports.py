@@ -20,15 +20,38 @@ HEAVY = {
     "mafia_engine.bots": "the bot policy (rooms without bots never need it)",
 }
 REST_ONLY = {"aws_lambda_powertools.event_handler", "service.models"}
+SOCKET_AND_TIMER = ["ws_connect", "ws_disconnect", "ws_default", "ws_report", "timer"]
+PYDANTIC = ("pydantic", "pydantic_core")
+# Records the module of every `import pydantic...` statement run, even when pydantic is loaded
+# already (an import hook on the finder would only see the first).
+SPY = """
+import builtins, sys
+_real = builtins.__import__
+IMPORTERS = set()
+def _spy(name, globals=None, locals=None, fromlist=(), level=0):
+    if level == 0 and name.split(".")[0] in {pkgs!r}:
+        IMPORTERS.add((globals or {{}}).get("__name__", "?"))
+    return _real(name, globals, locals, fromlist, level)
+builtins.__import__ = _spy
+"""
+
+
+def run(code: str, env: dict[str, str]) -> object:
+    """The JSON value the last line of `code`'s output holds, run in a fresh interpreter."""
+    path = [str(ROOT), str(ROOT / "layers/engine"), str(ROOT / "functions")]
+    code = f"import sys; sys.path[:0] = {path!r}\n{code}"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return json.loads(out.stdout.splitlines()[-1])
 
 
 def loaded(module: str, env: dict[str, str]) -> list[str]:
-    code = (
-        f"import sys; sys.path[:0] = {[str(ROOT), str(ROOT / 'layers/engine'), str(ROOT / 'functions')]!r}; "
-        f"import {module}; import json; print(json.dumps(sorted(sys.modules)))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    return json.loads(out.stdout.splitlines()[-1])
+    return run(f"import {module}; import json; print(json.dumps(sorted(sys.modules)))", env)
+
+
+def pydantic_importers(module: str, env: dict[str, str]) -> list[str]:
+    """The modules that run an `import pydantic...` statement while `module` is imported."""
+    code = SPY.format(pkgs=PYDANTIC) + f"import {module}; import json; print(json.dumps(sorted(IMPORTERS)))"
+    return run(code, env)
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -36,7 +59,7 @@ def _env(**extra: str) -> dict[str, str]:
     return {**env, "AWS_DEFAULT_REGION": "us-east-1", **extra}
 
 
-@pytest.mark.parametrize("handler", ["rest", "ws_connect", "ws_disconnect", "ws_default", "timer"])
+@pytest.mark.parametrize("handler", ["rest", *SOCKET_AND_TIMER])
 def test_a_cold_handler_imports_only_what_its_path_needs(handler):
     mods = loaded(f"handlers.{handler}", _env(POWERTOOLS_TRACE_DISABLED="true", LAMBDA_TASK_ROOT="/var/task"))
     allowed = REST_ONLY if handler == "rest" else set()
@@ -45,6 +68,27 @@ def test_a_cold_handler_imports_only_what_its_path_needs(handler):
             assert heavy in mods, heavy
             continue
         assert not any(m == heavy or m.startswith(heavy + ".") for m in mods), f"{handler} imports {what}"
+
+
+@pytest.mark.parametrize("handler", SOCKET_AND_TIMER)
+def test_a_socket_or_timer_cold_start_loads_no_pydantic(handler):
+    """Issue 15 §5: pydantic (a third of `import boto3`) and its models are REST's alone: the
+    socket and timer handlers validate with msgspec, and so does the engine they import."""
+    mods = loaded(f"handlers.{handler}", _env(POWERTOOLS_TRACE_DISABLED="true"))
+    assert not [m for m in mods if m.split(".")[0] in PYDANTIC], f"{handler} loads pydantic"
+
+
+@pytest.mark.parametrize("handler", SOCKET_AND_TIMER)
+def test_no_function_module_on_a_socket_or_timer_path_imports_pydantic(handler):
+    """The functions' half of the check above, whatever the engine imports: no module under
+    functions/ that a socket or timer cold start loads has an `import pydantic` of its own."""
+    importers = pydantic_importers(f"handlers.{handler}", _env(POWERTOOLS_TRACE_DISABLED="true"))
+    assert not [m for m in importers if m.split(".")[0] in ("handlers", "service")], importers
+
+
+def test_the_pydantic_spy_sees_the_rest_models():
+    """The spy above works: REST's models import pydantic (after the engine may have)."""
+    assert "service.models" in pydantic_importers("handlers.rest", _env(POWERTOOLS_TRACE_DISABLED="true"))
 
 
 def test_tracing_on_uses_the_real_powertools_tracer():

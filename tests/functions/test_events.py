@@ -13,10 +13,10 @@ from aws_lambda_powertools.utilities.parser.models import (
     APIGatewayWebSocketDisconnectEventModel,
     APIGatewayWebSocketMessageEventModel,
 )
-from pydantic import ValidationError
+from msgspec import ValidationError
 
 from handlers.timer import TimerEvent
-from handlers.ws_events import ConnectEvent, DisconnectEvent, MessageEvent
+from handlers.ws_events import ConnectEvent, DisconnectEvent, MessageEvent, parse
 from local import events
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
@@ -45,7 +45,10 @@ def model_for(name: str):
 def test_every_sample_event_validates_against_its_handler_model(path):
     event = json.loads(path.read_text(encoding="utf-8"))
     model = model_for(path.name)
-    model.model_validate(event)
+    if model is APIGatewayProxyEventModel:
+        model.model_validate(event)
+    else:
+        parse(model, event)
     if model in POWERTOOLS_MODEL:
         POWERTOOLS_MODEL[model].model_validate(event)
 
@@ -68,18 +71,18 @@ def test_the_shared_builders_make_events_the_handlers_accept():
         DisconnectEvent: events.ws_disconnect_event(connection="c1"),
     }
     for model, event in built.items():
-        assert model.model_validate(event).request_context.connection_id == "c1"
+        assert parse(model, event).request_context.connection_id == "c1"
         POWERTOOLS_MODEL[model].model_validate(event)
-    assert ConnectEvent.model_validate(built[ConnectEvent]).query_string_parameters == {"room": "ABCDE"}
-    assert MessageEvent.model_validate(built[MessageEvent]).body == '{"action": "sync"}'
+    assert parse(ConnectEvent, built[ConnectEvent]).query_string_parameters == {"room": "ABCDE"}
+    assert parse(MessageEvent, built[MessageEvent]).body == '{"action": "sync"}'
 
 
 def test_an_event_of_another_route_is_refused_by_the_handler_models():
     connect = events.ws_connect_event(connection="c1", query={"room": "ABCDE"})
     with pytest.raises(ValidationError):
-        MessageEvent.model_validate(connect)
+        parse(MessageEvent, connect)
     with pytest.raises(ValidationError):
-        DisconnectEvent.model_validate({"requestContext": {"connectionId": "c1"}})
+        parse(DisconnectEvent, {"requestContext": {"connectionId": "c1"}})
 
 
 def test_tracing_is_off_by_the_powertools_rule_and_then_needs_no_xray_sdk():
