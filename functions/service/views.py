@@ -77,7 +77,9 @@ def lobby_view(room: dict, connected: set[str], viewer: str | None, setup_error:
     return {
         "preset": room["preset"],
         "options": shown_options(room["preset"], room["options"]),
-        "roster": me.lobby_roster(shown_options(room["preset"], room["options"]), len(players)),
+        # the host's own options: the shown ones carry every default, and a default alias
+        # (classic's noVoteDayOne) would contradict a host's choice (firstPhase night)
+        "roster": me.lobby_roster({**room["options"], "preset": room["preset"]}, len(players)),
         "day": 0,
         "phase": {"kind": "lobby", "endsAt": None, "seq": 0},
         "players": players,

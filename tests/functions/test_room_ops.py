@@ -311,3 +311,14 @@ def test_a_nudge_for_a_phase_that_is_over_is_dropped_silently(api):
     api.gw.clear()
     api.send("cp2", {"action": "nudge", "phase": seq})
     assert api.gw.sent == [] and api.snapshot().version == version
+
+
+def test_lobby_roster_follows_a_night_first_classic_room(api):
+    """The lobby's rules sheet lists the roles (`view.roster`) for the host's own options: a
+    classic room that starts at night is a game (the default `noVoteDayOne`, an alias of
+    `firstPhase day`, must not be laid over the host's `firstPhase night` and void it)."""
+    api.lobby(5, preset="classic")
+    api.send("cp1", {"action": "setOptions", "options": {"firstPhase": "night"}})
+    view = api.gw.last("cp2")["view"]
+    assert view["options"]["firstPhase"] == "night"
+    assert view["roster"] == {"mafia": 1, "police": 1, "doctor": 1, "citizen": 2}
