@@ -6,16 +6,16 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from mafia_engine.errors import quoted
+
 QUOTE_CHARS = 40  # how much of a user's input a message may quote
 MESSAGE_CHARS = 300  # and how long a message may get in all (engine messages quote input too)
 
 
 def quote(value: Any, limit: int = QUOTE_CHARS) -> str:
-    """`repr(value)` cut to a short prefix: messages never echo user input unbounded."""
-    text = value if isinstance(value, str) else repr(value)
-    if len(text) > limit:
-        text = text[:limit] + "…"
-    return repr(text) if isinstance(value, str) else text
+    """Client input for a message, as the engine quotes it (`mafia_engine.errors.quoted`): a
+    short prefix of a string, a number as itself, anything else by its kind; never unbounded."""
+    return quoted(value, limit)
 
 
 def clip(message: str, limit: int = MESSAGE_CHARS) -> str:
