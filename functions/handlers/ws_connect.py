@@ -7,7 +7,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from handlers.ws_events import ConnectEvent, event_parser
 from service import config
 from service.errors import ServiceError
-from service.rooms import room_code_shaped
+from service.roomcode import room_code_shaped
 from service.telemetry import logger, metrics, tracer
 
 

@@ -7,14 +7,13 @@ docs/architecture.md, "Room layer".
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from . import connections, lifecycle, operations, rest_ops, wire
 from .auth import origin_allowed, token_shaped
 from .errors import ServiceError
 from .fanout import Gateway
-from .roomcode import ROOM_CODE_PATTERN
+from .roomcode import room_code_shaped
 from .storage import Store
 from .telemetry import count, logger
 from .timers import Timers
@@ -22,15 +21,8 @@ from .unitofwork import CONNECT_GRACE_SECONDS, MAX_ATTEMPTS, UnitOfWork
 from .views import error_frame
 
 MAX_FRAME_BYTES = 8 * 1024
-_ROOM_CODE = re.compile(ROOM_CODE_PATTERN)
 
 __all__ = ["CONNECT_GRACE_SECONDS", "MAX_ATTEMPTS", "MAX_FRAME_BYTES", "RoomService"]
-
-
-def room_code_shaped(code: Any) -> bool:
-    """Whether `code` looks like a room code (`roomcode.ROOM_CODE_PATTERN`); says nothing of
-    whether that room exists."""
-    return isinstance(code, str) and _ROOM_CODE.fullmatch(code) is not None
 
 
 class RoomService:
