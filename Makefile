@@ -7,7 +7,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 export AWS_DEFAULT_REGION ?= us-east-1
 
-.PHONY: dev test install install-sam lint unit functions e2e browser browser-deps sam-check bench lock clean
+.PHONY: dev test install install-sam lint unit functions e2e browser browser-deps sam-check build bench lock clean
 
 # The venvs install the lock files (every package pinned exactly); `make lock` regenerates
 # them from requirements-dev.txt / requirements-sam.txt (the direct dependencies).
@@ -55,7 +55,34 @@ sam-check: $(BIN)/.installed $(SAMVENV)/.installed
 	$(SAMVENV)/bin/sam validate --lint --template template.yaml
 	$(BIN)/cfn-lint template.yaml
 	$(SAMVENV)/bin/sam build --template template.yaml --build-dir .aws-sam/build >/dev/null
-	@echo "sam build: ok"
+	$(BIN)/python scripts/check_build.py .aws-sam/build
+
+# The deployable artifacts (what `sam deploy` uploads), as `make test` builds and checks them.
+build: $(BIN)/.installed $(SAMVENV)/.installed
+	$(SAMVENV)/bin/sam build --template template.yaml
+	$(BIN)/python scripts/check_build.py .aws-sam/build
+
+# ---- Lambda artifacts. `sam build` runs `make build-<LogicalId>` with this file (template.yaml:
+# BuildMethod makefile, ContextPath .) in a scratch copy of the resource's code, ARTIFACTS_DIR
+# set. As SAM's python3.11 builder does: the dependencies for arm64 and our code; plus a step
+# it lacks: everything compiled to bytecode (unchecked-hash .pyc, valid whatever the files'
+# dates). /var/task and /opt are read-only, so without it every cold start compiles our
+# modules again (docs/operations.md, "Cold starts").
+REPO := $(dir $(abspath $(firstword $(MAKEFILE_LIST))))
+LAMBDA_PY := $(REPO)$(BIN)/python
+LAMBDA_PIP := $(LAMBDA_PY) -m pip install --quiet --no-compile --disable-pip-version-check \
+	--platform manylinux2014_aarch64 --implementation cp --python-version 3.11 --only-binary=:all:
+LAMBDA_FUNCTIONS := RestFunction WsConnectFunction WsDisconnectFunction WsDefaultFunction WsReportFunction TimerFunction
+
+$(addprefix build-,$(LAMBDA_FUNCTIONS)):
+	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)"
+	@cp -R handlers service "$(ARTIFACTS_DIR)/"
+	@$(LAMBDA_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)"
+
+build-EngineLayer:
+	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)/python"
+	@cp -R mafia_engine "$(ARTIFACTS_DIR)/python/"
+	@$(LAMBDA_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)/python"
 
 # Each tier in its own process: Playwright's sync API keeps an event loop running on the
 # main thread, which would break the asyncio-based e2e tests if they shared a process.

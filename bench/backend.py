@@ -17,9 +17,11 @@ import logging
 import math
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -500,19 +502,43 @@ def _child(code: str, env: dict | None = None, stdin: str | None = None, answer:
     return float(lines[-1])
 
 
-def import_ratio() -> dict:
+def _shipped_tree(into: Path) -> Path:
+    """Our code laid out and compiled as `sam build` ships it (the root Makefile's build targets:
+    scripts/bytecode.py, unchecked-hash .pyc), for this machine's Python; the dependencies stay
+    in the venv, precompiled by pip as in the artifact."""
+    for src, dst in (("functions/handlers", "handlers"), ("functions/service", "service"),
+                     ("layers/engine/mafia_engine", "mafia_engine")):  # fmt: skip
+        shutil.copytree(ROOT / src, into / dst, ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, str(ROOT / "scripts/bytecode.py"), str(into)], check=True)
+    return into
+
+
+def import_ratio(rounds: int = 5) -> dict:
     """Each handler's cold import / a cold `import boto3`: fresh interpreters, interleaved (a
-    busy machine slows both sides of each ratio alike), the median of 5 rounds."""
+    busy machine slows both sides of each ratio alike), the median of `rounds`.
+
+    Two layouts: `source`, our modules compiled at import (as the repo runs them, and as a
+    deploy without bytecode would: /var/task is read-only); `shipped`, precompiled as the SAM
+    build ships them (issue 15 §5's goal applies to both).
+    """
     code = "import time;t=time.perf_counter();import {m};print(time.perf_counter()-t)"
-    ratios: dict[str, list[float]] = {h: [] for h in HANDLERS}
-    bases = []
-    for _ in range(5):
-        for h in HANDLERS:
-            base = _child(code.format(m="boto3"))
-            bases.append(base)
-            ratios[h].append(_child(code.format(m=f"handlers.{h}")) / base)
-    per = {h: round(statistics.median(r), 2) for h, r in ratios.items()}
-    return {"boto3_import_s": round(statistics.median(bases), 3), "by_handler": per, "max": max(per.values())}
+    with tempfile.TemporaryDirectory() as tmp:
+        shipped = _shipped_tree(Path(tmp))
+        layouts = {"source": None, "shipped": f"import sys;sys.path[:0]=[{str(shipped)!r}];"}
+        ratios: dict[str, dict[str, list[float]]] = {k: {h: [] for h in HANDLERS} for k in layouts}
+        bases = []
+        for _ in range(rounds):
+            for h in HANDLERS:
+                for layout, prelude in layouts.items():
+                    base = _child(code.format(m="boto3"))
+                    bases.append(base)
+                    ratios[layout][h].append(_child((prelude or "") + code.format(m=f"handlers.{h}")) / base)
+    out: dict = {"boto3_import_s": round(statistics.median(bases), 3)}
+    for layout, by in ratios.items():
+        per = {h: round(statistics.median(r), 2) for h, r in by.items()}
+        out[layout] = {"by_handler": per, "max": max(per.values())}
+    out["by_handler"], out["max"] = out["source"]["by_handler"], out["source"]["max"]
+    return out
 
 
 # A cold handler's first event: import it, build the process-wide service (its boto3 clients),
@@ -783,6 +809,8 @@ def run() -> dict:
         "raw_boto3_seconds": round(raw_s, 3),
         "import_ratio": imports["max"],
         "import_ratio_by_handler": imports["by_handler"],
+        "import_ratio_shipped": imports["shipped"]["max"],
+        "import_ratio_shipped_by_handler": imports["shipped"]["by_handler"],
         "first_event_ratio": first_events["max"],
         "first_event": first_events,
         "cost_per_game_usd": round(total_cost, 6),

@@ -43,13 +43,19 @@ _MISSING = "Object missing required field `"
 _WHERE = re.compile(r"^(?P<what>.*) - at `\$\.?(?P<where>[^`]*)`$", re.DOTALL)
 
 
-def frame_refusal(exc: Any, refusals: Mapping[str, tuple[str, str]] | None = None) -> ServiceError:
-    """`bad_frame` naming the problem of a msgspec ValidationError, short and without echoing
-    input beyond a `quote`d prefix; `refusals` maps a field to the (code, message) any error
-    on it gets instead (e.g. `{"name": ("bad_name", "a name is a string")}`)."""
+def frame_refusal(
+    exc: Any,
+    refusals: Mapping[str, tuple[str, str]] | None = None,
+    *,
+    code: str = "bad_frame",
+    root: str = "frame",
+) -> ServiceError:
+    """`code` naming the problem of a msgspec ValidationError, short and without echoing input
+    beyond a `quote`d prefix (`root` names the whole value); `refusals` maps a field to the
+    (code, message) any error on it gets instead (e.g. `{"name": ("bad_name", "a name is a string")}`)."""
     text = str(exc)
     if text.startswith(_UNKNOWN_FIELD):  # the only message naming a key the client chose
-        return ServiceError("bad_frame", f"unknown field {quote(text[len(_UNKNOWN_FIELD) : -1])}")
+        return ServiceError(code, f"unknown field {quote(text[len(_UNKNOWN_FIELD) : -1])}")
     found = _WHERE.match(text)
     what, where = (found["what"], found["where"]) if found else (text, "")
     if refusals and where in refusals:
@@ -59,4 +65,4 @@ def frame_refusal(exc: Any, refusals: Mapping[str, tuple[str, str]] | None = Non
     elif what.startswith(_MISSING):
         what = f"missing required field {what[len(_MISSING) : -1]!r}"
     what = what.replace("`", "")
-    return ServiceError("bad_frame", f"{where or 'frame'}: {what[:1].lower()}{what[1:]}")
+    return ServiceError(code, f"{where or root}: {what[:1].lower()}{what[1:]}")

@@ -1,80 +1,87 @@
-"""Pydantic models of the REST API: request bodies and answers (WebSocket frames: `frames.py`)."""
+"""The REST API's bodies and answers, as msgspec Structs (WebSocket frames: `frames.py`).
+
+One declaration serves three purposes: `handlers/rest.py` converts each request body into its
+Struct (strict types, unknown fields refused), answers are converted through theirs (so an
+answer never carries a key the API does not declare), and `handlers/openapi.py` writes
+`docs/openapi.json` from the same Structs at build time. msgspec rather than pydantic keeps
+the REST cold start as light as the socket handlers' (issue 15 §5).
+"""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
-from pydantic_core import PydanticCustomError
+import msgspec
 
 from mafia_engine.presets import PRESETS
 
 from . import names
 from .errors import ServiceError, quote
 
-
-def _name(value: Any) -> str:
-    """The name rule (`names.clean`) as a pydantic check; a refusal keeps its `bad_name` type."""
-    try:
-        return names.clean(value)
-    except ServiceError as exc:
-        raise PydanticCustomError(names.BAD_NAME, "{reason}", {"reason": exc.message}) from None
+# Checked by the name rule (`names.clean`, code `bad_name`), not by msgspec: the schema only
+# documents the bounds of a stored name.
+Name = Annotated[str, msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": names.NAME_MAX})]
+PresetName = Annotated[str, msgspec.Meta(extra_json_schema={"enum": list(PRESETS)})]
+Lang = Literal["en", "ko", "ru"]
 
 
-Name = Annotated[
-    str,
-    BeforeValidator(_name),
-    WithJsonSchema({"type": "string", "minLength": 1, "maxLength": names.NAME_MAX}),
-]
+class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A request body: the name rule applies to its `name` when it has one."""
+
+    def __post_init__(self) -> None:
+        if hasattr(self, "name"):  # names.clean raises ServiceError, which msgspec lets through
+            msgspec.structs.force_setattr(self, "name", names.clean(self.name))
 
 
-def _known_preset(name: str) -> str:
-    if name not in PRESETS:  # read at each request: a preset registered later is known too
-        raise ValueError(f"unknown preset {quote(name)} (one of {', '.join(PRESETS)})")
-    return name
+class CreateRoom(Body, frozen=True):
+    """`POST /rooms`: the host's name, the preset and its options, the room's language."""
 
-
-PresetName = Annotated[
-    str, AfterValidator(_known_preset), WithJsonSchema({"type": "string", "enum": list(PRESETS)})
-]
-
-
-class CreateRoom(BaseModel):
-    """`POST /rooms`: the host's name, the preset and its options."""
-
-    model_config = ConfigDict(extra="forbid")
     name: Name
     preset: PresetName = "classic"
-    options: dict[str, Any] = Field(default_factory=dict)
-    lang: Literal["en", "ko", "ru"] = "en"
+    options: dict[str, Any] = {}
+    lang: Lang = "en"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.preset not in PRESETS:  # read at each request: a preset registered later is known too
+            raise ServiceError(
+                "bad_request", f"preset: unknown preset {quote(self.preset)} (one of {', '.join(PRESETS)})"
+            )
 
 
-class JoinRoom(BaseModel):
+class JoinRoom(Body, frozen=True):
     """`POST /rooms/{roomCode}/players`: the new player's name."""
 
-    model_config = ConfigDict(extra="forbid")
     name: Name
 
 
-class RoomCreated(BaseModel):
+class RoomCreated(msgspec.Struct, frozen=True):
+    """The new room: its code, the host's seat (`p1`) and secret token, and where to connect."""
+
     roomCode: str
     playerId: str
     token: str
     wsUrl: str
 
 
-class SeatCreated(BaseModel):
+class SeatCreated(msgspec.Struct, frozen=True):
+    """The new seat and its secret token (keep it: it is the only way back into the seat)."""
+
     playerId: str
     token: str
     wsUrl: str
 
 
-class SetupError(BaseModel):
+class SetupError(msgspec.Struct, frozen=True):
+    """Why the lobby cannot start yet (e.g. `too_few_players`)."""
+
     code: str
     message: str
 
 
-class PlayerSummary(BaseModel):
+class PlayerSummary(msgspec.Struct, frozen=True):
+    """A seat as anyone may see it: no token, no role."""
+
     id: str
     name: str
     ready: bool
@@ -84,7 +91,9 @@ class PlayerSummary(BaseModel):
     left: bool = False
 
 
-class RoomSummary(BaseModel):
+class RoomSummary(msgspec.Struct, frozen=True):
+    """`GET /rooms/{roomCode}`: the public lobby summary."""
+
     roomCode: str
     preset: str
     options: dict[str, Any]
@@ -94,8 +103,23 @@ class RoomSummary(BaseModel):
     maxPlayers: int
     setupError: SetupError | None
     players: list[PlayerSummary]
-    removed: list[str] = Field(
-        default_factory=list,
-        description="ids of the seats the host removed (newest last, at most 32): a device "
-        "refused at connect reads here that its seat was removed",
-    )
+    removed: Annotated[
+        list[str],
+        msgspec.Meta(
+            description="ids of the seats the host removed (newest last, at most 32): a device "
+            "refused at connect reads here that its seat was removed"
+        ),
+    ] = []
+
+
+class Error(msgspec.Struct, frozen=True):
+    """A refusal: a short machine `code` and a human `message`."""
+
+    code: str
+    message: str
+
+
+class ErrorAnswer(msgspec.Struct, frozen=True):
+    """Every error answer's body."""
+
+    error: Error

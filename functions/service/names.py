@@ -8,8 +8,8 @@ name when their `key`s are equal: case-folded, with Cyrillic and Greek letters t
 Latin ones read as those ("Host" and "Нost" with a Cyrillic Н are one name).
 
 Plain functions, no validation library: the WebSocket side checks `addBot` names with them in
-its msgspec frame (`frames.AddBot`), REST through a thin pydantic type next to its models
-(`models.Name`), so a socket's cold start never imports pydantic.
+its msgspec frame (`frames.AddBot`), REST in its body Structs (`models.Body`): no validation
+library but msgspec on any cold start.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 
 def test_create_room_returns_code_host_token_and_ws_url(api):
@@ -97,3 +98,74 @@ def test_join_pushes_the_new_lobby_to_connected_players(api):
     views = [f for c, f in api.gw.sent if f["type"] == "view"]
     assert {c for c, _ in api.gw.sent} == {"cp1", "cp2"}
     assert [p["name"] for p in views[0]["view"]["players"]] == ["P1", "P2", "Cid"]
+
+
+# ---------------------------------------------------------------- the router (handlers/routing.py)
+def _router(call, origins=("https://play.example",)):
+    from handlers.routing import Cors, Route, Router
+    from service.models import JoinRoom, SeatCreated
+
+    router = Router(Cors(list(origins)))
+    router.add(Route("POST", "/rooms/{roomCode}/players", call, SeatCreated, 201, JoinRoom))
+    return router
+
+
+def test_a_known_path_with_another_method_is_405(api):
+    from fnkit import CTX, rest_event
+
+    from handlers import rest
+
+    answer = rest.handler(rest_event("DELETE", "/rooms/ABCDE"), CTX)
+    assert (answer["statusCode"], json.loads(answer["body"])["error"]["code"]) == (405, "method_not_allowed")
+    assert answer["headers"]["Allow"] == "GET"
+    status, out = api.rest("POST", "/rooms", {})
+    assert (status, out["error"]["message"]) == (400, "body: missing required field 'name'")
+
+
+def test_cors_headers_go_to_allowed_origins_only():
+    from fnkit import rest_event
+
+    router = _router(lambda code, body: {"playerId": "p2", "token": "t", "wsUrl": "wss://x"})
+    event = rest_event("POST", "/rooms/ABCDE/players", {"name": "Bob"}, {"Origin": "https://play.example"})
+    out = router.resolve(event)
+    assert out["statusCode"] == 201
+    assert out["headers"]["Access-Control-Allow-Origin"] == "https://play.example"
+    event = rest_event("POST", "/rooms/ABCDE/players", {"name": "Bob"}, {"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in router.resolve(event)["headers"]
+    preflight = rest_event("OPTIONS", "/rooms/ABCDE/players", None, {"Origin": "https://play.example"})
+    out = router.resolve(preflight)
+    assert out["statusCode"] == 204 and "POST" in out["headers"]["Access-Control-Allow-Methods"]
+
+
+def test_an_answer_carries_only_the_declared_fields():
+    """A key the service adds but the answer Struct does not declare never reaches the client."""
+    from fnkit import rest_event
+
+    router = _router(
+        lambda code, body: {"playerId": "p2", "token": "t", "wsUrl": "wss://x", "tokenHash": "h"}
+    )
+    out = router.resolve(rest_event("POST", "/rooms/ABCDE/players", {"name": "Bob"}))
+    assert json.loads(out["body"]) == {"playerId": "p2", "token": "t", "wsUrl": "wss://x"}
+
+
+def test_a_bug_in_a_route_is_a_500_without_details():
+    from fnkit import rest_event
+
+    def broken(code, body):
+        raise KeyError("secret-internal-detail")
+
+    out = _router(broken).resolve(rest_event("POST", "/rooms/ABCDE/players", {"name": "Bob"}))
+    assert out["statusCode"] == 500
+    assert json.loads(out["body"])["error"]["code"] == "internal_error"
+    assert "secret" not in out["body"]
+
+
+def test_the_body_reaches_the_route_as_its_struct_with_the_name_rule_applied():
+    from fnkit import rest_event
+
+    seen = []
+    router = _router(
+        lambda code, body: seen.append((code, body)) or {"playerId": "p2", "token": "t", "wsUrl": "w"}
+    )
+    router.resolve(rest_event("POST", "/rooms/abcde/players", {"name": "  Ｂob   Lee "}))
+    assert seen[0][0] == "abcde" and seen[0][1].name == "Bob Lee"

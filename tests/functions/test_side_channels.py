@@ -43,6 +43,14 @@ def raw_item(api) -> dict:
     )["Item"]
 
 
+def per_viewer(api, watchers: list[str]) -> list[tuple[str, dict]]:
+    """The frames pushed to `watchers`, viewer by viewer, each in the order it got them: one
+    change is pushed to all its viewers in parallel, so the order across viewers is the
+    threads', not the server's (comparing it made these tests fail 1 run in 12 under load)."""
+    sent = [(c, f) for c, f in api.gw.sent if c in watchers]
+    return sorted(sent, key=lambda cf: watchers.index(cf[0]))  # stable: keeps each viewer's order
+
+
 def restore(api, item: dict, swap: tuple[str, str] | None) -> None:
     """Put the room item back as it was at nightfall, optionally with two roles swapped."""
     doc = storage.decode(item["data"]["B"])
@@ -93,7 +101,7 @@ def play_night(api, item: dict, t0: float, swap, chatty: int, watchers: list[str
     api.clock.advance(max(0.0, api.state()["phase"]["endsAt"] - api.clock.t))
     api.send(viewer, {"action": "nudge"})  # dawn
     assert api.state()["phase"]["kind"] != "night"
-    return [(c, f) for c, f in api.gw.sent if c in watchers]
+    return per_viewer(api, watchers)
 
 
 @pytest.fixture
@@ -164,7 +172,7 @@ def night_with_bots(api, item: dict, t0: float, swap) -> list[tuple[str, dict]]:
     while api.clock.t + 2.0 < end:
         api.clock.advance(2.0)
         api.send("cp1", {"action": "sync"})  # each one drains the bots' due night actions
-    return [(c, f) for c, f in api.gw.sent if c in ("cp1", "s1")]
+    return per_viewer(api, ["cp1", "s1"])
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -259,7 +267,7 @@ def night_and_morning(api, item: dict, t0: float, mafia_lines: int, dead_lines: 
     api.clock.t = t1 + 11.0
     api.send(viewer, {"action": "sync"})
     assert not [f for c, f in api.gw.sent if f["type"] == "error"]
-    return [(c, f) for c, f in api.gw.sent if c in watchers]
+    return per_viewer(api, watchers)
 
 
 def test_hidden_chat_volume_changes_no_citizen_or_spectator_frame(night):
@@ -306,7 +314,7 @@ def until_vote_ends(api, item: dict, t0: float, swap) -> list[tuple[str, tuple]]
         v = f["view"]
         lines = tuple((m["from"], m["at"]) for m in v["chat"] if m["from"] in bots and m["day"] == day)
         out.append((conn, (v["phase"]["seq"], v["phase"]["kind"], v["room"]["wakeAt"], lines)))
-    return out
+    return sorted(out, key=lambda cf: cf[0])  # each viewer's own order (see per_viewer)
 
 
 def test_swapping_bots_hidden_roles_changes_neither_wake_at_nor_bot_talk_by_day(api, monkeypatch):

@@ -1,0 +1,35 @@
+"""Compile every module under a Lambda artifact directory to bytecode, as the runtime would.
+
+Used by the root Makefile's `build-<LogicalId>` targets (`sam build`). The .pyc files are
+unchecked-hash: Python loads them without comparing the source's date (a zip upload may not
+keep it) or hashing the source. Lambda runs python3.11, whose bytecode only Python 3.11 writes;
+another Python leaves the artifact as source (correct, just a slower cold start) and says so.
+
+    python scripts/bytecode.py DIR
+"""
+
+from __future__ import annotations
+
+import compileall
+import py_compile
+import sys
+
+LAMBDA_PYTHON = (3, 11)  # template.yaml: Runtime python3.11
+
+
+def main(directory: str) -> int:
+    if sys.version_info[:2] != LAMBDA_PYTHON:
+        print(
+            f"bytecode.py: Python {sys.version_info[0]}.{sys.version_info[1]} is not the Lambda runtime's "
+            f"{LAMBDA_PYTHON[0]}.{LAMBDA_PYTHON[1]}: {directory} ships as source",
+            file=sys.stderr,
+        )
+        return 0
+    ok = compileall.compile_dir(
+        directory, quiet=1, force=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

@@ -1,0 +1,63 @@
+"""Check what `sam build` produced: every function and the engine layer ship our modules with
+current bytecode (the Makefile's `build-<LogicalId>` targets, scripts/bytecode.py).
+
+For each of our modules (handlers/, service/, mafia_engine/) in each artifact, the
+`__pycache__/<name>.cpython-311.pyc` must exist, be hash-based without source checking
+(unchecked-hash), and hold the hash of the source next to it (not a stale copy).
+
+    python scripts/check_build.py .aws-sam/build
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+TAG = "cpython-311"
+OURS = {"functions": ("handlers", "service"), "layer": ("python/mafia_engine",)}
+UNCHECKED_HASH = 0b01  # PEP 552 flags: hash-based, check_source off
+
+
+def problems(artifact: Path, packages: tuple[str, ...]) -> tuple[int, list[str]]:
+    found, bad = 0, []
+    for package in packages:
+        sources = sorted((artifact / package).rglob("*.py"))
+        if not sources:
+            bad.append(f"{artifact.name}: no {package}/*.py")
+        for source in sources:
+            found += 1
+            pyc = source.parent / "__pycache__" / f"{source.stem}.{TAG}.pyc"
+            if not pyc.exists():
+                bad.append(f"{artifact.name}: no bytecode for {source.relative_to(artifact)}")
+                continue
+            header = pyc.read_bytes()[:16]
+            flags = int.from_bytes(header[4:8], "little")
+            if flags != UNCHECKED_HASH:
+                bad.append(f"{artifact.name}: {pyc.name} is not unchecked-hash (flags {flags})")
+            elif header[8:16] != importlib.util.source_hash(source.read_bytes()):
+                bad.append(f"{artifact.name}: {pyc.name} is stale")
+    return found, bad
+
+
+def main(build_dir: str) -> int:
+    root = Path(build_dir)
+    artifacts = [
+        (d, OURS["layer"] if d.name.endswith("Layer") else OURS["functions"]) for d in sorted(root.iterdir())
+    ]
+    artifacts = [(d, p) for d, p in artifacts if d.is_dir()]
+    total, bad = 0, []
+    for artifact, packages in artifacts:
+        n, issues = problems(artifact, packages)
+        total, bad = total + n, bad + issues
+    if not artifacts:
+        bad.append(f"nothing built in {root}")
+    for line in bad:
+        print(f"check_build: {line}", file=sys.stderr)
+    if not bad:
+        print(f"sam build: ok ({len(artifacts)} artifacts, {total} modules of ours precompiled)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else ".aws-sam/build"))
