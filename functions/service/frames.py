@@ -147,7 +147,20 @@ def _tag(frame: type[RoomFrame]) -> str:
 
 ROOM_FRAMES: dict[str, type[RoomFrame]] = {
     _tag(frame): frame
-    for frame in (Sync, Ready, SetOptions, Start, Nudge, Kick, Leave, NewGame, AddBot, TakeHost, Ping, ChatLog)
+    for frame in (
+        Sync,
+        Ready,
+        SetOptions,
+        Start,
+        Nudge,
+        Kick,
+        Leave,
+        NewGame,
+        AddBot,
+        TakeHost,
+        Ping,
+        ChatLog,
+    )
 }
 ROOM_ACTIONS = frozenset(ROOM_FRAMES)
 

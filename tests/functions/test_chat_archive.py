@@ -118,7 +118,9 @@ def read_log(api, conn: str, pages: list | None = None) -> list[dict]:
     before, lines = None, []
     for _ in range(50):
         api.gw.clear()
-        api.send(conn, {"action": "chatLog", "id": "log", **({"before": before} if before is not None else {})})
+        api.send(
+            conn, {"action": "chatLog", "id": "log", **({"before": before} if before is not None else {})}
+        )
         [(to, answer)] = api.gw.sent
         assert to == conn and answer["type"] == "chatLog" and answer["id"] == "log", answer
         assert api.gw.sizes[0] < 32 * 1024
