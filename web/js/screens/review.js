@@ -107,15 +107,17 @@ export function resetReview() {
 }
 
 /**
- * The whole game's chat after the end: every line this tab has (the views' newest ones and
- * the pages loaded so far, `ctx.state.chatArchive`), oldest first, and a button that asks the
+ * The whole game's chat after the end: every line this tab has (the view's newest ones, and
+ * those seen before and the pages loaded so far, `ctx.state.chatArchive`), oldest first, and a button that asks the
  * server for the next older page (`chatLog`, docs/protocol.md) until the first line is in.
  * The moderator's lines are left out: the timeline above tells them in the reader's language.
  */
 export function chatLogSection(view, ctx) {
   if (!view.review) return null;
   const from = ctx.state.chatLogFrom; // null: nothing loaded yet; 0: the first line is in
-  const lines = [...ctx.state.chatArchive.values()]
+  const kept = new Map((view.chat || []).map((m) => [m.id, m]));
+  for (const [id, m] of ctx.state.chatArchive || []) kept.set(id, m);
+  const lines = [...kept.values()]
     .filter((m) => m.from !== null && m.from !== undefined)
     .sort((a, b) => (a.at || 0) - (b.at || 0) || lineNo(a.id) - lineNo(b.id));
   const more = () => {
