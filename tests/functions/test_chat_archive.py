@@ -63,6 +63,18 @@ def test_a_hidden_channels_batch_is_written_only_in_a_request_that_wrote_to_it()
     assert room["archive"]["buffers"]["mafia"] == [] and len(room["archive"]["buffers"]["day"]) == 1
 
 
+@pytest.mark.parametrize("preset", ["classic", "city", "original"])
+def test_the_public_channels_are_read_by_spectators_in_every_preset(preset):
+    """What makes a batch of `PUBLIC_CHANNELS` safe to write in any request: a spectator reads
+    them (their volume is no secret from anyone). Checked at the first phase; every preset's
+    `read_channels` starts a spectator's list from `day` and `system` in every phase."""
+    import mafia_engine as me
+
+    n = me.presets()[preset]["minPlayers"]
+    state = me.new_game([f"p{i}" for i in range(1, n + 1)], {"preset": preset}, seed=1, now=0.0)
+    assert chat_archive.PUBLIC_CHANNELS <= set(me.view(state, None)["channels"]["read"])
+
+
 def test_a_new_game_starts_its_own_archive_and_nothing_is_written_at_the_end():
     room = {"status": "running"}
     for n in range(1, ARCHIVE_BATCH + 1):
