@@ -5,7 +5,7 @@ tests/e2e/test_fuzz.py through the offline stack's sockets) and by bench/fuzz.py
 Each frame is the raw text a client could send: deep nesting (also inside `target` and the
 options), lone UTF-16 surrogates, NaN / Infinity / 1e999, wrong types, huge strings, room
 hints of any shape, and well-formed room operations in any order (setOptions with odd
-option values, addBot, kick, start, leave, ready, takeHost, newGame), mixed with real play.
+option values, addBot, kick, start, leave, ready, takeHost, newGame, chatLog), mixed with real play.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ ROOM_ACTIONS = (
     "newGame",
     "addBot",
     "takeHost",
+    "chatLog",
 )
 ENGINE_ACTIONS = (
     "chat", "vote", "confirm", "mafiaTarget", "investigate", "heal", "mediumPeek", "readyEarly",
@@ -159,7 +160,7 @@ class HostileFrames:
     def _room_operation(self, room: Room) -> str:
         """A well-formed room operation with plausible (sometimes odd) values: the lobby mix."""
         action = self.rng.choice(("setOptions", "addBot", "kick", "start", "ready", "leave", "takeHost",
-                                  "newGame", "sync", "nudge", "setOptions", "addBot", "kick", "start"))  # fmt: skip
+                                  "newGame", "sync", "nudge", "setOptions", "addBot", "kick", "start", "chatLog"))  # fmt: skip
         parts = [f'"action":"{action}"', f'"id":{self.rng.randint(0, 10**6)}']
         if action == "setOptions":
             parts.append(f'"options":{self.options()}')
@@ -174,6 +175,8 @@ class HostileFrames:
             parts.append(f'"ready":{self.rng.choice(("true", "false", "1", "null"))}')
         elif action == "nudge" and self.rng.random() < 0.5:
             parts.append(f'"phase":{self.rng.choice((room.phase_seq, room.phase_seq + 1, 0))}')
+        elif action == "chatLog" and self.rng.random() < 0.5:
+            parts.append(f'"before":{self.rng.choice((0, 3, 10**6))}')
         return "{" + ",".join(parts) + "}"
 
     def _mangled(self, room: Room) -> str:
@@ -181,7 +184,7 @@ class HostileFrames:
         action = self.rng.choice(ROOM_ACTIONS + ENGINE_ACTIONS)
         parts = {"action": json.dumps(action), "id": self._id()}
         keys = ("target", "text", "channel", "room", "options", "ready", "phase", "name", "player", "type",
-                "preset", "seconds", "connected", "extra")  # fmt: skip
+                "preset", "seconds", "connected", "extra", "before")  # fmt: skip
         for key in self.rng.sample(keys, self.rng.randint(1, 4)):
             if key == "room":
                 parts[key] = self.rng.choice(
@@ -264,9 +267,11 @@ def check_reply(tally: Tally, data: bytes | str, sent: str) -> dict | None:
         tally.invalid_json += 1
         tally.note(f"invalid JSON reply {str(data)[:120]!r} ({exc}) to {sent[:120]!r}")
         return None
-    if not isinstance(frame, dict) or frame.get("type") not in ("view", "error"):
+    if not isinstance(frame, dict) or frame.get("type") not in ("view", "error", "chatLog"):
         tally.invalid_json += 1
-        tally.note(f"reply neither a view nor an error: {str(frame)[:120]} to {sent[:120]!r}")
+        tally.note(
+            f"reply neither a view, a chat log page nor an error: {str(frame)[:120]} to {sent[:120]!r}"
+        )
         return None
     if frame["type"] == "error":
         code, message = frame.get("code"), frame.get("message")

@@ -28,6 +28,7 @@ REFUSALS = {
     "ready": ("bad_frame", "'ready' must be true or false"),
     "options": ("bad_frame", "'options' must be an object"),
     "name": (names.BAD_NAME, "a name is a string"),
+    "before": ("bad_frame", "'before' must be a whole number from 0 (the `from` of the last page)"),
 }
 
 
@@ -119,6 +120,13 @@ class TakeHost(RoomFrame):
     action: Literal["takeHost"]
 
 
+class ChatLog(RoomFrame):
+    """After the end: one page of the game's whole chat, the newest lines older than `before`."""
+
+    action: Literal["chatLog"]
+    before: Annotated[int, msgspec.Meta(ge=0)] | None = None
+
+
 class EngineFrame(Envelope, frozen=True):
     """Any other action: handed to the engine, which validates the payload (the other keys).
 
@@ -139,7 +147,20 @@ def _tag(frame: type[RoomFrame]) -> str:
 
 ROOM_FRAMES: dict[str, type[RoomFrame]] = {
     _tag(frame): frame
-    for frame in (Sync, Ready, SetOptions, Start, Nudge, Kick, Leave, NewGame, AddBot, TakeHost, Ping)
+    for frame in (
+        Sync,
+        Ready,
+        SetOptions,
+        Start,
+        Nudge,
+        Kick,
+        Leave,
+        NewGame,
+        AddBot,
+        TakeHost,
+        Ping,
+        ChatLog,
+    )
 }
 ROOM_ACTIONS = frozenset(ROOM_FRAMES)
 

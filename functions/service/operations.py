@@ -332,6 +332,8 @@ def engine_action(c: Change, conn_id: str, frame: f.EngineFrame) -> None:
         c.state = me.apply(c.state, frame.engine_action(pid), now=c.now)  # actor from the connection
     except me.InvalidAction as exc:
         raise ServiceError(exc.code, tidy(str(exc))) from exc
+    if kind == "chat":  # this channel's archive batch may be written in its writer's request
+        c.wrote = frame.payload.get("channel")
     count("Actions")
 
 

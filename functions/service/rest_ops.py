@@ -38,7 +38,7 @@ def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict
         "players": [new_seat("p1", name, auth.hash_token(token))],
         "views": {},
         "timer": None,
-        "archive": {"seq": 0, "buffer": []},
+        "archive": {"seq": 0, "first": 1, "buffers": {}},
     }
     for _ in range(CODE_TRIES):
         code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))

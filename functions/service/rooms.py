@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import connections, lifecycle, operations, rest_ops, wire
+from . import chat_archive, connections, lifecycle, operations, rest_ops, wire
 from .auth import origin_allowed, token_shaped
 from .errors import ServiceError
 from .fanout import Gateway
@@ -116,6 +116,9 @@ class RoomService:
             if parsed.action == "ping":
                 self.uow.run(code, connections.heartbeat(self.gateway, conn_id))
                 self.gateway.post(conn_id, connections.pong(parsed.id))
+                return
+            if parsed.action == "chatLog":  # reads the archive items too: the store's own Query
+                self.uow.run(code, chat_archive.chat_log(self.store, conn_id, parsed))
                 return
             if parsed.action == "takeHost":
                 # the host's sockets may have vanished without $disconnect: ask API Gateway

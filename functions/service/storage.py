@@ -112,13 +112,18 @@ class Store:
             return None
         return item["room"]["S"]
 
-    def chat_archive(self, code: str) -> list[dict]:
-        """Every archived chat message of a room, oldest first (one Query)."""
+    def chat_archive(self, code: str, first: int = 1) -> list[dict]:
+        """The archived chat messages of a room's items from number `first` on (its current
+        game's), item by item (one Query; each item holds one channel's batch)."""
         msgs: list[dict] = []
         kwargs: dict[str, Any] = {
             "TableName": self.table,
-            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :c)",
-            "ExpressionAttributeValues": {":pk": {"S": room_pk(code)}, ":c": {"S": CHAT_PREFIX}},
+            "KeyConditionExpression": "pk = :pk AND sk BETWEEN :a AND :b",
+            "ExpressionAttributeValues": {
+                ":pk": {"S": room_pk(code)},
+                ":a": {"S": f"{CHAT_PREFIX}{first:08d}"},
+                ":b": {"S": f"{CHAT_PREFIX}99999999"},
+            },
         }
         while True:
             page = self.client.query(**kwargs)

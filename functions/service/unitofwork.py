@@ -48,6 +48,7 @@ class Change:
     result: Any = None
     before: Any = None  # the engine state as read (for views with no stored digest)
     drained: bool = False  # bot actions were applied before the request's own change
+    wrote: str | None = None  # the chat channel the request's own frame wrote to (chat_archive.collect)
 
 
 ChangeFn = Callable[[Change], None]
@@ -106,7 +107,7 @@ class UnitOfWork:
         lifecycle.track_host_presence(c, conns)
         frames = viewdiff.changed_frames(c, conns)
         arm = lifecycle.timer_to_arm(c)
-        chat_items = chat_archive.collect(c.room, snap.state, c.state)
+        chat_items = chat_archive.collect(c.room, snap.state, c.state, c.wrote)
         try:
             version = self.store.save(
                 snap,

@@ -1,20 +1,36 @@
-"""The chat archive (CHAT# items) keys messages by id: ids count per channel ("day:1",
-"mafia:1"), so equal numbers in two channels are still two messages."""
+"""The chat archive (CHAT# items): per-channel buffers, when a batch is written, and the
+`chatLog` frame that reads an ended game's whole chat back page by page.
+
+Ids count per channel ("day:1", "mafia:1"), so equal numbers in two channels are still two
+messages. A hidden channel's batch is written only in its writers' requests, so which public
+request becomes a transaction never depends on how much was said in hidden channels
+(docs/architecture.md, "Chat archive"; the non-interference test is in test_side_channels.py).
+"""
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from service import chat_archive
+from service.chat_archive import ARCHIVE_BATCH
 
 
-def msg(channel: str, n: int) -> dict:
+def msg(channel: str, n: int, text: str | None = None) -> dict:
     return {
         "id": f"{channel}:{n}",
         "channel": channel,
         "from": "p1",
-        "text": f"{channel} {n}",
-        "at": 0.0,
+        "text": text or f"{channel} {n}",
+        "at": float(n),
         "day": 1,
     }
+
+
+def evict(room: dict, channel: str, n: int, wrote: str | None = None) -> list:
+    """One change that evicts message n of `channel` (the window keeps n + 1)."""
+    return chat_archive.collect(room, {"chat": [msg(channel, n)]}, {"chat": [msg(channel, n + 1)]}, wrote)
 
 
 def test_archive_keeps_each_channels_evicted_messages_once():
@@ -22,8 +38,183 @@ def test_archive_keeps_each_channels_evicted_messages_once():
     before = {"chat": [msg("day", 1), msg("mafia", 1), msg("day", 2)]}
     after = {"chat": [msg("mafia", 1), msg("day", 2), msg("mafia", 2)]}
     assert chat_archive.collect(room, before, after) == []
-    assert [m["id"] for m in room["archive"]["buffer"]] == ["day:1"]
-    room["status"] = "ended"
+    assert {ch: [m["id"] for m in b] for ch, b in room["archive"]["buffers"].items()} == {"day": ["day:1"]}
     final = {"chat": [msg("day", 2), msg("mafia", 2)]}
-    [(seq, messages)] = chat_archive.collect(room, after, final)
-    assert seq == 1 and [m["id"] for m in messages] == ["day:1", "mafia:1"]
+    assert chat_archive.collect(room, after, final) == []
+    assert [m["id"] for m in room["archive"]["buffers"]["mafia"]] == ["mafia:1"]
+
+
+def test_a_public_channels_batch_is_written_in_whichever_request_fills_it():
+    room = {"status": "running"}
+    for n in range(1, ARCHIVE_BATCH):
+        assert evict(room, "day", n) == []
+    [(seq, batch)] = evict(room, "day", ARCHIVE_BATCH)  # e.g. a bot's day line, drained
+    assert seq == 1 and [m["id"] for m in batch] == [f"day:{n}" for n in range(1, ARCHIVE_BATCH + 1)]
+    assert room["archive"]["buffers"]["day"] == []
+
+
+def test_a_hidden_channels_batch_is_written_only_in_a_request_that_wrote_to_it():
+    room = {"status": "running"}
+    for n in range(1, ARCHIVE_BATCH + 3):  # lines drained in others' requests: kept in the buffer
+        assert evict(room, "mafia", n) == []
+    assert evict(room, "day", 1, wrote="day") == []  # a public request never writes it
+    [(seq, batch)] = evict(room, "mafia", ARCHIVE_BATCH + 3, wrote="mafia")  # a mafioso's own line
+    assert seq == 1 and len(batch) == ARCHIVE_BATCH + 3
+    assert room["archive"]["buffers"]["mafia"] == [] and len(room["archive"]["buffers"]["day"]) == 1
+
+
+@pytest.mark.parametrize("preset", ["classic", "city", "original"])
+def test_the_public_channels_are_read_by_spectators_in_every_preset(preset):
+    """What makes a batch of `PUBLIC_CHANNELS` safe to write in any request: a spectator reads
+    them (their volume is no secret from anyone). Checked at the first phase; every preset's
+    `read_channels` starts a spectator's list from `day` and `system` in every phase."""
+    import mafia_engine as me
+
+    n = me.presets()[preset]["minPlayers"]
+    state = me.new_game([f"p{i}" for i in range(1, n + 1)], {"preset": preset}, seed=1, now=0.0)
+    assert chat_archive.PUBLIC_CHANNELS <= set(me.view(state, None)["channels"]["read"])
+
+
+def test_a_new_game_starts_its_own_archive_and_nothing_is_written_at_the_end():
+    room = {"status": "running"}
+    for n in range(1, ARCHIVE_BATCH + 1):
+        evict(room, "day", n)
+    evict(room, "dead", 1)
+    room["status"] = "ended"
+    assert evict(room, "system", 1) == []  # the end: the buffers stay in the room data
+    assert chat_archive.collect(room, {"chat": []}, None) == []  # newGame: back to the lobby
+    assert chat_archive.collect(room, None, {"chat": []}) == []  # start
+    assert room["archive"] == {"seq": 1, "first": 2, "buffers": {}}
+
+
+def test_a_room_stored_with_one_buffer_for_all_channels_is_split_per_channel():
+    room = {"status": "running", "archive": {"seq": 3, "buffer": [msg("day", 1), msg("mafia", 1)]}}
+    assert evict(room, "day", 2) == []
+    assert {ch: len(b) for ch, b in room["archive"]["buffers"].items()} == {"day": 2, "mafia": 1}
+    assert "buffer" not in room["archive"] and room["archive"]["first"] == 1
+
+
+def test_a_page_holds_the_newest_lines_that_fit_and_says_where_the_next_starts():
+    lines = [msg("day", n, "x" * 190) for n in range(1, 301)]
+    shown = {m["id"] for m in lines[-40:]}
+    first = json.loads(chat_archive.page(lines, shown, None, "c1"))
+    assert first["type"] == "chatLog" and first["id"] == "c1"
+    assert len(json.dumps(first).encode()) < 32 * 1024
+    got = [m["id"] for m in first["lines"]]
+    assert got == [m["id"] for m in lines[first["from"] : 260]]  # oldest first, without the shown 40
+    pages, before = [first], first["from"]
+    while before:
+        pages.append(json.loads(chat_archive.page(lines, shown, before, None)))
+        before = pages[-1]["from"]
+    everything = [m["id"] for p in reversed(pages) for m in p["lines"]]
+    assert everything == [m["id"] for m in lines[:260]]
+    assert json.loads(chat_archive.page(lines, shown, 10**6, None))["from"] == first["from"]
+
+
+# ---------------------------------------------------------------- `chatLog` on moto
+def chat_lines(api, pids: list[str], channel: str, count: int, t0: float) -> None:
+    step = 0.8 / len(pids)  # writers in turn: each keeps the 0.7 s rate limit
+    for i in range(count):
+        api.clock.t = t0 + step * (i + 1)
+        text = f"{channel} {i} " + "la" * 75  # long lines: the log takes several pages
+        api.send(f"c{pids[i % len(pids)]}", {"action": "chat", "channel": channel, "text": text})
+
+
+def text(m: dict) -> str:
+    return m["text"].split(" la")[0]
+
+
+def read_log(api, conn: str, pages: list | None = None) -> list[dict]:
+    """Every page of `chatLog` for `conn`, oldest line first, as a client loads them; each
+    page is one frame to the sender alone, under API Gateway's 32 KB billing unit."""
+    before, lines = None, []
+    for _ in range(50):
+        api.gw.clear()
+        api.send(
+            conn, {"action": "chatLog", "id": "log", **({"before": before} if before is not None else {})}
+        )
+        [(to, answer)] = api.gw.sent
+        assert to == conn and answer["type"] == "chatLog" and answer["id"] == "log", answer
+        assert api.gw.sizes[0] < 32 * 1024
+        lines = answer["lines"] + lines
+        before = answer["from"]
+        if pages is not None:
+            pages.append(answer)
+        if before == 0:
+            return lines
+    raise AssertionError("chatLog never reached the first line")
+
+
+MAFIA_LINES = 60
+
+
+@pytest.fixture
+def long_game(api):
+    """A classic game with 60 mafia lines at night and 100 day lines (both windows overflow)."""
+    api.start(7)
+    api.connect("s1")
+    state = api.state()
+    while state["phase"]["kind"] != "night":
+        api.clock.advance(max(0.0, state["phase"]["endsAt"] - api.clock.t))
+        api.send("cp1", {"action": "nudge"})
+        state = api.state()
+    roles = {p["id"]: p["role"] for p in state["players"]}
+    mafia = sorted(p for p, r in roles.items() if r == "mafia")
+    town = sorted(p for p, r in roles.items() if r != "mafia")
+    chat_lines(api, mafia, "mafia", MAFIA_LINES, api.clock.t)  # 24 s of the 30 s night
+    api.clock.advance(max(0.0, api.state()["phase"]["endsAt"] - api.clock.t))
+    api.send("cp1", {"action": "nudge"})
+    assert api.state()["phase"]["kind"] == "discussion"
+    chat_lines(api, town, "day", 100, api.clock.t)
+    assert not [f for _, f in api.gw.sent if f["type"] == "error"], api.gw.sent[-1]
+    return api, mafia, town
+
+
+def test_chat_log_is_refused_until_the_game_has_ended(long_game):
+    api, mafia, town = long_game
+    for conn in (f"c{mafia[0]}", f"c{town[0]}", "s1"):
+        api.gw.clear()
+        api.send(conn, {"action": "chatLog", "id": 7})
+        assert api.gw.last(conn, "error")["code"] == "not_ended"
+        assert not [c for c, _ in api.gw.sent if c != conn]
+
+
+def test_chat_log_serves_the_whole_game_after_the_end_to_players_and_spectators(long_game):
+    """Every line of the game, the mafia's first ones long gone from the engine's window
+    included, reaches a citizen and a spectator once the game is over (the review shows
+    every channel to everyone at the end), page by page, each page under one 32 KB frame."""
+    api, mafia, town = long_game
+    host = "p1"
+    assert "mafia:1" not in {m["id"] for m in api.state()["chat"]}  # evicted from the window
+    archived = {m["channel"] for m in api.svc.store.chat_archive(api.code)}
+    assert archived == {"day", "mafia"}  # a batch of each went to its CHAT# item
+    api.send(f"c{host}", {"action": "endGame"})
+    assert api.snapshot().room["status"] == "ended"
+    mafia_texts = [f"mafia {i}" for i in range(MAFIA_LINES)]
+    watchers = (f"c{town[-1]}", "s1")
+    views = {conn: api.gw.last(conn, "view")["view"] for conn in watchers}
+    for conn in watchers:
+        view_chat = views[conn]["chat"]
+        pages: list = []
+        lines = read_log(api, conn, pages)
+        assert len(pages) >= 2
+        everything = {m["id"]: m for m in [*lines, *view_chat]}
+        assert [text(m) for m in everything.values() if m["channel"] == "mafia"] == mafia_texts
+        day = sorted((m for m in everything.values() if m["channel"] == "day"), key=lambda m: m["at"])
+        assert [text(m) for m in day] == [f"day {i}" for i in range(100)]
+        assert len(lines) == len({m["id"] for m in lines})  # no line twice
+        assert not {m["id"] for m in lines} & {m["id"] for m in view_chat}  # nor what the view has
+
+
+def test_chat_log_writes_nothing_and_checks_its_frame(long_game):
+    api, _mafia, town = long_game
+    api.send("cp1", {"action": "endGame"})
+    item = api.item()
+    conn = f"c{town[0]}"
+    for bad in ({"before": -1}, {"before": "3"}, {"before": 1.5}, {"page": 2}):
+        api.gw.clear()
+        api.send(conn, {"action": "chatLog", "id": 1, **bad})
+        assert api.gw.last(conn, "error")["code"] == "bad_frame", bad
+    api.send(conn, {"action": "chatLog", "before": 0})
+    assert api.gw.last(conn, "chatLog") == {"type": "chatLog", "id": None, "lines": [], "from": 0}
+    assert api.item() == item  # read only: the room item is as it was

@@ -113,7 +113,7 @@ def test_chat_beyond_the_engine_window_is_archived_in_its_own_items(day):
     assert not any(f["type"] == "error" for _, f in day.gw.sent)
     kept = [m["text"] for m in day_chat(day)]
     archived = [m["text"] for m in day.svc.store.chat_archive(day.code) if m["channel"] == "day"]
-    buffered = [m["text"] for m in day.snapshot().room["archive"]["buffer"] if m["channel"] == "day"]
+    buffered = [m["text"] for m in day.snapshot().room["archive"]["buffers"]["day"]]
     everything = archived + buffered + kept
     assert len(kept) <= 60 and len(archived) >= 25
     assert everything == [f"message {i}" for i in range(120)]

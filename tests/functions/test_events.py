@@ -106,7 +106,9 @@ def test_tracing_is_off_by_the_powertools_rule_and_then_needs_no_xray_sdk():
 
 
 def test_every_room_operation_has_a_frame_model_and_a_change_function():
-    from service import connections, frames, operations
+    from service import chat_archive, connections, frames, operations
 
-    # `ping` is answered by the connection layer (it needs the gateway's GetConnection)
-    assert set(operations.OPERATIONS) | connections.CONNECTION_ACTIONS == frames.ROOM_ACTIONS
+    # `ping` is answered by the connection layer (it needs the gateway's GetConnection),
+    # `chatLog` by the chat archive (it reads the archive items)
+    ops = set(operations.OPERATIONS) | connections.CONNECTION_ACTIONS | chat_archive.ARCHIVE_ACTIONS
+    assert ops == frames.ROOM_ACTIONS

@@ -284,6 +284,86 @@ def test_hidden_chat_volume_changes_no_citizen_or_spectator_frame(night):
     assert {m["channel"] for m in seen} <= {"day", "system"}
 
 
+def public_requests_cost(api, item: dict, t0: float, mafia_lines: int, dead_lines: int) -> list[tuple]:
+    """The night and morning of `night_and_morning`, with long chat: the mafia write
+    `mafia_lines` at night, the dead target `dead_lines` in the morning while the living
+    write 90 day lines (the day window of 60 overflows: day batches go to the archive). What
+    each request by someone who reads neither channel (the living town, a spectator) costs:
+    its DynamoDB calls in order, with the item count of every transaction."""
+    restore(api, item, None)
+    api.clock.t = t0
+    api.gw.clear()
+    viewer, target = f"c{cast(api)[0]}", night_script.target  # type: ignore[attr-defined]
+    mafia = sorted(p for p, r in roles(api).items() if r == "mafia")
+    town = sorted(p for p, r in roles(api).items() if r != "mafia" and p != target)
+    moves = [
+        (t0 + 0.1 * (i + 1), f"c{m}", {"action": "mafiaTarget", "target": target})
+        for i, m in enumerate(mafia)
+    ]
+    moves += [
+        (
+            t0 + 1.0 + 0.8 / len(mafia) * i,
+            f"c{mafia[i % len(mafia)]}",
+            {"action": "chat", "channel": "mafia", "text": f"m{i}"},
+        )
+        for i in range(mafia_lines)
+    ]
+    moves += [(t0 + 3.0 * (i + 1) + 0.05, viewer, {"action": "sync"}) for i in range(9)]
+    moves += [(t0 + 30.0, "s1", {"action": "nudge"})]  # dawn
+    t1 = t0 + 31.0
+    moves += [
+        (t1 + 0.3 * i, f"c{town[i % len(town)]}", {"action": "chat", "channel": "day", "text": f"d{i}"})
+        for i in range(90)
+    ]
+    moves += [
+        (t1 + 0.15 + 0.75 * i, f"c{target}", {"action": "chat", "channel": "dead", "text": f"x{i}"})
+        for i in range(dead_lines)
+    ]
+    moves += [(t1 + 2.0 * (i + 1) + 0.05, "s1", {"action": "sync"}) for i in range(15)]
+    public = {viewer, "s1", *(f"c{p}" for p in town)}
+    client = api.svc.store.client
+    calls: list[tuple] = []
+
+    def record(event_name: str, params: dict | None = None, **_kw) -> None:
+        op = event_name.rsplit(".", 1)[-1]
+        calls.append((op, len((params or {}).get("TransactItems", ())) or None))
+
+    out = []
+    client.meta.events.register("before-call.dynamodb", record)
+    try:
+        for at, conn, frame in sorted(moves, key=lambda m: m[0]):
+            api.clock.t = at
+            calls.clear()
+            api.send(conn, frame)
+            if conn in public:
+                out.append((conn, frame["action"], tuple(calls)))
+    finally:
+        client.meta.events.unregister("before-call.dynamodb", record)
+    assert next(p for p in api.state()["players"] if p["id"] == target)["alive"] is False
+    assert api.state()["phase"]["kind"] == "discussion"
+    assert not [f for _, f in api.gw.sent if f["type"] == "error"]
+    return out
+
+
+def test_hidden_chat_volume_changes_no_public_requests_dynamodb_calls(night):
+    """Two games identical but for how much the mafia (at night) and the dead (by day) wrote,
+    enough to overflow their windows and fill archive batches: every request of the living
+    town and of a spectator makes the same DynamoDB calls in the same order (a conditional
+    Put, or a transaction of the same items when a day batch goes to its archive item).
+    Review finding: one archive buffer for every channel made the day write that filled it
+    come 25 evicted lines early after a chatty night, so a public line's cost counted hidden
+    lines; now a hidden channel's batch is written only in its writers' own requests."""
+    api, item, t0, _viewer, _mafioso, _citizen = night
+    quiet = public_requests_cost(api, item, t0, 0, 0)
+    chatty = public_requests_cost(api, item, t0, 60, 35)
+    assert quiet == chatty
+    transactions = [r for r in chatty if any(op == "TransactWriteItems" for op, _ in r[2])]
+    assert transactions and all(r[1] == "chat" for r in transactions)  # the day batch was written
+    archive = api.snapshot().room["archive"]
+    assert {m["channel"] for m in api.svc.store.chat_archive(api.code)} >= {"day", "mafia"}
+    assert len(archive["buffers"]["dead"]) == 5  # the dead's evicted lines wait in the room data
+
+
 # ---------------------------------------------------------------- bots by day, and the night's cost
 def until_vote_ends(api, item: dict, t0: float, swap) -> list[tuple[str, tuple]]:
     """Replay a day from its discussion's first moment to the end of its vote, the host

@@ -42,6 +42,7 @@ const state = {
   nudged: { key: null, count: 0, next: 0 },
   notice: null, // message for the home screen (e.g. room gone)
   chatArchive: new Map(), // message id -> message: the view only carries the newest ones
+  chatLogFrom: null, // after the end: `before` of the next older chatLog page (0: all loaded)
 };
 
 /** What screens may use. */
@@ -104,6 +105,7 @@ function enterRoom(session) {
 function connect() {
   if (state.conn) state.conn.close();
   state.chatArchive = new Map();
+  state.chatLogFrom = null;
   resetPhaseMemory();
   state.view = null;
   state.version = -1;
@@ -117,6 +119,7 @@ function connect() {
     onGone: checkRoomGone,
     onFrame(frame) {
       if (frame.type === "reported") reportConfirmed(ctx);
+      else if (frame.type === "chatLog") takeChatLog(frame);
     },
   });
 }
@@ -169,6 +172,7 @@ function onViewFrame(frame) {
   if (view.phase && view.phase.kind === "lobby" && state.view && state.view.phase.kind !== "lobby") {
     // A new game in the same room: a fresh chat, fresh events, a closed role card.
     state.chatArchive = new Map();
+    state.chatLogFrom = null;
     if (state.session) markEventsSeen(state.session.room, -1);
     resetPhaseMemory();
   }
@@ -196,6 +200,15 @@ function archiveChat(view) {
   return [...state.chatArchive.values()]
     .filter((m) => readable.has(m.channel))
     .sort((a, b) => (a.at || 0) - (b.at || 0) || lineNo(a.id) - lineNo(b.id));
+}
+
+// A page of the ended game's whole chat (docs/protocol.md, "chatLog"): older lines join the
+// lines this tab keeps; the end screen shows them all.
+function takeChatLog(frame) {
+  if (!state.view || !state.view.review) return; // a late answer after a new game started
+  for (const m of Array.isArray(frame.lines) ? frame.lines : []) state.chatArchive.set(m.id, m);
+  if (typeof frame.from === "number") state.chatLogFrom = frame.from;
+  render();
 }
 
 // Sound cues: night falls, morning comes, this player is asked to act.

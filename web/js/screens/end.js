@@ -2,7 +2,7 @@
 import { h, replaceChildren } from "../dom.js";
 import { has, roleName, t, teamName } from "../i18n.js";
 import { eventText, eventWhen, isNightDeath, playerName, storyEvents } from "../game/format.js";
-import { reviewSection } from "./review.js";
+import { chatLogSection, reviewSection } from "./review.js";
 
 function winnerText(winner) {
   if (winner === "none") return t("end.winner.none");
@@ -89,6 +89,7 @@ export function mount(root, ctx) {
         h("section", { class: "card", "aria-labelledby": "timeline-title" }, h("h2", { id: "timeline-title" }, t("end.timeline")), timeline),
       ),
       reviewSection(view),
+      chatLogSection(view, ctx),
       h(
         "div",
         { class: "row end-actions" },

@@ -4,10 +4,11 @@
 // which the server sends only once the game has ended (mafia_engine.review).
 import { h } from "../dom.js";
 import { has, roleName, t } from "../i18n.js";
-import { playerName } from "../game/format.js";
+import { lineNo, playerName } from "../game/format.js";
 
 // Which steps the reader has opened: the end screen redraws at every view (after-game chat).
 const openSteps = new Set();
+let logOpen = false; // the whole chat's <details>, kept open across redraws
 
 const word = (prefix, key) => (has(`${prefix}.${key}`) ? t(`${prefix}.${key}`) : String(key));
 
@@ -102,6 +103,48 @@ export function itemText(view, review, it) {
 /** Close every step again (a new game). */
 export function resetReview() {
   openSteps.clear();
+  logOpen = false;
+}
+
+/**
+ * The whole game's chat after the end: every line this tab has (the view's newest ones, and
+ * those seen before and the pages loaded so far, `ctx.state.chatArchive`), oldest first, and a button that asks the
+ * server for the next older page (`chatLog`, docs/protocol.md) until the first line is in.
+ * The moderator's lines are left out: the timeline above tells them in the reader's language.
+ */
+export function chatLogSection(view, ctx) {
+  if (!view.review) return null;
+  const from = ctx.state.chatLogFrom; // null: nothing loaded yet; 0: the first line is in
+  const kept = new Map((view.chat || []).map((m) => [m.id, m]));
+  for (const [id, m] of ctx.state.chatArchive || []) kept.set(id, m);
+  const lines = [...kept.values()]
+    .filter((m) => m.from !== null && m.from !== undefined)
+    .sort((a, b) => (a.at || 0) - (b.at || 0) || lineNo(a.id) - lineNo(b.id));
+  const more = () => {
+    logOpen = true;
+    ctx.send("chatLog", from === null ? {} : { before: from });
+  };
+  return h(
+    "section",
+    { class: "card review", id: "review-log", "aria-labelledby": "review-log-title" },
+    h(
+      "details",
+      { open: logOpen, ontoggle: (e) => (logOpen = e.currentTarget.open) },
+      h("summary", { class: "review-summary" }, h("span", { id: "review-log-title" }, t("review.log")), h("span", { class: "review-count" }, String(lines.length))),
+      from === 0
+        ? h("p", { class: "hint", id: "review-log-all" }, t("review.logAll"))
+        : h("button", { type: "button", class: "btn", id: "review-log-more", onclick: more }, t("review.logMore")),
+      lines.length
+        ? h(
+            "ul",
+            { class: "review-items", id: "review-log-lines" },
+            lines.map((m) =>
+              h("li", { class: "review-item review-chat", "data-id": m.id }, itemText(view, view.review, { kind: "chat", channel: m.channel, from: m.from, text: m.text })),
+            ),
+          )
+        : h("p", { class: "hint" }, t("review.logEmpty")),
+    ),
+  );
 }
 
 /** The review section, or null when the view carries none (a game that has not ended). */
