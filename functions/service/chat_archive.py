@@ -36,7 +36,9 @@ def _archive(room: dict) -> dict:
     """The room's archive record, `{"seq", "first", "buffers": {channel: [message]}}`; a room
     stored before per-channel buffers has one `buffer` of every channel, split here."""
     archive = room.setdefault("archive", {"seq": 0, "first": 1, "buffers": {}})
-    archive.setdefault("first", 1)
+    # a room stored before `first` existed: its items may hold earlier games' lines too (the
+    # old code wrote each game's rest at its end), so its log starts after them
+    archive.setdefault("first", archive["seq"] + 1)
     buffers = archive.setdefault("buffers", {})
     for m in archive.pop("buffer", None) or []:
         buffers.setdefault(m.get("channel"), []).append(m)
@@ -82,7 +84,7 @@ def game_chat(store: Store, code: str, room: dict, state: dict) -> list[dict]:
     buffers in the room data and the engine's window (one extra Query, for the items)."""
     archive = _archive(room)
     seen: dict[Any, dict] = {}
-    for m in store.chat_archive(code, first=archive["first"]):
+    for m in store.chat_archive(code, first=archive["first"], last=archive["seq"]):
         seen.setdefault(m.get("id"), m)
     for batch in archive["buffers"].values():
         for m in batch:

@@ -112,22 +112,30 @@ class Store:
             return None
         return item["room"]["S"]
 
-    def chat_archive(self, code: str, first: int = 1) -> list[dict]:
-        """The archived chat messages of a room's items from number `first` on (its current
-        game's), item by item (one Query; each item holds one channel's batch)."""
+    def chat_archive(self, code: str, first: int, last: int) -> list[dict]:
+        """The archived chat messages of a room's items `first`..`last` (its current game's),
+        item by item (one strongly consistent Query, as the room read; each item holds one
+        channel's batch). Bounded by `last` and live items only: a room code is reused once its
+        room expires, and TTL deletes the old room's items days later, not at once."""
         msgs: list[dict] = []
+        if last < first:
+            return msgs
+        now = clock.now()
         kwargs: dict[str, Any] = {
             "TableName": self.table,
             "KeyConditionExpression": "pk = :pk AND sk BETWEEN :a AND :b",
             "ExpressionAttributeValues": {
                 ":pk": {"S": room_pk(code)},
                 ":a": {"S": f"{CHAT_PREFIX}{first:08d}"},
-                ":b": {"S": f"{CHAT_PREFIX}99999999"},
+                ":b": {"S": f"{CHAT_PREFIX}{last:08d}"},
             },
+            "ConsistentRead": True,
         }
         while True:
             page = self.client.query(**kwargs)
             for it in page.get("Items", []):
+                if float(it.get("expiresAt", {"N": "inf"})["N"]) < now:
+                    continue  # an earlier room's item under the same code, not yet deleted
                 msgs.extend(decode(it["data"]["B"])["messages"])
             if "LastEvaluatedKey" not in page:
                 return msgs

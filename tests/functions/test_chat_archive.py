@@ -91,7 +91,7 @@ def test_a_room_stored_with_one_buffer_for_all_channels_is_split_per_channel():
     room = {"status": "running", "archive": {"seq": 3, "buffer": [msg("day", 1), msg("mafia", 1)]}}
     assert evict(room, "day", 2) == []
     assert {ch: len(b) for ch, b in room["archive"]["buffers"].items()} == {"day": 2, "mafia": 1}
-    assert "buffer" not in room["archive"] and room["archive"]["first"] == 1
+    assert "buffer" not in room["archive"] and room["archive"]["first"] == 4  # after the stored items
 
 
 def test_a_page_holds_the_newest_lines_that_fit_and_says_where_the_next_starts():
@@ -186,7 +186,8 @@ def test_chat_log_serves_the_whole_game_after_the_end_to_players_and_spectators(
     api, mafia, town = long_game
     host = "p1"
     assert "mafia:1" not in {m["id"] for m in api.state()["chat"]}  # evicted from the window
-    archived = {m["channel"] for m in api.svc.store.chat_archive(api.code)}
+    archive = api.snapshot().room["archive"]
+    archived = {m["channel"] for m in api.svc.store.chat_archive(api.code, archive["first"], archive["seq"])}
     assert archived == {"day", "mafia"}  # a batch of each went to its CHAT# item
     api.send(f"c{host}", {"action": "endGame"})
     assert api.snapshot().room["status"] == "ended"
@@ -218,3 +219,31 @@ def test_chat_log_writes_nothing_and_checks_its_frame(long_game):
     api.send(conn, {"action": "chatLog", "before": 0})
     assert api.gw.last(conn, "chatLog") == {"type": "chatLog", "id": None, "lines": [], "from": 0}
     assert api.item() == item  # read only: the room item is as it was
+
+
+def test_chat_log_never_serves_an_earlier_room_with_the_same_code(long_game):
+    """Room codes are reused once a room expires, and TTL deletes the old room's items days
+    later: its CHAT# items, numbered past this game's, must not reach this game's log."""
+    from service.storage import CHAT_PREFIX, encode, room_pk
+
+    api, _mafia, _town = long_game
+    seq = api.snapshot().room["archive"]["seq"]
+    old = [
+        {"id": "mafia:999", "channel": "mafia", "from": "p3", "text": "OLD ROOM SECRET", "at": 1.0, "day": 1}
+    ]
+    for number, expires in ((seq + 5, "1"), (seq + 6, str(10**12))):  # expired, and (oddly) live
+        item = {"pk": {"S": room_pk(api.code)}, "sk": {"S": f"{CHAT_PREFIX}{number:08d}"}}
+        api.svc.store.client.put_item(
+            TableName=api.svc.store.table,
+            Item={**item, "expiresAt": {"N": expires}, "data": {"B": encode({"messages": old})}},
+        )
+    api.send("cp1", {"action": "endGame"})
+    assert not [m for m in read_log(api, "s1") if "OLD" in text(m)]
+
+
+def test_a_room_stored_before_first_existed_logs_only_its_current_game():
+    """The old code wrote each game's rest at its end: a stored room's items may hold earlier
+    games, so its log starts after them (never two games mixed, whose ids repeat)."""
+    room = {"status": "running", "archive": {"seq": 4, "buffer": [msg("day", 1)]}}
+    archive = chat_archive._archive(room)
+    assert archive["first"] == 5 and archive["buffers"] == {"day": [msg("day", 1)]}
