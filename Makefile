@@ -70,6 +70,9 @@ build: $(BIN)/.installed $(SAMVENV)/.installed
 # modules again (docs/operations.md, "Cold starts").
 REPO := $(dir $(abspath $(firstword $(MAKEFILE_LIST))))
 LAMBDA_PY := $(REPO)$(BIN)/python
+# bytecode for the python3.11 runtime needs a Python 3.11 (any: bytecode.py is stdlib only);
+# without one the artifacts ship as source (correct, slower to start; check_build says so)
+BYTECODE_PY := $(or $(shell command -v python3.11 2>/dev/null),$(LAMBDA_PY))
 LAMBDA_PIP := $(LAMBDA_PY) -m pip install --quiet --no-compile --disable-pip-version-check \
 	--platform manylinux2014_aarch64 --implementation cp --python-version 3.11 --only-binary=:all:
 LAMBDA_FUNCTIONS := RestFunction WsConnectFunction WsDisconnectFunction WsDefaultFunction WsReportFunction TimerFunction
@@ -77,12 +80,12 @@ LAMBDA_FUNCTIONS := RestFunction WsConnectFunction WsDisconnectFunction WsDefaul
 $(addprefix build-,$(LAMBDA_FUNCTIONS)):
 	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)"
 	@cp -R handlers service "$(ARTIFACTS_DIR)/"
-	@$(LAMBDA_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)"
+	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)"
 
 build-EngineLayer:
 	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)/python"
 	@cp -R mafia_engine "$(ARTIFACTS_DIR)/python/"
-	@$(LAMBDA_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)/python"
+	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)/python"
 
 # Each tier in its own process: Playwright's sync API keeps an event loop running on the
 # main thread, which would break the asyncio-based e2e tests if they shared a process.

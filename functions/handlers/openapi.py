@@ -21,6 +21,7 @@ from .rest import ROUTES
 from .routing import Route
 
 REF = "#/components/schemas/{name}"
+EVERY_ROUTE_ERRORS = (405, 500)  # another method on the path; a bug (routing.Router.resolve)
 
 
 def _ref(struct: type) -> dict:
@@ -57,7 +58,7 @@ def _operation(route: Route) -> dict:
         },
         **{
             str(status): {"description": HTTPStatus(status).phrase, **_json(_ref(ErrorAnswer))}
-            for status in route.errors
+            for status in sorted({*route.errors, *EVERY_ROUTE_ERRORS})
         },
     }
     return op

@@ -25,7 +25,7 @@ def _cors() -> Cors:
 
 
 ROOM_CODE = PathParam(ROOM_CODE_PATTERN, "room code", "a room code is 4 to 8 letters and digits")
-router = Router(_cors(), refusals={"name": (BAD_NAME, "a name is a string")})
+router = Router(_cors(), refusals={"name": (BAD_NAME, "name: a name is a string")})
 
 
 def create_room(body: CreateRoom) -> dict:
@@ -50,10 +50,10 @@ def get_room(room_code: str) -> dict:
 
 
 ROUTES = (
-    Route("POST", "/rooms", create_room, RoomCreated, 201, CreateRoom, errors=(400, 415), outcome="room created"),
+    Route("POST", "/rooms", create_room, RoomCreated, 201, CreateRoom, errors=(400, 415, 503), outcome="room created"),
     Route(
         "POST", "/rooms/{roomCode}/players", join_room, SeatCreated, 201, JoinRoom,
-        params={"roomCode": ROOM_CODE}, errors=(400, 404, 409, 415), outcome="seat taken",
+        params={"roomCode": ROOM_CODE}, errors=(400, 404, 409, 415, 503), outcome="seat taken",
     ),
     Route("GET", "/rooms/{roomCode}", get_room, RoomSummary, params={"roomCode": ROOM_CODE}, errors=(400, 404)),
 )  # fmt: skip

@@ -29,8 +29,11 @@ class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A request body: the name rule applies to its `name` when it has one."""
 
     def __post_init__(self) -> None:
-        if hasattr(self, "name"):  # names.clean raises ServiceError, which msgspec lets through
-            msgspec.structs.force_setattr(self, "name", names.clean(self.name))
+        if hasattr(self, "name"):  # a ServiceError goes through msgspec as it is: name the field
+            try:
+                msgspec.structs.force_setattr(self, "name", names.clean(self.name))
+            except ServiceError as exc:
+                raise ServiceError(exc.code, f"name: {exc.message}", exc.status) from None
 
 
 class CreateRoom(Body, frozen=True):

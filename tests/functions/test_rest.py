@@ -169,3 +169,9 @@ def test_the_body_reaches_the_route_as_its_struct_with_the_name_rule_applied():
     )
     router.resolve(rest_event("POST", "/rooms/abcde/players", {"name": "  Ｂob   Lee "}))
     assert seen[0][0] == "abcde" and seen[0][1].name == "Bob Lee"
+
+
+def test_a_refused_name_says_it_is_the_name(api):
+    for name, message in ((5, "name: a name is a string"), ("", "name: a name cannot be empty")):
+        status, out = api.rest("POST", "/rooms", {"name": name})
+        assert (status, out["error"]) == (400, {"code": "bad_name", "message": message})
