@@ -414,6 +414,8 @@ function chatPanel(ctx) {
     const canWrite = Boolean(active) && write.includes(active);
     input.disabled = !canWrite;
     send.disabled = !canWrite;
+    // No Send while the channel is read-only: the hint in the field gets the whole row.
+    send.hidden = !canWrite;
     input.placeholder = canWrite ? t("chat.placeholder") : t("chat.readonly");
     const e = ctx.state.lastError;
     err.textContent = e && e.action === "chat" ? errorText(e.code, e.message) : "";
