@@ -230,7 +230,8 @@ export function mount(root, ctx) {
               } : null,
             },
             h("span", { class: "tile-seat", "aria-hidden": "true" }, p.seat ?? ""),
-            h("span", { class: "tile-name", title: p.name }, p.name),
+            // A long name gets smaller letters and up to two lines rather than an ellipsis.
+            h("span", { class: `tile-name${[...(p.name || "")].length > 8 ? " long" : ""}`, title: p.name }, p.name),
             h("span", { class: "tile-status" }, [status.join(" · "), badge ? h("span", { class: "tile-badge" }, badge) : null]),
             found
               ? h("span", { class: `tile-check${resultIsBad(found) ? " bad" : ""}`, title: resultText(view, found) }, mark)
