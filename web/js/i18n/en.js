@@ -32,7 +32,7 @@ export default {
 
   "preset.classic": "Classic (Korean online)",
   "preset.city": "City (Russian)",
-  "preset.original": "Original (Korean boxed game)",
+  "preset.original": "Original (board game)",
 
   "lobby.room": "Room {code}",
   "lobby.share": "Share this link",

@@ -30,9 +30,9 @@ export default {
   "home.invited": "Вас пригласили в комнату {code}.",
   "home.busy": "Подождите…",
 
-  "preset.classic": "Классика (корейская онлайн)",
+  "preset.classic": "Классика (онлайн)",
   "preset.city": "Город",
-  "preset.original": "Оригинальная (корейская настольная)",
+  "preset.original": "Оригинал (настольная)",
 
   "lobby.room": "Комната {code}",
   "lobby.share": "Поделитесь ссылкой",
@@ -486,7 +486,7 @@ export default {
   "device.say.allOrNone": "Всех или никого.",
   "device.say.end": "Игра окончена.",
   "device.say.pass": "Передайте устройство: {name}.",
-  "mark.line": "проверен: {result}",
+  "mark.line": "проверка: {result}",
   "mark.mafia": "мафия",
   "mark.notMafia": "не мафия",
   "mark.criminal": "преступник",
