@@ -234,5 +234,11 @@ def test_nothing_is_cut_on_a_320_px_phone(browser, stack, console_errors, lang):
     expect(page.locator("#chat-input")).to_be_disabled()
     expect(page.locator("#chat-send")).to_be_hidden()
     assert_nothing_cut(pl, "night")  # the read-only hint in the chat field among the rest
+    # Day: the chat this player may write in (the town's, or the dead's) with Send beside it,
+    # the night's news in the banner.
+    pl.wait_phase("discussion", timeout=60_000)
+    expect(page.locator("#chat-send")).to_be_visible()
+    expect(page.locator("#chat-input")).to_be_enabled()
+    assert_nothing_cut(pl, "day")
     assert pl.missing_keys() == [], pl.missing_keys()
     pl.close()

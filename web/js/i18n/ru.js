@@ -230,7 +230,7 @@ export default {
   "chat.channel.dead": "Выбывшие",
   "chat.channel.lovers": "Влюблённые",
   "chat.channel.system": "Ведущий",
-  "chat.placeholder": "Напишите сообщение",
+  "chat.placeholder": "Сообщение…",
   "chat.send": "Отправить",
   "chat.readonly": "Сейчас писать нельзя",
   "chat.empty": "Сообщений пока нет.",
