@@ -122,7 +122,7 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
                 timeline.filter(has_text=mafia.name).and_(host.page.locator('[data-kind="confirm"]'))
             ).to_have_count(1)
             host.page.select_option("#lang-select", "ru")
-            expect(host.page.locator("#end-roles")).to_contain_text("выбыл(а) в 2-й день")
+            expect(host.page.locator("#end-roles")).to_contain_text("вне игры с 2-го дня")
             check_switch(host, "ru", "en")
             check_switch(host, "en", "ko")
             host.page.select_option("#lang-select", "en")

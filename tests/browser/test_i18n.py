@@ -77,6 +77,22 @@ def test_no_missing_translation_keys(browser, stack, console_errors):
     pl.close()
 
 
+def test_russian_words_fit_any_name_and_buttons_say_what_they_do(browser, stack, console_errors):
+    """A name says nothing of its owner's gender and is never declined: no "убит(а)" or
+    "выбыл(а)", and a name after a noun that governs it ("Последнее слово {name}") gets the
+    word "игрок" in between. The ready toggle reads as an action, not a status."""
+    pl = Player(browser, stack.url, "Ann", errors=console_errors)
+    pl.open()
+    ru = pl.page.evaluate(DICTS_JS)["ru"]
+    gendered = {k: v for k, v in ru.items() if re.search(r"\((а|ла|на)\)", v)}
+    assert gendered == {}, gendered
+    for key in ("lobby.imReady", "lobby.cancelReady", "act.ready", "act.readyEarly", "act.endTurn"):
+        first = ru[key].split()[0]
+        assert re.fullmatch(r"[А-Я][а-яё]+(ть|ться)", first), f"{key}: {ru[key]!r} is not an action"
+    assert ru["lobby.cancelReady"] != "Ещё не готов"
+    pl.close()
+
+
 def test_language_switch_changes_every_visible_string(browser, stack, console_errors):
     host = Player(browser, stack.url, "Ann", viewport=MOBILE, errors=console_errors)
     host.open()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .ui import Player
+from .ui import FAST_OPTIONS, Player
 
 LONGEST = "Wolfgang Maximiliano"  # 20 characters, the maximum a name may have
 assert len(LONGEST) == 20
@@ -104,5 +104,141 @@ def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, con
         page.locator("#chat-tab-day").click(trial=True, timeout=3000)
         page.locator("#chat-tab-system").click(trial=True, timeout=3000)
     assert_fits(pl, "day 2")
+    assert pl.missing_keys() == [], pl.missing_keys()
+    pl.close()
+
+
+# Every control of the top bar, when shown.
+TOP_BAR_JS = """() => [...document.querySelectorAll(
+    '#room-chip, #rules-btn, #my-role-btn, .lang-pick, #sound-btn, .kid-toggle')]
+  .filter((e) => e.getClientRects().length)
+  .map((e) => { const b = e.getBoundingClientRect();
+    return {id: e.id || e.className, x: b.x, y: b.y, right: b.right, bottom: b.bottom, h: b.height}; })"""
+
+# Text that does not fit its box: an element whose content is wider than it and is clipped
+# (overflow hidden: cut or an ellipsis) or spills over its neighbours (overflow visible).
+# Form fields scroll their own value; the chat log scrolls.
+CUT_JS = """() => [...document.querySelectorAll('body *')]
+  .filter((e) => e.getClientRects().length && !e.closest('.sr-only, .skip-link'))
+  .filter((e) => !['INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'svg', 'canvas'].includes(e.tagName))
+  .filter((e) => !['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+  .filter((e) => e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0)
+  .map((e) => `${e.tagName}#${e.id}.${e.className} "${e.textContent.trim().slice(0, 40)}"`)"""
+
+# A field's hint (placeholder) or a select's chosen option wider than the field's text box
+# is cut on screen (the field does not scroll it). A select keeps ~24 px for its arrow.
+FIELD_CUT_JS = """() => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const out = [];
+  for (const e of document.querySelectorAll('input[placeholder], select')) {
+    if (!e.getClientRects().length || getComputedStyle(e).opacity === '0') continue;
+    const text = e.tagName === 'SELECT' ? (e.selectedOptions[0] || {}).text || '' : (e.value ? '' : e.placeholder);
+    const cs = getComputedStyle(e);
+    ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const room = e.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - (e.tagName === 'SELECT' ? 24 : 0);
+    if (ctx.measureText(text).width > room) out.push(`${e.tagName}#${e.id} "${text}"`);
+  }
+  return out;
+}"""
+
+
+def top_bar_rows(pl: Player) -> list[dict]:
+    return pl.page.evaluate(TOP_BAR_JS)
+
+
+def assert_nothing_cut(pl: Player, where: str) -> None:
+    assert_fits(pl, where)
+    cut = pl.page.evaluate(CUT_JS)
+    assert cut == [], f"{where}: text wider than its box: {cut}"
+    fields = pl.page.evaluate(FIELD_CUT_JS)
+    assert fields == [], f"{where}: a field's text is cut: {fields}"
+
+
+def start_with_bots(pl: Player, bots: int = 4) -> None:
+    page = pl.page
+    pl.create(FAST_OPTIONS)
+    for n in range(bots):
+        page.click("#add-bot-btn")
+        expect(page.locator(".lobby-player")).to_have_count(n + 2)
+    page.click("#start-btn")
+    expect(page.locator("#my-role-btn")).to_be_visible(timeout=15_000)
+
+
+def test_top_bar_is_one_line_on_a_390_px_phone_in_every_language(browser, stack, console_errors):
+    """The Russian top bar took two lines on a 390x844 phone: room code, Rules, My role, the
+    language, sound and kid wording now share one row in English, Korean and Russian."""
+    pl = Player(
+        browser, stack.url, "Александра", viewport={"width": 390, "height": 844}, errors=console_errors
+    )
+    start_with_bots(pl)
+    for lang in ("en", "ko", "ru"):
+        pl.page.select_option("#lang-select", lang)
+        expect(pl.page.locator("#lang-code")).to_have_text({"en": "Eng", "ko": "한국어", "ru": "Рус"}[lang])
+        parts = top_bar_rows(pl)
+        assert len(parts) == 6, parts
+        tops = [p["y"] for p in parts]
+        bottoms = [p["bottom"] for p in parts]
+        # one row: every control overlaps the tallest one's band vertically
+        assert max(tops) < min(bottoms), f"{lang}: the top bar wraps: {parts}"
+        assert all(p["x"] >= 0 and p["right"] <= 390 for p in parts), f"{lang}: {parts}"
+        assert pl.page.locator(".topbar").bounding_box()["height"] <= 56, lang
+    # the short name stands over the native select: a tap there still opens the list
+    pick, select = box(pl, ".lang-pick"), box(pl, "#lang-select")
+    assert abs(pick["x"] - select["x"]) < 1 and abs(pick["width"] - select["width"]) < 1, (pick, select)
+    pl.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "ko", "en"])
+def test_nothing_is_cut_on_a_320_px_phone(browser, stack, console_errors, lang):
+    """At 320 px: no text wider than its box (top bar, lobby, role card, night), no control
+    outside the screen or on top of another, and the read-only chat hint shown whole."""
+    pl = Player(
+        browser,
+        stack.url,
+        {"ru": "Александра", "ko": "김민지", "en": "Maximiliano"}[lang],
+        viewport={"width": 320, "height": 640},
+        locale={"ru": "ru-RU", "ko": "ko-KR", "en": "en-US"}[lang],
+        errors=console_errors,
+    )
+    page = pl.page
+    pl.open()
+    page.locator(".home-details summary").click()
+    for preset in page.locator("#create-preset option").all():
+        page.select_option("#create-preset", preset.get_attribute("value"))
+        assert_nothing_cut(pl, f"home, {preset.get_attribute('value')} rules with their options")
+    pl.create(FAST_OPTIONS)
+    for n in range(4):
+        page.click("#add-bot-btn")
+        expect(page.locator(".lobby-player")).to_have_count(n + 2)
+    assert_nothing_cut(pl, "lobby")
+    page.click("#start-btn")
+    expect(page.locator("#my-role-btn")).to_be_visible(timeout=15_000)
+    assert_nothing_cut(pl, "role card")
+    parts = top_bar_rows(pl)
+    assert all(p["x"] >= 0 and p["right"] <= 320 for p in parts), parts
+    for i, a in enumerate(parts):
+        for b in parts[i + 1 :]:
+            assert not overlaps(
+                {"x": a["x"], "y": a["y"], "width": a["right"] - a["x"], "height": a["h"]},
+                {"x": b["x"], "y": b["y"], "width": b["right"] - b["x"], "height": b["h"]},
+            ), (a, b)
+    # The clock stays beside the phase title.
+    title, clock = box(pl, "#phase-title"), box(pl, "#countdown")
+    assert clock["x"] >= title["x"] + title["width"] and clock["y"] < title["y"] + title["height"], (
+        title,
+        clock,
+    )
+    # Night: everyone's chat is read-only; its hint fits the field (Send makes room).
+    pl.wait_phase("night", timeout=60_000)
+    page.click("#chat-tab-day")
+    expect(page.locator("#chat-input")).to_be_disabled()
+    expect(page.locator("#chat-send")).to_be_hidden()
+    assert_nothing_cut(pl, "night")  # the read-only hint in the chat field among the rest
+    # Day: the chat this player may write in (the town's, or the dead's) with Send beside it,
+    # the night's news in the banner.
+    pl.wait_phase("discussion", timeout=60_000)
+    expect(page.locator("#chat-send")).to_be_visible()
+    expect(page.locator("#chat-input")).to_be_enabled()
+    assert_nothing_cut(pl, "day")
     assert pl.missing_keys() == [], pl.missing_keys()
     pl.close()

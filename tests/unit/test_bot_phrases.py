@@ -105,3 +105,54 @@ def test_a_name_the_chat_filter_refuses_leaves_the_line_unsaid_rather_than_the_i
     assert policy._say(seat, "day", "suspect", "x", "en", "p2") is None
     view["players"][1]["name"] = "Bea"
     assert policy._say(Seat(view, 1), "day", "suspect", "x", "en", "p2")["text"].count("Bea") == 1
+
+
+# Names are never declined (a bot cannot know "Бот 2" → "Бота 2", "Анна" → "Анну"), so a Russian
+# line may put a name only where the nominative is right: first, as the subject of the
+# sentence, or after a colon or a dash, as a label. "Я подозреваю {name}" (accusative),
+# "Я доверяю {name}" (dative), "Сегодня берём {name}" read wrong for almost every name.
+RU_NAME_SLOT = re.compile(r"(^|: | — )\{name\}")
+# Names the test fills in: declinable nouns of both genders, a bot's name, a Latin name.
+ANY_NAMES = ["Бот 2", "Анна", "Игорь", "Ann", "김민지", "봇 3"]
+
+
+def test_russian_lines_put_a_name_only_where_the_nominative_is_right():
+    for intent, by_lang in phrases.LINES.items():
+        for template in by_lang["ru"]:
+            if "{name}" not in template:
+                continue
+            assert template.count("{name}") == 1, template
+            assert RU_NAME_SLOT.search(template), f"{intent}: {template!r} declines the name"
+
+
+@pytest.mark.parametrize("name", ANY_NAMES)
+def test_every_russian_line_with_any_name_avoids_the_old_ungrammatical_forms(name):
+    """ "Я подозреваю Бот 2" was the bug: every variant of every intent, filled with any name."""
+    for intent, by_lang in phrases.LINES.items():
+        for template in by_lang["ru"]:
+            text = template.replace("{name}", name)
+            # the old pattern: the name straight after a verb or a preposition that governs it
+            assert not re.search(r"[а-яё]+ " + re.escape(name), text, re.IGNORECASE), (intent, text)
+            assert name in text or "{name}" not in template
+
+
+def test_russian_lines_do_not_say_anyones_gender():
+    """A bot's name ("Бот 2", "Анна") says nothing about gender: no "я уверен", "проверял",
+    "подозрительный"; present tense and nouns read right for everyone."""
+    gendered = {"уверен", "уверена", "проверял", "проверяла", "подозрительный", "подозрительная"}
+    for intent, by_lang in phrases.LINES.items():
+        for template in by_lang["ru"]:
+            words = set(re.findall(r"[а-яё]+", template.lower()))
+            assert not words & gendered, (intent, template)
+
+
+def test_korean_lines_put_the_particle_on_nim_never_on_the_name():
+    """Whether a name ends in a consonant decides 이/가, 을/를, 은/는, (으)로; the lines put the
+    honorific 님 after every name, so the particle follows 님 and is right for any name."""
+    for intent, by_lang in phrases.LINES.items():
+        for template in by_lang["ko"]:
+            if "{name}" in template:
+                assert re.search(r"\{name\} 님(이|을|은|으로|\s|$)", template), (intent, template)
+                for name in ANY_NAMES:
+                    text = template.replace("{name}", name)
+                    assert not re.search(re.escape(name) + r"(이|가|을|를|은|는|로|으로)\b", text), text

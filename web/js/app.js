@@ -310,6 +310,7 @@ function renderChrome() {
   $("#brand").textContent = t("app.title");
   $("#skip-link").textContent = t("app.skip");
   $("#lang-label").textContent = t("lang.label");
+  $("#lang-code").textContent = t("lang.short");
   $("#kid-label").textContent = t("kid.label");
   $("#lang-select").value = getLang();
   $("#kid-toggle").checked = getKid();

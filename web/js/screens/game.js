@@ -230,7 +230,8 @@ export function mount(root, ctx) {
               } : null,
             },
             h("span", { class: "tile-seat", "aria-hidden": "true" }, p.seat ?? ""),
-            h("span", { class: "tile-name", title: p.name }, p.name),
+            // A long name gets smaller letters and up to two lines rather than an ellipsis.
+            h("span", { class: `tile-name${[...(p.name || "")].length > 8 ? " long" : ""}`, title: p.name }, p.name),
             h("span", { class: "tile-status" }, [status.join(" · "), badge ? h("span", { class: "tile-badge" }, badge) : null]),
             found
               ? h("span", { class: `tile-check${resultIsBad(found) ? " bad" : ""}`, title: resultText(view, found) }, mark)
@@ -414,6 +415,8 @@ function chatPanel(ctx) {
     const canWrite = Boolean(active) && write.includes(active);
     input.disabled = !canWrite;
     send.disabled = !canWrite;
+    // No Send while the channel is read-only: the hint in the field gets the whole row.
+    send.hidden = !canWrite;
     input.placeholder = canWrite ? t("chat.placeholder") : t("chat.readonly");
     const e = ctx.state.lastError;
     err.textContent = e && e.action === "chat" ? errorText(e.code, e.message) : "";

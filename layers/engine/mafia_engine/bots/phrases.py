@@ -31,25 +31,25 @@ LINES: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("I suspect {name}.", "{name} looks suspicious to me.", "Something about {name} feels off."),
         "ko": ("{name} 님이 수상해요.", "저는 {name} 님을 의심해요.", "{name} 님 좀 이상하지 않아요?"),
         "ru": (
-            "Я подозреваю {name}.",
-            "{name} какой-то подозрительный.",
-            "Мне не нравится, как играет {name}.",
+            "Подозреваю: {name}.",
+            "{name} вызывает у меня подозрения.",
+            "{name} странно себя ведёт.",
         ),
     },
     "sure": {
         "en": ("{name} is mafia, I'm sure.", "I know it: {name} is mafia."),
         "ko": ("{name} 님은 마피아예요. 확실해요.", "{name} 님이 마피아인 게 확실해요."),
-        "ru": ("{name} — мафия, я уверен.", "Точно говорю: {name} — мафия."),
+        "ru": ("{name} — мафия, без сомнений.", "Точно говорю: {name} — мафия."),
     },
     "trust": {
         "en": ("I trust {name}.", "{name} is on the town's side, I checked."),
         "ko": ("{name} 님은 믿을 수 있어요.", "{name} 님은 시민이 맞아요."),
-        "ru": ("Я доверяю {name}.", "{name} — мирный, я проверял."),
+        "ru": ("{name} вне подозрений.", "{name} — мирный житель, проверено."),
     },
     "notMe": {
         "en": ("I'm not mafia!", "It's not me, I promise.", "Wait, I'm on the town's side!"),
         "ko": ("저 마피아 아니에요!", "저는 아니에요, 정말이에요.", "억울해요, 저 시민이에요!"),
-        "ru": ("Я не мафия!", "Это не я, честно.", "Я мирный, поверьте!"),
+        "ru": ("Я не мафия!", "Это не я, честно.", "Я мирный житель, поверьте!"),
     },
     "muse": {
         "en": (
@@ -74,7 +74,7 @@ LINES: dict[str, dict[str, tuple[str, ...]]] = {
     "kill": {
         "en": ("Let's take {name} tonight.", "How about {name} tonight?"),
         "ko": ("오늘 밤은 {name} 님으로 해요.", "오늘은 {name} 님 어때요?"),
-        "ru": ("Сегодня берём {name}.", "Может, сегодня {name}?"),
+        "ru": ("Цель на эту ночь: {name}.", "Может, сегодня наша цель — {name}?"),
     },
     "gg": {
         "en": ("Good game!", "GG, well played!", "That was fun, good game."),
