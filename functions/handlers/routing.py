@@ -36,7 +36,7 @@ from service import wire
 from service.errors import ServiceError, frame_refusal
 from service.models import Error, ErrorAnswer
 from service.quoting import tidy
-from service.telemetry import logger
+from service.telemetry import count, logger
 
 JSON = "application/json"
 # What browsers may send cross-origin (Powertools' default list, for the same preflight answers).
@@ -157,8 +157,9 @@ class Router:
         except ServiceError as exc:
             allow = {"Allow": self._allowed(event)} if exc.status == 405 else {}
             return error_answer(exc.status, exc.code, exc.message, {**cors, **allow})
-        except Exception:  # a bug: logged with its stack, answered without details
+        except Exception:  # a bug: logged with its stack, counted, answered without details
             logger.exception("unhandled error in a REST route")
+            count("InternalErrors")
             return error_answer(500, "internal_error", "something went wrong on our side", cors)
 
     def _dispatch(self, event: Mapping[str, Any], headers: Mapping[str, str], cors: dict[str, str]) -> dict:

@@ -128,6 +128,7 @@ class RoomService:
             self._reply_error(conn_id, frame_id, exc.code, exc.message)
         except Exception:  # noqa: BLE001 - the sender learns something went wrong; we learn what
             logger.exception("frame failed", extra={"connection": conn_id})
+            count("InternalErrors")
             self._reply_error(conn_id, frame_id, "internal_error", "the server could not handle this frame")
 
     def _reply_error(self, conn_id: str, frame_id: Any, code: str, message: str) -> None:

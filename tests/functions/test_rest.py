@@ -154,7 +154,12 @@ def test_a_bug_in_a_route_is_a_500_without_details():
     def broken(code, body):
         raise KeyError("secret-internal-detail")
 
+    from service.telemetry import metrics
+
+    metrics.clear_metrics()
     out = _router(broken).resolve(rest_event("POST", "/rooms/ABCDE/players", {"name": "Bob"}))
+    assert metrics.metric_set["InternalErrors"]["Value"] == [1.0]  # operators alarm on it
+    metrics.clear_metrics()
     assert out["statusCode"] == 500
     assert json.loads(out["body"])["error"]["code"] == "internal_error"
     assert "secret" not in out["body"]
