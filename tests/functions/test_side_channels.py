@@ -360,7 +360,9 @@ def test_hidden_chat_volume_changes_no_public_requests_dynamodb_calls(night):
     transactions = [r for r in chatty if any(op == "TransactWriteItems" for op, _ in r[2])]
     assert transactions and all(r[1] == "chat" for r in transactions)  # the day batch was written
     archive = api.snapshot().room["archive"]
-    assert {m["channel"] for m in api.svc.store.chat_archive(api.code)} >= {"day", "mafia"}
+    assert {
+        m["channel"] for m in api.svc.store.chat_archive(api.code, 1, api.snapshot().room["archive"]["seq"])
+    } >= {"day", "mafia"}
     assert len(archive["buffers"]["dead"]) == 5  # the dead's evicted lines wait in the room data
 
 

@@ -17,6 +17,7 @@ from enginekit import Table
 
 import mafia_engine as me
 from mafia_engine import bots
+from mafia_engine.bots import phrases
 from mafia_engine.chat import MAX_CHARS
 
 # Every preset, named outright so a preset that stopped working fails here instead of
@@ -696,3 +697,33 @@ def test_only_the_loop_touches_a_state():
                 module = node.module or ""
                 names = {a.name for a in node.names}
                 assert module in allowed or (not module and names <= allowed), (name, module, names)
+
+
+def _day_repeats(n: int, seeds: range) -> tuple[int, list]:
+    """Day lines of seeded bot games (n seats, every language) said again on the same day by
+    another bot: (lines, repeats)."""
+    repeats, lines = [], 0
+    for lang in bots.LANGS:
+        gg = set(phrases.variants("gg", lang))
+        for seed in seeds:
+            g = play(n, {"preset": "classic"}, seed, lang=lang, names=True)
+            said: dict[tuple[int, str], str] = {}
+            for _, pid, a, v in g.applied:
+                if a["type"] != "chat" or a["channel"] != "day" or a["text"] in gg:
+                    continue  # "good game" at the end: everyone says it, in 2-3 words
+                lines += 1
+                key = (v["day"], a["text"])
+                if key in said and said[key] != pid:
+                    repeats.append((lang, seed, pid, said[key], a["text"]))
+                said.setdefault(key, pid)
+    return lines, repeats
+
+
+def test_two_bots_never_say_the_same_line_on_one_day():
+    """Bots with the same intent in a phase say different variants (a shared draw shifted by
+    the seat's number): no "Anyone notice anything?" from two bots in a row. With no more
+    bots than variants (4 seats; greetings, small talk, denials have 3-5 each) no line is
+    said twice on a day; lines naming a player differ by the name anyway."""
+    lines, repeats = _day_repeats(4, range(12))
+    assert lines > 100
+    assert not repeats, repeats[:5]

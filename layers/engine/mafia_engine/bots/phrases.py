@@ -95,13 +95,19 @@ def variants(intent: str, lang: str) -> tuple[str, ...]:
 
 
 def line(
-    intent: str, lang: str, pick: random.Random, names: Iterable[str] = (), kid_safe: bool = True
+    intent: str,
+    lang: str,
+    pick: random.Random,
+    names: Iterable[str] = (),
+    kid_safe: bool = True,
+    offset: int = 0,
 ) -> str | None:
-    """One variant of ``intent`` in ``lang`` chosen by ``pick``, with ``{name}`` filled by the
-    first of ``names`` the chat filter accepts (lines without a name: ``names`` unused);
-    None when the filter refuses every candidate."""
+    """One variant of ``intent`` in ``lang`` chosen by ``pick`` and shifted by ``offset``, with
+    ``{name}`` filled by the first of ``names`` the chat filter accepts (lines without a name:
+    ``names`` unused); None when the filter refuses every candidate. Seats that draw alike and
+    shift by their seat number say different variants (as many as there are)."""
     options = variants(intent, lang)
-    template = options[pick.randrange(len(options))]
+    template = options[(pick.randrange(len(options)) + offset) % len(options)]
     candidates = [template.replace("{name}", n) for n in names] if "{name}" in template else [template]
     for text in candidates:
         try:

@@ -61,7 +61,10 @@ def _line(seat: Seat, intent: str, purpose: str, p: str | None = None, lang: str
     the chat filter refuses leaves the line unsaid rather than falling back to the id."""
     names = [seat.name(p)] if p is not None else []
     kid_safe = bool(seat.options.get("kidSafeChat", True))
-    return phrases.line(intent, lang, seat.rng("line:" + purpose), names, kid_safe)
+    # one draw the whole table shares, shifted by the seat's number: two bots with the same
+    # intent in a phase say different variants (no "Anyone notice anything?" twice in a row)
+    pick = seat.rng("line:" + purpose, shared="table")
+    return phrases.line(intent, lang, pick, names, kid_safe, offset=seat.seat_of.get(seat.me, 0))
 
 
 def _say(seat: Seat, channel: str, kind: str, purpose: str, lang: str, p: str | None = None) -> dict | None:
