@@ -1,6 +1,6 @@
 """REST API (API Gateway REST API v1 proxy events): create rooms, join them, read a summary.
 
-The routes are declared once (`ROUTES` in `router`): `handlers/routing.py` checks each request
+The routes are declared once (`ROUTES`): `handlers/routing.py` checks each request
 against them, and `handlers/openapi.py` writes `docs/openapi.json` from the same declarations.
 """
 
@@ -25,7 +25,6 @@ def _cors() -> Cors:
 
 
 ROOM_CODE = PathParam(ROOM_CODE_PATTERN, "room code", "a room code is 4 to 8 letters and digits")
-router = Router(_cors(), refusals={"name": (BAD_NAME, "name: a name is a string")})
 
 
 def create_room(body: CreateRoom) -> dict:
@@ -57,8 +56,7 @@ ROUTES = (
     ),
     Route("GET", "/rooms/{roomCode}", get_room, RoomSummary, params={"roomCode": ROOM_CODE}, errors=(400, 404)),
 )  # fmt: skip
-for _route in ROUTES:
-    router.add(_route)
+router = Router(ROUTES, _cors(), refusals={"name": (BAD_NAME, "name: a name is a string")})
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)

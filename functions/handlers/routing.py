@@ -25,7 +25,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -130,14 +130,12 @@ def _body_text(event: Mapping[str, Any], headers: Mapping[str, str]) -> bytes | 
 class Router:
     """The routes of one REST API and how an event reaches them."""
 
-    def __init__(self, cors: Cors, refusals: Mapping[str, tuple[str, str]] | None = None) -> None:
+    def __init__(
+        self, routes: Sequence[Route], cors: Cors, refusals: Mapping[str, tuple[str, str]] | None = None
+    ) -> None:
+        self.routes = tuple(routes)
         self.cors = cors
-        self.routes: list[Route] = []
         self.refusals = dict(refusals or {})  # body field -> (code, message) for any error on it
-
-    def add(self, route: Route) -> Route:
-        self.routes.append(route)
-        return route
 
     @property
     def methods(self) -> str:

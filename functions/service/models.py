@@ -26,20 +26,20 @@ Lang = Literal["en", "ko", "ru"]
 
 
 class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A request body: the name rule applies to its `name` when it has one."""
+    """A request body naming a player: the name rule applies to `name`."""
+
+    name: Name
 
     def __post_init__(self) -> None:
-        if hasattr(self, "name"):  # a ServiceError goes through msgspec as it is: name the field
-            try:
-                msgspec.structs.force_setattr(self, "name", names.clean(self.name))
-            except ServiceError as exc:
-                raise ServiceError(exc.code, f"name: {exc.message}", exc.status) from None
+        try:  # a ServiceError goes through msgspec as it is: name the field ourselves
+            msgspec.structs.force_setattr(self, "name", names.clean(self.name))
+        except ServiceError as exc:
+            raise ServiceError(exc.code, f"name: {exc.message}", exc.status) from None
 
 
 class CreateRoom(Body, frozen=True):
     """`POST /rooms`: the host's name, the preset and its options, the room's language."""
 
-    name: Name
     preset: PresetName = "classic"
     options: dict[str, Any] = {}
     lang: Lang = "en"
@@ -54,8 +54,6 @@ class CreateRoom(Body, frozen=True):
 
 class JoinRoom(Body, frozen=True):
     """`POST /rooms/{roomCode}/players`: the new player's name."""
-
-    name: Name
 
 
 class RoomCreated(msgspec.Struct, frozen=True):

@@ -105,9 +105,9 @@ def _router(call, origins=("https://play.example",)):
     from handlers.routing import Cors, Route, Router
     from service.models import JoinRoom, SeatCreated
 
-    router = Router(Cors(list(origins)))
-    router.add(Route("POST", "/rooms/{roomCode}/players", call, SeatCreated, 201, JoinRoom))
-    return router
+    return Router(
+        [Route("POST", "/rooms/{roomCode}/players", call, SeatCreated, 201, JoinRoom)], Cors(list(origins))
+    )
 
 
 def test_a_known_path_with_another_method_is_405(api):
