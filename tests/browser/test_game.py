@@ -51,12 +51,12 @@ def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_err
             expect(host.page.locator("#chat-log")).to_contain_text(f"{victim.name} was killed in the night.")
             # The police's finding: in the action panel, as a private line in the moderator's
             # log and as a mark on the checked tile, for the police only.
-            expect(police.page.locator("#my-results")).to_contain_text(f"{mafia.name} — Mafia")
+            expect(police.page.locator("#my-results")).to_contain_text(f"{mafia.name} — mafia")
             expect(police.page.locator(f'.tile[data-pid="{mafia.pid}"] .tile-check')).to_have_text(
                 "checked: mafia"
             )
             police.page.click("#chat-tab-system")
-            expect(police.page.locator("#chat-log .msg-private")).to_contain_text(f"{mafia.name} — Mafia")
+            expect(police.page.locator("#chat-log .msg-private")).to_contain_text(f"{mafia.name} — mafia")
             for pl in (host, survivor, doctor, mafia):
                 if pl is not police:
                     expect(pl.page.locator(".tile-check")).to_have_count(0)
