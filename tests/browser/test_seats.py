@@ -203,10 +203,16 @@ def _answer(pl: Player) -> None:
     """What the panel asks before the day: read the role and confirm, sleep (or skip) at night."""
     page = pl.page
     pl.dismiss_cards()
-    selectors = ["#reveal-role-btn:enabled", "#sleep-btn:enabled"]
-    if pl.phase() != "discussion":  # the day waits: that is where the bots talk
-        selectors.append("#ready-early-btn:enabled")
-    for selector in selectors:
+    # Skipping ahead, but never the day, which waits: that is where the bots talk. One read
+    # and click: the phase may turn to the discussion between a read and a later click.
+    page.evaluate(
+        """() => {
+            const kind = document.querySelector('#phase-banner')?.dataset.kind;
+            const skip = document.querySelector('#ready-early-btn');
+            if (kind && kind !== 'discussion' && skip && !skip.disabled) skip.click();
+        }"""
+    )
+    for selector in ("#reveal-role-btn:enabled", "#sleep-btn:enabled"):
         loc = page.locator(selector)
         if loc.count():
             try:
