@@ -51,15 +51,13 @@ browser-deps:
 browser: $(BIN)/.installed browser-deps
 	$(BIN)/python -m pytest tests/browser
 
-sam-check: $(BIN)/.installed $(SAMVENV)/.installed
+sam-check: build
 	$(SAMVENV)/bin/sam validate --lint --template template.yaml
 	$(BIN)/cfn-lint template.yaml
-	$(SAMVENV)/bin/sam build --template template.yaml --build-dir .aws-sam/build >/dev/null
-	$(BIN)/python scripts/check_build.py .aws-sam/build
 
-# The deployable artifacts (what `sam deploy` uploads), as `make test` builds and checks them.
+# The deployable artifacts (what `sam deploy` uploads), built and checked; `make test` too.
 build: $(BIN)/.installed $(SAMVENV)/.installed
-	$(SAMVENV)/bin/sam build --template template.yaml
+	$(SAMVENV)/bin/sam build --template template.yaml --build-dir .aws-sam/build >/dev/null
 	$(BIN)/python scripts/check_build.py .aws-sam/build
 
 # ---- Lambda artifacts. `sam build` runs `make build-<LogicalId>` with this file (template.yaml:
