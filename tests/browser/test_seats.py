@@ -181,9 +181,10 @@ def test_seat_follows_the_player_home_tabs_and_devices_and_a_guest_leaves(browse
         pl.close()
 
 
-# 7 game days pass in about 100 s of real time; an untimed city game waits for the person.
-# A room's 24 h then last about 14 s of real time without a write: enough for a loaded machine.
-TTL_TIME_SCALE = 6_000.0
+# 7 game days pass in about 200 s of real time; an untimed city game waits for the person.
+# A room's (and a socket item's) 24 h then last about 29 s of real time without a write: at
+# 14 s, a CI machine busy with the other tiers' leftovers let the first night stall in 2 of 3 runs.
+TTL_TIME_SCALE = 3_000.0
 
 
 @pytest.fixture(scope="module")
@@ -240,7 +241,7 @@ def test_a_reported_line_reaches_the_ops_command_and_is_gone_after_seven_days(
     bob = Player(browser, ttl_stack.url, "Bob", errors=console_errors)
     bob.join(page.locator("#share-link").input_value())
     bob.ready()
-    # At this speed a connection's item outlives only 4 s of real time (its 24 h TTL; on AWS
+    # At this speed a connection's item outlives only about 29 s of real time (its 24 h TTL; on AWS
     # a socket lasts 2 h at most): a reload, which goes straight back to the seat, renews it.
     fresh(ann)
     add_bots(ann, 3, 2)
