@@ -45,8 +45,15 @@ e2e: $(BIN)/.installed
 	$(BIN)/python -m pytest tests/e2e
 
 # Chromium and the screenshot fonts (Korean, emoji): apt-get when root, else the command to run.
-browser-deps:
+# axe-core (the accessibility checks) from npm, pinned in tests/browser/package-lock.json.
+AXE := tests/browser/node_modules/axe-core/axe.min.js
+browser-deps: $(AXE)
 	scripts/ensure-browser.sh
+
+$(AXE): tests/browser/package.json tests/browser/package-lock.json
+	@command -v npm >/dev/null || { echo "the browser tests need npm (apt-get install -y npm)" >&2; exit 1; }
+	cd tests/browser && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 browser: $(BIN)/.installed browser-deps
 	$(BIN)/python -m pytest tests/browser

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import gzip
 import json
 import logging
 import mimetypes
@@ -53,6 +54,48 @@ _ID_ALPHABET = string.ascii_letters + string.digits
 def new_connection_id() -> str:
     """Shaped like API Gateway's ids (``L0SM9cOFvHcCIhw=``); kept URL-safe on purpose."""
     return "".join(secrets.choice(_ID_ALPHABET) for _ in range(15)) + "="
+
+
+# What CloudFront compresses when the viewer accepts it ("Serving compressed files" in the
+# CloudFront developer guide): files of 1,000 to 10,000,000 bytes whose Content-Type is on its
+# list (text/*, JavaScript, JSON, SVG, the web app manifest, ...). CloudFront prefers br when a
+# viewer accepts both; gzip is the one every browser accepts and the standard library writes.
+COMPRESS_MIN_BYTES = 1000
+COMPRESS_MAX_BYTES = 10_000_000
+_COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/manifest+json",
+                 "image/svg+xml", "application/xml")
+
+
+def _compressible(ctype: str) -> bool:
+    return ctype.startswith(_COMPRESSIBLE)
+
+
+def _accepted_codings(request: web.Request) -> set[str]:
+    """The codings of ``Accept-Encoding`` with a non-zero q."""
+    out = set()
+    for part in request.headers.get("Accept-Encoding", "").split(","):
+        name, _, params = part.strip().partition(";")
+        q = params.strip().removeprefix("q=") if params.strip().startswith("q=") else "1"
+        try:
+            if float(q) > 0:
+                out.add(name.strip().lower())
+        except ValueError:
+            continue
+    return out
+
+
+@dataclass
+class _Gzipped:
+    key: tuple[int, int]  # (mtime_ns, size) of the file it was made from
+    body: bytes
+    etag: str
+
+
+def _gzip_response(request: web.Request, gz: _Gzipped, headers: dict[str, str]) -> web.Response:
+    headers = {**headers, "Content-Encoding": "gzip", "Vary": "Accept-Encoding", "ETag": gz.etag}
+    if gz.etag in request.headers.get("If-None-Match", ""):
+        return web.Response(status=304, headers={k: v for k, v in headers.items() if k != "Content-Encoding"})
+    return web.Response(body=gz.body, headers=headers)
 
 
 def _json_response(status: int, body: object, *, error_type: str | None = None) -> web.Response:
@@ -121,6 +164,7 @@ class Gateway:
     ) -> None:
         self.runtime = runtime
         self.web_dir = web_dir.resolve() if web_dir else None
+        self._gzip_cache: dict[Path, _Gzipped] = {}
         self.rest_resources = tuple(rest_resources if rest_resources is not None else tpl.rest_resources(tpl.load()))
         # Custom route keys (besides $connect/$disconnect/$default) that have a handler.
         self.ws_routes = {r for r in ws_routes if not r.startswith("$") and runtime.has(r)}
@@ -214,10 +258,29 @@ class Gateway:
         if not target.is_file():
             raise web.HTTPNotFound(text=f"not found: /{rel}")
         ctype, _ = mimetypes.guess_type(target.name)
-        return web.FileResponse(target, headers={
-            "Cache-Control": "no-cache",
-            "Content-Type": ctype or "application/octet-stream",
-        })
+        ctype = ctype or "application/octet-stream"
+        headers = {"Cache-Control": "no-cache", "Content-Type": ctype}
+        if _compressible(ctype) and "gzip" in _accepted_codings(request):
+            compressed = self._gzipped(target)
+            if compressed is not None:
+                return _gzip_response(request, compressed, headers)
+        if _compressible(ctype):
+            headers["Vary"] = "Accept-Encoding"
+        return web.FileResponse(target, headers=headers)
+
+    def _gzipped(self, target: Path) -> _Gzipped | None:
+        """The file gzipped, as CloudFront compresses at the edge; ``None`` where CloudFront
+        would send it as it is (under 1,000 bytes). Kept per file until the file changes."""
+        stat = target.stat()
+        if not COMPRESS_MIN_BYTES <= stat.st_size <= COMPRESS_MAX_BYTES:
+            return None
+        key = (stat.st_mtime_ns, stat.st_size)
+        hit = self._gzip_cache.get(target)
+        if hit is None or hit.key != key:
+            body = gzip.compress(target.read_bytes(), compresslevel=6, mtime=0)
+            hit = _Gzipped(key, body, f'"{stat.st_mtime_ns:x}-{stat.st_size:x}-gzip"')
+            self._gzip_cache[target] = hit
+        return hit
 
     # ------------------------------------------------------------------ REST
 

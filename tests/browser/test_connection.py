@@ -30,7 +30,10 @@ def test_lost_connection_shows_banner_reconnects_and_resyncs(browser, stack, con
     vanish(stack.url, code, session["token"])
     banner = guest.page.locator("#conn-banner")
     expect(banner).to_be_visible()
-    expect(banner).to_have_text("Connection lost. Reconnecting…")
+    # The browser knows the network is gone: the banner says that, not just "reconnecting".
+    expect(banner).to_have_text(
+        "No network connection. The game goes on where it was as soon as the network is back."
+    )
 
     # Meanwhile the room changes: a third player arrives.
     late = Player(browser, stack.url, "Cat", errors=console_errors)

@@ -4,7 +4,8 @@ import { serverNow, syncClock } from "./clock.js";
 import { Connection } from "./connection.js";
 import { $, h, replaceChildren } from "./dom.js";
 import { errorText, getKid, getLang, has, setKid, setLang, t } from "./i18n.js";
-import { lineNo } from "./game/format.js";
+import { lineNo, myResults, resultText } from "./game/format.js";
+import { online, registerServiceWorker, setThemeColor, watchNetwork } from "./install.js";
 import { showEventCards, showRoleCard, closeOverlays } from "./game/overlays.js";
 import { markRoleSeen, resetPhaseMemory } from "./game/phases.js";
 import { closeRules, rulesOpen, showRules, updateRules } from "./game/rules.js";
@@ -180,10 +181,15 @@ function onViewFrame(frame) {
   const prev = state.view;
   const prevSeq = prev ? phaseKey(prev) : null;
   state.view = view;
+  // What a screen reader says (the #announcer live region): the new phase, then what this
+  // player alone just learnt (a police check, ...), which arrives with the new phase.
+  const heard = [];
   if (phaseKey(view) !== prevSeq) {
     state.lastError = null;
-    announcePhase(view);
+    heard.push(phaseTitle(view));
   }
+  if (prev) heard.push(...newResults(prev, view).map((r) => t("a11y.newResult", { text: resultText(view, r) })));
+  if (heard.length) announce(heard.join(". "));
   phaseCues(prev, view);
   render();
   if (rulesOpen()) updateRules(view); // the host changed the options: the roles follow
@@ -268,10 +274,16 @@ function popNewEvents(view) {
   }
 }
 
-function announcePhase(view) {
+function phaseTitle(view) {
   const kind = (view.phase && view.phase.kind) || "";
-  const title = has(`phase.${kind}`) ? t(`phase.${kind}`) : t("phase.unknown");
-  announce(title);
+  return has(`phase.${kind}`) ? t(`phase.${kind}`) : t("phase.unknown");
+}
+
+// Findings in `view` that `prev` did not have (the list only grows within a game).
+function newResults(prev, view) {
+  const before = myResults(prev);
+  const after = myResults(view);
+  return after.length > before.length ? after.slice(before.length) : [];
 }
 
 export function announce(text) {
@@ -332,11 +344,20 @@ function renderChrome() {
   const v = state.view;
   const night = v && v.phase && /night/i.test(v.phase.kind || "");
   document.body.dataset.tone = state.screenName === "game" ? (night ? "night" : "day") : state.screenName;
+  setThemeColor(document.body.dataset.tone);
   renderBanner();
 }
 
 function renderBanner() {
   const el = $("#conn-banner");
+  if (!online()) {
+    // No network at all (the app opened from the home screen offline, or the phone lost it).
+    el.hidden = false;
+    el.dataset.state = "offline";
+    el.textContent = t("net.offline");
+    return;
+  }
+  delete el.dataset.state;
   const show = state.session && ["lost", "connecting", "replaced"].includes(state.status);
   el.hidden = !show;
   if (show && state.status === "replaced") {
@@ -397,6 +418,11 @@ function tick() {
 }
 
 function boot() {
+  registerServiceWorker();
+  watchNetwork((isOnline) => {
+    renderChrome();
+    if (isOnline) announce(t("net.back"));
+  });
   $("#lang-select").addEventListener("change", (e) => {
     setLang(e.target.value);
     rerenderAll();

@@ -45,7 +45,8 @@ window.__device = ctl;
 
 function root() {
   if (!ctl.root) {
-    ctl.root = h("div", { id: "device-root", class: "device" });
+    // The main landmark while the device mode is on (#main is hidden then, style.css).
+    ctl.root = h("div", { id: "device-root", class: "device", role: "main" });
     $("#main").after(ctl.root);
   }
   return ctl.root;

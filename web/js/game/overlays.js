@@ -106,7 +106,7 @@ function drawCard() {
   const { text, detail } = eventText(lastView, ev);
   const death = isDeathEvent(ev);
   cardEl = h(
-    "aside",
+    "div", // not <aside>: an aside may not take role=status (ARIA in HTML)
     { class: `event-card${death ? " death" : ""}${$("#event-slot") ? " inline" : ""}`, role: "status", "aria-live": "assertive", "data-kind": ev.kind },
     h("p", { class: "event-card-title" }, eventWhen(ev) || t("event.title")),
     h("p", { class: "event-card-text" }, text),

@@ -586,4 +586,8 @@ export default {
   "seat.removed": "You were removed from room {code}.",
   "seat.left": "You left room {code}; your seat there is closed.",
   "seat.gone": "Your seat in room {code} is gone.",
+  "a11y.tileChoose": "choose",
+  "a11y.newResult": "Your finding: {text}",
+  "net.offline": "No network connection. The game goes on where it was as soon as the network is back.",
+  "net.back": "Back online.",
 };

@@ -589,4 +589,8 @@ export default {
   "seat.removed": "방장이 나를 {code} 방에서 내보냈습니다.",
   "seat.left": "{code} 방에서 나왔습니다. 그 방의 내 자리는 닫혔습니다.",
   "seat.gone": "{code} 방의 내 자리가 없어졌습니다.",
+  "a11y.tileChoose": "선택",
+  "a11y.newResult": "내 조사 결과: {text}",
+  "net.offline": "인터넷 연결이 끊겼습니다. 연결이 돌아오면 하던 게임이 그대로 이어집니다.",
+  "net.back": "다시 연결되었습니다.",
 };

@@ -209,7 +209,9 @@ export function mount(root, ctx) {
         const found = checked[p.id];
         const mark = found ? t("mark.line", { result: resultMark(view, found) }) : "";
         if (found) classes.push("checked");
-        const label = [p.name, ...status, badge, mark].filter(Boolean).join(", ");
+        // The tile's name is its own visible text (no aria-label: a label that words it
+        // otherwise fails "label in name", WCAG 2.5.3), the parts kept apart for a screen reader.
+        const sep = () => h("span", { class: "sr-only" }, ", ");
         return h(
           "li",
           null,
@@ -223,7 +225,6 @@ export function mount(root, ctx) {
               title: p.name,
               disabled: !selectable,
               "aria-pressed": selectable ? String(choice === p.id) : null,
-              "aria-label": selectable ? t("player.choose", { name: label }) : label,
               onclick: selectable ? () => {
                 pick(view, ctx, p.id);
                 ctx.rerender();
@@ -232,10 +233,13 @@ export function mount(root, ctx) {
             h("span", { class: "tile-seat", "aria-hidden": "true" }, p.seat ?? ""),
             // A long name gets smaller letters and up to two lines rather than an ellipsis.
             h("span", { class: `tile-name${[...(p.name || "")].length > 8 ? " long" : ""}`, title: p.name }, p.name),
-            h("span", { class: "tile-status" }, [status.join(" · "), badge ? h("span", { class: "tile-badge" }, badge) : null]),
+            status.length || badge ? sep() : null,
+            h("span", { class: "tile-status" }, [status.join(" · "), status.length && badge ? sep() : null, badge ? h("span", { class: "tile-badge" }, badge) : null]),
+            found ? sep() : null,
             found
               ? h("span", { class: `tile-check${resultIsBad(found) ? " bad" : ""}`, title: resultText(view, found) }, mark)
               : null,
+            selectable ? h("span", { class: "sr-only" }, ", " + t("a11y.tileChoose")) : null,
             counts[p.id] ? h("span", { class: "tile-votes", "aria-hidden": "true" }, String(counts[p.id])) : null,
             teamPicks[p.id] ? h("span", { class: "tile-team", title: teamPicks[p.id].join(", "), "aria-hidden": "true" }) : null,
           ),
@@ -259,7 +263,10 @@ function chatPanel(ctx) {
   const lastSeen = {}; // channel -> highest message number (lineNo) seen while the tab was open
 
   const tabs = h("div", { class: "chat-tabs", role: "tablist", "aria-label": t("chat.title") });
-  const log = h("ol", { class: "chat-log", id: "chat-log", role: "log", "aria-live": "polite", tabindex: "0" });
+  // The log landmark is a box around the list: role=log on the <ol> itself would take away
+  // its list semantics, leaving every <li> outside a list (axe: listitem, aria-allowed-role).
+  const lines = h("ol", { class: "chat-lines" });
+  const log = h("div", { class: "chat-log", id: "chat-log", role: "log", "aria-live": "polite", tabindex: "0", "aria-labelledby": "chat-title" }, lines);
   const input = h("input", {
     id: "chat-input",
     class: "chat-input",
@@ -404,9 +411,9 @@ function chatPanel(ctx) {
     const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     const appendOnly = drawn.tab === active && drawn.ids.length <= ids.length && drawn.ids.every((id, i) => ids[i] === id);
     if (appendOnly && drawn.ids.length) {
-      for (const m of msgs.slice(drawn.ids.length)) log.append(messageItem(view, m));
+      for (const m of msgs.slice(drawn.ids.length)) lines.append(messageItem(view, m));
     } else {
-      log.replaceChildren(...(msgs.length ? msgs.map((m) => messageItem(view, m)) : [h("li", { class: "msg-empty" }, t("chat.empty"))]));
+      lines.replaceChildren(...(msgs.length ? msgs.map((m) => messageItem(view, m)) : [h("li", { class: "msg-empty" }, t("chat.empty"))]));
     }
     drawn.tab = active;
     drawn.ids = ids;
