@@ -215,7 +215,9 @@ class EngineFrame(Frame):
     route: ClassVar[Route] = "engine"
     model: ClassVar[builtins.type[engine_actions.Action]]  # `type` is a field here
 
-    player: PlainJson = Field(default=None, exclude=True, description="ignored: the actor is the connection's player")
+    player: PlainJson = Field(
+        default=None, exclude=True, description="ignored: the actor is the connection's player"
+    )
     type: PlainJson = Field(default=None, exclude=True, description="ignored: the type is `action`")
 
     def engine_action(self, player: str) -> engine_actions.Action:

@@ -335,7 +335,9 @@ def submit(store: Store, gateway: Any, conn_id: str, body: str | bytes | None) -
         report = Reports(store).file(conn_id, frame)
     except ServiceError as exc:
         count("Rejected")
-        gateway.post(conn_id, views.error_frame(exc.frame_id if frame_id is None else frame_id, exc.code, exc.message))
+        gateway.post(
+            conn_id, views.error_frame(exc.frame_id if frame_id is None else frame_id, exc.code, exc.message)
+        )
         return
     count("Reports")
     logger.info("report filed", extra={"room": report.room, "report": report.id})

@@ -32,18 +32,18 @@ def documents() -> dict[str, dict]:
             frames.adapter(),
             "Client frames ($default route)",
             "One JSON object per WebSocket frame, at most 8 KB, strict JSON; `action` picks the "
-            "frame (room operations and every engine action). docs/protocol.md, \"Frames\".",
+            'frame (room operations and every engine action). docs/protocol.md, "Frames".',
         ),
         "report-frame.json": _document(
             TypeAdapter(ReportFrame),
             "Report frame (report route)",
-            "A player's report of another seat or chat lines. docs/protocol.md, \"report\".",
+            'A player\'s report of another seat or chat lines. docs/protocol.md, "report".',
         ),
         "server-frames.json": _document(
             TypeAdapter(server_union),
             "Server frames",
             "Every frame the server sends over the socket; `type` says which. "
-            "docs/protocol.md, \"Server frames\".",
+            'docs/protocol.md, "Server frames".',
             mode="serialization",  # what the server writes: every field, `type` included
         ),
     }

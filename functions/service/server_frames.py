@@ -43,7 +43,9 @@ class ViewPhase(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="allow", ser_json_inf_nan="constants")
 
-    kind: str = Field(description="lobby, roleReveal, greeting, discussion, vote, defense, confirm, night, ended, ...")
+    kind: str = Field(
+        description="lobby, roleReveal, greeting, discussion, vote, defense, confirm, night, ended, ..."
+    )
     endsAt: float | None = Field(description="server epoch seconds, or null (paused, untimed, lobby, ended)")
     seq: int = Field(description="the phase counter (a nudge or a timeout carries it)")
 
@@ -91,7 +93,9 @@ class View(BaseModel):
     phase: ViewPhase
     players: list[ViewPlayer]
     you: You | None
-    private: Any = Field(description="this viewer's private data (one field of the same shape for every role)")
+    private: Any = Field(
+        description="this viewer's private data (one field of the same shape for every role)"
+    )
     votes: Any
     chat: list[dict[str, Any]]
     channels: dict[str, list[str]]

@@ -41,9 +41,9 @@ def test_one_registry_every_list_of_frames_comes_from_the_models():
     assert {"godfatherCheck", "lawyerPeek", "madmanKill", "ninjaCheck", "yakuzaTarget"} <= set(mapping)
     routed = set(operations.OPERATIONS) | connections.CONNECTION_ACTIONS | chat_archive.ARCHIVE_ACTIONS
     assert routed == frames.ROOM_ACTIONS
-    assert len(operations.OPERATIONS) + len(connections.CONNECTION_ACTIONS) + len(chat_archive.ARCHIVE_ACTIONS) == len(
-        frames.ROOM_ACTIONS
-    )
+    assert len(operations.OPERATIONS) + len(connections.CONNECTION_ACTIONS) + len(
+        chat_archive.ARCHIVE_ACTIONS
+    ) == len(frames.ROOM_ACTIONS)
 
 
 @pytest.mark.parametrize(

@@ -249,7 +249,9 @@ def type_of(model: type) -> str:
     if issubclass_safe(model, Action) and field is not None and get_origin(field.annotation) is Literal:
         (tag,) = get_args(field.annotation)
         return tag
-    raise ValueError(f"{model!r} is not an action model (subclass actions.Action with type: Literal['<type>'])")
+    raise ValueError(
+        f"{model!r} is not an action model (subclass actions.Action with type: Literal['<type>'])"
+    )
 
 
 def issubclass_safe(model: Any, base: type) -> bool:
@@ -361,7 +363,13 @@ def parse(raw: Any, preset: Any = None) -> Any:
 
 # A JSON kind in messages, by the Python type a field accepts.
 _KINDS = {str: "a string", int: "an integer", float: "a number", bool: "true or false", type(None): "null"}
-_KIND_OF_VALUE = {"a boolean": bool, "an integer": int, "a number": float, "a string": str, "null": type(None)}
+_KIND_OF_VALUE = {
+    "a boolean": bool,
+    "an integer": int,
+    "a number": float,
+    "a string": str,
+    "null": type(None),
+}
 
 
 def explain(error: ValidationError, raw: dict, model: type[BaseModel], skip: int = 1) -> str:
