@@ -6,6 +6,7 @@ Each frame is the raw text a client could send: deep nesting (also inside `targe
 options), lone UTF-16 surrogates, NaN / Infinity / 1e999, wrong types, huge strings, room
 hints of any shape, and well-formed room operations in any order (setOptions with odd
 option values, addBot, kick, start, leave, ready, takeHost, newGame, chatLog), mixed with real play.
+The frames it mangles are every frame model the server has (`ROOM_ACTIONS`, `ENGINE_ACTIONS`).
 """
 
 from __future__ import annotations
@@ -17,24 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-ROOM_ACTIONS = (
-    "sync",
-    "ready",
-    "setOptions",
-    "start",
-    "nudge",
-    "kick",
-    "leave",
-    "newGame",
-    "addBot",
-    "takeHost",
-    "chatLog",
-)
-ENGINE_ACTIONS = (
-    "chat", "vote", "confirm", "mafiaTarget", "investigate", "heal", "mediumPeek", "readyEarly",
-    "seenRole", "presence", "phaseTimeout", "adjustTime", "pause", "resume", "endGame", "remove",
-    "sleep", "endTurn", "nominate", "arrest",
-)  # fmt: skip
+from service import frames  # the functions' code: on the path by pyproject.toml's pythonpath
+
+# Every frame the server accepts, from its models (functions/service/frames.py): room
+# operations (the heartbeat too: answered with a pong) and every engine action of every preset.
+ROOM_ACTIONS = tuple(f.tag() for f in frames.ROOM_FRAMES)
+ENGINE_ACTIONS = tuple(f.tag() for f in frames.ENGINE_FRAMES)
 OPTION_KEYS = (
     "mafiaCount", "extraRoles", "roleRevealSeconds", "firstPhase", "noVoteDayOne", "discussionPerAlive",
     "nightSeconds", "deathReveal", "openVote", "kidSafeChat", "doctorSelfHeal", "voteSeconds", "preset",
@@ -267,10 +256,10 @@ def check_reply(tally: Tally, data: bytes | str, sent: str) -> dict | None:
         tally.invalid_json += 1
         tally.note(f"invalid JSON reply {str(data)[:120]!r} ({exc}) to {sent[:120]!r}")
         return None
-    if not isinstance(frame, dict) or frame.get("type") not in ("view", "error", "chatLog"):
+    if not isinstance(frame, dict) or frame.get("type") not in ("view", "error", "chatLog", "pong"):
         tally.invalid_json += 1
         tally.note(
-            f"reply neither a view, a chat log page nor an error: {str(frame)[:120]} to {sent[:120]!r}"
+            f"reply neither a view, a chat log page, a pong nor an error: {str(frame)[:120]} to {sent[:120]!r}"
         )
         return None
     if frame["type"] == "error":

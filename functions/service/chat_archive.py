@@ -14,12 +14,14 @@ buffers from the room data), so the request that ends the game writes what it wo
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
+
+from pydantic import TypeAdapter
 
 import mafia_engine as me
 
 from .errors import ServiceError
+from .server_frames import ChatLogPage, encode
 from .views import VIEW_CHAT_LIMIT
 
 if TYPE_CHECKING:
@@ -28,8 +30,17 @@ if TYPE_CHECKING:
 
 ARCHIVE_BATCH = 25  # chat messages per archive item (one channel's)
 PUBLIC_CHANNELS = frozenset({"day", "system"})  # read by spectators in every preset, all game long
-ARCHIVE_ACTIONS = frozenset({"chatLog"})  # frames answered here (`RoomService` hands it the store)
 PAGE_BYTES = 24_000  # `chatLog` lines per answer (JSON bytes): one frame stays under 32 KB
+_LINE = TypeAdapter(dict[str, Any])
+
+
+def __getattr__(name: str) -> Any:
+    # the frames answered here (`route = "archive"` in frames.py; `RoomService` hands it the store)
+    if name == "ARCHIVE_ACTIONS":
+        from .frames import actions_routed
+
+        return actions_routed("archive")
+    raise AttributeError(name)
 
 
 def _archive(room: dict) -> dict:
@@ -103,19 +114,14 @@ def page(lines: list[dict], shown: set, before: int | None, frame_id: Any) -> by
     while start > 0:
         m = lines[start - 1]
         if m.get("id") not in shown:
-            raw = json.dumps(m, separators=(",", ":"), ensure_ascii=False)
-            if out and size + len(raw.encode("utf-8")) > PAGE_BYTES:
+            raw = _LINE.dump_json(m)  # the bytes this line takes in the page
+            if out and size + len(raw) > PAGE_BYTES:
                 break
-            size += len(raw.encode("utf-8")) + 1
+            size += len(raw) + 1
             out.append(m)
         start -= 1
     out.reverse()
-    return json.dumps(
-        {"type": "chatLog", "id": frame_id, "lines": out, "from": start},
-        separators=(",", ":"),
-        ensure_ascii=False,
-        allow_nan=False,
-    ).encode("utf-8")
+    return encode(ChatLogPage(id=frame_id, lines=out, from_=start))
 
 
 def chat_log(store: Store, conn_id: str, frame: Any) -> ChangeFn:

@@ -3,7 +3,6 @@ and finding a connection's room (a warm cache, then the CONN# lookup item)."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
@@ -19,7 +18,6 @@ if TYPE_CHECKING:
 CACHE_SIZE = 20000
 # Spectator sockets per room: each gets every public change, and API Gateway bills every
 # message (docs/operations.md, "Spectators"). MAFIA_MAX_SPECTATORS overrides the default.
-CONNECTION_ACTIONS = frozenset({"ping"})  # frames answered here, not by `operations`
 MAX_SPECTATORS = int(os.environ.get("MAFIA_MAX_SPECTATORS", "20"))
 # Sockets per seat (a phone, a laptop, a few tabs): each gets every push of the seat, so a
 # token must not open them without end. The next one replaces the oldest (docs/operations.md,
@@ -109,7 +107,20 @@ def _replaced_frame() -> bytes:
 
 
 def pong(frame_id: Any) -> bytes:
-    return json.dumps({"type": "pong", "id": frame_id}, separators=(",", ":")).encode("utf-8")
+    """The answer to `ping` (`server_frames.Pong`)."""
+    from .server_frames import Pong, encode
+
+    return encode(Pong(id=frame_id))
+
+
+def __getattr__(name: str) -> Any:
+    # the frames answered here (`route = "heartbeat"` in frames.py), derived on first use: the
+    # frame models are not needed on the other handlers' cold starts
+    if name == "CONNECTION_ACTIONS":
+        from .frames import actions_routed
+
+        return actions_routed("heartbeat")
+    raise AttributeError(name)
 
 
 def _young(c: Change, conn_id: str) -> bool:

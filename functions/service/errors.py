@@ -32,6 +32,8 @@ class ServiceError(Exception):
         self.code = code
         self.message = message
         self.status = status
+        # the client's frame `id` a WebSocket refusal echoes, when the frame had a valid one
+        self.frame_id: Any = None
 
     def as_dict(self) -> dict:
         return {"code": self.code, "message": self.message}

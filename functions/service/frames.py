@@ -1,26 +1,62 @@
-"""Client frames: one msgspec Struct per room operation, one for engine actions.
+"""Client frames: one pydantic model per frame, room operations and engine actions in ONE
+discriminated union on `action`, decoded once from the raw text (`decode`).
 
-Every frame is validated once, by `parse_frame`: its `action` picks the room operation's
-Struct from `ROOM_FRAMES`; any other action is an engine action (`EngineFrame`: the envelope is
-checked here, the payload by the engine). Room operation frames forbid unknown keys, and every
-frame is converted strictly (no "3" for 3, no 1.0 for 1, no 1 for true).
+Every model is frozen, strict (no "3" for 3, no 1.0 for 1, no 1 for true) and forbids
+unknown keys. A room operation's model is declared here; an engine action's frame model is
+made from the engine's own action model (`mafia_engine.actions.LIBRARY`): the same fields
+and rules, `action` for `type`, the actor taken from the connection (a `player` or `type` key
+a client sends is accepted and ignored). What a frame needs is class-level metadata read
+by everyone who used to keep a list of action names:
+
+- `route`: who answers it (`rooms.ROUTES`): `operation` (a change function of
+  `operations.py`), `heartbeat` (`connections.heartbeat`, answered with a pong), `archive`
+  (`chat_archive.chat_log`, which reads the archive items too) or `engine` (the engine
+  applies `action`);
+- `asks_gateway`: ask API Gateway which sockets vanished before the change (`takeHost`).
+
+The registry (`FRAMES`), `ROOM_ACTIONS`, the fuzz generator's frame list
+(`tests/hostile_frames.py`), the protocol document's list and the JSON Schemas in
+`docs/schemas/` (`schemas.py`) are all derived from these models.
+
+Strict JSON (docs/protocol.md, "Frames"): pydantic's JSON parser refuses lone surrogates,
+nesting deeper than its recursion limit and invalid UTF-8, and strict models refuse a
+non-finite number in any typed field; the one free-form field (`setOptions.options`) and
+the ignored keys are checked by `plain_json` (finite numbers, at most `wire.MAX_DEPTH`
+levels). A refused frame is read again by the standard library (`wire.loads`) only to name
+the problem with the codes and messages of docs/protocol.md and to echo a valid `id`.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, get_args
+import builtins
+import math
+import re
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args
 
-import msgspec
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    create_model,
+)
 
-from . import names
-from .errors import ServiceError, frame_refusal
+from mafia_engine import actions as engine_actions
+from mafia_engine.errors import quoted
+
+from . import names, wire
+from .errors import ServiceError
 from .roomcode import ROOM_CODE_PATTERN
 
-ActionName = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,39}$")]
-FrameId = Annotated[str, msgspec.Meta(max_length=64)] | int | None
-RoomHint = Annotated[str, msgspec.Meta(pattern=ROOM_CODE_PATTERN)]
-ENVELOPE = ("action", "id", "room")
-# An error on one of these fields gets this code and message (msgspec's wording otherwise).
+Route = Literal["operation", "heartbeat", "archive", "engine"]
+ACTION_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,39}$"
+_ACTION = re.compile(ACTION_PATTERN)
+FrameId = Annotated[str, StringConstraints(max_length=64)] | int | None
+RoomHint = Annotated[str, StringConstraints(pattern=ROOM_CODE_PATTERN)]
+# An error on one of these fields gets this code and message (the model's own wording otherwise).
 REFUSALS = {
     "action": ("bad_frame", "'action' must be a letter then up to 39 letters, digits or '_'"),
     "id": ("bad_frame", "'id' must be an integer or a string of at most 64 characters"),
@@ -32,150 +68,272 @@ REFUSALS = {
 }
 
 
-class Envelope(msgspec.Struct, frozen=True, kw_only=True):
+def plain_json(value: Any) -> Any:
+    """A free-form value as strict JSON allows it: finite numbers, at most `wire.MAX_DEPTH`
+    levels (iterative: a deep value is refused, never walked recursively)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, float) and not math.isfinite(node):
+            raise ValueError("numbers must be finite")
+        if isinstance(node, dict | list):
+            if depth > wire.MAX_DEPTH:
+                raise ValueError(f"nested deeper than {wire.MAX_DEPTH} levels")
+            stack.extend((v, depth + 1) for v in (node.values() if isinstance(node, dict) else node))
+    return value
+
+
+PlainJson = Annotated[Any, AfterValidator(plain_json)]
+
+
+class Frame(BaseModel):
     """What every frame carries: `action`, the client's `id`, an optional room hint."""
 
-    action: ActionName
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, allow_inf_nan=False, defer_build=True)
+
+    route: ClassVar[Route] = "operation"
+    asks_gateway: ClassVar[bool] = False
+
+    action: str
     id: FrameId = None
-    room: RoomHint | None = None  # routing hint for a cold container; checked against the room's items
+    # routing hint for a cold container; checked against the room's items
+    room: RoomHint | None = None
+
+    @classmethod
+    def tag(cls) -> str:
+        """The one `action` this model accepts (its one-value `Literal`)."""
+        return get_args(cls.model_fields["action"].annotation)[0]
 
 
-class RoomFrame(Envelope, frozen=True, forbid_unknown_fields=True):
-    """A room operation: its own fields only."""
-
-
-class Sync(RoomFrame):
+class Sync(Frame):
     """Send me my full view again."""
 
     action: Literal["sync"]
 
 
-class Ready(RoomFrame):
+class Ready(Frame):
     """Mark (or unmark) the sender ready in the lobby."""
 
     action: Literal["ready"]
     ready: bool = True
 
 
-class SetOptions(RoomFrame):
+class SetOptions(Frame):
     """Host: change the preset and options (clears every ready mark)."""
 
     action: Literal["setOptions"]
-    options: dict[str, Any]
+    options: dict[str, PlainJson]
     preset: str | None = None
 
 
-class Start(RoomFrame):
+class Start(Frame):
     """Host: start the game."""
 
     action: Literal["start"]
 
 
-class Nudge(RoomFrame):
+class Nudge(Frame):
     """End phase `phase` if it is due (a client's countdown reached zero, or `room.wakeAt`)."""
 
     action: Literal["nudge"]
     phase: int | None = None
 
 
-class Kick(RoomFrame):
+class Kick(Frame):
     """Host: remove a player: from the lobby, or mid-game (the engine's `remove`)."""
 
     action: Literal["kick"]
     target: str | None = None
 
 
-class Leave(RoomFrame):
+class Leave(Frame):
     """Leave the room (lobby) or the game (running: the seat is given up)."""
 
     action: Literal["leave"]
 
 
-class NewGame(RoomFrame):
+class NewGame(Frame):
     """Host: back to the lobby after the end, same seats."""
 
     action: Literal["newGame"]
 
 
-class AddBot(RoomFrame):
+class AddBot(Frame):
     """Host: add a bot seat (named `Bot N` unless a name is given: the name rule, `bad_name`)."""
 
     action: Literal["addBot"]
-    name: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.name is not None:  # names.clean raises ServiceError, which msgspec lets through
-            msgspec.structs.force_setattr(self, "name", names.clean(self.name))
+    # names.clean raises ServiceError(bad_name), which pydantic lets through
+    name: Annotated[str, AfterValidator(names.clean)] | None = None
 
 
-class Ping(RoomFrame):
+class Ping(Frame):
     """Heartbeat (every ~30 s): answered with `pong`; lets the room notice vanished sockets."""
 
+    route: ClassVar[Route] = "heartbeat"
     action: Literal["ping"]
 
 
-class TakeHost(RoomFrame):
+class TakeHost(Frame):
     """Take the room over once the host has been away long enough."""
 
+    asks_gateway: ClassVar[bool] = True  # the host's sockets may have vanished without $disconnect
     action: Literal["takeHost"]
 
 
-class ChatLog(RoomFrame):
+class ChatLog(Frame):
     """After the end: one page of the game's whole chat, the newest lines older than `before`."""
 
+    route: ClassVar[Route] = "archive"
     action: Literal["chatLog"]
-    before: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    before: Annotated[int, Field(ge=0)] | None = None
 
 
-class EngineFrame(Envelope, frozen=True):
-    """Any other action: handed to the engine, which validates the payload (the other keys).
+ROOM_FRAMES: tuple[type[Frame], ...] = (
+    Sync,
+    Ready,
+    SetOptions,
+    Start,
+    Nudge,
+    Kick,
+    Leave,
+    NewGame,
+    AddBot,
+    TakeHost,
+    Ping,
+    ChatLog,
+)
+ROOM_ACTIONS = frozenset(f.tag() for f in ROOM_FRAMES)
 
-    Built by `parse_frame` from a checked `Envelope` (`payload` is never read from a key)."""
 
-    payload: dict[str, Any] = {}
+class EngineFrame(Frame):
+    """An engine action sent by a player: the engine model's fields, `action` for its `type`.
 
-    def engine_action(self, player: str) -> dict:
-        """The engine action: the payload, `type` from `action`, `player` from the connection."""
-        payload = {k: v for k, v in self.payload.items() if k not in ("type", "player")}
-        return {**payload, "type": self.action, "player": player}
+    `model` is the engine's action model; `engine_action` makes it with the connection's
+    player as the actor. `player` and `type` keys are accepted and ignored (the server takes
+    the actor from the connection, never from the payload: CONTRACT.md §4)."""
 
+    route: ClassVar[Route] = "engine"
+    model: ClassVar[builtins.type[engine_actions.Action]]  # `type` is a field here
 
-def _tag(frame: type[RoomFrame]) -> str:
-    """The one `action` a room operation's Struct accepts (its `Literal`)."""
-    return next(get_args(f.type)[0] for f in msgspec.structs.fields(frame) if f.name == "action")
-
-
-ROOM_FRAMES: dict[str, type[RoomFrame]] = {
-    _tag(frame): frame
-    for frame in (
-        Sync,
-        Ready,
-        SetOptions,
-        Start,
-        Nudge,
-        Kick,
-        Leave,
-        NewGame,
-        AddBot,
-        TakeHost,
-        Ping,
-        ChatLog,
+    player: PlainJson = Field(
+        default=None, exclude=True, description="ignored: the actor is the connection's player"
     )
-}
-ROOM_ACTIONS = frozenset(ROOM_FRAMES)
+    type: PlainJson = Field(default=None, exclude=True, description="ignored: the type is `action`")
+
+    def engine_action(self, player: str) -> engine_actions.Action:
+        """The engine's action model, validated already (the same fields, the same rules)."""
+        fields = {k: getattr(self, k) for k in self.model.model_fields if k not in ("type", "player")}
+        return self.model.model_construct(type=self.tag(), player=player, **fields)
 
 
-def parse_frame(raw: Any) -> RoomFrame | EngineFrame:
-    """The validated frame, or ServiceError (`bad_frame`, or `bad_name` for an `addBot` name)."""
-    if not isinstance(raw, dict):
-        raise ServiceError("bad_frame", "a frame is one JSON object")
-    action = raw.get("action")
-    room_frame = ROOM_FRAMES.get(action) if isinstance(action, str) else None
+def _engine_frame(model: type[engine_actions.Action]) -> type[EngineFrame]:
+    tag = engine_actions.type_of(model)
+    own = {
+        k: (info.annotation, info) for k, info in model.model_fields.items() if k not in ("type", "player")
+    }
+    frame = create_model(
+        f"{model.__name__}Frame",
+        __base__=EngineFrame,
+        __doc__=model.__doc__ or f"The engine action `{tag}`.",
+        action=(Literal[tag], ...),
+        **own,
+    )
+    frame.model = model
+    return frame
+
+
+# A room operation and an engine action of one name (`leave`): the room operation answers.
+ENGINE_FRAMES: tuple[type[EngineFrame], ...] = tuple(
+    _engine_frame(m) for m in engine_actions.LIBRARY if engine_actions.type_of(m) not in ROOM_ACTIONS
+)
+FRAMES: dict[str, type[Frame]] = {f.tag(): f for f in (*ROOM_FRAMES, *ENGINE_FRAMES)}
+ClientFrame = Annotated[Union[tuple(FRAMES.values())], Field(discriminator="action")]  # noqa: UP007
+_ADAPTER: TypeAdapter | None = None
+
+
+def adapter() -> TypeAdapter:
+    """The union's `TypeAdapter`, built on the first frame (a few ms) and kept."""
+    global _ADAPTER
+    if _ADAPTER is None:
+        _ADAPTER = TypeAdapter(ClientFrame)
+    return _ADAPTER
+
+
+def actions_routed(route: Route) -> frozenset[str]:
+    """The `action`s of every frame answered by `route`."""
+    return frozenset(tag for tag, f in FRAMES.items() if f.route == route)
+
+
+def decode(raw: str | bytes | bytearray) -> Frame:
+    """The validated frame from the raw text, or ServiceError (`bad_frame`, `bad_unicode`,
+    `bad_action`, `bad_name`) with `frame_id` set to the id to echo, when there is one."""
     try:
-        if room_frame is not None:
-            return msgspec.convert(raw, room_frame, strict=True)
-        envelope = msgspec.convert(raw, Envelope, strict=True)  # other keys: the engine's
-    except msgspec.ValidationError as exc:
-        raise frame_refusal(exc, REFUSALS) from exc
-    payload = {k: v for k, v in raw.items() if k not in ENVELOPE}
-    return EngineFrame(action=envelope.action, id=envelope.id, room=envelope.room, payload=payload)
+        return adapter().validate_json(raw)
+    except ValidationError as exc:
+        raise refusal(raw, exc) from None
+    except ServiceError as exc:  # a field's own rule (names.clean)
+        exc.frame_id = _id_of(raw)
+        raise
+
+
+def _id_of(raw: str | bytes | bytearray) -> Any:
+    try:
+        return wire.echo_id(wire.loads(raw, "bad_frame"))
+    except ServiceError:
+        return None
+
+
+def refusal(
+    raw: str | bytes | bytearray,
+    exc: ValidationError,
+    model: type[Frame] | None = None,
+    refusals: dict[str, tuple[str, str]] = REFUSALS,
+) -> ServiceError:
+    """Why a frame was refused, in the words of docs/protocol.md: read again strictly
+    (`wire.loads`: not JSON, not Unicode, non-finite, too deep), else the first model error
+    (of the union, or of `model` when that one model was validated)."""
+    try:
+        value = wire.loads(raw, "bad_frame")
+    except ServiceError as err:
+        return err
+    if not isinstance(value, dict):
+        out = ServiceError("bad_frame", "a frame is one JSON object")
+    else:
+        out = _model_refusal(value, exc, model, refusals)
+        out.frame_id = wire.echo_id(value)
+    return out
+
+
+def _model_refusal(
+    value: dict, exc: ValidationError, one: type[Frame] | None, refusals: dict[str, tuple[str, str]]
+) -> ServiceError:
+    first = exc.errors(include_url=False, include_context=False)[0]
+    kind, loc = first["type"], first["loc"]
+    action = value.get("action")
+    if one is not None:  # one model: no tag in the error's location
+        loc = (one.tag(), *loc)
+        if loc[1:2] == ("action",):
+            return ServiceError(*refusals.get("action", REFUSALS["action"]))
+        models = {one.tag(): one}
+    else:
+        models = FRAMES
+    if kind == "union_tag_not_found":
+        return ServiceError("bad_frame", "a frame needs an 'action'")
+    if kind == "union_tag_invalid":
+        if not _action_shaped(action):
+            return ServiceError(*REFUSALS["action"])
+        return ServiceError("bad_action", f"unknown action type {quoted(action)}")
+    model = models.get(loc[0]) if loc else None
+    field = loc[1] if len(loc) > 1 else None
+    if model is None or field is None:
+        return ServiceError("bad_frame", "not a valid frame")
+    if field in refusals and field in model.model_fields:
+        return ServiceError(*refusals[field])
+    why = engine_actions.explain(exc, value, model, skip=0 if one is not None else 1)
+    if issubclass(model, EngineFrame):
+        return ServiceError("bad_action", f"bad action {action!r}: {why}")
+    return ServiceError("bad_frame", f"bad frame {action!r}: {why}")
+
+
+def _action_shaped(action: Any) -> bool:
+    return isinstance(action, str) and _ACTION.fullmatch(action) is not None

@@ -7,9 +7,8 @@ left, or when the kid-safe chat filter would block it as a message. Two names ar
 name when their `key`s are equal: case-folded, with Cyrillic and Greek letters that look like
 Latin ones read as those ("Host" and "Нost" with a Cyrillic Н are one name).
 
-Plain functions, no validation library: the WebSocket side checks `addBot` names with them in
-its msgspec frame (`frames.AddBot`), REST in its body Structs (`models.Body`): no validation
-library but msgspec on any cold start.
+Plain functions: the WebSocket side checks `addBot` names with them in its pydantic frame
+(`frames.AddBot`, an `AfterValidator`), REST in its body models (`models.Body`).
 """
 
 from __future__ import annotations

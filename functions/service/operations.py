@@ -2,7 +2,8 @@
 
 Each operation gets the `Change` (room data and engine state as read), the sender's
 connection id and its validated frame (`frames.py`); it refuses with `ServiceError` (nothing
-is written) or changes `c` in place. The unit of work does the rest.
+is written) or changes `c` in place. The unit of work does the rest. An operation registers
+for its frame model (`@operation(f.Sync)`), so the registry's names are the models' own.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import mafia_engine as me
 
+from . import frames as f
 from . import names, views
 from .errors import ServiceError, quote
 from .lifecycle import presence, running
@@ -22,14 +24,8 @@ from .telemetry import count
 from .views import preset_info
 
 if TYPE_CHECKING:
-    from . import frames as f
     from .unitofwork import Change
 
-SERVER_ONLY_ACTIONS = frozenset({"phaseTimeout", "presence"})
-# Engine actions only the room layer applies on a room operation's behalf (never as a frame's
-# engine action: its `player` would be the sender): `remove` is the host's `kick` mid-game.
-ROOM_LAYER_ACTIONS = {"remove": 'the host removes a player with {"action": "kick", "target": id}'}
-HOST_ACTIONS = frozenset({"pause", "resume", "endGame"})  # the engine applies them; the room checks the host
 BOT_WORD = {"en": "Bot", "ko": "봇", "ru": "Бот"}  # a bot seat's default name: "<word> N"
 REMOVED_KEPT = 32  # ids of seats the host removed, newest last, for the public summary
 HOST_AWAY_SECONDS = 60  # city: another player may take the room over after the host is gone this long
@@ -38,19 +34,21 @@ Operation = Callable[["Change", str, Any], None]
 OPERATIONS: dict[str, Operation] = {}  # room operation (the frame's `action`) -> change function
 
 
-def operation(action: str) -> Callable[[Operation], Operation]:
-    """Register the change function of a room operation (its frame model is in `frames.py`)."""
+def operation(model: type[f.Frame]) -> Callable[[Operation], Operation]:
+    """Register the change function of the room operation whose frame is `model`."""
+    if model.route != "operation":
+        raise ValueError(f"{model.__name__} is answered by {model.route!r}, not by an operation")
 
     def register(fn: Operation) -> Operation:
-        OPERATIONS[action] = fn
+        OPERATIONS[model.tag()] = fn
         return fn
 
     return register
 
 
-def change_for(conn_id: str, frame: f.RoomFrame | f.EngineFrame) -> Callable[[Change], None]:
+def change_for(conn_id: str, frame: f.Frame) -> Callable[[Change], None]:
     """The change function that applies `frame` as connection `conn_id`."""
-    op = OPERATIONS.get(frame.action, engine_action)
+    op = engine_action if isinstance(frame, f.EngineFrame) else OPERATIONS[frame.action]
     return lambda c: op(c, conn_id, frame)
 
 
@@ -129,14 +127,14 @@ def _close_seat(c: Change, pid: str, farewell: bytes) -> None:
 
 
 # ---------------------------------------------------------------- room operations
-@operation("sync")
+@operation(f.Sync)
 def sync(c: Change, conn_id: str, frame: f.Sync) -> None:
     sender(c, conn_id)
     c.write = False
     c.sync_to = conn_id
 
 
-@operation("ready")
+@operation(f.Ready)
 def ready(c: Change, conn_id: str, frame: f.Ready) -> None:
     pid = player(c, conn_id)
     in_lobby(c)
@@ -147,7 +145,7 @@ def ready(c: Change, conn_id: str, frame: f.Ready) -> None:
     seat["ready"] = frame.ready
 
 
-@operation("setOptions")
+@operation(f.SetOptions)
 def set_options(c: Change, conn_id: str, frame: f.SetOptions) -> None:
     host(c, conn_id)
     in_lobby(c)
@@ -160,7 +158,7 @@ def set_options(c: Change, conn_id: str, frame: f.SetOptions) -> None:
         p["ready"] = bool(p.get("bot"))  # a rule change clears every ready mark (bots stay ready)
 
 
-@operation("start")
+@operation(f.Start)
 def start(c: Change, conn_id: str, frame: f.Start) -> None:
     host_id = host(c, conn_id)
     in_lobby(c)
@@ -186,7 +184,7 @@ def start(c: Change, conn_id: str, frame: f.Start) -> None:
             presence(c, pid, False)
 
 
-@operation("nudge")
+@operation(f.Nudge)
 def nudge(c: Change, conn_id: str, frame: f.Nudge) -> None:
     sender(c, conn_id)
     if not running(c):
@@ -208,7 +206,7 @@ def nudge(c: Change, conn_id: str, frame: f.Nudge) -> None:
         c.sync_to = conn_id
 
 
-@operation("kick")
+@operation(f.Kick)
 def kick(c: Change, conn_id: str, frame: f.Kick) -> None:
     """Host: in the lobby the seat goes; in a running game the engine's `remove` eliminates the
     character (a public "removed by the host" line) and the seat's token stops working; after
@@ -244,7 +242,7 @@ def _note_removed(room: dict, pid: str) -> None:
     room["removed"] = [*[p for p in room.get("removed", []) if p != pid], pid][-REMOVED_KEPT:]
 
 
-@operation("leave")
+@operation(f.Leave)
 def leave(c: Change, conn_id: str, frame: f.Leave) -> None:
     pid = player(c, conn_id)
     if c.room["status"] == "lobby":
@@ -270,7 +268,7 @@ def leave(c: Change, conn_id: str, frame: f.Leave) -> None:
             c.room["host"] = nxt[0]
 
 
-@operation("addBot")
+@operation(f.AddBot)
 def add_bot(c: Change, conn_id: str, frame: f.AddBot) -> None:
     host(c, conn_id)
     in_lobby(c)
@@ -289,7 +287,7 @@ def bot_name(room: dict) -> str:
     return next(f"{word} {i}" for i in range(1, 100) if names.key(f"{word} {i}") not in taken)
 
 
-@operation("newGame")
+@operation(f.NewGame)
 def new_game(c: Change, conn_id: str, frame: f.NewGame) -> None:
     host(c, conn_id)
     if c.room["status"] != "ended":
@@ -303,7 +301,7 @@ def new_game(c: Change, conn_id: str, frame: f.NewGame) -> None:
     c.state = None
 
 
-@operation("takeHost")
+@operation(f.TakeHost)
 def take_host(c: Change, conn_id: str, frame: f.TakeHost) -> None:
     pid = player(c, conn_id)
     room = c.room
@@ -318,13 +316,14 @@ def take_host(c: Change, conn_id: str, frame: f.TakeHost) -> None:
 
 # ---------------------------------------------------------------- engine actions
 def engine_action(c: Change, conn_id: str, frame: f.EngineFrame) -> None:
+    """An engine action: who may send it is its engine model's `sender` (mafia_engine/actions.py)."""
     pid = player(c, conn_id)
-    kind = frame.action
-    if kind in SERVER_ONLY_ACTIONS:
+    kind, sent_by = frame.action, frame.model.sender
+    if sent_by == "server":
         raise ServiceError("forbidden_action", f"'{kind}' is sent by the server only")
-    if kind in ROOM_LAYER_ACTIONS:
-        raise ServiceError("forbidden_action", ROOM_LAYER_ACTIONS[kind])
-    if kind in HOST_ACTIONS and pid != c.room["host"]:
+    if sent_by == "room":  # applied by the room layer for a room operation: `player` would be the sender
+        raise ServiceError("forbidden_action", frame.model.hint)
+    if sent_by == "host" and pid != c.room["host"]:
         raise ServiceError("not_host", f"only the host can {kind}")
     if c.state is None or c.room["status"] == "lobby":
         raise ServiceError("not_started", "the game has not started")
@@ -332,8 +331,8 @@ def engine_action(c: Change, conn_id: str, frame: f.EngineFrame) -> None:
         c.state = me.apply(c.state, frame.engine_action(pid), now=c.now)  # actor from the connection
     except me.InvalidAction as exc:
         raise ServiceError(exc.code, tidy(str(exc))) from exc
-    if kind == "chat":  # this channel's archive batch may be written in its writer's request
-        c.wrote = frame.payload.get("channel")
+    # a chat line: its channel's archive batch may be written in its writer's request
+    c.wrote = getattr(frame, "channel", None)
     count("Actions")
 
 

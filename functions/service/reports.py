@@ -23,12 +23,13 @@ import secrets
 import time
 from typing import Annotated, Any, Literal
 
-import msgspec
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 import mafia_engine as me
 
-from . import clock, views, wire
-from .errors import ServiceError, frame_refusal
+from . import clock, frames, views
+from .errors import ServiceError
+from .server_frames import Reported, ReportReceipt, encode
 from .storage import Store
 from .telemetry import count, logger
 
@@ -41,8 +42,8 @@ PLAYER_REPORT_LINES = 5  # a report on a player (no line picked): their newest r
 DAY_PK = "REPORTS#"
 MARK_PK = "REPORTED#"
 
-PlayerId = Annotated[str, msgspec.Meta(pattern=r"^p[0-9]{1,3}$")]
-LineId = Annotated[str, msgspec.Meta(pattern=r"^[a-z]{1,12}:[0-9]{1,9}$")]  # "day:41"
+PlayerId = Annotated[str, StringConstraints(pattern=r"^p[0-9]{1,3}$")]
+LineId = Annotated[str, StringConstraints(pattern=r"^[a-z]{1,12}:[0-9]{1,9}$")]  # "day:41"
 Reason = Literal["abuse", "cheating", "spam", "other"]
 REFUSALS = {
     "target": ("bad_frame", "'target' must be a player id such as \"p3\""),
@@ -51,18 +52,23 @@ REFUSALS = {
 }
 
 
-class ReportFrame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """`{"action": "report", "target": "p3", "reason": "abuse", "lines": ["day:41"]}` from a player."""
+class ReportFrame(frames.Frame):
+    """`{"action": "report", "target": "p3", "reason": "abuse", "lines": ["day:41"]}` from a
+    player, on the socket's own `report` route (not `$default`: template.yaml)."""
 
     action: Literal["report"]
-    id: Annotated[str, msgspec.Meta(max_length=64)] | int | None = None
-    room: Annotated[str, msgspec.Meta(max_length=12)] | None = None
+    room: Annotated[str, StringConstraints(max_length=12)] | None = None
     target: PlayerId
     reason: Reason
-    lines: Annotated[tuple[LineId, ...], msgspec.Meta(max_length=MAX_REPORTED_LINES)] = ()
+    # a JSON list; strict mode takes a tuple only from Python, so the list is read lax
+    lines: Annotated[tuple[LineId, ...], Field(max_length=MAX_REPORTED_LINES)] = ()
 
 
-class Line(msgspec.Struct, frozen=True, kw_only=True):
+class _Stored(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Line(_Stored):
     """One chat line as the reporter saw it."""
 
     id: str | int  # "<channel>:<n>" (int in reports filed before per-channel ids)
@@ -75,7 +81,7 @@ class Line(msgspec.Struct, frozen=True, kw_only=True):
     reported: bool
 
 
-class Report(msgspec.Struct, frozen=True, kw_only=True):
+class Report(_Stored):
     """The stored report (JSON in the item's `data`: `to_json`, `from_json`)."""
 
     id: str
@@ -94,25 +100,24 @@ class Report(msgspec.Struct, frozen=True, kw_only=True):
     expiresAt: int
 
     def to_json(self) -> str:
-        return msgspec.json.encode(self).decode()
+        return self.model_dump_json()
 
     @classmethod
     def from_json(cls, data: str | bytes) -> Report:
-        return msgspec.json.decode(data, type=cls)
+        return cls.model_validate_json(data)
 
     def to_dict(self, exclude: tuple[str, ...] = ()) -> dict[str, Any]:
         """Plain JSON-able values (tuples as lists), without the `exclude`d fields."""
-        return {k: v for k, v in msgspec.to_builtins(self).items() if k not in exclude}
+        return self.model_dump(mode="json", exclude=set(exclude))
 
 
-def parse(raw: Any) -> ReportFrame:
-    """A validated report frame, or ServiceError("bad_frame")."""
-    if not isinstance(raw, dict):
-        raise ServiceError("bad_frame", "a frame is one JSON object")
+def parse(raw: str | bytes | bytearray) -> ReportFrame:
+    """The validated report frame from the raw text (decoded once), or ServiceError
+    (`bad_frame`, `bad_unicode`) with `frame_id` set to the id to echo, when there is one."""
     try:
-        return msgspec.convert(raw, ReportFrame, strict=True)
-    except msgspec.ValidationError as exc:
-        raise frame_refusal(exc, REFUSALS) from exc
+        return ReportFrame.model_validate_json(raw)
+    except ValidationError as exc:
+        raise frames.refusal(raw, exc, ReportFrame, {**frames.REFUSALS, **REFUSALS}) from None
 
 
 def day_of(at: float) -> str:
@@ -316,12 +321,8 @@ def _expired(item: dict) -> bool:
 
 def confirmation_frame(frame_id: Any, report: Report) -> bytes:
     """What the reporter learns back (an allow-list): that it is filed, about whom, why."""
-    body = {
-        "type": "reported",
-        "id": frame_id,
-        "report": {"id": report.id, "target": report.reported, "reason": report.reason},
-    }
-    return wire.dumps(body)
+    receipt = ReportReceipt(id=report.id, target=report.reported, reason=report.reason)
+    return encode(Reported(id=frame_id, report=receipt))
 
 
 def submit(store: Store, gateway: Any, conn_id: str, body: str | bytes | None) -> None:
@@ -329,13 +330,14 @@ def submit(store: Store, gateway: Any, conn_id: str, body: str | bytes | None) -
     answer the sender (and no one else)."""
     frame_id = None
     try:
-        raw = wire.loads(body or b"", "bad_frame")
-        frame_id = wire.echo_id(raw)
-        frame = parse(raw)
+        frame = parse(body or b"")
+        frame_id = frame.id
         report = Reports(store).file(conn_id, frame)
     except ServiceError as exc:
         count("Rejected")
-        gateway.post(conn_id, views.error_frame(frame_id, exc.code, exc.message))
+        gateway.post(
+            conn_id, views.error_frame(exc.frame_id if frame_id is None else frame_id, exc.code, exc.message)
+        )
         return
     count("Reports")
     logger.info("report filed", extra={"room": report.room, "report": report.id})

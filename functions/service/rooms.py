@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import chat_archive, connections, lifecycle, operations, rest_ops, wire
+from . import chat_archive, connections, lifecycle, operations, rest_ops
 from .auth import origin_allowed, token_shaped
 from .errors import ServiceError
 from .fanout import Gateway
@@ -88,48 +88,47 @@ class RoomService:
 
     # ---------------------------------------------------------------- frames
     def handle_message(self, conn_id: str, body: str | bytes | None) -> None:
-        """Entry point for `$default`: size cap, strict parse, route; refusals answer with an error frame."""
+        """Entry point for `$default`: size cap, then `apply_frame`."""
         raw = body or b""
         size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
         if size > MAX_FRAME_BYTES:
             self._reply_error(conn_id, None, "too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
             return
+        self.apply_frame(conn_id, raw)
+
+    def apply_frame(self, conn_id: str, raw: str | bytes) -> None:
+        """Apply one client frame (its raw text) as connection `conn_id`: decoded once into its
+        model (`frames.decode`), then answered by the frame's `route` (`ROUTES`). The actor is
+        the connection's player; a `player` key in the frame is ignored. Refusals answer with
+        an error frame."""
+        frame_id = None
         try:
-            frame = wire.loads(raw, "bad_frame")
+            from . import frames  # only `$default` decodes frames: not on other cold starts
+
+            frame = frames.decode(raw)
+            frame_id = frame.id
+            code = self._conn_rooms.room_of(self.store, conn_id, frame.room)
+            ROUTES[frame.route](self, conn_id, code, frame)
         except ServiceError as exc:
-            self._reply_error(conn_id, None, exc.code, exc.message)
-            return
-        self.apply_frame(conn_id, frame)
-
-    def apply_frame(self, conn_id: str, frame: Any) -> None:
-        """Apply one client frame as connection `conn_id` (used by `$default`, the offline stack, bots).
-
-        The actor is the connection's player; a `player` key in the frame is ignored.
-        """
-        frame_id = wire.echo_id(frame)
-        try:
-            wire.check_value(frame, "bad_frame")  # a caller may hand in a value `loads` never saw
-            from .frames import parse_frame  # only `$default` validates frames: not on other cold starts
-
-            parsed = parse_frame(frame)
-            code = self._conn_rooms.room_of(self.store, conn_id, parsed.room)
-            if parsed.action == "ping":
-                self.uow.run(code, connections.heartbeat(self.gateway, conn_id))
-                self.gateway.post(conn_id, connections.pong(parsed.id))
-                return
-            if parsed.action == "chatLog":  # reads the archive items too: the store's own Query
-                self.uow.run(code, chat_archive.chat_log(self.store, conn_id, parsed))
-                return
-            if parsed.action == "takeHost":
-                # the host's sockets may have vanished without $disconnect: ask API Gateway
-                self.uow.run(code, connections.check_host(self.gateway))
-            self.uow.run(code, operations.change_for(conn_id, parsed))
-        except ServiceError as exc:
-            self._reply_error(conn_id, frame_id, exc.code, exc.message)
+            self._reply_error(conn_id, exc.frame_id if frame_id is None else frame_id, exc.code, exc.message)
         except Exception:  # noqa: BLE001 - the sender learns something went wrong; we learn what
             logger.exception("frame failed", extra={"connection": conn_id})
             count("InternalErrors")
             self._reply_error(conn_id, frame_id, "internal_error", "the server could not handle this frame")
+
+    def _heartbeat(self, conn_id: str, code: str, frame: Any) -> None:
+        self.uow.run(code, connections.heartbeat(self.gateway, conn_id))
+        self.gateway.post(conn_id, connections.pong(frame.id))
+
+    def _archive(self, conn_id: str, code: str, frame: Any) -> None:
+        # reads the archive items too: the store's own Query
+        self.uow.run(code, chat_archive.chat_log(self.store, conn_id, frame))
+
+    def _change(self, conn_id: str, code: str, frame: Any) -> None:
+        if frame.asks_gateway:
+            # the host's sockets may have vanished without $disconnect: ask API Gateway
+            self.uow.run(code, connections.check_host(self.gateway))
+        self.uow.run(code, operations.change_for(conn_id, frame))
 
     def _reply_error(self, conn_id: str, frame_id: Any, code: str, message: str) -> None:
         count("Rejected")
@@ -150,3 +149,12 @@ class RoomService:
         count("Timeouts")
         logger.info("phase timeout", extra={"room": code, "phase": phase, "outcome": outcome})
         return outcome
+
+
+# A frame model's `route` (frames.py) -> what answers it.
+ROUTES = {
+    "operation": RoomService._change,
+    "engine": RoomService._change,
+    "heartbeat": RoomService._heartbeat,
+    "archive": RoomService._archive,
+}

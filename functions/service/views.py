@@ -2,18 +2,18 @@
 
 `build` returns the view WITHOUT `serverNow`; `digest` fingerprints it so "did this viewer's
 view change?" is one comparison with the digest stored at the last write; `frame` adds
-`serverNow`/`clockRate` and serialises the `{"type": "view", ...}` frame.
+`serverNow`/`clockRate` and serialises the `{"type": "view", ...}` frame. Both serialise
+through the declared models of `server_frames.py`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
 
 import mafia_engine as me
 
-from . import botplay, clock
+from . import botplay, clock, server_frames
 from .quoting import tidy
 
 SPECTATOR = "*"  # viewer key for spectators in digests
@@ -105,34 +105,34 @@ def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -
     return view
 
 
-def render(view: dict) -> bytes:
-    """The view (without serverNow) serialised once: hashed for "changed?" and framed for pushes."""
-    # allow_nan=False: a frame is strict JSON or not sent (every client parser refuses NaN)
-    return json.dumps(view, separators=(",", ":"), default=str, ensure_ascii=False, allow_nan=False).encode(
-        "utf-8"
-    )
+def model(view: dict | server_frames.View) -> server_frames.View:
+    """The view as its declared model (validated once; ValueError if it is not a view)."""
+    return view if isinstance(view, server_frames.View) else server_frames.View.model_validate(view)
 
 
-def digest(view: dict | bytes) -> str:
+def render(view: dict | server_frames.View) -> bytes:
+    """The view (without serverNow) serialised by its model: what "changed?" hashes.
+
+    ValueError for a non-finite number in it: a frame is strict JSON or not sent."""
+    return server_frames.encode(model(view))
+
+
+def digest(view: dict | server_frames.View | bytes) -> str:
     """A short fingerprint of a view (without serverNow)."""
     raw = view if isinstance(view, bytes) else render(view)
     return hashlib.blake2b(raw, digest_size=8).hexdigest()
 
 
-def frame(view: dict | bytes, version: int) -> bytes:
+def frame(view: dict | server_frames.View, version: int) -> bytes:
     """The `{"type": "view", "version": N, "view": {...}}` frame with the server's clock added."""
-    raw = view if isinstance(view, bytes) else render(view)
-    clock_part = json.dumps(
-        {"serverNow": round(clock.now(), 3), "clockRate": clock.rate()}, separators=(",", ":")
+    # the view's parts are validated already: the clocked view and the frame are assembled
+    # from them (model_construct), not validated a second time
+    clocked = server_frames.Clocked.model_construct(
+        **dict(model(view)), serverNow=round(clock.now(), 3), clockRate=float(clock.rate())
     )
-    # splice serverNow/clockRate into the rendered view instead of serialising it again
-    return b'{"type":"view","version":%d,"view":%s,%s}' % (version, raw[:-1], clock_part[1:].encode("utf-8"))
+    return server_frames.encode(server_frames.ViewFrame.model_construct(version=version, view=clocked))
 
 
 def error_frame(frame_id: Any, code: str, message: str) -> bytes:
     """Every WebSocket error frame: the message quotes at most a short prefix of any input."""
-    return json.dumps(
-        {"type": "error", "id": frame_id, "code": code, "message": tidy(message)},
-        separators=(",", ":"),
-        allow_nan=False,
-    ).encode("utf-8")
+    return server_frames.encode(server_frames.ErrorFrame(id=frame_id, code=code, message=tidy(message)))

@@ -1,9 +1,10 @@
-"""Strict JSON on the wire, both ways: what a client may send, and what the server sends.
+"""Strict JSON with the standard library: what a client may send.
 
-In: UTF-8, plain JSON (no `NaN`/`Infinity`, no number too big for a float such as `1e999`),
-no lone UTF-16 surrogates (`"\\ud800"`) in any string or key, and at most `MAX_DEPTH` levels of
-nesting, checked before anything walks the value recursively. Out: `dumps` refuses non-finite
-numbers, so every frame and body the server sends parses with any client's JSON parser.
+UTF-8, plain JSON (no `NaN`/`Infinity`, no number too big for a float such as `1e999`), no
+lone UTF-16 surrogates (`"\\ud800"`) in any string or key, and at most `MAX_DEPTH` levels of
+nesting, checked before anything walks the value recursively. A WebSocket frame is decoded
+once by its pydantic model (`frames.decode`); only a refused one is read here again, to name
+its problem with these codes. What the server sends is strict too (`server_frames.encode`).
 
 REST bodies and WebSocket frames share this module so both refuse the same input with the
 same code: `bad_unicode` for text that is not Unicode, `syntax_code` (`bad_frame` on the
@@ -48,7 +49,7 @@ def _has_surrogate(text: str) -> bool:
     return False
 
 
-def check_value(value: Any, syntax_code: str) -> None:
+def _check_value(value: Any, syntax_code: str) -> None:
     """Refuse values nested deeper than MAX_DEPTH and strings holding lone surrogates.
 
     Iterative on purpose: a recursive walk is what a 1,000-level value would crash.
@@ -86,7 +87,7 @@ def loads(raw: str | bytes | bytearray, syntax_code: str) -> Any:
         raise ServiceError(syntax_code, f"nested deeper than {MAX_DEPTH} levels") from exc
     except ValueError as exc:
         raise ServiceError(syntax_code, "not JSON") from exc
-    check_value(value, syntax_code)
+    _check_value(value, syntax_code)
     return value
 
 
@@ -99,8 +100,3 @@ def echo_id(frame: Any) -> Any:
     if isinstance(fid, str) and (len(fid) > 64 or _has_surrogate(fid)):
         return None
     return fid
-
-
-def dumps(value: Any) -> bytes:
-    """Compact UTF-8 JSON; ValueError on a non-finite number rather than sending invalid JSON."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")

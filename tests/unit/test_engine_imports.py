@@ -1,5 +1,5 @@
-"""What the engine imports (a Lambda cold start imports it: issue 15 §5), how msgspec refuses
-malformed actions, and how messages quote client input (issue 15 §1: never unbounded)."""
+"""What the engine imports (a Lambda cold start imports it: issue 15 §5), how the pydantic
+action models refuse malformed actions, and how messages quote client input (issue 15 §1: never unbounded)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import msgspec
+import pydantic
 import pytest
 from enginekit import Table, refused
 
@@ -30,7 +30,7 @@ from mafia_engine import bots
 from mafia_engine.testing import random_game
 
 preset = {preset!r}
-seen = {{"import": sorted(m for m in sys.modules if m.startswith(("pydantic", "mafia_engine.presets.")))}}
+seen = {{"import": sorted(m for m in sys.modules if m.startswith("mafia_engine.presets."))}}
 info = me.presets(only=preset), me.presets_info(only=preset), me.lobby_roster({{"preset": preset}}, 3)
 last = None
 for _a, _now, state in random_game(n=8, seed=3, options={{"preset": preset}}):
@@ -43,15 +43,15 @@ stored = bots.plan_room(state, ids, 5, 100.0)
 state, stored, _applied, _dropped = bots.drain(state, stored, 200.0, ids, 5)
 me.check_setup({{"preset": preset}}, 8)
 me.load(me.dump(state))
-seen["played"] = sorted(m for m in sys.modules if m.startswith(("pydantic", "mafia_engine.presets.")))
+seen["played"] = sorted(m for m in sys.modules if m.startswith("mafia_engine.presets."))
 print(json.dumps(seen))
 """
 
 
 @pytest.mark.parametrize("preset", list(BUILT_IN))
-def test_a_game_imports_its_own_preset_and_never_pydantic(preset):
+def test_a_game_imports_its_own_preset_and_no_other(preset):
     """Issue 15 §5: "import only what the handler's path needs" — the engine imports without
-    pydantic and without any preset; a game (API, views, roster, bots) imports only its own."""
+    any preset; a game (API, views, roster, bots) imports only its own."""
     code = _PLAY.format(engine=str(ENGINE), preset=preset)
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
@@ -106,7 +106,7 @@ def test_the_union_is_per_preset():
     assert "arrest" in me.ACTION_TYPES  # the original preset has it
 
 
-# ------------------------------------------------------------------ msgspec refusals
+# ------------------------------------------------------------------ pydantic refusals
 
 
 def _refusal(action: dict) -> str:
@@ -150,13 +150,13 @@ def test_malformed_actions_are_refused_naming_the_field_and_the_problem(action, 
 def test_an_accepted_action_is_frozen():
     a = actions.parse({"type": "vote", "player": "p1", "target": "p2"}, PRESETS["classic"])
     assert (a.type, a.player, a.target) == ("vote", "p1", "p2")
-    with pytest.raises(AttributeError):
+    with pytest.raises(pydantic.ValidationError):
         a.target = "p3"
-    assert isinstance(a, msgspec.Struct) and a.__struct_config__.frozen
+    assert isinstance(a, pydantic.BaseModel) and a.model_config["frozen"]
 
 
 def test_a_preset_action_model_must_be_a_tagged_action():
-    class Loose(msgspec.Struct):
+    class Loose(pydantic.BaseModel):
         player: str
 
     with pytest.raises(ValueError, match="not an action model"):

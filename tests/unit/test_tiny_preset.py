@@ -3,6 +3,8 @@ public API, the random player and a full all-bot room: a new rule system is one 
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pytest
 import tinypreset
 
@@ -91,8 +93,10 @@ def test_tiny_full_bot_room_plays_to_the_end():
         assert me.result(state) is not None, state["phase"]
 
 
-class _Wave(PlayerAction, tag="wave"):
-    """A preset's own action: a msgspec Struct tagged with its ``type``."""
+class _Wave(PlayerAction):
+    """A preset's own action: a pydantic model whose ``type`` is a one-value Literal."""
+
+    type: Literal["wave"]
 
 
 def test_a_preset_brings_its_own_action_models_into_the_union(tiny):

@@ -14,7 +14,7 @@ Public API (docs/protocol.md and CONTRACT.md §2)::
 A state is a JSON-ready dict; treat it as opaque and never change it in place. ``apply``
 returns a new state and leaves its input untouched; a refusal raises ``InvalidAction``.
 
-Imports stay light (a Lambda cold start): msgspec, not pydantic, and only the preset a game
+Actions are pydantic models (``actions.py``). Imports stay light: only the preset a game
 plays (``new_game``, ``apply``, ``view``, ``check_setup``, ``roster`` import that one alone);
 listings of every preset (``presets()``, ``presets_info()``, ``ACTION_TYPES``,
 ``action_schema()``) import them all.
@@ -341,8 +341,8 @@ def _room_action(g: Game, a: Any) -> None:
 
 
 def action_schema() -> dict:
-    """The JSON Schema of every registered preset's actions (the msgspec tagged union on
-    ``type``: ``$defs`` holds one object schema per action), for docs and clients."""
+    """The JSON Schema of every registered preset's actions (the pydantic discriminated union
+    on ``type``: ``$defs`` holds one object schema per action), for docs and clients."""
     return _actions.schema(_actions.build(PRESETS.values()))
 
 

@@ -1,36 +1,55 @@
-"""Every action the engine accepts, as one msgspec tagged union on ``type`` per preset.
+"""Every action the engine accepts, as one pydantic discriminated union on ``type`` per preset.
 
-One frozen ``msgspec.Struct`` per action, tagged on ``type`` (``tag_field="type"``), unknown
-fields forbidden. A preset's union is the core actions plus the ones its ``Preset.actions``
-names (from ``LIBRARY`` or its own ``action_models``), built on its first action and cached:
-a room builds only what its preset needs. An action is converted once, strictly
-(``msgspec.convert`` to the union, ``strict=True``: no str -> int, no int -> bool); anything
-malformed is refused with code ``bad_action`` and a message naming the field and the problem.
+One frozen pydantic model per action (``extra="forbid"``, ``strict=True``: no str -> int, no
+int -> bool, no 1.0 for 1), its ``type`` a one-value ``Literal``. A preset's union is the core
+actions plus the ones its ``Preset.actions`` names (from ``LIBRARY`` or its own
+``action_models``), ``Annotated[Union[...], Field(discriminator="type")]`` behind one
+``TypeAdapter``, built on its first action and cached: a room builds only what its preset
+needs. Anything malformed is refused with code ``bad_action`` and a message naming the field
+and the problem (quoting at most a short prefix of the input: ``errors.quoted``).
 
-msgspec rather than pydantic: the WebSocket and timer handlers import the engine on every
-cold start, and msgspec imports and builds its types in a fraction of pydantic's time.
+What the room layer decoded already (``functions/service/frames.py`` builds these models from
+the client's frame) is taken as it is: ``parse`` validates a plain dict, never a model twice.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
 
-import msgspec
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .errors import InvalidAction, kind_of, quoted
 
 CHANNELS = ("day", "mafia", "yakuza", "dead", "lovers", "system")
 
 
-class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
-    """The base of every action: subclass with ``tag="<type>"`` (a preset's own actions too)."""
+def _an_int(value: Any) -> Any:
+    """An integer ``Literal`` takes integers only: pydantic looks its values up by hash, and
+    ``15.0`` hashes like ``15`` (strict mode or not)."""
+    if type(value) is not int:
+        raise ValueError("expected an integer")
+    return value
 
-    @property
-    def type(self) -> str:
-        """The action's ``type`` (msgspec keeps the tag in the class, not in a field)."""
-        return self.__struct_config__.tag
+
+def int_choice(*values: int) -> Any:
+    """``Literal[values]`` that refuses ``15.0`` for ``15`` (and ``True`` for ``1``)."""
+    return Annotated[Literal[values], BeforeValidator(_an_int)]
+
+
+class Action(BaseModel):
+    """The base of every action: subclass with ``type: Literal["<type>"]`` (a preset's own too).
+
+    ``sender`` says who may send it over the socket (the room layer reads it, see
+    ``functions/service/operations.py``): ``player`` (any seated player), ``host`` (the host
+    only), ``server`` (never a client: the server's own timer and presence) or ``room``
+    (applied by the room layer on a room operation's behalf, ``hint`` says which)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, allow_inf_nan=False)
+
+    sender: ClassVar[Literal["player", "host", "server", "room"]] = "player"
+    hint: ClassVar[str] = ""
+    type: str
 
 
 class PlayerAction(Action):
@@ -39,110 +58,154 @@ class PlayerAction(Action):
     player: str
 
 
-class Chat(PlayerAction, tag="chat"):
+class Chat(PlayerAction):
+    type: Literal["chat"]
     channel: Literal["day", "mafia", "yakuza", "dead", "lovers", "system"]
     text: str
 
 
-class AdjustTime(PlayerAction, tag="adjustTime"):
-    delta: Literal[15, -15]
+class AdjustTime(PlayerAction):
+    type: Literal["adjustTime"]
+    delta: int_choice(15, -15)  # type: ignore[valid-type]
 
 
-class Vote(PlayerAction, tag="vote"):
+class Vote(PlayerAction):
+    type: Literal["vote"]
     target: str  # a player id or "abstain"
 
 
-class Confirm(PlayerAction, tag="confirm"):
+class Confirm(PlayerAction):
+    type: Literal["confirm"]
     choice: Literal["yes", "no"]
 
 
-class MafiaTarget(PlayerAction, tag="mafiaTarget"):
+class MafiaTarget(PlayerAction):
+    type: Literal["mafiaTarget"]
     target: str | None
 
 
-class Investigate(PlayerAction, tag="investigate"):
+class Investigate(PlayerAction):
+    type: Literal["investigate"]
     target: str
 
 
-class Heal(PlayerAction, tag="heal"):
+class Heal(PlayerAction):
+    type: Literal["heal"]
     target: str
 
 
-class MediumPeek(PlayerAction, tag="mediumPeek"):
+class MediumPeek(PlayerAction):
+    type: Literal["mediumPeek"]
     target: str
 
 
-class ReadyEarly(PlayerAction, tag="readyEarly"):
-    pass
+class ReadyEarly(PlayerAction):
+    type: Literal["readyEarly"]
 
 
-class SeenRole(PlayerAction, tag="seenRole"):
+class SeenRole(PlayerAction):
     """Role reveal: the player has seen their card (the reveal ends once everyone has)."""
 
+    type: Literal["seenRole"]
 
-class Presence(PlayerAction, tag="presence"):
+
+class Presence(PlayerAction):
+    """The room layer reports a player's connection coming or going."""
+
+    sender: ClassVar = "server"
+    type: Literal["presence"]
     connected: bool
 
 
-class Sleep(PlayerAction, tag="sleep"):
+class Sleep(PlayerAction):
     """City/original night: confirm sleep (citizens) or skip whatever is left to do."""
 
+    type: Literal["sleep"]
 
-class EndTurn(PlayerAction, tag="endTurn"):
+
+class EndTurn(PlayerAction):
     """Original speech: end the turn without a nomination; city/original defense: done speaking."""
 
+    type: Literal["endTurn"]
 
-class Nominate(PlayerAction, tag="nominate"):
+
+class Nominate(PlayerAction):
     """Original speech: the speaker ends the turn naming one suspect (null: nobody)."""
 
+    type: Literal["nominate"]
     target: str | None
 
 
-class GodfatherCheck(PlayerAction, tag="godfatherCheck"):
+class GodfatherCheck(PlayerAction):
+    type: Literal["godfatherCheck"]
     target: str
 
 
-class NinjaCheck(PlayerAction, tag="ninjaCheck"):
+class NinjaCheck(PlayerAction):
+    type: Literal["ninjaCheck"]
     target: str
 
 
-class LawyerPeek(PlayerAction, tag="lawyerPeek"):
+class LawyerPeek(PlayerAction):
+    type: Literal["lawyerPeek"]
     target: str
 
 
-class YakuzaTarget(PlayerAction, tag="yakuzaTarget"):
+class YakuzaTarget(PlayerAction):
+    type: Literal["yakuzaTarget"]
     target: str | None
 
 
-class MadmanKill(PlayerAction, tag="madmanKill"):
+class MadmanKill(PlayerAction):
+    type: Literal["madmanKill"]
     target: str | None
 
 
-class Arrest(PlayerAction, tag="arrest"):
+class Arrest(PlayerAction):
+    type: Literal["arrest"]
     target: str | None
 
 
-class Pause(PlayerAction, tag="pause"):
+class Pause(PlayerAction):
     """Room layer (host): freeze the phase clock."""
 
+    sender: ClassVar = "host"
+    type: Literal["pause"]
 
-class Resume(PlayerAction, tag="resume"):
-    pass
+
+class Resume(PlayerAction):
+    """Room layer (host): start the frozen clock again."""
+
+    sender: ClassVar = "host"
+    type: Literal["resume"]
 
 
-class EndGame(PlayerAction, tag="endGame"):
+class EndGame(PlayerAction):
     """Room layer (host): end the game now without a winner."""
 
+    sender: ClassVar = "host"
+    type: Literal["endGame"]
 
-class Leave(PlayerAction, tag="leave"):
+
+class Leave(PlayerAction):
     """Room layer: the player left a running game; their character is eliminated."""
 
+    type: Literal["leave"]
 
-class Remove(PlayerAction, tag="remove"):
+
+class Remove(PlayerAction):
     """Room layer (host): ``player`` is removed from a running game, like a ``leave``."""
 
+    sender: ClassVar = "room"
+    hint: ClassVar = 'the host removes a player with {"action": "kick", "target": id}'
+    type: Literal["remove"]
 
-class PhaseTimeout(Action, tag="phaseTimeout"):
+
+class PhaseTimeout(Action):
+    """The phase's deadline has passed (the Scheduler, or the room layer for a client's nudge)."""
+
+    sender: ClassVar = "server"
+    type: Literal["phaseTimeout"]
     phase: int | None = None  # phase_seq the timeout belongs to
     player: str | None = None  # ignored: who nudged (the server checks its own clock)
 
@@ -181,30 +244,37 @@ LIBRARY = (
 
 
 def type_of(model: type) -> str:
-    """The ``type`` tag an action model is discriminated by."""
-    if isinstance(model, type) and issubclass(model, Action) and isinstance(model.__struct_config__.tag, str):
-        return model.__struct_config__.tag
-    raise ValueError(f"{model!r} is not an action model (subclass actions.Action with tag='<type>')")
+    """The ``type`` an action model is discriminated by (its one-value ``Literal``)."""
+    field = getattr(model, "model_fields", {}).get("type") if isinstance(model, type) else None
+    if issubclass_safe(model, Action) and field is not None and get_origin(field.annotation) is Literal:
+        (tag,) = get_args(field.annotation)
+        return tag
+    raise ValueError(
+        f"{model!r} is not an action model (subclass actions.Action with type: Literal['<type>'])"
+    )
+
+
+def issubclass_safe(model: Any, base: type) -> bool:
+    return isinstance(model, type) and issubclass(model, base)
 
 
 CORE_TYPES = frozenset(type_of(m) for m in CORE)
 
 
 class ActionSet:
-    """The actions of some presets: the tagged union msgspec converts to, and its models.
+    """The actions of some presets: their discriminated union, its ``TypeAdapter``, the models.
 
-    ``box`` is a one-field Struct holding the union: msgspec caches a Struct's converter on
-    its class, but not a bare union's (converting to ``union`` itself would rebuild it every
-    call, ~90 µs instead of ~1 µs).
-    """
+    The adapter is built once per set (``union_of`` caches the set per preset): building one
+    costs milliseconds, validating with it about a microsecond."""
 
-    __slots__ = ("box", "models", "types", "union")
+    __slots__ = ("adapter", "models", "types", "union")
 
     def __init__(self, models: tuple[type, ...]) -> None:
         self.models = {type_of(m): m for m in models}
         self.types = tuple(self.models)
-        self.union = Union[models]  # noqa: UP007 (a runtime type for msgspec, not an annotation)
-        self.box = msgspec.defstruct("Actions", [("action", self.union)], frozen=True)
+        union = models[0] if len(models) == 1 else Union[models]  # noqa: UP007 (a runtime type)
+        self.union = Annotated[union, Field(discriminator="type")]
+        self.adapter: TypeAdapter = TypeAdapter(self.union)
 
 
 def build(presets: Iterable[Any]) -> ActionSet:
@@ -250,18 +320,30 @@ def library() -> ActionSet:
 
 
 def schema(u: ActionSet) -> dict:
-    """The JSON Schema of a union (``$defs`` holds one object schema per action)."""
-    return msgspec.json.schema(u.union)
+    """The JSON Schema of a union (``$defs`` holds one object schema per action, its ``type`` a
+    one-value ``enum`` as well as pydantic's ``const``, for readers of either form)."""
+    out = u.adapter.json_schema()
+    for d in out.get("$defs", {}).values():
+        typ = d.get("properties", {}).get("type", {})
+        if "const" in typ:
+            typ["enum"] = [typ["const"]]
+    return out
 
 
 def parse(raw: Any, preset: Any = None) -> Any:
-    """The validated action (a frozen Struct), or InvalidAction(bad_action) naming the problem.
+    """The validated action (a frozen model), or InvalidAction(bad_action) naming the problem.
 
     ``preset``: only its actions (and the core ones) are accepted; None: any library action.
+    A model the room layer validated already is taken as it is when it is the model this
+    preset's union has for its type.
     """
+    u = library() if preset is None else union_of(preset)
+    if isinstance(raw, Action):
+        if u.models.get(raw.type) is type(raw):
+            return raw
+        raw = raw.model_dump()
     if not isinstance(raw, dict):
         raise InvalidAction("bad_action", "an action must be an object with a 'type'")
-    u = library() if preset is None else union_of(preset)
     typ = raw.get("type")
     if typ is None:
         raise InvalidAction("bad_action", "an action needs a 'type'")
@@ -271,54 +353,68 @@ def parse(raw: Any, preset: Any = None) -> Any:
     if model is None:
         where = "" if preset is None else f" in a {preset.name} game"
         raise InvalidAction("bad_action", f"unknown action type {quoted(typ)}{where}")
+    if not all(isinstance(k, str) for k in raw):
+        raise InvalidAction("bad_action", f"bad action {typ!r}: field names must be strings")
     try:
-        return msgspec.convert({"action": raw}, u.box, strict=True).action
-    except msgspec.ValidationError as e:
-        raise InvalidAction("bad_action", f"bad action {typ!r}: {_explain(str(e), raw, model)}") from None
+        return u.adapter.validate_python(raw)
+    except ValidationError as e:
+        raise InvalidAction("bad_action", f"bad action {typ!r}: {explain(e, raw, model)}") from None
 
 
-_AT = re.compile(r" - at `\$\.action\.([A-Za-z_][A-Za-z0-9_]*)`$")
-_EXPECTED = re.compile(r"^Expected `([^`]*)`, got `([^`]*)`")
-_KINDS = {
-    "str": "a string",
-    "int": "an integer",
-    "float": "a number",
-    "bool": "true or false",
-    "null": "null",
-    "array": "a list",
-    "object": "an object",
+# A JSON kind in messages, by the Python type a field accepts.
+_KINDS = {str: "a string", int: "an integer", float: "a number", bool: "true or false", type(None): "null"}
+_KIND_OF_VALUE = {
+    "a boolean": bool,
+    "an integer": int,
+    "a number": float,
+    "a string": str,
+    "null": type(None),
 }
 
 
-def _explain(msg: str, raw: dict, model: type) -> str:
-    """msgspec's first error in words, naming the field (its text never quotes raw input)."""
-    m = _AT.search(msg)
-    field = m.group(1) if m else None
-    fields = model.__struct_fields__
-    if field is None:
-        if msg.startswith("Object contains unknown field"):
-            extra = next((k for k in raw if k != "type" and k not in fields), None)
-            return f"unknown field {quoted(extra)}"
-        if msg.startswith("Object missing required field"):
-            absent = next((f for f in fields if f not in raw), "?")
-            return f"{absent}: missing"
-        if "`key`" in msg:
-            return "field names must be strings"
+def explain(error: ValidationError, raw: dict, model: type[BaseModel], skip: int = 1) -> str:
+    """pydantic's first error in words, naming the field and quoting at most a short prefix of
+    the input (pydantic's own text may carry the whole input). ``skip``: how many leading
+    location parts are the union's (the tag) rather than the model's fields."""
+    first = error.errors(include_url=False, include_context=False)[0]
+    loc = first["loc"][skip:]
+    field = loc[0] if loc and isinstance(loc[0], str) else None
+    kind = first["type"]
+    if kind == "extra_forbidden":
+        return f"unknown field {quoted(field)}"
+    if field is None or field not in model.model_fields:
         return "not a valid action"
+    if kind == "missing":
+        return f"{field}: missing"
     value = raw.get(field)
-    exp = _EXPECTED.match(msg)
-    if exp:
-        want = " or ".join(_KINDS.get(k.strip(), k.strip()) for k in exp.group(1).split("|"))
+    accepted = accepted_kinds(model.model_fields[field].annotation)
+    got = _KIND_OF_VALUE.get(kind_of(value))
+    if got not in accepted and not (got is int and float in accepted):
+        want = " or ".join(dict.fromkeys(_KINDS.get(t, "a value") for t in accepted))
         return f"{field}: expected {want}, not {kind_of(value)}"
-    choices = _choices(model, field)
+    choices = literal_values(model.model_fields[field].annotation)
     if choices:
         return f"{field}: {quoted(value)} is not one of {'/'.join(map(str, choices))}"
     return f"{field}: {quoted(value)} is not allowed"
 
 
-def _choices(model: type, field: str) -> tuple:
+def accepted_kinds(annotation: Any) -> tuple[type, ...]:
+    """The Python types of the JSON values a field annotation accepts (a ``Literal``'s values'
+    types, each arm of a union, ``Annotated`` looked through)."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return accepted_kinds(get_args(annotation)[0])
+    if origin is Literal:
+        return tuple(dict.fromkeys(type(v) for v in get_args(annotation)))
+    if origin is Union or type(annotation).__name__ == "UnionType":
+        return tuple(dict.fromkeys(k for arm in get_args(annotation) for k in accepted_kinds(arm)))
+    if annotation is None:
+        return (type(None),)
+    return (annotation,) if isinstance(annotation, type) else ()
+
+
+def literal_values(annotation: Any) -> tuple:
     """The values a ``Literal`` field allows (empty for any other field)."""
-    for f in msgspec.structs.fields(model):
-        if f.name == field and get_origin(f.type) is Literal:
-            return get_args(f.type)
-    return ()
+    if get_origin(annotation) is Annotated:
+        return literal_values(get_args(annotation)[0])
+    return get_args(annotation) if get_origin(annotation) is Literal else ()

@@ -4,7 +4,7 @@ Why a dict and not frozen models: ``apply`` must copy the state for every action
 and ``view`` runs a dozen times per action; a dict copied part by part (``game.clone``) with
 append-only, never-edited chat messages and events shared between versions keeps both well
 under a millisecond, and ``dump``/``load`` are plain copies. Actions and options are still
-validated with msgspec (``actions.py``) and a spec table (``options.py``).
+validated with pydantic models (``actions.py``) and a spec table (``options.py``).
 
 Rules: only ``Game`` helpers and preset rules change a state, and only the copy made by
 ``clone`` inside ``apply``; a chat message or an event is never changed after creation.

@@ -80,7 +80,8 @@ class Preset:
     start: Callable[[Game], None] | None = None  # enter the first phase
     phases: dict[str, PhaseSpec] = field(default_factory=dict)
     # action type -> handler; every type must have a model in ``actions.py`` or in
-    # ``action_models`` (msgspec Structs subclassing ``actions.PlayerAction``, ``tag="<type>"``)
+    # ``action_models`` (pydantic models subclassing ``actions.PlayerAction`` with
+    # ``type: Literal["<type>"]``)
     actions: dict[str, Callable[[Game, Any], None]] = field(default_factory=dict)
     action_models: tuple[type, ...] = ()
     # what ``private.task`` may say in this preset (names of ``tasks.TASKS``)
