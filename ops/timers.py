@@ -9,12 +9,14 @@ it from the queue once the function has answered. A replay is safe however late 
 timeout names the phase seq it ends, so the engine applies it once and answers
 `stale_timeout` for a phase already over (docs/operations.md, "A stuck room").
 
-    TIMER_DEAD_LETTER_URL=<stack output TimerDeadLetterQueueUrl> \\
-    TIMER_FUNCTION_NAME=<stack output TimerFunctionName> python -m ops.timers list
-    ... python -m ops.timers replay [--room CODE]
+    python -m ops.timers --stack mafia-prod list               # reads the stack's outputs
+    python -m ops.timers --stack mafia-prod replay [--room CODE]
+    python -m ops.timers --queue-url URL --function NAME list  # or name them (env
+        # TIMER_DEAD_LETTER_URL, TIMER_FUNCTION_NAME: outputs TimerDeadLetterQueueUrl, TimerFunctionName)
 
 The operator needs `sqs:ReceiveMessage`, `sqs:ChangeMessageVisibility`, `sqs:DeleteMessage`
-on the queue and `lambda:InvokeFunction` on the timer function.
+on the queue, `lambda:InvokeFunction` on the timer function, and with `--stack`
+`cloudformation:DescribeStacks`.
 """
 
 from __future__ import annotations
@@ -124,6 +126,12 @@ def lambda_invoker(client: Any, function_name: str) -> Callable[[dict], dict]:
     return fire
 
 
+def stack_outputs(cfn: Any, stack: str) -> dict[str, str]:
+    """A deployed stack's outputs by key (template.yaml Outputs)."""
+    (found,) = cfn.describe_stacks(StackName=stack)["Stacks"]
+    return {o["OutputKey"]: o["OutputValue"] for o in found.get("Outputs") or []}
+
+
 def _when(at: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(at)) if at else "-"
 
@@ -187,9 +195,13 @@ def cmd_replay(sqs: Any, queue_url: str, fire: Callable[[dict], dict], out: Text
     return 1 if failed else 0
 
 
-def main(argv: list[str] | None = None, out: TextIO | None = None, sqs: Any = None, fire: Any = None) -> int:
+def main(
+    argv: list[str] | None = None, out: TextIO | None = None, sqs: Any = None, fire: Any = None, cfn: Any = None
+) -> int:
     out = out or sys.stdout
     p = argparse.ArgumentParser(prog="python -m ops.timers", description="List and replay dead-lettered phase timeouts.")
+    p.add_argument("--stack", default=os.environ.get("STACK_NAME"),
+                   help="a deployed stack (e.g. mafia-prod): its outputs name the queue and the function")
     p.add_argument("--queue-url", default=os.environ.get("TIMER_DEAD_LETTER_URL"),
                    help="the dead-letter queue (stack output TimerDeadLetterQueueUrl; env TIMER_DEAD_LETTER_URL)")
     p.add_argument("--function", default=os.environ.get("TIMER_FUNCTION_NAME"),
@@ -200,8 +212,16 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, sqs: Any = No
     rp = sub.add_parser("replay", help="fire each through the timer function again, then delete it")
     rp.add_argument("--room", help="only this room's timeouts")
     args = p.parse_args(argv)  # fmt: skip
+    if args.stack:
+        if cfn is None:
+            import boto3
+
+            cfn = boto3.client("cloudformation")
+        outputs = stack_outputs(cfn, args.stack)
+        args.queue_url = args.queue_url or outputs.get("TimerDeadLetterQueueUrl")
+        args.function = args.function or outputs.get("TimerFunctionName")
     if not args.queue_url:
-        p.error("--queue-url (or TIMER_DEAD_LETTER_URL) is required")
+        p.error("--stack, --queue-url or TIMER_DEAD_LETTER_URL is required")
     if sqs is None:
         import boto3
 
@@ -210,7 +230,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, sqs: Any = No
         return cmd_list(sqs, args.queue_url, out, args.json)
     if fire is None:
         if not args.function:
-            p.error("--function (or TIMER_FUNCTION_NAME) is required to replay")
+            p.error("--stack, --function or TIMER_FUNCTION_NAME is required to replay")
         import boto3
 
         fire = lambda_invoker(boto3.client("lambda"), args.function)

@@ -159,3 +159,36 @@ def test_list_as_json(api, dlq):
     (row,) = json.loads(out)
     assert row["timeout"] == {"room": api.code, "phase": seq, "at": at}
     assert row["attributes"]["RETRY_ATTEMPTS"] == "3"
+
+
+def test_the_stack_outputs_name_the_queue_and_the_function(api, dlq, monkeypatch):
+    """`--stack mafia-prod` reads TimerDeadLetterQueueUrl and TimerFunctionName from the stack
+    (template.yaml Outputs) and replays through a synchronous invoke of that function."""
+    from botocore.stub import Stubber
+
+    seq, at = ended_phase(api)
+    dead_letter(dlq, api.code, seq, at)
+    cfn = boto3.client("cloudformation")
+    outputs = [{"OutputKey": "TimerDeadLetterQueueUrl", "OutputValue": dlq},
+               {"OutputKey": "TimerFunctionName", "OutputValue": "mafia-prod-timer"}]  # fmt: skip
+    stack = {"StackName": "mafia-prod", "CreationTime": "2026-12-01T00:00:00Z", "StackStatus": "UPDATE_COMPLETE",
+             "Outputs": outputs}  # fmt: skip
+    invoked = []
+
+    class Lambda:
+        """moto's Lambda runs functions in Docker (none here): this runs the timer handler."""
+
+        def invoke(self, FunctionName, InvocationType, Payload):  # noqa: N803 - boto3's names
+            invoked.append((FunctionName, InvocationType))
+            answer = json.dumps(fire_handler(json.loads(Payload))).encode()
+            return {"StatusCode": 200, "Payload": io.BytesIO(answer)}
+
+    real_client = boto3.client
+    monkeypatch.setattr(boto3, "client", lambda name, *a, **k: Lambda() if name == "lambda" else real_client(name, *a, **k))
+    out = io.StringIO()
+    with Stubber(cfn) as stub:
+        stub.add_response("describe_stacks", {"Stacks": [stack]}, {"StackName": "mafia-prod"})
+        code = ops_timers.main(["--stack", "mafia-prod", "replay"], out=out, sqs=real_client("sqs"), cfn=cfn)
+    assert code == 0 and f"room {api.code} phase {seq}: applied" in out.getvalue()
+    assert invoked == [("mafia-prod-timer", "RequestResponse")]
+    assert in_queue(dlq) == 0

@@ -157,12 +157,15 @@ def test_delete_of_a_bucket_that_is_gone_succeeds(s3, answers):
     assert answers.bodies[-1]["Status"] == "SUCCESS"
 
 
-def test_a_failure_is_answered_so_the_stack_does_not_wait(s3, answers, web, monkeypatch):
+def test_a_failure_is_answered_so_the_stack_does_not_wait(s3, answers, web, monkeypatch, caplog):
     monkeypatch.setattr(site, "SOURCE", web)
     site.handler(event("Create", answers, bucket="no-such-bucket"), CTX)
     answer = answers.bodies[-1]
     assert answer["Status"] == "FAILED" and "NoSuchBucket" in answer["Reason"]
-    assert "secret" not in json.dumps(answer)
+    assert answer["PhysicalResourceId"] == "no-such-bucket"
+    # the presigned answer URL is a credential: neither the answer nor the logs carry it
+    assert "site deployment failed" in caplog.text
+    assert "secret" not in json.dumps(answer) + caplog.text
 
 
 def test_the_shipped_dev_config_is_never_published(s3, answers, web, monkeypatch):
