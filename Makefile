@@ -87,6 +87,14 @@ $(addprefix build-,$(LAMBDA_FUNCTIONS)):
 	@cp -R handlers service "$(ARTIFACTS_DIR)/"
 	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)"
 
+# The site deployer (template.yaml SiteDeployment): Powertools, its package, and the web client
+# it publishes, shipped inside it (functions/sitedeploy/handler.py).
+build-SiteDeployFunction:
+	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)"
+	@cp -R sitedeploy "$(ARTIFACTS_DIR)/"
+	@cp -R $(REPO)web "$(ARTIFACTS_DIR)/web"
+	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)"
+
 build-EngineLayer:
 	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)/python"
 	@cp -R mafia_engine "$(ARTIFACTS_DIR)/python/"
@@ -98,6 +106,20 @@ test: lint sam-check browser-deps
 	$(BIN)/python -m pytest tests/unit tests/functions
 	$(BIN)/python -m pytest tests/e2e
 	$(BIN)/python -m pytest tests/browser
+
+# checkov over template.yaml (CloudFormation framework: it reads SAM). Its own venv: checkov pins
+# boto3, PyYAML and others exactly, which would clash with requirements.lock. Every check it
+# would fail is skipped in the resource's Metadata with the reason (docs/operations.md).
+CHECKOVENV := .venv-checkov
+$(CHECKOVENV)/.installed: requirements-checkov.lock
+	@test -x $(CHECKOVENV)/bin/python || $(PY) -m venv $(CHECKOVENV)
+	$(CHECKOVENV)/bin/python -m pip install -q -r requirements-checkov.lock
+	@touch $@
+
+.PHONY: checkov
+checkov: $(CHECKOVENV)/.installed
+	$(CHECKOVENV)/bin/checkov --file template.yaml --framework cloudformation --quiet --compact --skip-download
+test: checkov
 
 bench: $(BIN)/.installed
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b; done

@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 TAG = "cpython-311"
-OURS = {"functions": ("handlers", "service"), "layer": ("python/mafia_engine",)}
+OURS = {"functions": ("handlers", "service"), "layer": ("python/mafia_engine",), "site": ("sitedeploy",)}
+SITE = "SiteDeployFunction"  # ships the web client it publishes (functions/sitedeploy/handler.py)
 UNCHECKED_HASH = 0b01  # PEP 552 flags: hash-based, check_source off
 
 
@@ -49,11 +50,14 @@ def problems(artifact: Path, packages: tuple[str, ...]) -> tuple[int, list[str]]
 
 def main(build_dir: str) -> int:
     root = Path(build_dir)
-    artifacts = [
-        (d, OURS["layer"] if d.name.endswith("Layer") else OURS["functions"]) for d in sorted(root.iterdir())
-    ]
-    artifacts = [(d, p) for d, p in artifacts if d.is_dir()]
+    def kind(d: Path) -> str:
+        return "layer" if d.name.endswith("Layer") else "site" if d.name == SITE else "functions"
+
+    artifacts = [(d, OURS[kind(d)]) for d in sorted(root.iterdir()) if d.is_dir()]
     total, bad, source = 0, [], []
+    for artifact, _ in artifacts:
+        if artifact.name == SITE and not (artifact / "web" / "index.html").is_file():
+            bad.append(f"{artifact.name}: no web/index.html (the client it publishes)")
     for artifact, packages in artifacts:
         if not compiled(artifact, packages):
             source.append(artifact.name)

@@ -29,6 +29,7 @@ class Settings:
     scheduler_role_arn: str
     timer_function_arn: str
     allowed_origins: tuple[str, ...]
+    timer_dead_letter_arn: str = ""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -46,6 +47,7 @@ class Settings:
                 "TIMER_FUNCTION_ARN", "arn:aws:lambda:us-east-1:000000000000:function:timer"
             ),
             allowed_origins=origins or ("*",),
+            timer_dead_letter_arn=env.get("TIMER_DEAD_LETTER_ARN", ""),
         )
 
 
@@ -62,7 +64,9 @@ def build_service(settings: Settings | None = None, gateway: Gateway | None = No
             "apigatewaymanagementapi", endpoint_url=s.ws_management_endpoint or None, config=_BOTO
         )
         gateway = ApiGateway(mgmt)
-    timers = Timers(scheduler, s.schedule_group, s.scheduler_role_arn, s.timer_function_arn)
+    timers = Timers(
+        scheduler, s.schedule_group, s.scheduler_role_arn, s.timer_function_arn, s.timer_dead_letter_arn
+    )
     return RoomService(
         Store(dynamodb, s.table_name), gateway, timers, ws_url=s.ws_url, allowed_origins=s.allowed_origins
     )

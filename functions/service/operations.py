@@ -177,6 +177,7 @@ def start(c: Change, conn_id: str, frame: f.Start) -> None:
     except me.InvalidAction as exc:
         raise ServiceError(exc.code, tidy(str(exc)), 409) from exc
     room["status"] = "running"
+    count("GamesStarted")  # the dashboard's "games" (template.yaml, OpsDashboard)
     present = set(c.snap.conns.values())
     bots = {p["id"] for p in room["players"] if p.get("bot")}
     for pid in ids:

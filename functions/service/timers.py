@@ -36,16 +36,29 @@ def schedule_name(code: str, seq: int, at: int) -> str:
 class Timers:
     """Arms schedules through an injected `scheduler` client."""
 
-    def __init__(self, client: Any, group: str, role_arn: str, target_arn: str) -> None:
+    def __init__(
+        self, client: Any, group: str, role_arn: str, target_arn: str, dead_letter_arn: str = ""
+    ) -> None:
         self.client = client
         self.group = group
         self.role_arn = role_arn
         self.target_arn = target_arn
+        # An SQS queue for the timeouts Scheduler could not deliver after its retries (a room
+        # would otherwise wait for a client's nudge or its TTL): `python -m ops.timers` replays them.
+        self.dead_letter_arn = dead_letter_arn
 
     def arm(self, code: str, seq: int, deadline: float, after: float | None = None) -> int | None:
         """Create the one-shot schedule for this phase's deadline; returns its `at` second."""
         at = fire_minute(deadline, after)
         when = dt.datetime.fromtimestamp(at, dt.UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        target = {
+            "Arn": self.target_arn,
+            "RoleArn": self.role_arn,
+            "Input": json.dumps({"room": code, "phase": seq, "at": at}),
+            "RetryPolicy": {"MaximumRetryAttempts": 3, "MaximumEventAgeInSeconds": 3600},
+        }
+        if self.dead_letter_arn:
+            target["DeadLetterConfig"] = {"Arn": self.dead_letter_arn}
         try:
             self.client.create_schedule(
                 Name=schedule_name(code, seq, at),
@@ -54,12 +67,7 @@ class Timers:
                 ScheduleExpressionTimezone="UTC",
                 FlexibleTimeWindow={"Mode": "OFF"},
                 ActionAfterCompletion="DELETE",
-                Target={
-                    "Arn": self.target_arn,
-                    "RoleArn": self.role_arn,
-                    "Input": json.dumps({"room": code, "phase": seq, "at": at}),
-                    "RetryPolicy": {"MaximumRetryAttempts": 3, "MaximumEventAgeInSeconds": 3600},
-                },
+                Target=target,
             )
         except self.client.exceptions.ConflictException:
             pass  # already armed (a retried request): the same schedule will fire

@@ -1,6 +1,9 @@
 // REST calls (CONTRACT §3). Errors come back as ApiError with the server's code.
 
 let apiUrl = "/api";
+// config.json's WebSocket URL: a deployed site's sockets go to API Gateway, not to its own
+// host (template.yaml SiteDeployment writes it). Empty: this host's /ws (the offline stack).
+let configWsUrl = "";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -16,6 +19,7 @@ export async function loadConfig() {
     if (res.ok) {
       const cfg = await res.json();
       if (cfg.apiUrl) apiUrl = cfg.apiUrl.replace(/\/$/, "");
+      if (typeof cfg.wsUrl === "string" && /^wss?:\/\//.test(cfg.wsUrl)) configWsUrl = cfg.wsUrl;
     }
   } catch {
     // Keep the default: the offline stack serves the API on /api.
@@ -54,8 +58,10 @@ export const joinRoom = (code, name) =>
   call("POST", `/rooms/${encodeURIComponent(code)}/players`, { name });
 export const getRoom = (code) => call("GET", `/rooms/${encodeURIComponent(code)}`);
 
-/** The WebSocket URL from a REST answer, or the same host's /ws when it is missing. */
+/** The WebSocket URL from a REST answer; when it is missing (a spectator), config.json's,
+ * else the same host's /ws. */
 export function wsBase(wsUrl) {
+  wsUrl = wsUrl || configWsUrl;
   if (wsUrl) {
     if (/^wss?:/.test(wsUrl)) return wsUrl;
     const u = new URL(wsUrl, location.href);

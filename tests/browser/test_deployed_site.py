@@ -1,0 +1,119 @@
+"""The deployed site's two pieces that run in a browser-like engine, run in Chromium:
+the CloudFront viewer-request function (template.yaml ViewerRequestFunction: /api stripped
+for the REST origin, the SPA fallback), and the client as the site deployer lays it out
+(functions/sitedeploy: assets under /v/<release>/, index.html pointing there), served the
+way CloudFront serves the bucket."""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from local import template
+from sitedeploy import handler as site
+
+ROOT = Path(__file__).resolve().parents[2]
+FUNCTION = template.load()["Resources"]["ViewerRequestFunction"]["Properties"]["FunctionCode"]
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context()
+    p = ctx.new_page()
+    yield p
+    ctx.close()
+
+
+def viewer_request(page, uri: str) -> str:
+    return page.evaluate(
+        "([code, uri]) => { const handler = new Function(code + '; return handler;')();"
+        " return handler({request: {uri, method: 'GET', querystring: {}, headers: {}}}).uri; }",
+        [FUNCTION, uri],
+    )
+
+
+@pytest.mark.parametrize(("uri", "origin_uri"), [
+    ("/api/rooms", "/rooms"),
+    ("/api/rooms/ABCDE", "/rooms/ABCDE"),
+    ("/api/rooms/ABCDE/players", "/rooms/ABCDE/players"),
+    ("/api", "/"),
+    ("/", "/index.html"),
+    ("/ABCDE", "/index.html"),
+    ("/some/deep/path", "/index.html"),
+    ("/config.json", "/config.json"),
+    ("/v/0123456789abcdef/js/app.js", "/v/0123456789abcdef/js/app.js"),
+    ("/apiary.css", "/apiary.css"),
+    ("/apiary", "/index.html"),
+])  # fmt: skip
+def test_the_viewer_request_function(page, uri, origin_uri):
+    assert viewer_request(page, uri) == origin_uri
+
+
+def test_what_reaches_the_rest_stage_matches_the_rest_functions_routes(page):
+    """The client calls /api + a route's path; the function turns it into the route's own path
+    (API Gateway's `path`, which functions/handlers/routing.py matches), with no /api left."""
+    from handlers.rest import ROUTES
+
+    for route in ROUTES:
+        path = route.template.replace("{roomCode}", "ABCDE")
+        assert route.regex.match(viewer_request(page, "/api" + path)), route.template
+
+
+class Bucket(BaseHTTPRequestHandler):
+    """The bucket behind CloudFront: the objects the site deployer writes, the viewer-request
+    rule's SPA fallback, 403 for a missing key (S3 without ListBucket), 404 JSON for /api."""
+
+    objects: dict[str, tuple[bytes, str]] = {}
+    served: list[tuple[str, int]] = []
+
+    def do_GET(self):  # noqa: N802 - http.server's name
+        path = self.path.split("?", 1)[0]
+        if path.startswith("/api/"):
+            return self._send(404, b'{"error": {"code": "not_found", "message": "no API here"}}', "application/json")
+        last = path.rsplit("/", 1)[-1]
+        key = "index.html" if "." not in last else path.lstrip("/")
+        if key not in self.objects:
+            return self._send(403, b"AccessDenied", "application/xml")
+        body, cache = self.objects[key]
+        self._send(200, body, site._content_type(key), cache)
+
+    def _send(self, status: int, body: bytes, kind: str, cache: str = "") -> None:
+        self.served.append((self.path, status))
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        if cache:
+            self.send_header("Cache-Control", cache)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def deployed():
+    release, objects = site.plan(ROOT / "web", {"apiUrl": "/api", "wsUrl": "wss://ws.invalid/prod"})
+    Bucket.objects, Bucket.served = objects, []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Bucket)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}", release
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("entry", ["/", "/?room=ABCDE", "/ABCDE"])
+def test_the_published_client_loads_every_module_of_its_release(page, deployed, entry):
+    url, release = deployed
+    failed: list[str] = []
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.goto(url + entry)
+    page.wait_for_selector("#main *")  # the client booted and rendered its first screen
+    assets = [(p, s) for p, s in Bucket.served if p.startswith("/v/")]
+    assert assets and all(p.startswith(f"/v/{release}/") and s == 200 for p, s in assets), Bucket.served
+    assert ("/config.json", 200) in Bucket.served
+    assert not failed
+    assert {p.split("/", 3)[3] for p, _ in assets} >= {"style.css", "js/app.js", "js/api.js"}

@@ -1,0 +1,266 @@
+"""What template.yaml gives operations, read from the template itself: an alarm per function,
+the alarms the runbook names, the timers' dead-letter queue, logs that expire, access logs that
+cannot hold a token, the site behind CloudFront, folded least-privilege policies, and a prod
+environment in samconfig.toml that deploys as it is (docs/operations.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from local import template
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _long_getatt(node):
+    """`!GetAtt A.B` (kept as "A.B" by local.template) in its long form ["A", "B"]."""
+    if isinstance(node, dict):
+        if set(node) == {"Fn::GetAtt"} and isinstance(node["Fn::GetAtt"], str):
+            return {"Fn::GetAtt": node["Fn::GetAtt"].split(".", 1)}
+        return {k: _long_getatt(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_long_getatt(v) for v in node]
+    return node
+
+
+TPL = _long_getatt(template.load())
+RES = TPL["Resources"]
+GLOBAL_ENV = TPL["Globals"]["Function"]["Environment"]["Variables"]
+
+
+def of_type(kind: str) -> dict[str, dict]:
+    return {name: r for name, r in RES.items() if r["Type"] == kind}
+
+
+FUNCTIONS = of_type("AWS::Serverless::Function")
+ALARMS = of_type("AWS::CloudWatch::Alarm")
+
+
+def alarms_on(namespace: str, metric: str) -> list[dict]:
+    return [a["Properties"] for a in ALARMS.values()
+            if (a["Properties"].get("Namespace"), a["Properties"].get("MetricName")) == (namespace, metric)]  # fmt: skip
+
+
+def dims(alarm: dict) -> dict:
+    return {d["Name"]: d["Value"] for d in alarm.get("Dimensions", [])}
+
+
+def test_every_alarm_notifies_the_alarm_topic_and_the_email_is_optional():
+    assert ALARMS
+    for name, alarm in ALARMS.items():
+        assert {"Ref": "AlarmTopic"} in alarm["Properties"]["AlarmActions"], name
+        assert alarm["Properties"]["TreatMissingData"] == "notBreaching", name
+    assert TPL["Parameters"]["AlarmEmail"]["Default"] == ""
+    sub = RES["AlarmEmailSubscription"]
+    assert sub["Condition"] == "HasAlarmEmail" and sub["Properties"]["Endpoint"] == {"Ref": "AlarmEmail"}
+
+
+@pytest.mark.parametrize("metric", ["Errors", "Throttles"])
+def test_every_function_has_an_errors_and_a_throttles_alarm(metric):
+    watched = {dims(a)["FunctionName"]["Ref"] for a in alarms_on("AWS/Lambda", metric)}
+    assert watched == set(FUNCTIONS)
+
+
+def test_the_internal_errors_alarm_watches_the_metric_the_code_counts():
+    """Namespace and `service` dimension as Powertools Metrics publishes them
+    (functions/service/telemetry.py: POWERTOOLS_METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME)."""
+    (alarm,) = alarms_on(GLOBAL_ENV["POWERTOOLS_METRICS_NAMESPACE"], "InternalErrors")
+    assert dims(alarm) == {"service": GLOBAL_ENV["POWERTOOLS_SERVICE_NAME"]}
+    assert alarm["Threshold"] == 1
+    counted = "".join(p.read_text() for p in (ROOT / "functions").rglob("*.py"))
+    assert 'count("InternalErrors")' in counted
+
+
+def test_api_table_and_dead_letter_alarms():
+    (rest,) = alarms_on("AWS/ApiGateway", "5XXError")
+    assert dims(rest)["ApiName"] == RES["RestApi"]["Properties"]["Name"]
+    (ws,) = alarms_on("AWS/ApiGateway", "IntegrationError")
+    assert dims(ws)["ApiId"] == {"Ref": "WebSocketApi"}
+    table = ALARMS["TableThrottlesAlarm"]["Properties"]["Metrics"]
+    watched = {m["MetricStat"]["Metric"]["MetricName"] for m in table if "MetricStat" in m}
+    assert watched == {"ReadThrottleEvents", "WriteThrottleEvents"}
+    assert all(m["MetricStat"]["Metric"]["Dimensions"] == [{"Name": "TableName", "Value": {"Ref": "RoomsTable"}}]
+               for m in table if "MetricStat" in m)  # fmt: skip
+    (dlq,) = alarms_on("AWS/SQS", "ApproximateNumberOfMessagesVisible")
+    assert dims(dlq)["QueueName"] == {"Fn::GetAtt": ["TimerDeadLetterQueue", "QueueName"]}
+    assert dlq["Threshold"] == 1
+
+
+def test_the_dashboard_shows_games_actions_pushes_latency_and_errors():
+    body = RES["OpsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"][0]
+    for metric in ("GamesStarted", "Actions", "Pushes", "Duration", "Latency", "InternalErrors", "Errors", "5XXError"):
+        assert f'"{metric}"' in body, metric
+    counted = "".join(p.read_text() for p in (ROOT / "functions").rglob("*.py"))
+    for metric in ("GamesStarted", "Actions", "Pushes", "Timeouts", "InternalErrors", "Rejected", "Conflicts"):
+        assert f'count("{metric}"' in counted, metric  # a name the code really publishes
+
+
+def test_timers_dead_letter_into_a_queue_the_scheduler_role_may_send_to():
+    queue = RES["TimerDeadLetterQueue"]
+    assert queue["Type"] == "AWS::SQS::Queue" and queue["Properties"]["SqsManagedSseEnabled"] is True
+    assert GLOBAL_ENV["TIMER_DEAD_LETTER_ARN"] == {"Fn::GetAtt": ["TimerDeadLetterQueue", "Arn"]}
+    statements = RES["SchedulerInvokeRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"]
+    assert {"Effect": "Allow", "Action": "sqs:SendMessage",
+            "Resource": {"Fn::GetAtt": ["TimerDeadLetterQueue", "Arn"]}} in statements  # fmt: skip
+    outputs = TPL["Outputs"]
+    assert outputs["TimerDeadLetterQueueUrl"]["Value"] == {"Ref": "TimerDeadLetterQueue"}
+    assert outputs["TimerFunctionName"]["Value"] == {"Ref": "TimerFunction"}
+
+
+def test_every_function_logs_to_its_own_group_that_expires():
+    param = TPL["Parameters"]["LogRetentionDays"]
+    assert param["Default"] == 30 and 30 in param["AllowedValues"]
+    groups = []
+    for name, fn in FUNCTIONS.items():
+        group = fn["Properties"]["LoggingConfig"]["LogGroup"]["Ref"]
+        assert RES[group]["Type"] == "AWS::Logs::LogGroup", name
+        groups.append(group)
+    assert len(set(groups)) == len(FUNCTIONS)
+    for group in of_type("AWS::Logs::LogGroup").values():
+        assert group["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionDays"}
+
+
+# $context variables that hold neither a header nor the query string (where the WebSocket
+# token travels) nor a body
+SAFE_CONTEXT = {
+    "requestId", "requestTimeEpoch", "identity.sourceIp", "httpMethod", "resourcePath", "status",
+    "responseLength", "responseLatency", "integrationLatency", "error.messageString", "connectionId",
+    "eventType", "routeKey", "integration.status", "integration.latency",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("api", "setting", "group"), [
+    ("RestApi", "AccessLogSetting", "RestAccessLogs"),
+    ("WebSocketStage", "AccessLogSettings", "WebSocketAccessLogs"),
+])  # fmt: skip
+def test_both_api_stages_keep_access_logs_that_cannot_hold_a_token(api, setting, group):
+    logs = RES[api]["Properties"][setting]
+    assert logs["DestinationArn"] == {"Fn::GetAtt": [group, "Arn"]}
+    fmt = logs["Format"]
+    json.loads(fmt)  # one JSON object per line
+    variables = re.findall(r"\$([A-Za-z][\w.]*)", fmt)
+    assert variables and all(v.startswith("context.") for v in variables), variables
+    assert {v.removeprefix("context.") for v in variables} <= SAFE_CONTEXT
+    assert "querystring" not in fmt.lower() and "header" not in fmt.lower()
+    # access logs need the account's CloudWatch role first
+    assert RES[api]["DependsOn"] == "ApiGatewayAccount"
+
+
+def _statements() -> list[dict]:
+    out = []
+    for r in RES.values():
+        props = r.get("Properties") or {}
+        for policy in props.get("Policies") or []:
+            if isinstance(policy, dict) and "Statement" in policy:
+                out.extend(policy["Statement"])
+            elif isinstance(policy, dict) and "PolicyDocument" in policy:
+                out.extend(policy["PolicyDocument"]["Statement"])
+        if r["Type"] == "AWS::IAM::ManagedPolicy":
+            out.extend(props["PolicyDocument"]["Statement"])
+    return out
+
+
+def test_pass_role_is_limited_to_the_scheduler():
+    passes = [st for st in _statements() if st["Action"] == "iam:PassRole"]
+    assert passes
+    for st in passes:
+        assert st["Resource"] == {"Fn::GetAtt": ["SchedulerInvokeRole", "Arn"]}
+        assert st["Condition"] == {"StringEquals": {"iam:PassedToService": "scheduler.amazonaws.com"}}
+
+
+def test_no_policy_statement_is_repeated():
+    seen = [json.dumps(st, sort_keys=True) for st in _statements()]
+    assert len(seen) == len(set(seen)), [s for s in seen if seen.count(s) > 1]
+
+
+def test_reserved_concurrency_parameters_are_unset_by_default():
+    for param, fn in [("RestReservedConcurrency", "RestFunction"), ("FrameReservedConcurrency", "WsDefaultFunction"),
+                      ("TimerReservedConcurrency", "TimerFunction")]:  # fmt: skip
+        assert TPL["Parameters"][param]["Default"] == ""
+        value = FUNCTIONS[fn]["Properties"]["ReservedConcurrentExecutions"]["Fn::If"]
+        assert value[1] == {"Ref": param} and value[2] == {"Ref": "AWS::NoValue"}
+
+
+def test_the_table_is_retained_and_protected_when_asked():
+    table = RES["RoomsTable"]
+    assert table["DeletionPolicy"] == {"Fn::If": ["ProtectTable", "Retain", "Delete"]}
+    assert table["UpdateReplacePolicy"] == {"Fn::If": ["ProtectTable", "Retain", "Delete"]}
+    assert table["Properties"]["DeletionProtectionEnabled"] == {"Fn::If": ["ProtectTable", True, False]}
+    assert TPL["Parameters"]["TableProtection"]["Default"] == "false"
+    # DeletionPolicy may hold Fn::If only under the language extensions, applied before SAM
+    assert TPL["Transform"] == ["AWS::LanguageExtensions", "AWS::Serverless-2016-10-31"]
+
+
+def test_the_site_is_a_private_bucket_read_by_cloudfront_only():
+    bucket = RES["WebBucket"]["Properties"]
+    assert "WebsiteConfiguration" not in bucket
+    assert set(bucket["PublicAccessBlockConfiguration"].values()) == {True}
+    (read, tls) = RES["WebBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    assert read["Principal"] == {"Service": "cloudfront.amazonaws.com"} and read["Action"] == "s3:GetObject"
+    assert "AWS:SourceArn" in read["Condition"]["StringEquals"]
+    assert tls["Effect"] == "Deny" and tls["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+    dist = RES["WebDistribution"]["Properties"]["DistributionConfig"]
+    web = next(o for o in dist["Origins"] if o["Id"] == "web")
+    assert web["OriginAccessControlId"] == {"Fn::GetAtt": ["WebOriginAccessControl", "Id"]}
+    behaviours = [dist["DefaultCacheBehavior"], *dist["CacheBehaviors"]]
+    assert all(b["Compress"] is True and b["ViewerProtocolPolicy"] in ("redirect-to-https", "https-only")
+               for b in behaviours)  # fmt: skip
+
+
+def test_the_rest_api_is_served_under_api_of_the_same_site():
+    """CloudFront sends /api/* to the REST stage (origin path = the stage) and its viewer-request
+    function strips /api, so the REST function sees the paths of its routes unchanged."""
+    dist = RES["WebDistribution"]["Properties"]["DistributionConfig"]
+    (api,) = [b for b in dist["CacheBehaviors"] if b["PathPattern"] == "/api/*"]
+    rest = next(o for o in dist["Origins"] if o["Id"] == api["TargetOriginId"])
+    assert rest["DomainName"] == {"Fn::Sub": "${RestApi}.execute-api.${AWS::Region}.amazonaws.com"}
+    assert rest["OriginPath"] == {"Fn::Sub": "/${Stage}"}
+    assert "POST" in api["AllowedMethods"]
+    code = RES["ViewerRequestFunction"]["Properties"]["FunctionCode"]
+    assert "uri.substring(4)" in code  # len("/api")
+    assert api["FunctionAssociations"][0]["FunctionARN"] == {"Fn::GetAtt": ["ViewerRequestFunction", "FunctionARN"]}
+    # the site's config.json points the client there, and its sockets at the WebSocket stage
+    config = RES["SiteDeployment"]["Properties"]["Config"]
+    assert config["apiUrl"] == "/api"
+    assert config["wsUrl"] == TPL["Outputs"]["WebSocketUrl"]["Value"]
+
+
+def test_the_socket_origin_check_allows_the_site_without_anyone_typing_it():
+    origins = FUNCTIONS["WsConnectFunction"]["Properties"]["Environment"]["Variables"]["ALLOWED_ORIGINS"]["Fn::Sub"]
+    assert origins[0].startswith("https://${WebDistribution.DomainName},")
+    assert "${AllowedOrigins}" in origins[0] and "CustomOrigin" in origins[1]
+    assert TPL["Parameters"]["AllowedOrigins"]["Default"] == ""
+
+
+def test_the_site_deployment_reruns_whenever_its_package_changes():
+    props = RES["SiteDeployment"]["Properties"]
+    assert props["ServiceToken"] == {"Fn::GetAtt": ["SiteDeployFunction", "Arn"]}
+    assert props["Release"] == {"Ref": "SiteDeployFunction.Version"}  # a new version per new package
+    assert FUNCTIONS["SiteDeployFunction"]["Properties"]["AutoPublishAlias"]
+    assert props["BucketName"] == {"Ref": "WebBucket"}
+
+
+def _overrides(env: str) -> dict[str, str]:
+    conf = tomllib.loads((ROOT / "samconfig.toml").read_text())
+    text = conf[env]["deploy"]["parameters"]["parameter_overrides"]
+    return dict(re.findall(r'(\w+)="([^"]*)"', text))
+
+
+@pytest.mark.parametrize("env", ["default", "prod"])
+def test_samconfig_environments_deploy_as_they_are(env):
+    overrides = _overrides(env)
+    assert overrides and set(overrides) <= set(TPL["Parameters"])
+    assert not any("example." in v for v in overrides.values())
+    conf = tomllib.loads((ROOT / "samconfig.toml").read_text())[env]["deploy"]["parameters"]
+    # the language extensions transform needs CAPABILITY_AUTO_EXPAND
+    assert set(conf["capabilities"].split()) == {"CAPABILITY_IAM", "CAPABILITY_AUTO_EXPAND"}
+
+
+def test_prod_keeps_its_table():
+    assert _overrides("prod")["TableProtection"] == "true"
+    assert _overrides("default").get("TableProtection", "false") == "false"
