@@ -226,3 +226,33 @@ def test_the_spectator_cap_is_read_from_the_environment():
     env = {**os.environ, "MAFIA_MAX_SPECTATORS": "7", "PYTHONPATH": os.pathsep.join(ROOT_PATHS)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "7"
+
+
+def test_the_lambda_requirements_are_pinned_from_the_lock():
+    """`sam build` installs functions/requirements.txt and layers/engine/requirements.txt with
+    --no-deps: each holds every package its artifact needs, pinned as requirements.lock pins it
+    (what the tests ran), written by `make lock` (scripts/lambda_requirements.py)."""
+    from scripts import lambda_requirements as lr
+
+    pins = lr.lock_pins()
+    texts = lr.generated()
+    for path, text in texts.items():
+        assert path.read_text() == text, f"{path} is stale: run make lock"
+        lines = [line for line in text.splitlines() if not line.startswith("#")]
+        assert lines, path
+        for line in lines:
+            name, version = line.split("==")
+            assert pins[lr.canonicalize_name(name)][1] == version, line
+    layer, functions = (
+        {lr.canonicalize_name(line.split("==")[0]) for line in texts[p].splitlines() if "==" in line}
+        for p in (lr.LAYER / "requirements.txt", lr.FUNCTIONS / "requirements.txt")
+    )
+    assert {"pydantic", "pydantic-core"} <= layer and not layer & functions  # the layer ships pydantic once
+    assert {"aws-lambda-powertools", "aws-xray-sdk", "boto3", "botocore"} <= functions
+    assert "--no-deps" in (ROOT / "Makefile").read_text()
+
+
+def test_no_requirement_file_names_msgspec():
+    files = [ROOT / "requirements-dev.txt", ROOT / "requirements.lock", *ROOT.glob("*/requirements.*"),
+             *ROOT.glob("layers/*/requirements.*")]  # fmt: skip
+    assert [f for f in files if "msgspec" in f.read_text().lower()] == []
