@@ -68,10 +68,14 @@ def closure(roots: list[Requirement], pins: dict[str, tuple[str, str]]) -> set[s
             continue
         name = canonicalize_name(req.name)
         if name not in pins:
-            raise SystemExit(f"{req.name} is not in {LOCK.name}: add it to requirements-dev.txt and run make lock")
+            raise SystemExit(
+                f"{req.name} is not in {LOCK.name}: add it to requirements-dev.txt and run make lock"
+            )
         installed = metadata.version(req.name)
         if installed != pins[name][1]:
-            raise SystemExit(f"{req.name} {installed} is installed, the lock says {pins[name][1]}: run make install")
+            raise SystemExit(
+                f"{req.name} {installed} is installed, the lock says {pins[name][1]}: run make install"
+            )
         names.add(name)
         for wanted in ("", *sorted(req.extras)):
             if (name, wanted) in seen:
