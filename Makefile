@@ -21,10 +21,15 @@ $(SAMVENV)/.installed: requirements-sam.lock
 	$(SAMVENV)/bin/python -m pip install -q -r requirements-sam.lock
 	@touch $@
 
-# Upgrade every pin: resolve the direct dependencies afresh in throw-away venvs and freeze them.
+# Upgrade every pin: resolve the direct dependencies afresh in throw-away venvs and freeze them;
+# then pin the Lambda artifacts' requirements (functions/, layers/engine/) from the new lock, so
+# `sam build` ships what the tests ran (scripts/lambda_requirements.py).
 lock:
 	scripts/lock.sh requirements-dev.txt requirements.lock
 	scripts/lock.sh requirements-sam.txt requirements-sam.lock
+	scripts/lock.sh requirements-checkov.txt requirements-checkov.lock
+	$(MAKE) install
+	$(BIN)/python scripts/lambda_requirements.py
 
 install: $(BIN)/.installed
 install-sam: $(SAMVENV)/.installed
@@ -78,7 +83,8 @@ LAMBDA_PY := $(REPO)$(BIN)/python
 # bytecode for the python3.11 runtime needs a Python 3.11 (any: bytecode.py is stdlib only);
 # without one the artifacts ship as source (correct, slower to start; check_build says so)
 BYTECODE_PY := $(or $(shell command -v python3.11 2>/dev/null),$(LAMBDA_PY))
-LAMBDA_PIP := $(LAMBDA_PY) -m pip install --quiet --no-compile --disable-pip-version-check \
+# --no-deps: requirements.txt pins every package already (`make lock`); nothing else may come in
+LAMBDA_PIP := $(LAMBDA_PY) -m pip install --quiet --no-compile --disable-pip-version-check --no-deps \
 	--platform manylinux2014_aarch64 --implementation cp --python-version 3.11 --only-binary=:all:
 LAMBDA_FUNCTIONS := RestFunction WsConnectFunction WsDisconnectFunction WsDefaultFunction WsReportFunction TimerFunction
 

@@ -7,6 +7,9 @@ For each of our modules (handlers/, service/, mafia_engine/) in each artifact, t
 without any bytecode of ours was built without a Python 3.11 (scripts/bytecode.py skipped):
 it runs, slower to start, and this says so without failing.
 
+Each artifact also holds exactly the packages its `requirements.txt` pins (`make lock`:
+functions/, layers/engine/), at those versions: what the tests ran.
+
     python scripts/check_build.py .aws-sam/build
 """
 
@@ -20,6 +23,37 @@ TAG = "cpython-311"
 OURS = {"functions": ("handlers", "service"), "layer": ("python/mafia_engine",), "site": ("sitedeploy",)}
 SITE = "SiteDeployFunction"  # ships the web client it publishes (functions/sitedeploy/handler.py)
 UNCHECKED_HASH = 0b01  # PEP 552 flags: hash-based, check_source off
+ROOT = Path(__file__).resolve().parents[1]
+REQUIREMENTS = {
+    "functions": ROOT / "functions/requirements.txt",
+    "layer": ROOT / "layers/engine/requirements.txt",
+}
+
+
+def _canonical(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+def pinned(requirements: Path) -> set[tuple[str, str]]:
+    lines = (line.split("#", 1)[0].strip() for line in requirements.read_text().splitlines())
+    return {(_canonical(n), v) for n, v in (line.split("==", 1) for line in lines if "==" in line)}
+
+
+def shipped(site: Path) -> set[tuple[str, str]]:
+    """(name, version) of every distribution installed in `site` (its `*.dist-info` folders)."""
+    out = set()
+    for info in site.glob("*.dist-info"):
+        name, version = info.name[: -len(".dist-info")].rsplit("-", 1)
+        out.add((_canonical(name), version))
+    return out
+
+
+def package_problems(artifact: Path, kind: str) -> list[str]:
+    site = artifact / "python" if kind == "layer" else artifact
+    want, have = pinned(REQUIREMENTS[kind]), shipped(site)
+    return [f"{artifact.name}: ships {n}=={v}, not pinned" for n, v in sorted(have - want)] + [
+        f"{artifact.name}: lacks {n}=={v}" for n, v in sorted(want - have)
+    ]
 
 
 def compiled(artifact: Path, packages: tuple[str, ...]) -> bool:
@@ -59,6 +93,7 @@ def main(build_dir: str) -> int:
         if artifact.name == SITE and not (artifact / "web" / "index.html").is_file():
             bad.append(f"{artifact.name}: no web/index.html (the client it publishes)")
     for artifact, packages in artifacts:
+        bad += package_problems(artifact, "layer" if packages == OURS["layer"] else "functions")
         if not compiled(artifact, packages):
             source.append(artifact.name)
             continue

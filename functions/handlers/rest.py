@@ -1,66 +1,235 @@
 """REST API (API Gateway REST API v1 proxy events): create rooms, join them, read a summary.
 
-The routes are declared once (`ROUTES`): `handlers/routing.py` checks each request
-against them, and `handlers/openapi.py` writes `docs/openapi.json` from the same declarations.
+Powertools' `APIGatewayRestResolver` with `enable_validation=True` routes each request, checks
+its path parameters and body against the pydantic models of `service/models.py` and serializes
+the answer through its model; `scripts/openapi.py` writes `docs/openapi.json` from the same
+resolver. What we add, each in one place below:
+
+- bodies are strict JSON (`json_body_deserializer`: `service/wire.py`, the parser the socket
+  uses, so REST and the socket refuse the same input with the same code: `bad_unicode`,
+  `bad_json` for NaN, `1e999` or nesting too deep);
+- JSON only: any other content type is 415 `unsupported_media_type`, a cross-site form
+  included (Powertools would parse urlencoded and multipart forms into the body model);
+- every error answer is `{"error": {"code", "message"}}` (`@app.exception_handler`s): the
+  resolver's 422 for a body or path that fails validation becomes our 400 (`bad_request`, or
+  the code a model raised: `bad_name`), its 404 for a known path with another method our 405.
 """
 
 from __future__ import annotations
 
 import os
+import re
+from functools import cache
+from http import HTTPStatus
+from typing import Annotated, Any
 
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response, content_types
+from aws_lambda_powertools.event_handler.exceptions import NotFoundError
+from aws_lambda_powertools.event_handler.openapi.exceptions import (
+    RequestUnsupportedContentType,
+    RequestValidationError,
+)
+from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.logging import correlation_paths
 
-from service import config
-from service.models import CreateRoom, JoinRoom, RoomCreated, RoomSummary, SeatCreated
-from service.names import BAD_NAME
+from service import config, wire
+from service.errors import ServiceError, quote
+from service.models import CreateRoom, Error, ErrorAnswer, JoinRoom, RoomCreated, RoomSummary, SeatCreated
+from service.quoting import tidy
 from service.roomcode import ROOM_CODE_PATTERN
-from service.telemetry import logger, metrics, tracer
+from service.telemetry import count, logger, metrics, tracer
 
-from .routing import Cors, PathParam, Route, Router
-
-
-def _cors() -> Cors:
-    origins = [o.strip() for o in os.environ.get("ALLOWED_ORIGINS", "*").split(",") if o.strip()]
-    return Cors(origins or ["*"])
-
-
-ROOM_CODE = PathParam(ROOM_CODE_PATTERN, "room code", "a room code is 4 to 8 letters and digits")
+UNSUPPORTED = ServiceError(
+    "unsupported_media_type", "request bodies are JSON (Content-Type: application/json)", 415
+)
+# A refusal a body model raises itself (`PydanticCustomError` types in service/models.py) keeps its code.
+MODEL_CODES = frozenset({"bad_name", "bad_request"})
+# What a value not matching a path parameter's pattern is told (the parameter's own words).
+PATH_REFUSALS = {"roomCode": "a room code is 4 to 8 letters and digits"}
 
 
-def create_room(body: CreateRoom) -> dict:
-    """Create a room; the creator is the host and player p1."""
+def _cors() -> CORSConfig:
+    origins = [o.strip() for o in os.environ.get("ALLOWED_ORIGINS", "*").split(",") if o.strip()] or ["*"]
+    return CORSConfig(allow_origin=origins[0], extra_origins=origins[1:], max_age=600)
+
+
+def _strict_json(text: str) -> Any:
+    return wire.loads(text, "bad_json")
+
+
+app = APIGatewayRestResolver(
+    cors=_cors(),
+    enable_validation=True,
+    json_body_deserializer=_strict_json,
+)
+
+RoomCode = Annotated[str, Path(pattern=ROOM_CODE_PATTERN, description="room code")]
+
+
+def _json(model: type, description: str) -> dict:
+    return {"description": description, "content": {content_types.APPLICATION_JSON: {"model": model}}}
+
+
+def _responses(status: int, answer: type, outcome: str, *errors: int) -> dict:
+    """The OpenAPI responses of a route: its answer and the error statuses it may give."""
+    every = {405, 500}  # another method on the path; a bug
+    return {
+        status: _json(answer, outcome),
+        **{e: _json(ErrorAnswer, HTTPStatus(e).phrase) for e in sorted({*errors, *every})},
+    }
+
+
+def _created(body: Any) -> Response:
+    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=body)
+
+
+@app.post(
+    "/rooms",
+    operation_id="create_room",
+    description="Create a room; the creator is the host and player p1.",
+    responses=_responses(201, RoomCreated, "room created", 400, 415, 503),
+)
+def create_room(body: CreateRoom) -> Response[RoomCreated]:
     out = config.service().create_room(body.name, body.preset, body.options, lang=body.lang)
     logger.append_keys(room=out["roomCode"], player=out["playerId"])
-    return out
+    return _created(out)
 
 
-def join_room(room_code: str, body: JoinRoom) -> dict:
-    """Take a seat in a room's lobby."""
-    logger.append_keys(room=room_code.upper())
-    out = config.service().join_room(room_code, body.name)
+@app.post(
+    "/rooms/<roomCode>/players",
+    operation_id="join_room",
+    description="Take a seat in a room's lobby.",
+    responses=_responses(201, SeatCreated, "seat taken", 400, 404, 409, 415, 503),
+)
+def join_room(roomCode: RoomCode, body: JoinRoom) -> Response[SeatCreated]:
+    logger.append_keys(room=roomCode.upper())
+    out = config.service().join_room(roomCode, body.name)
     logger.append_keys(player=out["playerId"])
-    return out
+    return _created(out)
 
 
-def get_room(room_code: str) -> dict:
-    """The public lobby summary: no tokens, no roles."""
-    logger.append_keys(room=room_code.upper())
-    return config.service().summary(room_code)
+@app.get(
+    "/rooms/<roomCode>",
+    operation_id="get_room",
+    description="The public lobby summary: no tokens, no roles.",
+    responses=_responses(200, RoomSummary, "OK", 400, 404),
+)
+def get_room(roomCode: RoomCode) -> RoomSummary:
+    logger.append_keys(room=roomCode.upper())
+    return config.service().summary(roomCode)
 
 
-ROUTES = (
-    Route("POST", "/rooms", create_room, RoomCreated, 201, CreateRoom, errors=(400, 415, 503), outcome="room created"),
-    Route(
-        "POST", "/rooms/{roomCode}/players", join_room, SeatCreated, 201, JoinRoom,
-        params={"roomCode": ROOM_CODE}, errors=(400, 404, 409, 415, 503), outcome="seat taken",
-    ),
-    Route("GET", "/rooms/{roomCode}", get_room, RoomSummary, params={"roomCode": ROOM_CODE}, errors=(400, 404)),
-)  # fmt: skip
-router = Router(ROUTES, _cors(), refusals={"name": (BAD_NAME, "name: a name is a string")})
+# ---------------------------------------------------------------- every error, one shape
+def error_answer(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Response:
+    """Every REST error answer: the message quotes at most a short prefix of any input."""
+    body = ErrorAnswer(error=Error(code=code, message=tidy(message))).model_dump()
+    return Response(
+        status_code=status, content_type=content_types.APPLICATION_JSON, body=body, headers=headers
+    )
+
+
+def _is_json(headers: Any) -> bool:
+    """A body may be JSON only: `application/json`, parameters (`; charset=utf-8`) allowed;
+    no content type reads as JSON (as API Gateway's own default)."""
+    media = (headers.get("content-type") or content_types.APPLICATION_JSON).split(";")[0].strip().lower()
+    return media == content_types.APPLICATION_JSON
+
+
+def json_bodies_only(app: APIGatewayRestResolver, next_middleware: Any) -> Response:
+    """415 for a body that is not JSON, before the route runs (a form that validated included)."""
+    if app.current_event.body and not _is_json(app.current_event.headers):
+        raise UNSUPPORTED
+    return next_middleware(app)
+
+
+app.use(middlewares=[json_bodies_only])
+
+
+@app.exception_handler(ServiceError)
+def service_error(exc: ServiceError) -> Response:
+    return error_answer(exc.status, exc.code, exc.message)
+
+
+def refusal(errors: list[dict[str, Any]]) -> ServiceError:
+    """Our 400 for the resolver's first validation error: its code, and a short message naming
+    where (`body: missing required field 'name'`, `name: a name cannot be empty`)."""
+    err = errors[0]
+    kind, loc = err.get("type", ""), tuple(str(p) for p in err.get("loc", ()))
+    source, path = (loc[0], loc[1:]) if loc else ("body", ())
+    where = ".".join(path)
+    if source == "path" and where in PATH_REFUSALS and kind == "string_pattern_mismatch":
+        return ServiceError("bad_request", f"{where}: {PATH_REFUSALS[where]}")
+    if kind in MODEL_CODES:
+        return ServiceError(kind, f"{where or source}: {err.get('msg', '')}")
+    if kind == "extra_forbidden":
+        return ServiceError("bad_request", f"unknown field {quote(path[-1] if path else '')}")
+    if kind == "missing" and path:
+        parent = ".".join(path[:-1]) or source
+        return ServiceError("bad_request", f"{parent}: missing required field {path[-1]!r}")
+    if not path and kind in ("missing", "model_type", "model_attributes_type", "dict_type"):
+        return ServiceError("bad_request", f"{source}: a JSON object is required")
+    msg = str(err.get("msg", "invalid"))
+    return ServiceError("bad_request", f"{where or source}: {msg[:1].lower()}{msg[1:]}")
+
+
+@app.exception_handler(RequestValidationError)
+def validation_error(exc: RequestValidationError) -> Response:
+    errors = list(exc.errors())
+    if any(e.get("loc", ("",))[0] == "response" for e in errors):  # an answer off its model
+        return internal_error(exc)
+    if app.current_event.body and not _is_json(app.current_event.headers):
+        out = UNSUPPORTED  # a form that failed validation is still not JSON: 415 first
+    else:
+        out = refusal(errors)
+    return error_answer(out.status, out.code, out.message)
+
+
+@app.exception_handler(RequestUnsupportedContentType)  # neither JSON nor a form (`text/plain`)
+def unsupported(exc: RequestUnsupportedContentType) -> Response:
+    return error_answer(UNSUPPORTED.status, UNSUPPORTED.code, UNSUPPORTED.message)
+
+
+@app.exception_handler(UnicodeDecodeError)
+def not_utf8(exc: UnicodeDecodeError) -> Response:
+    return error_answer(400, wire.BAD_UNICODE, "the body is not valid UTF-8")
+
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+@cache
+def _paths() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Each path template (as a pattern) and the methods it answers, from the resolver's own
+    OpenAPI document: built on the first 405 only."""
+    paths = app.get_openapi_schema().model_dump(exclude_none=True)["paths"]
+    return tuple(
+        (
+            re.compile("^" + re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(template)) + "/?$"),
+            ", ".join(sorted(m.upper() for m in item if m in METHODS)),
+        )
+        for template, item in paths.items()
+    )
+
+
+@app.not_found
+def not_found(exc: NotFoundError) -> Response:
+    path = app.current_event.path
+    allowed = next((methods for pattern, methods in _paths() if pattern.match(path)), None)
+    if allowed:
+        return error_answer(405, "method_not_allowed", f"this path answers {allowed}", {"Allow": allowed})
+    return error_answer(404, "not_found", "no such route")
+
+
+@app.exception_handler(Exception)
+def internal_error(exc: Exception) -> Response:
+    """A bug: logged with its stack, counted, answered without details."""
+    logger.exception("unhandled error in a REST route")
+    count("InternalErrors")
+    return error_answer(500, "internal_error", "something went wrong on our side")
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
-@tracer.capture_lambda_handler
+@tracer.capture_lambda_handler(capture_response=False)  # an answer holds a token
 @metrics.log_metrics
 def handler(event: dict, context: object) -> dict:
-    return router.resolve(event)
+    return app.resolve(event, context)

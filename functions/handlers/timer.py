@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import msgspec
+from aws_lambda_powertools.utilities.parser import parse
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from service import config
 from service.telemetry import logger, metrics, tracer
 
 
-class TimerEvent(msgspec.Struct, frozen=True):
+class TimerEvent(BaseModel):
     """A phase timeout (the Scheduler target `Input` `service.timers` writes): the room, the
-    phase seq it ends, and the second it was scheduled for."""
+    phase seq it ends, and the second it was scheduled for. Strict: `"3"` is not a phase."""
+
+    model_config = ConfigDict(strict=True, frozen=True)
 
     room: str
     phase: int
@@ -18,12 +21,12 @@ class TimerEvent(msgspec.Struct, frozen=True):
 
 
 @logger.inject_lambda_context(clear_state=True)
-@tracer.capture_lambda_handler
+@tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 def handler(event: dict, context: object) -> dict:
     try:
-        timer = msgspec.convert(event, TimerEvent, strict=True)
-    except msgspec.ValidationError:
+        timer = parse(event=event, model=TimerEvent)
+    except ValidationError:
         logger.warning("malformed timer event")
         return {"outcome": "malformed"}
     room = timer.room.upper()

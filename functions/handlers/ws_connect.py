@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.parser import event_parser
 
-from handlers.ws_events import ConnectEvent, event_parser
+from handlers.ws_events import ConnectEvent
 from service import config
 from service.errors import ServiceError
 from service.roomcode import room_code_shaped
@@ -12,7 +13,7 @@ from service.telemetry import logger, metrics, tracer
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
-@tracer.capture_lambda_handler
+@tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 @event_parser(model=ConnectEvent)
 def handler(event: ConnectEvent, context: object) -> dict:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.parser import event_parser
 
-from handlers.ws_events import DisconnectEvent, event_parser
+from handlers.ws_events import DisconnectEvent
 from service import config
 from service.telemetry import logger, metrics, tracer
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
-@tracer.capture_lambda_handler
+@tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 @event_parser(model=DisconnectEvent)
 def handler(event: DisconnectEvent, context: object) -> dict:

@@ -1,62 +1,84 @@
-"""The REST API's bodies and answers, as msgspec Structs (WebSocket frames: `frames.py`).
+"""The REST API's bodies and answers, as pydantic models (WebSocket frames: `frames.py`).
 
-One declaration serves three purposes: `handlers/rest.py` converts each request body into its
-Struct (strict types, unknown fields refused), answers are converted through theirs (so an
-answer never carries a key the API does not declare), and `handlers/openapi.py` writes
-`docs/openapi.json` from the same Structs at build time. msgspec rather than pydantic keeps
-the REST cold start as light as the socket handlers' (issue 15 §5).
+One declaration serves three purposes: Powertools' `APIGatewayRestResolver(enable_validation=True)`
+(`handlers/rest.py`) validates each request body into its model (strict types, unknown fields
+refused), answers are serialized through theirs (so an answer never carries a key the API does
+not declare), and the resolver writes `docs/openapi.json` from the same models
+(`scripts/openapi.py`).
+
+A refusal raised here is a `PydanticCustomError` whose type is our error code (`bad_name`,
+`bad_request`): `handlers/rest.py` answers it with that code, without matching message text.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-import msgspec
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from mafia_engine.presets import PRESETS
 
 from . import names
 from .errors import ServiceError, quote
 
-# Checked by the name rule (`names.clean`, code `bad_name`), not by msgspec: the schema only
-# documents the bounds of a stored name.
-Name = Annotated[str, msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": names.NAME_MAX})]
-PresetName = Annotated[str, msgspec.Meta(extra_json_schema={"enum": list(PRESETS)})]
+
+class Model(BaseModel):
+    """Strict (`"3"` is not 3), closed (unknown fields refused), immutable; built on first use,
+    not at import (`defer_build`: a cold start builds only the models its request needs)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
+
+
+class Answer(BaseModel):
+    """An answer: keys the service adds but the model does not declare are dropped."""
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+
+def _name(raw: Any) -> str:
+    """The name rule (`service/names.py`, shared with the WebSocket frames) as a validator."""
+    try:
+        return names.clean(raw)
+    except ServiceError as exc:
+        raise PydanticCustomError(exc.code, "{reason}", {"reason": exc.message}) from None
+
+
+def _preset(name: str) -> str:
+    if name not in PRESETS:  # read at each request: a preset registered later is known too
+        raise PydanticCustomError(
+            "bad_request",
+            "unknown preset {preset} (one of {known})",
+            {"preset": quote(name), "known": ", ".join(PRESETS)},
+        )
+    return name
+
+
+# The schema documents the bounds of a stored name; the rule itself is `names.clean`.
+Name = Annotated[str, BeforeValidator(_name), Field(min_length=1, max_length=names.NAME_MAX)]
+PresetName = Annotated[str, AfterValidator(_preset), Field(json_schema_extra={"enum": list(PRESETS)})]
 Lang = Literal["en", "ko", "ru"]
 
 
-class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Body(Model):
     """A request body naming a player: the name rule applies to `name`."""
 
     name: Name
 
-    def __post_init__(self) -> None:
-        try:  # a ServiceError goes through msgspec as it is: name the field ourselves
-            msgspec.structs.force_setattr(self, "name", names.clean(self.name))
-        except ServiceError as exc:
-            raise ServiceError(exc.code, f"name: {exc.message}", exc.status) from None
 
-
-class CreateRoom(Body, frozen=True):
+class CreateRoom(Body):
     """`POST /rooms`: the host's name, the preset and its options, the room's language."""
 
     preset: PresetName = "classic"
     options: dict[str, Any] = {}
     lang: Lang = "en"
 
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.preset not in PRESETS:  # read at each request: a preset registered later is known too
-            raise ServiceError(
-                "bad_request", f"preset: unknown preset {quote(self.preset)} (one of {', '.join(PRESETS)})"
-            )
 
-
-class JoinRoom(Body, frozen=True):
+class JoinRoom(Body):
     """`POST /rooms/{roomCode}/players`: the new player's name."""
 
 
-class RoomCreated(msgspec.Struct, frozen=True):
+class RoomCreated(Answer):
     """The new room: its code, the host's seat (`p1`) and secret token, and where to connect."""
 
     roomCode: str
@@ -65,7 +87,7 @@ class RoomCreated(msgspec.Struct, frozen=True):
     wsUrl: str
 
 
-class SeatCreated(msgspec.Struct, frozen=True):
+class SeatCreated(Answer):
     """The new seat and its secret token (keep it: it is the only way back into the seat)."""
 
     playerId: str
@@ -73,14 +95,14 @@ class SeatCreated(msgspec.Struct, frozen=True):
     wsUrl: str
 
 
-class SetupError(msgspec.Struct, frozen=True):
+class SetupError(Answer):
     """Why the lobby cannot start yet (e.g. `too_few_players`)."""
 
     code: str
     message: str
 
 
-class PlayerSummary(msgspec.Struct, frozen=True):
+class PlayerSummary(Answer):
     """A seat as anyone may see it: no token, no role."""
 
     id: str
@@ -92,7 +114,7 @@ class PlayerSummary(msgspec.Struct, frozen=True):
     left: bool = False
 
 
-class RoomSummary(msgspec.Struct, frozen=True):
+class RoomSummary(Answer):
     """`GET /rooms/{roomCode}`: the public lobby summary."""
 
     roomCode: str
@@ -104,23 +126,21 @@ class RoomSummary(msgspec.Struct, frozen=True):
     maxPlayers: int
     setupError: SetupError | None
     players: list[PlayerSummary]
-    removed: Annotated[
-        list[str],
-        msgspec.Meta(
-            description="ids of the seats the host removed (newest last, at most 32): a device "
-            "refused at connect reads here that its seat was removed"
-        ),
-    ] = []
+    removed: list[str] = Field(
+        default=[],
+        description="ids of the seats the host removed (newest last, at most 32): a device "
+        "refused at connect reads here that its seat was removed",
+    )
 
 
-class Error(msgspec.Struct, frozen=True):
+class Error(Answer):
     """A refusal: a short machine `code` and a human `message`."""
 
     code: str
     message: str
 
 
-class ErrorAnswer(msgspec.Struct, frozen=True):
+class ErrorAnswer(Answer):
     """Every error answer's body."""
 
     error: Error

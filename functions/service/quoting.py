@@ -3,7 +3,7 @@
 Our own messages quote input with `errors.quote` (a short prefix). Messages made elsewhere
 (the engine's refusals, validation libraries' locations) may still carry a whole input, so
 `tidy` is applied where every error leaves the server (`views.error_frame` for WebSocket,
-`handlers/routing.py`'s `error_answer` for REST): each quoted literal, and each run of text without
+`handlers/rest.py`'s `error_answer` for REST): each quoted literal, and each run of text without
 a space, longer than QUOTE_CHARS is cut to its first QUOTE_CHARS characters and "…".
 Messages the server writes itself have no such runs, so they pass unchanged.
 """

@@ -1,24 +1,30 @@
 """Powertools Logger, Metrics and Tracer shared by every handler (one instance each).
 
 Log keys: `correlation_id` (the API Gateway request id; the room and phase for a timer),
-`connection`, `room` and `player`. Tokens are never logged (handlers do not log events).
+`connection`, `room` and `player`. Tokens are never logged (handlers do not log events), nor
+traced: handlers capture no response in X-Ray (`capture_response=False`; a REST answer holds
+a seat's token).
 
-The Tracer is Powertools' real one only when tracing is on; Powertools' Tracer imports the
-X-Ray SDK even when it is disabled (about a cold `import boto3` of time), so with tracing off
-`tracer` is a `NoTracer` with the same decorator API. Tracing is off under the same rule the
-Powertools Tracer uses: `POWERTOOLS_TRACE_DISABLED` true (tests, the offline stack), or not in
-Lambda (`LAMBDA_TASK_ROOT` unset), or in SAM local (`AWS_SAM_LOCAL`).
+The Tracer is Powertools' own. Tracing is off by Powertools' rule (`POWERTOOLS_TRACE_DISABLED`
+true, as in the tests and the offline stack, or not in Lambda, or in SAM local: `tracing_enabled`
+reads it in one place). Off, the Tracer gets `OffProvider`, the tracing-provider interface
+Powertools defines (`aws_lambda_powertools.tracing.base.BaseProvider`) recording nothing: its
+default provider is the X-Ray SDK's recorder, which a disabled Tracer still imports (about a
+cold `import boto3` of time, docs/operations.md "Cold starts") only to switch it off.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 from aws_lambda_powertools.logging import Logger
 from aws_lambda_powertools.metrics import Metrics, MetricUnit
+from aws_lambda_powertools.tracing import Tracer
+from aws_lambda_powertools.tracing.base import BaseProvider, BaseSegment
 
 # A handler that only reads (sync, a refused frame) has no metric to publish: not a problem.
 warnings.filterwarnings("ignore", message="No application metrics to publish")
@@ -34,33 +40,57 @@ def tracing_enabled(env: dict[str, str] | os._Environ = os.environ) -> bool:
     return bool(env.get("LAMBDA_TASK_ROOT")) and not env.get("AWS_SAM_LOCAL")
 
 
-class NoTracer:
-    """The Tracer's decorator API, doing nothing (tracing off: no X-Ray SDK import)."""
+class OffSegment(BaseSegment):
+    """A (sub)segment that records nothing."""
 
-    def capture_lambda_handler(self, fn: Callable | None = None, **_: Any) -> Callable:
-        return fn if fn is not None else _unchanged
+    def close(self, end_time: int | None = None) -> None:
+        pass
 
-    def capture_method(self, fn: Callable | None = None, **_: Any) -> Callable:
-        return fn if fn is not None else _unchanged
+    def add_subsegment(self, subsegment: Any) -> None:
+        pass
+
+    def remove_subsegment(self, subsegment: Any) -> None:
+        pass
 
     def put_annotation(self, key: str, value: Any) -> None:
         pass
 
-    def put_metadata(self, key: str, value: Any, namespace: str | None = None) -> None:
+    def put_metadata(self, key: str, value: Any, namespace: str = "default") -> None:
+        pass
+
+    def add_exception(self, exception: BaseException, stack: Any, remote: bool = False) -> None:
         pass
 
 
-def _unchanged(fn: Callable) -> Callable:
-    return fn
+class OffProvider(BaseProvider):
+    """The provider of a Tracer with tracing off: no segment is recorded, no SDK is loaded."""
+
+    @contextlib.contextmanager
+    def in_subsegment(self, name: str | None = None, **kwargs: Any) -> Iterator[BaseSegment]:
+        yield OffSegment()
+
+    @contextlib.asynccontextmanager
+    async def in_subsegment_async(self, name: str | None = None, **kwargs: Any) -> Any:
+        yield OffSegment()
+
+    def put_annotation(self, key: str, value: Any) -> None:
+        pass
+
+    def put_metadata(self, key: str, value: Any, namespace: str = "default") -> None:
+        pass
+
+    def patch(self, modules: Any) -> None:
+        pass
+
+    def patch_all(self) -> None:
+        pass
 
 
-def make_tracer(env: dict[str, str] | os._Environ = os.environ) -> Any:
-    """Powertools' Tracer when tracing is on, else a `NoTracer`."""
-    if not tracing_enabled(env):
-        return NoTracer()
-    from aws_lambda_powertools.tracing import Tracer  # imports the X-Ray SDK
-
-    return Tracer(service=SERVICE)
+def make_tracer(env: dict[str, str] | os._Environ = os.environ) -> Tracer:
+    """Powertools' Tracer: on, with its X-Ray provider; off, with `OffProvider`."""
+    if tracing_enabled(env):
+        return Tracer(service=SERVICE)
+    return Tracer(service=SERVICE, disabled=True, provider=OffProvider())
 
 
 logger = Logger(service=SERVICE)

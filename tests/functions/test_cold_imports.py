@@ -1,5 +1,11 @@
-"""Issue 15 §5: a cold start imports only what its handler's path needs (figures: bench/backend.py,
-docs/operations.md "Cold starts"). Each check runs a fresh interpreter, as a cold Lambda does."""
+"""A cold start imports only what its handler's path needs (figures: bench/backend.py,
+docs/operations.md "Cold starts"). Each check runs a fresh interpreter, as a cold Lambda does.
+
+Every handler is built on Powertools and pydantic; what stays off a path is what it never uses:
+the REST resolver (its package imports every resolver it has) off the socket and timer paths,
+the parser's other event models (they load on first access) off every path, the X-Ray SDK's
+recorder with tracing off, and the bot policy until a room has bots.
+"""
 
 from __future__ import annotations
 
@@ -12,30 +18,19 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-HEAVY = {
-    "aws_xray_sdk": "the X-Ray SDK (tracing is off)",
-    "aws_lambda_powertools.utilities.parser": "Powertools' parser models (every AWS event model)",
-    "aws_lambda_powertools.event_handler": "Powertools' resolvers (its package imports all of them)",
-    "service.models": "the REST bodies",
-    "handlers.routing": "the REST router",
-    "mafia_engine.bots": "the bot policy (rooms without bots never need it)",
-}
-REST_ONLY = {"service.models", "handlers.routing"}
 SOCKET_AND_TIMER = ["ws_connect", "ws_disconnect", "ws_default", "ws_report", "timer"]
 HANDLERS = ["rest", *SOCKET_AND_TIMER]
-PYDANTIC = ("pydantic", "pydantic_core")
-# Records the module of every `import pydantic...` statement run, even when pydantic is loaded
-# already (an import hook on the finder would only see the first).
-SPY = """
-import builtins, sys
-_real = builtins.__import__
-IMPORTERS = set()
-def _spy(name, globals=None, locals=None, fromlist=(), level=0):
-    if level == 0 and name.split(".")[0] in {pkgs!r}:
-        IMPORTERS.add((globals or {{}}).get("__name__", "?"))
-    return _real(name, globals, locals, fromlist, level)
-builtins.__import__ = _spy
-"""
+EVERY_PATH_SKIPS = {
+    "aws_xray_sdk.core": "the X-Ray SDK's recorder (tracing is off)",
+    "mafia_engine.bots": "the bot policy (rooms without bots never need it)",
+}
+REST_ONLY = {
+    "aws_lambda_powertools.event_handler": "Powertools' resolvers (its package imports all of them)",
+    "handlers.rest": "the REST handler",
+    "service.models": "the REST bodies and answers",
+}
+PARSER_MODELS = "aws_lambda_powertools.utilities.parser.models."
+WEBSOCKET_MODELS = PARSER_MODELS + "apigw_websocket"
 
 
 def run(code: str, env: dict[str, str]) -> object:
@@ -50,64 +45,52 @@ def loaded(module: str, env: dict[str, str]) -> list[str]:
     return run(f"import {module}; import json; print(json.dumps(sorted(sys.modules)))", env)
 
 
-def pydantic_importers(module: str, env: dict[str, str]) -> list[str]:
-    """The modules that run an `import pydantic...` statement while `module` is imported."""
-    code = SPY.format(pkgs=PYDANTIC) + f"import {module}; import json; print(json.dumps(sorted(IMPORTERS)))"
-    return run(code, env)
-
-
 def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("POWERTOOLS_TRACE_DISABLED", "LAMBDA_TASK_ROOT")}
     return {**env, "AWS_DEFAULT_REGION": "us-east-1", **extra}
 
 
-@pytest.mark.parametrize("handler", HANDLERS)
-def test_a_cold_handler_imports_only_what_its_path_needs(handler):
-    mods = loaded(f"handlers.{handler}", _env(POWERTOOLS_TRACE_DISABLED="true", LAMBDA_TASK_ROOT="/var/task"))
-    allowed = REST_ONLY if handler == "rest" else set()
-    for heavy, what in HEAVY.items():
-        if heavy in allowed:
-            assert heavy in mods, heavy
-            continue
-        assert not any(m == heavy or m.startswith(heavy + ".") for m in mods), f"{handler} imports {what}"
+def _has(mods: list[str], package: str) -> bool:
+    return any(m == package or m.startswith(package + ".") for m in mods)
+
+
+@pytest.fixture(scope="module")
+def cold() -> dict[str, list[str]]:
+    """The modules each handler's cold import loads (in Lambda, tracing off)."""
+    env = _env(POWERTOOLS_TRACE_DISABLED="true", LAMBDA_TASK_ROOT="/var/task")
+    return {h: loaded(f"handlers.{h}", env) for h in HANDLERS}
 
 
 @pytest.mark.parametrize("handler", HANDLERS)
-def test_no_cold_start_loads_pydantic(handler):
-    """Issue 15 §5: pydantic costs a third of `import boto3`: every handler validates with
-    msgspec (REST bodies included), and so does the engine they import."""
-    mods = loaded(f"handlers.{handler}", _env(POWERTOOLS_TRACE_DISABLED="true"))
-    assert not [m for m in mods if m.split(".")[0] in PYDANTIC], f"{handler} loads pydantic"
+def test_a_cold_handler_imports_only_what_its_path_needs(cold, handler):
+    mods = cold[handler]
+    for heavy, what in EVERY_PATH_SKIPS.items():
+        assert not _has(mods, heavy), f"{handler} imports {what}"
+    for heavy, what in REST_ONLY.items():
+        assert _has(mods, heavy) == (handler == "rest"), f"{handler}: {what}"
 
 
 @pytest.mark.parametrize("handler", HANDLERS)
-def test_no_function_module_on_a_handler_path_imports_pydantic(handler):
-    """The functions' half of the check above, whatever the engine imports: no module under
-    functions/ that a cold start loads has an `import pydantic` of its own."""
-    importers = pydantic_importers(f"handlers.{handler}", _env(POWERTOOLS_TRACE_DISABLED="true"))
-    assert not [m for m in importers if m.split(".")[0] in ("handlers", "service")], importers
+def test_every_handler_validates_with_pydantic(cold, handler):
+    assert "pydantic" in cold[handler]
+    handlers = ROOT / "functions" / "handlers"
+    assert not [p.name for p in handlers.glob("*.py") if "msgspec" in p.read_text()]
 
 
-def test_the_pydantic_spy_sees_an_importer():
-    """The spy above works: Powertools' parser, which no handler uses, imports pydantic."""
-    importers = pydantic_importers(
-        "aws_lambda_powertools.utilities.parser", _env(POWERTOOLS_TRACE_DISABLED="true")
-    )
-    assert any(m.startswith("aws_lambda_powertools.utilities.parser") for m in importers), importers
+@pytest.mark.parametrize("handler", SOCKET_AND_TIMER)
+def test_a_socket_handler_loads_the_websocket_event_models_only(cold, handler):
+    """Powertools' parser loads an event model on first access: the WebSocket models alone
+    (the timer has its own model and loads none)."""
+    models = {m for m in cold[handler] if m.startswith(PARSER_MODELS)}
+    assert models == (set() if handler == "timer" else {WEBSOCKET_MODELS}), models
 
 
-def test_tracing_on_uses_the_real_powertools_tracer():
-    """Issue 11: with tracing on (in Lambda, POWERTOOLS_TRACE_DISABLED unset) the Tracer is
-    Powertools' own, X-Ray SDK and all."""
+def test_tracing_on_uses_the_x_ray_provider():
+    """With tracing on (in Lambda, POWERTOOLS_TRACE_DISABLED unset) the Tracer's provider is
+    the X-Ray SDK's recorder, as Powertools sets it up."""
     code = (
-        f"import sys; sys.path[:0] = {[str(ROOT / 'layers/engine'), str(ROOT / 'functions')]!r}; "
-        "from service.telemetry import tracer; print(type(tracer).__module__, type(tracer).__name__)"
+        "from service.telemetry import tracer; import json; "
+        "print(json.dumps([type(tracer).__name__, tracer.disabled, type(tracer.provider).__module__]))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=_env(LAMBDA_TASK_ROOT="/var/task"),
-        check=True,
-    )
-    assert out.stdout.split() == ["aws_lambda_powertools.tracing.tracer", "Tracer"]
+    name, disabled, provider = run(code, _env(LAMBDA_TASK_ROOT="/var/task"))
+    assert (name, disabled) == ("Tracer", False) and provider.startswith("aws_xray_sdk"), provider

@@ -107,17 +107,21 @@ def test_sample_events_run_through_their_handlers(api):
 
 
 def test_openapi_document_is_current():
-    from handlers import openapi
+    """docs/openapi.json is what the REST resolver writes (scripts/openapi.py)."""
+    from scripts import openapi
 
     path = ROOT / "docs" / "openapi.json"
     generated = openapi.openapi_json()
     if os.environ.get("UPDATE_OPENAPI") or not path.exists():
         path.write_text(generated + "\n")
     assert json.loads(path.read_text()) == json.loads(generated), (
-        "run: UPDATE_OPENAPI=1 pytest tests/functions"
+        "run: .venv/bin/python scripts/openapi.py > docs/openapi.json"
     )
     spec = json.loads(generated)
     assert {"/rooms", "/rooms/{roomCode}", "/rooms/{roomCode}/players"} <= set(spec["paths"])
+    for item in spec["paths"].values():
+        for op in item.values():  # our error statuses, never the resolver's default 422
+            assert "422" not in op["responses"] and {"405", "500"} <= set(op["responses"]), op
 
 
 def _statements(resource: dict) -> list[dict]:
@@ -239,3 +243,52 @@ def test_the_spectator_cap_is_read_from_the_environment():
     env = {**os.environ, "MAFIA_MAX_SPECTATORS": "7", "PYTHONPATH": os.pathsep.join(ROOT_PATHS)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "7"
+
+
+def test_the_lambda_requirements_are_pinned_from_the_lock():
+    """`sam build` installs functions/requirements.txt and layers/engine/requirements.txt with
+    --no-deps: each holds every package its artifact needs, pinned as requirements.lock pins it
+    (what the tests ran), written by `make lock` (scripts/lambda_requirements.py)."""
+    from scripts import lambda_requirements as lr
+
+    pins = lr.lock_pins()
+    texts = lr.generated()
+    for path, text in texts.items():
+        assert path.read_text() == text, f"{path} is stale: run make lock"
+        lines = [line for line in text.splitlines() if not line.startswith("#")]
+        assert lines, path
+        for line in lines:
+            name, version = line.split("==")
+            assert pins[lr.canonicalize_name(name)][1] == version, line
+    layer, functions = (
+        {lr.canonicalize_name(line.split("==")[0]) for line in texts[p].splitlines() if "==" in line}
+        for p in (lr.LAYER / "requirements.txt", lr.FUNCTIONS / "requirements.txt")
+    )
+    assert {"pydantic", "pydantic-core"} <= layer and not layer & functions  # the layer ships pydantic once
+    assert {"aws-lambda-powertools", "aws-xray-sdk", "boto3", "botocore"} <= functions
+    assert "--no-deps" in (ROOT / "Makefile").read_text()
+
+
+def test_no_requirement_file_names_msgspec():
+    files = [ROOT / "requirements-dev.txt", ROOT / "requirements.lock", *ROOT.glob("*/requirements.*"),
+             *ROOT.glob("layers/*/requirements.*")]  # fmt: skip
+    assert [f for f in files if "msgspec" in f.read_text().lower()] == []
+
+
+def test_check_build_refuses_an_artifact_off_its_pins(tmp_path):
+    """scripts/check_build.py (in `make build`) fails an artifact holding a package its
+    requirements.txt does not pin, or lacking one it pins."""
+    from scripts import check_build
+
+    art = tmp_path / "RestFunction"
+    pins = dict(check_build.pinned(check_build.REQUIREMENTS["functions"]))
+    for name, version in sorted(pins.items()):
+        (art / f"{name.replace('-', '_')}-{version}.dist-info").mkdir(parents=True)
+    assert check_build.package_problems(art, "functions") == []
+    (art / "msgspec-0.23.0.dist-info").mkdir()
+    (art / f"boto3-{pins['boto3']}.dist-info").rename(art / "boto3-1.0.0.dist-info")
+    assert set(check_build.package_problems(art, "functions")) == {
+        "RestFunction: ships msgspec==0.23.0, not pinned",
+        "RestFunction: ships boto3==1.0.0, not pinned",
+        f"RestFunction: lacks boto3=={pins['boto3']}",
+    }

@@ -1,5 +1,6 @@
 """Every sample event in events/ and every event the shared builders make (local/events.py:
-the offline stack, these tests, the bench) validates against the model its handler parses."""
+the offline stack, these tests, the bench) validates against the model its handler parses with
+(Powertools' parser models, handlers/ws_events.py; the timer's own model)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from aws_lambda_powertools.utilities.parser.models import (
-    APIGatewayProxyEventModel,
-    APIGatewayWebSocketConnectEventModel,
-    APIGatewayWebSocketDisconnectEventModel,
-    APIGatewayWebSocketMessageEventModel,
-)
-from msgspec import ValidationError
+from aws_lambda_powertools.utilities.parser import parse
+from aws_lambda_powertools.utilities.parser.models import APIGatewayProxyEventModel
+from pydantic import ValidationError
 
 from handlers.timer import TimerEvent
-from handlers.ws_events import ConnectEvent, DisconnectEvent, MessageEvent, parse
+from handlers.ws_events import ConnectEvent, DisconnectEvent, MessageEvent, frame
 from local import events
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
@@ -28,13 +25,6 @@ MODEL_BY_PREFIX = {
     "ws_disconnect": DisconnectEvent,
     "timer": TimerEvent,
 }
-# The handlers' own small WebSocket models (handlers/ws_events.py) read a subset of what
-# Powertools' models check: every sample must pass Powertools' full model too.
-POWERTOOLS_MODEL = {
-    ConnectEvent: APIGatewayWebSocketConnectEventModel,
-    MessageEvent: APIGatewayWebSocketMessageEventModel,
-    DisconnectEvent: APIGatewayWebSocketDisconnectEventModel,
-}
 
 
 def model_for(name: str):
@@ -44,13 +34,7 @@ def model_for(name: str):
 @pytest.mark.parametrize("path", sorted(EVENTS.glob("*.json")), ids=lambda p: p.name)
 def test_every_sample_event_validates_against_its_handler_model(path):
     event = json.loads(path.read_text(encoding="utf-8"))
-    model = model_for(path.name)
-    if model is APIGatewayProxyEventModel:
-        model.model_validate(event)
-    else:
-        parse(model, event)
-    if model in POWERTOOLS_MODEL:
-        POWERTOOLS_MODEL[model].model_validate(event)
+    parse(event=event, model=model_for(path.name))
 
 
 def test_every_handler_has_a_sample_event():
@@ -60,33 +44,65 @@ def test_every_handler_has_a_sample_event():
 
 
 def test_the_shared_builders_make_events_the_handlers_accept():
-    APIGatewayProxyEventModel.model_validate(
-        events.rest_event(
+    parse(
+        event=events.rest_event(
             method="POST", path="/rooms", headers={"Content-Type": "application/json"}, body="{}"
-        )
+        ),
+        model=APIGatewayProxyEventModel,
     )
-    built = {
-        ConnectEvent: events.ws_connect_event(connection="c1", query={"room": "ABCDE"}),
-        MessageEvent: events.ws_message_event(connection="c1", body='{"action": "sync"}'),
-        DisconnectEvent: events.ws_disconnect_event(connection="c1"),
-    }
-    for model, event in built.items():
-        assert parse(model, event).request_context.connection_id == "c1"
-        POWERTOOLS_MODEL[model].model_validate(event)
-    assert parse(ConnectEvent, built[ConnectEvent]).query_string_parameters == {"room": "ABCDE"}
-    assert parse(MessageEvent, built[MessageEvent]).body == '{"action": "sync"}'
+    connect = parse(
+        event=events.ws_connect_event(connection="c1", query={"room": "ABCDE"}), model=ConnectEvent
+    )
+    message = parse(
+        event=events.ws_message_event(connection="c1", body='{"action": "sync"}'), model=MessageEvent
+    )
+    report = parse(
+        event=events.ws_message_event(connection="c1", body="{}", route_key="report"), model=MessageEvent
+    )
+    gone = parse(event=events.ws_disconnect_event(connection="c1"), model=DisconnectEvent)
+    for event in (connect, message, report, gone):
+        assert event.request_context.connection_id == "c1"
+    assert connect.query_string_parameters == {"room": "ABCDE"}
+    assert (
+        parse(event=events.ws_connect_event(connection="c1"), model=ConnectEvent).query_string_parameters
+        is None
+    )
+    assert frame(message) == '{"action": "sync"}' and report.request_context.route_key == "report"
+
+
+def test_a_binary_frame_reaches_the_service_as_bytes():
+    event = events.ws_message_event(connection="c1", body="eyJhIjoxfQ==")
+    event["isBase64Encoded"] = True
+    assert frame(parse(event=event, model=MessageEvent)) == b'{"a":1}'
 
 
 def test_an_event_of_another_route_is_refused_by_the_handler_models():
     connect = events.ws_connect_event(connection="c1", query={"room": "ABCDE"})
     with pytest.raises(ValidationError):
-        parse(MessageEvent, connect)
+        parse(event=connect, model=MessageEvent)
     with pytest.raises(ValidationError):
-        parse(DisconnectEvent, {"requestContext": {"connectionId": "c1"}})
+        parse(event=connect, model=DisconnectEvent)
+    with pytest.raises(ValidationError):
+        parse(event={"requestContext": {"connectionId": "c1"}}, model=DisconnectEvent)
+
+
+def test_the_timer_model_is_strict():
+    assert parse(event={"room": "ABCDE", "phase": 3}, model=TimerEvent).at is None
+    for bad in (
+        {"room": "ABCDE", "phase": "3"},
+        {"room": "ABCDE", "phase": 3.0},
+        {"room": 5, "phase": 3},
+        {},
+    ):
+        with pytest.raises(ValidationError):
+            parse(event=bad, model=TimerEvent)
 
 
 def test_tracing_is_off_by_the_powertools_rule_and_then_needs_no_xray_sdk():
-    """Issue 11: the real Tracer, off by its own env var; issue 15: no X-Ray SDK unless on."""
+    """Powertools' own Tracer, off by its own env var; off, its provider records nothing and
+    the X-Ray SDK's recorder is never imported (tests/functions/test_cold_imports.py)."""
+    from aws_lambda_powertools.tracing import Tracer
+
     from service import telemetry
 
     lam = {"LAMBDA_TASK_ROOT": "/var/task"}
@@ -96,13 +112,14 @@ def test_tracing_is_off_by_the_powertools_rule_and_then_needs_no_xray_sdk():
     assert telemetry.tracing_enabled({**lam, "POWERTOOLS_TRACE_DISABLED": "false"})
     assert not telemetry.tracing_enabled({})  # outside Lambda, as Powertools' Tracer decides
     assert not telemetry.tracing_enabled({**lam, "AWS_SAM_LOCAL": "true"})
-    assert isinstance(telemetry.tracer, telemetry.NoTracer)  # tests run with tracing off
-    no = telemetry.NoTracer()
+    assert isinstance(telemetry.tracer, Tracer) and telemetry.tracer.disabled  # tests run with tracing off
+    assert isinstance(telemetry.tracer.provider, telemetry.OffProvider)
 
+    @telemetry.tracer.capture_lambda_handler(capture_response=False)
     def fn(event, context):
         return event
 
-    assert no.capture_lambda_handler(fn) is fn and no.capture_method(capture_response=False)(fn) is fn
+    assert fn({"a": 1}, None) == {"a": 1}
 
 
 def test_every_room_operation_has_a_frame_model_and_a_change_function():

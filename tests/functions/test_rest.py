@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pytest
+
 
 def test_create_room_returns_code_host_token_and_ws_url(api):
     status, body = api.rest(
@@ -100,14 +102,36 @@ def test_join_pushes_the_new_lobby_to_connected_players(api):
     assert [p["name"] for p in views[0]["view"]["players"]] == ["P1", "P2", "Cid"]
 
 
-# ---------------------------------------------------------------- the router (handlers/routing.py)
-def _router(call, origins=("https://play.example",)):
-    from handlers.routing import Cors, Route, Router
-    from service.models import JoinRoom, SeatCreated
+# ---------------------------------------------------------------- the resolver (handlers/rest.py)
+class StubService:
+    """Stands in for the room service behind the routes: records calls, answers `answer`."""
 
-    return Router(
-        [Route("POST", "/rooms/{roomCode}/players", call, SeatCreated, 201, JoinRoom)], Cors(list(origins))
-    )
+    def __init__(self, answer=None, error: Exception | None = None):
+        self.calls: list[tuple] = []
+        self.answer, self.error = answer, error
+
+    def join_room(self, code, name):
+        self.calls.append((code, name))
+        if self.error:
+            raise self.error
+        return self.answer
+
+
+@pytest.fixture
+def stub(monkeypatch):
+    from handlers import rest
+
+    svc = StubService({"playerId": "p2", "token": "t", "wsUrl": "wss://x"})
+    monkeypatch.setattr(rest.config, "service", lambda: svc)
+    return svc
+
+
+def join(body, headers=None) -> dict:
+    from fnkit import CTX, rest_event
+
+    from handlers import rest
+
+    return rest.handler(rest_event("POST", "/rooms/ABCDE/players", body, headers), CTX)
 
 
 def test_a_known_path_with_another_method_is_405(api):
@@ -117,47 +141,68 @@ def test_a_known_path_with_another_method_is_405(api):
 
     answer = rest.handler(rest_event("DELETE", "/rooms/ABCDE"), CTX)
     assert (answer["statusCode"], json.loads(answer["body"])["error"]["code"]) == (405, "method_not_allowed")
-    assert answer["headers"]["Allow"] == "GET"
+    assert answer["multiValueHeaders"]["Allow"] == ["GET"]
+    answer = rest.handler(rest_event("GET", "/rooms"), CTX)
+    assert (answer["statusCode"], answer["multiValueHeaders"]["Allow"]) == (405, ["POST"])
     status, out = api.rest("POST", "/rooms", {})
     assert (status, out["error"]["message"]) == (400, "body: missing required field 'name'")
 
 
-def test_cors_headers_go_to_allowed_origins_only():
-    from fnkit import rest_event
+def test_validation_failures_are_our_400_not_powertools_422(api):
+    for body, message in (
+        (None, "body: a JSON object is required"),
+        ([1], "body: a JSON object is required"),
+        ({"name": "Ann", "lang": "fr"}, "lang: input should be 'en', 'ko' or 'ru'"),
+        ({"name": "Ann", "options": []}, "options: input should be a valid dictionary"),
+        ({"name": "Ann", "extra": 1}, "unknown field 'extra'"),
+        (
+            {"name": "Ann", "preset": "chess"},
+            "preset: unknown preset 'chess' (one of classic, city, original)",
+        ),
+    ):
+        status, out = api.rest("POST", "/rooms", body)
+        assert (status, out["error"]) == (400, {"code": "bad_request", "message": message}), body
+    status, out = api.rest("GET", "/rooms/AB")
+    assert (status, out["error"]["message"]) == (400, "roomCode: a room code is 4 to 8 letters and digits")
 
-    router = _router(lambda code, body: {"playerId": "p2", "token": "t", "wsUrl": "wss://x"})
-    event = rest_event("POST", "/rooms/ABCDE/players", {"name": "Bob"}, {"Origin": "https://play.example"})
-    out = router.resolve(event)
+
+def test_cors_headers_go_to_allowed_origins_only(monkeypatch, stub):
+    from handlers import rest
+
+    monkeypatch.setenv("ALLOWED_ORIGINS", "https://play.example, https://beta.example")
+    cors = rest._cors()
+    assert cors.to_dict("https://play.example")["Access-Control-Allow-Origin"] == "https://play.example"
+    assert cors.to_dict("https://beta.example")["Access-Control-Max-Age"] == "600"
+    assert cors.to_dict("https://evil.example") == {}
+    out = join({"name": "Bob"}, {"Origin": "https://play.example"})  # the tests allow "*"
     assert out["statusCode"] == 201
-    assert out["headers"]["Access-Control-Allow-Origin"] == "https://play.example"
-    event = rest_event("POST", "/rooms/ABCDE/players", {"name": "Bob"}, {"Origin": "https://evil.example"})
-    assert "Access-Control-Allow-Origin" not in router.resolve(event)["headers"]
+    assert out["multiValueHeaders"]["Access-Control-Allow-Origin"] == ["*"]
+    from fnkit import CTX, rest_event
+
     preflight = rest_event("OPTIONS", "/rooms/ABCDE/players", None, {"Origin": "https://play.example"})
-    out = router.resolve(preflight)
-    assert out["statusCode"] == 204 and "POST" in out["headers"]["Access-Control-Allow-Methods"]
+    out = rest.handler(preflight, CTX)
+    assert out["statusCode"] == 204 and "POST" in out["multiValueHeaders"]["Access-Control-Allow-Methods"][0]
 
 
-def test_an_answer_carries_only_the_declared_fields():
-    """A key the service adds but the answer Struct does not declare never reaches the client."""
-    from fnkit import rest_event
-
-    router = _router(
-        lambda code, body: {"playerId": "p2", "token": "t", "wsUrl": "wss://x", "tokenHash": "h"}
-    )
-    out = router.resolve(rest_event("POST", "/rooms/ABCDE/players", {"name": "Bob"}))
+def test_an_answer_carries_only_the_declared_fields(stub):
+    """A key the service adds but the answer model does not declare never reaches the client."""
+    stub.answer = {**stub.answer, "tokenHash": "h"}
+    out = join({"name": "Bob"})
     assert json.loads(out["body"]) == {"playerId": "p2", "token": "t", "wsUrl": "wss://x"}
 
 
-def test_a_bug_in_a_route_is_a_500_without_details():
-    from fnkit import rest_event
+def test_an_answer_off_its_model_is_a_500(stub):
+    stub.answer = {"playerId": "p2"}  # no token: a bug, never sent half-made
+    out = join({"name": "Bob"})
+    assert (out["statusCode"], json.loads(out["body"])["error"]["code"]) == (500, "internal_error")
 
-    def broken(code, body):
-        raise KeyError("secret-internal-detail")
 
+def test_a_bug_in_a_route_is_a_500_without_details(stub):
     from service.telemetry import metrics
 
+    stub.error = KeyError("secret-internal-detail")
     metrics.clear_metrics()
-    out = _router(broken).resolve(rest_event("POST", "/rooms/ABCDE/players", {"name": "Bob"}))
+    out = join({"name": "Bob"})
     assert metrics.metric_set["InternalErrors"]["Value"] == [1.0]  # operators alarm on it
     metrics.clear_metrics()
     assert out["statusCode"] == 500
@@ -165,15 +210,14 @@ def test_a_bug_in_a_route_is_a_500_without_details():
     assert "secret" not in out["body"]
 
 
-def test_the_body_reaches_the_route_as_its_struct_with_the_name_rule_applied():
-    from fnkit import rest_event
+def test_the_body_reaches_the_route_with_the_name_rule_applied(stub):
+    join({"name": "  Ｂob   Lee "})
+    from fnkit import CTX, rest_event
 
-    seen = []
-    router = _router(
-        lambda code, body: seen.append((code, body)) or {"playerId": "p2", "token": "t", "wsUrl": "w"}
-    )
-    router.resolve(rest_event("POST", "/rooms/abcde/players", {"name": "  Ｂob   Lee "}))
-    assert seen[0][0] == "abcde" and seen[0][1].name == "Bob Lee"
+    from handlers import rest
+
+    rest.handler(rest_event("POST", "/rooms/abcde/players", {"name": "Cid"}), CTX)
+    assert stub.calls == [("ABCDE", "Bob Lee"), ("abcde", "Cid")]
 
 
 def test_a_refused_name_says_it_is_the_name(api):

@@ -1,0 +1,42 @@
+"""bench/backend.py keeps running: its quick mode (one round of each cold-start figure) runs in
+a subprocess, and its one JSON line has every figure, for every handler. Never a time."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HANDLERS = {"rest", "ws_connect", "ws_disconnect", "ws_default", "ws_report", "timer"}
+FIGURES = {
+    "game", "aws_calls_per_action", "aws_calls_per_action_by_operation", "floor_calls_per_action",
+    "calls_over_floor_per_action", "scans", "pushes_per_action", "changed_views_per_action",
+    "pushes_without_a_changed_view", "changed_views_not_pushed", "max_push_bytes", "p50_push_bytes",
+    "p95_push_bytes", "max_room_item_bytes", "max_room_item_bytes_long_game", "long_game_city_16",
+    "long_game", "handler_cpu_ratio", "handler_seconds", "raw_boto3_seconds", "import_ratio",
+    "import_ratio_by_handler", "import_ratio_shipped", "import_ratio_shipped_by_handler",
+    "first_event_ratio", "first_event", "cost_per_game_usd", "cost_per_20_minute_game_usd",
+    "cost_breakdown_usd", "cost_inputs", "by_action_kind", "spectator_fanout",
+}  # fmt: skip
+
+
+@pytest.mark.timeout(1500)  # a cold interpreter per figure: minutes on a busy machine
+def test_the_backend_bench_runs_and_reports_every_figure():
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_ENDPOINT_URL", "POWERTOOLS_"))}
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "backend.py"), "--quick"],
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=1500,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    assert set(figures) == FIGURES
+    for key in ("import_ratio_by_handler", "import_ratio_shipped_by_handler"):
+        assert set(figures[key]) == HANDLERS, key
+    assert set(figures["first_event"]["by_handler"]) == HANDLERS
+    assert set(figures["first_event"]) >= {"by_handler", "first_event_s", "boto3_and_clients_s", "max"}
+    assert figures["scans"] == 0 and figures["game"]["players"] == 12
