@@ -108,9 +108,16 @@ build-EngineLayer:
 
 # Each tier in its own process: Playwright's sync API keeps an event loop running on the
 # main thread, which would break the asyncio-based e2e tests if they shared a process.
+# unit+functions+bench (CPU in this process) and e2e (mostly waiting on its stack's
+# subprocesses) run side by side on the two cores; each writes its own log, shown after.
 test: lint sam-check browser-deps
-	$(BIN)/python -m pytest tests/unit tests/functions
-	$(BIN)/python -m pytest tests/e2e
+	@mkdir -p .test-logs
+	@$(BIN)/python -m pytest tests/unit tests/functions tests/bench >.test-logs/inproc.log 2>&1 & inproc=$$!; \
+	$(BIN)/python -m pytest tests/e2e >.test-logs/e2e.log 2>&1; e2e=$$?; \
+	wait $$inproc; rc=$$?; \
+	echo "== unit, functions, bench"; tail -n 25 .test-logs/inproc.log; \
+	echo "== e2e"; tail -n 25 .test-logs/e2e.log; \
+	test $$rc -eq 0 -a $$e2e -eq 0
 	$(BIN)/python -m pytest tests/browser
 
 # checkov over template.yaml (CloudFormation framework: it reads SAM). Its own venv: checkov pins
@@ -131,4 +138,4 @@ bench: $(BIN)/.installed
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b; done
 
 clean:
-	rm -rf .aws-sam .pytest_cache .ruff_cache
+	rm -rf .aws-sam .pytest_cache .ruff_cache .test-logs

@@ -27,22 +27,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "layers" / "engine"), str(ROOT / "functions")]
-os.environ.update(
-    AWS_DEFAULT_REGION="us-east-1",
-    AWS_ACCESS_KEY_ID="bench",
-    AWS_SECRET_ACCESS_KEY="bench",
-    TABLE_NAME="mafia-bench",
-    WS_URL="wss://bench.example/dev",
-    WS_MANAGEMENT_ENDPOINT="https://bench.example/dev",
-    SCHEDULE_GROUP="mafia-bench-phases",
-    SCHEDULER_ROLE_ARN="arn:aws:iam::123456789012:role/scheduler",
-    TIMER_FUNCTION_ARN="arn:aws:lambda:us-east-1:123456789012:function:mafia-bench-timer",
-    POWERTOOLS_TRACE_DISABLED="true",
-    POWERTOOLS_METRICS_DISABLED="true",
-    POWERTOOLS_LOG_LEVEL="ERROR",
-)
-for _var in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SCHEDULER", "AWS_PROFILE"):
-    os.environ.pop(_var, None)
+from harness import env  # noqa: E402 - stdlib only: before boto3 and the handlers
+
+env.apply(AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench", TABLE_NAME="mafia-bench",
+          WS_URL="wss://bench.example/dev", WS_MANAGEMENT_ENDPOINT="https://bench.example/dev",
+          SCHEDULE_GROUP="mafia-bench-phases",
+          TIMER_FUNCTION_ARN="arn:aws:lambda:us-east-1:123456789012:function:mafia-bench-timer",
+          POWERTOOLS_LOG_LEVEL="ERROR")
 
 import warnings  # noqa: E402
 
@@ -53,6 +44,8 @@ from botocore import xform_name  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
 import mafia_engine as me  # noqa: E402
+from harness.clock import Clock  # noqa: E402
+from harness.gateways import CountingGateway  # noqa: E402
 from local import events, template  # noqa: E402
 from local.lambda_runtime import LambdaContext  # noqa: E402
 from mafia_engine.testing import legal_actions  # noqa: E402
@@ -79,13 +72,6 @@ LOG_BYTES_PER_INVOCATION = 600  # Lambda START/END/REPORT lines + our info lines
 
 
 CTX = LambdaContext(function_name="bench", memory_limit_in_mb=512)
-
-
-class Clock:
-    t = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 CLOCK = Clock()
@@ -150,21 +136,6 @@ class Recorder:
         for _, op, _ in calls:
             out[op] = out.get(op, 0) + 1
         return out
-
-
-class CountingGateway:
-    def __init__(self) -> None:
-        self.sizes: list[int] = []
-
-    def post(self, connection_id: str, data: bytes) -> bool:
-        self.sizes.append(len(data))
-        return True
-
-    def close(self, connection_id: str) -> None:
-        pass
-
-    def alive(self, connection_id: str) -> bool:
-        return True
 
 
 class Bench:
@@ -563,17 +534,7 @@ _CLIENTS = (
 )
 
 
-class _Posts:
-    """A gateway for the fixtures the parent builds: nothing is sent."""
-
-    def post(self, connection_id: str, data: bytes) -> bool:
-        return True
-
-    def close(self, connection_id: str) -> None:
-        pass
-
-    def alive(self, connection_id: str) -> bool:
-        return True
+_Posts = CountingGateway  # a gateway for the fixtures the parent builds: nothing is sent
 
 
 def first_event_ratio(rounds: int = 5) -> dict:

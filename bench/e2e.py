@@ -2,13 +2,25 @@
 
 Starts ``python -m local --echo-route`` as a subprocess, seats and starts every room over
 REST + WebSocket, then plays classic games with bots until they end (or ``--duration``).
-Each room is driven by one loop that sends one frame at a time (so every new room version
-belongs to one action), while an echo prober in every room measures a bare round trip
-through the same gateway, thread pool and management API, in the same run.
+Each room is driven by one loop that sends one frame at a time, nudges included (so every
+view frame the room's sockets receive between a frame and the room's next belongs to that
+frame: acks are errors carrying the frame's `id`, pushes are attributed by the send window,
+never by `version`, which is each viewer's own counter), while an echo prober in every room
+measures a bare round trip through the same gateway, thread pool and management API, in the
+same run.
+
+    .venv/bin/python bench/e2e.py                 # 20 rooms x 12 players
+    .venv/bin/python bench/e2e.py --quick         # 2 rooms x 6 players, 15 s: does it run
 
 Prints ONE JSON object:
-  rooms, players, actions           what ran (actions = frames that changed a room)
-  p50_ms, p99_ms                    action frame sent -> the last affected client has its new view
+  method                            this paragraph, in one line
+  rooms, players, actions           what ran (actions = frames that changed at least one view)
+  p50_ms, p99_ms                    frame sent -> the last view frame it caused has reached its
+                                    client (the room then stays silent QUIET_S)
+  refused, unchanged                frames answered by an error with their id / by no view
+  version_gaps, version_repeats     a socket's version moved by > 1 (a lost push) / not at all
+                                    (a push without a change); both 0 when pushes = changed views
+  stray_frames                      view frames outside every frame's window (0 expected)
   baseline_p50_ms, baseline_p99_ms  echo frame sent -> echo received (same sockets, same time)
   ratio_p99                         p99_ms / baseline_p99_ms (goal <= 3)
   messages_per_action               view frames pushed per action
@@ -39,6 +51,9 @@ from local.client import Api, Bot, Player, Received, fill_room, start_game  # no
 from local.process import start_stack  # noqa: E402
 
 DEBUG = False
+METHOD = ("each room sends one frame at a time (bot tasks, chat, nudges at countdown zero) and times it from "
+          "the send to the last view frame any socket of the room receives before QUIET_S of silence; "
+          "errors are matched by frame id; echo baseline = echo route round trips on the same sockets")
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -48,6 +63,10 @@ def pct(values: list[float], q: float) -> float | None:
     return xs[max(0, min(len(xs) - 1, math.ceil(q * len(xs)) - 1))]
 
 
+QUIET_S = 0.3  # a room's sockets silent this long after an action: its pushes have all landed
+SETTLE_MAX_S = 5.0
+
+
 @dataclass
 class RoomRun:
     """What one room records while it plays."""
@@ -55,18 +74,20 @@ class RoomRun:
     players: list[Player]
     bots: list[Bot]
     rng: random.Random
-    max_version: int = 0
-    first_seen: dict[int, float] = field(default_factory=dict)  # version -> first receipt
-    last_seen: dict[int, float] = field(default_factory=dict)  # version -> last receipt
-    frames_by_version: dict[int, int] = field(default_factory=dict)
-    action_sent: dict[int, float] = field(default_factory=dict)  # version -> send time of its action
+    window: list[float] | None = None  # receipts of view frames since the room's frame in flight was sent
+    last_frame_at: float = 0.0
+    samples: list[tuple[str, float, int]] = field(default_factory=list)  # (action, ms, view frames)
+    versions: dict[int, int] = field(default_factory=dict)  # socket -> last view version it got
+    version_gaps: int = 0  # a socket's version moved by more than one: a push it never got
+    version_repeats: int = 0  # a push that did not move its viewer's version: nothing changed
+    stray_frames: int = 0  # view frames outside every action's window (timers; none expected)
+    refused: int = 0
+    unchanged: int = 0
     phase_end: dict[int, float] = field(default_factory=dict)  # phase seq -> real (monotonic) endsAt
     phase_seen: dict[int, float] = field(default_factory=dict)  # phase seq -> first receipt
     phase_kind: dict[int, str] = field(default_factory=dict)
     echo_ms: list[float] = field(default_factory=list)
     max_bytes: int = 0
-    unmeasured: int = 0
-    renudges: int = 0
     nudges: int = 0
     started: float = 0.0
     until: float = 0.0
@@ -77,11 +98,20 @@ class RoomRun:
         data = got.data
         if not (isinstance(data, dict) and data.get("type") == "view"):
             return
-        v = data.get("version", 0)
-        self.max_version = max(self.max_version, v)
-        self.first_seen.setdefault(v, got.at)
-        self.last_seen[v] = max(self.last_seen.get(v, 0.0), got.at)
-        self.frames_by_version[v] = self.frames_by_version.get(v, 0) + 1
+        self.last_frame_at = got.at
+        if self.window is not None:
+            self.window.append(got.at)
+        else:
+            self.stray_frames += 1
+        # A frame's version is its viewer's own counter (functions/service/viewdiff.py): on one
+        # socket it moves by exactly one per push, or a push was lost or sent without a change.
+        v, key = data.get("version", 0), id(player)
+        prev = self.versions.get(key)
+        if prev is not None and v == prev:
+            self.version_repeats += 1
+        elif prev is not None and v > prev + 1:
+            self.version_gaps += 1
+        self.versions[key] = max(v, prev or 0)
         view = data["view"]
         phase = view.get("phase") or {}
         seq = phase.get("seq")
@@ -97,11 +127,44 @@ class RoomRun:
     def over(self) -> bool:
         return all((p.view or {}).get("result") for p in self.players)
 
+    def seconds_left(self) -> float | None:
+        lefts = [x for b in self.bots if b.player.view and (x := b.player.seconds_left()) is not None]
+        return min(lefts) if lefts else None
+
+
+async def measure(room: RoomRun, sender: Player, action: str, payload: dict) -> None:
+    """Send one frame with its own id and time it to the last view it caused: the room has
+    nothing else in flight, so every view frame any of its sockets receives from the send
+    until QUIET_S of silence belongs to this frame. An error carrying the frame's id marks
+    it refused (not timed); a frame answered by no view changed nothing (not timed)."""
+    room.window = []
+    t0 = time.monotonic()
+    fid = await sender.send(action, **payload)
+    while True:
+        await asyncio.sleep(0.02)
+        now = time.monotonic()
+        if sender.error_for(fid) or now - max(t0, room.last_frame_at) >= QUIET_S or now - t0 > SETTLE_MAX_S:
+            break
+    got, room.window = room.window, None
+    if sender.error_for(fid):
+        room.refused += 1
+    elif not got:
+        room.unchanged += 1
+    else:
+        room.samples.append((action, (max(got) - t0) * 1000, len(got)))
+
 
 async def drive(room: RoomRun, until: float) -> None:
-    """Play the room's game one frame at a time until it ends or time runs out."""
+    """Play the room's game one frame at a time until it ends or time runs out: the bots'
+    answers to their tasks, table talk, and the nudge every client sends when its countdown
+    hits zero, all from this one loop, so no two frames of the room are ever in flight."""
     while not room.over and time.monotonic() < until:
         sender, frame = None, None
+        left = room.seconds_left()
+        if left is not None and left <= 0:
+            alive = [b.player for b in room.bots if not b.player.closed and b.player.view]
+            sender, frame = room.rng.choice(alive), {"action": "nudge"}
+            room.nudges += 1
         if frame is None:
             order = room.bots[:]
             room.rng.shuffle(order)
@@ -117,67 +180,17 @@ async def drive(room: RoomRun, until: float) -> None:
             if write and (bot.player.view or {}).get("you", {}).get("alive"):
                 sender, frame = bot.player, {"action": "chat", "channel": write[0], "text": "hmm, suspicious"}
         if frame is None:
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(0.05 if left is None else max(0.0, min(0.1, left)))
             continue
-        before = room.max_version
         action = frame.pop("action")
         if DEBUG:
             print(f"{time.monotonic():.2f} {id(room) % 1000} send {action} {frame} "
-                  f"phase={sender.phase_kind()} left={sender.seconds_left()}", file=sys.stderr)
-        t0 = time.monotonic()
-        fid = await sender.send(action, **frame)
-        if action == "readyEarly":
-            # Changes no view until the last one (the phase ends): nothing to time.
-            await asyncio.sleep(room.rng.uniform(0.5, 1.5) * room.think_s)
-            continue
-        try:
-            await sender.wait_for(
-                lambda p, b=before, f=fid: room.max_version > b or p.error_for(f), timeout=2.0
-            )
-        except TimeoutError:
-            room.unmeasured += 1  # accepted without changing any view (e.g. an early readyEarly)
-            continue
-        if room.max_version > before:
-            v = min(x for x in room.first_seen if x > before)
-            room.action_sent.setdefault(v, t0)
-        await asyncio.sleep(room.rng.uniform(0.5, 1.5) * room.think_s)
-
-
-async def nudger(room: RoomRun, until: float) -> None:
-    """What every client does on its own: when its countdown hits zero, nudge the server
-    (again every half second while the phase has not changed)."""
-    while not room.over and time.monotonic() < until:
-        alive = [b.player for b in room.bots if not b.player.closed and b.player.view]
-        lefts = [(p.seconds_left(), p) for p in alive]
-        lefts = [(x, p) for x, p in lefts if x is not None]
-        if not lefts:
-            await asyncio.sleep(0.05)
-            continue
-        left, player = min(lefts, key=lambda lp: lp[0])
-        if left > 0:
-            seq = player.view["phase"]["seq"]
-            if DEBUG and left > 5:
-                print(f"{time.monotonic():.2f} room={id(room) % 1000} waits {left:.1f}s in {player.phase_kind()}",
-                      file=sys.stderr)
-            try:
-                await player.wait_for(lambda p, s=seq: p.view["phase"]["seq"] != s, timeout=left)
-            except TimeoutError:
-                pass
-            continue
-        seq = player.view["phase"]["seq"]
-        nudger_player = room.rng.choice(alive)
-        before = len(nudger_player.frames)
-        await nudger_player.send("nudge")
-        room.nudges += 1
-        try:
-            await player.wait_for(lambda p, s=seq: p.view["phase"]["seq"] != s, timeout=1.0)
-        except TimeoutError:
-            room.renudges += 1
-            if DEBUG:
-                got = [(g.data.get("type"), g.data.get("code"), (g.data.get("view") or {}).get("phase", {}).get("seq"))
-                       for g in nudger_player.frames[before:] if isinstance(g.data, dict)]
-                print(f"{time.monotonic():.2f} renudge seq={seq} kind={player.phase_kind()} left={left:.2f} "
-                      f"answers={got}", file=sys.stderr)
+                  f"phase={sender.phase_kind()} left={left}", file=sys.stderr)
+        await measure(room, sender, action, frame)
+        # The players think, but a countdown that reaches zero meanwhile is nudged at once.
+        pause = room.rng.uniform(0.5, 1.5) * room.think_s
+        left = room.seconds_left()
+        await asyncio.sleep(pause if left is None else max(0.0, min(pause, left)))
 
 
 async def echo_probe(room: RoomRun, until: float, interval: float) -> None:
@@ -229,7 +242,7 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
             # Each room plays as soon as it has started, so no phase runs out unattended.
             room.started = time.monotonic()
             until = room.until = room.started + duration
-            await asyncio.gather(drive(room, until), nudger(room, until), echo_probe(room, until, echo_interval))
+            await asyncio.gather(drive(room, until), echo_probe(room, until, echo_interval))
             return room
 
         rooms = await asyncio.gather(*(one(i) for i in range(n_rooms)))
@@ -240,10 +253,12 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
                 await p.close()
 
     latencies, per_action, lateness, echo = [], [], [], []
+    by_action: dict[str, list[float]] = {}
     for r in rooms:
-        for v, t0 in r.action_sent.items():
-            latencies.append((r.last_seen[v] - t0) * 1000)
-            per_action.append(r.frames_by_version.get(v, 0))
+        for action, ms, frames in r.samples:
+            latencies.append(ms)
+            per_action.append(frames)
+            by_action.setdefault(action, []).append(ms)
         for seq, seen in r.phase_seen.items():
             end = r.phase_end.get(seq - 1)
             # Only phases that ran out while the room's clients were playing (and nudging).
@@ -258,11 +273,12 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         import collections
 
         codes = collections.Counter(e.get("code") for r in rooms for p in r.players for e in p.errors)
-        print("errors:", dict(codes), "unmeasured:", sum(r.unmeasured for r in rooms), file=sys.stderr)
+        print("errors:", dict(codes), file=sys.stderr)
     p99, b99 = pct(latencies, 0.99), pct(echo, 0.99)
     scale = rooms[0].players[0].view.get("clockRate", 1.0) if rooms and rooms[0].players[0].view else 1.0
     late99 = pct(lateness, 0.99)
     return {
+        "method": METHOD,
         "rooms": n_rooms,
         "players": n_rooms * n_players,
         "actions": len(latencies),
@@ -276,8 +292,13 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         "phase_end_lateness_p99_s": _r(late99, 3),
         "phase_end_lateness_p99_game_s": _r(late99 * scale if late99 is not None else None, 3),
         "phase_ends": len(lateness),
+        "p50_ms_by_action": {k: _r(pct(v, 0.5)) for k, v in sorted(by_action.items())},
+        "refused": sum(r.refused for r in rooms),
+        "unchanged": sum(r.unchanged for r in rooms),
+        "version_gaps": sum(r.version_gaps for r in rooms),
+        "version_repeats": sum(r.version_repeats for r in rooms),
+        "stray_frames": sum(r.stray_frames for r in rooms),
         "nudges": sum(r.nudges for r in rooms),
-        "renudges": sum(r.renudges for r in rooms),
         "echoes": len(echo),
         "games_ended": sum(1 for r in rooms if r.over),
         "time_scale": scale,
@@ -303,7 +324,11 @@ def main() -> int:
     p.add_argument("--containers", type=int, default=4, help="handler processes of the stack it starts")
     p.add_argument("--url", help="bench a running stack (started with --echo-route) instead of starting one")
     p.add_argument("--debug", action="store_true", help="explain late phase ends on stderr")
+    p.add_argument("--quick", action="store_true",
+                   help="2 rooms x 6 players for 15 s at time scale 20: checks it runs (tests/bench)")
     a = p.parse_args()
+    if a.quick:
+        a.rooms, a.players, a.duration, a.time_scale, a.echo_interval = 2, 6, 15.0, 20.0, 0.5
     global DEBUG
     DEBUG = a.debug
     stack = None

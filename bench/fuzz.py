@@ -4,6 +4,7 @@ Prints ONE JSON object: frames sent, replies, refusals, internal errors, invalid
 replies, refusals that changed the stored room, the codes seen, and the wall time.
 
     .venv/bin/python bench/fuzz.py [FRAMES] [SEED]      # default 30000 frames, seed 1; 100000 for a soak
+    .venv/bin/python bench/fuzz.py --quick              # 300 frames: does it run
 
 Not part of the pass/fail suite (`make test` runs the same test with 10,000 frames).
 """
@@ -21,8 +22,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
-    frames = int(sys.argv[1]) if len(sys.argv) > 1 else 30_000
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    args = [a for a in sys.argv[1:] if a != "--quick"]
+    quick = len(args) < len(sys.argv) - 1
+    frames = int(args[0]) if args else (300 if quick else 30_000)
+    seed = int(args[1]) if len(args) > 1 else 1
     env = {**os.environ, "FUZZ_FRAMES": str(frames), "FUZZ_SEED": str(seed)}
     started = time.monotonic()
     out = subprocess.run(
@@ -47,6 +50,8 @@ def main() -> None:
     )
     result = {
         "bench": "fuzz",
+        "method": "tests/functions/test_fuzz.py in a child pytest with FUZZ_FRAMES/FUZZ_SEED: seeded hostile "
+        "frames through $default on moto; wall time of the child",
         "requestedFrames": frames,
         "seed": seed,
         "passed": out.returncode == 0,

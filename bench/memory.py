@@ -129,7 +129,10 @@ def main() -> int:
     p.add_argument("--bots", type=int, default=5, help="bots beside the host")
     p.add_argument("--time-scale", type=float, default=30.0)
     p.add_argument("--game-timeout", type=float, default=120.0, help="real seconds per game at most")
+    p.add_argument("--quick", action="store_true", help="3 games, the first reading after 1: does it run")
     a = p.parse_args()
+    if a.quick:
+        a.games, a.first, a.parallel = 3, 1, 3
     stack = start_stack("--time-scale", str(a.time_scale))
     readings: dict[str, float] = {}
     t0 = time.monotonic()
@@ -153,6 +156,8 @@ def main() -> int:
     finally:
         rc = stack.stop()
     out = {
+        "method": "bot games on `python -m local` (server bots, the host nudging at wakeAt/endsAt); RSS of the "
+        "stack's main process from /proc after --first games and after all, handler workers summed apart",
         "games": a.games,
         "first": a.first,
         "parallel": a.parallel,

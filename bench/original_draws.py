@@ -110,8 +110,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=500)
     ap.add_argument("--old", action="store_true", help="play only the old reading (judges decide)")
+    ap.add_argument("--quick", action="store_true", help="4 games: does it run")
     args = ap.parse_args()
-    out: dict = {"bench": "original_draws", "players": "15-16", "expansion": True}
+    if args.quick:
+        args.games = 4
+    out: dict = {"bench": "original_draws", "players": "15-16", "expansion": True,
+                 "method": "bot-only engine games, seeds 0..GAMES-1, every bot acting once per phase then "
+                 "the phase's timer; counted from each game's result and the trial steps it went through"}
     if not args.old:
         out["now"] = run(args.games)
     original._deciders = _old_deciders  # the previous reading, for comparison

@@ -1,4 +1,4 @@
-"""``python -m local --host H --port P [--time-scale X]``: the offline stack."""
+"""``python -m local --host H --port P [--time-scale X | --manual-clock]``: the offline stack."""
 
 from __future__ import annotations
 
@@ -21,6 +21,18 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
         type=float,
         default=1.0,
         help="run every game clock (timers, Scheduler, TTL) this many times faster",
+    )
+    p.add_argument(
+        "--manual-clock",
+        action="store_true",
+        help="game time stands still until POST /_local/clock steps it "
+        '({"advance": N} seconds or {"to": "next"} deadline); for tests',
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed the Scheduler's delivery jitter and duplicates and the $disconnect loss",
     )
     p.add_argument(
         "--duplicate-probability",
@@ -97,6 +109,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
         disconnect_loss=a.disconnect_loss,
         idle_timeout_s=a.idle_timeout,
         max_spectators=a.max_spectators,
+        manual_clock=a.manual_clock,
+        seed=a.seed,
     ), a.verbose
 
 

@@ -62,7 +62,8 @@ class Moto:
 
 
 def stack_environment(
-    *, host: str, port: int, moto_url: str, time_scale: float, clock_origin: float
+    *, host: str, port: int, moto_url: str, time_scale: float, clock_origin: float,
+    clock_file: str | None = None,
 ) -> dict[str, str]:
     """Every variable docs/architecture.md lists, with local values."""
     public_host = host if host not in ("0.0.0.0", "::", "") else "127.0.0.1"
@@ -87,6 +88,8 @@ def stack_environment(
         "ALLOWED_ORIGINS": "*",
         "MAFIA_CLOCK_RATE": repr(float(time_scale)),
         "MAFIA_CLOCK_ORIGIN": repr(float(clock_origin)),
+        # A manual clock (--manual-clock): the file every handler container reads the time from.
+        **({"MAFIA_CLOCK_FILE": clock_file} if clock_file else {}),
         "POWERTOOLS_TRACE_DISABLED": "true",
         "POWERTOOLS_SERVICE_NAME": "mafia",
         "POWERTOOLS_METRICS_NAMESPACE": "Mafia",

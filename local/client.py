@@ -276,13 +276,15 @@ class Player:
         return ((self.view or {}).get("phase") or {}).get("kind")
 
     def server_now(self) -> float:
-        """The server clock, estimated from the last view's ``serverNow`` and ``clockRate``."""
+        """The server clock, estimated from the last view's ``serverNow`` and ``clockRate``
+        (0 on a manual clock: it stands still until a step pushes a new view)."""
         v = self.view or {}
-        rate = float(v.get("clockRate") or 1.0)
+        rate = float(v["clockRate"]) if isinstance(v.get("clockRate"), int | float) else 1.0
         return float(v.get("serverNow") or 0.0) + (time.monotonic() - self.view_at) * rate
 
     def seconds_left(self) -> float | None:
-        """Real seconds until the phase's ``endsAt`` (None when untimed)."""
+        """Real seconds until the phase's ``endsAt`` (None when untimed; game seconds on a
+        manual clock, where no real time brings it closer)."""
         v = self.view or {}
         ends = (v.get("phase") or {}).get("endsAt")
         if ends is None:

@@ -1,5 +1,6 @@
-"""The offline stack's game clock is the handlers' own (``service.clock.ScaledClock``): one
-formula turns Scheduler ``at()`` times and TTL deadlines (game time) into real waiting times."""
+"""The offline stack's game clock is the handlers' own (``service.clock``): ``ScaledClock``
+turns Scheduler ``at()`` times and TTL deadlines (game time) into real waiting times;
+``ManualClock`` (``--manual-clock``) does not move until ``POST /_local/clock`` steps it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ _FUNCTIONS = str(Path(__file__).resolve().parents[1] / "functions")
 if _FUNCTIONS not in sys.path:
     sys.path.append(_FUNCTIONS)  # appended: start() still puts the code paths first
 
+from service.clock import ManualClock  # noqa: E402
 from service.clock import ScaledClock as VirtualClock  # noqa: E402
 
-__all__ = ["VirtualClock"]
+GameClock = VirtualClock | ManualClock
+
+__all__ = ["GameClock", "ManualClock", "VirtualClock"]

@@ -21,7 +21,7 @@ import random
 import secrets
 import string
 import time
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -161,8 +161,10 @@ class Gateway:
         config: dict | None = None,
         disconnect_loss: float = 0.0,
         rng: random.Random | None = None,
+        step_clock: Callable[..., Awaitable[dict]] | None = None,
     ) -> None:
         self.runtime = runtime
+        self.step_clock = step_clock
         self.web_dir = web_dir.resolve() if web_dir else None
         self._gzip_cache: dict[Path, _Gzipped] = {}
         self.rest_resources = tuple(rest_resources if rest_resources is not None else tpl.rest_resources(tpl.load()))
@@ -199,6 +201,7 @@ class Gateway:
         app.router.add_get("/_local/stats", self.stats_json)
         app.router.add_post("/_local/vanish", self.vanish)
         app.router.add_get("/_local/env", self.env_json)
+        app.router.add_post("/_local/clock", self.clock_step)
         app.router.add_get("/{tail:.*}", self.static)
         app.on_shutdown.append(self._on_shutdown)
         return app
@@ -236,11 +239,35 @@ class Gateway:
                 conn.transport.abort()
         return web.json_response({"vanished": [c.id for c in hits]})
 
+    async def clock_step(self, request: web.Request) -> web.Response:
+        """Test hook (``--manual-clock`` only): ``{"advance": N}`` game seconds, ``{"to": T}``
+        (an epoch second) or ``{"to": "next"}`` (the next planned Scheduler delivery). Answers
+        ``{"now", "fired", "next", "ttlDeleted"}`` after every due schedule was handled, in order."""
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict) or not ({"advance", "to"} & body.keys()):
+            return web.json_response({"error": 'want {"advance": N} or {"to": T | "next"}'}, status=400)
+        advance, to = body.get("advance"), body.get("to")
+        if (advance is not None and (isinstance(advance, bool) or not isinstance(advance, int | float)
+                                     or advance < 0)) or (
+                to is not None and to != "next" and (isinstance(to, bool) or not isinstance(to, int | float))):
+            return web.json_response({"error": "advance: seconds >= 0; to: epoch seconds or \"next\""},
+                                     status=400)
+        if self.step_clock is None:
+            return web.json_response({"error": "no manual clock"}, status=409)
+        try:
+            return web.json_response(await self.step_clock(by=advance, to=to))
+        except RuntimeError as exc:
+            return web.json_response({"error": str(exc)}, status=409)
+
     async def env_json(self, _request: web.Request) -> web.Response:
         """For ops tools (``python -m ops.reports --local URL``): where this stack's table is
         and its game clock. Dummy credentials only; the offline stack never reaches AWS."""
         keys = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_DEFAULT_REGION",
-                "AWS_ENDPOINT_URL_DYNAMODB", "TABLE_NAME", "MAFIA_CLOCK_RATE", "MAFIA_CLOCK_ORIGIN")
+                "AWS_ENDPOINT_URL_DYNAMODB", "TABLE_NAME", "MAFIA_CLOCK_RATE", "MAFIA_CLOCK_ORIGIN",
+                "MAFIA_CLOCK_FILE")
         return web.json_response({k: os.environ[k] for k in keys if k in os.environ})
 
     async def stats_json(self, _request: web.Request) -> web.Response:

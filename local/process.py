@@ -3,10 +3,17 @@
     stack = start_stack("--echo-route", time_scale=20)
     ... stack.url, stack.ws_url ...
     stack.stop()
+
+    stack = start_stack(manual_clock=True, seed=7)   # game time moves only when stepped
+    stack.step(advance=30)       # 30 game seconds, due schedules delivered in order
+    stack.step(to="next")        # to the next planned Scheduler delivery
+
+The one launcher of the offline stack: the e2e and browser tiers and the benches start it here.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -15,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +44,7 @@ class StackProcess:
     time_scale: float
     log_path: Path
     lines: list[str] = field(default_factory=list)
+    manual_clock: bool = False
 
     @property
     def url(self) -> str:
@@ -47,6 +56,22 @@ class StackProcess:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-6000:]
+
+    def step(self, advance: float | None = None, to: float | str | None = None, timeout: float = 60.0) -> dict:
+        """Manual clock: advance game time (``advance`` seconds, or ``to`` an epoch second or
+        ``"next"``, the next planned Scheduler delivery). Returns once every due schedule was
+        handled: ``{"now", "fired": [schedule names], "next", "ttlDeleted"}``."""
+        body = {"advance": advance} if to is None else {"to": to}
+        req = urllib.request.Request(self.url + "_local/clock", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(req, timeout=timeout) as res:  # noqa: S310 - our own 127.0.0.1 stack
+            return json.load(res)
+
+    async def astep(self, advance: float | None = None, to: float | str | None = None) -> dict:
+        """``step`` for asyncio tests: the blocking request runs on a thread."""
+        import asyncio
+
+        return await asyncio.to_thread(self.step, advance, to)
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -63,17 +88,24 @@ class StackProcess:
 
 
 def start_stack(*extra: str, time_scale: float = 1.0, timeout: float = 60.0, python: str | None = None,
-                env: dict[str, str] | None = None) -> StackProcess:
-    """Start ``python -m local`` on a free port with ``extra`` arguments; wait for ``ready``."""
+                env: dict[str, str] | None = None, manual_clock: bool = False,
+                seed: int | None = None, cwd: Path | None = None) -> StackProcess:
+    """Start ``python -m local`` on a free port with ``extra`` arguments; wait for ``ready``.
+    ``manual_clock``: game time moves only through ``StackProcess.step``; ``seed`` fixes the
+    Scheduler's jitter and duplicates."""
     port = free_port()
+    if manual_clock:
+        extra = ("--manual-clock", *extra)
+    if seed is not None:
+        extra = ("--seed", str(seed), *extra)
     log = Path(tempfile.mkstemp(prefix="local-stack-", suffix=".log")[1])
     env = {**{k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "MAFIA_"))}, **(env or {})}
     proc = subprocess.Popen(
         [python or sys.executable, "-m", "local", "--host", "127.0.0.1", "--port", str(port),
          "--time-scale", str(time_scale), *extra],
-        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=log.open("w"), text=True,
+        cwd=cwd or REPO, env=env, stdout=subprocess.PIPE, stderr=log.open("w"), text=True,
     )
-    stack = StackProcess(proc, port, time_scale, log)
+    stack = StackProcess(proc, port, time_scale, log, manual_clock=manual_clock)
     ready = threading.Event()
 
     def pump() -> None:

@@ -4,12 +4,18 @@ schedules but never fires them).
 Like the real service, a one-time ``at()`` schedule fires at a random moment inside its
 minute (possibly before the seconds asked for), inside the flexible window if one is set,
 and sometimes twice (at-least-once). Times are virtual (see ``local.clock``).
+
+On a manual clock (``--manual-clock``) nothing fires by itself: ``advance`` moves the clock
+to each due delivery in order, delivers it (and whatever it arms that is due too), and
+returns once the timer handler has answered, so a test steps time instead of waiting for it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import json
 import logging
 import random
@@ -21,7 +27,7 @@ from zoneinfo import ZoneInfo
 
 import boto3
 
-from .clock import VirtualClock
+from .clock import GameClock, ManualClock
 from .lambda_runtime import LambdaRuntime
 
 log = logging.getLogger("local.scheduler")
@@ -47,6 +53,7 @@ class Planned:
     schedule: dict
     handles: list[asyncio.TimerHandle] = field(default_factory=list)
     delivered: int = 0
+    cancelled: bool = False  # manual clock: its queued deliveries are skipped
 
 
 class SchedulerEmulator:
@@ -55,7 +62,7 @@ class SchedulerEmulator:
     def __init__(
         self,
         runtime: LambdaRuntime,
-        clock: VirtualClock,
+        clock: GameClock,
         group: str,
         *,
         duplicate_probability: float = 0.1,
@@ -70,7 +77,9 @@ class SchedulerEmulator:
         self.group = group
         self.duplicate_probability = duplicate_probability
         self.window_s = window_s
-        self.poll_interval_s = poll_interval_s or min(0.5, max(0.05, window_s / clock.rate / 10))
+        self.manual = isinstance(clock, ManualClock)
+        self.poll_interval_s = poll_interval_s or (
+            0.5 if self.manual else min(0.5, max(0.05, window_s / clock.rate / 10)))
         self.retries = retries
         self.rng = rng or random.Random()
         self.handler = handler
@@ -80,6 +89,10 @@ class SchedulerEmulator:
         self.deliveries: list[dict] = []  # for tests: {"name", "virtual_at", "scheduled", "attempt"}
         self._tasks: set[asyncio.Task] = set()
         self._unsupported: set[str] = set()
+        self._queue: list[tuple[float, int, Planned]] = []  # manual clock: (virtual_at, n, plan)
+        self._order = itertools.count()
+        self._poll_lock = asyncio.Lock()
+        self._step_lock = asyncio.Lock()
 
     # -------------------------------------------------------------- discovery
 
@@ -99,13 +112,17 @@ class SchedulerEmulator:
         except self.client.exceptions.ResourceNotFoundException:
             return None
 
+    async def poll(self) -> None:
+        """One discovery pass (the background loop's, or a manual step's)."""
+        async with self._poll_lock:
+            listed = await asyncio.get_running_loop().run_in_executor(self.runtime.executor, self._list)
+            await self._reconcile(listed)
+
     async def run(self) -> None:
         """Poll forever (cancel to stop)."""
-        loop = asyncio.get_running_loop()
         while True:
             try:
-                listed = await loop.run_in_executor(self.runtime.executor, self._list)
-                await self._reconcile(listed)
+                await self.poll()
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - keep polling through a hiccup
@@ -135,6 +152,7 @@ class SchedulerEmulator:
 
     def _cancel(self, plan: Planned) -> None:
         if plan.delivered == 0:
+            plan.cancelled = True
             for handle in plan.handles:
                 handle.cancel()
 
@@ -161,6 +179,9 @@ class SchedulerEmulator:
         loop = asyncio.get_running_loop()
         now_v = self.clock.now()
         for attempt_time in times:
+            if self.manual:
+                heapq.heappush(self._queue, (attempt_time, next(self._order), plan))
+                continue
             delay = max(0.0, self.clock.real_delay(attempt_time - now_v))
             plan.handles.append(loop.call_later(delay, self._due, plan, attempt_time))
         self.planned[name] = plan
@@ -206,7 +227,7 @@ class SchedulerEmulator:
                 raise
             except Exception:  # noqa: BLE001 - the Lambda async invoke retries, then gives up
                 log.exception("timer handler failed for schedule %s (attempt %d)", name, attempt)
-                await asyncio.sleep(self.clock.real_delay(MINUTE))
+                await asyncio.sleep(0.05 if self.manual else self.clock.real_delay(MINUTE))
         if not first:
             return
         if schedule.get("ActionAfterCompletion") == "DELETE":
@@ -219,6 +240,45 @@ class SchedulerEmulator:
             self.fired.add(plan.key)
             if self.planned.get(name) is plan:
                 self.planned.pop(name, None)
+
+    # -------------------------------------------------------------- manual clock
+
+    def _next_due(self) -> float | None:
+        while self._queue and self._queue[0][2].cancelled:
+            heapq.heappop(self._queue)
+        return self._queue[0][0] if self._queue else None
+
+    async def next_due(self) -> float | None:
+        """The virtual second of the next planned delivery (after a discovery pass)."""
+        await self.poll()
+        return self._next_due()
+
+    async def advance(self, *, by: float | None = None, to: float | str | None = None) -> dict:
+        """Step a manual clock by `by` seconds, to the second `to`, or ``to="next"`` (the next
+        planned delivery), delivering every schedule due on the way in time order. Returns
+        when the timer handler has answered each of them: ``{"now", "fired": [names]}``."""
+        if not self.manual:
+            raise RuntimeError("the clock is not manual (start the stack with --manual-clock)")
+        assert isinstance(self.clock, ManualClock)
+        async with self._step_lock:
+            await self.poll()
+            start = self.clock.now()
+            if to == "next":
+                target = self._next_due()
+                target = start if target is None else max(start, target)
+            elif to is not None:
+                target = max(start, float(to))
+            else:
+                target = start + max(0.0, float(by or 0.0))
+            fired: list[str] = []
+            while (at := self._next_due()) is not None and at <= target:
+                _, _, plan = heapq.heappop(self._queue)
+                self.clock.set(max(self.clock.now(), at))
+                await self._deliver(plan, at)
+                fired.append(plan.schedule["Name"])
+                await self.poll()  # what that delivery armed may be due before the target too
+            self.clock.set(max(self.clock.now(), target))
+            return {"now": self.clock.now(), "fired": fired, "next": self._next_due()}
 
     def _delete(self, name: str) -> None:
         with contextlib.suppress(self.client.exceptions.ResourceNotFoundException):

@@ -7,6 +7,7 @@ import asyncio
 import gc
 import logging
 import os
+import random
 import sys
 import time
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from aiohttp import web
 
 from . import aws
 from . import template as tpl
-from .clock import VirtualClock
+from .clock import GameClock, ManualClock, VirtualClock
 from .gateway import Gateway
 from .lambda_runtime import ECHO_HANDLER, LambdaRuntime
 from .scheduler import SchedulerEmulator
@@ -55,6 +56,8 @@ class StackOptions:
     containers: int = 4  # handler worker processes (0: threads in this process)
     disconnect_loss: float = 0.0  # chance that $disconnect is not delivered (best effort on AWS)
     max_spectators: int | None = None  # template.yaml's MaxSpectators (None: its default)
+    manual_clock: bool = False  # game time moves only through step() / POST /_local/clock
+    seed: int | None = None  # seeds the Scheduler's jitter and duplicates, and $disconnect loss
 
 
 class LocalStack:
@@ -62,7 +65,8 @@ class LocalStack:
 
     def __init__(self, options: StackOptions) -> None:
         self.options = options
-        self.clock = VirtualClock(rate=options.time_scale, origin=time.time())
+        self.clock: GameClock = (ManualClock.create(time.time()) if options.manual_clock
+                                 else VirtualClock(rate=options.time_scale, origin=time.time()))
         self.moto: aws.Moto | None = None
         self.runtime: LambdaRuntime | None = None
         self.gateway: Gateway | None = None
@@ -95,6 +99,8 @@ class LocalStack:
             self.runtime, web_dir=opts.web_dir, rest_resources=tpl.rest_resources(template),
             ws_routes=ws_routes, idle_timeout_s=opts.idle_timeout_s,
             disconnect_loss=opts.disconnect_loss,
+            rng=random.Random(opts.seed) if opts.seed is not None else None,
+            step_clock=self.step,
         )
         self.runner = web.AppRunner(self.gateway.app(), access_log=None, handle_signals=False,
                                     shutdown_timeout=2.0)
@@ -109,8 +115,11 @@ class LocalStack:
         # The handlers read these at import time: set them before anything imports them.
         os.environ.update(aws.stack_environment(
             host=opts.host, port=self.port, moto_url=self.moto.url,
-            time_scale=opts.time_scale, clock_origin=self.clock.origin,
+            time_scale=opts.time_scale, clock_origin=getattr(self.clock, "origin", time.time()),
+            clock_file=getattr(self.clock, "path", None),
         ))
+        if not opts.manual_clock:
+            os.environ.pop("MAFIA_CLOCK_FILE", None)
         # Parameters a function takes into its environment (MAFIA_MAX_SPECTATORS), as a deploy would.
         os.environ.update(tpl.parameter_environment(template, {"MaxSpectators": opts.max_spectators}))
         ttl_attribute = await loop.run_in_executor(
@@ -129,14 +138,28 @@ class LocalStack:
         self.scheduler = SchedulerEmulator(
             self.runtime, self.clock, os.environ["SCHEDULE_GROUP"],
             duplicate_probability=opts.duplicate_probability,
+            rng=random.Random(opts.seed + 1) if opts.seed is not None else None,
         )
-        self._tasks.append(loop.create_task(self.scheduler.run(), name="scheduler"))
+        if not opts.manual_clock:
+            self._tasks.append(loop.create_task(self.scheduler.run(), name="scheduler"))
         if ttl_attribute:
             self.ttl = TtlSweeper(os.environ["TABLE_NAME"], ttl_attribute, self.clock,
                                   lag_s=opts.ttl_lag_s, interval_s=opts.ttl_interval_s,
                                   executor=self.runtime.executor)
-            self._tasks.append(loop.create_task(self.ttl.run(), name="ttl"))
+            if not opts.manual_clock:
+                self._tasks.append(loop.create_task(self.ttl.run(), name="ttl"))
         return self.url
+
+    async def step(self, *, by: float | None = None, to: float | str | None = None) -> dict:
+        """Manual clock only: advance game time (``by`` seconds, ``to`` a second or ``"next"``,
+        the next planned Scheduler delivery), delivering due schedules in order, then sweep
+        TTL. Returns ``{"now", "fired", "next", "ttlDeleted"}`` once all were handled."""
+        assert self.scheduler is not None
+        out = await self.scheduler.advance(by=by, to=to)
+        deleted = 0
+        if self.ttl is not None:
+            deleted = await asyncio.get_running_loop().run_in_executor(self.runtime.executor, self.ttl.sweep)
+        return {**out, "ttlDeleted": deleted}
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -155,3 +178,6 @@ class LocalStack:
             self.runtime.shutdown()
         if self.moto is not None:
             await asyncio.get_running_loop().run_in_executor(None, self.moto.stop)
+        path = getattr(self.clock, "path", None)
+        if path:
+            Path(path).unlink(missing_ok=True)

@@ -3,6 +3,8 @@
 
 Items whose TTL attribute is below the virtual clock are deleted some time later (the
 lag), as AWS deletes them "within days"; handlers must filter expired items on read.
+On a manual clock the stack sweeps after every step instead of on a timer (``run`` is not
+started).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from decimal import Decimal
 
 import boto3
 
-from .clock import VirtualClock
+from .clock import GameClock
 
 log = logging.getLogger("local.ttl")
 
@@ -25,7 +27,7 @@ class TtlSweeper:
         self,
         table_name: str,
         attribute: str,
-        clock: VirtualClock,
+        clock: GameClock,
         *,
         lag_s: float = 300.0,
         interval_s: float = 60.0,

@@ -12,6 +12,8 @@ from playwright.sync_api import sync_playwright
 
 from .stack import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, Stack
 
+# The shared `stack` runs on a scaled clock (tests whose game must run by itself, at the
+# client's countdown and nudges: the timing path); `manual_stack` is stepped.
 TIME_SCALE = float(os.environ.get("BROWSER_TIME_SCALE", "5"))
 
 
@@ -25,6 +27,15 @@ def chromium_path() -> str:
 @pytest.fixture(scope="session")
 def stack():
     s = Stack(time_scale=TIME_SCALE)
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="session")
+def manual_stack():
+    """The stack on a manual clock: game time moves only by ``manual_stack.step(advance=N)``
+    or ``step(to="next")`` (the next Scheduler delivery); seeded Scheduler jitter."""
+    s = Stack(manual_clock=True, seed=22)
     yield s
     s.stop()
 

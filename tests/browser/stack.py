@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import tempfile
-import time
 from pathlib import Path
+
+from local import process
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -26,46 +23,32 @@ MISSING_CHROMIUM = (
 )
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Stack:
-    """``python -m local`` on a free loopback port; ``url`` is ``http://127.0.0.1:PORT/``."""
+    """``python -m local`` on a free loopback port, started by the one launcher
+    (``local.process.start_stack``); ``url`` is ``http://127.0.0.1:PORT/``.
 
-    def __init__(self, time_scale: float, timeout: float = 60.0) -> None:
-        self.port = free_port()
+    ``manual_clock=True``: game time stands still until ``step(advance=N)`` or
+    ``step(to="next")`` moves it (the Scheduler's due deliveries are handled before it returns)."""
+
+    def __init__(self, time_scale: float = 1.0, timeout: float = 60.0, *, manual_clock: bool = False,
+                 seed: int | None = None, extra: tuple[str, ...] = ()) -> None:
         self.time_scale = time_scale
-        self.log_path = Path(tempfile.mkstemp(prefix="browser-stack-", suffix=".log")[1])
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "MAFIA_"))}
-        self._log = self.log_path.open("w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "local", "--host", "127.0.0.1", "--port", str(self.port),
-             "--time-scale", str(time_scale)],
-            cwd=REPO, env=env, stdout=self._log, stderr=subprocess.STDOUT, text=True,
-        )
-        deadline = time.monotonic() + timeout
-        while "ready http" not in self.log():
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"the offline stack did not start:\n{self.log()}")
-            time.sleep(0.1)
+        self.manual_clock = manual_clock
+        self._proc = process.start_stack(*extra, time_scale=time_scale, timeout=timeout,
+                                         manual_clock=manual_clock, seed=seed)
+        self.port = self._proc.port
+        self.proc = self._proc.proc
+        self.log_path = self._proc.log_path
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
+        return self._proc.url
+
+    def step(self, advance: float | None = None, to: float | str | None = None) -> dict:
+        return self._proc.step(advance, to)
 
     def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-6000:]
+        return self._proc.log()
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self._log.close()
+        self._proc.stop()

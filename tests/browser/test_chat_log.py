@@ -16,20 +16,29 @@ from .ui import Player
 LINES = 90  # more than the engine's day window (60) and the view's 40: most are archived
 
 
-def long_day_then_end(url: str) -> str:
+def long_day_then_end(stack) -> str:
     """Four players over the REST and WebSocket APIs (as the stack's own client does): the
-    card read, LINES day lines in turn, then the host ends the game. Returns the room code."""
+    card read, LINES day lines in turn, then the host ends the game. Returns the room code.
+    Game time is stepped (a manual clock): to each phase end until the day, then 0.2 s a line,
+    so each player speaks every 0.8 s, past the chat's 0.7 s limit."""
 
     async def body() -> str:
         async with aiohttp.ClientSession() as http:
-            seats = await fill_room(Api(http, url), 4, options={"discussionMin": 180})
+            seats = await fill_room(Api(http, stack.url), 4, options={"discussionMin": 180})
             players = await start_game(http, seats)
             for p in players:
                 await p.send("seenRole")
-            await players[0].wait_view(lambda v: v["phase"]["kind"] == "discussion", timeout=60)
+            for _ in range(20):
+                try:
+                    await players[0].wait_view(lambda v: v["phase"]["kind"] == "discussion", timeout=1)
+                    break
+                except TimeoutError:
+                    await asyncio.to_thread(stack.step, None, "next")
             for i in range(LINES):
-                await players[i % 4].send("chat", channel="day", text=f"line {i}")
-                await asyncio.sleep(0.1)  # each player every 0.4 s: 2 s of game time at scale 5
+                await asyncio.to_thread(stack.step, 0.2)
+                # answered before the next step: the line's time is the one it was sent at
+                reply = await players[i % 4].request("chat", channel="day", text=f"line {i}")
+                assert reply.get("type") != "error", reply
             await players[0].wait_view(lambda v: any(m["text"] == f"line {LINES - 1}" for m in v["chat"]))
             reply = await players[0].request("endGame")
             assert reply.get("type") != "error", reply
@@ -48,8 +57,9 @@ def long_day_then_end(url: str) -> str:
     return out[0]
 
 
-def test_end_screen_loads_the_whole_chat_page_by_page(browser, stack, console_errors):
-    code = long_day_then_end(stack.url)
+def test_end_screen_loads_the_whole_chat_page_by_page(browser, manual_stack, console_errors):
+    stack = manual_stack
+    code = long_day_then_end(stack)
     watcher = Player(browser, stack.url, "", errors=console_errors)
     watcher.open()
     watcher.page.fill("#join-code", code)

@@ -17,15 +17,15 @@ from playwright.sync_api import expect
 from .stack import Stack
 from .ui import Player, foreign_words
 
-# Game clocks run 20 times faster than real time. Bots act at their planned times, which
-# the page nudges (room.wakeAt) up to 0.5 s late, i.e. up to 10 game seconds: still less
-# than the shortest phase the person must see (the 15 s night), so the night and the
-# original speech always reach the page. A faster clock lets whole phases pass unseen.
-TIME_SCALE = 20.0
+# Game time is stepped (a manual clock, local/scheduler.py `advance`): when the panel asks
+# the person nothing for IDLE_CHECKS looks in a row, the test moves the clock to the next
+# Scheduler delivery, which ends the phase (the bots' moves due by then are made in that
+# request). No phase can pass unseen, whatever the machine's load.
+IDLE_CHECKS = 3
 
 # The shortest legal clocks of each rulebook (the person ends a phase early where the
 # panel allows). Over 1000 seeded engine games with bots, the longest took about 340 game
-# seconds (classic), 200 (city) and 780 (original): 17, 10 and 39 s of real time here.
+# seconds (classic), 200 (city) and 780 (original).
 SHORT_OPTIONS = {
     "classic": {
         "firstPhase": "night",
@@ -72,7 +72,7 @@ new MutationObserver(() => {
 
 @pytest.fixture(scope="module")
 def fast_stack():
-    s = Stack(time_scale=TIME_SCALE)
+    s = Stack(manual_clock=True, seed=22)
     yield s
     s.stop()
 
@@ -162,6 +162,7 @@ def test_one_person_and_bots_play_a_preset_to_the_end(
     expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
 
     done: list[str] = []
+    idle = 0
     role = None  # the person's role, once their card is open
     deadline = time.monotonic() + PLAY_SECONDS
     while not page.locator("#end-title").count():
@@ -182,10 +183,16 @@ def test_one_person_and_bots_play_a_preset_to_the_end(
         if page.locator('#phase-banner[data-tone="night"]').count():
             assert not page.locator(".tile-votes").count(), "vote badges at night"
         did = answer_once(pl)
-        if did is None:
-            page.wait_for_timeout(100)
-        else:
+        if did is not None:
             done.append(did)
+            idle = 0
+            continue
+        idle += 1
+        if idle < IDLE_CHECKS:
+            page.wait_for_timeout(100)  # the page may still be drawing the last push
+            continue
+        idle = 0
+        fast_stack.step(to="next")
 
     expect(page.locator("#end-title")).to_be_visible()
     expect(page.locator("#end-roles li")).to_have_count(bots + 1)

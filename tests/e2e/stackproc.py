@@ -8,7 +8,8 @@ import functools
 
 from local import process
 
-TIME_SCALE = 20.0
+TIME_SCALE = 20.0  # the scaled-clock stacks (the soak); the others step a manual clock
+SEED = 22  # the Scheduler's jitter and duplicates: the same deliveries every run
 
 FAKE_HANDLERS = [
     "--containers", "0",  # the fake handlers share module state (a registry of sockets)
@@ -21,6 +22,20 @@ FAKE_HANDLERS = [
 
 StackProcess = process.StackProcess
 start_stack = functools.partial(process.start_stack, time_scale=TIME_SCALE)
+
+
+async def drive(stack: StackProcess, done, pace: float = 0.3) -> int:
+    """Step a manual clock to the next Scheduler delivery whenever the players have had
+    ``pace`` real seconds to answer the last push, until ``done()``; returns the steps taken.
+    The pace is time for the scripted players to act, not game time: no deadline passes
+    between two steps."""
+    steps = 0
+    while not done():
+        await asyncio.sleep(pace)
+        if not done():
+            await stack.astep(to="next")
+            steps += 1
+    return steps
 
 
 def run(coro, timeout: float = 120.0):

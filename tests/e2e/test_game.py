@@ -1,5 +1,8 @@
 """Whole games on the offline stack with the real handlers, engine and moto: scripted
-players over real WebSockets, refresh, dead sockets, spectators, tokens, phase timing."""
+players over real WebSockets, refresh, dead sockets, spectators, tokens, phase timing.
+
+`game_stack` runs on the real scaled clock (the soak: complete games whose phases end by
+the clock and the client's nudges); the others use `manual_stack` and step game time."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import pytest
 from local.client import Api, Bot, Player, fill_room, start_game
 from service.rooms import CONNECT_GRACE_SECONDS
 
-from .stackproc import run
+from .stackproc import drive, run
 
 MINUTE = 60.0
 
@@ -71,15 +74,17 @@ def test_complete_classic_games_reach_a_winner(game_stack):
     run(body(), timeout=150)
 
 
-def test_spectator_sees_public_information_only(game_stack):
+def test_spectator_sees_public_information_only(manual_stack):
     async def body():
         async with aiohttp.ClientSession() as http:
-            _, players = await _game(http, game_stack)
-            spectator = await Player.connect(http, room=players[0].room, ws_url=game_stack.ws_url)
+            _, players = await _game(http, manual_stack)
+            spectator = await Player.connect(http, room=players[0].room, ws_url=manual_stack.ws_url)
             bots = [Bot(p, random.Random(7 + i)) for i, p in enumerate(players)]
             tasks = [asyncio.create_task(b.play(timeout=90)) for b in bots]
+            at_night = lambda: (spectator.view or {}).get("phase", {}).get("kind") == "night"  # noqa: E731
             try:
-                await spectator.wait_view(lambda v: v["phase"]["kind"] == "night", timeout=60)
+                await drive(manual_stack, at_night)
+                await spectator.wait_view(lambda v: v["phase"]["kind"] == "night", timeout=10)
             finally:
                 for t in tasks:
                     t.cancel()
@@ -119,14 +124,15 @@ def test_bad_token_is_refused_at_connect(game_stack):
     run(body())
 
 
-def test_refresh_mid_game_restores_the_full_view(game_stack):
+def test_refresh_mid_game_restores_the_full_view(manual_stack):
     async def body():
         async with aiohttp.ClientSession() as http:
-            _, players = await _game(http, game_stack)
+            _, players = await _game(http, manual_stack)
             bots = [Bot(p, random.Random(40 + i), nudge=(i != 2)) for i, p in enumerate(players)]
             others = [asyncio.create_task(b.play(timeout=90)) for i, b in enumerate(bots) if i != 2]
             me = players[2]
-            await me.wait_view(lambda v: v["phase"]["kind"] in ("night", "discussion", "vote"), timeout=60)
+            await drive(manual_stack, lambda: (me.view or {}).get("phase", {}).get("kind")
+                        in ("night", "discussion", "vote"))
             before = me.view
             await me.close()  # the refresh: the tab's socket goes away ...
             again = await Player.connect(http, me_seat(me), sync=True)  # ... and a new one syncs
@@ -143,7 +149,9 @@ def test_refresh_mid_game_restores_the_full_view(game_stack):
             assert set(after) == set(before)
             assert after["you"]["role"] and after["private"] is not None
             bots[2] = Bot(again, random.Random(42))
-            final = await bots[2].play(timeout=90)
+            mine = asyncio.create_task(bots[2].play(timeout=90))
+            await drive(manual_stack, lambda: mine.done() and all(t.done() for t in others))
+            final = await mine
             assert final["result"]["winner"]
             await asyncio.gather(*others)
             for p in players + [again]:
@@ -159,19 +167,19 @@ def me_seat(player: Player):
                 player.ws_url, player.name)
 
 
-def test_a_dead_socket_is_dropped_at_the_next_fanout(game_stack):
+def test_a_dead_socket_is_dropped_at_the_next_fanout(manual_stack):
     async def body():
         async with aiohttp.ClientSession() as http:
-            api = Api(http, game_stack.url)
+            api = Api(http, manual_stack.url)
             seats = await fill_room(api, 6)
             players = [await Player.connect(http, s) for s in seats]
             victim = seats[3]
             await players[0].wait_view(lambda v: all(p["connected"] for p in v["players"]), timeout=10)
             # A connection younger than the grace survives a 410 (its $connect may not have
-            # returned yet); this one is old enough to be dropped.
-            await asyncio.sleep(CONNECT_GRACE_SECONDS + 0.5)
+            # returned yet); this one is old enough to be dropped once the grace has passed.
+            await manual_stack.astep(advance=CONNECT_GRACE_SECONDS + 0.5)
             # The socket vanishes and API Gateway never delivers $disconnect.
-            async with http.post(game_stack.url + f"_local/vanish?room={victim.room}&token={victim.token}") as r:
+            async with http.post(manual_stack.url + f"_local/vanish?room={victim.room}&token={victim.token}") as r:
                 assert len((await r.json())["vanished"]) == 1
             summary = await api.summary(victim.room)
             assert next(p for p in summary["players"] if p["id"] == victim.player_id)["connected"] is True
@@ -189,18 +197,21 @@ def test_a_dead_socket_is_dropped_at_the_next_fanout(game_stack):
     run(body())
 
 
-def test_a_nudge_ends_the_phase_on_time(game_stack):
+def test_a_nudge_ends_the_phase_on_time(manual_stack):
     async def body():
         async with aiohttp.ClientSession() as http:
-            _, players = await _game(http, game_stack)
+            _, players = await _game(http, manual_stack)
             p = players[0]
             seq = p.view["phase"]["seq"]
             # Too early: nothing changes, the answer is the current view (to correct the clock).
             reply = await p.request("nudge")
             assert reply["type"] == "view" and reply["view"]["phase"]["seq"] == seq
-            left = p.seconds_left()
+            left, ends_at = p.seconds_left(), p.view["phase"]["endsAt"]
             assert left is not None and left > 0
-            await asyncio.sleep(left)
+            await manual_stack.astep(to=ends_at - 1)  # a second short of the deadline
+            reply = await p.request("nudge")  # still early: refused without a change
+            assert reply["type"] == "view" and reply["view"]["phase"]["seq"] == seq
+            await manual_stack.astep(to=ends_at)
             t0 = time.monotonic()
             await p.send("nudge")
             await p.wait_view(lambda v: v["phase"]["seq"] > seq, timeout=5)
@@ -211,30 +222,28 @@ def test_a_nudge_ends_the_phase_on_time(game_stack):
     run(body())
 
 
-def test_without_clients_the_scheduler_ends_the_phase_within_its_minute(game_stack):
+def test_without_clients_the_scheduler_ends_the_phase_within_its_minute(manual_stack):
     async def body():
         async with aiohttp.ClientSession() as http:
-            api, players = await _game(http, game_stack)
+            api, players = await _game(http, manual_stack)
             view = players[0].view
             seq, ends_at = view["phase"]["seq"], view["phase"]["endsAt"]
-            rate = view["clockRate"]
-            offset = view["serverNow"] - (time.time() - (time.monotonic() - players[0].view_at)) * rate
             for p in players:
                 await p.close()
-
-            def vnow() -> float:
-                return time.time() * rate + offset
-
             # Nobody nudges: only the Scheduler can end the phase, inside the minute after it.
             room = players[0].room
             start_phase = (await api.summary(room))["phase"]
             latest = (math.ceil(ends_at / MINUTE) * MINUTE) + MINUTE  # armed at the next whole minute
-            while (await api.summary(room))["phase"] == start_phase:
-                assert vnow() < latest + 1.0 * rate, "the Scheduler never ended the phase"
-                await asyncio.sleep(0.1)
-            ended = vnow()
-            assert ended >= ends_at - 0.5 * rate
-            spectator = await Player.connect(http, room=room, ws_url=game_stack.ws_url)
+            short = await manual_stack.astep(to=ends_at - 1)
+            assert not [f for f in short["fired"] if f.startswith(f"mafia-{room}-{seq}-")]
+            assert (await api.summary(room))["phase"] == start_phase
+            fired = await manual_stack.astep(to="next")
+            while not [f for f in fired["fired"] if f.startswith(f"mafia-{room}-{seq}-")]:
+                assert fired["now"] <= latest, "the Scheduler never ended the phase"
+                fired = await manual_stack.astep(to="next")  # another room's schedule came first
+            assert ends_at <= fired["now"] <= latest
+            assert (await api.summary(room))["phase"] != start_phase
+            spectator = await Player.connect(http, room=room, ws_url=manual_stack.ws_url)
             assert spectator.view["phase"]["seq"] > seq
             await spectator.close()
 

@@ -5,7 +5,8 @@ Bounds (docs/protocol.md, "Heartbeat"): a vanished socket is dropped at the next
 of the connection before it in the room's ring, i.e. within one heartbeat interval (60 s,
 plus the silent bound of 150 s on AWS while API Gateway has not noticed the socket is gone);
 `takeHost` asks API Gateway about the host's sockets itself and succeeds HOST_AWAY_SECONDS
-(60 s) after that. The tests send the heartbeats the web client sends every 60 s.
+(60 s) after that. The tests send the heartbeats the web client sends every 60 s, and step
+the stack's manual clock past the grace and the host's minute instead of sleeping.
 """
 
 from __future__ import annotations
@@ -19,14 +20,15 @@ from local.client import Api, Player, fill_room, start_game
 from service.operations import HOST_AWAY_SECONDS
 from service.rooms import CONNECT_GRACE_SECONDS
 
-from .stackproc import TIME_SCALE, run, start_stack
+from .stackproc import SEED, run, start_stack
 
 MAX_SPECTATORS = 2  # template.yaml's MaxSpectators, set for this stack
 
 
 @pytest.fixture(scope="module")
 def lossy_stack():
-    stack = start_stack("--disconnect-loss", "1", "--max-spectators", str(MAX_SPECTATORS))
+    stack = start_stack("--disconnect-loss", "1", "--max-spectators", str(MAX_SPECTATORS),
+                        manual_clock=True, seed=SEED)
     yield stack
     rc = stack.stop()
     assert rc == 0, stack.log()
@@ -54,7 +56,7 @@ def test_players_who_vanished_in_the_lobby_are_marked_disconnected_at_the_next_h
             seats = await fill_room(api, 5)
             players = [await Player.connect(http, s) for s in seats]
             await players[0].wait_view(lambda v: all(p["connected"] for p in v["players"]), timeout=10)
-            await asyncio.sleep(CONNECT_GRACE_SECONDS * 1.5)
+            await lossy_stack.astep(advance=CONNECT_GRACE_SECONDS * 1.5)
             await vanish(http, lossy_stack, seats[2])  # no close frame, no $disconnect
             await players[3].close()  # a clean close, but its $disconnect is lost
             live = [players[0], players[1], players[4]]
@@ -82,14 +84,14 @@ def test_take_host_succeeds_after_the_host_vanished(lossy_stack):
             api = Api(http, lossy_stack.url)
             seats = await fill_room(api, 4)
             players = await start_game(http, seats)
-            await asyncio.sleep(CONNECT_GRACE_SECONDS * 1.5)
+            await lossy_stack.astep(advance=CONNECT_GRACE_SECONDS * 1.5)
             await vanish(http, lossy_stack, seats[0])  # the host
             fid = await players[1].send("takeHost")
             first = await players[1].wait_for(lambda p: p.error_for(fid), timeout=10)
             assert first["code"] == "host_present", first
             view = await players[1].wait_view(lambda v: v["room"]["hostAwaySince"] is not None, timeout=10)
             assert not connected(view, "p1")
-            await asyncio.sleep(HOST_AWAY_SECONDS / TIME_SCALE + 0.5)  # game seconds at the stack's scale
+            await lossy_stack.astep(advance=HOST_AWAY_SECONDS + 0.5)
             await players[1].send("takeHost")
             view = await players[2].wait_view(lambda v: v["room"]["host"] == "p2", timeout=10)
             assert view["room"]["hostAwaySince"] is None

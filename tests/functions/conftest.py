@@ -10,25 +10,9 @@ import secrets
 
 import pytest
 
-os.environ.update(
-    AWS_DEFAULT_REGION="us-east-1",
-    AWS_ACCESS_KEY_ID="testing",
-    AWS_SECRET_ACCESS_KEY="testing",
-    AWS_SECURITY_TOKEN="testing",
-    AWS_SESSION_TOKEN="testing",
-    TABLE_NAME="mafia-test",
-    WS_URL="wss://ws.example/test",
-    WS_MANAGEMENT_ENDPOINT="https://ws.example/test",
-    SCHEDULE_GROUP="mafia-test-phases",
-    SCHEDULER_ROLE_ARN="arn:aws:iam::123456789012:role/scheduler",
-    TIMER_FUNCTION_ARN="arn:aws:lambda:us-east-1:123456789012:function:mafia-test-timer",
-    ALLOWED_ORIGINS="*",
-    POWERTOOLS_TRACE_DISABLED="true",
-    POWERTOOLS_METRICS_DISABLED="true",
-    POWERTOOLS_LOG_LEVEL="WARNING",
-)
-for var in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SCHEDULER", "AWS_PROFILE"):
-    os.environ.pop(var, None)
+from harness import env  # noqa: E402 - stdlib only: before boto3 and the handlers
+
+env.apply()
 
 import boto3  # noqa: E402
 from fnkit import Api, Clock, FakeGateway  # noqa: E402

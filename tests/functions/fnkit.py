@@ -3,67 +3,19 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 import boto3
 
 from handlers import rest, timer, ws_connect, ws_default, ws_disconnect
+from harness.clock import Clock
+from harness.gateways import FakeGateway
 from local import events
 from local.lambda_runtime import LambdaContext
 from service import storage
 
 CTX = LambdaContext(function_name="mafia-test", memory_limit_in_mb=512)
-
-
-@dataclass
-class FakeGateway:
-    """Records every push; connections in `gone` answer 410 like a closed socket."""
-
-    sent: list[tuple[str, dict]] = field(default_factory=list)
-    sizes: list[int] = field(default_factory=list)
-    gone: set[str] = field(default_factory=set)
-    closed: list[str] = field(default_factory=list)
-    checked: list[str] = field(default_factory=list)  # GetConnection calls
-
-    def post(self, connection_id: str, data: bytes) -> bool:
-        if connection_id in self.gone:
-            return False
-        self.sent.append((connection_id, json.loads(data)))
-        self.sizes.append(len(data))
-        return True
-
-    def close(self, connection_id: str) -> None:
-        self.closed.append(connection_id)
-
-    def alive(self, connection_id: str) -> bool:
-        """GetConnection: a connection in `gone` answers 410."""
-        self.checked.append(connection_id)
-        return connection_id not in self.gone
-
-    def to(self, connection_id: str) -> list[dict]:
-        return [f for c, f in self.sent if c == connection_id]
-
-    def last(self, connection_id: str, kind: str = "view") -> dict | None:
-        frames = [f for f in self.to(connection_id) if f["type"] == kind]
-        return frames[-1] if frames else None
-
-    def clear(self) -> None:
-        self.sent.clear()
-        self.sizes.clear()
-
-
-class Clock:
-    """A settable server clock (replaces service.clock.now)."""
-
-    def __init__(self, t: float = 1_800_000_000.0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
+__all__ = ["CTX", "Api", "Clock", "FakeGateway", "rest_event", "ws_event"]
 
 
 def rest_event(method: str, path: str, body: Any = None, headers: dict | None = None) -> dict:

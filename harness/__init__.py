@@ -1,0 +1,12 @@
+"""The test and bench harness, one copy for every tier (docs/architecture.md, "Harness"):
+
+- `harness.env`: the environment the handlers read, for in-process runs on moto
+  (tests/functions/conftest.py, bench/backend.py);
+- `harness.gateways`: `CountingGateway` (sizes of what was pushed) and `FakeGateway` (also
+  records every frame, and answers 410 for connections marked gone);
+- `harness.clock`: `Clock`, a settable server clock that replaces `service.clock.now`;
+- `harness.stack`: the one launcher of the offline stack (`local.process`), re-exported, with
+  its manual clock (`start_stack(manual_clock=True).step(...)`).
+
+Nothing here is imported by a Lambda handler.
+"""
