@@ -40,6 +40,9 @@ export function takeHostButton(ctx, view) {
   );
 }
 
+// Open or folded options: kept across redraws and a language switch's rebuild.
+let optionsOpen = false;
+
 export function mount(root, ctx) {
   const body = h("div", { class: "lobby" });
   root.append(body);
@@ -192,17 +195,23 @@ export function mount(root, ctx) {
       h("button", { type: "button", class: "btn btn-quiet", id: "leave-btn", "data-key": "leave", onclick: () => ctx.leave() }, t("lobby.leave")),
     );
 
+    // The options fold away (closed at first) so Tab goes from the players and Start to the
+    // share link without passing every option; opened, they stay open across redraws.
     const options = h(
       "section",
       { class: "card", "aria-labelledby": "options-title" },
-      h("h2", { id: "options-title" }, t("lobby.options"), " · ", t(`preset.${view.preset}`)),
-      isHost ? null : h("p", { class: "hint" }, t("lobby.optionsReadonly")),
-      optionsEditor(view.options || {}, {
-        editable: isHost,
-        idPrefix: "lobby-opt",
-        preset: view.preset,
-        onChange: (k, v) => ctx.send("setOptions", { options: { ...sendable(view.options), [k]: v } }),
-      }),
+      h(
+        "details",
+        { class: "lobby-details", id: "lobby-options", open: optionsOpen ? true : null, ontoggle: (e) => (optionsOpen = e.target.open) },
+        h("summary", null, h("h2", { id: "options-title", class: "lobby-options-title" }, t("lobby.options"), " · ", t(`preset.${view.preset}`))),
+        isHost ? null : h("p", { class: "hint" }, t("lobby.optionsReadonly")),
+        optionsEditor(view.options || {}, {
+          editable: isHost,
+          idPrefix: "lobby-opt",
+          preset: view.preset,
+          onChange: (k, v) => ctx.send("setOptions", { options: { ...sendable(view.options), [k]: v } }),
+        }),
+      ),
     );
 
     replaceChildren(
