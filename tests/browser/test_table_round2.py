@@ -295,6 +295,28 @@ def test_single_device_defense_lists_and_buttons_follow_one_order(browser, stack
         }"""
     )
     assert order == ["서연, 도윤", ["p2", "p1"]], order
+    # The chosen name is filled like a chosen tile (not a thin ring); the narrator toggle,
+    # which is no choice, gets no ring once tapped.
+    looks = page.evaluate(
+        """() => {
+          const box = Object.assign(document.createElement('div'), {className: 'device-options'});
+          const pick = Object.assign(document.createElement('button'), {className: 'btn device-option', textContent: '서연'});
+          const other = Object.assign(document.createElement('button'), {className: 'btn device-option', textContent: '도윤'});
+          const voice = Object.assign(document.createElement('button'), {className: 'btn btn-small btn-quiet', textContent: 'x'});
+          pick.setAttribute('aria-pressed', 'true'); other.setAttribute('aria-pressed', 'false');
+          voice.setAttribute('aria-pressed', 'true');
+          box.append(pick, other, voice); document.querySelector('#main').append(box);
+          const probe = Object.assign(document.createElement('span'), {style: 'color: var(--select)'});
+          box.append(probe);
+          const cs = (e) => getComputedStyle(e);
+          const out = {pick: cs(pick).backgroundColor, other: cs(other).backgroundColor, select: cs(probe).color,
+                       voiceOutline: cs(voice).outlineStyle};
+          box.remove();
+          return out;
+        }"""
+    )
+    assert looks["pick"] == looks["select"] != looks["other"], looks
+    assert looks["voiceOutline"] == "none", looks
     pl.close()
 
 
@@ -328,6 +350,12 @@ def test_classic_greeting_offers_no_end_discussion_and_focus_follows_the_new_scr
     page.click("#start-btn")
     host.wait_phase("roleReveal", timeout=15_000)
     expect(page.locator("#phase-title")).to_be_focused()
+    # a bot's tile reads "4 · 봇 4": its name carries its seat number
+    bots = page.evaluate(
+        "[...document.querySelectorAll('.tile')].filter((t) => t.textContent.includes('봇'))"
+        ".map((t) => [t.querySelector('.tile-seat').textContent, t.querySelector('.tile-name').textContent])"
+    )
+    assert bots == [["2", "봇 2"], ["3", "봇 3"], ["4", "봇 4"]], bots
     page.click("#reveal-role-btn")
     host.wait_phase("greeting", timeout=30_000)
     expect(page.locator("#ready-early-btn")).to_have_count(0)
