@@ -397,6 +397,28 @@ def test_end_screen_starts_at_its_top_and_host_cards_stay_on_the_game_screen(bro
     host.close()
 
 
+def test_lobby_says_when_the_expansion_changes_no_role(browser, stack, console_errors):
+    """English original with the expansion: at 8 seats the host reads that it deals the base
+    set; a ninth seat (the madman comes in) takes the note away."""
+    host = Player(browser, stack.url, "Ann", errors=console_errors)
+    page = host.page
+    host.open()
+    page.fill("#create-name", "Ann")
+    page.select_option("#create-preset", "original")
+    page.locator(".home-details summary").click()
+    page.check("#home-opt-expansion")
+    page.click("#create-btn")
+    expect(page.locator(".lobby-player")).to_have_count(1, timeout=15_000)
+    add_bots(host, 6)
+    expect(page.locator(".idle-option")).to_have_count(0)  # 7 seats: too few to say
+    add_bots(host, 1)
+    note = page.locator('.idle-option[data-option="expansion"]')
+    expect(note).to_have_text("With 8 players, “Expansion characters” deals the same roles as without it.")
+    add_bots(host, 1)
+    expect(note).to_have_count(0)
+    host.close()
+
+
 LONG = "대한민국서울특별시강남구역삼동의마피아왕"  # 20 letters, no space: the longest name
 
 

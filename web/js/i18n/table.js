@@ -12,6 +12,7 @@ export default {
     "hint.defenseYouNow": "Your turn: defend yourself in the chat, then end your turn.",
     "votes.roundOne": "First round (closed)",
     "votes.readyCount": "{n} of {total} ready to vote",
+    "lobby.idleOption": "With {n} players, “{option}” deals the same roles as without it.",
   },
   ko: {
     "chat.channel.yakuza": "야쿠자",
@@ -22,6 +23,7 @@ export default {
     "hint.defenseYouNow": "내 차례입니다. 채팅으로 변론한 뒤 차례를 마치세요.",
     "votes.roundOne": "1차 투표 (마감)",
     "votes.readyCount": "{total}명 중 {n}명 투표 준비",
+    "lobby.idleOption": "{n}명일 때는 ‘{option}’ 설정을 켜도 나오는 역할이 같습니다.",
   },
   ru: {
     "chat.channel.yakuza": "Якудза",
@@ -32,5 +34,6 @@ export default {
     "hint.defenseYouNow": "Ваша очередь: защищайтесь в чате, затем завершите ход.",
     "votes.roundOne": "Первый тур (закрыт)",
     "votes.readyCount": "Готовы к голосованию: {n} из {total}",
+    "lobby.idleOption": "При {n} игроках настройка «{option}» не меняет набор ролей.",
   },
 };

@@ -2,7 +2,7 @@
 import { h, replaceChildren } from "../dom.js";
 import { errorText, has, t } from "../i18n.js";
 import { serverNow } from "../clock.js";
-import { optionsEditor, presetSpecs, sendable } from "../game/options.js";
+import { optionLabel, optionsEditor, presetSpecs, sendable } from "../game/options.js";
 import { qrSvg } from "../qr.js";
 
 // One QR drawing per link, reused by every redraw of the lobby.
@@ -154,6 +154,12 @@ export function mount(root, ctx) {
       ? h("p", { class: "setup-error", role: "status", id: "setup-error" }, setupText(setupError, view))
       : h("p", { class: "setup-ok", role: "status" }, t(isHost ? "lobby.setupOk" : "lobby.waitingHost"));
 
+    // An option switched on that deals the same roles at this count (the original expansion
+    // at 8 or 10 seats): the host is told, rather than find out from the role cards.
+    const idle = ((view.room && view.room.idleOptions) || []).map((key) =>
+      h("p", { class: "hint idle-option", "data-option": key }, t("lobby.idleOption", { option: optionLabel(key), n: players.length })),
+    );
+
     const actions = h(
       "div",
       { class: "lobby-actions" },
@@ -217,7 +223,7 @@ export function mount(root, ctx) {
     replaceChildren(
       body,
       h("h1", { class: "lobby-title" }, t("lobby.room", { code })),
-      h("div", { class: "lobby-cols" }, h("div", null, list, status, actions, share), options),
+      h("div", { class: "lobby-cols" }, h("div", null, list, status, ...idle, actions, share), options),
     );
   }
 
