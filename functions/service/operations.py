@@ -280,12 +280,16 @@ def add_bot(c: Change, conn_id: str, frame: f.AddBot) -> None:
 
 
 def bot_name(room: dict) -> str:
-    """The first free "Bot N" in the room's language ("봇 N", "Бот N"): the name the table reads
-    on the bot's tile and in the bots' chat lines. Nothing recognises a bot by its name (the
-    seat's `bot` flag does), so any word works; free means no seat's `names.key` equals it."""
+    """"Bot N" in the room's language ("봇 N", "Бот N") with N the seat the bot takes, so that
+    its tile reads "8 · Bot 8", not "8 · Bot 7"; if a seat holds that name, the next free N
+    (then the first free). The name the table reads on the bot's tile and in the bots' chat
+    lines. Nothing recognises a bot by its name (the seat's `bot` flag does), so any word
+    works; free means no seat's `names.key` equals it."""
     word = BOT_WORD.get(room.get("lang") or "en", BOT_WORD["en"])
     taken = {names.key(p["name"]) for p in room["players"]}
-    return next(f"{word} {i}" for i in range(1, 100) if names.key(f"{word} {i}") not in taken)
+    seat = len(room["players"]) + 1
+    order = [*range(seat, 100), *range(1, seat)]
+    return next(f"{word} {i}" for i in order if names.key(f"{word} {i}") not in taken)
 
 
 @operation(f.NewGame)

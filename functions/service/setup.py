@@ -18,6 +18,29 @@ def setup_error(preset: str, options: dict, n_players: int) -> dict | None:
     return None
 
 
+def idle_options(preset: str, options: dict, n_players: int) -> list[str]:
+    """Switched-on options that deal the same roles as switched off at this many players,
+    though they change the deal at another count (the original expansion at 8 or 10 seats:
+    seed 003's tables give the base set there). The lobby tells the host so; an option that
+    never touches the deal (kid-safe chat) is not listed. Read from the engine's rosters."""
+    spec = me.presets(only=preset).get(preset)
+    if spec is None or n_players < spec["minPlayers"]:
+        return []  # a lobby still filling up: the count that will play is not known yet
+    opts = {**options, "preset": preset}
+    out = []
+    for o in spec["options"]:
+        key = o["key"]
+        if o["type"] != "bool" or opts.get(key) is not True:
+            continue
+        off = {**opts, key: False}
+        if me.lobby_roster(off, n_players) != me.lobby_roster(opts, n_players):
+            continue
+        counts = range(spec["minPlayers"], spec["maxPlayers"] + 1)
+        if any(me.roster(off, n) != me.roster(opts, n) for n in counts):
+            out.append(key)
+    return out
+
+
 def room_setup_error(room: dict) -> dict | None:
     """`setup_error` for the room as it is."""
     return setup_error(room["preset"], room["options"], len(room["players"]))

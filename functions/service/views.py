@@ -15,6 +15,7 @@ import mafia_engine as me
 
 from . import botplay, clock, server_frames
 from .quoting import tidy
+from .setup import idle_options
 
 SPECTATOR = "*"  # viewer key for spectators in digests
 # Views carry the most recent chat messages only: the engine keeps up to 60 day + 40 system
@@ -37,7 +38,7 @@ def shown_options(preset: str, options: dict) -> dict:
     return {**preset_info(preset).get("defaults", {}), **options, "preset": preset}
 
 
-def room_block(room: dict, setup_error: dict | None, kind: str | None = None) -> dict:
+def room_block(room: dict, setup_error: dict | None, kind: str | None = None, idle: list[str] | None = None) -> dict:
     return {
         "code": room["code"],
         "host": room.get("host"),
@@ -48,6 +49,8 @@ def room_block(room: dict, setup_error: dict | None, kind: str | None = None) ->
         "wakeAt": botplay.wake_at(room) if kind is not None else None,
         "scores": dict(room.get("scores") or {}),  # player id -> games won in this room
         "setupError": setup_error,
+        # lobby: switched-on options that change no role at this player count (setup.idle_options)
+        "idleOptions": list(idle or []),
     }
 
 
@@ -90,7 +93,7 @@ def lobby_view(room: dict, connected: set[str], viewer: str | None, setup_error:
         "channels": {"read": [], "write": []},
         "events": [],
         "result": None,
-        "room": room_block(room, setup_error),
+        "room": room_block(room, setup_error, idle=idle_options(room["preset"], room["options"], len(players))),
     }
 
 

@@ -27,6 +27,7 @@ def test_option_out_of_range_names_the_option_and_its_range(browser, stack, cons
     pl = Player(browser, stack.url, "Ann", errors=console_errors)
     page = pl.page
     pl.create()
+    page.locator("#lobby-options summary").click()  # the options fold away at first
     field = page.locator("#lobby-opt-nightSeconds")
     before = field.input_value()
     field.fill("5000")
@@ -85,6 +86,8 @@ def test_rules_sheet_lists_this_games_roles_and_phases_in_each_language(browser,
     expect(dialog).to_have_count(0)
     page.select_option("#lang-select", "en")
     # The roles are the server's roster: the host adds the soldier, the sheet follows.
+    if not page.locator("#lobby-options").evaluate("e => e.open"):
+        page.locator("#lobby-options summary").click()
     page.locator('[data-key="lobby-opt-extraRoles-soldier"]').check()
     page.click("#rules-btn")
     expect(page.locator('#rules-roles li[data-role="soldier"]')).to_contain_text("1 × Soldier")

@@ -50,13 +50,13 @@ def test_a_seat_removed_in_the_lobby_goes_home_with_a_note_in_russian(browser, s
     code = ann.create()
     link = ann.page.locator("#share-link").input_value()
     ann.page.click("#add-bot-btn")
-    expect(ann.page.locator(".lobby-player .pname")).to_have_text(["Анна", "Бот 1"])
+    expect(ann.page.locator(".lobby-player .pname")).to_have_text(["Анна", "Бот 2"])
     bob = Player(browser, stack.url, "Борис", locale="ru-RU", errors=console_errors)
     bob.join(link)
     cat = Player(browser, stack.url, "Вера", locale="ru-RU", errors=console_errors)
     cat.join(link)
     ann.page.click("#add-bot-btn")  # the next free bot name, in Russian
-    expect(ann.page.locator(".lobby-player .pname")).to_have_text(["Анна", "Бот 1", "Борис", "Вера", "Бот 2"])
+    expect(ann.page.locator(".lobby-player .pname")).to_have_text(["Анна", "Бот 2", "Борис", "Вера", "Бот 5"])
     bob_pid, cat_pid = seat_of(bob, code)["playerId"], seat_of(cat, code)["playerId"]
 
     # both close their pages (a phone asleep); the host removes both meanwhile
@@ -124,14 +124,14 @@ def test_a_seat_removed_or_left_mid_game_goes_home_with_a_note_in_korean(browser
         ann.page.click("#add-bot-btn")
         expect(ann.page.locator(".lobby-player")).to_have_count(n + 4)
     expect(ann.page.locator(".lobby-player .pname")).to_have_text(
-        ["민준", "서연", "지호", "봇 1", "봇 2", "봇 3", "봇 4"]
+        ["민준", "서연", "지호", "봇 4", "봇 5", "봇 6", "봇 7"]
     )
     bob.ready()
     cat.ready()
     ann.click("#start-btn")
     for pl in (ann, bob, cat):
         expect(pl.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
-    expect(ann.page.locator(".tile .tile-name", has_text="봇 1")).to_have_count(1)
+    expect(ann.page.locator(".tile .tile-name", has_text="봇 4")).to_have_count(1)
     bob_seat, cat_seat = seat_of(bob, code), seat_of(cat, code)
 
     # Cat continues on a second device (the private link) and closes the first page

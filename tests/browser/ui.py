@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 MOBILE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -124,6 +125,13 @@ class Player:
 
     def wait_phase(self, kind: str, timeout: float = 30_000) -> None:
         expect(self.page.locator("#phase-banner")).to_have_attribute("data-kind", kind, timeout=timeout)
+        self.check_no_keys()
+
+    def check_no_keys(self) -> None:
+        """Every test that waits for a phase or closes a page checks that no text key is on
+        screen untranslated (the role card's chat tab, a phase title, an event line)."""
+        keys = screen_keys(self.page)
+        assert not keys, f"{self.name}: untranslated keys on screen: {sorted(keys)}"
 
     def read_role(self) -> str:
         """Peek at the role card with the "my role" button, then hide it again."""
@@ -179,7 +187,15 @@ class Player:
         return self.page.evaluate("() => [...(window.__i18nMissing || [])]")
 
     def close(self) -> None:
-        self.context.close()
+        try:
+            if not self.page.is_closed():
+                try:
+                    keys = screen_keys(self.page)
+                except PlaywrightError:  # the page was navigating or already gone: nothing to read
+                    keys = set()
+                assert not keys, f"{self.name}: untranslated keys on screen: {sorted(keys)}"
+        finally:
+            self.context.close()
 
 
 def has_class(cls: str) -> re.Pattern:
@@ -313,11 +329,24 @@ LATIN_WORDS_OK = {"MVP", "QR"}  # written so in Korean and Russian too
 RAW_IDS = re.compile(r"\bp\d+\b|\b(classic|city|original)\b|\b[a-z]+[A-Z]\w*\b|\b[a-z]+_[a-z_]+\b")
 
 
+# A text key that reached the screen untranslated ("chat.channel.yakuza", "phase.lastWord"):
+# i18n.js shows the key itself when no language has it. Two letters at least on each side
+# of a dot, so "e.g." and numbers ("1.5") are not keys.
+KEY_SHAPED = re.compile(r"\b[a-z][a-zA-Z]+(?:\.[a-zA-Z][a-zA-Z]+)+\b")
+
+
+def screen_keys(page) -> set[str]:
+    """Key-shaped words on the page (text, labels, placeholders, titles): should be none."""
+    return {f"key {m.group(0)!r} in {text!r}" for text in page.evaluate(PAGE_WORDS_JS) for m in KEY_SHAPED.finditer(text)}
+
+
 def foreign_words(page, lang: str) -> set[str]:
-    """Words that should not be on a page in `lang`: Latin script in ko/ru, raw ids anywhere."""
+    """Words that should not be on a page in `lang`: Latin script in ko/ru, raw ids and
+    untranslated keys anywhere."""
     bad = set()
     for text in page.evaluate(PAGE_WORDS_JS):
         if lang in ("ko", "ru"):
             bad |= {f"{w!r} in {text!r}" for w in LATIN.findall(text) if w not in LATIN_WORDS_OK}
         bad |= {f"id {m.group(0)!r} in {text!r}" for m in RAW_IDS.finditer(text)}
+        bad |= {f"key {m.group(0)!r} in {text!r}" for m in KEY_SHAPED.finditer(text)}
     return bad

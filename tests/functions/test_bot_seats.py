@@ -25,8 +25,8 @@ def test_the_host_adds_bots_that_are_always_ready(api):
     players = api.gw.last("cp1")["view"]["players"]
     assert [(p["name"], p["bot"], p["ready"]) for p in players] == [
         ("Host", False, False),
-        ("Bot 1", True, True),
         ("Bot 2", True, True),
+        ("Bot 3", True, True),
         ("Bob", False, False),
         ("Robo", True, True),
     ]

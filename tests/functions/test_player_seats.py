@@ -19,18 +19,19 @@ def summary(api) -> dict:
 
 @pytest.mark.parametrize("lang", ["en", "ko", "ru"])
 def test_bots_are_named_in_the_rooms_language(api, lang):
-    """A bot seat's default name reads in the room's language ("봇 1", "Бот 1"), stays unique
-    next to a human who took the next name, and is a valid name under the name rule."""
+    """A bot seat's default name reads in the room's language ("봇 3", "Бот 3") and carries the
+    number of the seat it takes (seat 3: "Bot 3"), stays unique next to a human who took the
+    next name, and is a valid name under the name rule."""
     word = BOT_NAMES[lang]
     api.create("Host", lang=lang)
     api.connect("cp1", "p1")
-    api.join(f"{word} 2")  # a person already holds the second bot name: the bot skips it
+    api.join(f"{word} 4")  # seat 2: a person holds the fourth seat's bot name: that bot skips it
     for _ in range(3):
         api.send("cp1", {"action": "addBot"})
     assert api.errors("cp1") == []
     players = api.gw.last("cp1")["view"]["players"]
     bots = [p["name"] for p in players if p["bot"]]
-    assert bots == [f"{word} 1", f"{word} 3", f"{word} 4"]
+    assert bots == [f"{word} 3", f"{word} 5", f"{word} 6"]
     for name in bots:
         assert names.clean(name) == name
     keys = [names.key(p["name"]) for p in players]
@@ -48,13 +49,13 @@ def test_every_room_language_has_a_bot_word():
 
 
 def test_a_bot_name_in_the_rooms_language_does_not_clash_with_look_alikes(api):
-    """Names compare by `names.key` (Cyrillic look-alikes read as Latin): a human "Бот 1"
-    spelled with a Latin "o" is the same name, so the bot takes "Бот 2"."""
+    """Names compare by `names.key` (Cyrillic look-alikes read as Latin): a human "Бот 3"
+    spelled with a Latin "o" is the same name, so the bot of seat 3 takes "Бот 4"."""
     api.create("Host", lang="ru")
     api.connect("cp1", "p1")
-    api.join("Бot 1")  # Latin o, t
+    api.join("Бot 3")  # Latin o, t
     api.send("cp1", {"action": "addBot"})
-    assert [p["name"] for p in api.gw.last("cp1")["view"]["players"] if p["bot"]] == ["Бот 2"]
+    assert [p["name"] for p in api.gw.last("cp1")["view"]["players"] if p["bot"]] == ["Бот 4"]
 
 
 def test_a_removed_seat_is_named_in_the_summary_lobby_and_game(api):

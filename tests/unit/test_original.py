@@ -1009,6 +1009,7 @@ def test_original_host_may_remove_a_player_mid_game() -> None:
         "player": "p4",
         "by": "removed",
         "revealed": None,
+        "phase": "speech",  # a removal names its phase ("Day 1", not a night's death)
     }
     assert t.view(None)["chat"][-1]["text"] == "p4 was removed from the game by the host."
     row = next(p for p in t.view("p5")["players"] if p["id"] == "p4")

@@ -38,6 +38,8 @@ const state = {
   pending: new Map(), // client frame id -> action
   lastError: null, // {id, action, text}
   screenName: null,
+  shownScreen: null, // the screen last shown (kept across a language switch's rebuild)
+  focusPending: false, // a new screen's heading is still to get the focus
   screen: null,
   lastSeq: null,
   nudged: { key: null, count: 0, next: 0 },
@@ -306,6 +308,9 @@ function pickScreen() {
 function render() {
   const name = pickScreen();
   const main = $("#main");
+  // A new screen (not the same one redrawn after a language switch) starts fresh: at its
+  // top, without the last screen's announcement cards, with focus on its heading.
+  const fresh = name !== state.shownScreen;
   if (name !== state.screenName) {
     if (state.screen && state.screen.destroy) state.screen.destroy();
     main.replaceChildren();
@@ -313,8 +318,33 @@ function render() {
     state.screen = SCREENS[name].mount(main, ctx);
     document.body.dataset.screen = name;
   }
+  if (fresh && state.shownScreen !== null) closeOverlays();
+  // Screens that redraw their heading (lobby, end) would drop its focus to the page body.
+  const headingFocused = Boolean(document.activeElement && document.activeElement.matches("#main h1"));
   state.screen.update(state.view);
   renderChrome();
+  if (headingFocused && !main.contains(document.activeElement)) focusHeading(main);
+  if (fresh) {
+    const first = state.shownScreen === null;
+    state.shownScreen = name;
+    window.scrollTo(0, 0);
+    state.focusPending = !first; // the first page of a visit keeps the browser's own focus
+  }
+  // The heading may come with a later view (the lobby says "connecting" first); the player
+  // may have moved focus meanwhile, and then keeps it.
+  if (state.focusPending) {
+    const idle = !document.activeElement || document.activeElement === document.body || !document.contains(document.activeElement);
+    if (!idle || focusHeading(main)) state.focusPending = false;
+  }
+}
+
+/** Focus the new screen's heading (keyboard and screen-reader users start there), without scrolling. */
+function focusHeading(main) {
+  const heading = main.querySelector("h1");
+  if (!heading) return false;
+  if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+  heading.focus({ preventScroll: true });
+  return true;
 }
 
 function renderChrome() {

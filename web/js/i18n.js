@@ -4,9 +4,10 @@ import en from "./i18n/en.js";
 import ko from "./i18n/ko.js";
 import ru from "./i18n/ru.js";
 import extra from "./i18n/review.js";
+import table from "./i18n/table.js";
 
 // Last word, removal and post-game review words (issue 14) live in their own file.
-for (const [code, dict] of Object.entries({ ko, ru, en })) Object.assign(dict, extra[code]);
+for (const [code, dict] of Object.entries({ ko, ru, en })) Object.assign(dict, extra[code], table[code]);
 
 export const DICTS = { ko, ru, en };
 export const LANGS = ["ko", "ru", "en"];

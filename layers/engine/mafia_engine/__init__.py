@@ -302,7 +302,7 @@ def _room_action(g: Game, a: Any) -> None:
         left = None if ph["endsAt"] is None else max(0.0, ph["endsAt"] - g.now)
         s["paused"] = {"left": left, "by": a.player}
         ph["endsAt"] = None
-        g.event("paused")
+        g.event("paused", phase=ph["kind"])
         g.system("The game is paused.")
     elif a.type == "resume":
         paused = s.get("paused")
@@ -311,7 +311,7 @@ def _room_action(g: Game, a: Any) -> None:
         s["paused"] = None
         if paused["left"] is not None:
             ph["endsAt"] = float(g.now + paused["left"])
-        g.event("resumed")
+        g.event("resumed", phase=ph["kind"])
         g.system("The game goes on.")
     elif a.type == "endGame":
         s["paused"] = None
@@ -325,10 +325,10 @@ def _room_action(g: Game, a: Any) -> None:
             g.preset.after_dead_leave(g, p)
         else:
             if a.type == "remove":
-                g.kill(p, "removed")
+                g.kill(p, "removed", phase=ph["kind"])
                 g.system(f"{p['id']} was removed from the game by the host.")
             else:
-                g.kill(p, "left")
+                g.kill(p, "left", phase=ph["kind"])
                 g.system(f"{p['id']} left the game.")
             g.preset.after_leave(g, p)
         if s["phase"]["kind"] == "ended":

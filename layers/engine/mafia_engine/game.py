@@ -140,11 +140,13 @@ class Game:
         elif what == "team" and not p["revealed"]:
             p["revealed"] = {"team": self.team(p)}
 
-    def kill(self, p: dict, by: str, public: str | None = None) -> None:
+    def kill(self, p: dict, by: str, public: str | None = None, phase: str | None = None) -> None:
         """Take ``p`` out of the game (death, execution or disconnect) with the death reveal.
 
         ``by`` is the real cause (``diedBy``, the result, the review); ``public`` what the
-        public ``death`` event says when the cause itself is secret (original: "night").
+        public ``death`` event says when the cause itself is secret (original: "night");
+        ``phase`` the phase kind the event names, for a death that is no phase's own (the
+        host's removal, a player leaving), so that it reads "Night 3" or "Day 3".
         """
         p["alive"] = False
         p["diedDay"] = self.s["day"]
@@ -153,7 +155,8 @@ class Game:
         if reveal != "none":
             self.reveal(p, reveal)
         self.record("death", player=p["id"], by=by, day=self.s["day"], phase=self.s["phase"]["kind"])
-        self.event("death", player=p["id"], by=public or by, revealed=p["revealed"])
+        extra = {"phase": phase} if phase else {}
+        self.event("death", player=p["id"], by=public or by, revealed=p["revealed"], **extra)
 
     def check_win(self, cause: str) -> bool:
         """Run the preset's win checks in order; end the game at the first that holds."""

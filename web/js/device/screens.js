@@ -213,7 +213,8 @@ export function defense(view, speaking, { onFinished }) {
     h(
       "div",
       { class: "device-options" },
-      speaking.map((id) =>
+      // The buttons in the order the list names the suspects (the phase's order, not seats').
+      [...speaking].sort((a, b) => suspects.indexOf(a) - suspects.indexOf(b)).map((id) =>
         h("button", { type: "button", class: "btn device-finished", "data-pid": id, onclick: () => onFinished(id) }, t("device.finished", { name: playerName(view, id) })),
       ),
     ),

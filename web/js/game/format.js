@@ -65,6 +65,9 @@ export function isNightDeath(by) {
 /** "Night 1" / "Day 2": when an event happened (night events carry the night number). */
 export function eventWhen(ev) {
   if (!ev.day) return "";
+  // The host's pause, resume and removal carry the phase they happened in: at night they
+  // read "Night 3", by day "Day 3" (mafia_engine/__init__.py, _room_action).
+  if (ev.phase) return t(isNight(ev.phase) ? "banner.night" : "banner.day", { n: ev.day });
   const night = NIGHT_KINDS.has(ev.kind) || (ev.kind === "death" && NIGHT_DEATHS.has(ev.by));
   return t(night ? "banner.night" : "event.day", { n: ev.day });
 }
@@ -137,7 +140,9 @@ export function eventText(view, ev) {
     case "voteResult":
       detail = deathDetails(view, ev);
       if (ev.eliminated) text = t("event.voteResult.out", { ...params, name: playerName(view, ev.eliminated) });
-      else if (ev.tie) text = t("event.voteResult.tie", { names: namesOf(view, ev.tie) });
+      // A first-round tie sends the leaders to defend themselves; a tie in the revote ends
+      // the day with nobody out (seed 001, "Повторная ничья ... день без выбывших").
+      else if (ev.tie) text = t(ev.round > 1 ? "event.voteResult.tieAgain" : "event.voteResult.tie", { names: namesOf(view, ev.tie) });
       else text = t("event.voteResult.none");
       break;
     case "trialVote":

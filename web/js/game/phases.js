@@ -33,6 +33,11 @@ function hint(text) {
   return h("p", { class: "hint phase-hint", id: "phase-hint" }, text);
 }
 
+/** A second line under the hint (what the others may do, how the phase ends). */
+function hint2(text, id = "phase-hint-more") {
+  return h("p", { class: "hint", id }, text);
+}
+
 function button(label, onclick, opts = {}) {
   return h(
     "button",
@@ -142,6 +147,14 @@ function readyButton(view, ctx, label = "act.readyEarly") {
     },
     { disabled: done, key: "readyEarly", id: "ready-early-btn" },
   );
+}
+
+/** "3 of 7 ready to vote", where the rules make the count public (phase.readyCount). */
+function readyCount(view) {
+  const n = view.phase.readyCount;
+  if (typeof n !== "number") return null;
+  const total = (view.players || []).filter((p) => p.alive !== false).length;
+  return h("p", { class: "hint ready-count", id: "ready-count" }, t("votes.readyCount", { n, total }));
 }
 
 /** Who used ±15 s today: public (seed 000 §5.2), shown to everyone. */
@@ -255,13 +268,15 @@ const PHASES = {
   },
   greeting: {
     panel(view, ctx) {
-      return [hint(t("hint.greeting")), alive(view) ? readyButton(view, ctx) : null];
+      // No "end discussion" here: the greeting is a fixed minute and `readyEarly` belongs to
+      // the discussion alone (seed 000 §5.1 and its action table; docs/rules.md, classic).
+      return [hint(t("hint.greeting")), hint2(t("hint.greetingEnds"))];
     },
   },
   discussion: {
     panel(view, ctx) {
-      if (!alive(view)) return [deadOrWatch(view), adjustedLine(view)];
-      return [hint(t("hint.discussion")), timeButtons(view, ctx), readyButton(view, ctx), adjustedLine(view)];
+      if (!alive(view)) return [deadOrWatch(view), adjustedLine(view), readyCount(view)];
+      return [hint(t("hint.discussion")), timeButtons(view, ctx), readyButton(view, ctx), readyCount(view), adjustedLine(view)];
     },
   },
   vote: {
@@ -305,8 +320,14 @@ const PHASES = {
     panel(view, ctx) {
       const me = view.you && view.you.id;
       const suspects = Array.isArray(view.phase.suspects) ? view.phase.suspects : [accusedOf(view)].filter(Boolean);
+      const speaking = view.phase.accused ?? null;
       let text;
-      if (suspects.includes(me)) text = t("hint.defenseYou");
+      if (suspects.length > 1 && speaking) {
+        // Several suspects speak in turn (original): say who speaks now and what the others may do.
+        if (speaking === me) text = t("hint.defenseYouNow");
+        else if (suspects.includes(me)) text = t("hint.defenseWaiting", { name: playerName(view, speaking) });
+        else text = t("hint.defenseNow", { name: playerName(view, speaking) });
+      } else if (suspects.includes(me)) text = t("hint.defenseYou");
       else if (suspects.length > 1) text = t("hint.defenseMany", { names: names(view, suspects) });
       else text = t("hint.defense", { name: playerName(view, suspects[0]) });
       return [hint(text), taskControls(view, ctx), voteBars(view)];

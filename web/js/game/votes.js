@@ -46,14 +46,24 @@ export function voteRows(view, which) {
   return rows;
 }
 
+/** Is this an earlier round's result while a later round is open (city's revote)? */
+function pastRound(view, which) {
+  const s = section(view, which);
+  const ph = view.phase || {};
+  return Boolean(s && typeof s.round === "number" && ph.kind === "vote" && typeof ph.round === "number" && ph.round > s.round);
+}
+
 export function voteBars(view, which) {
   const rows = voteRows(view, which);
   if (!rows) return null;
   const max = Math.max(1, ...rows.map((r) => r.count));
+  // During the revote the first round's bars stay for reference, labelled as closed, so
+  // they never read as the live tally.
+  const past = pastRound(view, which);
   return h(
     "section",
-    { class: "votes", "aria-labelledby": "votes-title" },
-    h("h3", { id: "votes-title" }, t("votes.title")),
+    { class: `votes${past ? " votes-past" : ""}`, "aria-labelledby": "votes-title", "data-round": past ? "past" : "current" },
+    h("h3", { id: "votes-title" }, t(past ? "votes.roundOne" : "votes.title")),
     h(
       "ul",
       { class: "vote-bars" },
@@ -77,6 +87,7 @@ export function voteBars(view, which) {
 
 /** Votes per player id, for the small badges on the player tiles. */
 export function votesFor(view) {
+  if (pastRound(view, "nomination")) return {}; // no badges from a closed round on the tiles
   const rows = voteRows(view, "nomination") || [];
   const out = {};
   for (const r of rows) if (r.key !== "abstain") out[r.key] = r.count;

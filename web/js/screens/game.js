@@ -89,6 +89,25 @@ export function mount(root, ctx) {
     drawGrid(renderer);
     replaceChildren(actions, ...renderer.panel(view, ctx).filter(Boolean), resultsBox(view), hostTools(view), takeHostButton(ctx, view), seatTools(view, ctx));
     chat.update(view);
+    const phaseKey = `${kind}:${view.phase.seq}`;
+    if (phaseKey !== shownPhase) {
+      shownPhase = phaseKey;
+      bringChoiceIntoView();
+    }
+  }
+
+  // A phase that asks this player for a choice brings it into view: on a small phone the
+  // player may be scrolled down at the chat when the vote starts, and the sticky banner
+  // would cover the hint. The tiles to tap, else the yes/no buttons, under the banner.
+  let shownPhase = null;
+  function bringChoiceIntoView() {
+    const target = grid.querySelector(".tile.selectable") ? grid : actions.querySelector("#yes-btn, #end-turn-btn, #no-nomination-btn");
+    if (!target) return;
+    const top = banner.getBoundingClientRect().bottom;
+    const box = target.getBoundingClientRect();
+    if (box.top >= top && box.bottom <= window.innerHeight) return; // already in view
+    const panel = target === grid ? grid.closest(".players-panel") : target;
+    window.scrollBy({ top: panel.getBoundingClientRect().top - top - 8, behavior: "instant" });
   }
 
   // Host tools: pause / resume / end the game (the second tap ends it) / remove a player

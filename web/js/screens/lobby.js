@@ -2,7 +2,7 @@
 import { h, replaceChildren } from "../dom.js";
 import { errorText, has, t } from "../i18n.js";
 import { serverNow } from "../clock.js";
-import { optionsEditor, presetSpecs, sendable } from "../game/options.js";
+import { optionLabel, optionsEditor, presetSpecs, sendable } from "../game/options.js";
 import { qrSvg } from "../qr.js";
 
 // One QR drawing per link, reused by every redraw of the lobby.
@@ -39,6 +39,9 @@ export function takeHostButton(ctx, view) {
     h("button", { type: "button", class: "btn", id: "take-host-btn", "data-key": "takeHost", onclick: () => ctx.send("takeHost") }, t("act.takeHost")),
   );
 }
+
+// Open or folded options: kept across redraws and a language switch's rebuild.
+let optionsOpen = false;
 
 export function mount(root, ctx) {
   const body = h("div", { class: "lobby" });
@@ -151,6 +154,12 @@ export function mount(root, ctx) {
       ? h("p", { class: "setup-error", role: "status", id: "setup-error" }, setupText(setupError, view))
       : h("p", { class: "setup-ok", role: "status" }, t(isHost ? "lobby.setupOk" : "lobby.waitingHost"));
 
+    // An option switched on that deals the same roles at this count (the original expansion
+    // at 8 or 10 seats): the host is told, rather than find out from the role cards.
+    const idle = ((view.room && view.room.idleOptions) || []).map((key) =>
+      h("p", { class: "hint idle-option", "data-option": key }, t("lobby.idleOption", { option: optionLabel(key), n: players.length })),
+    );
+
     const actions = h(
       "div",
       { class: "lobby-actions" },
@@ -192,23 +201,29 @@ export function mount(root, ctx) {
       h("button", { type: "button", class: "btn btn-quiet", id: "leave-btn", "data-key": "leave", onclick: () => ctx.leave() }, t("lobby.leave")),
     );
 
+    // The options fold away (closed at first) so Tab goes from the players and Start to the
+    // share link without passing every option; opened, they stay open across redraws.
     const options = h(
       "section",
       { class: "card", "aria-labelledby": "options-title" },
-      h("h2", { id: "options-title" }, t("lobby.options"), " · ", t(`preset.${view.preset}`)),
-      isHost ? null : h("p", { class: "hint" }, t("lobby.optionsReadonly")),
-      optionsEditor(view.options || {}, {
-        editable: isHost,
-        idPrefix: "lobby-opt",
-        preset: view.preset,
-        onChange: (k, v) => ctx.send("setOptions", { options: { ...sendable(view.options), [k]: v } }),
-      }),
+      h(
+        "details",
+        { class: "lobby-details", id: "lobby-options", open: optionsOpen ? true : null, ontoggle: (e) => (optionsOpen = e.target.open) },
+        h("summary", null, h("h2", { id: "options-title", class: "lobby-options-title" }, t("lobby.options"), " · ", t(`preset.${view.preset}`))),
+        isHost ? null : h("p", { class: "hint" }, t("lobby.optionsReadonly")),
+        optionsEditor(view.options || {}, {
+          editable: isHost,
+          idPrefix: "lobby-opt",
+          preset: view.preset,
+          onChange: (k, v) => ctx.send("setOptions", { options: { ...sendable(view.options), [k]: v } }),
+        }),
+      ),
     );
 
     replaceChildren(
       body,
       h("h1", { class: "lobby-title" }, t("lobby.room", { code })),
-      h("div", { class: "lobby-cols" }, h("div", null, list, status, actions, share), options),
+      h("div", { class: "lobby-cols" }, h("div", null, list, status, ...idle, actions, share), options),
     );
   }
 

@@ -33,6 +33,8 @@ WINDOWS: dict[str, tuple[float, float]] = {
     "readyEarly": (0.55, 0.9),
     "ready": (0.3, 0.85),
     "endTurn": (0.45, 0.85),
+    # a speech turn the bot has nothing to say in: done within the first fifth of it
+    "quickTurn": (0.08, 0.2),
     "nominate": (0.35, 0.8),
     "vote": (0.25, 0.8),
     "confirm": (0.2, 0.75),
@@ -280,7 +282,7 @@ def _intents(seat: Seat, lang: str) -> list[tuple[str, dict]]:
     elif task == "ready":
         out.append(("ready", {"type": "readyEarly"}))
     elif task == "endTurn":
-        out.append(("endTurn", {"type": "endTurn"}))
+        out.append((_turn_window(seat, out, "endTurn"), {"type": "endTurn"}))
     elif task == "vote":
         t = _vote_target(seat)
         if t is None and not seat.rules["canAbstain"]:  # a missing ballot counts for the last suspect
@@ -290,7 +292,7 @@ def _intents(seat: Seat, lang: str) -> list[tuple[str, dict]]:
     elif task == "confirm":
         out.append(("confirm", {"type": "confirm", "choice": _confirm_choice(seat)}))
     elif task == "nominate":
-        out.append(("nominate", {"type": "nominate", "target": _nominee(seat)}))
+        out.append((_turn_window(seat, out, "nominate"), {"type": "nominate", "target": _nominee(seat)}))
     elif task == "sleep":
         if seat.locks:  # everyone confirms the night; with open picks sleepers just wait
             out.append(("night", {"type": "sleep"}))
@@ -309,6 +311,15 @@ def _intents(seat: Seat, lang: str) -> list[tuple[str, dict]]:
                 out.append(("nightMore", a))
                 out.append(("nightLast", a))
     return out
+
+
+def _turn_window(seat: Seat, planned: list[tuple[str, dict]], window: str) -> str:
+    """A speech turn with no line to say ends early (``quickTurn``): the table does not wait
+    10-15 s of a 20 s turn for a bot that stays silent. Whether a bot talks comes from the
+    public evidence alone (``_discussion_lines``), so the early end says nothing of its card."""
+    if seat.kind == "speech" and not any(a.get("type") == "chat" for _, a in planned):
+        return "quickTurn"
+    return window
 
 
 def _nominee(seat: Seat) -> str | None:

@@ -118,6 +118,9 @@ def _to_night(g: Game) -> None:
 def _discussion_begin(g: Game) -> None:
     g.deadline_in(g.options["discussionSeconds"])
     g.phase["ready"] = []
+    # How many are ready to vote is public ("3 of 7 ready"), who is not: saying "ready" is a
+    # day act that tells nothing of a card (docs/rules.md, city, "ready to vote").
+    g.phase["readyCount"] = 0
 
 
 def _vote_begin(g: Game, round: int = 1, candidates: list[str] | None = None) -> None:
@@ -336,6 +339,7 @@ def act_ready_early(g: Game, a: Any) -> None:
         act_seen_role(g, a, _advance_ready)
         return
     act_ready(g, a)
+    g.phase["readyCount"] = len(g.phase["ready"])
     if all_in(g, g.phase["ready"]):
         _advance_ready(g)
 
@@ -465,7 +469,9 @@ PHASES: dict[str, PhaseSpec] = {
         PhaseSpec(
             "night", _night_begin, resolve_night, frozenset({*NIGHT_CHECKS, "sleep"}), review=("acts",)
         ),
-        PhaseSpec("discussion", _discussion_begin, _to_vote, frozenset({"readyEarly"}), day=True),
+        PhaseSpec(
+            "discussion", _discussion_begin, _to_vote, frozenset({"readyEarly"}), public=("readyCount",), day=True
+        ),
         PhaseSpec(
             "vote",
             _vote_begin,
