@@ -101,12 +101,12 @@ def next_player_id(room: dict) -> str:
 
 
 def require_room_for(room: dict, name: str, status: int = 400) -> None:
-    """Refuse a new seat when the room is full or the name is taken (`names.key`: case and
-    look-alike letters do not make a name new)."""
+    """Refuse a new seat when the room is full or the name is taken (`names.same`: case,
+    look-alike letters and invisible characters do not make a name new)."""
     limit = preset_info(room["preset"])["maxPlayers"]
     if len(room["players"]) >= limit:
         raise ServiceError("room_full", f"the room is full ({limit} players)", status)
-    if any(names.key(p["name"]) == names.key(name) for p in room["players"]):
+    if any(names.same(p["name"], name) for p in room["players"]):
         raise ServiceError("name_taken", f"the name {quote(name)} is taken in this room", status)
 
 
@@ -283,10 +283,13 @@ def add_bot(c: Change, conn_id: str, frame: f.AddBot) -> None:
 def bot_name(room: dict) -> str:
     """The first free "Bot N" in the room's language ("봇 N", "Бот N"): the name the table reads
     on the bot's tile and in the bots' chat lines. Nothing recognises a bot by its name (the
-    seat's `bot` flag does), so any word works; free means no seat's `names.key` equals it."""
+    seat's `bot` flag does), so any word works; free means no seat's name is the same (`names.same`)."""
     word = BOT_WORD.get(room.get("lang") or "en", BOT_WORD["en"])
-    taken = {names.key(p["name"]) for p in room["players"]}
-    return next(f"{word} {i}" for i in range(1, 100) if names.key(f"{word} {i}") not in taken)
+    return next(
+        f"{word} {i}"
+        for i in range(1, 100)
+        if not any(names.same(p["name"], f"{word} {i}") for p in room["players"])
+    )
 
 
 @operation("newGame")
