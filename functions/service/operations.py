@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import mafia_engine as me
 
-from . import names, views
+from . import chat_archive, names, views
 from .errors import ServiceError, quote
 from .lifecycle import presence, running
 from .quoting import tidy
@@ -331,6 +331,8 @@ def engine_action(c: Change, conn_id: str, frame: f.EngineFrame) -> None:
         raise ServiceError("not_host", f"only the host can {kind}")
     if c.state is None or c.room["status"] == "lobby":
         raise ServiceError("not_started", "the game has not started")
+    if kind == "chat" and c.room["status"] == "ended":
+        chat_archive.after_end_chat(c)
     try:
         c.state = me.apply(c.state, frame.engine_action(pid), now=c.now)  # actor from the connection
     except me.InvalidAction as exc:

@@ -39,6 +39,7 @@ class Snapshot:
     conns: dict[str, str | None] = field(default_factory=dict)  # connection id -> player id | None
     conn_since: dict[str, float] = field(default_factory=dict)  # connection id -> game time of $connect
     slots: dict[int, str] = field(default_factory=dict)  # spectator place -> connection holding it
+    conn_log: dict[str, float] = field(default_factory=dict)  # connection -> time of its last chatLog page
     size: int = 0  # stored bytes of the room item's data
 
 
@@ -83,6 +84,7 @@ class Store:
         conns: dict[str, str | None] = {}
         conn_since: dict[str, float] = {}
         slots: dict[int, str] = {}
+        conn_log: dict[str, float] = {}
         for it in items:
             sk = it["sk"]["S"]
             if float(it.get("expiresAt", {"N": "0"})["N"]) < now:
@@ -92,6 +94,8 @@ class Store:
             elif sk.startswith(CONN_PREFIX):
                 conns[sk[len(CONN_PREFIX) :]] = it["player"]["S"] if "player" in it else None
                 conn_since[sk[len(CONN_PREFIX) :]] = float(it.get("at", {"N": "0"})["N"])
+                if "logAt" in it:
+                    conn_log[sk[len(CONN_PREFIX) :]] = float(it["logAt"]["N"])
             elif sk.startswith(SLOT_PREFIX):
                 slots[int(sk[len(SLOT_PREFIX) :])] = it["conn"]["S"]
         if state_item is None:
@@ -106,6 +110,7 @@ class Store:
             conns=conns,
             conn_since=conn_since,
             slots=slots,
+            conn_log=conn_log,
             size=len(blob),
         )
 
@@ -150,6 +155,53 @@ class Store:
             if "LastEvaluatedKey" not in page:
                 return msgs
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def chat_items(self, code: str, first: int, last: int, limit: int) -> list[tuple[int, list[dict]]]:
+        """The newest `limit` archive items among `first`..`last`, newest first, as (seq,
+        messages): one strongly consistent Query with `Limit`, so it reads those items only
+        (read units = their size / 4 KB). Expired items (an earlier room with this code) are
+        read but not returned."""
+        if last < first:
+            return []
+        now = clock.now()
+        page = self.client.query(
+            TableName=self.table,
+            KeyConditionExpression="pk = :pk AND sk BETWEEN :a AND :b",
+            ExpressionAttributeValues={
+                ":pk": {"S": room_pk(code)},
+                ":a": {"S": f"{CHAT_PREFIX}{first:08d}"},
+                ":b": {"S": f"{CHAT_PREFIX}{last:08d}"},
+            },
+            ScanIndexForward=False,
+            Limit=limit,
+            ConsistentRead=True,
+        )
+        return [
+            (int(it["sk"]["S"][len(CHAT_PREFIX) :]), decode(it["data"]["B"])["messages"])
+            for it in page.get("Items", [])
+            if float(it.get("expiresAt", {"N": "inf"})["N"]) >= now
+        ]
+
+    def mark_chat_log(self, code: str, conn_id: str, now: float, seen: float | None) -> bool:
+        """Note a `chatLog` page on the connection's item, on condition that its last page is
+        still the one read (`seen`): of several pages in flight one passes. False if not."""
+        cond = "attribute_exists(sk) AND " + (
+            "attribute_not_exists(logAt)" if seen is None else "logAt = :seen"
+        )
+        values = {":now": {"N": repr(float(now))}}
+        if seen is not None:
+            values[":seen"] = {"N": repr(float(seen))}
+        try:
+            self.client.update_item(
+                TableName=self.table,
+                Key={"pk": {"S": room_pk(code)}, "sk": {"S": CONN_PREFIX + conn_id}},
+                UpdateExpression="SET logAt = :now",
+                ConditionExpression=cond,
+                ExpressionAttributeValues=values,
+            )
+            return True
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
 
     # ---- writes ------------------------------------------------------------------------
     def state_item(self, code: str, version: int, room: dict, state: dict | None) -> dict:
