@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.web_protocol import RequestPayloadError
 
 from . import events
 from . import template as tpl
@@ -42,6 +43,9 @@ MAX_REST_BODY = 10 * KB * KB  # REST API payload limit
 IDLE_TIMEOUT_S = 600.0  # API Gateway closes a WebSocket idle for 10 minutes
 MAX_CONNECTION_S = 7200.0  # ... and any WebSocket after 2 hours
 SEND_TIMEOUT_S = 5.0
+# The request codings API Gateway decompresses (developer guide, "Content codings supported by
+# API Gateway"); aiohttp decodes the same ones while reading the body.
+REST_CONTENT_CODINGS = frozenset({"gzip", "deflate", "identity"})
 
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("text/javascript", ".mjs")
@@ -103,6 +107,11 @@ def _json_response(status: int, body: object, *, error_type: str | None = None) 
     if error_type:
         headers["x-amzn-ErrorType"] = error_type
     return web.json_response(body, status=status, headers=headers)
+
+
+def _unsupported_media_type() -> web.Response:
+    return _json_response(415, {"message": "Unsupported Media Type"},
+                          error_type="UnsupportedMediaTypeException")
 
 
 def _iso(epoch_s: float) -> str:
@@ -328,7 +337,19 @@ class Gateway:
             return _json_response(403, {"message": "Missing Authentication Token"},
                                   error_type="MissingAuthenticationTokenException")
         resource, params = matched
-        body = await request.read()
+        # API Gateway decompresses a coded body before the integration and answers 415 for a
+        # coding it does not support or a body not in that coding (developer guide, "Call an
+        # API method with a compressed payload"); aiohttp decodes it in `read` and raises
+        # RequestPayloadError for a body that is not in its coding.
+        codings = [c.strip().lower() for c in request.headers.get("Content-Encoding", "").split(",")]
+        if any(c and c not in REST_CONTENT_CODINGS for c in codings):
+            return _unsupported_media_type()
+        try:
+            body = await request.read()
+        except RequestPayloadError:
+            if any(c not in ("", "identity") for c in codings):
+                return _unsupported_media_type()
+            return _json_response(400, {"message": "Bad Request"})
         event = events.rest_event(
             method=request.method, path=path, resource=resource.path, path_parameters=params,
             headers=request.headers, query=request.query, body=body, stage=self.rest_stage,
@@ -364,7 +385,9 @@ class Gateway:
         if self.ws_routes:
             try:
                 action = json.loads(body).get("action")
-            except (ValueError, AttributeError):
+            except (ValueError, AttributeError, RecursionError):
+                # RecursionError: a frame nested ~1,000 levels deep (Python's json recurses);
+                # API Gateway routes a body it cannot select on to $default, as here.
                 action = None
             if isinstance(action, str) and action in self.ws_routes:
                 return action

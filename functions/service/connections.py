@@ -4,6 +4,7 @@ and finding a connection's room (a warm cache, then the CONN# lookup item)."""
 from __future__ import annotations
 
 import os
+import zlib
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
@@ -59,10 +60,8 @@ def admit(conn_id: str, token: str | None, gateway: Gateway | None = None) -> Ch
                 raise ServiceError("kicked", "the host removed this player from the game", 403)
             if pid is None:
                 raise ServiceError("bad_token", "token not valid for this room", 403)
-        elif sum(1 for p in c.snap.conns.values() if p is None) >= MAX_SPECTATORS:
-            raise ServiceError(
-                "too_many_spectators", f"this room already has {MAX_SPECTATORS} spectators", 403
-            )
+        else:
+            c.slots[spectator_place(c, conn_id)] = conn_id
         if pid is not None:
             make_room(c, pid, gateway)
         c.conn_puts[conn_id] = pid
@@ -74,6 +73,21 @@ def admit(conn_id: str, token: str | None, gateway: Gateway | None = None) -> Ch
         c.result = pid
 
     return change
+
+
+def spectator_place(c: Change, conn_id: str) -> int:
+    """The free place (0 .. MAX_SPECTATORS-1) a new spectator claims, or ServiceError
+    (`too_many_spectators`). A place is a conditional write of its own (storage.py,
+    `SLOT_PREFIX`): a counted snapshot alone let a burst of connects all pass on one version.
+    A place whose connection has left the room is free; the place tried is spread by the
+    connection id, so a burst collides less (a collision reloads and tries again)."""
+    spectators = {k for k, p in c.snap.conns.items() if p is None}
+    held = {slot for slot, k in c.snap.slots.items() if k in spectators}
+    free = [slot for slot in range(MAX_SPECTATORS) if slot not in held]
+    # spectators admitted before places existed hold none; they count all the same
+    if not free or len(spectators) >= MAX_SPECTATORS:
+        raise ServiceError("too_many_spectators", f"this room already has {MAX_SPECTATORS} spectators", 403)
+    return free[zlib.crc32(conn_id.encode()) % len(free)]
 
 
 def make_room(c: Change, pid: str, gateway: Gateway | None) -> None:

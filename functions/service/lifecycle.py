@@ -42,6 +42,7 @@ def end_game_if_decided(c: Change) -> None:
         result = me.result(c.state)
         if result is not None:
             c.room["status"] = "ended"
+            c.room["endedAt"] = c.now  # after-game chat closes a fixed time after it (chat_archive)
             scoring.award(c.room, result)
 
 

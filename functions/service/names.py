@@ -1,11 +1,14 @@
 """The player-name rule, one place for every seat (REST creates and joins, bot seats).
 
-A name is stored normalized (NFKC, runs of white space made one space, trimmed), 1 to
-`NAME_MAX` characters, and refused (`bad_name`) when it holds control or format characters
-(tabs, new lines, RTL overrides, zero-width spaces, lone surrogates), when nothing visible is
-left, or when the kid-safe chat filter would block it as a message. Two names are the same
-name when their `key`s are equal: case-folded, with Cyrillic and Greek letters that look like
-Latin ones read as those ("Host" and "Нost" with a Cyrillic Н are one name).
+A name is stored normalized (NFKC, default-ignorable and invisible characters removed, runs
+of white space made one space, trimmed), 1 to `NAME_MAX` characters, and refused (`bad_name`)
+when it holds control or format characters (tabs, new lines, RTL overrides, zero-width
+spaces, lone surrogates), when nothing visible is left, or when the kid-safe chat filter would
+block it as a message. Two names are the same name when they share a key (`keys`): the Unicode
+TR39 confusable skeleton (`confusables.skeleton`), case-folded, read both ways round (skeleton
+then case, case then skeleton) and with small capitals read as letters: "Host", "host",
+"Ηost" (Greek Η), "Нost" (Cyrillic), "ʜost" (small capital) and "Host" + a Hangul filler are
+one name. docs/protocol.md, "Names", lists what is refused.
 
 Plain functions: the WebSocket side checks `addBot` names with them in its pydantic frame
 (`frames.AddBot`, an `AfterValidator`), REST in its body models (`models.Body`).
@@ -19,6 +22,7 @@ from typing import Any
 
 from mafia_engine.chat import kid_safe_refusal
 
+from .confusables import skeleton
 from .errors import ServiceError
 
 NAME_MAX = 24
@@ -27,17 +31,33 @@ BAD_NAME = "bad_name"
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # letters and symbols that render as nothing (Hangul fillers, the blank Braille pattern)
 _INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-_SPACES = re.compile(r"\s+")
-# Letters drawn like Latin ones (Unicode TR39 confusables, the common Cyrillic/Greek part),
-# after case folding.
-_SKELETON = str.maketrans(
-    {
-        **dict(zip("авсеёһіјкмнорԛѕтуԝхүӏ", "abceehijkmhopqstywxyl", strict=True)),
-        **dict(zip("αβεηικνορτυχω", "abenikvoptuxw", strict=True)),
-        "0": "o",
-        "1": "l",
-    }
+# Default_Ignorable_Code_Point (Unicode 15.0 DerivedCoreProperties.txt): drawn as nothing
+# when a font lacks them. The format (Cf) ones are refused above; the rest (combining
+# grapheme joiner U+034F, Hangul fillers, Khmer inherent vowels U+17B4-5, Mongolian and
+# other variation selectors) are removed from the name before it is shown or compared.
+_DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+# Latin small capitals, read as their letters once case no longer counts: TR39's prototypes
+# for Cyrillic в к м н т are these (a lower-case "н" is drawn as a small capital H).
+_SMALL_CAPITALS = str.maketrans(
+    dict(zip("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz", strict=True))
 )
+_SPACES = re.compile(r"\s+")
+
+
+def invisible(ch: str) -> bool:
+    """Drawn as nothing: default-ignorable (Unicode) or one of the blank letters/symbols."""
+    o = ord(ch)
+    return ch in _INVISIBLE or any(a <= o <= b for a, b in _DEFAULT_IGNORABLE)
+
+
+def strip_invisible(s: str) -> str:
+    """`s` without the characters drawn as nothing (before a name is shown or compared)."""
+    return "".join(ch for ch in s if not invisible(ch))
 
 
 def _refuse(message: str) -> ServiceError:
@@ -53,18 +73,35 @@ def clean(raw: Any) -> str:
     for ch in raw:
         if unicodedata.category(ch) in _REFUSED_CATEGORIES:
             raise _refuse(f"a name cannot hold control or invisible characters (U+{ord(ch):04X})")
-    name = _SPACES.sub(" ", unicodedata.normalize("NFKC", raw)).strip()
+    name = _SPACES.sub(" ", strip_invisible(unicodedata.normalize("NFKC", raw))).strip()
     if not name:
         raise _refuse("a name cannot be empty")
     if len(name) > NAME_MAX:
         raise _refuse(f"a name has at most {NAME_MAX} characters")
-    if not any(unicodedata.category(ch)[0] in "LNPS" and ch not in _INVISIBLE for ch in name):
+    if not any(unicodedata.category(ch)[0] in "LNPS" for ch in name):
         raise _refuse("a name needs a visible letter, digit or symbol")
     if kid_safe_refusal(name):
         raise _refuse("that name is not allowed (the kid-safe filter blocks it)")
     return name
 
 
+def keys(name: str) -> frozenset[str]:
+    """What two names are compared by: they are the same name when they share a key. The
+    TR39 skeleton is case-sensitive (Greek Η is drawn as H, its lower case η as n; Latin I
+    as l), so it is taken before case folding (Η → H → h) and after it (I → i), the small
+    capitals it leads to read as letters (Cyrillic н → ʜ → h)."""
+    s = strip_invisible(unicodedata.normalize("NFKC", name))
+    return frozenset(
+        skeleton(skeleton(skeleton(form).casefold()).translate(_SMALL_CAPITALS)) for form in (s, s.casefold())
+    )
+
+
+def same(a: str, b: str) -> bool:
+    """Whether two names are one name (`keys`)."""
+    return not keys(a).isdisjoint(keys(b))
+
+
 def key(name: str) -> str:
-    """What two names are compared by: case-folded, look-alike letters read as Latin ones."""
-    return unicodedata.normalize("NFKC", name).casefold().translate(_SKELETON)
+    """One canonical key of a name (its first `keys`, sorted): for logs and maps, not for
+    deciding whether two names are the same (`same`)."""
+    return min(keys(name))

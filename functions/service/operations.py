@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import mafia_engine as me
 
+from . import chat_archive, names, views
 from . import frames as f
-from . import names, views
 from .errors import ServiceError, quote
 from .lifecycle import presence, running
 from .quoting import tidy
@@ -99,12 +99,12 @@ def next_player_id(room: dict) -> str:
 
 
 def require_room_for(room: dict, name: str, status: int = 400) -> None:
-    """Refuse a new seat when the room is full or the name is taken (`names.key`: case and
-    look-alike letters do not make a name new)."""
+    """Refuse a new seat when the room is full or the name is taken (`names.same`: case,
+    look-alike letters and invisible characters do not make a name new)."""
     limit = preset_info(room["preset"])["maxPlayers"]
     if len(room["players"]) >= limit:
         raise ServiceError("room_full", f"the room is full ({limit} players)", status)
-    if any(names.key(p["name"]) == names.key(name) for p in room["players"]):
+    if any(names.same(p["name"], name) for p in room["players"]):
         raise ServiceError("name_taken", f"the name {quote(name)} is taken in this room", status)
 
 
@@ -284,12 +284,13 @@ def bot_name(room: dict) -> str:
     its tile reads "8 · Bot 8", not "8 · Bot 7"; if a seat holds that name, the next free N
     (then the first free). The name the table reads on the bot's tile and in the bots' chat
     lines. Nothing recognises a bot by its name (the seat's `bot` flag does), so any word
-    works; free means no seat's `names.key` equals it."""
+    works; free means no seat's name is the same (`names.same`)."""
     word = BOT_WORD.get(room.get("lang") or "en", BOT_WORD["en"])
-    taken = {names.key(p["name"]) for p in room["players"]}
     seat = len(room["players"]) + 1
     order = [*range(seat, 100), *range(1, seat)]
-    return next(f"{word} {i}" for i in order if names.key(f"{word} {i}") not in taken)
+    return next(
+        f"{word} {i}" for i in order if not any(names.same(p["name"], f"{word} {i}") for p in room["players"])
+    )
 
 
 @operation(f.NewGame)
@@ -332,6 +333,8 @@ def engine_action(c: Change, conn_id: str, frame: f.EngineFrame) -> None:
         raise ServiceError("not_host", f"only the host can {kind}")
     if c.state is None or c.room["status"] == "lobby":
         raise ServiceError("not_started", "the game has not started")
+    if kind == "chat" and c.room["status"] == "ended":
+        chat_archive.after_end_chat(c)
     try:
         c.state = me.apply(c.state, frame.engine_action(pid), now=c.now)  # actor from the connection
     except me.InvalidAction as exc:

@@ -17,6 +17,11 @@ TTL_SECONDS = 24 * 3600
 STATE_SK = "STATE"
 CONN_PREFIX = "CONN#"
 CHAT_PREFIX = "CHAT#"
+# A spectator's place: `SPEC#<nn>` (nn < the cap) holds the connection that claimed it, written
+# with the connection under a condition that the place is free, so concurrent connects cannot
+# share one and a burst admits exactly the cap. "CONN#" < "SPEC#" < "STATE": the room's one
+# Query returns them.
+SLOT_PREFIX = "SPEC#"
 
 
 class Conflict(Exception):
@@ -33,6 +38,8 @@ class Snapshot:
     state: dict | None
     conns: dict[str, str | None] = field(default_factory=dict)  # connection id -> player id | None
     conn_since: dict[str, float] = field(default_factory=dict)  # connection id -> game time of $connect
+    slots: dict[int, str] = field(default_factory=dict)  # spectator place -> connection holding it
+    conn_log: dict[str, float] = field(default_factory=dict)  # connection -> time of its last chatLog page
     size: int = 0  # stored bytes of the room item's data
 
 
@@ -76,6 +83,8 @@ class Store:
         state_item = None
         conns: dict[str, str | None] = {}
         conn_since: dict[str, float] = {}
+        slots: dict[int, str] = {}
+        conn_log: dict[str, float] = {}
         for it in items:
             sk = it["sk"]["S"]
             if float(it.get("expiresAt", {"N": "0"})["N"]) < now:
@@ -85,6 +94,10 @@ class Store:
             elif sk.startswith(CONN_PREFIX):
                 conns[sk[len(CONN_PREFIX) :]] = it["player"]["S"] if "player" in it else None
                 conn_since[sk[len(CONN_PREFIX) :]] = float(it.get("at", {"N": "0"})["N"])
+                if "logAt" in it:
+                    conn_log[sk[len(CONN_PREFIX) :]] = float(it["logAt"]["N"])
+            elif sk.startswith(SLOT_PREFIX):
+                slots[int(sk[len(SLOT_PREFIX) :])] = it["conn"]["S"]
         if state_item is None:
             return None
         blob = state_item["data"]["B"]
@@ -96,6 +109,8 @@ class Store:
             state=doc.get("state"),
             conns=conns,
             conn_since=conn_since,
+            slots=slots,
+            conn_log=conn_log,
             size=len(blob),
         )
 
@@ -141,6 +156,53 @@ class Store:
                 return msgs
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
+    def chat_items(self, code: str, first: int, last: int, limit: int) -> list[tuple[int, list[dict]]]:
+        """The newest `limit` archive items among `first`..`last`, newest first, as (seq,
+        messages): one strongly consistent Query with `Limit`, so it reads those items only
+        (read units = their size / 4 KB). Expired items (an earlier room with this code) are
+        read but not returned."""
+        if last < first:
+            return []
+        now = clock.now()
+        page = self.client.query(
+            TableName=self.table,
+            KeyConditionExpression="pk = :pk AND sk BETWEEN :a AND :b",
+            ExpressionAttributeValues={
+                ":pk": {"S": room_pk(code)},
+                ":a": {"S": f"{CHAT_PREFIX}{first:08d}"},
+                ":b": {"S": f"{CHAT_PREFIX}{last:08d}"},
+            },
+            ScanIndexForward=False,
+            Limit=limit,
+            ConsistentRead=True,
+        )
+        return [
+            (int(it["sk"]["S"][len(CHAT_PREFIX) :]), decode(it["data"]["B"])["messages"])
+            for it in page.get("Items", [])
+            if float(it.get("expiresAt", {"N": "inf"})["N"]) >= now
+        ]
+
+    def mark_chat_log(self, code: str, conn_id: str, now: float, seen: float | None) -> bool:
+        """Note a `chatLog` page on the connection's item, on condition that its last page is
+        still the one read (`seen`): of several pages in flight one passes. False if not."""
+        cond = "attribute_exists(sk) AND " + (
+            "attribute_not_exists(logAt)" if seen is None else "logAt = :seen"
+        )
+        values = {":now": {"N": repr(float(now))}}
+        if seen is not None:
+            values[":seen"] = {"N": repr(float(seen))}
+        try:
+            self.client.update_item(
+                TableName=self.table,
+                Key={"pk": {"S": room_pk(code)}, "sk": {"S": CONN_PREFIX + conn_id}},
+                UpdateExpression="SET logAt = :now",
+                ConditionExpression=cond,
+                ExpressionAttributeValues=values,
+            )
+            return True
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
+
     # ---- writes ------------------------------------------------------------------------
     def state_item(self, code: str, version: int, room: dict, state: dict | None) -> dict:
         now = clock.now()
@@ -176,10 +238,12 @@ class Store:
         conn_puts: dict[str, str | None] | None = None,
         conn_deletes: list[str] | None = None,
         chat_items: list[tuple[int, list[dict]]] | None = None,
+        slot_claims: dict[int, str] | None = None,
     ) -> int:
         """Write the room (conditional on the version read) and its side items atomically.
 
-        Returns the new version. Raises Conflict if the room changed since `snap` was read.
+        Returns the new version. Raises Conflict if the room changed since `snap` was read, or
+        a spectator place in `slot_claims` (place -> connection) was taken since.
         With `bump=False` the room item is only checked, not written (spectator connects).
         """
         new_version = snap.version + 1 if bump else snap.version
@@ -236,6 +300,7 @@ class Store:
                     }
                 }
             )
+        ops.extend(self._slot_ops(snap, slot_claims or {}, conn_deletes or [], expires))
         for seq, messages in chat_items or []:
             item = {
                 "pk": key["pk"],
@@ -253,8 +318,57 @@ class Store:
         try:
             self.client.transact_write_items(TransactItems=ops)
         except self.client.exceptions.TransactionCanceledException as exc:
-            reasons = exc.response.get("CancellationReasons") or []
-            if not reasons or reasons[0].get("Code") == "ConditionalCheckFailed":
+            # a condition (the version, a spectator place) failed, or another transaction
+            # held one of the items (TransactionConflict: concurrent connects of one room)
+            codes = {r.get("Code") for r in exc.response.get("CancellationReasons") or []}
+            if not codes or codes & {"ConditionalCheckFailed", "TransactionConflict"}:
                 raise Conflict() from exc
             raise
         return new_version
+
+    def _slot_ops(
+        self, snap: Snapshot, claims: dict[int, str], conn_deletes: list[str], expires: dict
+    ) -> list[dict]:
+        """Claim spectator places (each a Put on condition that the place is free: no item, an
+        expired one, or the one this snapshot read whose connection is gone) and free the
+        places of the connections deleted."""
+        ops: list[dict] = []
+        pk = {"S": room_pk(snap.code)}
+        for slot, conn_id in claims.items():
+            cond = "attribute_not_exists(sk) OR expiresAt < :now"
+            values = {":now": {"N": str(int(clock.now()))}}
+            holder = snap.slots.get(slot)
+            if holder is not None:  # read as held by a connection no longer in the room
+                cond += " OR conn = :seen"
+                values[":seen"] = {"S": holder}
+            item = {
+                "pk": pk,
+                "sk": {"S": f"{SLOT_PREFIX}{slot:02d}"},
+                "conn": {"S": conn_id},
+                "expiresAt": expires,
+            }
+            ops.append(
+                {
+                    "Put": {
+                        "TableName": self.table,
+                        "Item": item,
+                        "ConditionExpression": cond,
+                        "ExpressionAttributeValues": values,
+                    }
+                }
+            )
+        held = {conn_id: slot for slot, conn_id in snap.slots.items()}
+        for conn_id in conn_deletes:
+            if conn_id in held and held[conn_id] not in claims:
+                key = {"pk": pk, "sk": {"S": f"{SLOT_PREFIX}{held[conn_id]:02d}"}}
+                ops.append(
+                    {
+                        "Delete": {
+                            "TableName": self.table,
+                            "Key": key,
+                            "ConditionExpression": "conn = :c",
+                            "ExpressionAttributeValues": {":c": {"S": conn_id}},
+                        }
+                    }
+                )
+        return ops

@@ -49,6 +49,7 @@ class Change:
     before: Any = None  # the engine state as read (for views with no stored digest)
     drained: bool = False  # bot actions were applied before the request's own change
     wrote: str | None = None  # the chat channel the request's own frame wrote to (chat_archive.collect)
+    slots: dict[int, str] = field(default_factory=dict)  # spectator places claimed (connections.admit)
 
 
 ChangeFn = Callable[[Change], None]
@@ -117,6 +118,7 @@ class UnitOfWork:
                 conn_puts=c.conn_puts,
                 conn_deletes=c.conn_deletes,
                 chat_items=chat_items,
+                slot_claims=c.slots,
             )
         except Conflict:
             return False, None

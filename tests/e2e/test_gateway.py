@@ -171,6 +171,51 @@ def test_bad_frames_get_aws_answers_and_the_process_survives(fake_stack):
     run(body())
 
 
+def test_a_frame_nested_too_deep_for_json_still_gets_an_answer(fake_stack):
+    # Route selection parses the body for `action`; Python's json recurses, and a frame ~1,000
+    # levels deep raised RecursionError there, killing the task: no answer at all. API Gateway
+    # sends such a body to $default like any body without a usable `action`.
+    async def body():
+        async with aiohttp.ClientSession() as http:
+            ws = await _ws(http, fake_stack)
+            for depth in (990, 5000):
+                await ws.send_str("[" * depth + "]" * depth)
+                msg = await ws.receive(timeout=5)
+                assert msg.type == aiohttp.WSMsgType.TEXT, msg
+            assert (await _ask(ws, {"action": "echo"}))["type"] == "echo"
+            await ws.close()
+        assert fake_stack.alive()
+
+    run(body())
+
+
+def test_a_rest_body_that_is_not_in_its_content_encoding_is_415_as_api_gateway_answers(fake_stack):
+    # API Gateway decompresses request payloads by default; "if the specified coding isn't
+    # supported or the supplied payload isn't compressed with specified coding, API Gateway
+    # returns the 415 Unsupported Media Type error response" (API Gateway developer guide,
+    # "Call an API method with a compressed payload"). The gateway used to answer 500.
+    import gzip
+
+    async def body():
+        # one connection per request: a body the server could not decode ends its connection
+        connector = aiohttp.TCPConnector(force_close=True)
+        async with aiohttp.ClientSession(auto_decompress=False, connector=connector) as http:
+            url = fake_stack.url + "api/rooms/ABCD/players"
+            for encoding, data in (("gzip", b'{"name": "Bob"}'), ("br-or-whatever", b"{}")):
+                headers = {"Content-Encoding": encoding, "Content-Type": "application/json"}
+                async with http.post(url, data=data, headers=headers) as r:
+                    assert r.status == 415, (encoding, r.status, await r.text())
+                    assert await r.json() == {"message": "Unsupported Media Type"}
+            # A real gzip body reaches the handler decompressed.
+            headers = {"Content-Encoding": "gzip", "Content-Type": "application/json"}
+            async with http.post(url, data=gzip.compress(b'{"name": "Bob"}'), headers=headers) as r:
+                assert r.status == 200
+                assert json.loads((await r.json())["event"]["body"]) == {"name": "Bob"}
+        assert fake_stack.alive()
+
+    run(body())
+
+
 def test_clients_that_vanish_mid_send_are_gone_not_fatal(fake_stack):
     async def body():
         async with aiohttp.ClientSession() as http:

@@ -129,6 +129,7 @@ def read_log(api, conn: str, pages: list | None = None) -> list[dict]:
     page is one frame to the sender alone, under API Gateway's 32 KB billing unit."""
     before, lines = None, []
     for _ in range(50):
+        api.clock.advance(chat_archive.CHAT_LOG_INTERVAL)  # one page per interval per connection
         api.gw.clear()
         api.send(
             conn, {"action": "chatLog", "id": "log", **({"before": before} if before is not None else {})}
@@ -247,3 +248,159 @@ def test_a_room_stored_before_first_existed_logs_only_its_current_game():
     room = {"status": "running", "archive": {"seq": 4, "buffer": [msg("day", 1)]}}
     archive = chat_archive._archive(room)
     assert archive["first"] == 5 and archive["buffers"] == {"day": [msg("day", 1)]}
+
+
+# ---------------------------------------------------------------- what a page costs, and bounds
+def item_bytes(item: dict) -> int:
+    """DynamoDB's item size: attribute names plus values (S and B their bytes, N about one
+    byte per two digits + 1); read units of a strongly consistent Query = total / 4 KB, up."""
+    size = 0
+    for name, value in item.items():
+        size += len(name.encode())
+        ((kind, v),) = value.items()
+        size += len(v) if kind == "B" else len(v.encode()) if kind == "S" else len(v) // 2 + 1
+    return size
+
+
+def words(i: int) -> str:
+    """About 80 characters of text that compresses like chat does (not like one word repeated)."""
+    import hashlib
+
+    vocab = "yes no maybe him her vote why night town mafia doctor sure lie trust check who said".split()
+    h = hashlib.sha256(str(i).encode()).digest()
+    return " ".join(vocab[b % len(vocab)] for b in h[:16])
+
+
+def grow_archive(api, lines: int) -> None:
+    """Give the ended game's archive `lines` more lines, 25 per CHAT# item as the room writes
+    them (day lines of ~90 characters), through the store's own conditional writes."""
+    batches = [
+        [
+            {
+                "id": f"day:{100000 + i}",
+                "channel": "day",
+                "from": "p2",
+                "text": f"line {i} " + words(i),
+                "at": float(i) / 1000,
+                "day": 1,
+            }
+            for i in range(start, min(start + ARCHIVE_BATCH, lines))
+        ]
+        for start in range(0, lines, ARCHIVE_BATCH)
+    ]
+    for chunk in range(0, len(batches), 40):  # a transaction holds at most 100 items
+        snap = api.snapshot()
+        room = snap.room
+        seq = room["archive"]["seq"]
+        items = [(seq + 1 + k, b) for k, b in enumerate(batches[chunk : chunk + 40])]
+        room["archive"]["seq"] = seq + len(items)
+        api.svc.store.save(snap, room, snap.state, chat_items=items)
+
+
+class ChatReads:
+    """The CHAT# items each DynamoDB Query returned (read), per request."""
+
+    def __init__(self, client) -> None:
+        self.pages: list[list[int]] = []
+        client.meta.events.register("after-call.dynamodb.Query", self.record)
+
+    def record(self, http_response, parsed, **kwargs) -> None:
+        sizes = [item_bytes(it) for it in parsed.get("Items", []) if it["sk"]["S"].startswith("CHAT#")]
+        if sizes:
+            self.pages[-1].extend(sizes)
+
+
+@pytest.mark.parametrize("lines", [1_000, 10_000])
+def test_a_chat_log_page_reads_only_the_archive_items_it_returns(long_game, lines):
+    """A page was two Queries that read the whole archive whatever page was asked (142.5 KB
+    for a 1,005-line game): now one Query of at most PAGE_ITEMS items, each returned."""
+    api, _mafia, town = long_game
+    api.send("cp1", {"action": "endGame"})
+    grow_archive(api, lines)
+    reads = ChatReads(api.svc.store.client)
+    conn, before, units, total = f"c{town[0]}", None, [], 0
+    for _ in range(lines // ARCHIVE_BATCH + 20):
+        api.clock.advance(chat_archive.CHAT_LOG_INTERVAL)
+        reads.pages.append([])
+        api.gw.clear()
+        api.send(
+            conn, {"action": "chatLog", "id": "log", **({"before": before} if before is not None else {})}
+        )
+        answer = api.gw.last(conn, "chatLog")
+        assert answer is not None, api.gw.sent
+        read = reads.pages[-1]
+        assert len(read) <= chat_archive.PAGE_ITEMS, len(read)
+        assert (
+            len(answer["lines"]) >= len(read) * ARCHIVE_BATCH - 40
+        )  # every item read is returned (less what the view shows)
+        units.append(-(-sum(read) // 4096))
+        total += len(answer["lines"])
+        before = answer["from"]
+        if before == 0:
+            break
+    assert before == 0 and total >= lines
+    print(
+        f"\nchatLog over a {lines}-line archive: {len(units)} pages, read units per page max {max(units)}, "
+        f"mean {sum(units) / len(units):.2f}, item bytes per page max {max(sum(p) for p in reads.pages)}"
+    )
+    assert max(units) <= 4
+
+
+def test_chat_log_pages_are_limited_per_connection(long_game):
+    """8 pages asked at once by one connection: one is answered, 7 refused `rate_limited` (no
+    Query of the archive for them); after CHAT_LOG_INTERVAL the next one is answered."""
+    api, _mafia, town = long_game
+    api.send("cp1", {"action": "endGame"})
+    conn = f"c{town[0]}"
+    api.clock.advance(1)
+    api.gw.clear()
+    for _ in range(8):
+        api.send(conn, {"action": "chatLog", "id": "log"})
+    kinds = [f["type"] if f["type"] != "error" else f["code"] for c, f in api.gw.sent if c == conn]
+    assert kinds == ["chatLog"] + ["rate_limited"] * 7, kinds
+    assert "per connection" in api.gw.last(conn, "error")["message"]
+    api.send("s1", {"action": "chatLog", "id": "log"})  # another connection is not held up
+    assert api.gw.last("s1", "chatLog") is not None
+    api.clock.advance(chat_archive.CHAT_LOG_INTERVAL)
+    api.gw.clear()
+    api.send(conn, {"action": "chatLog", "id": "log"})
+    assert api.gw.last(conn, "chatLog") is not None
+
+
+def test_after_game_chat_is_bounded_in_lines_and_time_and_archives_nothing(long_game):
+    """After the end the day channel stayed writable for good: every 25 lines another archive
+    item, every line 24 h more for the room. Now at most POST_GAME_CHAT_LINES lines within
+    POST_GAME_CHAT_SECONDS of the end, kept in the room data, then `chat_closed`."""
+    api, _mafia, town = long_game
+    api.send("cp1", {"action": "endGame"})
+    snap = api.snapshot()
+    ended, seq = snap.room["endedAt"], snap.room["archive"]["seq"]
+    conns = [f"c{p}" for p in town]
+    api.gw.clear()
+    for i in range(chat_archive.POST_GAME_CHAT_LINES + 5):
+        api.clock.advance(0.8 / len(conns) + 0.01)
+        api.send(conns[i % len(conns)], {"action": "chat", "channel": "day", "text": f"gg {i}"})
+    refused = [f["code"] for _, f in api.gw.sent if f["type"] == "error"]
+    assert refused == ["chat_closed"] * 5, refused
+    assert api.snapshot().room["archive"]["seq"] == seq  # no archive item after the end
+    # the lines are in the log all the same
+    said = {m["text"] for m in read_log(api, conns[0]) + api.state()["chat"]}
+    assert {f"gg {i}" for i in range(chat_archive.POST_GAME_CHAT_LINES)} <= said
+    assert api.clock.t - ended < chat_archive.POST_GAME_CHAT_SECONDS  # closed by the count
+
+
+def test_after_game_chat_closes_a_fixed_time_after_the_end(long_game):
+    api, _mafia, town = long_game
+    api.send("cp1", {"action": "endGame"})
+    ended = api.snapshot().room["endedAt"]
+    conn = f"c{town[0]}"
+    api.clock.t = ended + chat_archive.POST_GAME_CHAT_SECONDS - 1
+    api.send(conn, {"action": "chat", "channel": "day", "text": "still here"})
+    assert not [f for _, f in api.gw.sent if f["type"] == "error" and f["code"] == "chat_closed"]
+    expires = int(api.item()["expiresAt"]["N"])
+    api.clock.t = ended + chat_archive.POST_GAME_CHAT_SECONDS + 1
+    api.gw.clear()
+    api.send(conn, {"action": "chat", "channel": "day", "text": "late"})
+    assert api.gw.last(conn, "error")["code"] == "chat_closed"
+    assert int(api.item()["expiresAt"]["N"]) == expires  # a refused line renews nothing
+    assert expires <= ended + chat_archive.POST_GAME_CHAT_SECONDS + 24 * 3600
