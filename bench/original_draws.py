@@ -1,12 +1,12 @@
 """How many bot-only `original` expansion games (15–16 players) end by the 30-night draw.
 
-Issue 14 §5: when only judges decided "execute all or none" after a second tie, two judges
-nominating each other day after day could stall a game until the 30-night safeguard. Plays
-GAMES bot-only games (seeds 0..GAMES-1, 15 and 16 players alternately) with the engine and
-``bots.decide`` (unpaced: every bot acts once per phase, then the phase's timer), and prints
-one JSON object: winners, draws by 30 nights, all-or-none votes held, second ties that nobody
-was left to decide, and the same figures with the old reading (only judges decide) for
-comparison (``--old`` plays only the old reading). Never part of pass/fail.
+docs/rules.md, Original "Day" (the second tie): when only judges decided "execute all or none",
+two judges nominating each other day after day could stall a game until the 30-night safeguard.
+Plays GAMES bot-only games (seeds 0..GAMES-1, 15 and 16 players alternately) with the engine and
+``bots.decide`` (unpaced: every bot acts once per phase, then the phase's timer), and prints one
+JSON object: winners, draws by 30 nights, all-or-none votes held, second ties that nobody was
+left to decide, and the same figures with the old reading (only judges decide) for comparison
+(``--old`` plays only the old reading). Never part of pass/fail.
 
     .venv/bin/python bench/original_draws.py [--games 500] [--old]
 """
@@ -28,7 +28,8 @@ from mafia_engine.presets import original  # noqa: E402
 
 
 def _old_deciders(s: dict, tied: list[str]) -> list[str]:
-    """The reading before issue 14: with judges in play, only the living judges (minus the tied)."""
+    """The old reading (docs/rules.md, Original "Day"): with judges in play, only the living
+    judges (minus the tied)."""
     return [pid for pid in original._voters(s) if pid not in tied]
 
 

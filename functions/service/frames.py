@@ -210,7 +210,7 @@ class EngineFrame(Frame):
 
     `model` is the engine's action model; `engine_action` makes it with the connection's
     player as the actor. `player` and `type` keys are accepted and ignored (the server takes
-    the actor from the connection, never from the payload: CONTRACT.md §4)."""
+    the actor from the connection, never from the payload: docs/protocol.md "WebSocket")."""
 
     route: ClassVar[Route] = "engine"
     model: ClassVar[builtins.type[engine_actions.Action]]  # `type` is a field here

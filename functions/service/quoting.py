@@ -1,4 +1,5 @@
-"""Short quotes of user input in the messages clients get back (issue 15 §1).
+"""Short quotes of user input in the messages clients get back (never the whole input: a
+hostile frame must not come back to its sender, or reach a log, unbounded).
 
 Our own messages quote input with `errors.quote` (a short prefix). Messages made elsewhere
 (the engine's refusals, validation libraries' locations) may still carry a whole input, so

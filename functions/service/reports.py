@@ -1,4 +1,5 @@
-"""Player reports (seed 000 §9): a player flags another seat or chat lines for the operators.
+"""Player reports (docs/rulebooks/000-classic.txt §9): a player flags another seat or chat lines
+for the operators.
 
 A report is its own DynamoDB item, kept 7 days whatever happens to the room (24 h TTL):
 
@@ -33,7 +34,7 @@ from .server_frames import Reported, ReportReceipt, encode
 from .storage import Store
 from .telemetry import count, logger
 
-TTL_SECONDS = 7 * 24 * 3600  # seed 000 §9: "짧게(예: 7일) 보관하고 이후 삭제"
+TTL_SECONDS = 7 * 24 * 3600  # docs/rulebooks/000-classic.txt §9: "짧게(예: 7일) 보관하고 이후 삭제"
 REASONS = ("abuse", "cheating", "spam", "other")
 CONTEXT_LINES = 20  # lines around the reported ones, as many before as after when there are
 MAX_REPORTED_LINES = 5

@@ -1,4 +1,5 @@
-"""The room's scoreboard (seed 000 §6): one point to every player who won, the dead too."""
+"""The room's scoreboard (docs/rulebooks/000-classic.txt §6): one point to every player who won,
+the dead too."""
 
 from __future__ import annotations
 

@@ -21,8 +21,9 @@ def setup_error(preset: str, options: dict, n_players: int) -> dict | None:
 def idle_options(preset: str, options: dict, n_players: int) -> list[str]:
     """Switched-on options that deal the same roles as switched off at this many players,
     though they change the deal at another count (the original expansion at 8 or 10 seats:
-    seed 003's tables give the base set there). The lobby tells the host so; an option that
-    never touches the deal (kid-safe chat) is not listed. Read from the engine's rosters."""
+    docs/rulebooks/003-original.txt's tables give the base set there). The lobby tells the host
+    so; an option that never touches the deal (kid-safe chat) is not listed. Read from the
+    engine's rosters."""
     spec = me.presets(only=preset).get(preset)
     if spec is None or n_players < spec["minPlayers"]:
         return []  # a lobby still filling up: the count that will play is not known yet

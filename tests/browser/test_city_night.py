@@ -1,6 +1,6 @@
-"""The city mafia's night screen (seed 001), with seven people at seven phones: 2 mafia by the
-city's table. Who is mafia is whatever the server dealt; each person learns it from their own
-role card, as at a real table."""
+"""The city mafia's night screen (docs/rulebooks/001-city.txt «Ночь»), with seven people at seven
+phones: 2 mafia by the city's table. Who is mafia is whatever the server dealt; each person learns
+it from their own role card, as at a real table."""
 
 from __future__ import annotations
 
@@ -40,10 +40,10 @@ def seat_city_table(browser, url: str, errors: list[str]) -> list[Player]:
 def test_city_mafia_night_screen_says_there_is_no_night_chat_and_shows_the_teams_picks(
     browser, stack, console_errors
 ):
-    """Seed 001: the city mafia has no night chat ("agree by day"); each mafioso sees the
-    teammates' confirmed choices. So a mafioso's night box says there is no chat, a
-    townsperson's never does, and once one mafioso confirms a victim the other reads
-    "Your team: <mate> → <victim>"."""
+    """docs/rulebooks/001-city.txt «Узнайте свою роль», «Ночь»: the city mafia has no night chat
+    ("agree by day"); each mafioso sees the teammates' confirmed choices. So a mafioso's night box
+    says there is no chat, a townsperson's never does, and once one mafioso confirms a victim the
+    other reads "Your team: <mate> → <victim>"."""
     players = seat_city_table(browser, stack.url, console_errors)
     players[0].click("#start-btn")
     for pl in players:

@@ -1,5 +1,5 @@
-"""Single-device mode (seed 001 «Игра на одном устройстве»): one phone passed around the
-table, on the same server and engine as online play (an `untimed` city room whose every
+"""Single-device mode (docs/rulebooks/001-city.txt «Игра на одном устройстве»): one phone passed
+around the table, on the same server and engine as online play (an `untimed` city room whose every
 seat this browser holds)."""
 
 from __future__ import annotations
@@ -309,7 +309,8 @@ def test_the_narrator_speaks_public_text_only(browser, stack, console_errors):
 def test_the_executed_player_speaks_aloud(browser, stack, console_errors):
     """Original rules on one device: after an execution the table sees one public screen,
     "<name> speaks a last word aloud", with no card shown; that player's "done" moves the
-    game on (seed 003: the executed player leaves a last word; the card stays hidden)."""
+    game on (docs/rulebooks/003-original.txt «◎3단계 낮: 재판»: the executed player leaves a last
+    word; the card stays hidden)."""
     pl = Player(browser, stack.url, "Table", errors=console_errors)
     pl.open()
     page = pl.page

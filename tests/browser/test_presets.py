@@ -196,7 +196,7 @@ def test_one_person_and_bots_play_a_preset_to_the_end(
 
     expect(page.locator("#end-title")).to_be_visible()
     expect(page.locator("#end-roles li")).to_have_count(bots + 1)
-    # the post-game review (issue 14 §7): a night-by-night timeline, each step expandable
+    # the post-game review (docs/rules.md, "Post-game review"): a night-by-night timeline, each step expandable
     expect(page.locator("#review")).to_be_visible()
     first = page.locator("#review-step-0")
     first.locator("summary").click()

@@ -1,7 +1,8 @@
 """The role card stays closed until its owner taps it, and "my role" opens it again.
 
 Runs on its own stack at real speed. The reveal waits (up to roleRevealSeconds, 60 s) until
-every player has tapped their card: the greeting starts when the last one does (issue 13)."""
+every player has tapped their card: the greeting starts when the last one does (docs/rules.md, "Room
+rules")."""
 
 from __future__ import annotations
 

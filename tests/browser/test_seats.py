@@ -1,7 +1,7 @@
-"""Players' seats and safety (issue 12), as a player hits them: the seat survives a closed
-page and follows a private link to another device, the home page lists the running game,
-a non-host leaves mid-game, mute hides a player's lines, and a reported chat line reaches
-the operators' command and is gone after its 7-day TTL.
+"""Players' seats and safety (docs/rules.md, "Seats, leaving, reports and mute"), as a player hits
+them: the seat survives a closed page and follows a private link to another device, the home page
+lists the running game, a non-host leaves mid-game, mute hides a player's lines, and a reported chat
+line reaches the operators' command and is gone after its 7-day TTL.
 
 `SEAT_SCREENSHOTS=docs/screenshots` also saves the screenshots of docs/screenshots/
 (home with "your games", the another-device sheet, the report dialog).
@@ -225,7 +225,7 @@ def _answer(pl: Player) -> None:
 def test_a_reported_line_reaches_the_ops_command_and_is_gone_after_seven_days(
     browser, ttl_stack, console_errors
 ):
-    """Seed 000 §9: 「채팅 로그 보관: 신고 처리용으로 짧게(예: 7일) 보관하고 이후 삭제」."""
+    """docs/rulebooks/000-classic.txt §9: 「채팅 로그 보관: 신고 처리용으로 짧게(예: 7일) 보관하고 이후 삭제」."""
     ann = Player(browser, ttl_stack.url, "Ann", errors=console_errors)
     page = ann.page
     ann.open()

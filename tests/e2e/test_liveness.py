@@ -1,5 +1,5 @@
-"""Liveness when `$disconnect` never comes (issue 15 §2), on the offline stack with every
-`$disconnect` lost (`--disconnect-loss 1`) and sockets killed by `/_local/vanish`.
+"""Liveness when `$disconnect` never comes (docs/protocol.md, "Heartbeat"), on the offline stack
+with every `$disconnect` lost (`--disconnect-loss 1`) and sockets killed by `/_local/vanish`.
 
 Bounds (docs/protocol.md, "Heartbeat"): a vanished socket is dropped at the next heartbeat
 of the connection before it in the room's ring, i.e. within one heartbeat interval (60 s,

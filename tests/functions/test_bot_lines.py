@@ -1,5 +1,5 @@
 """Bot chat through the room layer: every line in the room's language, naming players by the
-names the table sees (issue 13, "Every line in the player's language"), never by internal ids."""
+names the table sees (docs/architecture.md, "Bots"), never by internal ids."""
 
 from __future__ import annotations
 
@@ -45,8 +45,8 @@ def play_to_the_end(api, lang: str, preset: str = "classic") -> tuple[dict, list
 
 @pytest.mark.parametrize("lang", sorted(ROOMS))
 def test_bots_chat_in_the_rooms_language_and_name_players_by_their_names(api, lang):
-    """Issue 13: "Bot lines must use player names and the room's language, with several
-    natural variants per language" ("p2 looks suspicious to me" in a Russian room was the bug)."""
+    """Bot lines use player names and the room's language, with several natural variants per
+    language ("p2 looks suspicious to me" in a Russian room was the bug)."""
     room, said = play_to_the_end(api, lang)
     assert room["status"] == "ended"
     host, bots, script = ROOMS[lang]

@@ -61,8 +61,9 @@ def test_a_whole_classic_game(api, seed):
 
 
 def test_room_scoreboard_gives_every_winner_a_point_across_new_games(api):
-    """Seed 000 §6: one point to every member of the winning team, the dead included; the
-    room keeps the tally through `newGame`, and a game ended by the host scores nothing."""
+    """docs/rulebooks/000-classic.txt §6: one point to every member of the winning team, the dead
+    included; the room keeps the tally through `newGame`, and a game ended by the host scores
+    nothing."""
     n = 6
     api.start(n)
     play(api, n, seed=3)

@@ -1,4 +1,5 @@
-"""Input hygiene (issue 15 §1, §7): hostile JSON, Unicode and bodies get a code, never a crash.
+"""Input hygiene (frames, the lobby, REST bodies, names): hostile JSON, Unicode and bodies get a
+code, never a crash.
 
 Every refusal here answers with a clear code and leaves the stored room exactly as it was;
 REST and the socket refuse the same input with the same code.
@@ -37,7 +38,7 @@ def refused(api, conn: str, text: str, code: str) -> dict:
     return out
 
 
-# ---------------------------------------------------------------- §1 frames
+# ---------------------------------------------------------------- frames
 @pytest.mark.parametrize(
     "text",
     [
@@ -202,7 +203,7 @@ def test_a_rest_error_quotes_at_most_a_short_prefix_of_a_long_input(api, method,
     assert out["error"]["code"] and echoes_at_most_a_prefix(out["error"]["message"]), out
 
 
-# ---------------------------------------------------------------- §1 the lobby under any order
+# ---------------------------------------------------------------- the lobby under any order
 def test_a_bot_never_becomes_host_when_the_host_leaves(api):
     api.create("Host")
     api.connect("cp1", "p1")
@@ -226,7 +227,7 @@ def test_a_lobby_left_to_bots_gives_the_next_person_the_host(api):
     assert api.snapshot().room["host"] == pid
 
 
-# ---------------------------------------------------------------- §7 REST bodies
+# ---------------------------------------------------------------- REST bodies
 def post(body: bytes | str, content_type: str = "application/json", path: str = "/rooms") -> tuple[int, dict]:
     """A raw REST request (the body as sent, any content type)."""
     event = events.rest_event(method="POST", path=path, headers={"Content-Type": content_type}, body=body)
@@ -278,7 +279,7 @@ def test_surrogates_are_refused_alike_on_rest_and_the_socket(lobby):
     refused(lobby, "cp1", '{"action":"addBot","name":"Ann\\ud800"}', "bad_unicode")
 
 
-# ---------------------------------------------------------------- §7 names
+# ---------------------------------------------------------------- names
 def test_names_are_stored_nfkc_normalized_with_spaces_collapsed(api):
     api.create("Ｐｌａｙｅｒ  Ｏｎｅ ")
     assert api.snapshot().room["players"][0]["name"] == "Player One"

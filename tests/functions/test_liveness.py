@@ -1,4 +1,5 @@
-"""Liveness without `$disconnect` (issue 15 §2), the silent-socket rule, and the spectator cap (§3).
+"""Liveness without `$disconnect` (docs/protocol.md, "Heartbeat"), the silent-socket rule, and the
+spectator cap (docs/operations.md, "Spectators (cap) and the heartbeat").
 
 A socket that vanished answers 410 to GetConnection (the fake gateway's `gone`): the
 heartbeat (`ping`) of the connection before it in the room's ring drops it, and `takeHost`

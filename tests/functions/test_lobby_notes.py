@@ -7,7 +7,7 @@ from __future__ import annotations
 def test_lobby_says_when_the_expansion_deals_the_base_set(api):
     api.create("Host", preset="original", options={"expansion": True})
     api.connect("cp1", "p1")
-    for _ in range(7):  # 8 seats: seed 003's expansion table is the base set
+    for _ in range(7):  # 8 seats: docs/rulebooks/003-original.txt's expansion table is the base set
         api.send("cp1", {"action": "addBot"})
     assert api.errors("cp1") == []
     assert api.gw.last("cp1")["view"]["room"]["idleOptions"] == ["expansion"]

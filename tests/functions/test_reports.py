@@ -1,5 +1,5 @@
-"""Reports (seed 000 §9): stored apart from the room for 7 days, once per seat and game,
-built from the reporter's own view, seen by nobody else."""
+"""Reports (docs/rulebooks/000-classic.txt §9): stored apart from the room for 7 days, once per seat
+and game, built from the reporter's own view, seen by nobody else."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def day_chat(api):
 
 
 def test_report_is_its_own_item_with_a_seven_day_ttl_and_the_reporter_gets_a_confirmation(day_chat):
-    """Seed 000 §9: 「채팅 로그 보관: 신고 처리용으로 짧게(예: 7일) 보관하고 이후 삭제」."""
+    """docs/rulebooks/000-classic.txt §9: 「채팅 로그 보관: 신고 처리용으로 짧게(예: 7일) 보관하고 이후 삭제」."""
     api = day_chat
     line = say(api, "p2", "you are all idiots")
     api.gw.clear()
@@ -86,7 +86,8 @@ def test_report_is_its_own_item_with_a_seven_day_ttl_and_the_reporter_gets_a_con
 
 
 def test_nobody_else_learns_of_a_report(day_chat):
-    """Seed 000 §9 (report button); issue 12: nobody else learns who reported whom."""
+    """docs/rulebooks/000-classic.txt §9 (report button); docs/rules.md, "Seats, leaving, reports
+    and mute": nobody else learns who reported whom."""
     api = day_chat
     line = say(api, "p2", "spam spam spam")
     version = api.snapshot().version
@@ -97,7 +98,8 @@ def test_nobody_else_learns_of_a_report(day_chat):
 
 
 def test_a_seat_is_reported_once_per_game(day_chat):
-    """Issue 12: a player can report each seat once per game."""
+    """docs/rules.md, "Seats, leaving, reports and mute": a player can report each seat once per
+    game."""
     api = day_chat
     assert report(api, "cp1", {"target": "p2", "reason": "spam"})["type"] == "reported"
     again = report(api, "cp1", {"target": "p2", "reason": "abuse"})

@@ -1,5 +1,6 @@
-"""The role reveal through the room layer (issue 13): it ends once every player has tapped
-"Tap to see your role" (`{"action": "seenRole"}`), bots counting as having seen theirs."""
+"""The role reveal through the room layer (docs/rules.md, "Room rules"): it ends once every player
+has tapped "Tap to see your role" (`{"action": "seenRole"}`), bots counting as having seen
+theirs."""
 
 from __future__ import annotations
 

@@ -166,7 +166,7 @@ def _connect_body(api, conn_id: str, pid: str) -> tuple[int, str | None]:
 
 @pytest.mark.parametrize(("preset", "n"), [("classic", 5), ("city", 6), ("original", 9)])
 def test_host_kick_in_a_running_game_removes_the_character_and_voids_the_token(api, preset, n):
-    """docs/rules.md "remove" (seed 003 "정말 필요하다면 그 플레이어를 게임에서 제외할 수도 있습니다"):
+    """docs/rules.md "remove" (docs/rulebooks/003-original.txt "정말 필요하다면 그 플레이어를 게임에서 제외할 수도 있습니다"):
     the host's `kick` mid-game is the engine's `remove` of the target, in every preset."""
     api.start(n, preset=preset)
     # A citizen (not the host): removing the last mafioso would end the game instead.

@@ -1,6 +1,7 @@
-"""Non-interference of whole frames (issue 15 §6): what a viewer receives — every byte of
-every frame, `version` and `room.wakeAt` included, and how many frames in which order — must
-not depend on hidden roles of others, nor on secret actions the viewer cannot see.
+"""Non-interference of whole frames (docs/architecture.md, "Bots" and "Chat archive": secrets
+leave by no path): what a viewer receives — every byte of every frame, `version` and
+`room.wakeAt` included, and how many frames in which order — must not depend on hidden roles of
+others, nor on secret actions the viewer cannot see.
 
 The room is played to the first night, then the night is played twice from the same stored
 item and the same clock: once as dealt, once with the roles of two players the viewer does

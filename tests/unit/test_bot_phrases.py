@@ -45,7 +45,8 @@ RAW_ID = re.compile(r"(?<![0-9A-Za-z_])p\d+(?![0-9A-Za-z_])")
 
 @pytest.mark.parametrize("lang", sorted(SCRIPT))
 def test_every_variant_is_written_in_its_languages_script(lang):
-    """Issue 13: bot lines in the room's language: no English word in a Korean or Russian line."""
+    """Bot lines in the room's language (docs/architecture.md, "Bots"): no English word in a Korean
+    or Russian line."""
     for intent, by_lang in phrases.LINES.items():
         for text in by_lang[lang]:
             bare = text.replace("{name}", "")
@@ -66,7 +67,7 @@ NAMES = {"p1": "Анна", "p2": "Борис", "p3": "Вера", "p4": "Глеб
 
 @pytest.mark.parametrize("lang", ["ru", "ko"])
 def test_the_room_loop_names_players_by_the_names_it_is_given_never_by_id(lang):
-    """Issue 13: "p2 looks suspicious to me" in a Russian room was the bug: the loop puts the
+    """The bug was "p2 looks suspicious to me" in a Russian room: the loop puts the
     room's display names into each bot's view, so every planned line is final text."""
     ids = list(NAMES)
     lines: list[str] = []

@@ -1,7 +1,7 @@
-"""Bots (issue 8): whole games played by bots through their own views, through the room
-layer's planned design: at each phase change every bot plans its actions (due times inside
-the phase), due actions are revised from the current view and applied in due order, and
-the phase timeout comes at the deadline. Any refusal of a bot's action fails the test."""
+"""Bots (docs/architecture.md, "Bots"): whole games played by bots through their own views, through
+the room layer's planned design: at each phase change every bot plans its actions (due times inside
+the phase), due actions are revised from the current view and applied in due order, and the phase
+timeout comes at the deadline. Any refusal of a bot's action fails the test."""
 
 from __future__ import annotations
 
@@ -457,8 +457,9 @@ def test_untimed_city_is_played_to_the_end_by_bots_alone():
 
 
 def test_untimed_original_is_played_to_the_end_by_bots_alone():
-    """Original without timers: an executed bot ends its own last word (seed 003 「최후의 한
-    마디를 남기고 게임에서 떠나게 되며」), so no phase waits for a timer that does not exist."""
+    """Original without timers: an executed bot ends its own last word
+    (docs/rulebooks/003-original.txt 「최후의 한 마디를 남기고 게임에서 떠나게 되며」), so no
+    phase waits for a timer that does not exist."""
     for seed in range(4):
         g = play(10, {"preset": "original", "untimed": True}, seed)
         assert not g.refused, g.refused

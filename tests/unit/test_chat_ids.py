@@ -1,5 +1,5 @@
 """Chat message ids count per channel, so the ids a viewer reads say nothing about the
-channels they cannot read (docs/rules.md, "Chat (§5.6)").
+channels they cannot read (docs/rules.md, "Chat (§5.6)", docs/rulebooks/000-classic.txt).
 
 One id counter for all channels let a citizen or a spectator count the mafia's (and the
 dead's, the lovers', the yakuza's) messages from the gaps between the ids they see.

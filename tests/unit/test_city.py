@@ -1,4 +1,5 @@
-"""The city preset (seed 001): every rule, named after the rule (docs/rules.md, "City")."""
+"""The city preset (docs/rulebooks/001-city.txt): every rule, named after the rule (docs/rules.md,
+"City")."""
 
 from __future__ import annotations
 

@@ -250,7 +250,7 @@ def test_team_of_roles() -> None:
         me.team_of("wizard")
 
 
-# --- chat details (§5.6) -------------------------------------------------------------------------
+# --- chat details (docs/rulebooks/000-classic.txt §5.6) -------------------------------------------
 def test_chat_length_and_empty_refused() -> None:
     t = Table(EIGHT)
     t.timeout()

@@ -1,4 +1,7 @@
-"""Seed 000 §10: one test (at least) per line of the checklist, named after the rule."""
+"""docs/rulebooks/000-classic.txt §10: one test (at least) per line of the checklist, named after
+the rule.
+
+Sections of docs/rulebooks/000-classic.txt are cited as §n."""
 
 from __future__ import annotations
 
@@ -77,7 +80,8 @@ def test_mafia_know_each_other_and_lovers_know_each_other() -> None:
 
 def test_role_reveal_lasts_eight_seconds_then_first_phase() -> None:
     """§4.4 "역할 확인 화면 8초 후 `firstPhase`로 시작. 일차(day number)는 1부터." — the seed's 8 s
-    is the option roleRevealSeconds: 8 (the default is issue 13's generous 60 s)."""
+    is the option roleRevealSeconds: 8 (the default is a generous 60 s: docs/rules.md, Classic
+    "Set-up")."""
     t = Table(EIGHT, roleRevealSeconds=8)
     assert t.kind == "roleReveal" and me.deadline(t.state) == 8.0 and t.state["day"] == 1
     t.timeout()

@@ -1,5 +1,6 @@
-"""What the engine imports (a Lambda cold start imports it: issue 15 §5), how the pydantic
-action models refuse malformed actions, and how messages quote client input (issue 15 §1: never unbounded)."""
+"""What the engine imports (a Lambda cold start imports it: docs/operations.md "Cold starts"), how
+the pydantic action models refuse malformed actions, and how messages quote client input (never
+unbounded: functions/service/quoting.py)."""
 
 from __future__ import annotations
 
@@ -50,8 +51,8 @@ print(json.dumps(seen))
 
 @pytest.mark.parametrize("preset", list(BUILT_IN))
 def test_a_game_imports_its_own_preset_and_no_other(preset):
-    """Issue 15 §5: "import only what the handler's path needs" — the engine imports without
-    any preset; a game (API, views, roster, bots) imports only its own."""
+    """Import only what the handler's path needs (docs/operations.md "Cold starts"): the engine
+    imports without any preset; a game (API, views, roster, bots) imports only its own."""
     code = _PLAY.format(engine=str(ENGINE), preset=preset)
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False

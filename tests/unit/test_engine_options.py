@@ -1,4 +1,5 @@
-"""Every option of seed 000 §2 and §7: accepted values, refusals, and what it changes."""
+"""Every option of docs/rulebooks/000-classic.txt §2 and §7: accepted values, refusals, and what it
+changes."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def test_defaults_are_the_seed_defaults() -> None:
         "preset": "classic",
         "mafiaCount": "auto",
         "extraRoles": [],
-        "roleRevealSeconds": 60,  # not the seed's: issue 13 (docs/rules.md, Set-up)
+        "roleRevealSeconds": 60,  # not the seed's 8 s (docs/rules.md, Classic "Set-up")
         "firstPhase": "day",
         "noVoteDayOne": True,
         "discussionPerAlive": 15,

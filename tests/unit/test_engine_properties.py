@@ -449,8 +449,9 @@ def test_night_views_have_one_shape_for_every_role(game) -> None:
 @SETTINGS
 @given(game=game_st)
 def test_review_is_refused_before_the_end_and_reaches_no_view_until_then(game) -> None:
-    """``review`` (issue 14 §7): refused with ``game_not_ended`` while the game runs, absent from
-    every view until the end; after it, one review for everyone with every death and its cause."""
+    """``review`` (docs/rules.md, "Post-game review"): refused with ``game_not_ended`` while the
+    game runs, absent from every view until the end; after it, one review for everyone with every
+    death and its cause."""
     seed, n, options = game
     steps = _play(seed, n, options)
     for _action, _now, s in steps[::3]:

@@ -1,4 +1,5 @@
-"""The original preset (seed 003): every rule, named after the rule (docs/rules.md, "Original")."""
+"""The original preset (docs/rulebooks/003-original.txt): every rule, named after the rule
+(docs/rules.md, "Original")."""
 
 from __future__ import annotations
 
@@ -740,7 +741,7 @@ def test_original_a_night_confirmation_changes_no_other_players_view() -> None:
                 assert t.view(v) == old, (actor, v)
 
 
-# --- issue 14: rulebook fidelity, part 2 ----------------------------------------------------------------------
+# --- rulebook fidelity: groups, the expansion, last words -----------------------------------------
 def test_original_werewolf_counts_as_a_citizen_until_it_joins_a_group() -> None:
     """「사회자는 늑대인간을 선량한 시민처럼 대우하다가, 어떤 범죄자 그룹 중 한 그룹이 전멸하면 그 때부터 …
     해당 범죄자 그룹으로 간주합니다」 with 「범죄자그룹의 수가 시민의 수와 같거나 많아지면」."""
@@ -1024,10 +1025,10 @@ def test_original_host_may_remove_a_player_mid_game() -> None:
 
 
 def test_original_full_post_game_review() -> None:
-    """After the end everyone may step through the whole game (issue 14 §7): each night's choices
-    and check results, each ballot, the private chats in order, the last words, every death with
-    its cause; refused before the end (「이때 처형된 플레이어의 캐릭터 카드를 공개하지 않습니다」 holds
-    until then)."""
+    """After the end everyone may step through the whole game (docs/rules.md, "Post-game review"):
+    each night's choices and check results, each ballot, the private chats in order, the last
+    words, every death with its cause; refused before the end (「이때 처형된 플레이어의 캐릭터 카드를
+    공개하지 않습니다」 holds until then)."""
     t = original()
     refused(lambda: me.review(t.state), "game_not_ended")
     t.timeout()

@@ -1,4 +1,4 @@
-"""The role reveal in every preset (issue 13, "Feedback a player needs"): it ends as soon as
+"""The role reveal in every preset (docs/rules.md, "Room rules"): it ends as soon as
 every living player has seen their card (``seenRole``), at the latest after the generous
 ``roleRevealSeconds``; who has seen their card is never public, and every seat sends the
 same action whatever its role."""
@@ -29,8 +29,8 @@ def dump(x) -> str:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_role_reveal_ends_when_everyone_has_seen_their_card(preset):
-    """Issue 13: "The role-reveal phase (about 10 s) ended before a first-time player tapped:
-    make it end when everyone has seen their card, with a generous limit."""
+    """A role reveal of a fixed few seconds ended before a first-time player had tapped their
+    card: it ends when everyone has seen their card, with a generous limit."""
     state, ids = new(preset)
     assert state["phase"]["kind"] == "roleReveal"
     for i, pid in enumerate(ids):
@@ -41,7 +41,7 @@ def test_role_reveal_ends_when_everyone_has_seen_their_card(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_role_reveal_ends_at_a_generous_limit_when_someone_has_not_seen_their_card(preset):
-    """Issue 13: "... with a generous limit": ``roleRevealSeconds``, 60 s unless the host sets it."""
+    """The generous limit: ``roleRevealSeconds``, 60 s unless the host sets it."""
     state, ids = new(preset)
     assert state["options"]["roleRevealSeconds"] == 60
     assert me.deadline(state) == 60.0
@@ -108,8 +108,9 @@ def test_a_player_who_leaves_during_the_reveal_is_not_waited_for(preset):
 
 
 def test_classic_role_reveal_can_keep_the_seeds_eight_seconds():
-    """Seed 000 §4.4: "역할 확인 화면 8초 후 `firstPhase`로 시작" — with roleRevealSeconds 8
-    the reveal lasts at most the seed's 8 s (and ends earlier once everyone has seen their card)."""
+    """docs/rulebooks/000-classic.txt §4.4: "역할 확인 화면 8초 후 `firstPhase`로 시작" — with
+    roleRevealSeconds 8 the reveal lasts at most the seed's 8 s (and ends earlier once everyone has
+    seen their card)."""
     state, _ = new("classic", roleRevealSeconds=8)
     assert me.deadline(state) == 8.0
     state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, 8.0)

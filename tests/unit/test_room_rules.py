@@ -143,8 +143,9 @@ def test_leave_of_the_last_voter_closes_the_city_vote() -> None:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_host_removes_a_player_mid_game_like_a_leave(preset: str) -> None:
-    """Seed 003 「정말 필요하다면 그 플레이어를 게임에서 제외할 수도 있습니다」, seed 000 §9 (host kick): the
-    character leaves the game as with ``leave`` (same win check); a public "removed" line."""
+    """docs/rulebooks/003-original.txt 「정말 필요하다면 그 플레이어를 게임에서 제외할 수도 있습니다」,
+    docs/rulebooks/000-classic.txt §9 (host kick): the character leaves the game as with ``leave``
+    (same win check); a public "removed" line."""
     t = table(preset)
     t.until("night")
     t.act("pause", "p1")

@@ -1,4 +1,4 @@
-// REST calls (CONTRACT §3). Errors come back as ApiError with the server's code.
+// REST calls (docs/protocol.md, "REST"). Errors come back as ApiError with the server's code.
 
 let apiUrl = "/api";
 // config.json's WebSocket URL: a deployed site's sockets go to API Gateway, not to its own

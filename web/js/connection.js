@@ -1,5 +1,5 @@
-// One WebSocket to the room (CONTRACT §4): reconnects with backoff, resyncs on open,
-// and hands views and error frames to the app.
+// One WebSocket to the room (docs/protocol.md, "WebSocket"): reconnects with backoff, resyncs on
+// open, and hands views and error frames to the app.
 import { wsBase } from "./api.js";
 
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000, 10000];

@@ -6,7 +6,8 @@ import ru from "./i18n/ru.js";
 import extra from "./i18n/review.js";
 import table from "./i18n/table.js";
 
-// Last word, removal and post-game review words (issue 14) live in their own file.
+// Last word, removal and post-game review words (docs/rules.md: Original "Day", "Room rules",
+// "Post-game review") live in their own file.
 for (const [code, dict] of Object.entries({ ko, ru, en })) Object.assign(dict, extra[code], table[code]);
 
 export const DICTS = { ko, ru, en };

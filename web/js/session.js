@@ -2,7 +2,7 @@
 // (a refresh, a new tab, the browser reopened) goes back into the game with the same seat.
 // A seat is removed when the player leaves the room's end screen, leaves or is removed,
 // or the server says the room is gone. Spectators are not seated: they stay per tab.
-// Docs: docs/rules.md ("in this browser"), issue 12.
+// Docs: docs/rules.md ("in this browser", under "Seats, leaving, reports and mute").
 const SEAT = "mafia.seat.";
 const SEEN = "mafia.seen.";
 const WATCH = "mafia.session"; // a spectator's room, this tab only (sessionStorage)

@@ -1,6 +1,6 @@
 """mafia_engine: the rules of Mafia as a pure reducer (no clock, no I/O, no global random).
 
-Public API (docs/protocol.md and CONTRACT.md §2)::
+Public API (docs/protocol.md, "Engine actions" and "View")::
 
     state = new_game(players=["p1", ...], options={"preset": "classic"}, seed=7, now=0.0)
     state = apply(state, {"type": "vote", "player": "p1", "target": "p2"}, now=31.5)
@@ -370,7 +370,8 @@ def phase_seq(state: dict) -> int:
 
 
 def result(state: dict) -> dict | None:
-    """None while the game runs; the §8.6 result (winner, days, players, ranking, summary, mvp) after."""
+    """None while the game runs; after, the docs/rulebooks/000-classic.txt §8.6 result (winner,
+    days, players, ranking, summary, mvp)."""
     return _jcopy(state["result"])
 
 

@@ -138,8 +138,9 @@ def append(s: dict, channel: str, sender: str | None, text: str, now: float) -> 
 
     Each channel counts its own messages: the id is ``"<channel>:<n>"``, so the ids a viewer
     reads never show how many messages went to channels they cannot read (docs/rules.md,
-    "Chat (§5.6)"). The counters dict is replaced, never changed, as ``clone`` shares it;
-    a state saved before per-channel ids (no ``chatSeqs``) starts counting here.
+    "Chat (§5.6)", a section of docs/rulebooks/000-classic.txt). The counters dict is replaced,
+    never changed, as ``clone`` shares it; a state saved before per-channel ids (no
+    ``chatSeqs``) starts counting here.
     """
     seqs = s.get("chatSeqs") or {}
     n = seqs.get(channel, 0) + 1

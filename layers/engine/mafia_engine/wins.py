@@ -1,7 +1,7 @@
 """Win checks as a registry: each takes the game and returns the winning side or None.
 
 A preset lists the checks it uses, in order (``Preset.win_checks``); ``Game.check_win``
-runs them at the moments the preset's rules name (classic: seed 000 §6).
+runs them at the moments the preset's rules name (classic: docs/rulebooks/000-classic.txt §6).
 """
 
 from __future__ import annotations

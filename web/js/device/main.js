@@ -1,7 +1,7 @@
-// Single-device mode: one phone passed around the table (seed 001 «Игра на одном устройстве»).
-// The same engine and server as online play: the device creates an `untimed` room over
-// REST, holds every seat (one token and one WebSocket each), starts the game, and shows
-// only the current queue player's view. See docs/architecture.md, "Single-device mode".
+// Single-device mode: one phone passed around the table (docs/rulebooks/001-city.txt «Игра на одном
+// устройстве»). The same engine and server as online play: the device creates an `untimed` room
+// over REST, holds every seat (one token and one WebSocket each), starts the game, and shows only
+// the current queue player's view. See docs/architecture.md, "Single-device mode".
 import * as api from "../api.js";
 import SPECS from "../game/option-specs.js";
 import { $, h } from "../dom.js";

@@ -42,8 +42,8 @@ export function revealedBadge(view, revealed) {
   return "";
 }
 
-// Events that pop up as a big card (seed 000 §9: deaths and executions, and the other
-// outcomes of a night or a trial); the rest only go to the moderator's log.
+// Events that pop up as a big card (docs/rulebooks/000-classic.txt §9: deaths and executions, and
+// the other outcomes of a night or a trial); the rest only go to the moderator's log.
 const CARD_KINDS = new Set(["death", "saved", "soldierSurvived", "quietNight", "politicianImmune", "paused", "resumed"]);
 
 export function isCardEvent(ev) {
@@ -140,8 +140,9 @@ export function eventText(view, ev) {
     case "voteResult":
       detail = deathDetails(view, ev);
       if (ev.eliminated) text = t("event.voteResult.out", { ...params, name: playerName(view, ev.eliminated) });
-      // A first-round tie sends the leaders to defend themselves; a tie in the revote ends
-      // the day with nobody out (seed 001, "Повторная ничья ... день без выбывших").
+      // A first-round tie sends the leaders to defend themselves; a tie in the revote ends the day
+      // with nobody out (docs/rulebooks/001-city.txt «День и голосование», "Повторная ничья ...
+      // день без выбывших").
       else if (ev.tie) text = t(ev.round > 1 ? "event.voteResult.tieAgain" : "event.voteResult.tie", { names: namesOf(view, ev.tie) });
       else text = t("event.voteResult.none");
       break;

@@ -1,6 +1,6 @@
-// The original rules' last word (seed 003: "최후의 한 마디를 남기고 게임에서 떠나게 되며"):
-// the executed player, already out of the game, writes in the day chat until the timer or
-// their "done" (endTurn); everyone reads it. The banner shows the phase title and countdown.
+// The original rules' last word (docs/rulebooks/003-original.txt «◎3단계 낮: 재판»: "최후의 한
+// 마디를 남기고 게임에서 떠나게 되며"): the executed player, already out of the game, writes in
+// the day chat until the timer or their "done" (endTurn); everyone reads it. The banner shows the phase title and countdown.
 import { t } from "../i18n.js";
 import { playerName } from "./format.js";
 

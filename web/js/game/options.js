@@ -21,8 +21,8 @@ export function defaultsFor(preset) {
 
 const isSeconds = (key) => /Seconds$|^discussion(Min|Max|PerAlive)$/.test(key);
 
-// Not shown: the preset is chosen on the home screen; noVoteDayOne is the §7 name of
-// firstPhase, and sending both (stale) would contradict.
+// Not shown: the preset is chosen on the home screen; noVoteDayOne is the
+// docs/rulebooks/000-classic.txt §7 name of firstPhase, and sending both (stale) would contradict.
 // The last out-of-range entry per control id, kept across redraws until a good value.
 const rangeErrors = new Map();
 

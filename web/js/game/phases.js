@@ -69,7 +69,7 @@ function currentChoice(view) {
 }
 
 // ---------------------------------------------------------------- the night box
-/** A mafioso whose rules give the mafia no night chat is told so (seed 001: city). */
+/** A mafioso whose rules give the mafia no night chat is told so (docs/rulebooks/001-city.txt «Ночь»). */
 function noNightChat(view) {
   const you = view.you;
   if (!you || you.team !== "mafia" || !alive(view)) return null;
@@ -157,7 +157,7 @@ function readyCount(view) {
   return h("p", { class: "hint ready-count", id: "ready-count" }, t("votes.readyCount", { n, total }));
 }
 
-/** Who used ±15 s today: public (seed 000 §5.2), shown to everyone. */
+/** Who used ±15 s today: public (docs/rulebooks/000-classic.txt §5.2), shown to everyone. */
 function adjustedLine(view) {
   const who = view.phase.adjustedBy || [];
   if (!who.length) return null;
@@ -268,8 +268,9 @@ const PHASES = {
   },
   greeting: {
     panel(view, ctx) {
-      // No "end discussion" here: the greeting is a fixed minute and `readyEarly` belongs to
-      // the discussion alone (seed 000 §5.1 and its action table; docs/rules.md, classic).
+      // No "end discussion" here: the greeting is a fixed minute and `readyEarly` belongs to the
+      // discussion alone (docs/rulebooks/000-classic.txt §5.1 and its action table; docs/rules.md,
+      // classic).
       return [hint(t("hint.greeting")), hint2(t("hint.greetingEnds"))];
     },
   },

@@ -1,5 +1,5 @@
-// Report a player or one of their chat lines (seed 000 §9). The server keeps the report for
-// the operators (7 days) and answers only this player; nobody else is told.
+// Report a player or one of their chat lines (docs/rulebooks/000-classic.txt §9). The server keeps
+// the report for the operators (7 days) and answers only this player; nobody else is told.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { playerName } from "./format.js";

@@ -529,7 +529,7 @@ export default {
   "sound.on": "Sound on",
   "sound.off": "Sound off",
   "sound.hint": "Sounds and vibration at night fall, morning, your turn and the last 5 seconds",
-  // seats and safety (issue 12)
+  // seats and safety (docs/rules.md, "Seats, leaving, reports and mute")
   "mygames.title": "Your games",
   "mygames.checking": "checking…",
   "mygames.as": "as {name}",

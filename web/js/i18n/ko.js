@@ -532,7 +532,7 @@ export default {
   "sound.on": "소리 켜짐",
   "sound.off": "소리 꺼짐",
   "sound.hint": "밤, 아침, 내 차례, 마지막 5초에 소리와 진동",
-  // seats and safety (issue 12)
+  // seats and safety (docs/rules.md, "Seats, leaving, reports and mute")
   "mygames.title": "내 게임",
   "mygames.checking": "확인 중…",
   "mygames.as": "{name}(으)로 참가",

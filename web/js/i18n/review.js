@@ -1,6 +1,7 @@
 // Words for the original rules' last word, the host's removal and the post-game review
-// (issue 14), in the three languages. i18n.js merges them into its dictionaries; the
-// browser test checks the merged dictionaries have the same keys and placeholders.
+// (docs/rules.md: Original "Day", "Room rules", "Post-game review"), in the three languages.
+// i18n.js merges them into its dictionaries; the browser test checks the merged dictionaries have
+// the same keys and placeholders.
 export default {
   en: {
     "opt.lastWordSeconds": "Last word time",

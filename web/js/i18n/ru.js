@@ -529,7 +529,7 @@ export default {
   "sound.on": "Звук включён",
   "sound.off": "Звук выключен",
   "sound.hint": "Звук и вибрация: ночь, утро, ваш ход, последние 5 секунд",
-  // seats and safety (issue 12)
+  // seats and safety (docs/rules.md, "Seats, leaving, reports and mute")
   "mygames.title": "Ваши игры",
   "mygames.checking": "проверяем…",
   "mygames.as": "вы — {name}",

@@ -176,7 +176,7 @@ export function mount(root, ctx) {
       { class: "home" },
       h("section", { class: "hero" }, h("h1", null, t("app.title")), h("p", null, t("app.tagline"))),
       notice,
-      yourGames(ctx), // seats kept in this browser (issue 12)
+      yourGames(ctx), // seats kept in this browser (docs/rules.md, "Seats, leaving, reports and mute")
       // An invitation puts joining first.
       invited ? [joinForm, createForm] : [createForm, joinForm],
       // Single-device mode lives in web/js/device/ and takes over the page when opened.

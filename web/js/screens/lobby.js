@@ -27,7 +27,7 @@ export function myId(ctx, view) {
   return (view && view.you && view.you.id) || (ctx.state.session && ctx.state.session.playerId) || null;
 }
 
-/** "Become the host" once the host has been away for a minute (seed 001). */
+/** "Become the host" once the host has been away for a minute (docs/rulebooks/001-city.txt «Связь и сохранение»). */
 export function takeHostButton(ctx, view) {
   const me = myId(ctx, view);
   const away = view.room && view.room.hostAwaySince;

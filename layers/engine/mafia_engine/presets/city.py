@@ -1,8 +1,9 @@
-"""The ``city`` preset: seed 001 (Russian online/offline Mafia), every rule of it.
+"""The ``city`` preset: docs/rulebooks/001-city.txt (seed 001, Russian online/offline Mafia),
+every rule of it.
 
-Paragraphs of the seed are cited by their heading ("Ночь", "День и голосование", ...). Our
-reading of anything the seed leaves open is in docs/rules.md, "City (seed 001)", each with
-the test that checks it.
+Paragraphs of docs/rulebooks/001-city.txt are cited by their heading ("Ночь", "День и
+голосование", ...). Our reading of anything the seed leaves open is in docs/rules.md, "City
+(seed 001)", each with the test that checks it.
 
 Shape of a game: role reveal → night 1 → day 1 (discussion → vote [→ defense → revote])
 → night 2 → ... Night N is followed by day N (``day`` grows when a day ends). At night

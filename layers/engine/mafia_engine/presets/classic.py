@@ -1,7 +1,8 @@
-"""The ``classic`` preset: seed 000 (Korean online Mafia), every rule of it.
+"""The ``classic`` preset: docs/rulebooks/000-classic.txt (seed 000, Korean online Mafia),
+every rule of it.
 
-Sections of the seed are cited as §n. Our reading of anything the seed leaves open is in
-docs/rules.md, "Classic (seed 000)", each with the test that checks it.
+Sections of docs/rulebooks/000-classic.txt are cited as §n. Our reading of anything the seed
+leaves open is in docs/rules.md, "Classic (seed 000)", each with the test that checks it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from .shared import (
     role_reveal_begin,
 )
 
-# §4.4's 8 s role reveal is the option roleRevealSeconds (default 60, issue 13; docs/rules.md)
+# §4.4's 8 s role reveal is the option roleRevealSeconds (default 60: docs/rules.md, Classic "Set-up")
 GREETING_SECONDS = 60  # §5.1
 MIN_LEFT_AFTER_ADJUST = 5  # §5.2
 ADJUST_STEP = 15
@@ -409,7 +410,8 @@ def act_adjust_time(g: Game, a: Any) -> None:
 
 
 def act_seen_role_then_first_phase(g: Game, a: Any) -> None:
-    """§4.4 as issue 13 reads it: the reveal ends once every living player has seen their card."""
+    """§4.4 as docs/rules.md reads it (Classic "Set-up"): the reveal ends once every living
+    player has seen their card."""
     act_seen_role(g, a, _role_reveal_timeout)
 
 

@@ -1,4 +1,5 @@
-"""The ``original`` preset: seed 003 (the Korean boxed game "오리지널 마피아"), base and expansion.
+"""The ``original`` preset: docs/rulebooks/003-original.txt (seed 003, the Korean boxed game
+"오리지널 마피아"), base and expansion.
 
 Our reading of everything the seed leaves open (the immortal, the fair judge, the expansion
 night order, several attacks on one player, ...) is in docs/rules.md, "Original (seed 003)",

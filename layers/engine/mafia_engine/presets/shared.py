@@ -100,9 +100,9 @@ def act_ready(g: Game, a: Any) -> None:
 
 
 # --- the role reveal (every preset) ------------------------------------------------------------
-# Issue 13: a fixed few seconds ended before a first-time player had tapped "Tap to see your
+# A fixed few seconds ended before a first-time player had tapped "Tap to see your
 # role". The reveal ends once every living player has seen their card (``seenRole``; bots
-# send it too), and at the latest after this generous limit.
+# send it too), and at the latest after this generous limit (docs/rules.md, "Room rules").
 ROLE_REVEAL_SECONDS = OptionSpec(
     "roleRevealSeconds",
     "int",
@@ -171,8 +171,8 @@ def finish_game(
     mvp: str | None = None,
     day: int | None = None,
 ) -> None:
-    """End the game: the §8.6-shaped result (``won`` says who is on the winning side;
-    ``{d}`` in ``summary`` is ``day``, by default the current day)."""
+    """End the game: a result shaped as docs/rulebooks/000-classic.txt §8.6 says (``won`` says
+    who is on the winning side; ``{d}`` in ``summary`` is ``day``, by default the current day)."""
     s = g.s
     summary = summary.format(d=s["day"] if day is None else day)
     players = []
