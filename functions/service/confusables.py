@@ -1,4 +1,4 @@
-"""The Unicode TR39 confusable skeleton (UTS #39 §4, "Confusable Detection").
+"""The Unicode TR39 confusable skeleton (UTS #39 section 4, "Confusable Detection").
 
 `skeleton(s)`: NFD, every character replaced by its prototype from `data/confusables.txt`
 (the Unicode data file, unmodified; its licence is `data/LICENSE-Unicode.txt`), NFD again.
