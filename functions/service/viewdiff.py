@@ -48,14 +48,14 @@ def changed_frames(c: Change, conns: dict[str, str | None]) -> dict[str, bytes]:
             view = views.lobby_view(room, connected, who, setup_error)
         else:
             view = views.game_view(c.state, room, connected, who)
-        view = views.model(view)
-        new[viewer] = views.digest(views.render(view))
+        rendered = views.render(view)  # serialised once: fingerprinted, and sent if it changed
+        new[viewer] = views.digest(rendered)
         if viewer not in old and viewer in before_viewers:
             # connected without a write (spectators): rebuild the view as it was before
             old[viewer] = views.digest(_view(c.snap.room, c.before, _connected(c.snap.conns), who))
         if new[viewer] != old.get(viewer):
             seqs[viewer] = seqs.get(viewer, 0) + 1
-            frames_by_viewer[viewer] = views.frame(view, seqs[viewer])
+            frames_by_viewer[viewer] = views.frame(rendered, seqs[viewer])
     room["views"] = new
     room["viewSeq"] = seqs
     frames = {}
