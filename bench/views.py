@@ -2,15 +2,16 @@
 `viewdiff.changed_frames` does for every viewer on every change. The views are
 tests/functions/viewsamples.py's (a lobby, a night, an ended game, spectators).
 
-    .venv/bin/python bench/views.py
+    .venv/bin/python bench/views.py            # --quick: a few runs (tests/bench: the keys)
 
-Prints microseconds per viewer, best of 27 runs of 500: `once` (views.py: the view serialised
-once, the frame spliced from those bytes) and `twice` (the models alone: a clocked copy of
-the view serialised again), interleaved; and the frame's size (both write the same bytes).
+Prints ONE JSON object: per view, microseconds per viewer for `once` (views.py: the view
+serialised once, the frame spliced from those bytes) and `twice` (the models alone: a clocked
+copy of the view serialised again), interleaved; the frame's size; whether both wrote the same.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import timeit
 from pathlib import Path
@@ -46,21 +47,38 @@ def push_twice(view: dict) -> tuple[str, bytes]:
     return fingerprint, server_frames.encode(server_frames.ViewFrame.model_construct(version=3, view=clocked))
 
 
-def best_us(fn, view: dict, n: int = 500, rounds: int = 9) -> float:
+def best_us(fn, view: dict, n: int, rounds: int) -> float:
     return min(timeit.repeat(lambda: fn(view), number=n, repeat=rounds)) / n * 1e6
 
 
-def main() -> None:
-    clock.now = lambda: 1796124229.928  # a fixed clock: both paths write the same bytes
-    print(f"{'view':16s} {'once':>9s} {'twice':>9s}  bytes")
+def run(quick: bool) -> dict:
+    clock.now = lambda: 1796124229.928  # a fixed clock: both ways write the same bytes
+    n, rounds, turns = (50, 3, 1) if quick else (500, 9, 3)
+    by_view = {}
     for name, view in viewsamples.samples().items():
-        assert push(view) == push_twice(view), name
         once, twice = [], []
-        for _ in range(3):  # interleaved: a busy machine slows both alike
-            once.append(best_us(push, view))
-            twice.append(best_us(push_twice, view))
-        print(f"{name:16s} {min(once):7.1f}us {min(twice):7.1f}us  {len(push(view)[1])}")
+        for _ in range(turns):  # interleaved: a busy machine slows both alike
+            once.append(best_us(push, view, n, rounds))
+            twice.append(best_us(push_twice, view, n, rounds))
+        by_view[name] = {
+            "once_us": round(min(once), 1),
+            "twice_us": round(min(twice), 1),
+            "ratio": round(min(twice) / min(once), 2),
+            "bytes": len(push(view)[1]),
+            "same_bytes": push(view) == push_twice(view),
+        }
+    return {
+        "method": f"timeit in one process: per view, the best of {turns * rounds} runs of {n} pushes "
+        "(render + digest + frame, as viewdiff.changed_frames does per viewer), `once` (views.py) "
+        "and `twice` (the models alone: a model_construct'ed clocked copy serialised again) "
+        "interleaved; same_bytes: both wrote the same frame and digest",
+        "views": by_view,
+    }
+
+
+def main(argv: list[str]) -> None:
+    print(json.dumps(run("--quick" in argv)))
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
