@@ -33,7 +33,7 @@ from service import clock, server_frames, views  # noqa: E402
 
 def push(view: dict) -> tuple[str, bytes]:
     rendered = views.render(view)  # validated once, serialised once
-    return views.digest(rendered), views.frame(rendered, 3)
+    return views.digest(rendered), views.frame(rendered, 3, views.server_clock())
 
 
 def push_twice(view: dict) -> tuple[str, bytes]:

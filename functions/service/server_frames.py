@@ -227,10 +227,9 @@ class ServerClock(BaseModel):
 _ENVELOPE = TypeAdapter(_Envelope)
 
 
-def view_frame(version: int, view: RenderedView, server_now: float, clock_rate: float) -> bytes:
-    """`encode(ViewFrame(version=version, view=Clocked(**view, serverNow=..., clockRate=...)))`,
-    from the view's bytes; ValueError if the clock is not finite."""
+def view_frame(version: int, view: RenderedView, at: ServerClock) -> bytes:
+    """`encode(ViewFrame(version=version, view=Clocked(**view, **at)))`, from the view's bytes."""
     envelope = _ENVELOPE.dump_json({"type": "view", "version": version})
-    clock = encode(ServerClock(serverNow=server_now, clockRate=clock_rate))
+    clock = encode(at)
     extra = b"}" if view.extra == b"{}" else b"," + view.extra[1:]
     return b"".join((envelope[:-1], b',"view":', view.fields[:-1], b",", clock[1:-1], extra, b"}"))

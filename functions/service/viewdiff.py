@@ -42,6 +42,7 @@ def changed_frames(c: Change, conns: dict[str, str | None]) -> dict[str, bytes]:
     frames_by_viewer: dict[str, bytes] = {}
     setup_error = room_setup_error(room) if c.state is None else None
     before_viewers = {p if p else views.SPECTATOR for p in c.snap.conns.values()}
+    at = views.server_clock()  # one reading for the whole fan-out (env reads, every viewer alike)
     for viewer in viewers:
         who = None if viewer == views.SPECTATOR else viewer
         if c.state is None:
@@ -55,7 +56,7 @@ def changed_frames(c: Change, conns: dict[str, str | None]) -> dict[str, bytes]:
             old[viewer] = views.digest(_view(c.snap.room, c.before, _connected(c.snap.conns), who))
         if new[viewer] != old.get(viewer):
             seqs[viewer] = seqs.get(viewer, 0) + 1
-            frames_by_viewer[viewer] = views.frame(rendered, seqs[viewer])
+            frames_by_viewer[viewer] = views.frame(rendered, seqs[viewer], at)
     room["views"] = new
     room["viewSeq"] = seqs
     frames = {}

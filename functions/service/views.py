@@ -131,10 +131,20 @@ def digest(view: dict | server_frames.View | server_frames.RenderedView) -> str:
     return hashlib.blake2b(raw.body, digest_size=8).hexdigest()
 
 
-def frame(view: dict | server_frames.View | server_frames.RenderedView, version: int) -> bytes:
-    """The `{"type": "view", "version": N, "view": {...}}` frame with the server's clock added."""
+def server_clock() -> server_frames.ServerClock:
+    """The server's clock as a view frame carries it (ValueError if it is not finite)."""
+    return server_frames.ServerClock(serverNow=round(clock.now(), 3), clockRate=float(clock.rate()))
+
+
+def frame(
+    view: dict | server_frames.View | server_frames.RenderedView,
+    version: int,
+    at: server_frames.ServerClock | None = None,
+) -> bytes:
+    """The `{"type": "view", "version": N, "view": {...}}` frame with the server's clock added
+    (`at`: read once for a whole fan-out; by default, now)."""
     rendered = view if isinstance(view, server_frames.RenderedView) else render(view)
-    return server_frames.view_frame(version, rendered, round(clock.now(), 3), float(clock.rate()))
+    return server_frames.view_frame(version, rendered, at if at is not None else server_clock())
 
 
 def error_frame(frame_id: Any, code: str, message: str) -> bytes:
