@@ -15,10 +15,11 @@ again only when they contain "NaN" or "Infinity" at all (a chat line may).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 from pydantic_core import from_json
+from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 # What a reply may echo of the client's `id` (`wire.echo_id` picks it; a model refuses more).
 EchoId = Annotated[str, StringConstraints(max_length=64)] | int | None
@@ -166,9 +167,69 @@ class Reported(ServerFrame):
 SERVER_FRAMES: tuple[type[ServerFrame], ...] = (ViewFrame, ErrorFrame, Pong, ChatLogPage, Reported)
 
 
-def encode(frame: BaseModel) -> bytes:
-    """The frame's compact UTF-8 JSON; ValueError if a number in it is not finite."""
-    raw = frame.__pydantic_serializer__.to_json(frame, by_alias=True)
+def _strict(raw: bytes) -> bytes:
     if b"NaN" in raw or b"Infinity" in raw:
         from_json(raw, allow_inf_nan=False)  # ValueError on a NaN/Infinity constant, not on text
     return raw
+
+
+def encode(frame: BaseModel) -> bytes:
+    """The frame's compact UTF-8 JSON; ValueError if a number in it is not finite."""
+    return _strict(frame.__pydantic_serializer__.to_json(frame, by_alias=True))
+
+
+# ---------------------------------------------------------------- the view frame, serialised once
+# A push builds one view per viewer and sends it only if its fingerprint changed, so the view is
+# serialised once (`render_view`) and those bytes are both what is fingerprinted and what the
+# frame carries (`view_frame`): the frame is not a second model of the same data, serialised
+# again. pydantic cannot embed pre-serialised JSON in a model's output, so the frame is the
+# view's bytes between the envelope's and the clock's, each serialised by its declared type;
+# tests/functions/test_view_bytes.py checks the result is byte for byte `encode(ViewFrame(...))`.
+_VIEW_FIELDS = frozenset(View.model_fields)
+
+
+class RenderedView(NamedTuple):
+    """A view serialised by `View`: its declared keys (`fields`) and the others (`extra`), each
+    a JSON object (`{}`: none). `Clocked` writes `serverNow` and `clockRate` between the two."""
+
+    fields: bytes
+    extra: bytes
+
+    @property
+    def body(self) -> bytes:
+        """The view's JSON, as `encode(view)` writes it."""
+        return self.fields if self.extra == b"{}" else self.fields[:-1] + b"," + self.extra[1:]
+
+
+def render_view(view: View) -> RenderedView:
+    """The view's two parts; ValueError if a number in it is not finite."""
+    ser = view.__pydantic_serializer__
+    return RenderedView(
+        _strict(ser.to_json(view, include=_VIEW_FIELDS)), _strict(ser.to_json(view, exclude=_VIEW_FIELDS))
+    )
+
+
+class _Envelope(TypedDict):
+    type: Literal["view"]
+    version: int
+
+
+class ServerClock(BaseModel):
+    """`Clocked`'s two keys, validated (the server's own clock: a non-finite one is refused)."""
+
+    model_config = ConfigDict(frozen=True, strict=True, allow_inf_nan=False)
+
+    serverNow: float
+    clockRate: float
+
+
+# The frame's other keys, ViewFrame's `type` and `version`: numbers the server itself counts.
+_ENVELOPE = TypeAdapter(_Envelope)
+
+
+def view_frame(version: int, view: RenderedView, at: ServerClock) -> bytes:
+    """`encode(ViewFrame(version=version, view=Clocked(**view, **at)))`, from the view's bytes."""
+    envelope = _ENVELOPE.dump_json({"type": "view", "version": version})
+    clock = encode(at)
+    extra = b"}" if view.extra == b"{}" else b"," + view.extra[1:]
+    return b"".join((envelope[:-1], b',"view":', view.fields[:-1], b",", clock[1:-1], extra, b"}"))

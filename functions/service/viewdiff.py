@@ -42,20 +42,21 @@ def changed_frames(c: Change, conns: dict[str, str | None]) -> dict[str, bytes]:
     frames_by_viewer: dict[str, bytes] = {}
     setup_error = room_setup_error(room) if c.state is None else None
     before_viewers = {p if p else views.SPECTATOR for p in c.snap.conns.values()}
+    at = views.server_clock()  # one reading for the whole fan-out (env reads, every viewer alike)
     for viewer in viewers:
         who = None if viewer == views.SPECTATOR else viewer
         if c.state is None:
             view = views.lobby_view(room, connected, who, setup_error)
         else:
             view = views.game_view(c.state, room, connected, who)
-        view = views.model(view)
-        new[viewer] = views.digest(views.render(view))
+        rendered = views.render(view)  # serialised once: fingerprinted, and sent if it changed
+        new[viewer] = views.digest(rendered)
         if viewer not in old and viewer in before_viewers:
             # connected without a write (spectators): rebuild the view as it was before
             old[viewer] = views.digest(_view(c.snap.room, c.before, _connected(c.snap.conns), who))
         if new[viewer] != old.get(viewer):
             seqs[viewer] = seqs.get(viewer, 0) + 1
-            frames_by_viewer[viewer] = views.frame(view, seqs[viewer])
+            frames_by_viewer[viewer] = views.frame(rendered, seqs[viewer], at)
     room["views"] = new
     room["viewSeq"] = seqs
     frames = {}

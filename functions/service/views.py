@@ -2,8 +2,9 @@
 
 `build` returns the view WITHOUT `serverNow`; `digest` fingerprints it so "did this viewer's
 view change?" is one comparison with the digest stored at the last write; `frame` adds
-`serverNow`/`clockRate` and serialises the `{"type": "view", ...}` frame. Both serialise
-through the declared models of `server_frames.py`.
+`serverNow`/`clockRate` and wraps it in the `{"type": "view", ...}` frame. The view is
+serialised once, by the declared models of `server_frames.py` (`render`): the fingerprint and
+the frame share those bytes.
 """
 
 from __future__ import annotations
@@ -109,31 +110,41 @@ def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -
 
 
 def model(view: dict | server_frames.View) -> server_frames.View:
-    """The view as its declared model (validated once; ValueError if it is not a view)."""
+    """The view as its declared model (validated once; ValueError if it is not a view).
+
+    Validation, not `model_construct`: pydantic-core builds the nested models in one call,
+    where `model_construct` runs Python per model and took longer here (bench/views.py)."""
     return view if isinstance(view, server_frames.View) else server_frames.View.model_validate(view)
 
 
-def render(view: dict | server_frames.View) -> bytes:
-    """The view (without serverNow) serialised by its model: what "changed?" hashes.
+def render(view: dict | server_frames.View) -> server_frames.RenderedView:
+    """The view (without serverNow) serialised once by its model: what "changed?" hashes and
+    what `frame` sends.
 
     ValueError for a non-finite number in it: a frame is strict JSON or not sent."""
-    return server_frames.encode(model(view))
+    return server_frames.render_view(model(view))
 
 
-def digest(view: dict | server_frames.View | bytes) -> str:
+def digest(view: dict | server_frames.View | server_frames.RenderedView) -> str:
     """A short fingerprint of a view (without serverNow)."""
-    raw = view if isinstance(view, bytes) else render(view)
-    return hashlib.blake2b(raw, digest_size=8).hexdigest()
+    raw = view if isinstance(view, server_frames.RenderedView) else render(view)
+    return hashlib.blake2b(raw.body, digest_size=8).hexdigest()
 
 
-def frame(view: dict | server_frames.View, version: int) -> bytes:
-    """The `{"type": "view", "version": N, "view": {...}}` frame with the server's clock added."""
-    # the view's parts are validated already: the clocked view and the frame are assembled
-    # from them (model_construct), not validated a second time
-    clocked = server_frames.Clocked.model_construct(
-        **dict(model(view)), serverNow=round(clock.now(), 3), clockRate=float(clock.rate())
-    )
-    return server_frames.encode(server_frames.ViewFrame.model_construct(version=version, view=clocked))
+def server_clock() -> server_frames.ServerClock:
+    """The server's clock as a view frame carries it (ValueError if it is not finite)."""
+    return server_frames.ServerClock(serverNow=round(clock.now(), 3), clockRate=float(clock.rate()))
+
+
+def frame(
+    view: dict | server_frames.View | server_frames.RenderedView,
+    version: int,
+    at: server_frames.ServerClock | None = None,
+) -> bytes:
+    """The `{"type": "view", "version": N, "view": {...}}` frame with the server's clock added
+    (`at`: read once for a whole fan-out; by default, now)."""
+    rendered = view if isinstance(view, server_frames.RenderedView) else render(view)
+    return server_frames.view_frame(version, rendered, at if at is not None else server_clock())
 
 
 def error_frame(frame_id: Any, code: str, message: str) -> bytes:

@@ -45,6 +45,7 @@ def test_e2e_bench_quick_times_actions_by_their_frames():
         ("memory.py", ("--quick",), ("games", "rss_mb_after_first", "rss_mb_after_all", "growth_mb",
                                      "failed_games", "stack_exit")),
         ("original_draws.py", ("--quick",), ("now", "before_issue_14")),
+        ("views.py", ("--quick",), ("views",)),
     ],
 )
 def test_bench_quick_mode_prints_its_keys(name, args, keys):
@@ -53,5 +54,7 @@ def test_bench_quick_mode_prints_its_keys(name, args, keys):
         assert key in out, (key, out)
     if name == "fuzz.py":
         assert out["passed"] and out["frames"] > 0, out
+    if name == "views.py":
+        assert all(v["same_bytes"] and v["bytes"] > 0 for v in out["views"].values()), out
     if name == "memory.py":
         assert out["failed_games"] == 0 and out["stack_exit"] == 0, out

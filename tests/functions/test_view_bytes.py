@@ -1,0 +1,69 @@
+"""The view frame is serialised once (`views.render`, `server_frames.view_frame`): its bytes
+are the ones the declared models write, `encode(ViewFrame(view=Clocked(...)))`, for a lobby, a
+night, an ended game and a spectator; the fingerprint is the one of the view's own bytes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+
+import pytest
+from viewsamples import samples
+
+from service import clock, server_frames, views
+
+SAMPLES = samples()
+
+
+def models_frame(view: dict, version: int, now: float, rate: float) -> bytes:
+    """The frame as the models alone write it: the view validated, the clocked view and the
+    frame validated too (every key, in the models' order)."""
+    m = server_frames.View.model_validate(view)
+    frame = server_frames.ViewFrame.model_validate(
+        {"type": "view", "version": version, "view": {**dict(m), "serverNow": now, "clockRate": rate}}
+    )
+    return server_frames.encode(frame)
+
+
+@pytest.fixture
+def fixed_clock(monkeypatch):
+    monkeypatch.setattr(clock, "now", lambda: 1796124229.92849)
+    monkeypatch.setattr(clock, "rate", lambda: 2)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_view_frame_bytes_are_the_models_bytes(name, fixed_clock):
+    view = SAMPLES[name]
+    sent = views.frame(view, 7)
+    assert sent == models_frame(view, 7, 1796124229.928, 2.0)
+    assert views.frame(views.render(view), 7) == sent  # viewdiff's path: rendered once
+    assert json.loads(sent)["view"]["serverNow"] == 1796124229.928
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_fingerprint_is_the_views_own_bytes(name):
+    view = SAMPLES[name]
+    own = server_frames.encode(server_frames.View.model_validate(view))
+    assert views.render(view).body == own
+    assert views.digest(view) == hashlib.blake2b(own, digest_size=8).hexdigest()
+
+
+def test_samples_cover_lobby_night_ended_and_spectators():
+    kinds = {name: v["phase"]["kind"] for name, v in SAMPLES.items()}
+    assert set(kinds.values()) == {"lobby", "night", "ended"}
+    assert any(v["you"] is None for v in SAMPLES.values())
+    # keys beyond the declared ones (rules, review) go after the clock, as Clocked writes them
+    assert any(set(v) - server_frames._VIEW_FIELDS for v in SAMPLES.values())
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_a_non_finite_number_is_never_sent(bad, monkeypatch):
+    view = dict(SAMPLES["night"])
+    with pytest.raises(ValueError):
+        views.render({**view, "private": {"x": bad}})
+    with pytest.raises(ValueError):
+        views.render({**view, "review": bad})  # an extra key
+    monkeypatch.setattr(clock, "now", lambda: bad)
+    with pytest.raises(ValueError):
+        views.frame(view, 1)
