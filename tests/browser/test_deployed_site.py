@@ -60,9 +60,9 @@ def test_what_reaches_the_rest_stage_matches_the_rest_functions_routes(page):
 
     paths = list(app.get_openapi_schema().paths)
     assert paths, "the REST resolver declares no route"
-    for template in paths:
-        path = template.replace("{roomCode}", "ABCDE")
-        assert viewer_request(page, "/api" + path) == path, template
+    for route in paths:
+        path = route.replace("{roomCode}", "ABCDE")
+        assert viewer_request(page, "/api" + path) == path, route
 
 
 class Bucket(BaseHTTPRequestHandler):
