@@ -435,7 +435,9 @@ def test_a_twenty_letter_name_wraps_on_cards_tiles_and_the_timeline(browser, sta
     guest = Player(browser, stack.url, LONG, locale="ko-KR", errors=console_errors)
     guest.join(link)
     guest.ready()
-    add_bots(host, 2)
+    # 7 seats deal 2 mafiosi (docs/rulebooks/000-classic.txt §4): removing the guest, whatever
+    # their role, never ends the game, so the removal card is shown on the game screen
+    add_bots(host, 5)
     page.click("#start-btn")
     host.wait_phase("night", timeout=30_000)
     for viewport in (MOBILE, SMALL):
