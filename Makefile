@@ -115,8 +115,8 @@ test: lint sam-check browser-deps
 	@$(BIN)/python -m pytest tests/unit tests/functions tests/bench >.test-logs/inproc.log 2>&1 & inproc=$$!; \
 	$(BIN)/python -m pytest tests/e2e >.test-logs/e2e.log 2>&1; e2e=$$?; \
 	wait $$inproc; rc=$$?; \
-	echo "== unit, functions, bench"; tail -n 25 .test-logs/inproc.log; \
-	echo "== e2e"; tail -n 25 .test-logs/e2e.log; \
+	echo "== unit, functions, bench"; if [ $$rc -eq 0 ]; then tail -n 3 .test-logs/inproc.log; else cat .test-logs/inproc.log; fi; \
+	echo "== e2e"; if [ $$e2e -eq 0 ]; then tail -n 3 .test-logs/e2e.log; else cat .test-logs/e2e.log; fi; \
 	test $$rc -eq 0 -a $$e2e -eq 0
 	$(BIN)/python -m pytest tests/browser
 
