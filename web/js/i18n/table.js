@@ -1,7 +1,8 @@
-// Words for the table's second round of fixes (the yakuza chat tab, a second tie, whose
-// turn it is in a defense, the revote's first-round bars, the "ready to vote" count), in the
-// three languages. i18n.js merges them like review.js; tests/unit/test_i18n_keys.py checks
-// every key the client can build from the engine's names exists in each language.
+// Words of the table's running game, in the three languages: the yakuza chat tab, the news
+// of a repeated tie, whose turn it is in a defense, the revote's first-round bars, the "ready
+// to vote" count, the greeting's hint and the lobby's note on options that change nothing.
+// i18n.js merges them like review.js; tests/unit/test_i18n_keys.py checks every key the client
+// can build from the engine's names exists in each language.
 export default {
   en: {
     "chat.channel.yakuza": "Yakuza",
