@@ -113,6 +113,8 @@ def test_the_end_screen_verifies_the_deal_and_its_command_replays_the_roles(
         )
     )
     assert len(shown) == 5 and replayed == shown
+    # the unfolded command and the hex values wrap: a phone never scrolls sideways
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     host.check_no_keys()
     host.close()
 
