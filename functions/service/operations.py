@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import mafia_engine as me
 
-from . import chat_archive, names, views
+from . import chat_archive, fairness, names, views
 from . import frames as f
 from .errors import ServiceError, quote
 from .lifecycle import presence, running
@@ -172,7 +172,11 @@ def start(c: Change, conn_id: str, frame: f.Start) -> None:
     ids = [p["id"] for p in room["players"]]
     try:
         c.state = me.new_game(
-            players=ids, options={**room["options"], "preset": room["preset"]}, seed=room["seed"], now=c.now
+            players=ids,
+            options={**room["options"], "preset": room["preset"]},
+            seed=room["seed"],
+            now=c.now,
+            salt=fairness.new_salt(),  # every view carries the deal's commitment (docs/rules.md)
         )
     except me.InvalidAction as exc:
         raise ServiceError(exc.code, tidy(str(exc)), 409) from exc

@@ -84,6 +84,10 @@ class View(BaseModel):
                 "paused": {"description": "the host froze the clock: {left, by}, or null"},
                 "rules": {"type": "object", "description": "the preset's public rules (rule flags)"},
                 "review": {"description": "after the end: the whole game, every secret shown"},
+                "fairness": {
+                    "description": "the deal's commitment {scheme, commitment, seed, salt} from the start;"
+                    " seed and salt are null until the end (docs/rules.md, 'A provably fair deal')"
+                },
             }
         },
     )

@@ -195,6 +195,7 @@ def test_every_view_has_the_same_top_level_keys() -> None:
         "rules",
         "roster",
         "review",
+        "fairness",
     }
     for _ in range(5):
         for viewer in [None, *t.ids]:

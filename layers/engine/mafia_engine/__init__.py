@@ -26,6 +26,7 @@ import math
 from typing import Any
 
 from . import actions as _actions
+from . import fairness as _fairness
 from . import options as _options
 from . import presets as _presets
 from . import review as _review
@@ -184,8 +185,17 @@ def _check_now(now: Any) -> float:
     return float(now)
 
 
-def new_game(players: list[str], options: dict | None = None, seed: int | str = 0, now: float = 0.0) -> dict:
-    """A new game in its first phase (role reveal), roles dealt with the seeded RNG."""
+def new_game(
+    players: list[str],
+    options: dict | None = None,
+    seed: int | str = 0,
+    now: float = 0.0,
+    salt: str | None = None,
+) -> dict:
+    """A new game in its first phase (role reveal), roles dealt with the seeded RNG.
+
+    With ``salt`` (16+ random bytes as hex, drawn by the caller) the game commits to its deal:
+    every view carries the SHA-256 commitment, the end reveals seed and salt (fairness.py)."""
     now = _check_now(now)
     if not isinstance(players, list | tuple) or not all(isinstance(p, str) and p for p in players):
         raise InvalidAction("bad_players", "players must be a list of non-empty id strings")
@@ -195,6 +205,7 @@ def new_game(players: list[str], options: dict | None = None, seed: int | str = 
         raise InvalidAction("bad_players", "'abstain' is reserved and cannot be a player id")
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise InvalidAction("bad_options", f"seed must be an integer or a string, not {quoted(seed)}")
+    committed = None if salt is None else _fairness.record(seed, salt)
     opts = check_setup(options, len(players))
     preset = PRESETS[opts["preset"]]
     r, roles = _rng.shuffle(_rng.seed_state(seed), preset.deal(opts, len(players)))
@@ -236,6 +247,8 @@ def new_game(players: list[str], options: dict | None = None, seed: int | str = 
         "result": None,
         "paused": None,
     }
+    if committed:
+        state["fairness"] = committed  # secret until the end but for its hash (fairness.gate)
     preset.start(Game(state, preset, now))
     return state
 

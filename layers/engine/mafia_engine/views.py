@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import InvalidAction, quoted
+from .fairness import gate as fairness_gate
 from .roles import team_of
 
 
@@ -141,4 +142,6 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
         "roster": roster(preset, s["options"], len(s["players"])),
         # the post-game review: every hidden thing, only once the game has ended
         "review": _review_gate(s),
+        # the deal's commitment from the start; its seed and salt once ended (fairness.py)
+        "fairness": fairness_gate(s),
     }

@@ -3,6 +3,47 @@ import { h, replaceChildren } from "../dom.js";
 import { has, roleName, t, teamName } from "../i18n.js";
 import { eventText, eventWhen, isNightDeath, playerName, storyEvents } from "../game/format.js";
 import { chatLogSection, reviewSection } from "./review.js";
+import { check as checkDeal, remember as rememberDeal, verifyCommand } from "../game/fairness.js";
+
+const DEAL_MARK = { checking: "…", verified: "✓", mismatch: "✗", changed: "✗", unavailable: "?" };
+
+function dealStatusLine(status) {
+  return [h("span", { class: "fair-mark", "aria-hidden": "true" }, DEAL_MARK[status]), " ", t(`end.fair.${status}`)];
+}
+
+// The deal's commitment, seed and salt, and what this browser's own hash check says
+// (web/js/game/fairness.js; docs/rules.md, "A provably fair deal").
+function dealSection(view, deal) {
+  const f = view.fairness;
+  const status = deal.status;
+  const value = (key, text, id) =>
+    h("div", { class: "fair-value" }, h("dt", null, t(key)), h("dd", null, h("code", { id }, String(text))));
+  return h(
+    "section",
+    { class: "card fair-deal", id: "fair-deal", "aria-labelledby": "fair-title" },
+    h("h2", { id: "fair-title" }, t("end.fair.title")),
+    h(
+      "p",
+      { class: "fair-status", id: "fair-status", "data-status": status, role: "status" },
+      dealStatusLine(status),
+    ),
+    h("p", { class: "fair-explain" }, t("end.fair.explain")),
+    h(
+      "dl",
+      { class: "fair-values" },
+      value("end.fair.commitment", f.commitment, "fair-commitment"),
+      value("end.fair.seed", JSON.stringify(f.seed), "fair-seed"),
+      value("end.fair.salt", f.salt, "fair-salt"),
+    ),
+    h(
+      "details",
+      { class: "fair-howto", open: deal.open, ontoggle: (e) => (deal.open = e.currentTarget.open) },
+      h("summary", null, t("end.fair.howto")),
+      h("p", null, t("end.fair.howtoText")),
+      h("pre", null, h("code", { id: "fair-command" }, verifyCommand(view))),
+    ),
+  );
+}
 
 function winnerText(winner) {
   if (winner === "none") return t("end.winner.none");
@@ -14,8 +55,34 @@ function winnerText(winner) {
 export function mount(root, ctx) {
   const body = h("div", { class: "end" });
   root.append(body);
+  // One hash check per revealed deal (update runs on every view); its answer fills the
+  // status line in place, so a redraw never shows "checking" again.
+  const deal = { key: null, status: "checking", open: false };
+
+  function dealStatus(view) {
+    const f = view.fairness;
+    if (!f || f.seed === null || f.seed === undefined) return null;
+    const room = view.room && view.room.code;
+    const key = `${room}|${f.commitment}|${JSON.stringify(f.seed)}|${f.salt}`;
+    if (deal.key !== key) {
+      deal.key = key;
+      deal.status = "checking";
+      checkDeal(view, room)
+        .catch(() => "unavailable")
+        .then((status) => {
+          if (deal.key !== key) return;
+          deal.status = status || "unavailable";
+          const line = body.querySelector("#fair-status");
+          if (!line) return;
+          line.dataset.status = deal.status;
+          replaceChildren(line, dealStatusLine(deal.status));
+        });
+    }
+    return deal.status;
+  }
 
   function update(view) {
+    rememberDeal(view.room && view.room.code, view);
     const result = view.result || {};
     const byId = new Map((result.players || []).map((p) => [p.id, p]));
     const order = result.ranking && result.ranking.length ? result.ranking : (view.players || []).map((p) => p.id);
@@ -88,6 +155,7 @@ export function mount(root, ctx) {
         h("section", { class: "card", "aria-labelledby": "roles-title" }, h("h2", { id: "roles-title" }, t("end.roles")), roles),
         h("section", { class: "card", "aria-labelledby": "timeline-title" }, h("h2", { id: "timeline-title" }, t("end.timeline")), timeline),
       ),
+      dealStatus(view) ? dealSection(view, deal) : null,
       reviewSection(view),
       chatLogSection(view, ctx),
       h(

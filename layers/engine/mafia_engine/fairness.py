@@ -1,0 +1,98 @@
+"""A provably fair deal: the commitment published at the start, the seed revealed at the end.
+
+When a game starts with a salt (``new_game(..., seed=S, salt=H)``), the state keeps
+``{"seed", "salt", "commitment"}`` where ``commitment = SHA-256(preimage(S, H))``. Every view
+carries ``fairness: {"scheme", "commitment", "seed": null, "salt": null}`` from the first one
+on; in views of an ended game ``seed`` and ``salt`` are filled in. Anyone can then recompute the hash (the web client's end screen
+does, with WebCrypto) and replay the deal from the seed, the public options and the seat list
+(``python -m mafia_engine.verify``, docs/rules.md "A provably fair deal").
+
+Why a salt: the deal has at most a few dozen bits (12 seats), the seed 31 in rooms; a bare
+hash of the seed could be inverted by trying every seed. With 16+ random bytes beside it the
+hash says nothing about the seed, and SHA-256's collision resistance means no other (seed,
+salt) pair gives the same commitment: the deal cannot change after the start unnoticed.
+
+Pure: ``hashlib`` only; the salt is an input (the room layer draws it), never drawn here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any
+
+from .errors import InvalidAction, quoted
+
+SCHEME = "sha256/mafia-deal-v1"
+PREFIX = "mafia-deal-v1"
+SALT_MIN_BYTES = 16
+SALT_MAX_BYTES = 64
+_SALT = re.compile(r"[0-9a-f]+")
+# An integer seed must survive JavaScript's numbers (the end screen rebuilds the preimage
+# from the revealed seed): at most 2**53 - 1 in size.
+_JS_SAFE = (1 << 53) - 1
+
+
+def check_salt(salt: Any) -> str:
+    """The salt if it is lowercase hex of 16 to 64 bytes; else ``InvalidAction("bad_salt")``."""
+    if (
+        not isinstance(salt, str)
+        or len(salt) % 2
+        or not SALT_MIN_BYTES * 2 <= len(salt) <= SALT_MAX_BYTES * 2
+        or not _SALT.fullmatch(salt)
+    ):
+        raise InvalidAction(
+            "bad_salt",
+            f"salt must be {SALT_MIN_BYTES}-{SALT_MAX_BYTES} bytes as lowercase hex, not {quoted(salt)}",
+        )
+    return salt
+
+
+def seed_text(seed: int | str) -> str:
+    """The seed as the preimage holds it: its JSON text (``7`` and ``"7"`` deal differently,
+    so they must hash differently). JavaScript's ``JSON.stringify`` writes the same text."""
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise InvalidAction("bad_options", f"seed must be an integer or a string, not {quoted(seed)}")
+    if isinstance(seed, int) and abs(seed) > _JS_SAFE:
+        raise InvalidAction("bad_options", "a committed integer seed must be below 2**53 in size")
+    return json.dumps(seed, ensure_ascii=False)
+
+
+def preimage(seed: int | str, salt: str) -> bytes:
+    """What is hashed: ``mafia-deal-v1:<salt>:<seed as JSON>`` in UTF-8."""
+    return f"{PREFIX}:{check_salt(salt)}:{seed_text(seed)}".encode()
+
+
+def commitment(seed: int | str, salt: str) -> str:
+    """SHA-256 of the preimage, 64 lowercase hex digits."""
+    return hashlib.sha256(preimage(seed, salt)).hexdigest()
+
+
+def record(seed: int | str, salt: str) -> dict:
+    """What the state keeps (``state["fairness"]``): secret until the end, except the hash."""
+    return {"seed": seed, "salt": salt, "commitment": commitment(seed, salt)}
+
+
+def gate(s: dict) -> dict | None:
+    """What a view carries under ``fairness``: the commitment from the start, seed and salt
+    only once the game has ended; None for a game started without a salt.
+
+    The same keys and the same lengths for every game with a salt until the end (a
+    commitment is always 64 hex digits): nothing but the hash's digits tells two deals apart
+    (``tests/unit/test_fairness.py``)."""
+    rec = s.get("fairness")
+    if not rec:
+        return None
+    ended = s["phase"]["kind"] == "ended"
+    return {
+        "scheme": SCHEME,
+        "commitment": rec["commitment"],
+        "seed": rec["seed"] if ended else None,
+        "salt": rec["salt"] if ended else None,
+    }
+
+
+def verified(seed: int | str, salt: str, expected: str) -> bool:
+    """Whether ``seed`` and ``salt`` hash to ``expected`` (the published commitment)."""
+    return commitment(seed, salt) == expected.strip().lower()

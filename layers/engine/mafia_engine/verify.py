@@ -1,0 +1,105 @@
+"""Replay a game's deal from what its end screen reveals, and check the commitment.
+
+    python -m mafia_engine.verify --seed 1234 --salt <hex> --commitment <hex> \\
+        --players p1,p2,p3,p4,p5 --options '{"preset": "classic", ...}'
+
+Everything it needs is public after the end (docs/rules.md, "A provably fair deal"): the
+seed and salt the end screen reveals, the commitment every view carried from the start, the
+game's options (``view.options``) and the seat list (player ids in seat order). It checks that
+SHA-256 of seed and salt is the commitment, deals again with the engine's own ``new_game``
+(the same code the server ran, so the replay cannot drift from the game), and prints every
+seat's role (none when the hash does not match). Exit status: 0 when the hash matches, 1
+when it does not, 2 for input it cannot replay.
+The end screen shows this command filled in for its game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from . import fairness, new_game
+from .errors import InvalidAction
+
+
+def deal(players: list[str], options: dict, seed: int | str, salt: str) -> list[dict[str, Any]]:
+    """Every seat's role as ``new_game`` deals it: ``[{"seat", "id", "role"}]`` in seat order."""
+    state = new_game(players, options, seed=seed, now=0.0, salt=salt)
+    return [{"seat": p["seat"], "id": p["id"], "role": p["role"]} for p in state["players"]]
+
+
+def _seed(text: str) -> int | str:
+    """The revealed seed as the view shows it: an integer, or a JSON string in quotes."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text  # a bare word: a string seed typed without its quotes
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise argparse.ArgumentTypeError(f"seed must be an integer or a string, not {text!r}")
+    return value
+
+
+def _options(text: str) -> dict:
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"options must be a JSON object: {exc}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("options must be a JSON object")
+    return value
+
+
+def _players(text: str) -> list[str]:
+    return [p.strip() for p in text.split(",") if p.strip()]
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="python -m mafia_engine.verify",
+        description="Check a game's deal commitment and print every seat's role.",
+    )
+    ap.add_argument("--seed", type=_seed, required=True, help="the revealed seed (view.fairness.seed)")
+    ap.add_argument("--salt", required=True, help="the revealed salt (view.fairness.salt)")
+    ap.add_argument("--commitment", required=True, help="the commitment published at the start")
+    ap.add_argument(
+        "--players", type=_players, required=True, help="player ids in seat order, comma separated"
+    )
+    ap.add_argument(
+        "--options", type=_options, required=True, help="the game's options as JSON (view.options)"
+    )
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        ok = fairness.verified(args.seed, args.salt, args.commitment)
+        seats = deal(args.players, args.options, args.seed, args.salt)
+    except InvalidAction as exc:
+        print(f"cannot replay this deal: {exc.code}: {exc}", file=sys.stderr)
+        return 2
+    computed = fairness.commitment(args.seed, args.salt)
+    if not ok:
+        # no roles then: a deal that is not the committed one must not read as the game's
+        print(f"commitment DOES NOT MATCH: sha256 = {computed}", file=sys.stderr)
+        print(
+            f"expected {args.commitment.strip().lower()}: not the deal committed at the start",
+            file=sys.stderr,
+        )
+        if args.json:
+            print(json.dumps({"verified": False, "commitment": computed, "seats": None}))
+        return 1
+    if args.json:
+        print(json.dumps({"verified": True, "commitment": computed, "seats": seats}, ensure_ascii=False))
+    else:
+        print(f"commitment matches: sha256 = {computed}")
+        for s in seats:
+            print(f"seat {s['seat']:>2}  {s['id']:<8} {s['role']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,185 @@
+"""A provably fair deal, as a player meets it (docs/rules.md, "A provably fair deal").
+
+A person plays a game with bots on the offline stack, in Korean, Russian and English, and
+the host ends it: the end screen says "deal verified" in the player's language after the
+page hashed the revealed seed and salt itself (WebCrypto, web/js/game/fairness.js); every view
+the page received from the start carried that commitment, none the seed or salt; and the
+command the end screen offers (`python -m mafia_engine.verify`), run as printed, lists the
+roles the end screen shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+
+import pytest
+from playwright.sync_api import expect
+
+from .stack import REPO
+from .test_table_round2 import LOCALES, add_bots
+from .ui import MOBILE, Player
+
+HOSTS = {"ko": "민준", "ru": "Анна", "en": "Ann"}
+VERIFIED = {"ko": "배분 검증됨", "ru": "Раздача проверена", "en": "Deal verified"}
+TITLE = {"ko": "공정한 카드 배분", "ru": "Честная раздача", "en": "Fair deal"}
+# SHA-256 of "mafia-deal-v1:" + "a1" * 32 + ":1234567891" (tests/unit/test_fairness.py, VECTOR)
+VECTOR = "de54d52207530035d025ecc470ab88119c550fecd7a2d89f859a211298e4ec3d"
+
+
+def play_to_end(browser, stack, lang: str, errors: list[str], viewport=MOBILE, before_end=None):
+    """Create a room, add four bots, start, look at the role card, end the game as the host.
+    Returns the player and the text of every WebSocket frame the page received."""
+    host = Player(browser, stack.url, HOSTS[lang], viewport=viewport, locale=LOCALES[lang], errors=errors)
+    frames: list[str] = []
+    host.page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(str(data))))
+    page = host.page
+    host.create({"roleRevealSeconds": "30"})
+    add_bots(host, 4)
+    page.click("#start-btn")
+    host.wait_phase("roleReveal", timeout=15_000)
+    page.click("#reveal-role-btn")
+    if before_end:
+        before_end(host)
+    host.dismiss_cards()
+    page.locator("#host-tools summary").click()
+    page.click("#end-game-btn")
+    page.click("#end-game-btn")
+    expect(page.locator("#end-title")).to_be_visible(timeout=15_000)
+    return host, frames
+
+
+def views(frames: list[str]) -> list[dict]:
+    out = []
+    for text in frames:
+        frame = json.loads(text)
+        if frame.get("type") == "view":
+            out.append(frame["view"])
+    return out
+
+
+def run_shown_command(command: str) -> dict[str, str]:
+    """The end screen's command, run as a player would from a copy of the project; its
+    `seat N  pX  role` lines as {player id: role}."""
+    env = {**os.environ, "PATH": f"{REPO / '.venv' / 'bin'}:{os.environ.get('PATH', '')}"}
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=REPO, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("commitment matches"), done.stdout
+    return {
+        m.group(1): m.group(2)
+        for m in (re.fullmatch(r"seat\s+\d+\s+(\S+)\s+(\S+)", x) for x in lines[1:])
+        if m
+    }
+
+
+@pytest.mark.parametrize("lang", ["ko", "ru", "en"])
+def test_the_end_screen_verifies_the_deal_and_its_command_replays_the_roles(
+    browser, stack, console_errors, lang
+):
+    host, frames = play_to_end(browser, stack, lang, console_errors)
+    page = host.page
+    status = page.locator("#fair-status")
+    expect(status).to_have_attribute("data-status", "verified", timeout=10_000)
+    expect(status).to_contain_text(VERIFIED[lang])
+    expect(page.locator("#fair-title")).to_have_text(TITLE[lang])
+    commitment = page.locator("#fair-commitment").inner_text()
+    seed = json.loads(page.locator("#fair-seed").inner_text())
+    salt = page.locator("#fair-salt").inner_text()
+    assert len(salt) == 64 and isinstance(seed, int)
+    assert hashlib.sha256(f"mafia-deal-v1:{salt}:{seed}".encode()).hexdigest() == commitment
+
+    # what the page received: the commitment in every view from the start, seed and salt
+    # in none before the end
+    game = [v for v in views(frames) if v["phase"]["kind"] != "lobby"]
+    assert game and all(v["fairness"]["commitment"] == commitment for v in game)
+    ended = next(i for i, text in enumerate(frames) if '"kind":"ended"' in text)
+    assert not any(salt in text for text in frames[:ended])
+    assert all(v["fairness"]["seed"] is None for v in game if v["phase"]["kind"] != "ended")
+
+    # the command a player can copy lists the roles the end screen shows
+    page.locator(".fair-howto summary").click()
+    expect(page.locator("#fair-command")).to_be_visible()
+    replayed = run_shown_command(page.locator("#fair-command").inner_text())
+    shown = dict(
+        page.evaluate(
+            "[...document.querySelectorAll('.end-player')]"
+            ".map((li) => [li.dataset.pid, li.querySelector('.end-role').dataset.role])"
+        )
+    )
+    assert len(shown) == 5 and replayed == shown
+    # the unfolded command and the hex values wrap: a phone never scrolls sideways
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    host.check_no_keys()
+    host.close()
+
+
+def test_a_commitment_other_than_the_one_seen_during_the_game_fails(browser, stack, console_errors):
+    """The page keeps the commitments it saw while a game ran; an end revealing against
+    another one (a server that swapped the deal and its hash) says so instead of "verified"."""
+
+    def swap(host):
+        room = host.page.locator("#room-chip").inner_text().strip()
+        host.page.evaluate(
+            "(room) => localStorage.setItem('mafia.dealCommitments', JSON.stringify({[room]: ['0'.repeat(64)]}))",
+            room,
+        )
+
+    host, _ = play_to_end(browser, stack, "en", console_errors, before_end=swap)
+    status = host.page.locator("#fair-status")
+    expect(status).to_have_attribute("data-status", "changed", timeout=10_000)
+    expect(status).not_to_contain_text("Deal verified")
+    host.close()
+
+
+def test_the_clients_hash_is_the_engines_and_a_wrong_seed_fails(browser, stack, console_errors):
+    """web/js/game/fairness.js hashes what mafia_engine/fairness.py hashes (the unit tests'
+    vector), and refuses a seed, a salt or a scheme that is not the committed one."""
+    host = Player(browser, stack.url, "Ann", locale="en-US", errors=console_errors)
+    host.open()
+    got = host.page.evaluate(
+        """async (vector) => {
+      const m = await import('./js/game/fairness.js');
+      const salt = 'a1'.repeat(32);
+      const f = (seed, s, scheme) => ({fairness: {scheme, commitment: vector, seed, salt: s}});
+      return {
+        hash: await m.sha256Hex(m.preimage(1234567891, salt)),
+        ok: await m.check(f(1234567891, salt, 'sha256/mafia-deal-v1'), 'NOPE'),
+        seed: await m.check(f(1234567892, salt, 'sha256/mafia-deal-v1'), 'NOPE'),
+        text: await m.check(f('1234567891', salt, 'sha256/mafia-deal-v1'), 'NOPE'),
+        salt: await m.check(f(1234567891, 'b2'.repeat(32), 'sha256/mafia-deal-v1'), 'NOPE'),
+        scheme: await m.check(f(1234567891, salt, 'md5/whatever'), 'NOPE'),
+        before: await m.check({fairness: {commitment: vector, seed: null, salt: null}}, 'NOPE'),
+      };
+    }""",
+        VECTOR,
+    )
+    assert got == {
+        "hash": VECTOR,
+        "ok": "verified",
+        "seed": "mismatch",
+        "text": "mismatch",
+        "salt": "mismatch",
+        "scheme": "mismatch",
+        "before": None,
+    }
+    host.close()
+
+
+def test_without_webcrypto_the_end_screen_says_it_cannot_check(browser, stack, console_errors):
+    """`crypto.subtle` exists only on secure pages (https://, localhost): on a plain http://
+    address the end screen must not claim a check it could not make."""
+
+    def no_subtle(host):
+        host.page.evaluate("Object.defineProperty(window.crypto, 'subtle', {get: () => undefined})")
+
+    host, _ = play_to_end(browser, stack, "en", console_errors, before_end=no_subtle)
+    status = host.page.locator("#fair-status")
+    expect(status).to_have_attribute("data-status", "unavailable", timeout=10_000)
+    expect(status).to_contain_text("cannot check")
+    host.close()

@@ -1,0 +1,92 @@
+// A provably fair deal (docs/rules.md, "A provably fair deal"): every view of a game carries
+// `fairness.commitment`, SHA-256 of the deal's secret seed and a salt
+// (layers/engine/mafia_engine/fairness.py); the ended view reveals seed and salt, and this
+// browser checks the hash itself with WebCrypto. It only checks the hash: replaying the deal
+// from the seed is `python -m mafia_engine.verify` (the command `verifyCommand` writes).
+
+const PREFIX = "mafia-deal-v1";
+const SCHEME = "sha256/mafia-deal-v1";
+const SEEN_KEY = "mafia.dealCommitments"; // {room code: [commitments seen while a game ran]}
+const SEEN_PER_ROOM = 8;
+
+/** The text that is hashed: `mafia-deal-v1:<salt>:<seed as JSON>` (JSON keeps 7 and "7" apart). */
+export function preimage(seed, salt) {
+  return `${PREFIX}:${salt}:${JSON.stringify(seed)}`;
+}
+
+/** SHA-256 of `text` (UTF-8) as 64 lowercase hex digits; null where WebCrypto is missing
+ * (`crypto.subtle` exists only in secure contexts: HTTPS, or localhost). */
+export async function sha256Hex(text) {
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle) return null;
+  const digest = await subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function seenAll() {
+  try {
+    const data = JSON.parse(localStorage.getItem(SEEN_KEY) || "{}");
+    return data && typeof data === "object" ? data : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Keep the commitment a running game's view carries, so the end can tell whether the one
+ * it reveals against is the one this browser saw before the end (a server that swapped the
+ * deal would have to swap the commitment too). Call it with every view. */
+export function remember(room, view) {
+  const f = view && view.fairness;
+  if (!room || !f || !f.commitment || !view.phase || view.phase.kind === "ended") return;
+  const all = seenAll();
+  const list = Array.isArray(all[room]) ? all[room] : [];
+  if (list.includes(f.commitment)) return;
+  all[room] = [...list, f.commitment].slice(-SEEN_PER_ROOM);
+  try {
+    localStorage.setItem(SEEN_KEY, JSON.stringify(all));
+  } catch {
+    /* storage full or off: the hash check still runs */
+  }
+}
+
+/** The commitments this browser saw in running games of `room`. */
+export function seen(room) {
+  const list = seenAll()[room];
+  return Array.isArray(list) ? list : [];
+}
+
+/**
+ * Check an ended view's deal: "verified" (the revealed seed and salt hash to the commitment,
+ * and it is one this browser saw during the game, or it saw none), "mismatch" (they do not),
+ * "changed" (they do, but the commitment is not the one this browser saw while the game
+ * ran), "unavailable" (no WebCrypto here), or null (no commitment: an older game).
+ */
+export async function check(view, room) {
+  const f = view && view.fairness;
+  if (!f || !f.commitment || f.seed === null || f.seed === undefined || !f.salt) return null;
+  if (f.scheme && f.scheme !== SCHEME) return "mismatch";
+  const hash = await sha256Hex(preimage(f.seed, f.salt));
+  if (hash === null) return "unavailable";
+  if (hash !== String(f.commitment).toLowerCase()) return "mismatch";
+  const earlier = seen(room);
+  if (earlier.length && !earlier.includes(f.commitment)) return "changed";
+  return "verified";
+}
+
+function shellQuote(text) {
+  return `'${String(text).replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that replays this game's deal from a copy of the project (docs/rules.md). */
+export function verifyCommand(view) {
+  const f = view.fairness;
+  const seats = [...(view.players || [])].sort((a, b) => (a.seat || 0) - (b.seat || 0)).map((p) => p.id);
+  return [
+    "PYTHONPATH=layers/engine python3 -m mafia_engine.verify",
+    `--seed ${shellQuote(JSON.stringify(f.seed))}`,
+    `--salt ${f.salt}`,
+    `--commitment ${f.commitment}`,
+    `--players ${seats.join(",")}`,
+    `--options ${shellQuote(JSON.stringify(view.options || {}))}`,
+  ].join(" ");
+}
