@@ -20,27 +20,18 @@ from pydantic import TypeAdapter
 
 import mafia_engine as me
 
+from .change import Context, Effects, Outcome
 from .errors import ServiceError
 from .server_frames import ChatLogPage, encode
 from .views import VIEW_CHAT_LIMIT
 
 if TYPE_CHECKING:
     from .storage import Store
-    from .unitofwork import Change, ChangeFn
 
 ARCHIVE_BATCH = 25  # chat messages per archive item (one channel's)
 PUBLIC_CHANNELS = frozenset({"day", "system"})  # read by spectators in every preset, all game long
 PAGE_BYTES = 24_000  # `chatLog` lines per answer (JSON bytes): one frame stays under 32 KB
 _LINE = TypeAdapter(dict[str, Any])
-
-
-def __getattr__(name: str) -> Any:
-    # the frames answered here (`route = "archive"` in frames.py; `RoomService` hands it the store)
-    if name == "ARCHIVE_ACTIONS":
-        from .frames import actions_routed
-
-        return actions_routed("archive")
-    raise AttributeError(name)
 
 # A `chatLog` page reads at most PAGE_ITEMS archive items with one Query, newest first, and
 # returns every line of each item it read: what a page costs never grows with the game.
@@ -171,7 +162,7 @@ def log_page(
     return _answer(frame_id, sorted(lines, key=_order), oldest * CURSOR if oldest > first else 0)
 
 
-def after_end_chat(c: Change) -> None:
+def after_end_chat(c: Context) -> None:
     """Before an after-game `chat`: refused (`chat_closed`) past POST_GAME_CHAT_SECONDS after
     the end or past POST_GAME_CHAT_LINES lines, so chat neither keeps an ended room alive
     nor grows it (docs/rules.md, "Room rules")."""
@@ -185,32 +176,24 @@ def after_end_chat(c: Change) -> None:
     archive["afterEnd"] = said + 1
 
 
-def chat_log(store: Store, conn_id: str, frame: Any) -> ChangeFn:
+def chat_log(c: Context, store: Store, conn_id: str, frame: Any) -> Outcome:
     """`chatLog`: one page of the ended game's whole chat, to the sender only; nothing is
     written. The channels are the ones the sender's view reads (after the end: every channel,
     for players and spectators alike, as the review shows everything); before the end the
     frame is refused, so no archived line reaches anyone while the game runs."""
-
-    def change(c: Change) -> None:
-        if conn_id not in c.snap.conns:
-            raise ServiceError("not_connected", "this connection is not in the room")
-        if c.state is None or c.room["status"] != "ended" or c.state["phase"]["kind"] != "ended":
-            raise ServiceError("not_ended", "the whole chat opens when the game is over")
-        c.write = False
-        last = c.snap.conn_log.get(conn_id)
-        too_fast = ServiceError(
-            "rate_limited",
-            f"one chatLog page per {CHAT_LOG_INTERVAL:g} s per connection, please wait a moment",
-        )
-        if last is not None and c.now - last < CHAT_LOG_INTERVAL:
-            raise too_fast  # nothing read or written past the room's Query
-        if not store.mark_chat_log(c.snap.code, conn_id, c.now, last):
-            raise too_fast  # another page of this connection got there first
-        view = me.view(c.state, c.snap.conns[conn_id])
-        read = set(view["channels"]["read"])
-        shown = {m.get("id") for m in view["chat"][-VIEW_CHAT_LIMIT:]}
-        c.replies[conn_id] = log_page(
-            store, c.snap.code, c.room, c.state, read, shown, frame.before, frame.id
-        )
-
-    return change
+    if c.state is None or c.room["status"] != "ended" or c.state["phase"]["kind"] != "ended":
+        raise ServiceError("not_ended", "the whole chat opens when the game is over")
+    last = c.snap.conn_log.get(conn_id)
+    too_fast = ServiceError(
+        "rate_limited",
+        f"one chatLog page per {CHAT_LOG_INTERVAL:g} s per connection, please wait a moment",
+    )
+    if last is not None and c.now - last < CHAT_LOG_INTERVAL:
+        raise too_fast  # nothing read or written past the room's Query
+    if not store.mark_chat_log(c.snap.code, conn_id, c.now, last):
+        raise too_fast  # another page of this connection got there first
+    view = me.view(c.state, c.snap.conns[conn_id])
+    read = set(view["channels"]["read"])
+    shown = {m.get("id") for m in view["chat"][-VIEW_CHAT_LIMIT:]}
+    page = log_page(store, c.snap.code, c.room, c.state, read, shown, frame.before, frame.id)
+    return c.unchanged(Effects(replies={conn_id: page}))

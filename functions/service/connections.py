@@ -1,5 +1,6 @@
 """The socket life cycle: admitting a connection ($connect), forgetting it ($disconnect),
-and finding a connection's room (a warm cache, then the CONN# lookup item)."""
+finding a connection's room (a warm cache, then the CONN# lookup item), the heartbeat, and
+the connect-grace rule (`young`) every 410 and GetConnection answer is read by."""
 
 from __future__ import annotations
 
@@ -9,12 +10,15 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from . import auth, clock, lifecycle
+from .change import ChangeFn, Context, Effects, Outcome, Write
 from .errors import ServiceError
+from .server_frames import Pong, encode
+from .storage import Snapshot
+from .views import error_frame
 
 if TYPE_CHECKING:
     from .fanout import Gateway
     from .storage import Store
-    from .unitofwork import Change, ChangeFn
 
 CACHE_SIZE = 20000
 # Spectator sockets per room: each gets every public change, and API Gateway bills every
@@ -24,6 +28,16 @@ MAX_SPECTATORS = int(os.environ.get("MAFIA_MAX_SPECTATORS", "20"))
 # token must not open them without end. The next one replaces the oldest (docs/operations.md,
 # "Sockets per player"); MAFIA_MAX_SOCKETS_PER_PLAYER overrides the default.
 MAX_SOCKETS_PER_PLAYER = int(os.environ.get("MAFIA_MAX_SOCKETS_PER_PLAYER", "4"))
+# API Gateway answers 410 (and GetConnection "gone") for a connection until its $connect has
+# returned, so a push racing a fresh connect must not lose a live socket: for this many real
+# seconds after its CONN# item's `at` a connection is never taken for gone.
+CONNECT_GRACE_SECONDS = 2.0
+
+
+def young(snap: Snapshot, conn_id: str, now: float) -> bool:
+    """Connected a moment ago (`CONNECT_GRACE_SECONDS` real seconds, in game time at the
+    clock's rate): API Gateway may answer 410 until its `$connect` returned."""
+    return snap.conn_since.get(conn_id, 0.0) >= now - CONNECT_GRACE_SECONDS * clock.rate()
 
 
 class ConnectionRooms(OrderedDict):
@@ -52,8 +66,9 @@ def admit(conn_id: str, token: str | None, gateway: Gateway | None = None) -> Ch
     """A change that stores a connection: a player's (token of this room) or a spectator's.
     A seat at `MAX_SOCKETS_PER_PLAYER` makes room for the new socket (`make_room`)."""
 
-    def change(c: Change) -> None:
+    def change(c: Context) -> Outcome:
         pid = None
+        slots: dict[int, str] = {}
         if token:
             pid = auth.find_player(c.room["players"], token)
             if pid is None and auth.was_kicked(c.room["players"], token):
@@ -61,21 +76,21 @@ def admit(conn_id: str, token: str | None, gateway: Gateway | None = None) -> Ch
             if pid is None:
                 raise ServiceError("bad_token", "token not valid for this room", 403)
         else:
-            c.slots[spectator_place(c, conn_id)] = conn_id
-        if pid is not None:
-            make_room(c, pid, gateway)
-        c.conn_puts[conn_id] = pid
-        c.exclude.add(conn_id)  # API Gateway can't post to it before $connect returns
+            slots[spectator_place(c, conn_id)] = conn_id
+        room_made = make_room(c, pid, gateway) if pid is not None else Effects()
+        # API Gateway can't post to it before $connect returns: no view frame to it
+        effects = room_made + Effects(puts={conn_id: pid}, slots=slots, unpushed=frozenset({conn_id}))
         if pid is None:
-            c.bump = False
-        elif pid not in c.snap.conns.values():
-            lifecycle.presence(c, pid, True)
-        c.result = pid
+            return Outcome(c.state, Write.CONNECTIONS, effects, result=pid)
+        state = c.state
+        if pid not in c.snap.conns.values():
+            state = lifecycle.presence(c.room, state, pid, True, c.now)
+        return Outcome(state, Write.ROOM, effects, result=pid)
 
     return change
 
 
-def spectator_place(c: Change, conn_id: str) -> int:
+def spectator_place(c: Context, conn_id: str) -> int:
     """The free place (0 .. MAX_SPECTATORS-1) a new spectator claims, or ServiceError
     (`too_many_spectators`). A place is a conditional write of its own (storage.py,
     `SLOT_PREFIX`): a counted snapshot alone let a burst of connects all pass on one version.
@@ -90,7 +105,7 @@ def spectator_place(c: Change, conn_id: str) -> int:
     return free[zlib.crc32(conn_id.encode()) % len(free)]
 
 
-def make_room(c: Change, pid: str, gateway: Gateway | None) -> None:
+def make_room(c: Context, pid: str, gateway: Gateway | None) -> Effects:
     """Before a seat's next socket: at the cap, forget the seat's sockets that vanished
     (GetConnection, oldest first), then replace the oldest live ones. A reload or a new
     device always gets in; the replaced socket is told (`replaced`) and closed, and its
@@ -100,19 +115,17 @@ def make_room(c: Change, pid: str, gateway: Gateway | None) -> None:
     )
     keep = max(MAX_SOCKETS_PER_PLAYER - 1, 0)
     if len(mine) <= keep:
-        return
+        return Effects()
     gone = vanished(c, gateway, mine, stop_at_live=False) if gateway else []
     live = [k for k in mine if k not in gone]
     evicted = live[: max(len(live) - keep, 0)]
-    c.conn_deletes.extend(gone + evicted)
-    for k in evicted:
-        c.replies[k] = _replaced_frame()
-        c.close.append(k)
+    farewell = _replaced_frame()
+    return Effects(
+        deletes=tuple(gone + evicted), replies={k: farewell for k in evicted}, closes=tuple(evicted)
+    )
 
 
 def _replaced_frame() -> bytes:
-    from .views import error_frame
-
     return error_frame(
         None,
         "replaced",
@@ -122,35 +135,16 @@ def _replaced_frame() -> bytes:
 
 def pong(frame_id: Any) -> bytes:
     """The answer to `ping` (`server_frames.Pong`)."""
-    from .server_frames import Pong, encode
-
     return encode(Pong(id=frame_id))
 
 
-def __getattr__(name: str) -> Any:
-    # the frames answered here (`route = "heartbeat"` in frames.py), derived on first use: the
-    # frame models are not needed on the other handlers' cold starts
-    if name == "CONNECTION_ACTIONS":
-        from .frames import actions_routed
-
-        return actions_routed("heartbeat")
-    raise AttributeError(name)
-
-
-def _young(c: Change, conn_id: str) -> bool:
-    """Connected a moment ago: API Gateway may answer 410 until its `$connect` returned."""
-    from .unitofwork import CONNECT_GRACE_SECONDS
-
-    return c.snap.conn_since.get(conn_id, 0.0) >= c.now - CONNECT_GRACE_SECONDS * clock.rate()
-
-
-def vanished(c: Change, gateway: Gateway, conn_ids: list[str], stop_at_live: bool = True) -> list[str]:
+def vanished(c: Context, gateway: Gateway, conn_ids: list[str], stop_at_live: bool = True) -> list[str]:
     """The connections among `conn_ids` whose socket is gone (GetConnection), checked in
     order (until the first live one with `stop_at_live`: a run of vanished sockets is found
     at once). Young connections count as live."""
     gone = []
     for k in conn_ids:
-        if _young(c, k) or gateway.alive(k):
+        if young(c.snap, k, c.now) or gateway.alive(k):
             if stop_at_live:
                 break
             continue
@@ -158,40 +152,32 @@ def vanished(c: Change, gateway: Gateway, conn_ids: list[str], stop_at_live: boo
     return gone
 
 
-def _drop_or_nothing(c: Change, gone: list[str]) -> None:
-    if gone:
-        lifecycle.drop_connections(gone)(c)
-    else:
-        c.write = False
+def _drop_or_nothing(c: Context, gone: list[str]) -> Outcome:
+    return lifecycle.forget(c, c.state, gone) if gone else c.unchanged()
 
 
 def check_host(gateway: Gateway) -> ChangeFn:
     """Before `takeHost`: ask API Gateway whether the host's sockets are still there, and
     drop those that vanished without `$disconnect` (the host's away clock starts then)."""
 
-    def change(c: Change) -> None:
+    def change(c: Context) -> Outcome:
         host = c.room.get("host")
         mine = sorted(k for k, p in c.snap.conns.items() if host and p == host)
-        _drop_or_nothing(c, vanished(c, gateway, mine, stop_at_live=False))
+        return _drop_or_nothing(c, vanished(c, gateway, mine, stop_at_live=False))
 
     return change
 
 
-def heartbeat(gateway: Gateway, conn_id: str) -> ChangeFn:
-    """`ping` (the caller answers `pong` after it): no write, unless the sender's successor in the ring of
-    the room's connections (sorted ids) has vanished without a `$disconnect`: then those
-    connections are dropped (lobby marks, presence, the host's away clock follow).
+def heartbeat(c: Context, gateway: Gateway, conn_id: str) -> Outcome:
+    """`ping`, answered with `pong` after everything else: no write, unless the sender's
+    successor in the ring of the room's connections (sorted ids) has vanished without a
+    `$disconnect`: then those connections are dropped (lobby marks, presence, the host's
+    away clock follow).
 
     Each connection is checked by the one before it at every heartbeat, so a vanished socket
     is found within one heartbeat interval (plus the silent bound where API Gateway still
     answers GetConnection); one Query and one GetConnection per heartbeat."""
-
-    def change(c: Change) -> None:
-        if conn_id not in c.snap.conns:
-            raise ServiceError("not_connected", "this connection is not in the room")
-        ring = sorted(c.snap.conns)
-        i = ring.index(conn_id)
-        after = ring[i + 1 :] + ring[:i]
-        _drop_or_nothing(c, vanished(c, gateway, after))
-
-    return change
+    ring = sorted(c.snap.conns)
+    i = ring.index(conn_id)
+    after = ring[i + 1 :] + ring[:i]
+    return _drop_or_nothing(c, vanished(c, gateway, after))

@@ -8,10 +8,13 @@ and rules, `action` for `type`, the actor taken from the connection (a `player` 
 a client sends is accepted and ignored). What a frame needs is class-level metadata read
 by everyone who used to keep a list of action names:
 
-- `route`: who answers it (`rooms.ROUTES`): `operation` (a change function of
-  `operations.py`), `heartbeat` (`connections.heartbeat`, answered with a pong), `archive`
+- `needs`: who may send it (`access.actor`, the one check): any connection of the room, a
+  player, or the host; an engine action's own model refines it (its `sender`);
+- `route`: what answers it (the protocol document's list says so): `operation` (a command
+  of `operations.py`), `heartbeat` (`connections.heartbeat`, answered with a pong), `archive`
   (`chat_archive.chat_log`, which reads the archive items too) or `engine` (the engine
-  applies `action`);
+  applies `action`); every room frame's command is in the one registry,
+  `operations.OPERATIONS`, and the pipeline (`pipeline.py`) runs them all alike;
 - `asks_gateway`: ask API Gateway which sockets vanished before the change (`takeHost`).
 
 The registry (`FRAMES`), `ROOM_ACTIONS`, the fuzz generator's frame list
@@ -52,6 +55,7 @@ from .errors import ServiceError
 from .roomcode import ROOM_CODE_PATTERN
 
 Route = Literal["operation", "heartbeat", "archive", "engine"]
+Need = Literal["connection", "player", "host"]
 ACTION_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,39}$"
 _ACTION = re.compile(ACTION_PATTERN)
 FrameId = Annotated[str, StringConstraints(max_length=64)] | int | None
@@ -92,6 +96,7 @@ class Frame(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True, allow_inf_nan=False, defer_build=True)
 
     route: ClassVar[Route] = "operation"
+    needs: ClassVar[Need] = "player"
     asks_gateway: ClassVar[bool] = False
 
     action: str
@@ -108,6 +113,8 @@ class Frame(BaseModel):
 class Sync(Frame):
     """Send me my full view again."""
 
+    needs: ClassVar[Need] = "connection"
+
     action: Literal["sync"]
 
 
@@ -121,6 +128,8 @@ class Ready(Frame):
 class SetOptions(Frame):
     """Host: change the preset and options (clears every ready mark)."""
 
+    needs: ClassVar[Need] = "host"
+
     action: Literal["setOptions"]
     options: dict[str, PlainJson]
     preset: str | None = None
@@ -129,11 +138,15 @@ class SetOptions(Frame):
 class Start(Frame):
     """Host: start the game."""
 
+    needs: ClassVar[Need] = "host"
+
     action: Literal["start"]
 
 
 class Nudge(Frame):
     """End phase `phase` if it is due (a client's countdown reached zero, or `room.wakeAt`)."""
+
+    needs: ClassVar[Need] = "connection"
 
     action: Literal["nudge"]
     phase: int | None = None
@@ -141,6 +154,8 @@ class Nudge(Frame):
 
 class Kick(Frame):
     """Host: remove a player: from the lobby, or mid-game (the engine's `remove`)."""
+
+    needs: ClassVar[Need] = "host"
 
     action: Literal["kick"]
     target: str | None = None
@@ -155,11 +170,15 @@ class Leave(Frame):
 class NewGame(Frame):
     """Host: back to the lobby after the end, same seats."""
 
+    needs: ClassVar[Need] = "host"
+
     action: Literal["newGame"]
 
 
 class AddBot(Frame):
     """Host: add a bot seat (named `Bot N` unless a name is given: the name rule, `bad_name`)."""
+
+    needs: ClassVar[Need] = "host"
 
     action: Literal["addBot"]
     # names.clean raises ServiceError(bad_name), which pydantic lets through
@@ -168,6 +187,8 @@ class AddBot(Frame):
 
 class Ping(Frame):
     """Heartbeat (every ~30 s): answered with `pong`; lets the room notice vanished sockets."""
+
+    needs: ClassVar[Need] = "connection"
 
     route: ClassVar[Route] = "heartbeat"
     action: Literal["ping"]
@@ -182,6 +203,8 @@ class TakeHost(Frame):
 
 class ChatLog(Frame):
     """After the end: one page of the game's whole chat, the newest lines older than `before`."""
+
+    needs: ClassVar[Need] = "connection"
 
     route: ClassVar[Route] = "archive"
     action: Literal["chatLog"]
@@ -257,11 +280,6 @@ def adapter() -> TypeAdapter:
     if _ADAPTER is None:
         _ADAPTER = TypeAdapter(ClientFrame)
     return _ADAPTER
-
-
-def actions_routed(route: Route) -> frozenset[str]:
-    """The `action`s of every frame answered by `route`."""
-    return frozenset(tag for tag, f in FRAMES.items() if f.route == route)
 
 
 def decode(raw: str | bytes | bytearray) -> Frame:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import mafia_engine as me
 
 from . import auth, views
+from .change import Context, Outcome
 from .errors import ServiceError
 from .operations import new_seat, next_player_id, require_room_for
 from .roomcode import ROOM_ALPHABET, ROOM_CODE_LENGTH
@@ -16,7 +17,7 @@ from .storage import Store
 from .telemetry import logger
 
 if TYPE_CHECKING:
-    from .unitofwork import Change, UnitOfWork
+    from .pipeline import Pipeline
 
 CODE_TRIES = 20
 
@@ -49,11 +50,11 @@ def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict
     raise ServiceError("busy", "could not find a free room code", 503)
 
 
-def join_room(uow: UnitOfWork, ws_url: str, code: str, name: str) -> dict:
+def join_room(pipeline: Pipeline, ws_url: str, code: str, name: str) -> dict:
     """A new seat in a lobby: the next player id and a fresh token."""
     token = auth.new_token()
 
-    def change(c: Change) -> None:
+    def change(c: Context) -> Outcome:
         if c.room["status"] != "lobby":
             raise ServiceError("already_started", "the game has already started", 409)
         require_room_for(c.room, name, 409)
@@ -61,16 +62,16 @@ def join_room(uow: UnitOfWork, ws_url: str, code: str, name: str) -> dict:
         c.room["players"].append(new_seat(pid, name, auth.hash_token(token)))
         if c.room.get("host") is None:  # everyone left the lobby: the newcomer runs it
             c.room["host"] = pid
-        c.result = {"playerId": pid, "token": token, "wsUrl": ws_url}
+        return c.changed(result={"playerId": pid, "token": token, "wsUrl": ws_url})
 
-    out = uow.run(code, change)
+    out = pipeline.run(code, change)
     logger.info("player joined", extra={"room": code, "player": out["playerId"]})
     return out
 
 
-def summary(uow: UnitOfWork, code: str) -> dict:
+def summary(pipeline: Pipeline, code: str) -> dict:
     """The public lobby summary (no tokens, no roles)."""
-    snap = uow.load(code)
+    snap = pipeline.load(code)
     room = snap.room
     connected = {p for p in snap.conns.values() if p}
     phase = "lobby"

@@ -1,23 +1,24 @@
 """`RoomService`: the entry points the handlers, the offline stack and the bots call.
 
-Each entry point picks a change function (`rest_ops`, `connections`, `operations`) and runs
-it through the one write path (`unitofwork.UnitOfWork`). Where each concept lives:
-docs/architecture.md, "Room layer".
+Each entry point picks a command (`rest_ops`, `connections`, `lifecycle`, `operations`: the
+one registry of client frames) and runs it through the one request pipeline
+(`pipeline.Pipeline.run`). Where each concept lives: docs/architecture.md, "Room layer".
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import chat_archive, connections, lifecycle, operations, rest_ops
+from . import connections, frames, lifecycle, operations, rest_ops
 from .auth import origin_allowed, token_shaped
+from .connections import CONNECT_GRACE_SECONDS
 from .errors import ServiceError
 from .fanout import Gateway
+from .pipeline import MAX_ATTEMPTS, Pipeline
 from .roomcode import room_code_shaped
 from .storage import Store
 from .telemetry import count, logger
 from .timers import Timers
-from .unitofwork import CONNECT_GRACE_SECONDS, MAX_ATTEMPTS, UnitOfWork
 from .views import error_frame
 
 MAX_FRAME_BYTES = 8 * 1024
@@ -37,7 +38,8 @@ class RoomService:
         self.ws_url = ws_url
         self.allowed_origins = tuple(allowed_origins)
         self._conn_rooms = connections.ConnectionRooms()  # warm cache: connection -> room
-        self.uow = UnitOfWork(store, gateway, timers, self._conn_rooms)
+        self.pipeline = Pipeline(store, gateway, timers, self._conn_rooms)
+        self.uow = self.pipeline  # the name tests and tools know it by
 
     # ---------------------------------------------------------------- REST
     def create_room(
@@ -48,11 +50,11 @@ class RoomService:
 
     def join_room(self, code: str, name: str) -> dict:
         """A new seat in a lobby: the next player id and a fresh token."""
-        return rest_ops.join_room(self.uow, self.ws_url, code.upper(), name)
+        return rest_ops.join_room(self.pipeline, self.ws_url, code.upper(), name)
 
     def summary(self, code: str) -> dict:
         """The public lobby summary (no tokens, no roles)."""
-        return rest_ops.summary(self.uow, code.upper())
+        return rest_ops.summary(self.pipeline, code.upper())
 
     # ---------------------------------------------------------------- socket life cycle
     def connect(
@@ -71,7 +73,7 @@ class RoomService:
         if token and not token_shaped(token):
             raise ServiceError("bad_token", "token not valid for this room", 403)
         code = code.upper()
-        pid = self.uow.run(code, connections.admit(conn_id, token, self.gateway))
+        pid = self.pipeline.run(code, connections.admit(conn_id, token, self.gateway))
         self._conn_rooms.remember(conn_id, code)
         logger.info("connected", extra={"room": code, "player": pid or "spectator"})
         return pid
@@ -82,7 +84,7 @@ class RoomService:
         if code is None:
             return
         try:
-            self.uow.run(code, lifecycle.drop_connections([conn_id]))
+            self.pipeline.run(code, lifecycle.drop_connections([conn_id]))
         except ServiceError:
             pass  # the room is gone already
 
@@ -98,37 +100,21 @@ class RoomService:
 
     def apply_frame(self, conn_id: str, raw: str | bytes) -> None:
         """Apply one client frame (its raw text) as connection `conn_id`: decoded once into its
-        model (`frames.decode`), then answered by the frame's `route` (`ROUTES`). The actor is
-        the connection's player; a `player` key in the frame is ignored. Refusals answer with
-        an error frame."""
+        model (`frames.decode`), then answered by its command (`operations.command_for`, the one
+        registry) through the pipeline. The actor is the connection's player; a `player` key in
+        the frame is ignored. Refusals answer with an error frame."""
         frame_id = None
         try:
-            from . import frames  # only `$default` decodes frames: not on other cold starts
-
             frame = frames.decode(raw)
             frame_id = frame.id
             code = self._conn_rooms.room_of(self.store, conn_id, frame.room)
-            ROUTES[frame.route](self, conn_id, code, frame)
+            self.pipeline.frame(code, conn_id, frame, operations.command_for(frame))
         except ServiceError as exc:
             self._reply_error(conn_id, exc.frame_id if frame_id is None else frame_id, exc.code, exc.message)
         except Exception:  # noqa: BLE001 - the sender learns something went wrong; we learn what
             logger.exception("frame failed", extra={"connection": conn_id})
             count("InternalErrors")
             self._reply_error(conn_id, frame_id, "internal_error", "the server could not handle this frame")
-
-    def _heartbeat(self, conn_id: str, code: str, frame: Any) -> None:
-        self.uow.run(code, connections.heartbeat(self.gateway, conn_id))
-        self.gateway.post(conn_id, connections.pong(frame.id))
-
-    def _archive(self, conn_id: str, code: str, frame: Any) -> None:
-        # reads the archive items too: the store's own Query
-        self.uow.run(code, chat_archive.chat_log(self.store, conn_id, frame))
-
-    def _change(self, conn_id: str, code: str, frame: Any) -> None:
-        if frame.asks_gateway:
-            # the host's sockets may have vanished without $disconnect: ask API Gateway
-            self.uow.run(code, connections.check_host(self.gateway))
-        self.uow.run(code, operations.change_for(conn_id, frame))
 
     def _reply_error(self, conn_id: str, frame_id: Any, code: str, message: str) -> None:
         count("Rejected")
@@ -143,18 +129,9 @@ class RoomService:
             self.timers.arm(code, phase, deadline, after=at)
 
         try:
-            outcome = self.uow.run(code, operations.phase_timeout(phase, rearm))
+            outcome = self.pipeline.run(code, operations.phase_timeout(phase, rearm))
         except ServiceError as exc:
             outcome = exc.code
         count("Timeouts")
         logger.info("phase timeout", extra={"room": code, "phase": phase, "outcome": outcome})
         return outcome
-
-
-# A frame model's `route` (frames.py) -> what answers it.
-ROUTES = {
-    "operation": RoomService._change,
-    "engine": RoomService._change,
-    "heartbeat": RoomService._heartbeat,
-    "archive": RoomService._archive,
-}

@@ -11,13 +11,11 @@ so it orders frames and shows gaps without counting anybody else's (secret) writ
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from . import views
+from .change import Context
 from .setup import room_setup_error
-
-if TYPE_CHECKING:
-    from .unitofwork import Change
 
 
 def _connected(conns: dict[str, str | None]) -> set[str]:
@@ -30,9 +28,10 @@ def _view(room: dict, state, connected: set[str], who: str | None) -> dict:
     return views.game_view(state, room, connected, who)
 
 
-def changed_frames(c: Change, conns: dict[str, str | None]) -> dict[str, bytes]:
-    """View frames for every connection whose view changed; stores the new fingerprints and
-    moves the changed viewers' own versions."""
+def changed_frames(c: Context, state: Any, conns: dict[str, str | None]) -> dict[str, bytes]:
+    """View frames for every connection whose view changed (`state`: the engine state to be
+    written, `conns`: the connections after the write); stores the new fingerprints in the
+    room document and moves the changed viewers' own versions."""
     room = c.room
     seqs = dict(room.get("viewSeq") or {})
     connected = _connected(conns)
@@ -40,15 +39,15 @@ def changed_frames(c: Change, conns: dict[str, str | None]) -> dict[str, bytes]:
     old = dict(room.get("views") or {})
     new: dict[str, str] = {}
     frames_by_viewer: dict[str, bytes] = {}
-    setup_error = room_setup_error(room) if c.state is None else None
+    setup_error = room_setup_error(room) if state is None else None
     before_viewers = {p if p else views.SPECTATOR for p in c.snap.conns.values()}
     at = views.server_clock()  # one reading for the whole fan-out (env reads, every viewer alike)
     for viewer in viewers:
         who = None if viewer == views.SPECTATOR else viewer
-        if c.state is None:
+        if state is None:
             view = views.lobby_view(room, connected, who, setup_error)
         else:
-            view = views.game_view(c.state, room, connected, who)
+            view = views.game_view(state, room, connected, who)
         rendered = views.render(view)  # serialised once: fingerprinted, and sent if it changed
         new[viewer] = views.digest(rendered)
         if viewer not in old and viewer in before_viewers:
@@ -67,9 +66,10 @@ def changed_frames(c: Change, conns: dict[str, str | None]) -> dict[str, bytes]:
     return frames
 
 
-def full_view(c: Change, conns: dict[str, str | None]) -> bytes:
-    """The full view frame for `c.sync_to` (answer to `sync`, or a too-early `nudge`), with the
-    viewer's current version (the view is the one last pushed to that viewer)."""
-    who = conns.get(c.sync_to)
-    version = (c.room.get("viewSeq") or {}).get(who if who else views.SPECTATOR, 0)
-    return views.frame(_view(c.room, c.state, _connected(conns), who), version)
+def full_view(room: dict, state: Any, conns: dict[str, str | None], conn_id: str) -> bytes:
+    """The full view frame for connection `conn_id` (answer to `sync`, or a too-early
+    `nudge`), with the viewer's current version (the view is the one last pushed to that
+    viewer)."""
+    who = conns.get(conn_id)
+    version = (room.get("viewSeq") or {}).get(who if who else views.SPECTATOR, 0)
+    return views.frame(_view(room, state, _connected(conns), who), version)

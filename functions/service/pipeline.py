@@ -1,0 +1,151 @@
+"""The request pipeline: every room change, read top to bottom in `Pipeline.run`.
+
+load (one Query) → the bots' due ticks → who may act (a client frame's sender) → the command
+(an `Outcome`: new engine state, what to write, effects) → the life-cycle steps → one
+conditional write (retried on a conflict with jittered, doubling back-off, at most
+`MAX_ATTEMPTS`) → the effects: pushes, closes, the phase timer, the clean-up of connections
+that answered 410. docs/architecture.md ("Request path", "Data") says why.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from . import access, chat_archive, clock, connections, lifecycle, viewdiff
+from .change import ChangeFn, Context, Effects, Outcome, Ports, Request, Write
+from .connections import ConnectionRooms
+from .errors import ServiceError, quote
+from .fanout import Gateway, push_all
+from .storage import Conflict, Snapshot, Store
+from .telemetry import count, logger
+from .timers import Timers
+
+MAX_ATTEMPTS = 8
+BACKOFF_BASE_SECONDS = 0.01  # full jitter, doubling: racing writers of one room spread out
+
+Command = Callable[[Context, Request], Outcome]
+
+
+class Pipeline:
+    """Runs commands against one room with optimistic locking."""
+
+    def __init__(self, store: Store, gateway: Gateway, timers: Timers, rooms: ConnectionRooms) -> None:
+        self.store = store
+        self.gateway = gateway
+        self.timers = timers
+        self.rooms = rooms
+
+    def load(self, code: str) -> Snapshot:
+        """The room's snapshot, or ServiceError("room_not_found")."""
+        snap = self.store.load(code)
+        if snap is None:
+            raise ServiceError("room_not_found", f"no room {quote(code)}", 404)
+        return snap
+
+    def frame(self, code: str, conn_id: str, frame: Any, command: Command) -> Any:
+        """Run `command` for a client frame sent on `conn_id` (its sender checked first)."""
+        if frame.asks_gateway:
+            # the host's sockets may have vanished without $disconnect: ask API Gateway first
+            self.run(code, connections.check_host(self.gateway))
+        return self.run(code, command, Request(conn_id, frame, Ports(self.store, self.gateway)))
+
+    def run(self, code: str, command: ChangeFn | Command, request: Request | None = None) -> Any:
+        """load → command → outcome + effects → conditional write → effects; returns the
+        outcome's `result`. `request` is a client frame's (then `command` takes it, with its
+        sender checked by `access.actor`); without one, `command` is a server-side change."""
+        for attempt in range(MAX_ATTEMPTS):
+            if attempt:
+                # A burst of frames to one room (everyone presses ready) would otherwise
+                # collide again on every immediate retry and end in `busy`.
+                time.sleep(random.uniform(0, BACKOFF_BASE_SECONDS * 2**attempt))
+            # load: the stored dump was just decoded and belongs to this attempt alone, and
+            # the engine never changes the state it is given: only the room document is copied
+            snap = self.load(code)
+            now = clock.now()
+            room = copy.deepcopy(snap.room)
+            state, drained = lifecycle.drain_bots(room, snap.state, now)
+            c = Context(snap, room, state, now)
+            # command: who may act, then what it decides (ServiceError: nothing is written)
+            if request is None:
+                out = command(c)
+            else:
+                out = command(c, replace(request, actor=access.actor(c, request.conn_id, request.frame)))
+            write = Write.ROOM if drained else out.write  # the bots' actions are stored and pushed anyway
+            lifecycle.plan_bots(room, out.state, now)
+            effects = out.effects
+            if write is Write.NOTHING:
+                self._reply(room, out.state, snap.conns, effects)
+                return out.result
+            # the room to write: its end, the host's presence, the views, the timer, the archive
+            conns = {k: v for k, v in snap.conns.items() if k not in effects.deletes} | dict(effects.puts)
+            lifecycle.end_game_if_decided(room, out.state, now)
+            lifecycle.track_host_presence(room, conns, now)
+            frames = viewdiff.changed_frames(c, out.state, conns)
+            arm = lifecycle.timer_to_arm(room, out.state)
+            chat_items = chat_archive.collect(room, snap.state, out.state, out.wrote)
+            try:
+                self.store.save(
+                    snap,
+                    room,
+                    out.state,
+                    bump=write is Write.ROOM,
+                    conn_puts=dict(effects.puts),
+                    conn_deletes=list(effects.deletes),
+                    chat_items=chat_items,
+                    slot_claims=dict(effects.slots),
+                )
+            except Conflict:
+                count("Conflicts")
+                continue
+            # effects: pushes, closes, the timer, connections gone
+            self._after_write(code, c, out.state, conns, frames, effects, arm)
+            return out.result
+        raise ServiceError("busy", "the room is busy, try again", 503)
+
+    def _reply(self, room: dict, state: Any, conns: dict, effects: Effects) -> None:
+        """A read-only request: its direct replies (and the sender's full view), nothing else."""
+        replies = dict(effects.replies)
+        if effects.full_view:
+            replies[effects.full_view] = viewdiff.full_view(room, state, conns, effects.full_view)
+        if replies:
+            push_all(self.gateway, replies)
+        self._post_last(effects)
+
+    def _after_write(
+        self,
+        code: str,
+        c: Context,
+        state: Any,
+        conns: dict,
+        frames: dict[str, bytes],
+        effects: Effects,
+        arm: tuple | None,
+    ) -> None:
+        for k in effects.deletes:
+            self.rooms.pop(k, None)
+        frames = {k: v for k, v in frames.items() if k not in effects.unpushed}
+        if effects.full_view and effects.full_view not in frames:
+            frames[effects.full_view] = viewdiff.full_view(c.room, state, conns, effects.full_view)
+        frames.update(effects.replies)
+        gone = push_all(self.gateway, frames)
+        for k in effects.closes:
+            self.gateway.close(k)
+        if arm:
+            self.timers.arm(code, *arm)
+        # a young connection's 410 means "$connect not returned yet" (connections.young)
+        gone = [g for g in gone if g in conns and not connections.young(c.snap, g, c.now)]
+        if gone:
+            try:
+                self.run(code, lifecycle.drop_connections(gone))
+            except ServiceError:
+                logger.warning("dropping gone connections failed", extra={"room": code})
+        self._post_last(effects)
+
+    def _post_last(self, effects: Effects) -> None:
+        for conn_id, data in effects.last.items():
+            self.gateway.post(conn_id, data)  # a gone connection is dropped by the next push
