@@ -213,7 +213,7 @@ def test_axe_finds_nothing_serious_in_single_device_mode(browser, stack, console
     pl.close()
 
 
-# Every text the live region is given, in order (app.js `announce`).
+# Every text the live region is given, in order (web/js/cues.js `announce`).
 HEARD_JS = """() => {
   window.__heard = [];
   const el = document.querySelector("#announcer");

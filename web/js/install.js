@@ -1,6 +1,6 @@
 // Installable app: the service worker (sw.js) that keeps the app shell for opening without
 // a network, the theme colour of the browser's bar following the day and night screens, and
-// whether the network is there at all (the banner in app.js says so in the player's words).
+// whether the network is there at all (the banner that render.js draws says so in the player's words).
 
 /** Registers sw.js (scope: the app's folder). Service workers need HTTPS or localhost. */
 export function registerServiceWorker() {

@@ -1,0 +1,100 @@
+"""The static client's modules (web/js, plain ES modules, no build step) form a graph a
+reader can follow one way: no import cycle, and every name a module imports from another
+is one that module exports. Read statically, so a split that loses an export or closes a
+loop fails here, before a browser meets a module that will not load."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+WEB = Path(__file__).resolve().parents[2] / "web" / "js"
+
+# `import {a, b as c} from "./x.js"`, `import * as m from "./x.js"`, `import "./x.js"`,
+# `export {a} from "./x.js"`, over several lines.
+IMPORT = re.compile(r'^\s*(?:import|export)\s+(?:([^;"]*?)\s+from\s+)?"(\.{1,2}/[^"]+)"', re.M)
+EXPORT = re.compile(
+    r"^\s*export\s+(?:async\s+)?(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)", re.M
+)
+EXPORT_LIST = re.compile(r"^\s*export\s*\{([^}]*)\}", re.M)
+
+
+def imports(path: Path) -> list[tuple[Path, set[str]]]:
+    """What `path` imports: each local module with the names taken from it by name."""
+    out = []
+    for m in IMPORT.finditer(path.read_text(encoding="utf-8")):
+        clause, spec = m.group(1) or "", m.group(2)
+        names = set()
+        braces = re.search(r"\{([^}]*)\}", clause)
+        if braces:
+            names = {n.split(" as ")[0].strip() for n in braces.group(1).split(",") if n.strip()}
+        out.append(((path.parent / spec).resolve(), names))
+    return out
+
+
+def exports(path: Path) -> set[str]:
+    text = path.read_text(encoding="utf-8")
+    names = set(EXPORT.findall(text))
+    for block in EXPORT_LIST.findall(text):
+        names |= {n.split(" as ")[-1].strip() for n in block.split(",") if n.strip()}
+    return names
+
+
+def graph(root: Path) -> dict[Path, set[Path]]:
+    return {f.resolve(): {dep for dep, _ in imports(f)} for f in sorted(root.rglob("*.js"))}
+
+
+def cycles(edges: dict[Path, set[Path]]) -> list[list[Path]]:
+    """Every loop a depth-first walk meets (empty when the graph has none)."""
+    found: list[list[Path]] = []
+    state: dict[Path, int] = {}  # 1: on the walk's path, 2: done
+
+    def walk(node: Path, path: list[Path]) -> None:
+        state[node] = 1
+        path.append(node)
+        for dep in sorted(edges.get(node, ())):
+            if state.get(dep) == 1:
+                found.append(path[path.index(dep) :] + [dep])
+            elif dep not in state:
+                walk(dep, path)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(edges):
+        if node not in state:
+            walk(node, [])
+    return found
+
+
+def test_web_client_modules_import_no_cycle():
+    loops = [" -> ".join(str(p.relative_to(WEB)) for p in c) for c in cycles(graph(WEB))]
+    assert not loops, loops
+
+
+def test_every_imported_name_is_exported():
+    missing = []
+    for f in sorted(WEB.rglob("*.js")):
+        for dep, names in imports(f):
+            if not dep.is_file():
+                missing.append(f"{f.relative_to(WEB)}: {dep.name} does not exist")
+                continue
+            for name in sorted(names - exports(dep)):
+                missing.append(f"{f.relative_to(WEB)}: {dep.relative_to(WEB)} exports no {name}")
+    assert not missing, missing
+
+
+def test_the_checks_see_a_loop_and_a_lost_export(tmp_path):
+    (tmp_path / "a.js").write_text('import { b } from "./b.js";\nexport const a = 1;\n')
+    (tmp_path / "b.js").write_text('import {\n  a,\n  gone as g,\n} from "./a.js";\nexport function b() {}\n')
+    (tmp_path / "c.js").write_text('import "./a.js";\n')
+    loops = cycles(graph(tmp_path))
+    assert [[p.name for p in c] for c in loops] == [["a.js", "b.js", "a.js"]]
+    assert imports(tmp_path / "b.js") == [((tmp_path / "a.js").resolve(), {"a", "gone"})]
+    assert exports(tmp_path / "a.js") == {"a"}
+
+
+def test_the_client_entry_is_the_page_script():
+    # index.html and the service worker (web/sw.js) load js/app.js: the entry keeps its name.
+    page = (WEB.parent / "index.html").read_text(encoding="utf-8")
+    assert 'src="js/app.js"' in page
+    assert (WEB / "app.js").is_file()

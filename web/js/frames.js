@@ -1,0 +1,92 @@
+// Frame reconciliation (docs/protocol.md, "WebSocket"): what each server frame the Connection
+// hands over does to the store, and the redraw and cues that follow. `onViewFrame` is where
+// every view arrives; `pong` never gets here (connection.js drops it).
+import { syncClock } from "./clock.js";
+import { eventCards, errorCue, viewCues } from "./cues.js";
+import { lineNo } from "./game/format.js";
+import { reportConfirmed } from "./game/report.js";
+import { rulesOpen, updateRules } from "./game/rules.js";
+import { render, renderBanner } from "./render.js";
+import { markEventsSeen } from "./session.js";
+import { forgetGame, phaseKey, state } from "./store.js";
+
+/** A `view` frame. Views carry the room version; an older one arriving late must not undo a newer one. */
+export function onViewFrame(frame) {
+  if (typeof frame.version === "number" && frame.version < state.version) return;
+  state.version = typeof frame.version === "number" ? frame.version : state.version;
+  takeView(frame.view);
+}
+
+/** The newest view into the store, then the redraw and the cues it brings. */
+function takeView(view) {
+  syncClock(view);
+  const prev = state.view;
+  if (view.phase && view.phase.kind === "lobby" && prev && prev.phase.kind !== "lobby") {
+    // A new game in the same room: a fresh chat, fresh events, a closed role card.
+    forgetGame();
+    if (state.session) markEventsSeen(state.session.room, -1);
+  }
+  view.chat = archiveChat(view);
+  state.view = view;
+  if (!prev || phaseKey(view) !== phaseKey(prev)) state.lastError = null; // a new phase
+  viewCues(prev, view);
+  render();
+  if (rulesOpen()) updateRules(view); // the host changed the options: the roles follow
+  eventCards(view); // after the redraw: the cards go into the game screen's #event-slot
+}
+
+// The server keeps a window of the newest messages per channel; keep what this tab has
+// seen so the log does not lose its beginning, still showing only readable channels.
+// Ids ("day:12") are unique and count per channel: oldest first by time, then by number.
+function archiveChat(view) {
+  const incoming = Array.isArray(view.chat) ? view.chat : [];
+  for (const m of incoming) state.chatArchive.set(m.id, m);
+  const readable = new Set((view.channels && view.channels.read) || []);
+  return [...state.chatArchive.values()]
+    .filter((m) => readable.has(m.channel))
+    .sort((a, b) => (a.at || 0) - (b.at || 0) || lineNo(a.id) - lineNo(b.id));
+}
+
+/** An `error` frame: a refusal of one of this tab's frames, or the seat's end on this socket. */
+export function onErrorFrame(frame, ctx) {
+  const action = state.pending.get(frame.id) || null;
+  state.pending.delete(frame.id);
+  // This seat opened more sockets than the server keeps and this one was the oldest
+  // (docs/protocol.md, "replaced"): reconnecting by itself would push out another tab or
+  // device of the seat in turn, so this one waits for a tap on the banner.
+  if (frame.code === "replaced" && state.session) {
+    if (state.conn) state.conn.close();
+    state.conn = null;
+    state.status = "replaced";
+    renderBanner();
+    return;
+  }
+  // First: "left"/"kicked" reach every device of the seat with the id of the frame that
+  // caused them, which may equal one of this tab's own ids (e.g. of a nudge).
+  if ((frame.code === "kicked" || frame.code === "left") && state.session) {
+    state.notice = { key: `err.${frame.code}` };
+    ctx.goHome();
+    return;
+  }
+  // A nudge before the server's deadline is expected and harmless.
+  if (action === "nudge" || action === "sync") return;
+  // Kept as code + message so a language switch redraws it in the new language.
+  state.lastError = { id: frame.id, action, code: frame.code, message: frame.message };
+  errorCue(action, frame);
+  render();
+}
+
+/** Any other frame: `reported` (a report was kept), `chatLog` (a page of the ended game's chat). */
+export function onOtherFrame(frame, ctx) {
+  if (frame.type === "reported") reportConfirmed(ctx);
+  else if (frame.type === "chatLog") takeChatLog(frame);
+}
+
+// A page of the ended game's whole chat (docs/protocol.md, "chatLog"): older lines join the
+// lines this tab keeps; the end screen shows them all.
+function takeChatLog(frame) {
+  if (!state.view || !state.view.review) return; // a late answer after a new game started
+  for (const m of Array.isArray(frame.lines) ? frame.lines : []) state.chatArchive.set(m.id, m);
+  if (typeof frame.from === "number") state.chatLogFrom = frame.from;
+  render();
+}

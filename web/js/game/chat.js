@@ -1,0 +1,189 @@
+// The chat panel of the game screen: one tab per channel this player may read, input only
+// where they may write, a draft per channel.
+import { h, replaceChildren } from "../dom.js";
+import { errorText, t } from "../i18n.js";
+import { eventText, eventWhen, lineNo, playerName, resultText } from "./format.js";
+import { withoutMuted } from "./mute.js";
+import { lineReportButton } from "./report.js";
+import { logWithResults } from "./results.js";
+
+/** The panel (`el`) and `update(view)`, which redraws its tabs, lines and input for the view. */
+export function chatPanel(ctx) {
+  let active = null;
+  let lastPhase = null;
+  // One draft per channel: the input always holds the active tab's draft, so text typed in
+  // one tab (the mafia's, at night) is never sent to another one the screen switched to (the
+  // day chat, at dawn), and it is back when its tab is chosen again.
+  const drafts = {};
+  const drawn = { tab: null, ids: [] };
+  const lastSeen = {}; // channel -> highest message number (lineNo) seen while the tab was open
+
+  const tabs = h("div", { class: "chat-tabs", role: "tablist", "aria-label": t("chat.title") });
+  // The log landmark is a box around the list: role=log on the <ol> itself would take away
+  // its list semantics, leaving every <li> outside a list (axe: listitem, aria-allowed-role).
+  const lines = h("ol", { class: "chat-lines" });
+  const log = h("div", { class: "chat-log", id: "chat-log", role: "log", "aria-live": "polite", tabindex: "0", "aria-labelledby": "chat-title" }, lines);
+  const input = h("input", {
+    id: "chat-input",
+    class: "chat-input",
+    maxlength: 200,
+    autocomplete: "off",
+    "aria-label": t("chat.input"),
+    oninput: () => {
+      if (active) drafts[active] = input.value;
+    },
+  });
+  function show(channel) {
+    if (channel === active) return;
+    if (active) drafts[active] = input.value;
+    active = channel;
+    input.value = (channel && drafts[channel]) || "";
+  }
+  const send = h("button", { type: "submit", class: "btn btn-primary", id: "chat-send" }, t("chat.send"));
+  const err = h("p", { class: "chat-error", id: "chat-error", role: "alert" });
+  const form = h(
+    "form",
+    {
+      class: "chat-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const text = input.value.trim();
+        if (!text || !active) return;
+        if (!ctx.send("chat", { channel: active, text })) return; // not connected: the text stays
+        input.value = "";
+        drafts[active] = "";
+        err.textContent = "";
+      },
+    },
+    input,
+    send,
+  );
+  const el = h(
+    "section",
+    { class: "panel chat-panel", "aria-labelledby": "chat-title" },
+    h("h2", { class: "sr-only", id: "chat-title" }, t("chat.title")),
+    tabs,
+    h("div", { class: "chat-log-wrap", role: "tabpanel", id: "chat-tabpanel" }, log),
+    err,
+    form,
+  );
+
+  function tabChannels(view) {
+    const read = (view.channels && view.channels.read) || [];
+    // The moderator's tab comes last; the conversation tabs keep the server's order.
+    return [...read.filter((c) => c !== "system"), ...read.filter((c) => c === "system")];
+  }
+
+  function messagesFor(view, channel) {
+    if (channel === "system") {
+      // The moderator's lines are drawn from the public events, in this player's language
+      // (the server's system messages are English text).
+      return logWithResults(view, Array.isArray(view.events) ? view.events : []).map((m) => ({ ...m, channel, from: null }));
+    }
+    const msgs = (Array.isArray(view.chat) ? view.chat : []).filter((m) => m.channel === channel);
+    return withoutMuted(ctx.state.session && ctx.state.session.room, msgs).shown; // muted: this screen only
+  }
+
+  function messageItem(view, m) {
+    if (m.result) {
+      // A private line: only this player's view carries it.
+      return h(
+        "li",
+        { class: "msg msg-system msg-private", "data-id": m.id, "data-kind": "result" },
+        h("span", { class: "msg-from" }, t("log.private")),
+        h("span", { class: "msg-text" }, resultText(view, m.result)),
+      );
+    }
+    if (m.ev) {
+      const { text, detail } = eventText(view, m.ev);
+      return h(
+        "li",
+        { class: "msg msg-system", "data-id": m.id, "data-kind": m.ev.kind },
+        m.ev.day ? h("span", { class: "msg-from" }, eventWhen(m.ev)) : null,
+        h("span", { class: "msg-text" }, text, detail ? ` (${detail})` : ""),
+      );
+    }
+    const system = m.from === null || m.from === undefined;
+    return h(
+      "li",
+      { class: `msg${system ? " msg-system" : ""}${view.you && m.from === view.you.id ? " msg-mine" : ""}`, "data-id": m.id },
+      h("span", { class: "msg-from", title: system ? null : playerName(view, m.from) }, system ? t("chat.moderator") : playerName(view, m.from)),
+      h("span", { class: `msg-text ${system ? "server-text" : "user-text"}` }, m.text),
+      lineReportButton(ctx, view, m),
+    );
+  }
+
+  function update(view) {
+    const channels = tabChannels(view);
+    const write = (view.channels && view.channels.write) || [];
+    const phaseKey = `${view.phase.kind}:${view.phase.seq}`;
+    if (phaseKey !== lastPhase) {
+      lastPhase = phaseKey;
+      // Follow the conversation this player can take part in now.
+      const preferred = write.find((c) => channels.includes(c) && c !== "day") || (write.includes("day") ? "day" : null);
+      if (preferred) show(preferred);
+    }
+    if (!channels.includes(active)) show(channels.includes("day") ? "day" : channels[0] || null);
+
+    replaceChildren(
+      tabs,
+      ...channels.map((c, i) => {
+        const msgs = messagesFor(view, c);
+        const newest = msgs.length ? lineNo(msgs[msgs.length - 1].id) : -1;
+        if (c === active) lastSeen[c] = newest;
+        const unread = c !== active && newest > (lastSeen[c] ?? -1);
+        return h(
+          "button",
+          {
+            type: "button",
+            role: "tab",
+            class: `chat-tab${c === active ? " active" : ""}`,
+            id: `chat-tab-${c}`,
+            "data-key": `tab-${c}`,
+            "data-channel": c,
+            "aria-selected": String(c === active),
+            "aria-controls": "chat-tabpanel",
+            tabindex: c === active ? "0" : "-1",
+            onclick: () => {
+              show(c);
+              update(view);
+            },
+            onkeydown: (e) => {
+              const d = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+              if (!d) return;
+              show(channels[(i + d + channels.length) % channels.length]);
+              update(view);
+              tabs.querySelector(".active").focus();
+            },
+          },
+          t(`chat.channel.${c}`),
+          unread ? h("span", { class: "unread", "aria-hidden": "true" }, " •") : null,
+        );
+      }),
+    );
+
+    const msgs = active ? messagesFor(view, active) : [];
+    const ids = msgs.map((m) => m.id);
+    const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    const appendOnly = drawn.tab === active && drawn.ids.length <= ids.length && drawn.ids.every((id, i) => ids[i] === id);
+    if (appendOnly && drawn.ids.length) {
+      for (const m of msgs.slice(drawn.ids.length)) lines.append(messageItem(view, m));
+    } else {
+      lines.replaceChildren(...(msgs.length ? msgs.map((m) => messageItem(view, m)) : [h("li", { class: "msg-empty" }, t("chat.empty"))]));
+    }
+    drawn.tab = active;
+    drawn.ids = ids;
+    if (nearBottom || !appendOnly) log.scrollTop = log.scrollHeight;
+
+    const canWrite = Boolean(active) && write.includes(active);
+    input.disabled = !canWrite;
+    send.disabled = !canWrite;
+    // No Send while the channel is read-only: the hint in the field gets the whole row.
+    send.hidden = !canWrite;
+    input.placeholder = canWrite ? t("chat.placeholder") : t("chat.readonly");
+    const e = ctx.state.lastError;
+    err.textContent = e && e.action === "chat" ? errorText(e.code, e.message) : "";
+  }
+
+  return { el, update };
+}

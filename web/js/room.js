@@ -1,0 +1,180 @@
+// The room flow: entering a room (create, join, watch, a kept seat, a private link), its one
+// socket, leaving it; and `ctx`, what the screens may use.
+import * as api from "./api.js";
+import { Connection } from "./connection.js";
+import { h } from "./dom.js";
+import { getLang, t } from "./i18n.js";
+import { onErrorFrame, onOtherFrame, onViewFrame } from "./frames.js";
+import { closeOverlays } from "./game/overlays.js";
+import { closeRules } from "./game/rules.js";
+import { closeSheet, showSheet } from "./game/sheet.js";
+import { bindRoom, render, renderBanner } from "./render.js";
+import { clearSession, loadSession, saveSession, seatFate } from "./session.js";
+import { forgetGame, state } from "./store.js";
+import { toast } from "./toast.js";
+
+/** Send one frame on the room's socket; its client id, or null (and a toast) when not connected. */
+export function send(action, payload) {
+  if (!state.conn) return null;
+  const id = state.conn.send(action, payload);
+  if (id) state.pending.set(id, action);
+  else toast(t("conn.lost"));
+  return id;
+}
+
+/** What screens may use. */
+export const ctx = {
+  state,
+  send,
+  async create(name, preset, options) {
+    const res = await api.createRoom(name, preset, options, getLang());
+    enterRoom({ room: res.roomCode, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
+  },
+  async join(code, name) {
+    const res = await api.joinRoom(code, name);
+    enterRoom({ room: code, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
+  },
+  watch(code) {
+    enterRoom({ room: code, spectator: true });
+  },
+  resume(seat) {
+    enterRoom(seat); // a seat kept in this browser ("your games")
+  },
+  leave() {
+    // Home when the server answers "left" (frames.js, onErrorFrame): closing the socket right
+    // after the frame could let $disconnect overtake it, and the seat would stay in the game.
+    const session = state.session;
+    if (state.conn && state.view && state.view.you && send("leave")) {
+      setTimeout(() => state.session === session && goHome(), 4000);
+      return;
+    }
+    goHome();
+  },
+  goHome,
+  rerender: () => render(),
+  toast,
+  shareLink(code) {
+    const u = new URL(location.href);
+    u.search = "";
+    u.hash = "";
+    u.searchParams.set("room", code);
+    return u.toString();
+  },
+};
+
+bindRoom(ctx, () => {
+  // "Use here" on the banner after another socket of this seat replaced this one.
+  state.status = "connecting";
+  connect();
+  render();
+});
+
+/** Sit (or watch) in `session`'s room: keep the seat in this browser, put it in the address, connect. */
+export function enterRoom(session) {
+  session.room = session.room.toUpperCase();
+  state.session = session;
+  saveSession(session);
+  const u = new URL(location.href);
+  u.searchParams.set("room", session.room);
+  history.replaceState(null, "", u);
+  connect();
+  render();
+}
+
+function connect() {
+  if (state.conn) state.conn.close();
+  forgetGame();
+  state.view = null;
+  state.version = -1;
+  state.conn = new Connection(state.session, {
+    onView: onViewFrame,
+    onError: (frame) => onErrorFrame(frame, ctx),
+    onStatus(status) {
+      state.status = status;
+      renderBanner();
+    },
+    onGone: checkRoomGone,
+    onFrame: (frame) => onOtherFrame(frame, ctx),
+  });
+}
+
+// The socket keeps being refused at connect (a refused handshake carries no body): ask the
+// public summary whether the room and this seat still exist. A seat the host removed, or
+// given up (left on another device), goes home with a note naming the room; a room that is
+// gone, too. Anything else (a network error, the seat still open) keeps retrying.
+async function checkRoomGone() {
+  const session = state.session;
+  if (!session) return;
+  let summary;
+  try {
+    summary = await api.getRoom(session.room);
+  } catch (err) {
+    if (err.status === 404 && state.session === session) {
+      state.notice = { key: "conn.roomGone" };
+      goHome();
+    }
+    return;
+  }
+  const fate = session.token ? seatFate(summary, session) : null;
+  if (fate && state.session === session) {
+    state.notice = { key: `seat.${fate}`, params: { code: session.room } };
+    goHome();
+  }
+}
+
+/** Close the room: the socket, the kept seat, the overlays; back to the home screen. */
+export function goHome() {
+  if (state.conn) state.conn.close();
+  state.conn = null;
+  state.session = null;
+  state.view = null;
+  state.status = "idle";
+  clearSession();
+  closeOverlays();
+  closeRules();
+  const u = new URL(location.href);
+  u.searchParams.delete("room");
+  history.replaceState(null, "", u);
+  render();
+}
+
+// A private link ("continue on another device") for a room where this browser already holds
+// another seat that is still open: a browser keeps one seat per room, so taking the link's
+// seat would drop that seat's token for good. Ask first; the answer that loses nothing
+// (keep the seat this browser has) comes first: a link sent by another player is theirs.
+export async function takeLinkedSeat(linked) {
+  const held = loadSession(linked.room);
+  if (!held || (held.playerId === linked.playerId && held.token === linked.token)) {
+    enterRoom({ ...linked, wsUrl: linked.wsUrl || (held && held.wsUrl) || "" });
+    return;
+  }
+  let players = null;
+  try {
+    players = (await api.getRoom(linked.room)).players || [];
+  } catch (err) {
+    if (err.status === 404) players = []; // the room is gone: no seat to keep
+  }
+  const mine = players && players.find((p) => p.id === held.playerId);
+  if (players && (!mine || mine.left)) {
+    enterRoom(linked); // the seat this browser held is closed (left, removed, room gone)
+    return;
+  }
+  const name = (pid) => ((players || []).find((p) => p.id === pid) || {}).name || pid;
+  render(); // home, under the question
+  showSheet(
+    "seat-choice",
+    t("seatChoice.title"),
+    h(
+      "div",
+      null,
+      h("p", { id: "seat-choice-what" }, t("seatChoice.what", { room: linked.room, held: name(held.playerId), linked: name(linked.playerId) })),
+      h("p", { class: "hint" }, t("seatChoice.hint")),
+      h(
+        "div",
+        { class: "row" },
+        h("button", { type: "button", class: "btn btn-primary", id: "seat-choice-keep", onclick: () => { closeSheet(); enterRoom(held); } }, t("seatChoice.keep", { name: name(held.playerId) })),
+        h("button", { type: "button", class: "btn", id: "seat-choice-switch", onclick: () => { closeSheet(); enterRoom(linked); } }, t("seatChoice.switch", { name: name(linked.playerId) })),
+      ),
+    ),
+  );
+}
