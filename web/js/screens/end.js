@@ -3,6 +3,7 @@ import { h, replaceChildren } from "../dom.js";
 import { has, roleName, t, teamName } from "../i18n.js";
 import { eventText, eventWhen, isNightDeath, playerName, storyEvents } from "../game/format.js";
 import { chatLogSection, reviewSection } from "./review.js";
+import { forgetNotes } from "../game/notes.js";
 
 function winnerText(winner) {
   if (winner === "none") return t("end.winner.none");
@@ -16,6 +17,7 @@ export function mount(root, ctx) {
   root.append(body);
 
   function update(view) {
+    forgetNotes(view); // notes on tiles live for one game (web/js/game/notes.js)
     const result = view.result || {};
     const byId = new Map((result.players || []).map((p) => [p.id, p]));
     const order = result.ranking && result.ranking.length ? result.ranking : (view.players || []).map((p) => p.id);

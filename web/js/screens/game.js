@@ -11,6 +11,7 @@ import { takeHostButton } from "./lobby.js";
 import { withoutMuted } from "../game/mute.js";
 import { lineReportButton } from "../game/report.js";
 import { seatTools } from "../game/seat-tools.js";
+import { marksFor, noteButton, noteChip } from "../game/notes.js";
 
 export function mount(root, ctx) {
   const dayLabel = h("p", { class: "day-label", id: "day-label" });
@@ -203,6 +204,7 @@ export function mount(root, ctx) {
     }
     const accused = view.phase.accused ?? null;
     const checked = resultsByTarget(view);
+    const marks = marksFor(view); // this player's own notes (web/js/game/notes.js)
     replaceChildren(
       grid,
       ...(view.players || []).map((p) => {
@@ -233,7 +235,7 @@ export function mount(root, ctx) {
         const sep = () => h("span", { class: "sr-only" }, ", ");
         return h(
           "li",
-          null,
+          { class: "tile-cell" },
           h(
             "button",
             {
@@ -261,7 +263,9 @@ export function mount(root, ctx) {
             selectable ? h("span", { class: "sr-only" }, ", " + t("a11y.tileChoose")) : null,
             counts[p.id] ? h("span", { class: "tile-votes", "aria-hidden": "true" }, String(counts[p.id])) : null,
             teamPicks[p.id] ? h("span", { class: "tile-team", title: teamPicks[p.id].join(", "), "aria-hidden": "true" }) : null,
+            noteChip(view, p.id, marks),
           ),
+          noteButton(view, ctx, p, marks),
         );
       }),
     );
