@@ -79,7 +79,12 @@ def start_with_bots(pl: Player, lang: str) -> tuple[str, str, list[str]]:
     page = pl.page
     pl.open()
     expect(page.locator("html")).to_have_attribute("lang", lang)
-    code = pl.create({})
+    # pl.create with room for a cold start: the first room of a fresh stack may take more
+    # than 5 s on a busy 2-core machine (as test_a11y.create_room)
+    page.fill("#create-name", pl.name)
+    page.click("#create-btn")
+    expect(page.locator(".lobby-player")).to_have_count(1, timeout=20_000)
+    code = page.locator("#room-chip").inner_text().strip()
     for n in range(BOTS):
         page.click("#add-bot-btn")
         expect(page.locator(".lobby-player")).to_have_count(n + 2)

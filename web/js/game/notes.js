@@ -118,7 +118,12 @@ export function noteChip(view, pid, marks = marksFor(view)) {
     { class: "note-chip", "data-note": pid, "data-tag": m.tag || "", title: [tag, m.note].filter(Boolean).join(" · ") },
     h("span", { class: "sr-only" }, `, ${t("notes.yours")}: `),
     tag
-      ? h("span", { class: "note-tag-words" }, colour ? h("span", { class: `note-dot note-${colour}`, "aria-hidden": "true" }) : null, tag)
+      ? h(
+          "span",
+          { class: `note-tag-words${colour ? " is-colour" : ""}` },
+          colour ? h("span", { class: `note-dot note-${colour}`, "aria-hidden": "true" }) : null,
+          h("span", { class: "note-tag-name" }, tag),
+        )
       : null,
     tag && m.note ? h("span", { class: "sr-only" }, ", ") : null,
     m.note ? h("span", { class: "note-words" }, m.note) : null,
