@@ -28,6 +28,21 @@ RED = {"ko": "빨강", "ru": "Красный", "en": "Red"}
 BOTS = 7  # eight seats: two mafiosi, a game of several days, so some vote comes to a trial
 
 
+OVERLAPS_JS = """() => [...document.querySelectorAll('.tile-cell')].flatMap((li) => {
+  const b = li.querySelector('.note-btn');
+  if (!b) return [];
+  const r = b.getBoundingClientRect();
+  const tile = li.querySelector('.tile').getBoundingClientRect();
+  const out = [];
+  if (r.bottom > tile.bottom || r.right > tile.right) out.push(li.dataset.pid + ': outside its tile');
+  for (const el of li.querySelectorAll('.tile-name, .note-chip')) {
+    const n = el.getBoundingClientRect();
+    if (!(r.right <= n.left || r.left >= n.right || r.bottom <= n.top || r.top >= n.bottom)) out.push(el.className);
+  }
+  return out;
+})"""
+
+
 class Wire:
     """Everything the page sends: WebSocket frames and HTTP requests (address and body)."""
 
@@ -163,6 +178,8 @@ def test_a_player_marks_tiles_and_the_marks_stay_in_this_browser_for_one_game(
     expect(chip).to_contain_text(NOTES[lang])
     expect(page.locator(f'.tile[data-pid="{others[1]}"] .note-chip')).to_contain_text(RED[lang])
     expect(page.locator(f'.tile[data-pid="{others[1]}"] .note-dot.note-red')).to_have_count(1)
+    # on the phone no note button covers a name or a mark, and each sits inside its tile
+    assert page.evaluate(OVERLAPS_JS) == []
     found = audit(page)  # the tiles with their marks and note buttons
     record(f"notes/tiles/{lang}", found)
     assert blocking(found) == [], blocking(found)
