@@ -6,11 +6,14 @@ let open = null;
 
 export function closeSheet() {
   if (!open) return;
-  const { el, back, onKey } = open;
+  const { el, back, backKey, onKey } = open;
   open = null;
   document.removeEventListener("keydown", onKey);
   el.remove();
-  if (back && back.isConnected) back.focus();
+  // A view that came while the sheet was open may have redrawn the opener: its new copy
+  // has the same data-key (dom.js, replaceChildren).
+  const again = back && !back.isConnected && backKey ? document.querySelector(`[data-key="${CSS.escape(backKey)}"]`) : back;
+  if (again && again.isConnected) again.focus();
 }
 
 /** Show a sheet titled `title` with `body` (nodes); returns the sheet's section element. */
@@ -28,7 +31,8 @@ export function showSheet(id, title, body) {
     if (e.key === "Escape") closeSheet();
   };
   document.addEventListener("keydown", onKey);
-  open = { el, back: document.activeElement, onKey };
+  const back = document.activeElement;
+  open = { el, back, backKey: back && back.dataset ? back.dataset.key : null, onKey };
   ($("#overlay-root") || document.body).append(el);
   const first = section.querySelector("input, button, textarea, select, [tabindex]");
   if (first) first.focus();

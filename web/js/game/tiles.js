@@ -4,6 +4,7 @@
 import { h, replaceChildren } from "../dom.js";
 import { roleName, t } from "../i18n.js";
 import { isNight, playerName, resultIsBad, resultMark, resultsByTarget, resultText, revealedBadge } from "./format.js";
+import { marksFor, noteButton, noteChip } from "./notes.js";
 import { roleSeen } from "./phases.js";
 import { votesFor } from "./votes.js";
 
@@ -41,11 +42,12 @@ function whatTilesShow(view, renderer) {
     secretsOk,
     accused: view.phase.accused ?? null,
     checked: resultsByTarget(view),
+    marks: marksFor(view), // this player's own notes (game/notes.js)
   };
 }
 
 function tile(view, ctx, seen, p) {
-  const { me, pick, targets, choice, counts, teamPicks, secretsOk, accused, checked } = seen;
+  const { me, pick, targets, choice, counts, teamPicks, secretsOk, accused, checked, marks } = seen;
   const selectable = Boolean(pick) && targets.has(p.id);
   const dead = p.alive === false;
   const status = [];
@@ -73,7 +75,7 @@ function tile(view, ctx, seen, p) {
   const sep = () => h("span", { class: "sr-only" }, ", ");
   return h(
     "li",
-    null,
+    { class: "tile-cell" },
     h(
       "button",
       {
@@ -101,6 +103,8 @@ function tile(view, ctx, seen, p) {
       selectable ? h("span", { class: "sr-only" }, ", " + t("a11y.tileChoose")) : null,
       counts[p.id] ? h("span", { class: "tile-votes", "aria-hidden": "true" }, String(counts[p.id])) : null,
       teamPicks[p.id] ? h("span", { class: "tile-team", title: teamPicks[p.id].join(", "), "aria-hidden": "true" }) : null,
+      noteChip(view, p.id, marks),
     ),
+    noteButton(view, ctx, p, marks),
   );
 }

@@ -3,6 +3,7 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { playerName } from "./format.js";
+import { marksFor, noteChip } from "./notes.js";
 
 const YES_NO = ["yes", "no"];
 
@@ -60,6 +61,7 @@ export function voteBars(view, which) {
   // During the revote the first round's bars stay for reference, labelled as closed, so
   // they never read as the live tally.
   const past = pastRound(view, which);
+  const marks = marksFor(view);
   return h(
     "section",
     { class: `votes${past ? " votes-past" : ""}`, "aria-labelledby": "votes-title", "data-round": past ? "past" : "current" },
@@ -71,7 +73,7 @@ export function voteBars(view, which) {
         h(
           "li",
           { class: `vote-row vote-${r.key}`, "data-target": r.key },
-          h("span", { class: "vote-label", title: r.label }, r.label),
+          h("span", { class: "vote-label", title: r.label }, r.label, noteChip(view, r.key, marks)),
           h(
             "span",
             { class: "vote-track", "aria-hidden": "true" },

@@ -4,6 +4,7 @@ import { has, roleName, t, teamName } from "../i18n.js";
 import { eventText, eventWhen, isNightDeath, playerName, storyEvents } from "../game/format.js";
 import { chatLogSection, reviewSection } from "./review.js";
 import { check as checkDeal, remember as rememberDeal, verifyCommand } from "../game/fairness.js";
+import { forgetNotes } from "../game/notes.js";
 
 const DEAL_MARK = { checking: "…", verified: "✓", mismatch: "✗", changed: "✗", unavailable: "?" };
 
@@ -83,6 +84,7 @@ export function mount(root, ctx) {
 
   function update(view) {
     rememberDeal(view.room && view.room.code, view);
+    forgetNotes(view); // notes on tiles live for one game (web/js/game/notes.js)
     const result = view.result || {};
     const byId = new Map((result.players || []).map((p) => [p.id, p]));
     const order = result.ranking && result.ranking.length ? result.ranking : (view.players || []).map((p) => p.id);

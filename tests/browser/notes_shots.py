@@ -1,0 +1,69 @@
+"""Screenshots of notes on tiles (docs/rules.md, "Notes on tiles") in Korean, Russian and
+English: the tiles with marks, the note sheet open, and the vote list with a mark, on a phone
+(390x844), plus the tiles on a desktop (1280x800), into docs/screenshots/ as
+`notes-<screen>-<lang>-<mobile|desktop>.png`. Played on the offline stack (manual clock) by a
+person and bots, as tests/browser/test_notes.py plays it.
+
+    .venv/bin/python -m tests.browser.notes_shots [--out docs/screenshots]
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from playwright.sync_api import expect, sync_playwright
+
+from .round2_shots import shoot
+from .stack import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, REPO, Stack
+from .test_notes import LOCALES, NAMES, NOTES, mark, marked_vote_row, start_with_bots
+from .ui import DESKTOP, MOBILE, Player
+
+LANGS = ("ko", "ru", "en")
+PHONE = (("mobile", MOBILE),)
+SECOND = {"ko": "말 바꿈", "ru": "врёт?", "en": "changed story"}
+
+
+def one_language(browser, stack: Stack, lang: str, out: Path) -> None:
+    pl = Player(browser, stack.url, NAMES[lang], viewport=MOBILE, locale=LOCALES[lang])
+    page = pl.page
+    _, _, others = start_with_bots(pl, lang)
+    mark(pl, others[0], "role:mafia", NOTES[lang])
+    mark(pl, others[1], "colour:red", None)
+    mark(pl, others[2], "side:town", SECOND[lang])
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    shoot(pl, out, f"notes-tiles-{lang}", "#player-grid", sizes=(("mobile", MOBILE), ("desktop", DESKTOP)))
+    page.click(f'[data-note-btn="{others[3]}"]')
+    expect(page.locator("#note-dialog")).to_be_visible()
+    page.locator('#note-dialog input[value="role:police"]').check()
+    page.fill("#note-text", SECOND[lang])
+    shoot(pl, out, f"notes-sheet-{lang}", sizes=PHONE)
+    page.click("#note-cancel")
+    if marked_vote_row(stack, pl, others[0], NOTES[lang]):
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        shoot(pl, out, f"notes-votes-{lang}", ".votes", sizes=PHONE)
+    pl.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(REPO / "docs" / "screenshots"))
+    ap.add_argument("--lang", action="append", choices=LANGS)
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if not Path(CHROMIUM).exists():
+        raise SystemExit(MISSING_CHROMIUM)
+    stack = Stack(manual_clock=True, seed=22)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for lang in args.lang or LANGS:
+                one_language(browser, stack, lang, out)
+            browser.close()
+    finally:
+        stack.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,227 @@
+"""Notes on tiles (docs/rules.md, "Notes on tiles"): a player marks another player with a
+suspected role, side or colour and a short note, from the tile's note button, on a phone; the
+mark shows on the tile and in the vote list, survives a reload, is gone once the game ends
+(and the next game in the room starts clean), and is never on the wire: no WebSocket frame
+and no HTTP request of the page carries it. One short game against bots per language, on the
+manual clock (game time moves only when the test steps it)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+import mafia_engine as me_engine
+
+from .axe import AXE_JS, MISSING_AXE, audit, blocking, record
+from .ui import MOBILE, Player
+
+LANGS = ("ko", "ru", "en")
+LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
+NAMES = {"ko": "민지", "ru": "Аня", "en": "Ann"}
+# What the mark says, in the player's words: distinct enough to find in any byte on the wire.
+NOTES = {"ko": "조용함 qz7", "ru": "молчит qz7", "en": "too quiet qz7"}
+# The words the client shows for the mafia role and the red colour (web/js/i18n/*.js).
+MAFIA = {"ko": "마피아", "ru": "Мафия", "en": "Mafia"}
+RED = {"ko": "빨강", "ru": "Красный", "en": "Red"}
+BOTS = 7  # eight seats: two mafiosi, a game of several days, so some vote comes to a trial
+
+
+OVERLAPS_JS = """() => [...document.querySelectorAll('.tile-cell')].flatMap((li) => {
+  const b = li.querySelector('.note-btn');
+  if (!b) return [];
+  const r = b.getBoundingClientRect();
+  const tile = li.querySelector('.tile').getBoundingClientRect();
+  const out = [];
+  if (r.bottom > tile.bottom || r.right > tile.right) out.push(li.dataset.pid + ': outside its tile');
+  for (const el of li.querySelectorAll('.tile-name, .note-chip')) {
+    const n = el.getBoundingClientRect();
+    if (!(r.right <= n.left || r.left >= n.right || r.bottom <= n.top || r.top >= n.bottom)) out.push(el.className);
+  }
+  return out;
+})"""
+
+
+class Wire:
+    """Everything the page sends: WebSocket frames and HTTP requests (address and body)."""
+
+    def __init__(self, page) -> None:
+        self.sent: list[str] = []
+        page.on("websocket", lambda ws: ws.on("framesent", lambda payload: self.sent.append(str(payload))))
+        page.on("request", lambda r: self.sent.append(f"{r.method} {r.url} {r.post_data or ''}"))
+
+    def carrying(self, *needles: str) -> list[str]:
+        return [s for s in self.sent if any(n in s for n in needles)]
+
+
+def notes_stored(pl: Player, code: str):
+    return pl.page.evaluate("(k) => localStorage.getItem(k)", f"mafia.notes.{code}")
+
+
+def to_phase(stack, pl: Player, kinds: tuple[str, ...], steps: int = 30) -> str:
+    """Step game time to the next Scheduler delivery until the person's screen shows one of
+    `kinds` (or the end screen)."""
+    for _ in range(steps):
+        kind = pl.page.evaluate(
+            "() => document.querySelector('#end-title') ? 'ended' : document.querySelector('#phase-banner')?.dataset.kind"
+        )
+        if kind in kinds:
+            return kind
+        stack.step(to="next")
+        pl.page.wait_for_timeout(300)
+    raise AssertionError(f"{pl.name}: never reached {kinds}")
+
+
+def mark(pl: Player, pid: str, tag: str, note: str | None) -> None:
+    """Tap the tile's note button, pick a suspicion, type the note, save."""
+    page = pl.page
+    pl.dismiss_cards()
+    page.click(f'[data-note-btn="{pid}"]')
+    sheet = page.locator("#note-dialog")
+    expect(sheet).to_be_visible()
+    sheet.locator(f'input[value="{tag}"]').check()
+    if note is not None:
+        sheet.locator("#note-text").fill(note)
+    sheet.locator("#note-save").click()
+    expect(sheet).to_have_count(0)
+    # the focus is back on the button that opened the sheet
+    expect(page.locator(f'[data-note-btn="{pid}"]')).to_be_focused()
+
+
+def start_with_bots(pl: Player, lang: str) -> tuple[str, str, list[str]]:
+    """Create a classic room, add the bots, start, read the role card: (room, my id, the others)."""
+    page = pl.page
+    pl.open()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    # pl.create with room for a cold start: the first room of a fresh stack may take more
+    # than 5 s on a busy 2-core machine (as test_a11y.create_room)
+    page.fill("#create-name", pl.name)
+    page.click("#create-btn")
+    expect(page.locator(".lobby-player")).to_have_count(1, timeout=20_000)
+    code = page.locator("#room-chip").inner_text().strip()
+    for n in range(BOTS):
+        page.click("#add-bot-btn")
+        expect(page.locator(".lobby-player")).to_have_count(n + 2)
+    page.click("#start-btn")
+    expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    me = pl.my_pid()
+    pl.read_role()
+    return code, me, [t.get_attribute("data-pid") for t in page.locator(".tile:not(.me)").all()]
+
+
+def marked_vote_row(stack, pl: Player, suspect: str, note: str) -> str | None:
+    """Play to a day's vote; the person (if alive) votes for `suspect`. Once the vote list has
+    a player's row (its result shows in the defense and the yes/no vote), returns that player,
+    marked from the tile if they were not yet; None if the game ended first."""
+    page = pl.page
+    me = pl.pid
+    rows = page.locator(f'.vote-row:not(.vote-yes):not(.vote-no):not(.vote-abstain):not([data-target="{me}"])')
+    voted_on = None
+    for _ in range(60):
+        kind = to_phase(stack, pl, ("vote", "defense", "confirm", "ended"))
+        if kind == "ended":
+            return None
+        if rows.count():
+            break
+        day = page.locator("#day-label").inner_text()
+        if kind == "vote" and voted_on != day:
+            voted_on = day
+            if page.locator(f'.tile.selectable[data-pid="{suspect}"]').count():
+                pl.tap(suspect)
+        stack.step(to="next")
+        page.wait_for_timeout(300)
+    target = rows.first.get_attribute("data-target")
+    if not page.locator(f'.tile[data-pid="{target}"] .note-chip').count():
+        mark(pl, target, "role:mafia", note)
+    return target
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_player_marks_tiles_and_the_marks_stay_in_this_browser_for_one_game(
+    browser, manual_stack, console_errors, lang
+):
+    stack = manual_stack
+    pl = Player(browser, stack.url, NAMES[lang], viewport=MOBILE, locale=LOCALES[lang], errors=console_errors)
+    wire = Wire(pl.page)
+    page = pl.page
+    code, me, others = start_with_bots(pl, lang)
+    assert len(others) == BOTS
+    # no note button on one's own tile, one on every other
+    expect(page.locator(f'[data-note-btn="{me}"]')).to_have_count(0)
+    expect(page.locator("[data-note-btn]")).to_have_count(BOTS)
+
+    # The sheet offers this game's roster (what the engine deals for these seats), the sides
+    # and the colours, each a labelled radio button.
+    page.click(f'[data-note-btn="{others[0]}"]')
+    sheet = page.locator("#note-dialog")
+    expect(sheet).to_be_visible()
+    roles = sheet.locator('[data-group="role"] input').evaluate_all("els => els.map((e) => e.value)")
+    dealt = me_engine.lobby_roster({"preset": "classic"}, BOTS + 1)
+    assert sorted(roles) == sorted(f"role:{r}" for r in dealt), roles
+    assert sheet.locator('[data-group="side"] input').count() == 2
+    assert sheet.locator('[data-group="colour"] input').count() == 4
+    # the sheet passes axe (0 critical, 0 serious), as every screen does (test_a11y.py)
+    if not AXE_JS.exists():
+        pytest.fail(MISSING_AXE, pytrace=False)
+    found = audit(page)
+    record(f"notes/sheet/{lang}", found)
+    assert blocking(found) == [], blocking(found)
+    page.keyboard.press("Escape")
+    expect(sheet).to_have_count(0)
+    expect(page.locator(f'[data-note-btn="{others[0]}"]')).to_be_focused()
+
+    mark(pl, others[0], "role:mafia", NOTES[lang])
+    mark(pl, others[1], "colour:red", None)
+    chip = page.locator(f'.tile[data-pid="{others[0]}"] .note-chip')
+    expect(chip).to_contain_text(MAFIA[lang])
+    expect(chip).to_contain_text(NOTES[lang])
+    expect(page.locator(f'.tile[data-pid="{others[1]}"] .note-chip')).to_contain_text(RED[lang])
+    expect(page.locator(f'.tile[data-pid="{others[1]}"] .note-dot.note-red')).to_have_count(1)
+    # on the phone no note button covers a name or a mark, and each sits inside its tile
+    assert page.evaluate(OVERLAPS_JS) == []
+    found = audit(page)  # the tiles with their marks and note buttons
+    record(f"notes/tiles/{lang}", found)
+    assert blocking(found) == [], blocking(found)
+    pl.check_no_keys()
+
+    # A reload keeps them (this browser's storage).
+    page.reload()
+    expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    expect(page.locator(f'.tile[data-pid="{others[0]}"] .note-chip')).to_contain_text(NOTES[lang])
+    expect(page.locator(f'.tile[data-pid="{others[1]}"] .note-chip')).to_contain_text(RED[lang])
+
+    # The vote list: the person votes for the marked player if alive; either way the mark is on
+    # the vote row of whoever has votes (marked from the tile first if need be).
+    target = marked_vote_row(stack, pl, others[0], NOTES[lang])
+    assert target, "the game ended before any vote had a result"
+    if target:
+        row = page.locator(f'.vote-row[data-target="{target}"] .note-chip')
+        expect(row).to_be_visible()
+        expect(row).to_contain_text(RED[lang] if target == others[1] else NOTES[lang])
+
+    # The host ends the game: the end screen, and the notes are gone from this browser.
+    if not page.locator("#end-title").count():
+        pl.dismiss_cards()
+        page.locator("#host-tools summary").click()
+        page.click("#end-game-btn")
+        page.click("#end-game-btn")
+    expect(page.locator("#end-title")).to_be_visible(timeout=15_000)
+    assert notes_stored(pl, code) is None
+    expect(page.locator(".note-chip")).to_have_count(0)
+
+    # A new game in the same room starts clean.
+    page.click("#new-game-btn")
+    expect(page.locator("#start-btn")).to_be_visible(timeout=15_000)
+    page.click("#start-btn")
+    expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    expect(page.locator("[data-note-btn]")).to_have_count(BOTS)
+    expect(page.locator(".note-chip")).to_have_count(0)
+    assert notes_stored(pl, code) is None
+
+    # Nothing of it was ever on the wire: no frame, no request.
+    assert wire.sent, "the page sent nothing at all: the recorder is broken"
+    assert any('"action"' in s for s in wire.sent), "no WebSocket frame recorded"
+    leaks = wire.carrying(NOTES[lang], "qz7", "role:mafia", "colour:red", json.dumps(NOTES[lang])[1:-1])
+    assert leaks == [], leaks
+    pl.close()
