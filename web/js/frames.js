@@ -3,6 +3,7 @@
 // every view arrives; `pong` never gets here (connection.js drops it).
 import { syncClock } from "./clock.js";
 import { eventCards, errorCue, viewCues } from "./cues.js";
+import { remember as rememberDeal } from "./game/fairness.js";
 import { lineNo } from "./game/format.js";
 import { reportConfirmed } from "./game/report.js";
 import { rulesOpen, updateRules } from "./game/rules.js";
@@ -27,6 +28,9 @@ function takeView(view) {
     if (state.session) markEventsSeen(state.session.room, -1);
   }
   view.chat = archiveChat(view);
+  // The deal's commitment as this browser saw it while the game ran: the end screen checks
+  // the revealed deal against it (game/fairness.js; docs/rules.md, "A provably fair deal").
+  rememberDeal(state.session && state.session.room, view);
   state.view = view;
   if (!prev || phaseKey(view) !== phaseKey(prev)) state.lastError = null; // a new phase
   viewCues(prev, view);
