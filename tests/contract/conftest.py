@@ -12,13 +12,18 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
+import random
+import secrets
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from mafia_engine.presets import PRESETS
+from harness import env
+from mafia_engine.presets import BUILT_IN, PRESETS
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -61,3 +66,57 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def _registered() -> Iterator[None]:
     with test_only_presets():
         yield
+
+
+def rejoin_test_only() -> None:
+    """Take the test-only presets out and back in, after the room layer has described a
+    built-in one: a warm handler process that served rooms before a preset was registered
+    (what a room of a newly registered preset meets, whatever ran before in this process)."""
+    from service import views  # the room layer, once its environment is set (below)
+
+    for m in TEST_ONLY:
+        m.unregister()
+    views.preset_info(next(iter(BUILT_IN)))
+    for m in TEST_ONLY:
+        m.register()
+
+
+# --- the room layer: the functions tier's real handlers on moto (as tests/functions/conftest.py)
+sys.path.insert(0, str(TESTS / "functions"))
+env.apply()  # before boto3 and the handlers are imported
+
+import boto3  # noqa: E402
+from fnkit import Api, Clock, FakeGateway  # noqa: E402
+from moto import mock_aws  # noqa: E402
+
+from local import template  # noqa: E402
+from service import clock, config  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def room_seeds(monkeypatch, request):
+    """A fixed sequence of game seeds per test (rooms draw theirs with ``secrets.randbits``)."""
+    monkeypatch.setattr(secrets, "randbits", random.Random(request.node.nodeid).getrandbits)
+
+
+@pytest.fixture
+def api(monkeypatch) -> Iterator[Api]:
+    """A room-level driver over the real handlers, on moto, a fake gateway and a step clock."""
+    c = Clock()
+    monkeypatch.setattr(clock, "now", c)
+    with mock_aws():
+        ddb = boto3.client("dynamodb")
+        template.create_table(ddb, os.environ["TABLE_NAME"])
+        boto3.client("scheduler").create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
+        gateway = FakeGateway()
+        service = config.build_service(gateway=gateway)
+        config.set_service(service)
+        try:
+            yield Api(service, gateway, c)
+        finally:
+            config.set_service(None)
+
+
+def pytest_configure(config):
+    # A request that only reads (sync, a refused frame) has no metric to publish.
+    config.addinivalue_line("filterwarnings", "ignore:No application metrics to publish")
