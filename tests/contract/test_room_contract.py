@@ -5,7 +5,7 @@ option defaults, refuse a start below its minimum, and run a room of bots to the
 from __future__ import annotations
 
 import contractkit as kit
-from conftest import rejoin_test_only
+from registry import rejoin_test_only
 
 import mafia_engine as me
 from mafia_engine.presets import PRESETS
