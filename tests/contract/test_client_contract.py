@@ -24,7 +24,7 @@ from local.stack import LocalStack, StackOptions
 from mafia_engine.presets import PRESETS
 from service import config
 
-PACE = 0.1  # real seconds without a frame: the pushes of one round have all arrived
+PACE = 0.05  # real seconds without a frame: the pushes of one round have all arrived
 STEPS = 400  # clock steps at most (a game of the longest preset at its minimum takes ~100)
 
 
@@ -118,7 +118,7 @@ async def _game(stack: LocalStack, preset: str) -> list[client.Player]:
 
 
 def test_the_headless_client_plays_a_whole_game(stack, preset) -> None:
-    players = asyncio.run(asyncio.wait_for(_game(stack, preset), 240))
+    players = asyncio.run(asyncio.wait_for(_game(stack, preset), 280))
     results = [(p.view or {}).get("result") for p in players]
     assert all(results), [p.phase_kind() for p in players]
     assert len({r["winner"] for r in results}) == 1
