@@ -112,10 +112,10 @@ build-EngineLayer:
 # subprocesses) run side by side on the two cores; each writes its own log, shown after.
 test: lint sam-check browser-deps
 	@mkdir -p .test-logs
-	@$(BIN)/python -m pytest tests/unit tests/functions tests/bench >.test-logs/inproc.log 2>&1 & inproc=$$!; \
+	@$(BIN)/python -m pytest tests/unit tests/functions tests/bench tests/contract >.test-logs/inproc.log 2>&1 & inproc=$$!; \
 	$(BIN)/python -m pytest tests/e2e >.test-logs/e2e.log 2>&1; e2e=$$?; \
 	wait $$inproc; rc=$$?; \
-	echo "== unit, functions, bench"; if [ $$rc -eq 0 ]; then tail -n 3 .test-logs/inproc.log; else cat .test-logs/inproc.log; fi; \
+	echo "== unit, functions, bench, contract"; if [ $$rc -eq 0 ]; then tail -n 3 .test-logs/inproc.log; else cat .test-logs/inproc.log; fi; \
 	echo "== e2e"; if [ $$e2e -eq 0 ]; then tail -n 3 .test-logs/e2e.log; else cat .test-logs/e2e.log; fi; \
 	test $$rc -eq 0 -a $$e2e -eq 0
 	$(BIN)/python -m pytest tests/browser

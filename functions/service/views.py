@@ -23,15 +23,20 @@ SPECTATOR = "*"  # viewer key for spectators in digests
 # (+ night channels) messages, which would make every push ~10 KB; 40 keeps pushes small
 # (older messages are in the chat archive items).
 VIEW_CHAT_LIMIT = 40
-_PRESETS: dict | None = None
+# name -> (the registered Preset, its entry): an entry is reused only while that very Preset
+# is registered, so a preset registered (or replaced) later is read afresh, never a fallback.
+_PRESETS: dict[str, tuple[object, dict]] = {}
 
 
 def preset_info(preset: str) -> dict:
-    """The engine's description of a preset (min/max players, defaults), cached per process."""
-    global _PRESETS
-    if _PRESETS is None:
-        _PRESETS = me.presets()
-    return _PRESETS.get(preset) or {"maxPlayers": 16, "minPlayers": 1, "defaults": {}}
+    """The engine's description of a preset (min/max players, defaults), from its registration."""
+    current = me.PRESETS.get(preset)
+    if current is None:  # not registered (any more): the widest room
+        return {"maxPlayers": 16, "minPlayers": 1, "defaults": {}}
+    cached = _PRESETS.get(preset)
+    if cached is None or cached[0] is not current:
+        cached = _PRESETS[preset] = (current, me.presets(only=preset)[preset])
+    return cached[1]
 
 
 def shown_options(preset: str, options: dict) -> dict:

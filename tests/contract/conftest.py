@@ -1,0 +1,72 @@
+"""The contract suite runs every registered preset through the same checks
+(tests/contract/registry.py says which): a test that takes the ``preset`` argument runs once
+per name in the engine's registry, read at collection with the test-only presets registered,
+so a new preset joins the suite with no test code.
+
+The room layer's fixtures are those of tests/functions/conftest.py: the real handlers on moto,
+a fake gateway that records pushes, a step clock.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from harness import env
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "functions"))
+env.apply()  # before boto3 and the handlers are imported
+
+import boto3  # noqa: E402
+import registry  # noqa: E402
+from fnkit import Api, Clock, FakeGateway  # noqa: E402
+from moto import mock_aws  # noqa: E402
+
+from local import template  # noqa: E402
+from service import clock, config  # noqa: E402
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "preset" in metafunc.fixturenames:
+        metafunc.parametrize("preset", registry.names())
+
+
+@pytest.fixture(autouse=True)
+def _registered() -> Iterator[None]:
+    with registry.test_only_presets():
+        yield
+
+
+@pytest.fixture(autouse=True)
+def room_seeds(monkeypatch, request):
+    """A fixed sequence of game seeds per test (rooms draw theirs with ``secrets.randbits``)."""
+    monkeypatch.setattr(secrets, "randbits", random.Random(request.node.nodeid).getrandbits)
+
+
+@pytest.fixture
+def api(monkeypatch) -> Iterator[Api]:
+    """A room-level driver over the real handlers, on moto, a fake gateway and a step clock."""
+    c = Clock()
+    monkeypatch.setattr(clock, "now", c)
+    with mock_aws():
+        ddb = boto3.client("dynamodb")
+        template.create_table(ddb, os.environ["TABLE_NAME"])
+        boto3.client("scheduler").create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
+        gateway = FakeGateway()
+        service = config.build_service(gateway=gateway)
+        config.set_service(service)
+        try:
+            yield Api(service, gateway, c)
+        finally:
+            config.set_service(None)
+
+
+def pytest_configure(config):
+    # A request that only reads (sync, a refused frame) has no metric to publish.
+    config.addinivalue_line("filterwarnings", "ignore:No application metrics to publish")

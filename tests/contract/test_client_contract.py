@@ -1,0 +1,131 @@
+"""The headless client's side of the contract, for every registered preset: local/client.py's
+players and bots play a whole game over real sockets against the offline stack started in
+this process (``local.stack.LocalStack``: the gateway, the real handlers on threads, moto's
+server, the Scheduler on a manual clock), so a test-only preset registered here is served too.
+
+Every seat is a ``client.Bot``; when no bot has anything to send, game time steps to the next
+Scheduler delivery (a deadline), as tests/e2e/stackproc.py's ``drive`` does across processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import random
+
+import aiohttp
+import contractkit as kit
+import pytest
+from moto.core.base_backend import BackendDict
+
+from local import client, moto_fixes
+from local.stack import LocalStack, StackOptions
+from mafia_engine.presets import PRESETS
+from service import config
+
+PACE = 0.05  # real seconds without a frame: the pushes of one round have all arrived
+STEPS = 400  # clock steps at most (a game of the longest preset at its minimum takes ~100)
+
+
+@pytest.fixture
+def stack(monkeypatch):
+    """The offline stack in this process; the environment, moto and the service put back after."""
+    saved = dict(os.environ)
+    BackendDict.reset()  # moto's server serves this process's backends: start empty
+    for owner, name, replacement in moto_fixes.PATCHES:
+        monkeypatch.setattr(owner, name, replacement)  # monkeypatch restores plain moto afterwards
+    config.set_service(None)  # built again from the stack's environment on the first call
+    s = LocalStack(StackOptions(port=0, web_dir=None, containers=0, manual_clock=True, seed=21,
+                                duplicate_probability=0.3))
+    try:
+        yield s
+    finally:
+        config.set_service(None)
+        BackendDict.reset()
+        os.environ.clear()
+        os.environ.update(saved)
+        gc.unfreeze()  # the stack froze what it had imported: let it go like the rest
+
+
+def _roles_seen_while_running(view: dict) -> set[str]:
+    """The seats whose role a running view shows, besides the viewer and its allies."""
+    you = view.get("you") or {}
+    known = {you.get("id"), *(a["id"] for a in you.get("allies") or [])}
+    return {p["id"] for p in view["players"] if p.get("role") is not None and p["id"] not in known}
+
+
+def _note_sent_phase(player: client.Player) -> None:
+    """Remember the phase seq of the view each frame was sent from (``player.sent_seq``)."""
+    send = player.send
+    player.sent_seq = {}
+
+    async def noting(action: str, **payload) -> str:
+        seq = ((player.view or {}).get("phase") or {}).get("seq")
+        fid = await send(action, **payload)
+        player.sent_seq[fid] = seq
+        return fid
+
+    player.send = noting
+
+
+def _raced(player: client.Player, error: dict) -> bool:
+    """A refusal of a frame sent from a view whose phase had already ended: the bots send in
+    turn, so the last one to answer may end the phase another bot is still answering."""
+    if error.get("code") not in ("wrong_phase", "stale_phase", "busy"):
+        return False
+    i = next(k for k, f in enumerate(player.frames) if f.data is error)
+    views = [f.data["view"] for f in player.frames if isinstance(f.data, dict) and f.data.get("type") == "view"]
+    after = [f.data["view"] for f in player.frames[i:] if isinstance(f.data, dict) and f.data.get("type") == "view"]
+    seq = (after or views)[0]["phase"]["seq"]
+    return seq > player.sent_seq[error["id"]]
+
+
+async def _settle(players: list[client.Player], limit: float = 5.0) -> None:
+    """Wait until no frame has arrived for ``PACE`` seconds (at most ``limit``)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit
+    count = -1
+    while count != (count := sum(len(p.frames) for p in players)) and loop.time() < end:
+        await asyncio.sleep(PACE)
+
+
+async def _game(stack: LocalStack, preset: str) -> list[client.Player]:
+    n = PRESETS[preset].min_players
+    options = next(o for o, m in kit.legal_setups(preset) if m == n)
+    await stack.start()
+    try:
+        async with aiohttp.ClientSession() as http:
+            api = client.Api(http, stack.url)
+            seats = await client.fill_room(api, n, preset=preset,
+                                           options={k: v for k, v in options.items() if k != "preset"})
+            players = await client.start_game(http, seats)
+            for p in players:
+                _note_sent_phase(p)
+            bots = [client.Bot(p, rng=random.Random(i)) for i, p in enumerate(players)]
+            for _ in range(STEPS):
+                await _settle(players)  # every bot decides on the view the room has now
+                if all((p.view or {}).get("result") for p in players):
+                    break
+                sent = [await b.step() for b in bots]
+                if not any(sent):
+                    await stack.step(to="next")
+            for p in players:
+                await p.close()
+            return players
+    finally:
+        await stack.stop()
+
+
+def test_the_headless_client_plays_a_whole_game(stack, preset) -> None:
+    players = asyncio.run(asyncio.wait_for(_game(stack, preset), 280))
+    results = [(p.view or {}).get("result") for p in players]
+    assert all(results), [p.phase_kind() for p in players]
+    assert len({r["winner"] for r in results}) == 1
+    for p in players:
+        views = [f.data["view"] for f in p.frames if isinstance(f.data, dict) and f.data.get("type") == "view"]
+        assert views and all(v["preset"] == preset for v in views)
+        running = [v for v in views if v["phase"]["kind"] not in ("lobby", "ended")]
+        assert running and not any(_roles_seen_while_running(v) for v in running), p.name
+        # the bot answers only what its view offers: a refusal is only a race with a phase change
+        assert [e for e in p.errors if not _raced(p, e)] == [], p.errors
