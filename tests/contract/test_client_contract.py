@@ -70,14 +70,17 @@ def _note_sent_phase(player: client.Player) -> None:
 
 
 def _raced(player: client.Player, error: dict) -> bool:
-    """A refusal of a frame sent from a view whose phase had already ended: the bots send in
-    turn, so the last one to answer may end the phase another bot is still answering."""
-    if error.get("code") not in ("wrong_phase", "stale_phase", "busy"):
+    """A refusal of a frame sent from a view whose phase (or game) had already ended: the bots
+    send in turn, so the last one to answer may end the phase another bot is still answering."""
+    if error.get("code") not in ("wrong_phase", "stale_phase", "game_over", "busy"):
         return False
     i = next(k for k, f in enumerate(player.frames) if f.data is error)
-    views = [f.data["view"] for f in player.frames if isinstance(f.data, dict) and f.data.get("type") == "view"]
-    after = [f.data["view"] for f in player.frames[i:] if isinstance(f.data, dict) and f.data.get("type") == "view"]
-    seq = (after or views)[0]["phase"]["seq"]
+    seqs = [(k, f.data["view"]["phase"]["seq"]) for k, f in enumerate(player.frames)
+            if isinstance(f.data, dict) and f.data.get("type") == "view"]
+    # the phase as of the refusal: the views before it and the first one after (pushes from
+    # different invocations may arrive in either order)
+    upto = next((k for k, _ in seqs if k > i), len(player.frames))
+    seq = max(q for k, q in seqs if k <= upto)
     return seq > player.sent_seq[error["id"]]
 
 
