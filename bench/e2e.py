@@ -22,7 +22,8 @@ Prints ONE JSON object:
   rooms, players, actions           what ran (actions = frames whose invocation posted a view)
   p50_ms, p99_ms                    frame sent -> every view it posted received
   ack_p50_ms                        refused frame sent -> its error frame received
-  refused, unchanged                frames answered by an error / that posted nothing
+  refused, unchanged                frames answered by an error / that posted no new view (an
+                                    early nudge's answer resends the current one)
   views_per_action                  view frames one action posted (mean)
   missing_views                     posted views a socket never received (0 expected)
   version_gaps, version_repeats     a socket's version moved by > 1 / not at all between two
@@ -264,6 +265,19 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
         inv = by_frame.get(fid)
         if inv and inv.get("connection"):
             socket_of[inv["connection"]] = p
+    # A view is new to its socket when its version is above every one posted there before;
+    # the others resend an unchanged view (an early nudge is answered with the current view,
+    # docs/protocol.md): they changed nothing and are not timed as changes.
+    top: dict[str, int] = {}
+    for inv in invocations:
+        inv["new"] = []
+    flat = [(i, post) for i in invocations for post in i["posts"]]
+    for owner, post in sorted(flat, key=lambda x: x[1][4]):  # in the order the gateway got them
+        conn, kind, version = post[0], post[1], post[2]
+        if kind == "view" and isinstance(version, int):
+            if version > top.get(conn, -1):
+                owner["new"].append(post)
+            top[conn] = max(version, top.get(conn, -1))
     latencies, views_per_action, acks = [], [], []
     by_action: dict[str, list[float]] = {}
     refused = unchanged = missing = untraced = 0
@@ -275,7 +289,7 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
             if inv is None:
                 untraced += 1
                 continue
-            views = [post for post in inv["posts"] if post[1] == "view"]
+            views = inv["new"]
             if any(post[1] == "error" for post in inv["posts"]):
                 refused += 1
                 at = error_receipt(sender, fid, t0)
