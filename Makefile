@@ -108,17 +108,25 @@ build-EngineLayer:
 
 # Each tier in its own process: Playwright's sync API keeps an event loop running on the
 # main thread, which would break the asyncio-based e2e tests if they shared a process.
-# unit+functions+bench (CPU in this process) and e2e (mostly waiting on its stack's
-# subprocesses) run side by side on the two cores; each writes its own log, shown after.
+# unit+functions+bench+contract (CPU in this process), e2e and browser (both mostly waiting on their
+# stacks' subprocesses and Chromium, game time stepped instead of waited for) run side by
+# side on the two cores; each writes its own log, shown after: a failing tier's whole log,
+# a passing one's closing lines.
+TIERS := inproc e2e browser
+TIER_inproc := tests/unit tests/functions tests/bench tests/contract
+TIER_e2e := tests/e2e
+TIER_browser := tests/browser
 test: lint sam-check browser-deps
 	@mkdir -p .test-logs
-	@$(BIN)/python -m pytest tests/unit tests/functions tests/bench tests/contract >.test-logs/inproc.log 2>&1 & inproc=$$!; \
-	$(BIN)/python -m pytest tests/e2e >.test-logs/e2e.log 2>&1; e2e=$$?; \
-	wait $$inproc; rc=$$?; \
-	echo "== unit, functions, bench, contract"; if [ $$rc -eq 0 ]; then tail -n 3 .test-logs/inproc.log; else cat .test-logs/inproc.log; fi; \
-	echo "== e2e"; if [ $$e2e -eq 0 ]; then tail -n 3 .test-logs/e2e.log; else cat .test-logs/e2e.log; fi; \
-	test $$rc -eq 0 -a $$e2e -eq 0
-	$(BIN)/python -m pytest tests/browser
+	@for t in $(TIERS); do \
+	  case $$t in inproc) args="$(TIER_inproc)";; e2e) args="$(TIER_e2e)";; browser) args="$(TIER_browser)";; esac; \
+	  ( start=$$(date +%s); $(BIN)/python -m pytest $$args >.test-logs/$$t.log 2>&1; rc=$$?; \
+	    echo "$$rc $$(( $$(date +%s) - start ))" >.test-logs/$$t.rc ) & \
+	done; wait; \
+	failed=0; for t in $(TIERS); do \
+	  read rc secs <.test-logs/$$t.rc; echo "== $$t ($$secs s)"; \
+	  if [ "$$rc" -eq 0 ]; then tail -n 3 .test-logs/$$t.log; else cat .test-logs/$$t.log; failed=1; fi; \
+	done; test $$failed -eq 0
 
 # checkov over template.yaml (CloudFormation framework: it reads SAM). Its own venv: checkov pins
 # boto3, PyYAML and others exactly, which would clash with requirements.lock. Every check it

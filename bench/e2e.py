@@ -1,33 +1,47 @@
 """End-to-end benchmark of the offline stack: N concurrent rooms x 12 scripted players.
 
-Starts ``python -m local --echo-route`` as a subprocess, seats and starts every room over
-REST + WebSocket, then plays classic games with bots until they end (or ``--duration``).
-Each room is driven by one loop that sends one frame at a time, nudges included (so every
-view frame the room's sockets receive between a frame and the room's next belongs to that
-frame: acks are errors carrying the frame's `id`, pushes are attributed by the send window,
-never by `version`, which is each viewer's own counter), while an echo prober in every room
-measures a bare round trip through the same gateway, thread pool and management API, in the
-same run.
+Starts ``python -m local --echo-route --trace-posts`` as a subprocess, seats and starts every
+room over REST + WebSocket, then plays classic games with bots until they end (or
+``--duration``), while an echo prober in every room measures a bare round trip through the
+same gateway, containers and management API, in the same run.
+
+How an action is timed: every frame carries its own `id`. The stack notes, for each handler
+invocation, the client frame `id` it answers and every frame it posted, by connection
+(Lambda's `_X_AMZN_TRACE_ID`, which botocore sends on each management API call;
+local/lambda_runtime.py and `GET /_local/trace` in local/gateway.py). An action's latency runs
+from its send to the moment the LAST connection it posted a view to has received that view
+(on each socket the post's frame is found by that socket's own `version`): "every viewer it
+changed has its new view". A refusal is timed to its error frame (matched by `id`). No
+attribution by time window or by the room's highest version.
 
     .venv/bin/python bench/e2e.py                 # 20 rooms x 12 players
     .venv/bin/python bench/e2e.py --quick         # 2 rooms x 6 players, 15 s: does it run
 
 Prints ONE JSON object:
   method                            this paragraph, in one line
-  rooms, players, actions           what ran (actions = frames that changed at least one view)
-  p50_ms, p99_ms                    frame sent -> the last view frame it caused has reached its
-                                    client (the room then stays silent QUIET_S)
-  refused, unchanged                frames answered by an error with their id / by no view
-  version_gaps, version_repeats     a socket's version moved by > 1 (a lost push) / not at all
-                                    (a push without a change); both 0 when pushes = changed views
-  stray_frames                      view frames outside every frame's window (0 expected)
+  rooms, players, actions           what ran (actions = frames whose invocation posted a view)
+  p50_ms, p99_ms                    frame sent -> every view it posted received
+  ack_p50_ms                        refused frame sent -> its error frame received
+  refused, unchanged                frames answered by an error / that posted no new view (an
+                                    early nudge's answer resends the current one)
+  views_per_action                  view frames one action posted (mean)
+  missing_views                     posted views a socket never received (0 expected)
+  version_gaps, version_repeats     a socket's version moved by > 1 / not at all between two
+                                    views it received (both 0 expected: one version per change)
+  pushes_by_cause                   view frames posted, by what caused them: "action" (a timed
+                                    frame), "$default:sync" / ":ready" / ":start" (the set-up's
+                                    frames), "timer" (the Scheduler ending a phase), "$connect"
+                                    (a presence mark changed), ...: the frames a window-based
+                                    count called stray
+  version_repeats_by_cause          views posted twice at one version to one socket, by the
+                                    later post's cause (a `sync` answer resends the current view)
   baseline_p50_ms, baseline_p99_ms  echo frame sent -> echo received (same sockets, same time)
   ratio_p99                         p99_ms / baseline_p99_ms (goal <= 3)
-  messages_per_action               view frames pushed per action
   max_message_bytes                 the largest frame any client received
-  phase_end_lateness_p99_s          real seconds from a phase's endsAt to its next view reaching
+  phase_end_lateness_p50_s/_p99_s   real seconds from a phase's endsAt to its next view reaching
                                     the room, with clients connected (they nudge); goal <= 1
   phase_end_lateness_p99_game_s     the same in game seconds (x time scale)
+  load                              os.getloadavg() before and after (the machine is shared)
 """
 
 from __future__ import annotations
@@ -36,6 +50,7 @@ import argparse
 import asyncio
 import json
 import math
+import os
 import random
 import sys
 import time
@@ -51,9 +66,10 @@ from local.client import Api, Bot, Player, Received, fill_room, start_game  # no
 from local.process import start_stack  # noqa: E402
 
 DEBUG = False
-METHOD = ("each room sends one frame at a time (bot tasks, chat, nudges at countdown zero) and times it from "
-          "the send to the last view frame any socket of the room receives before QUIET_S of silence; "
-          "errors are matched by frame id; echo baseline = echo route round trips on the same sockets")
+METHOD = ("each frame is timed from its send to the receipt of the last view its own invocation posted "
+          "(the stack's per-invocation trace: client frame id -> posts by connection; each post found on "
+          "its socket by that socket's version); refusals to their error frame by id; echo baseline = "
+          "echo route round trips on the same sockets, same run")
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -63,10 +79,6 @@ def pct(values: list[float], q: float) -> float | None:
     return xs[max(0, min(len(xs) - 1, math.ceil(q * len(xs)) - 1))]
 
 
-QUIET_S = 0.3  # a room's sockets silent this long after an action: its pushes have all landed
-SETTLE_MAX_S = 5.0
-
-
 @dataclass
 class RoomRun:
     """What one room records while it plays."""
@@ -74,21 +86,14 @@ class RoomRun:
     players: list[Player]
     bots: list[Bot]
     rng: random.Random
-    window: list[float] | None = None  # receipts of view frames since the room's frame in flight was sent
-    last_frame_at: float = 0.0
-    samples: list[tuple[str, float, int]] = field(default_factory=list)  # (action, ms, view frames)
-    versions: dict[int, int] = field(default_factory=dict)  # socket -> last view version it got
-    version_gaps: int = 0  # a socket's version moved by more than one: a push it never got
-    version_repeats: int = 0  # a push that did not move its viewer's version: nothing changed
-    stray_frames: int = 0  # view frames outside every action's window (timers; none expected)
-    refused: int = 0
-    unchanged: int = 0
+    sent: list[tuple[str, str, float, Player]] = field(default_factory=list)  # (frame id, action, t0, sender)
     phase_end: dict[int, float] = field(default_factory=dict)  # phase seq -> real (monotonic) endsAt
     phase_seen: dict[int, float] = field(default_factory=dict)  # phase seq -> first receipt
     phase_kind: dict[int, str] = field(default_factory=dict)
     echo_ms: list[float] = field(default_factory=list)
     max_bytes: int = 0
     nudges: int = 0
+    last_nudge: tuple = ()
     started: float = 0.0
     until: float = 0.0
     think_s: float = 0.5  # mean pause between two frames of the room (players think)
@@ -98,20 +103,6 @@ class RoomRun:
         data = got.data
         if not (isinstance(data, dict) and data.get("type") == "view"):
             return
-        self.last_frame_at = got.at
-        if self.window is not None:
-            self.window.append(got.at)
-        else:
-            self.stray_frames += 1
-        # A frame's version is its viewer's own counter (functions/service/viewdiff.py): on one
-        # socket it moves by exactly one per push, or a push was lost or sent without a change.
-        v, key = data.get("version", 0), id(player)
-        prev = self.versions.get(key)
-        if prev is not None and v == prev:
-            self.version_repeats += 1
-        elif prev is not None and v > prev + 1:
-            self.version_gaps += 1
-        self.versions[key] = max(v, prev or 0)
         view = data["view"]
         phase = view.get("phase") or {}
         seq = phase.get("seq")
@@ -133,25 +124,10 @@ class RoomRun:
 
 
 async def measure(room: RoomRun, sender: Player, action: str, payload: dict) -> None:
-    """Send one frame with its own id and time it to the last view it caused: the room has
-    nothing else in flight, so every view frame any of its sockets receives from the send
-    until QUIET_S of silence belongs to this frame. An error carrying the frame's id marks
-    it refused (not timed); a frame answered by no view changed nothing (not timed)."""
-    room.window = []
+    """Send one frame; what it caused is read from the stack's trace after the run."""
     t0 = time.monotonic()
     fid = await sender.send(action, **payload)
-    while True:
-        await asyncio.sleep(0.02)
-        now = time.monotonic()
-        if sender.error_for(fid) or now - max(t0, room.last_frame_at) >= QUIET_S or now - t0 > SETTLE_MAX_S:
-            break
-    got, room.window = room.window, None
-    if sender.error_for(fid):
-        room.refused += 1
-    elif not got:
-        room.unchanged += 1
-    else:
-        room.samples.append((action, (max(got) - t0) * 1000, len(got)))
+    room.sent.append((fid, action, t0, sender))
 
 
 async def drive(room: RoomRun, until: float) -> None:
@@ -161,7 +137,10 @@ async def drive(room: RoomRun, until: float) -> None:
     while not room.over and time.monotonic() < until:
         sender, frame = None, None
         left = room.seconds_left()
-        if left is not None and left <= 0:
+        seq = (room.players[0].view or {}).get("phase", {}).get("seq")
+        if left is not None and left <= 0 and (seq, int(-left * 4)) != room.last_nudge:
+            # at most ~4 nudges a second per room, as local.client.Bot paces its own
+            room.last_nudge = (seq, int(-left * 4))
             alive = [b.player for b in room.bots if not b.player.closed and b.player.view]
             sender, frame = room.rng.choice(alive), {"action": "nudge"}
             room.nudges += 1
@@ -180,17 +159,18 @@ async def drive(room: RoomRun, until: float) -> None:
             if write and (bot.player.view or {}).get("you", {}).get("alive"):
                 sender, frame = bot.player, {"action": "chat", "channel": write[0], "text": "hmm, suspicious"}
         if frame is None:
-            await asyncio.sleep(0.05 if left is None else max(0.0, min(0.1, left)))
+            await asyncio.sleep(0.05 if left is None else max(0.05, min(0.1, left)))
             continue
         action = frame.pop("action")
         if DEBUG:
             print(f"{time.monotonic():.2f} {id(room) % 1000} send {action} {frame} "
                   f"phase={sender.phase_kind()} left={left}", file=sys.stderr)
         await measure(room, sender, action, frame)
-        # The players think, but a countdown that reaches zero meanwhile is nudged at once.
+        # The players think, but a countdown that reaches zero meanwhile is nudged soon (a
+        # countdown already at zero: at the nudge pace, not in a busy loop of table talk).
         pause = room.rng.uniform(0.5, 1.5) * room.think_s
         left = room.seconds_left()
-        await asyncio.sleep(pause if left is None else max(0.0, min(pause, left)))
+        await asyncio.sleep(pause if left is None else max(0.05, min(pause, left if left > 0 else 0.25)))
 
 
 async def echo_probe(room: RoomRun, until: float, interval: float) -> None:
@@ -227,18 +207,155 @@ async def setup_room(http: aiohttp.ClientSession, api: Api, n_players: int, seed
     return room
 
 
+async def introduce(players: list[Player]) -> dict[str, Player]:
+    """Frame id -> socket: each socket sends one `ping` with its own id, so the trace
+    names the connection behind every socket (a connection id is never shown to a client)."""
+    return {await p.send("ping"): p for p in players}
+
+
+async def fetch_trace(http: aiohttp.ClientSession, url: str) -> list[dict]:
+    async with http.get(url + "_local/trace") as res:
+        if res.status != 200:
+            raise SystemExit(f"the stack does not trace its posts (start it with --trace-posts): {res.status}")
+        return (await res.json())["invocations"]
+
+
+def receipt(player: Player, version: int, after: float) -> float | None:
+    """When ``player``'s socket received its view frame ``version`` (the first at or after ``after``)."""
+    for got in player.frames:
+        d = got.data
+        if got.at >= after and isinstance(d, dict) and d.get("type") == "view" and d.get("version") == version:
+            return got.at
+    return None
+
+
+def error_receipt(player: Player, fid: str, after: float) -> float | None:
+    for got in player.frames:
+        d = got.data
+        if got.at >= after and isinstance(d, dict) and d.get("type") == "error" and d.get("id") == fid:
+            return got.at
+    return None
+
+
+def socket_versions(players: list[Player]) -> tuple[int, int]:
+    """Gaps (a socket's version moved by more than one) and repeats (did not move) between two
+    view frames one socket received."""
+    gaps = repeats = 0
+    for p in players:
+        last = None
+        for got in p.frames:
+            d = got.data
+            if not (isinstance(d, dict) and d.get("type") == "view"):
+                continue
+            v = d.get("version", 0)
+            if last is not None and v == last:
+                repeats += 1
+            elif last is not None and v > last + 1:
+                gaps += 1
+            last = v
+    return gaps, repeats
+
+
+def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Player]) -> dict:
+    """Join the stack's trace with what the sockets received: per action, the views it posted
+    and when each arrived."""
+    by_frame = {inv["frameId"]: inv for inv in invocations if inv.get("frameId") is not None}
+    socket_of: dict[str, Player] = {}
+    for fid, p in hello.items():
+        inv = by_frame.get(fid)
+        if inv and inv.get("connection"):
+            socket_of[inv["connection"]] = p
+    # A view is new to its socket when its version is above every one posted there before;
+    # the others resend an unchanged view (an early nudge is answered with the current view,
+    # docs/protocol.md): they changed nothing and are not timed as changes.
+    top: dict[str, int] = {}
+    for inv in invocations:
+        inv["new"] = []
+    flat = [(i, post) for i in invocations for post in i["posts"]]
+    for owner, post in sorted(flat, key=lambda x: x[1][4]):  # in the order the gateway got them
+        conn, kind, version = post[0], post[1], post[2]
+        if kind == "view" and isinstance(version, int):
+            if version > top.get(conn, -1):
+                owner["new"].append(post)
+            top[conn] = max(version, top.get(conn, -1))
+    latencies, views_per_action, acks = [], [], []
+    by_action: dict[str, list[float]] = {}
+    refused = unchanged = missing = untraced = 0
+    ours: set = set()
+    for r in rooms:
+        for fid, action, t0, sender in r.sent:
+            ours.add(fid)
+            inv = by_frame.get(fid)
+            if inv is None:
+                untraced += 1
+                continue
+            views = inv["new"]
+            if any(post[1] == "error" for post in inv["posts"]):
+                refused += 1
+                at = error_receipt(sender, fid, t0)
+                if at is not None:
+                    acks.append((at - t0) * 1000)
+                continue
+            if not views:
+                unchanged += 1
+                continue
+            arrivals = []
+            for conn, _kind, version, _size, _at in views:
+                p = socket_of.get(conn)
+                at = receipt(p, version, t0) if p is not None else None
+                if at is None:
+                    missing += 1
+                else:
+                    arrivals.append(at)
+            if arrivals:
+                ms = (max(arrivals) - t0) * 1000
+                latencies.append(ms)
+                views_per_action.append(len(views))
+                by_action.setdefault(action, []).append(ms)
+    def cause(inv: dict) -> str:
+        if inv.get("frameId") in ours:
+            return "action"
+        return f"{inv['route']}:{inv['action']}" if inv.get("action") else inv["route"]
+
+    causes: dict[str, int] = {}
+    posted: dict[tuple, list[str]] = {}  # (connection, version) -> what posted it, in order
+    seen_by: dict[tuple, list] = {}
+    for inv in sorted(invocations, key=lambda i: i["start"]):
+        for conn, kind, version, _size, _at in inv["posts"]:
+            if kind == "view":
+                causes[cause(inv)] = causes.get(cause(inv), 0) + 1
+                posted.setdefault((conn, version), []).append(cause(inv))
+                if DEBUG:
+                    seen_by.setdefault((conn, version), []).append(
+                        (round(inv["start"] % 1000, 3), inv["route"], inv.get("action"), _size, round(_at % 1000, 3)))
+    # A version posted twice to one socket: the later post resent a view that had not changed.
+    repeats: dict[str, int] = {}
+    if DEBUG:
+        for key, by in seen_by.items():
+            if len(by) > 1:
+                print("repeat", key[0][-6:], key[1], by, file=sys.stderr)
+    for by in posted.values():
+        for c in by[1:]:
+            repeats[c] = repeats.get(c, 0) + 1
+    return {"latencies": latencies, "views_per_action": views_per_action, "acks": acks, "by_action": by_action,
+            "refused": refused, "unchanged": unchanged, "missing": missing, "untraced": untraced,
+            "causes": causes, "repeats": repeats, "sockets_known": len(socket_of)}
+
+
 async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_interval: float,
                 think_s: float) -> dict:
+    load_before = os.getloadavg()
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as http:
         api = Api(http, url)
         sem = asyncio.Semaphore(5)
-
+        hello: dict[str, Player] = {}
         started = time.monotonic()
 
         async def one(i: int) -> RoomRun:
             async with sem:
                 room = await setup_room(http, api, n_players, i + 1, think_s)
+            hello.update(await introduce(room.players))
             # Each room plays as soon as it has started, so no phase runs out unattended.
             room.started = time.monotonic()
             until = room.until = room.started + duration
@@ -247,18 +364,15 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
 
         rooms = await asyncio.gather(*(one(i) for i in range(n_rooms)))
         elapsed = time.monotonic() - started
-        await asyncio.sleep(0.5)  # let the last frames of the last actions land
+        await asyncio.sleep(1.0)  # let the last frames of the last actions land
+        invocations = await fetch_trace(http, url)
         for r in rooms:
             for p in r.players:
                 await p.close()
 
-    latencies, per_action, lateness, echo = [], [], [], []
-    by_action: dict[str, list[float]] = {}
+    got = attribute(rooms, invocations, hello)
+    latencies, lateness, echo = got["latencies"], [], []
     for r in rooms:
-        for action, ms, frames in r.samples:
-            latencies.append(ms)
-            per_action.append(frames)
-            by_action.setdefault(action, []).append(ms)
         for seq, seen in r.phase_seen.items():
             end = r.phase_end.get(seq - 1)
             # Only phases that ran out while the room's clients were playing (and nudging).
@@ -266,17 +380,13 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
                 lateness.append(seen - end)
                 if DEBUG and seen - end > 1:
                     print(f"late {seen - end:.2f}s: {r.phase_kind.get(seq - 1)} -> {r.phase_kind.get(seq)} "
-                          f"seq={seq} end={end:.2f} seen={seen:.2f} room={id(r) % 1000} until={r.started:.2f}+",
-                          file=sys.stderr)
+                          f"seq={seq} room={id(r) % 1000}", file=sys.stderr)
         echo.extend(r.echo_ms)
-    if DEBUG:
-        import collections
-
-        codes = collections.Counter(e.get("code") for r in rooms for p in r.players for e in p.errors)
-        print("errors:", dict(codes), file=sys.stderr)
+    gaps, repeats = socket_versions([p for r in rooms for p in r.players])
     p99, b99 = pct(latencies, 0.99), pct(echo, 0.99)
     scale = rooms[0].players[0].view.get("clockRate", 1.0) if rooms and rooms[0].players[0].view else 1.0
     late99 = pct(lateness, 0.99)
+    vpa = got["views_per_action"]
     return {
         "method": METHOD,
         "rooms": n_rooms,
@@ -284,20 +394,27 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         "actions": len(latencies),
         "p50_ms": _r(pct(latencies, 0.5)),
         "p99_ms": _r(p99),
+        "ack_p50_ms": _r(pct(got["acks"], 0.5)),
         "baseline_p50_ms": _r(pct(echo, 0.5)),
         "baseline_p99_ms": _r(b99),
         "ratio_p99": _r(p99 / b99 if p99 is not None and b99 else None, 2),
-        "messages_per_action": _r(sum(per_action) / len(per_action) if per_action else None, 2),
+        "views_per_action": _r(sum(vpa) / len(vpa) if vpa else None, 2),
         "max_message_bytes": max((r.max_bytes for r in rooms), default=0),
+        "phase_end_lateness_p50_s": _r(pct(lateness, 0.5), 3),
         "phase_end_lateness_p99_s": _r(late99, 3),
         "phase_end_lateness_p99_game_s": _r(late99 * scale if late99 is not None else None, 3),
         "phase_ends": len(lateness),
-        "p50_ms_by_action": {k: _r(pct(v, 0.5)) for k, v in sorted(by_action.items())},
-        "refused": sum(r.refused for r in rooms),
-        "unchanged": sum(r.unchanged for r in rooms),
-        "version_gaps": sum(r.version_gaps for r in rooms),
-        "version_repeats": sum(r.version_repeats for r in rooms),
-        "stray_frames": sum(r.stray_frames for r in rooms),
+        "p50_ms_by_action": {k: _r(pct(v, 0.5)) for k, v in sorted(got["by_action"].items())},
+        "sent_by_action": _count(a for r in rooms for _, a, _, _ in r.sent),
+        "refused": got["refused"],
+        "unchanged": got["unchanged"],
+        "missing_views": got["missing"],
+        "untraced": got["untraced"],
+        "sockets_known": got["sockets_known"],
+        "version_gaps": gaps,
+        "version_repeats": repeats,
+        "pushes_by_cause": got["causes"],
+        "version_repeats_by_cause": got["repeats"],
         "nudges": sum(r.nudges for r in rooms),
         "echoes": len(echo),
         "games_ended": sum(1 for r in rooms if r.over),
@@ -305,7 +422,16 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         "seconds": _r(elapsed, 1),
         "actions_per_s": _r(len(latencies) / elapsed if elapsed else None, 1),
         "think_s": think_s,
+        "load": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in os.getloadavg()],
+                 "cpus": os.cpu_count()},
     }
+
+
+def _count(items) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for x in items:
+        out[x] = out.get(x, 0) + 1
+    return dict(sorted(out.items()))
 
 
 def _r(x: float | None, nd: int = 1) -> float | None:
@@ -322,7 +448,7 @@ def main() -> int:
     p.add_argument("--think", type=float, default=0.5,
                    help="mean real seconds between two frames of one room (the players' pace)")
     p.add_argument("--containers", type=int, default=4, help="handler processes of the stack it starts")
-    p.add_argument("--url", help="bench a running stack (started with --echo-route) instead of starting one")
+    p.add_argument("--url", help="bench a running stack (started with --echo-route --trace-posts) instead")
     p.add_argument("--debug", action="store_true", help="explain late phase ends on stderr")
     p.add_argument("--quick", action="store_true",
                    help="2 rooms x 6 players for 15 s at time scale 20: checks it runs (tests/bench)")
@@ -334,7 +460,8 @@ def main() -> int:
     stack = None
     url = a.url
     if url is None:
-        stack = start_stack("--echo-route", "--containers", str(a.containers), time_scale=a.time_scale)
+        stack = start_stack("--echo-route", "--trace-posts", "--containers", str(a.containers),
+                            time_scale=a.time_scale)
         url = stack.url
     try:
         out = asyncio.run(bench(url, a.rooms, a.players, a.duration, a.echo_interval, a.think))

@@ -82,6 +82,12 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
         default=None,
         help="spectator connections per room (template.yaml's MaxSpectators; default: its default, 20)",
     )
+    p.add_argument(
+        "--trace-posts",
+        action="store_true",
+        help="record which invocation (and client frame id) caused each post; GET /_local/trace "
+        "(the e2e benchmark; needs --containers >= 1)",
+    )
     p.add_argument("--workers", type=int, default=32, help="thread pool size")
     p.add_argument("--verbose", "-v", action="store_true")
     a = p.parse_args(argv)
@@ -111,6 +117,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
         max_spectators=a.max_spectators,
         manual_clock=a.manual_clock,
         seed=a.seed,
+        trace_posts=a.trace_posts,
     ), a.verbose
 
 

@@ -211,6 +211,7 @@ class Gateway:
         app.router.add_post("/_local/vanish", self.vanish)
         app.router.add_get("/_local/env", self.env_json)
         app.router.add_post("/_local/clock", self.clock_step)
+        app.router.add_get("/_local/trace", self.trace_json)
         app.router.add_get("/{tail:.*}", self.static)
         app.on_shutdown.append(self._on_shutdown)
         return app
@@ -278,6 +279,32 @@ class Gateway:
                 "AWS_ENDPOINT_URL_DYNAMODB", "TABLE_NAME", "MAFIA_CLOCK_RATE", "MAFIA_CLOCK_ORIGIN",
                 "MAFIA_CLOCK_FILE")
         return web.json_response({k: os.environ[k] for k in keys if k in os.environ})
+
+    async def trace_json(self, _request: web.Request) -> web.Response:
+        """The invocations traced since the last call (`--trace-posts`), and what each posted:
+        ``{"invocations": [{"route", "connection", "frameId", "start", "posts": [[connection,
+        type, version, bytes, at]]}]}``; the benchmark correlates a client's frame `id` with
+        the pushes it caused (bench/e2e.py). 409 when the stack does not trace."""
+        traces = self.runtime.traces
+        if traces is None:
+            return _json_response(409, {"error": "start the stack with --trace-posts"})
+        self.runtime.traces = {}
+        return web.json_response({"invocations": list(traces.values())})
+
+    def _trace_post(self, request: web.Request, conn_id: str, data: bytes) -> None:
+        """Note a post under the invocation whose trace header it carries (botocore adds it
+        from `_X_AMZN_TRACE_ID`: local/lambda_runtime.py `_lambda_environment`)."""
+        traces = self.runtime.traces
+        record = traces.get(request.headers.get("X-Amzn-Trace-Id", "")) if traces is not None else None
+        if record is None:
+            return
+        kind, version = None, None
+        try:
+            frame = json.loads(data)
+            kind, version = frame.get("type"), frame.get("version")
+        except (ValueError, AttributeError):
+            pass
+        record["posts"].append([conn_id, kind, version, len(data), time.time()])
 
     async def stats_json(self, _request: web.Request) -> web.Response:
         return web.json_response({**self.stats.as_dict(), "connections": len(self.connections)})
@@ -540,6 +567,7 @@ class Gateway:
         conn = self.connections.get(request.match_info["connection_id"])
         if conn is None:
             return self._gone()
+        self._trace_post(request, conn.id, data)
         try:
             frame: str | bytes = data.decode("utf-8")
         except UnicodeDecodeError:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import logging
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -107,8 +109,26 @@ def _container_init(paths: list[str], specs: dict[str, str], region: str, timeou
             logging.getLogger("local.lambda").exception("container: cannot import %s", spec)
 
 
-def _container_call(name: str, event: dict) -> tuple[str, Any, str]:
+def new_trace_id() -> str:
+    """An X-Ray trace header's root, as Lambda gives every invocation (`_X_AMZN_TRACE_ID`)."""
+    return f"Root=1-{int(time.time()):08x}-{uuid.uuid4().hex[:24]}"
+
+
+def _lambda_environment(name: str, trace_id: str | None) -> None:
+    """What the Lambda runtime sets before each invocation: with both variables botocore adds
+    the trace as the `X-Amzn-Trace-Id` header of every AWS call the invocation makes
+    (botocore/handlers.py, `add_recursion_detection_header`), so the gateway can tell which
+    invocation posted a frame (`Gateway.post_to_connection`)."""
+    os.environ["AWS_LAMBDA_FUNCTION_NAME"] = _function_name(name)
+    if trace_id:
+        os.environ["_X_AMZN_TRACE_ID"] = trace_id
+    else:
+        os.environ.pop("_X_AMZN_TRACE_ID", None)
+
+
+def _container_call(name: str, event: dict, trace_id: str | None = None) -> tuple[str, Any, str]:
     try:
+        _lambda_environment(name, trace_id)
         loaded = _container["loaded"]
         if name not in loaded:
             loaded[name] = load_handler(_container["specs"][name])
@@ -117,6 +137,25 @@ def _container_call(name: str, event: dict) -> tuple[str, Any, str]:
         return "ok", loaded[name](event, context), ""
     except BaseException as exc:  # noqa: BLE001 - travels back to the gateway as text
         return "error", f"{type(exc).__name__}: {exc}", traceback.format_exc()
+
+
+def _invocation(event: dict) -> dict:
+    """The connection, the client's frame `id` and its `action` an invocation answers (None
+    for others: REST, Scheduler)."""
+    if not isinstance(event, dict):
+        return {"connection": None, "frameId": None, "action": None}
+    ctx = event.get("requestContext") or {}
+    frame_id = action = None
+    body = event.get("body")
+    if isinstance(body, str) and body.startswith("{"):
+        try:
+            parsed = json.loads(body)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict):
+            frame_id = parsed["id"] if isinstance(parsed.get("id"), str | int) else None
+            action = parsed["action"] if isinstance(parsed.get("action"), str) else None
+    return {"connection": ctx.get("connectionId"), "frameId": frame_id, "action": action}
 
 
 def _container_ping() -> bool:
@@ -155,6 +194,10 @@ class LambdaRuntime:
         self.code_paths = list(code_paths or [])
         self.pool: ProcessPoolExecutor | None = None
         self._loaded: dict[str, Handler] = {}
+        # trace id -> what one invocation was and posted, when tracing (`--trace-posts`); only
+        # containers carry the trace (one invocation per process, as on Lambda: the
+        # environment variable is the invocation's own).
+        self.traces: dict[str, dict] | None = None
 
     def has(self, name: str) -> bool:
         return name in self.specs
@@ -189,8 +232,11 @@ class LambdaRuntime:
         """Run handler ``name``. Raises what it raises (HandlerError from a container), or
         IntegrationTimeout."""
         loop = asyncio.get_running_loop()
+        trace_id = new_trace_id()
+        if self.traces is not None:
+            self.traces[trace_id] = {"route": name, **_invocation(event), "start": time.time(), "posts": []}
         if self.pool is not None:
-            future = loop.run_in_executor(self.pool, _container_call, name, event)
+            future = loop.run_in_executor(self.pool, _container_call, name, event, trace_id)
         else:
             future = loop.run_in_executor(self.executor, self._call, name, event)
         try:

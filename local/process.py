@@ -76,18 +76,46 @@ class StackProcess:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def stop(self, sig: int = signal.SIGTERM, timeout: float = 15.0) -> int:
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 60.0) -> int:
+        """Stop the stack (SIGTERM: it stops its handler containers itself). A stack killed
+        outright cannot, so its containers are killed with it rather than left running.
+        ``timeout``: a loaded machine needs tens of seconds for a clean stop."""
         if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+            children = _children(self.proc.pid)
+            if sig == signal.SIGKILL:
+                self._kill(children)
+            else:
+                self.proc.send_signal(sig)
+                try:
+                    self.proc.wait(timeout)
+                except subprocess.TimeoutExpired:
+                    self._kill(children)
         return self.proc.returncode
 
+    def _kill(self, children: list[int]) -> None:
+        self.proc.kill()
+        self.proc.wait(5)
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass  # already gone
 
-def start_stack(*extra: str, time_scale: float = 1.0, timeout: float = 60.0, python: str | None = None,
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (its handler containers), from /proc (Linux; [] elsewhere)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields and int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def start_stack(*extra: str, time_scale: float = 1.0, timeout: float = 180.0, python: str | None = None,
                 env: dict[str, str] | None = None, manual_clock: bool = False,
                 seed: int | None = None, cwd: Path | None = None) -> StackProcess:
     """Start ``python -m local`` on a free port with ``extra`` arguments; wait for ``ready``.

@@ -58,6 +58,7 @@ class StackOptions:
     max_spectators: int | None = None  # template.yaml's MaxSpectators (None: its default)
     manual_clock: bool = False  # game time moves only through step() / POST /_local/clock
     seed: int | None = None  # seeds the Scheduler's jitter and duplicates, and $disconnect loss
+    trace_posts: bool = False  # record each invocation's posts (GET /_local/trace)
 
 
 class LocalStack:
@@ -95,6 +96,8 @@ class LocalStack:
             ws_routes.add("echo")
         self.runtime = LambdaRuntime(handlers, max_workers=opts.workers, region=aws.REGION,
                                      containers=opts.containers, code_paths=code_paths())
+        if opts.trace_posts:
+            self.runtime.traces = {}
         self.gateway = Gateway(
             self.runtime, web_dir=opts.web_dir, rest_resources=tpl.rest_resources(template),
             ws_routes=ws_routes, idle_timeout_s=opts.idle_timeout_s,

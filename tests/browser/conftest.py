@@ -8,9 +8,13 @@ import os
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from .stack import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, Stack
+
+# A page's wait for a push (5 s by default): the tiers run side by side on two shared cores
+# (Makefile `test`), where one write and its fan-out took over 5 s under load.
+expect.set_options(timeout=10_000)
 
 # The shared `stack` runs on a scaled clock (tests whose game must run by itself, at the
 # client's countdown and nudges: the timing path); `manual_stack` is stepped.

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import urllib.request
 from pathlib import Path
 
 from local import process
@@ -39,6 +41,17 @@ class Stack:
         self.port = self._proc.port
         self.proc = self._proc.proc
         self.log_path = self._proc.log_path
+        self._warm_up()
+
+    def _warm_up(self) -> None:
+        """Create one room over REST before any page does: the first write of a fresh stack
+        (each container's first DynamoDB and management API calls) takes seconds on a loaded
+        machine, more than a page's 5 s wait for its lobby."""
+        req = urllib.request.Request(self.url + "api/rooms", method="POST",
+                                     data=json.dumps({"name": "Warm", "preset": "classic", "options": {}}).encode(),
+                                     headers={"Content-Type": "application/json", "Origin": self.url.rstrip("/")})
+        with urllib.request.urlopen(req, timeout=120) as res:  # noqa: S310 - our own 127.0.0.1 stack
+            res.read()
 
     @property
     def url(self) -> str:

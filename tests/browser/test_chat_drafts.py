@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .ui import FAST_OPTIONS, seat_everyone, start_and_learn_roles
+from .ui import FAST_OPTIONS, end_phase, seat_everyone, start_and_learn_roles
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
@@ -18,15 +18,14 @@ CHAT_STATE_JS = """() => ({
 })"""
 
 
-def test_a_half_typed_mafia_line_stays_in_the_mafia_tab_when_day_comes(browser, stack, console_errors):
-    # a longer night (18 s of real time): room to type before dawn on a loaded machine
-    players = seat_everyone(
-        browser, stack.url, NAMES, console_errors, options={**FAST_OPTIONS, "nightSeconds": "90"}
-    )
+def test_a_half_typed_mafia_line_stays_in_the_mafia_tab_when_day_comes(browser, manual_stack, console_errors):
+    # the manual clock: the night lasts until the test ends it, however slow the machine
+    players = seat_everyone(browser, manual_stack.url, NAMES, console_errors, options=FAST_OPTIONS)
     by_role = start_and_learn_roles(players)
     mafia = by_role["mafia"][0]
     other = next(pl for pl in players if pl is not mafia)
     secret = "they suspect Cat, kill Dan"
+    end_phase(manual_stack, players[0], "roleReveal")  # the cards were read, not all tapped
     for pl in players:
         pl.wait_phase("night")
     mafia.dismiss_cards()
@@ -37,7 +36,8 @@ def test_a_half_typed_mafia_line_stays_in_the_mafia_tab_when_day_comes(browser, 
     assert state == {"phase": "night", "tab": "mafia", "text": secret, "disabled": False}, state
 
     # Dawn: the screen follows the day chat, with its own (empty) draft.
-    mafia.wait_phase("discussion", timeout=60_000)
+    end_phase(manual_stack, mafia, "night")
+    mafia.wait_phase("discussion")
     expect(page.locator("#chat-tab-day")).to_have_attribute("aria-selected", "true")
     state = page.evaluate(CHAT_STATE_JS)
     assert state == {"phase": "discussion", "tab": "day", "text": "", "disabled": False}, state

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .ui import FAST_OPTIONS, Player
+from .ui import FAST_OPTIONS, Player, end_phase
 
 LONGEST = "Wolfgang Maximiliano"  # 20 characters, the maximum a name may have
 assert len(LONGEST) == 20
@@ -44,7 +44,8 @@ def overlaps(a: dict, b: dict) -> bool:
 
 
 @pytest.mark.parametrize("width,height", [(320, 640), (390, 844)])
-def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, console_errors, width, height):
+def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, manual_stack, console_errors, width, height):
+    stack = manual_stack  # every phase here ends by the clock, stepped
     pl = Player(
         browser, stack.url, LONGEST, viewport={"width": width, "height": height}, errors=console_errors
     )
@@ -66,7 +67,9 @@ def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, con
     expect(page.locator("#start-btn")).to_be_enabled()
     assert_fits(pl, "lobby")
     page.click("#start-btn")
-    pl.wait_phase("greeting", timeout=15_000)
+    pl.wait_phase("roleReveal")
+    end_phase(stack, pl, "roleReveal")  # nobody taps the card: the reveal runs out
+    pl.wait_phase("greeting")
     expect(page.locator(".tile.me .tile-name")).to_have_attribute("title", LONGEST)
     assert_fits(pl, "greeting")
 
@@ -85,7 +88,8 @@ def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, con
     # Half a message survives the views the bots push and the fall of night.
     page.fill("#chat-input", "I think the quiet one")
     # the greeting has no early end (docs/rules.md, classic, "Day"): it ends by itself
-    pl.wait_phase("night", timeout=30_000)
+    end_phase(stack, pl, "greeting")
+    pl.wait_phase("night")
     expect(page.locator("#chat-input")).to_have_value("I think the quiet one")
     # Night fall has its sound cue (muted here: browsers under test start muted).
     assert {"cue": "night", "played": False} in page.evaluate("() => window.__cues")
@@ -94,7 +98,8 @@ def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, con
 
     # Morning: the news is a card inside the banner, under the title and the clock; it covers
     # neither them nor the chat tabs.
-    expect(page.locator("#phase-banner")).not_to_have_attribute("data-kind", "night", timeout=30_000)
+    end_phase(stack, pl, "night")
+    expect(page.locator("#phase-banner")).not_to_have_attribute("data-kind", "night")
     card = page.locator("#event-slot .event-card")
     if card.count():
         c = box(pl, "#event-slot .event-card")
@@ -189,9 +194,10 @@ def test_top_bar_is_one_line_on_a_390_px_phone_in_every_language(browser, stack,
 
 
 @pytest.mark.parametrize("lang", ["ru", "ko", "en"])
-def test_nothing_is_cut_on_a_320_px_phone(browser, stack, console_errors, lang):
+def test_nothing_is_cut_on_a_320_px_phone(browser, manual_stack, console_errors, lang):
     """At 320 px: no text wider than its box (top bar, lobby, role card, night), no control
     outside the screen or on top of another, and the read-only chat hint shown whole."""
+    stack = manual_stack  # the reveal and the night end by the clock, stepped
     pl = Player(
         browser,
         stack.url,
@@ -229,14 +235,16 @@ def test_nothing_is_cut_on_a_320_px_phone(browser, stack, console_errors, lang):
         clock,
     )
     # Night: everyone's chat is read-only; its hint fits the field (Send makes room).
-    pl.wait_phase("night", timeout=60_000)
+    end_phase(stack, pl, "roleReveal")  # nobody taps the card: the reveal runs out
+    pl.wait_phase("night")
     page.click("#chat-tab-day")
     expect(page.locator("#chat-input")).to_be_disabled()
     expect(page.locator("#chat-send")).to_be_hidden()
     assert_nothing_cut(pl, "night")  # the read-only hint in the chat field among the rest
     # Day: the chat this player may write in (the town's, or the dead's) with Send beside it,
     # the night's news in the banner.
-    pl.wait_phase("discussion", timeout=60_000)
+    end_phase(stack, pl, "night")
+    pl.wait_phase("discussion")
     expect(page.locator("#chat-send")).to_be_visible()
     expect(page.locator("#chat-input")).to_be_enabled()
     assert_nothing_cut(pl, "day")

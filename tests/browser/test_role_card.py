@@ -1,28 +1,19 @@
 """The role card stays closed until its owner taps it, and "my role" opens it again.
 
-Runs on its own stack at real speed. The reveal waits (up to roleRevealSeconds, 60 s) until
-every player has tapped their card: the greeting starts when the last one does (docs/rules.md, "Room
-rules")."""
+Runs on the manual-clock stack: game time stands still, so the reveal (up to
+roleRevealSeconds, 60 s) can only end the way these tests check, when every player has tapped
+their card: the greeting starts when the last one does (docs/rules.md, "Room rules")."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
-from .stack import Stack
 from .ui import seat_everyone
 
 
-@pytest.fixture(scope="module")
-def real_time_stack():
-    s = Stack(time_scale=1.0)
-    yield s
-    s.stop()
-
-
-def test_role_card_hidden_until_tapped(browser, real_time_stack, console_errors):
+def test_role_card_hidden_until_tapped(browser, manual_stack, console_errors):
     players = seat_everyone(
-        browser, real_time_stack.url, ["Ann", "Bob", "Cat", "Dan"], console_errors, options={}
+        browser, manual_stack.url, ["Ann", "Bob", "Cat", "Dan"], console_errors, options={}
     )
     players[0].click("#start-btn")
     pl = players[1]
@@ -46,17 +37,17 @@ def test_role_card_hidden_until_tapped(browser, real_time_stack, console_errors)
     for other in [p for p in players if p is not pl]:
         other.page.click("#reveal-role-btn")
     # Greeting day (firstPhase day): the same players, discussion tools for the living.
-    pl.wait_phase("greeting", timeout=20_000)
+    pl.wait_phase("greeting")
     expect(page.locator("#phase-title")).to_have_text("Greetings")
     for p in players:
         p.close()
 
 
-def test_team_mates_stay_hidden_until_the_role_card_is_tapped(browser, real_time_stack, console_errors):
+def test_team_mates_stay_hidden_until_the_role_card_is_tapped(browser, manual_stack, console_errors):
     """Two mafiosi: before the tap no page shows a badge or a mafia mark on any tile; after
     it, each mafioso sees the other one's badge."""
     names = ["Ann", "Bob", "Cat", "Dan", "Eve"]
-    players = seat_everyone(browser, real_time_stack.url, names, console_errors, options={"mafiaCount": "2"})
+    players = seat_everyone(browser, manual_stack.url, names, console_errors, options={"mafiaCount": "2"})
     players[0].click("#start-btn")
     for pl in players:
         pl.wait_phase("roleReveal")

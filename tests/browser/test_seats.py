@@ -21,7 +21,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from .stack import REPO, Stack
-from .ui import FAST_OPTIONS, Player
+from .ui import FAST_OPTIONS, Player, end_phase
 
 SHOTS = os.environ.get("SEAT_SCREENSHOTS")
 
@@ -62,9 +62,9 @@ def open_seat_tools(pl: Player) -> None:
     expect(pl.page.locator("#another-device-btn")).to_be_visible()
 
 
-def test_seat_follows_the_player_home_tabs_and_devices_and_a_guest_leaves(browser, stack, console_errors):
+def test_seat_follows_the_player_home_tabs_and_devices_and_a_guest_leaves(browser, manual_stack, console_errors):
+    stack = manual_stack  # the day lasts until stepped: room for the mute, report and device steps
     ann = Player(browser, stack.url, "Ann", errors=console_errors)
-    # a long day (60 s of real time) leaves room for the mute and report steps
     code = ann.create({**FAST_OPTIONS, "discussionMin": "300", "discussionMax": "300"})
     link = ann.page.locator("#share-link").input_value()
     bob = Player(browser, stack.url, "Bob", errors=console_errors)
@@ -77,9 +77,11 @@ def test_seat_follows_the_player_home_tabs_and_devices_and_a_guest_leaves(browse
         pl.my_pid()
 
     # play a night: the first phase is the night; the day follows at its deadline
+    end_phase(stack, bob, "roleReveal")  # the roles were read, not every card tapped
     bob.wait_phase("night")
+    end_phase(stack, bob, "night")
     for pl in (ann, bob):
-        pl.wait_phase("discussion", timeout=60_000)
+        pl.wait_phase("discussion")
 
     # one of the two talks (whoever the night spared), the other mutes and reports the line
     bob_alive = not bob.page.locator(".tile.me.dead").count()

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 import mafia_engine as me
 
-from .ui import MOBILE, Player, foreign_words, has_class, screen_keys
+from .ui import MOBILE, Player, end_phase, foreign_words, has_class, screen_keys
 
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea", "Max", "Ned"]
@@ -364,7 +364,8 @@ def test_classic_greeting_offers_no_end_discussion_and_focus_follows_the_new_scr
     host.close()
 
 
-def test_end_screen_starts_at_its_top_and_host_cards_stay_on_the_game_screen(browser, stack, console_errors):
+def test_end_screen_starts_at_its_top_and_host_cards_stay_on_the_game_screen(browser, manual_stack, console_errors):
+    stack = manual_stack  # nobody taps a role card: the reveal ends when the test steps it
     host = Player(browser, stack.url, "Анна", locale="ru-RU", errors=console_errors)
     page = host.page
     host.create({"firstPhase": "night", "nightSeconds": "180"})
@@ -374,7 +375,9 @@ def test_end_screen_starts_at_its_top_and_host_cards_stay_on_the_game_screen(bro
     guest.ready()
     add_bots(host, 2)
     page.click("#start-btn")
-    host.wait_phase("night", timeout=30_000)
+    host.wait_phase("roleReveal")
+    end_phase(stack, host, "roleReveal")
+    host.wait_phase("night")
     page.locator("#host-tools summary").click()
     page.click("#pause-btn")
     expect(page.locator(".event-card")).to_have_count(1)
@@ -426,7 +429,8 @@ def sideways(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
 
 
-def test_a_twenty_letter_name_wraps_on_cards_tiles_and_the_timeline(browser, stack, console_errors):
+def test_a_twenty_letter_name_wraps_on_cards_tiles_and_the_timeline(browser, manual_stack, console_errors):
+    stack = manual_stack  # nobody taps a role card: the reveal ends when the test steps it
     assert len(LONG) == 20
     host = Player(browser, stack.url, "민준", locale="ko-KR", errors=console_errors)
     page = host.page
@@ -439,7 +443,9 @@ def test_a_twenty_letter_name_wraps_on_cards_tiles_and_the_timeline(browser, sta
     # their role, never ends the game, so the removal card is shown on the game screen
     add_bots(host, 5)
     page.click("#start-btn")
-    host.wait_phase("night", timeout=30_000)
+    host.wait_phase("roleReveal")
+    end_phase(stack, host, "roleReveal")
+    host.wait_phase("night")
     for viewport in (MOBILE, SMALL):
         page.set_viewport_size(viewport)
         tile = page.locator(".tile-name", has_text=LONG)

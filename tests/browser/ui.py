@@ -3,7 +3,9 @@ storage), clicks and typing only. Shared by the tests and the screenshot script.
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from collections.abc import Callable
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -196,6 +198,33 @@ class Player:
                 assert not keys, f"{self.name}: untranslated keys on screen: {sorted(keys)}"
         finally:
             self.context.close()
+
+
+def room_phase(url: str, room: str):
+    """The room's phase as its REST summary gives it (``GET /api/rooms/{code}``)."""
+    with urllib.request.urlopen(f"{url}api/rooms/{room}", timeout=60) as res:  # noqa: S310 - our 127.0.0.1 stack
+        return json.load(res).get("phase")
+
+
+def end_phase(stack, pl: Player, kind: str, steps: int = 40) -> None:
+    """On a manual clock, with ``pl``'s page showing the ``kind`` phase (or past it: then
+    nothing is stepped): step game time to the next Scheduler delivery until the room's
+    phase has moved (its REST summary says so: other rooms' schedules on the shared stack
+    may come first, and a stale one of this room changes nothing), then see the page leave
+    the phase. One phase ends, never two, however slow the push."""
+    if pl.phase() != kind:
+        return
+    room = pl.page.locator("#room-chip").inner_text().strip()
+    before = room_phase(stack.url, room)
+    if before != kind:  # it has ended already (the players' moves): the page is about to follow
+        expect(pl.page.locator("#phase-banner")).not_to_have_attribute("data-kind", kind, timeout=30_000)
+        return
+    for _ in range(steps):
+        fired = stack.step(to="next")["fired"]
+        if any(name.startswith(f"mafia-{room}-") for name in fired) and room_phase(stack.url, room) != before:
+            expect(pl.page.locator("#phase-banner")).not_to_have_attribute("data-kind", kind, timeout=30_000)
+            return
+    raise AssertionError(f"room {room}: the {kind} phase never ended in {steps} steps")
 
 
 def has_class(cls: str) -> re.Pattern:
