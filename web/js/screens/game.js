@@ -3,7 +3,7 @@
 import { secondsLeft } from "../clock.js";
 import { h, replaceChildren } from "../dom.js";
 import { errorText, roleName, t } from "../i18n.js";
-import { eventText, eventWhen, isNight, lineNo, phaseTitle, playerName, resultIsBad, resultMark, resultsByTarget, resultText, revealedBadge } from "../game/format.js";
+import { catalogue, eventText, eventWhen, isNight, lineNo, phaseTitle, playerName, resultIsBad, resultMark, resultsByTarget, resultText, revealedBadge } from "../game/format.js";
 import { phaseRenderer, roleSeen } from "../game/phases.js";
 import { logWithResults, resultsBox } from "../game/results.js";
 import { votesFor } from "../game/votes.js";
@@ -223,7 +223,8 @@ export function mount(root, ctx) {
         if (p.id === me) classes.push("me");
         if (p.id === accused) classes.push("accused");
         const shownRole = (p.revealed && p.revealed.role) || known;
-        if ((p.revealed && p.revealed.team === "mafia") || ["mafia", "godfather"].includes(shownRole)) classes.push("rev-mafia");
+        const shownTeam = (p.revealed && p.revealed.team) || (catalogue(view).find((r) => r.id === shownRole) || {}).team;
+        if (shownTeam === "mafia") classes.push("rev-mafia");
         // This player's own finding about p ("checked: mafia"), for the rest of the game.
         const found = checked[p.id];
         const mark = found ? t("mark.line", { result: resultMark(view, found) }) : "";
@@ -256,7 +257,7 @@ export function mount(root, ctx) {
             h("span", { class: "tile-status" }, [status.join(" · "), status.length && badge ? sep() : null, badge ? h("span", { class: "tile-badge" }, badge) : null]),
             found ? sep() : null,
             found
-              ? h("span", { class: `tile-check${resultIsBad(found) ? " bad" : ""}`, title: resultText(view, found) }, mark)
+              ? h("span", { class: `tile-check${resultIsBad(found, view) ? " bad" : ""}`, title: resultText(view, found) }, mark)
               : null,
             selectable ? h("span", { class: "sr-only" }, ", " + t("a11y.tileChoose")) : null,
             counts[p.id] ? h("span", { class: "tile-votes", "aria-hidden": "true" }, String(counts[p.id])) : null,
