@@ -62,7 +62,12 @@ class Moto:
 
 
 def stack_environment(
-    *, host: str, port: int, moto_url: str, time_scale: float, clock_origin: float,
+    *,
+    host: str,
+    port: int,
+    moto_url: str,
+    time_scale: float,
+    clock_origin: float,
     clock_file: str | None = None,
 ) -> dict[str, str]:
     """Every variable docs/architecture.md lists, with local values."""

@@ -23,8 +23,6 @@ from typing import Any
 
 import aiohttp
 
-NIGHT_TASKS = ("mafiaTarget", "investigate", "heal", "mediumPeek")
-
 
 class ApiError(Exception):
     """A REST call answered with an error status."""
@@ -61,7 +59,9 @@ class Api:
         self.origin = base_url.rstrip("/")
 
     async def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        async with self.http.request(method, self.base + path, json=body, headers={"Origin": self.origin}) as r:
+        async with self.http.request(
+            method, self.base + path, json=body, headers={"Origin": self.origin}
+        ) as r:
             text = await r.text()
             try:
                 return r.status, json.loads(text) if text else None
@@ -106,8 +106,16 @@ class Player:
 
     _ids = itertools.count(1)
 
-    def __init__(self, http: aiohttp.ClientSession, ws_url: str, room: str, token: str | None = None,
-                 *, origin: str | None = None, name: str = "") -> None:
+    def __init__(
+        self,
+        http: aiohttp.ClientSession,
+        ws_url: str,
+        room: str,
+        token: str | None = None,
+        *,
+        origin: str | None = None,
+        name: str = "",
+    ) -> None:
         self.http = http
         self.ws_url = ws_url
         self.room = room
@@ -128,9 +136,17 @@ class Player:
 
     # ------------------------------------------------------------------ connection
     @classmethod
-    async def connect(cls, http: aiohttp.ClientSession, seat: Seat | None = None, *, ws_url: str | None = None,
-                      room: str | None = None, token: str | None = None, origin: str | None = None,
-                      sync: bool = True) -> Player:
+    async def connect(
+        cls,
+        http: aiohttp.ClientSession,
+        seat: Seat | None = None,
+        *,
+        ws_url: str | None = None,
+        room: str | None = None,
+        token: str | None = None,
+        origin: str | None = None,
+        sync: bool = True,
+    ) -> Player:
         """Open a socket (as ``seat``, or as a spectator with ``room`` only); ``sync`` asks for the view."""
         if seat is not None:
             ws_url, room, token = seat.ws_url, seat.room, seat.token
@@ -237,8 +253,10 @@ class Player:
                 return value
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"{self.name or self.token or 'spectator'}: condition not met in {timeout}s "
-                                   f"(phase={self.phase_kind()}, version={self.version})")
+                raise TimeoutError(
+                    f"{self.name or self.token or 'spectator'}: condition not met in {timeout}s "
+                    f"(phase={self.phase_kind()}, version={self.version})"
+                )
             if self.closed and (self._reader is None or self._reader.done()):
                 # Nothing more will arrive; one last check.
                 value = predicate(self)
@@ -319,9 +337,12 @@ class Bot:
         allies = {a["id"] for a in you.get("allies") or []}
         if not you.get("alive"):
             return None
-        if task in NIGHT_TASKS + ("vote",) and private.get("choice") is None and (key, task) not in self._done:
+        # what each task is: the preset's task table in the view (view.rules.tasks)
+        spec = ((v.get("rules") or {}).get("tasks") or {}).get(task) or {}
+        aimed = task == "vote" or (spec.get("night") and spec.get("targeted"))
+        if aimed and private.get("choice") is None and (key, task) not in self._done:
             targets = [t for t in private.get("targets") or [] if t != you["id"]]
-            if task in ("mafiaTarget", "vote") and you.get("team") == "mafia":
+            if (spec.get("team") or task == "vote") and you.get("team") == "mafia":
                 targets = [t for t in targets if t not in allies] or targets
             if targets:
                 self._done.add((key, task))
@@ -351,8 +372,9 @@ class Bot:
         last_nudge: tuple = ()
         while not until(self.player):
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{self.player.name}: game not over after {timeout}s "
-                                   f"(phase={self.player.phase_kind()})")
+                raise TimeoutError(
+                    f"{self.player.name}: game not over after {timeout}s (phase={self.player.phase_kind()})"
+                )
             await self.step()
             left = self.player.seconds_left()
             if self.nudge and left is not None and left <= 0:
@@ -372,8 +394,9 @@ class Bot:
         return self.player.view or {}
 
 
-async def fill_room(api: Api, n_players: int, *, preset: str = "classic", options: dict | None = None,
-                    prefix: str = "P") -> list[Seat]:
+async def fill_room(
+    api: Api, n_players: int, *, preset: str = "classic", options: dict | None = None, prefix: str = "P"
+) -> list[Seat]:
     """Create a room and seat ``n_players`` (the first is the host)."""
     host = await api.create_room(f"{prefix}1", preset, options)
     seats = [host]
@@ -390,9 +413,12 @@ async def ready_up(player: Player, *, timeout: float = 20) -> None:
         fid = await player.send("ready", ready=True)
         try:
             await player.wait_for(
-                lambda p, f=fid: p.error_for(f) or any(
-                    q["id"] == pid and q.get("ready") for q in (p.view or {}).get("players", [])),
-                timeout=max(0.1, deadline - time.monotonic()))
+                lambda p, f=fid: (
+                    p.error_for(f)
+                    or any(q["id"] == pid and q.get("ready") for q in (p.view or {}).get("players", []))
+                ),
+                timeout=max(0.1, deadline - time.monotonic()),
+            )
         except TimeoutError:
             raise TimeoutError(f"{player.name}: not ready after {timeout}s") from None
         err = player.error_for(fid)

@@ -51,10 +51,20 @@ def _single_and_multi(items: Iterable[tuple[str, str]]) -> tuple[dict[str, str],
 
 def _identity(source_ip: str, user_agent: str | None) -> dict:
     return {
-        "accessKey": None, "accountId": None, "apiKey": None, "apiKeyId": None, "caller": None,
-        "cognitoAuthenticationProvider": None, "cognitoAuthenticationType": None,
-        "cognitoIdentityId": None, "cognitoIdentityPoolId": None, "principalOrgId": None,
-        "sourceIp": source_ip, "user": None, "userAgent": user_agent, "userArn": None,
+        "accessKey": None,
+        "accountId": None,
+        "apiKey": None,
+        "apiKeyId": None,
+        "caller": None,
+        "cognitoAuthenticationProvider": None,
+        "cognitoAuthenticationType": None,
+        "cognitoIdentityId": None,
+        "cognitoIdentityPoolId": None,
+        "principalOrgId": None,
+        "sourceIp": source_ip,
+        "user": None,
+        "userAgent": user_agent,
+        "userArn": None,
     }
 
 
@@ -168,9 +178,15 @@ def ws_connect_event(
         "headers": single_h,
         "multiValueHeaders": multi_h,
         "requestContext": _ws_context(
-            route_key="$connect", event_type="CONNECT", connection=connection,
-            connected_at_ms=connected_at_ms, stage=stage, api=api, domain_name=domain_name,
-            source_ip=source_ip, user_agent=headers.get("User-Agent"),
+            route_key="$connect",
+            event_type="CONNECT",
+            connection=connection,
+            connected_at_ms=connected_at_ms,
+            stage=stage,
+            api=api,
+            domain_name=domain_name,
+            source_ip=source_ip,
+            user_agent=headers.get("User-Agent"),
         ),
         "isBase64Encoded": False,
     }
@@ -195,9 +211,15 @@ def ws_message_event(
 ) -> dict:
     """A message event (``$default`` or a custom route): no headers, the frame as ``body``."""
     context = _ws_context(
-        route_key=route_key, event_type="MESSAGE", connection=connection,
-        connected_at_ms=connected_at_ms, stage=stage, api=api, domain_name=domain_name,
-        source_ip=source_ip, user_agent=user_agent,
+        route_key=route_key,
+        event_type="MESSAGE",
+        connection=connection,
+        connected_at_ms=connected_at_ms,
+        stage=stage,
+        api=api,
+        domain_name=domain_name,
+        source_ip=source_ip,
+        user_agent=user_agent,
     )
     context["messageId"] = base64.b64encode(secrets.token_bytes(6)).decode()
     return {"requestContext": context, "body": body, "isBase64Encoded": False}
@@ -218,9 +240,15 @@ def ws_disconnect_event(
     """The ``$disconnect`` event (best effort on AWS; always sent here)."""
     headers = {"Host": domain_name, "x-api-key": "", "X-Forwarded-For": "", "x-restapi": ""}
     context = _ws_context(
-        route_key="$disconnect", event_type="DISCONNECT", connection=connection,
-        connected_at_ms=connected_at_ms, stage=stage, api=api, domain_name=domain_name,
-        source_ip=source_ip, user_agent=user_agent,
+        route_key="$disconnect",
+        event_type="DISCONNECT",
+        connection=connection,
+        connected_at_ms=connected_at_ms,
+        stage=stage,
+        api=api,
+        domain_name=domain_name,
+        source_ip=source_ip,
+        user_agent=user_agent,
     )
     context["disconnectStatusCode"] = status_code
     context["disconnectReason"] = reason

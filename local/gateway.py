@@ -66,8 +66,14 @@ def new_connection_id() -> str:
 # viewer accepts both; gzip is the one every browser accepts and the standard library writes.
 COMPRESS_MIN_BYTES = 1000
 COMPRESS_MAX_BYTES = 10_000_000
-_COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/manifest+json",
-                 "image/svg+xml", "application/xml")
+_COMPRESSIBLE = (
+    "text/",
+    "application/javascript",
+    "application/json",
+    "application/manifest+json",
+    "image/svg+xml",
+    "application/xml",
+)
 
 
 def _compressible(ctype: str) -> bool:
@@ -110,8 +116,9 @@ def _json_response(status: int, body: object, *, error_type: str | None = None) 
 
 
 def _unsupported_media_type() -> web.Response:
-    return _json_response(415, {"message": "Unsupported Media Type"},
-                          error_type="UnsupportedMediaTypeException")
+    return _json_response(
+        415, {"message": "Unsupported Media Type"}, error_type="UnsupportedMediaTypeException"
+    )
 
 
 def _iso(epoch_s: float) -> str:
@@ -176,7 +183,9 @@ class Gateway:
         self.step_clock = step_clock
         self.web_dir = web_dir.resolve() if web_dir else None
         self._gzip_cache: dict[Path, _Gzipped] = {}
-        self.rest_resources = tuple(rest_resources if rest_resources is not None else tpl.rest_resources(tpl.load()))
+        self.rest_resources = tuple(
+            rest_resources if rest_resources is not None else tpl.rest_resources(tpl.load())
+        )
         # Custom route keys (besides $connect/$disconnect/$default) that have a handler.
         self.ws_routes = {r for r in ws_routes if not r.startswith("$") and runtime.has(r)}
         self.rest_stage = rest_stage
@@ -240,8 +249,7 @@ class Gateway:
         close frame and without ``$disconnect`` - the client that vanished and the
         ``$disconnect`` AWS never delivered. The handlers learn it from a 410 at the next post."""
         wanted = dict(request.query)
-        hits = [c for c in self.connections.values()
-                if all(c.query.get(k) == v for k, v in wanted.items())]
+        hits = [c for c in self.connections.values() if all(c.query.get(k) == v for k, v in wanted.items())]
         for conn in hits:
             conn.skip_disconnect = True
             self.connections.pop(conn.id, None)
@@ -260,11 +268,13 @@ class Gateway:
         if not isinstance(body, dict) or not ({"advance", "to"} & body.keys()):
             return web.json_response({"error": 'want {"advance": N} or {"to": T | "next"}'}, status=400)
         advance, to = body.get("advance"), body.get("to")
-        if (advance is not None and (isinstance(advance, bool) or not isinstance(advance, int | float)
-                                     or advance < 0)) or (
-                to is not None and to != "next" and (isinstance(to, bool) or not isinstance(to, int | float))):
-            return web.json_response({"error": "advance: seconds >= 0; to: epoch seconds or \"next\""},
-                                     status=400)
+        if (
+            advance is not None
+            and (isinstance(advance, bool) or not isinstance(advance, int | float) or advance < 0)
+        ) or (to is not None and to != "next" and (isinstance(to, bool) or not isinstance(to, int | float))):
+            return web.json_response(
+                {"error": 'advance: seconds >= 0; to: epoch seconds or "next"'}, status=400
+            )
         if self.step_clock is None:
             return web.json_response({"error": "no manual clock"}, status=409)
         try:
@@ -275,9 +285,17 @@ class Gateway:
     async def env_json(self, _request: web.Request) -> web.Response:
         """For ops tools (``python -m ops.reports --local URL``): where this stack's table is
         and its game clock. Dummy credentials only; the offline stack never reaches AWS."""
-        keys = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_DEFAULT_REGION",
-                "AWS_ENDPOINT_URL_DYNAMODB", "TABLE_NAME", "MAFIA_CLOCK_RATE", "MAFIA_CLOCK_ORIGIN",
-                "MAFIA_CLOCK_FILE")
+        keys = (
+            "AWS_ACCESS_KEY_ID",
+            "AWS_SECRET_ACCESS_KEY",
+            "AWS_SESSION_TOKEN",
+            "AWS_DEFAULT_REGION",
+            "AWS_ENDPOINT_URL_DYNAMODB",
+            "TABLE_NAME",
+            "MAFIA_CLOCK_RATE",
+            "MAFIA_CLOCK_ORIGIN",
+            "MAFIA_CLOCK_FILE",
+        )
         return web.json_response({k: os.environ[k] for k in keys if k in os.environ})
 
     async def trace_json(self, _request: web.Request) -> web.Response:
@@ -361,8 +379,11 @@ class Gateway:
         matched = self._match_rest(request.method, path)
         if matched is None:
             # What API Gateway answers for a path or method the REST API does not define.
-            return _json_response(403, {"message": "Missing Authentication Token"},
-                                  error_type="MissingAuthenticationTokenException")
+            return _json_response(
+                403,
+                {"message": "Missing Authentication Token"},
+                error_type="MissingAuthenticationTokenException",
+            )
         resource, params = matched
         # API Gateway decompresses a coded body before the integration and answers 415 for a
         # coding it does not support or a body not in that coding (developer guide, "Call an
@@ -378,9 +399,17 @@ class Gateway:
                 return _unsupported_media_type()
             return _json_response(400, {"message": "Bad Request"})
         event = events.rest_event(
-            method=request.method, path=path, resource=resource.path, path_parameters=params,
-            headers=request.headers, query=request.query, body=body, stage=self.rest_stage,
-            api=self.rest_api_id, domain_name=request.host, source_ip=request.remote or "127.0.0.1",
+            method=request.method,
+            path=path,
+            resource=resource.path,
+            path_parameters=params,
+            headers=request.headers,
+            query=request.query,
+            body=body,
+            stage=self.rest_stage,
+            api=self.rest_api_id,
+            domain_name=request.host,
+            source_ip=request.remote or "127.0.0.1",
         )
         try:
             result = await self.runtime.invoke("rest", event)
@@ -430,9 +459,14 @@ class Gateway:
         source_ip = request.remote or "127.0.0.1"
         user_agent = request.headers.get("User-Agent")
         event = events.ws_connect_event(
-            connection=cid, connected_at_ms=int(connected_at * 1000), headers=request.headers,
-            query=request.query, stage=self.ws_stage, api=self.ws_api_id,
-            domain_name=request.host, source_ip=source_ip,
+            connection=cid,
+            connected_at_ms=int(connected_at * 1000),
+            headers=request.headers,
+            query=request.query,
+            stage=self.ws_stage,
+            api=self.ws_api_id,
+            domain_name=request.host,
+            source_ip=source_ip,
         )
         try:
             result = await self.runtime.invoke("$connect", event)
@@ -450,12 +484,22 @@ class Gateway:
                 if key.lower() == "sec-websocket-protocol":
                     protocols = (str(value),)
         ws = web.WebSocketResponse(
-            max_msg_size=MAX_MESSAGE_BYTES, protocols=protocols, autoping=True,
-            receive_timeout=None, compress=False,
+            max_msg_size=MAX_MESSAGE_BYTES,
+            protocols=protocols,
+            autoping=True,
+            receive_timeout=None,
+            compress=False,
         )
         await ws.prepare(request)
-        conn = Connection(cid, ws, connected_at, source_ip, user_agent, query=dict(request.query),
-                          transport=request.transport)
+        conn = Connection(
+            cid,
+            ws,
+            connected_at,
+            source_ip,
+            user_agent,
+            query=dict(request.query),
+            transport=request.transport,
+        )
         self.connections[cid] = conn
         close_reason = ""
         try:
@@ -494,8 +538,7 @@ class Gateway:
                 self._spawn(self._message(conn, msg.data))
             elif msg.type == WSMsgType.BINARY:
                 # API Gateway WebSocket APIs do not accept binary frames: close with 1003.
-                await ws.close(code=WSCloseCode.UNSUPPORTED_DATA,
-                               message=b"Binary frames are not supported")
+                await ws.close(code=WSCloseCode.UNSUPPORTED_DATA, message=b"Binary frames are not supported")
                 return "Binary frames are not supported"
             elif msg.type == WSMsgType.ERROR:
                 log.info("connection %s: %s", conn.id, msg.data)
@@ -506,8 +549,14 @@ class Gateway:
     async def _message(self, conn: Connection, body: str) -> None:
         route = self._route_key(body)
         event = events.ws_message_event(
-            route_key=route, body=body, connection=conn.id, connected_at_ms=conn.connected_at_ms,
-            stage=self.ws_stage, api=self.ws_api_id, domain_name=self.ws_domain, source_ip=conn.source_ip,
+            route_key=route,
+            body=body,
+            connection=conn.id,
+            connected_at_ms=conn.connected_at_ms,
+            stage=self.ws_stage,
+            api=self.ws_api_id,
+            domain_name=self.ws_domain,
+            source_ip=conn.source_ip,
             user_agent=conn.user_agent,
         )
         try:
@@ -517,15 +566,26 @@ class Gateway:
             if not isinstance(exc, IntegrationTimeout):
                 log.error("%s handler failed for %s", route, conn.id, exc_info=exc)
             # What API Gateway sends the client when the integration fails.
-            frame = json.dumps({"message": "Internal server error", "connectionId": conn.id,
-                                "requestId": event["requestContext"]["requestId"]})
+            frame = json.dumps(
+                {
+                    "message": "Internal server error",
+                    "connectionId": conn.id,
+                    "requestId": event["requestContext"]["requestId"],
+                }
+            )
             await self._send(conn, frame)
 
     async def _disconnect(self, conn: Connection, code: int, reason: str) -> None:
         event = events.ws_disconnect_event(
-            connection=conn.id, connected_at_ms=conn.connected_at_ms, status_code=code,
-            reason=reason, domain_name=self.ws_domain, stage=self.ws_stage, api=self.ws_api_id,
-            source_ip=conn.source_ip, user_agent=conn.user_agent,
+            connection=conn.id,
+            connected_at_ms=conn.connected_at_ms,
+            status_code=code,
+            reason=reason,
+            domain_name=self.ws_domain,
+            stage=self.ws_stage,
+            api=self.ws_api_id,
+            source_ip=conn.source_ip,
+            user_agent=conn.user_agent,
         )
         try:
             await self.runtime.invoke("$disconnect", event)
@@ -562,8 +622,9 @@ class Gateway:
     async def post_to_connection(self, request: web.Request) -> web.Response:
         data = await request.read()
         if len(data) > MAX_MESSAGE_BYTES:
-            return _json_response(413, {"message": "Request entity too large"},
-                                  error_type="PayloadTooLargeException")
+            return _json_response(
+                413, {"message": "Request entity too large"}, error_type="PayloadTooLargeException"
+            )
         conn = self.connections.get(request.match_info["connection_id"])
         if conn is None:
             return self._gone()
@@ -580,11 +641,14 @@ class Gateway:
         conn = self.connections.get(request.match_info["connection_id"])
         if conn is None:
             return self._gone()
-        return _json_response(200, {
-            "connectedAt": _iso(conn.connected_at),
-            "identity": {"sourceIp": conn.source_ip, "userAgent": conn.user_agent or ""},
-            "lastActiveAt": _iso(conn.last_active),
-        })
+        return _json_response(
+            200,
+            {
+                "connectedAt": _iso(conn.connected_at),
+                "identity": {"sourceIp": conn.source_ip, "userAgent": conn.user_agent or ""},
+                "lastActiveAt": _iso(conn.last_active),
+            },
+        )
 
     async def delete_connection(self, request: web.Request) -> web.Response:
         conn = self.connections.pop(request.match_info["connection_id"], None)

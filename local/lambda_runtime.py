@@ -132,8 +132,11 @@ def _container_call(name: str, event: dict, trace_id: str | None = None) -> tupl
         loaded = _container["loaded"]
         if name not in loaded:
             loaded[name] = load_handler(_container["specs"][name])
-        context = LambdaContext(function_name=_function_name(name), region=_container["region"],
-                                timeout_ms=int(_container["timeout_s"] * 1000))
+        context = LambdaContext(
+            function_name=_function_name(name),
+            region=_container["region"],
+            timeout_ms=int(_container["timeout_s"] * 1000),
+        )
         return "ok", loaded[name](event, context), ""
     except BaseException as exc:  # noqa: BLE001 - travels back to the gateway as text
         return "error", f"{type(exc).__name__}: {exc}", traceback.format_exc()
@@ -215,7 +218,8 @@ class LambdaRuntime:
                 self.handler(name)
             return
         self.pool = ProcessPoolExecutor(
-            max_workers=self.containers, mp_context=multiprocessing.get_context("spawn"),
+            max_workers=self.containers,
+            mp_context=multiprocessing.get_context("spawn"),
             initializer=_container_init,
             initargs=(self.code_paths, self.specs, self.region, self.timeout_s),
         )
@@ -224,8 +228,9 @@ class LambdaRuntime:
             f.result()
 
     def _call(self, name: str, event: dict) -> Any:
-        context = LambdaContext(function_name=_function_name(name), region=self.region,
-                                timeout_ms=int(self.timeout_s * 1000))
+        context = LambdaContext(
+            function_name=_function_name(name), region=self.region, timeout_ms=int(self.timeout_s * 1000)
+        )
         return self.handler(name)(event, context)
 
     async def invoke(self, name: str, event: dict) -> Any:

@@ -57,13 +57,19 @@ class StackProcess:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-6000:]
 
-    def step(self, advance: float | None = None, to: float | str | None = None, timeout: float = 60.0) -> dict:
+    def step(
+        self, advance: float | None = None, to: float | str | None = None, timeout: float = 60.0
+    ) -> dict:
         """Manual clock: advance game time (``advance`` seconds, or ``to`` an epoch second or
         ``"next"``, the next planned Scheduler delivery). Returns once every due schedule was
         handled: ``{"now", "fired": [schedule names], "next", "ttlDeleted"}``."""
         body = {"advance": advance} if to is None else {"to": to}
-        req = urllib.request.Request(self.url + "_local/clock", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
+        req = urllib.request.Request(
+            self.url + "_local/clock",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
         with urllib.request.urlopen(req, timeout=timeout) as res:  # noqa: S310 - our own 127.0.0.1 stack
             return json.load(res)
 
@@ -129,9 +135,23 @@ def start_stack(*extra: str, time_scale: float = 1.0, timeout: float = 180.0, py
     log = Path(tempfile.mkstemp(prefix="local-stack-", suffix=".log")[1])
     env = {**{k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "MAFIA_"))}, **(env or {})}
     proc = subprocess.Popen(
-        [python or sys.executable, "-m", "local", "--host", "127.0.0.1", "--port", str(port),
-         "--time-scale", str(time_scale), *extra],
-        cwd=cwd or REPO, env=env, stdout=subprocess.PIPE, stderr=log.open("w"), text=True,
+        [
+            python or sys.executable,
+            "-m",
+            "local",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--time-scale",
+            str(time_scale),
+            *extra,
+        ],
+        cwd=cwd or REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=log.open("w"),
+        text=True,
     )
     stack = StackProcess(proc, port, time_scale, log, manual_clock=manual_clock)
     ready = threading.Event()

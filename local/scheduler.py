@@ -79,7 +79,8 @@ class SchedulerEmulator:
         self.window_s = window_s
         self.manual = isinstance(clock, ManualClock)
         self.poll_interval_s = poll_interval_s or (
-            0.5 if self.manual else min(0.5, max(0.05, window_s / clock.rate / 10)))
+            0.5 if self.manual else min(0.5, max(0.05, window_s / clock.rate / 10))
+        )
         self.retries = retries
         self.rng = rng or random.Random()
         self.handler = handler
@@ -197,8 +198,10 @@ class SchedulerEmulator:
     def _payload(self, schedule: dict, virtual_at: float, attempt: int) -> object:
         raw = (schedule.get("Target") or {}).get("Input") or "{}"
         scheduled = datetime.fromtimestamp(
-            parse_at(schedule["ScheduleExpression"], schedule.get("ScheduleExpressionTimezone")) or virtual_at,
-            ZoneInfo("UTC")).strftime("%Y-%m-%dT%H:%M:%SZ")
+            parse_at(schedule["ScheduleExpression"], schedule.get("ScheduleExpressionTimezone"))
+            or virtual_at,
+            ZoneInfo("UTC"),
+        ).strftime("%Y-%m-%dT%H:%M:%SZ")
         for attribute, value in (
             ("<aws.scheduler.schedule-arn>", schedule.get("Arn", "")),
             ("<aws.scheduler.scheduled-time>", scheduled),
@@ -218,8 +221,9 @@ class SchedulerEmulator:
         plan.delivered += 1
         for attempt in range(1, self.retries + 2):
             event = self._payload(schedule, virtual_at, attempt)
-            self.deliveries.append({"name": name, "virtual_at": self.clock.now(), "planned": virtual_at,
-                                    "attempt": attempt})
+            self.deliveries.append(
+                {"name": name, "virtual_at": self.clock.now(), "planned": virtual_at, "attempt": attempt}
+            )
             try:
                 await self.runtime.invoke(self.handler, event)
                 break

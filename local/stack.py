@@ -66,8 +66,11 @@ class LocalStack:
 
     def __init__(self, options: StackOptions) -> None:
         self.options = options
-        self.clock: GameClock = (ManualClock.create(time.time()) if options.manual_clock
-                                 else VirtualClock(rate=options.time_scale, origin=time.time()))
+        self.clock: GameClock = (
+            ManualClock.create(time.time())
+            if options.manual_clock
+            else VirtualClock(rate=options.time_scale, origin=time.time())
+        )
         self.moto: aws.Moto | None = None
         self.runtime: LambdaRuntime | None = None
         self.gateway: Gateway | None = None
@@ -99,14 +102,18 @@ class LocalStack:
         if opts.trace_posts:
             self.runtime.traces = {}
         self.gateway = Gateway(
-            self.runtime, web_dir=opts.web_dir, rest_resources=tpl.rest_resources(template),
-            ws_routes=ws_routes, idle_timeout_s=opts.idle_timeout_s,
+            self.runtime,
+            web_dir=opts.web_dir,
+            rest_resources=tpl.rest_resources(template),
+            ws_routes=ws_routes,
+            idle_timeout_s=opts.idle_timeout_s,
             disconnect_loss=opts.disconnect_loss,
             rng=random.Random(opts.seed) if opts.seed is not None else None,
             step_clock=self.step,
         )
-        self.runner = web.AppRunner(self.gateway.app(), access_log=None, handle_signals=False,
-                                    shutdown_timeout=2.0)
+        self.runner = web.AppRunner(
+            self.gateway.app(), access_log=None, handle_signals=False, shutdown_timeout=2.0
+        )
         await self.runner.setup()
         site = web.TCPSite(self.runner, opts.host, opts.port, reuse_address=True)
         await site.start()
@@ -116,17 +123,21 @@ class LocalStack:
         self.gateway.ws_domain = f"{opts.host}:{self.port}"
 
         # The handlers read these at import time: set them before anything imports them.
-        os.environ.update(aws.stack_environment(
-            host=opts.host, port=self.port, moto_url=self.moto.url,
-            time_scale=opts.time_scale, clock_origin=getattr(self.clock, "origin", time.time()),
-            clock_file=getattr(self.clock, "path", None),
-        ))
+        os.environ.update(
+            aws.stack_environment(
+                host=opts.host,
+                port=self.port,
+                moto_url=self.moto.url,
+                time_scale=opts.time_scale,
+                clock_origin=getattr(self.clock, "origin", time.time()),
+                clock_file=getattr(self.clock, "path", None),
+            )
+        )
         if not opts.manual_clock:
             os.environ.pop("MAFIA_CLOCK_FILE", None)
         # Parameters a function takes into its environment (MAFIA_MAX_SPECTATORS), as a deploy would.
         os.environ.update(tpl.parameter_environment(template, {"MaxSpectators": opts.max_spectators}))
-        ttl_attribute = await loop.run_in_executor(
-            None, aws.create_table, os.environ["TABLE_NAME"])
+        ttl_attribute = await loop.run_in_executor(None, aws.create_table, os.environ["TABLE_NAME"])
         await loop.run_in_executor(None, aws.create_schedule_group, os.environ["SCHEDULE_GROUP"])
         try:
             await loop.run_in_executor(None, self.runtime.preload)
@@ -139,16 +150,23 @@ class LocalStack:
         gc.freeze()
 
         self.scheduler = SchedulerEmulator(
-            self.runtime, self.clock, os.environ["SCHEDULE_GROUP"],
+            self.runtime,
+            self.clock,
+            os.environ["SCHEDULE_GROUP"],
             duplicate_probability=opts.duplicate_probability,
             rng=random.Random(opts.seed + 1) if opts.seed is not None else None,
         )
         if not opts.manual_clock:
             self._tasks.append(loop.create_task(self.scheduler.run(), name="scheduler"))
         if ttl_attribute:
-            self.ttl = TtlSweeper(os.environ["TABLE_NAME"], ttl_attribute, self.clock,
-                                  lag_s=opts.ttl_lag_s, interval_s=opts.ttl_interval_s,
-                                  executor=self.runtime.executor)
+            self.ttl = TtlSweeper(
+                os.environ["TABLE_NAME"],
+                ttl_attribute,
+                self.clock,
+                lag_s=opts.ttl_lag_s,
+                interval_s=opts.ttl_interval_s,
+                executor=self.runtime.executor,
+            )
             if not opts.manual_clock:
                 self._tasks.append(loop.create_task(self.ttl.run(), name="ttl"))
         return self.url

@@ -86,8 +86,12 @@ def rest_resources(template: dict) -> tuple[RestResource, ...]:
             if isinstance(event, dict) and event.get("Type") == "Api":
                 props = event.get("Properties") or {}
                 method = str(props.get("Method", "ANY")).upper()
-                found.append(RestResource("ANY" if method in ("ANY", "X-AMAZON-APIGATEWAY-ANY-METHOD")
-                                          else method, str(props.get("Path", "/"))))
+                found.append(
+                    RestResource(
+                        "ANY" if method in ("ANY", "X-AMAZON-APIGATEWAY-ANY-METHOD") else method,
+                        str(props.get("Path", "/")),
+                    )
+                )
     # Literal paths before parameterised ones, as API Gateway prefers the most specific.
     found.sort(key=lambda r: (r.path.count("+}"), r.path.count("{"), -len(r.path)))
     return tuple(found)
@@ -130,7 +134,8 @@ def parameter_environment(template: dict, overrides: dict[str, Any] | None = Non
 def table_properties(template: dict) -> dict:
     """The ``Properties`` of the template's one DynamoDB table."""
     tables = [
-        r for r in _resources(template).values()
+        r
+        for r in _resources(template).values()
         if isinstance(r, dict) and r.get("Type") in ("AWS::DynamoDB::Table", "AWS::DynamoDB::GlobalTable")
     ]
     if len(tables) != 1:
@@ -148,8 +153,10 @@ def table_definition(template: dict) -> dict:
         "BillingMode": props.get("BillingMode", "PAY_PER_REQUEST"),
     }
     for kind in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes"):
-        indexes = [{k: ix[k] for k in ("IndexName", "KeySchema", "Projection") if k in ix}
-                   for ix in props.get(kind) or []]
+        indexes = [
+            {k: ix[k] for k in ("IndexName", "KeySchema", "Projection") if k in ix}
+            for ix in props.get(kind) or []
+        ]
         if indexes:
             args[kind] = indexes
     ttl = props.get("TimeToLiveSpecification") or {}
@@ -162,8 +169,12 @@ def create_table(client: Any, table_name: str, template: dict | None = None) -> 
     ``client`` (a boto3 DynamoDB client: moto in tests and the offline stack). Returns the
     TTL attribute name (or None)."""
     definition = table_definition(template if template is not None else load())
-    client.create_table(TableName=table_name, **{k: v for k, v in definition.items() if not k.startswith("_")})
-    client.get_waiter("table_exists").wait(TableName=table_name, WaiterConfig={"Delay": 0.1, "MaxAttempts": 50})
+    client.create_table(
+        TableName=table_name, **{k: v for k, v in definition.items() if not k.startswith("_")}
+    )
+    client.get_waiter("table_exists").wait(
+        TableName=table_name, WaiterConfig={"Delay": 0.1, "MaxAttempts": 50}
+    )
     if definition["_ttl"]:
         client.update_time_to_live(
             TableName=table_name,

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import mafia_engine as me
 from service import frames  # the functions' code: on the path by pyproject.toml's pythonpath
 
 # Every frame the server accepts, from its models (functions/service/frames.py): room
@@ -28,6 +29,12 @@ OPTION_KEYS = (
     "mafiaCount", "extraRoles", "roleRevealSeconds", "firstPhase", "noVoteDayOne", "discussionPerAlive",
     "nightSeconds", "deathReveal", "openVote", "kidSafeChat", "doctorSelfHeal", "voteSeconds", "preset",
 )  # fmt: skip
+# Option values and chat channels from the engine's declarations (the classic rulebook's extra
+# roles, every channel a role of any preset writes in), never a list of our own
+EXTRA_ROLES = next(tuple(o["choices"]) for o in me.presets(only="classic")["classic"]["options"]
+                   if o["key"] == "extraRoles")  # fmt: skip
+CHANNELS = ("day", *sorted({r["channel"] for i in me.presets_info().values() for r in i["rules"]["roles"]
+                            if r["channel"]}), "system", "dead")  # fmt: skip
 FAREWELLS = frozenset({"left", "kicked"})  # error frames that close a seat after a write
 NAMES = (
     "Bot 1", "bot 1", "BOT 1", "Ann", "Host", "Нost", "P1", "p1", "P2", "Ｐ２", "Ann\u200b", "\u200b",
@@ -55,6 +62,10 @@ class Room:
     code: str
     players: list[str] = field(default_factory=list)
     phase_seq: int = 0
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 class HostileFrames:
@@ -110,9 +121,9 @@ class HostileFrames:
         legit = {
             "mafiaCount": ('"auto"', "1", "2", "3", "4", "5", "0", "2.0", "true"),
             "extraRoles": (
-                '["soldier"]',
-                '["soldier","soldier"]',
-                '["politician","medium","lovers"]',
+                _compact([EXTRA_ROLES[0]]),
+                _compact([EXTRA_ROLES[0]] * 2),
+                _compact(list(EXTRA_ROLES[1:])),
                 '["x"]',
                 "[1]",
             ),
@@ -181,7 +192,7 @@ class HostileFrames:
                      json.dumps("ABC"), json.dumps("../x"), json.dumps("ZZZZZ"), self.value())
                 )  # fmt: skip
             elif key == "channel":
-                parts[key] = self.rng.choice(('"day"', '"mafia"', '"system"', '"dead"', self.value()))
+                parts[key] = self.rng.choice((*(json.dumps(c) for c in CHANNELS), self.value()))
             elif key == "text":
                 parts[key] = self.rng.choice(
                     (json.dumps("hello"), json.dumps("x" * 201), json.dumps("visit www.x.com"), self.value())

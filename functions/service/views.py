@@ -23,28 +23,27 @@ SPECTATOR = "*"  # viewer key for spectators in digests
 # (+ night channels) messages, which would make every push ~10 KB; 40 keeps pushes small
 # (older messages are in the chat archive items).
 VIEW_CHAT_LIMIT = 40
-# name -> (the registered Preset, its entry): an entry is reused only while that very Preset
-# is registered, so a preset registered (or replaced) later is read afresh, never a fallback.
-_PRESETS: dict[str, tuple[object, dict]] = {}
 
 
 def preset_info(preset: str) -> dict:
-    """The engine's description of a preset (min/max players, defaults), from its registration."""
-    current = me.PRESETS.get(preset)
-    if current is None:  # not registered (any more): the widest room
-        return {"maxPlayers": 16, "minPlayers": 1, "defaults": {}}
-    cached = _PRESETS.get(preset)
-    if cached is None or cached[0] is not current:
-        cached = _PRESETS[preset] = (current, me.presets(only=preset)[preset])
-    return cached[1]
+    """The engine's description of this room's preset (its own min/max players and defaults),
+    asked per call: a preset registered after the first call is known too.
+
+    ValueError for a preset the engine has not registered (a room is created with a known one)."""
+    info = me.presets(only=preset).get(preset)
+    if info is None:
+        raise ValueError(f"unknown preset {preset!r}")
+    return info
 
 
 def shown_options(preset: str, options: dict) -> dict:
     """The full options shown in the lobby: the preset's defaults overlaid with the host's choices."""
-    return {**preset_info(preset).get("defaults", {}), **options, "preset": preset}
+    return {**preset_info(preset)["defaults"], **options, "preset": preset}
 
 
-def room_block(room: dict, setup_error: dict | None, kind: str | None = None, idle: list[str] | None = None) -> dict:
+def room_block(
+    room: dict, setup_error: dict | None, kind: str | None = None, idle: list[str] | None = None
+) -> dict:
     return {
         "code": room["code"],
         "host": room.get("host"),
@@ -74,33 +73,21 @@ def _player_extras(room: dict, connected: set[str]) -> dict[str, dict]:
 
 
 def lobby_view(room: dict, connected: set[str], viewer: str | None, setup_error: dict | None) -> dict:
-    """The view before the start (phase.kind "lobby"), same top-level keys as a game view."""
+    """The view before the start: the engine's lobby view (``me.lobby_view``, the same
+    top-level keys as a game view) with the room's facts merged in (``_room_facts``)."""
+    ids = [p["id"] for p in room["players"]]
+    view = me.lobby_view(ids, {**room["options"], "preset": room["preset"]}, viewer)
+    idle = idle_options(room["preset"], room["options"], len(ids))
+    return _room_facts(view, room, connected, room_block(room, setup_error, idle=idle))
+
+
+def _room_facts(view: dict, room: dict, connected: set[str], block: dict) -> dict:
+    """The one block the room layer adds to an engine view: each player's name, presence,
+    ready mark, host and bot flags, and the ``room`` block (code, host, status, scores...)."""
     extras = _player_extras(room, connected)
-    players = [
-        {"id": p["id"], "seat": i + 1, "alive": True, "revealed": None, **extras[p["id"]]}
-        for i, p in enumerate(room["players"])
-    ]
-    you = None
-    if viewer is not None:
-        you = {"id": viewer, "role": None, "team": None, "alive": True, "allies": []}
-    return {
-        "preset": room["preset"],
-        "options": shown_options(room["preset"], room["options"]),
-        # the host's own options: the shown ones carry every default, and a default alias
-        # (classic's noVoteDayOne) would contradict a host's choice (firstPhase night)
-        "roster": me.lobby_roster({**room["options"], "preset": room["preset"]}, len(players)),
-        "day": 0,
-        "phase": {"kind": "lobby", "endsAt": None, "seq": 0},
-        "players": players,
-        "you": you,
-        "private": None,
-        "votes": None,
-        "chat": [],
-        "channels": {"read": [], "write": []},
-        "events": [],
-        "result": None,
-        "room": room_block(room, setup_error, idle=idle_options(room["preset"], room["options"], len(players))),
-    }
+    view["players"] = [{**p, **extras.get(p.get("id"), {})} for p in view.get("players", [])]
+    view["room"] = block
+    return view
 
 
 def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -> dict:
@@ -108,10 +95,7 @@ def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -
     view = dict(me.view(state, viewer))
     if len(view.get("chat") or ()) > VIEW_CHAT_LIMIT:
         view["chat"] = view["chat"][-VIEW_CHAT_LIMIT:]
-    extras = _player_extras(room, connected)
-    view["players"] = [{**p, **extras.get(p.get("id"), {})} for p in view.get("players", [])]
-    view["room"] = room_block(room, None, (view.get("phase") or {}).get("kind"))
-    return view
+    return _room_facts(view, room, connected, room_block(room, None, (view.get("phase") or {}).get("kind")))
 
 
 def model(view: dict | server_frames.View) -> server_frames.View:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from mafia_engine.presets import PRESETS
+from service import views
 
 _SPEC = importlib.util.spec_from_file_location(
     "tinypreset_room", Path(__file__).resolve().parents[1] / "unit" / "tinypreset.py"
@@ -51,3 +52,32 @@ def test_a_preset_registered_in_tests_plays_a_bot_room_to_the_end(api, tiny):
     assert snap.room["status"] == "ended"
     ended = api.gw.last("cp1", "view")["view"]
     assert ended["preset"] == "tiny" and ended["result"]["winner"] in {"town", "mafia"}
+
+
+def test_a_preset_registered_after_another_was_read_keeps_its_own_limits_and_defaults(api):
+    """The room layer asks the engine per preset: reading classic first must not hide a preset
+    registered later (it once fell back to 16 seats and no defaults)."""
+    assert views.preset_info("classic")["maxPlayers"] == PRESETS["classic"].max_players
+    tinypreset.register()
+    try:
+        _tiny_room_keeps_its_limits(api)
+    finally:
+        tinypreset.unregister()
+
+
+def _tiny_room_keeps_its_limits(api) -> None:
+    info = views.preset_info("tiny")
+    assert (info["minPlayers"], info["maxPlayers"]) == (4, 6)
+    assert info["defaults"]["nightSeconds"] == 30 and info["defaults"]["voteSeconds"] == 40
+    api.create("Host", preset="tiny")
+    api.connect("cp1", "p1")
+    api.send("cp1", {"action": "sync"})
+    lobby = api.gw.last("cp1", "view")["view"]
+    assert lobby["options"]["nightSeconds"] == 30  # the preset's default, shown in the lobby
+    assert [r["id"] for r in lobby["rules"]["roles"]] == [r.id for r in PRESETS["tiny"].roles]
+    for _ in range(5):
+        api.send("cp1", {"action": "addBot"})
+    assert len(api.snapshot().room["players"]) == 6  # the tiny room seats 6, never 16
+    api.send("cp1", {"action": "addBot"})
+    assert len(api.snapshot().room["players"]) == 6
+    assert api.gw.last("cp1", "error")["code"] == "room_full"

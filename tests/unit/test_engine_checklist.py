@@ -455,7 +455,8 @@ def _leak_table() -> Table:
 
 
 def _assert_clean(v: dict, viewer_role: str | None) -> None:
-    blob = json.dumps(v)
+    # the rules' catalogue names every task (public, the same in every view): the rest may not
+    blob = json.dumps({k: x for k, x in v.items() if k != "rules"})
     for text in SECRET.values():
         assert text not in blob
     you = v["you"]["id"] if v["you"] else None

@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 # The packages checked, each a directory whose parent is on sys.path (pyproject.toml's
 # `pythonpath`): the module name is the path from that parent.
-PACKAGES = ("functions/service", "functions/handlers", "functions/sitedeploy", "local")
+PACKAGES = ("layers/engine/mafia_engine", "functions/service", "functions/handlers", "functions/sitedeploy", "local")
 
 
 def modules(package_dir: Path) -> dict[str, Path]:

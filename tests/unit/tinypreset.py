@@ -21,7 +21,7 @@ from mafia_engine.presets import Preset, Rules
 from mafia_engine.presets import register as _register
 from mafia_engine.presets import unregister as _unregister
 from mafia_engine.presets.shared import act_chat, all_in, check_mafia_target, finish_game, tally_ballots
-from mafia_engine.roles import MAFIA, team_of
+from mafia_engine.roles import MAFIA, core, team_of
 from mafia_engine.wins import mafia_parity, no_mafia_left
 
 NAME = "tiny"
@@ -169,6 +169,8 @@ def private(s: dict, p: dict) -> dict:
 
 TINY = Preset(
     name=NAME,
+    roles=(core("mafia", channel=None), core("citizen")),
+    order=lambda opts: [{"kind": "night"}, {"kind": "vote"}],
     title="Tiny (tests only)",
     min_players=4,
     max_players=6,

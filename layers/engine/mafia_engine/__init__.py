@@ -31,13 +31,16 @@ from . import options as _options
 from . import presets as _presets
 from . import review as _review
 from . import rng as _rng
+from . import roles as _roles
+from . import room as _room
 from .errors import InvalidAction, quoted
 from .game import Game, clone
+from .jsondata import jcopy as _jcopy
 from .presets import PRESETS, register
 from .presets import get as _get_preset
-from .roles import ROLES, team_of
-from .views import _jcopy
+from .room import ROOM_ACTIONS, WHILE_PAUSED
 from .views import build as _build_view
+from .views import lobby as _lobby_view
 from .views import roster as _roster
 
 __all__ = [
@@ -59,6 +62,7 @@ __all__ = [
     "result",
     "review",
     "lobby_roster",
+    "lobby_view",
     "roster",
     "team_of",
     "view",
@@ -66,10 +70,6 @@ __all__ = [
 
 STATE_VERSION = 1
 ALWAYS_ROUTED = frozenset({"chat", "presence", "phaseTimeout"})
-# Room-level actions (the room layer checks host rights; the engine applies them in any phase)
-ROOM_ACTIONS = frozenset({"pause", "resume", "endGame", "leave", "remove"})
-# What may still happen while the host has paused the game
-WHILE_PAUSED = frozenset({"chat", "presence", "pause", "resume", "endGame", "leave", "remove"})
 
 
 def _preset_of_state(state: Any):
@@ -144,7 +144,24 @@ def __getattr__(name: str) -> Any:
         return _actions.build(PRESETS.values()).types
     if name == "PRESET_NAMES":
         return _presets.PRESET_NAMES
+    if name == "ROLES":  # every role of every registered preset: imports every preset
+        _all_presets()
+        return _roles.ROLES
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _all_presets() -> None:
+    """Import every registered preset (building one declares its roles in ``roles.ROLES``)."""
+    for _ in PRESETS.values():
+        pass
+
+
+def team_of(role: str) -> str:
+    """The team of a role id of any registered preset ("town", "mafia", "yakuza" or "solo");
+    ValueError if no preset declares it."""
+    if role not in _roles.ROLES:
+        _all_presets()  # a role of a preset not imported yet
+    return _roles.team_of(role)
 
 
 def _chosen(only: str | None) -> list[str]:
@@ -167,7 +184,7 @@ def presets(only: str | None = None) -> dict:
     out = {}
     for name in _chosen(only):
         p = PRESETS[name]
-        defaults = p.check_options({}, _options.normalise(p.options, {}, name))
+        defaults = p.defaults()
         out[name] = {
             "title": p.title,
             "implemented": True,  # every registered preset plays (kept for older readers)
@@ -294,63 +311,10 @@ def apply(state: dict, action: dict, now: float) -> dict:
         if a.connected:
             p["seenToday"] = True
     elif a.type in ROOM_ACTIONS:
-        _room_action(g, a)
+        _room.apply(g, a)
     else:
         preset.actions[a.type](g, a)
     return s
-
-
-def _room_action(g: Game, a: Any) -> None:
-    """pause / resume / endGame / leave / remove: the same in every preset (docs/rules.md, "Room rules").
-
-    ``remove`` is the host taking ``player`` out of a running game: the same as that player's
-    ``leave`` (same win check), with ``diedBy: "removed"`` and a public line saying so.
-    """
-    s = g.s
-    ph = s["phase"]
-    g.player(a.player)
-    if a.type == "pause":
-        if s.get("paused"):
-            raise InvalidAction("already_paused", "the game is already paused")
-        left = None if ph["endsAt"] is None else max(0.0, ph["endsAt"] - g.now)
-        s["paused"] = {"left": left, "by": a.player}
-        ph["endsAt"] = None
-        g.event("paused", phase=ph["kind"])
-        g.system("The game is paused.")
-    elif a.type == "resume":
-        paused = s.get("paused")
-        if not paused:
-            raise InvalidAction("not_paused", "the game is not paused")
-        s["paused"] = None
-        if paused["left"] is not None:
-            ph["endsAt"] = float(g.now + paused["left"])
-        g.event("resumed", phase=ph["kind"])
-        g.system("The game goes on.")
-    elif a.type == "endGame":
-        s["paused"] = None
-        g.preset.finish(g, "none", "host")
-    else:  # leave, remove
-        p = g.player(a.player)
-        seq = s["seq"]
-        if not p["alive"]:
-            # already out of the game: nothing changes in it, but the phase may be waiting on
-            # this player (original: an executed player's last word)
-            g.preset.after_dead_leave(g, p)
-        else:
-            if a.type == "remove":
-                g.kill(p, "removed", phase=ph["kind"])
-                g.system(f"{p['id']} was removed from the game by the host.")
-            else:
-                g.kill(p, "left", phase=ph["kind"])
-                g.system(f"{p['id']} left the game.")
-            g.preset.after_leave(g, p)
-        if s["phase"]["kind"] == "ended":
-            s["paused"] = None
-        elif s.get("paused") and s["seq"] != seq:
-            # the leave moved the game on while paused: the new phase waits, frozen, too
-            ends = s["phase"]["endsAt"]
-            s["paused"] = {**s["paused"], "left": None if ends is None else max(0.0, ends - g.now)}
-            s["phase"]["endsAt"] = None
 
 
 def action_schema() -> dict:
@@ -364,12 +328,20 @@ def view(state: dict, viewer: str | None) -> dict:
     return _build_view(state, viewer, _preset_of_state(state))
 
 
+def lobby_view(players: list[str], options: dict | None, viewer: str | None) -> dict:
+    """The view of a room before its game starts (``phase.kind`` "lobby"), the same top-level
+    keys as ``view``: the host's options over the preset's defaults, the public rules and
+    catalogue, the roster the lobby would deal. ``bad_options`` for an unknown preset."""
+    preset, raw = _preset_of_options(options)
+    return _lobby_view(preset, raw, list(players), viewer, lobby_roster(raw, len(players)))
+
+
 def review(state: dict) -> dict:
     """The whole game with every hidden thing shown (docs/protocol.md, "Review").
 
     Only after the end; before it raises ``InvalidAction("game_not_ended")``.
     """
-    return _review.build(state)
+    return _review.build(state, _preset_of_state(state))
 
 
 def deadline(state: dict) -> float | None:

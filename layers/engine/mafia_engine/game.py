@@ -7,15 +7,27 @@ dicts are shared between the old and the new state (this is what keeps ``apply``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from . import rng
+from .chat import append as _chat_append
 from .errors import InvalidAction, quoted
-from .roles import ROLES, Role, team_of
-from .views import _jcopy
+from .jsondata import jcopy as _jcopy
+from .roles import Role, team_of
 
-if TYPE_CHECKING:
-    from .presets.base import Preset
+
+class RuleSystem(Protocol):
+    """What the reducer's helpers read of a preset (``presets.base.Preset`` is one): named here
+    so this module needs nothing of the presets package."""
+
+    phases: Mapping[str, Any]  # kind -> phases.PhaseSpec
+    win_checks: tuple[Callable[[Game], str | None], ...]
+    finish: Callable[[Game, str, str], None] | None
+    after_leave: Callable[[Game, dict], None]
+    after_dead_leave: Callable[[Game, dict], None]
+
+    def role(self, role_id: str) -> Role: ...
 
 
 def _copy_value(v: Any) -> Any:
@@ -47,7 +59,7 @@ class Game:
 
     __slots__ = ("s", "preset", "now", "by_id")
 
-    def __init__(self, s: dict, preset: Preset, now: float) -> None:
+    def __init__(self, s: dict, preset: RuleSystem, now: float) -> None:
         self.s = s
         self.preset = preset
         self.now = now
@@ -79,9 +91,9 @@ class Game:
             raise InvalidAction("dead_player", f"{pid} is out of the game and cannot do that")
         return p
 
-    @staticmethod
-    def role(p: dict) -> Role:
-        return ROLES[p["role"]]
+    def role(self, p: dict) -> Role:
+        """``p``'s role as this preset declares it."""
+        return self.preset.role(p["role"])
 
     @staticmethod
     def team(p: dict) -> str:
@@ -125,9 +137,7 @@ class Game:
             self.s["log"].append({"k": kind, **fields})
 
     def system(self, text: str) -> None:
-        from .chat import append
-
-        append(self.s, "system", None, text, self.now)
+        _chat_append(self.s, "system", None, text, self.now)
 
     def rand_below(self, n: int) -> int:
         self.s["rng"], value = rng.below(self.s["rng"], n)

@@ -12,13 +12,17 @@ the view gate (``views.build``) adds it only to views of an ended game.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidAction
-from .roles import ROLES, team_of
-from .views import _jcopy
+from .jsondata import jcopy as _jcopy
+from .roles import team_of
 
-PRIVATE_CHANNELS = ("mafia", "yakuza", "lovers", "dead")
+if TYPE_CHECKING:
+    from .presets.base import Preset
+
+# besides the team chats the preset's roles declare (``Role.channel``)
+PRIVATE_CHANNELS = ("dead",)
 # the order of items inside one step (a night or a day)
 _ORDER = {
     "act": 0,
@@ -32,7 +36,7 @@ _ORDER = {
 }
 
 
-def _night_items(entry: dict, roles: dict[str, str]) -> list[dict]:
+def _night_items(entry: dict, night_of: dict[str, str | None]) -> list[dict]:
     """Night choices: ``acts`` is {player: {action: target}} (original) or {player: target}."""
     items = []
     for pid, target in (entry.get("mafiaPicks") or {}).items():
@@ -42,15 +46,15 @@ def _night_items(entry: dict, roles: dict[str, str]) -> list[dict]:
             for action, target in acts.items():
                 items.append({"kind": "act", "player": pid, "action": action, "target": target})
         elif acts is not None:  # city: None is a sleep / skip
-            action = ROLES[roles[pid]].night or "act"
+            action = night_of[pid] or "act"
             items.append({"kind": "act", "player": pid, "action": action, "target": acts})
     return items
 
 
-def _phase_items(entry: dict, roles: dict[str, str]) -> list[dict]:
+def _phase_items(entry: dict, night_of: dict[str, str | None]) -> list[dict]:
     phase = entry["phase"]
     if phase == "night":
-        return _night_items(entry, roles)
+        return _night_items(entry, night_of)
     if phase == "vote":
         item = {"kind": "vote", "ballots": dict(entry.get("votes") or {})}
         if entry.get("round") is not None:
@@ -67,11 +71,12 @@ def _phase_items(entry: dict, roles: dict[str, str]) -> list[dict]:
     return []
 
 
-def build(s: dict) -> dict:
+def build(s: dict, preset: Preset) -> dict:
     """The review of an ended game (``mafia_engine.review``); refused before the end."""
     if s["phase"]["kind"] != "ended":
         raise InvalidAction("game_not_ended", "the review opens when the game is over")
-    roles = {p["id"]: p["role"] for p in s["players"]}
+    night_of = {p["id"]: preset.role(p["role"]).night for p in s["players"]}
+    private_channels = {*PRIVATE_CHANNELS, *(r.channel for r in preset.roles if r.channel)}
     won = {r["id"]: r["won"] for r in (s["result"] or {}).get("players", ())}
     steps: list[dict] = []
     index: dict[tuple[int, str], dict] = {}
@@ -88,7 +93,7 @@ def build(s: dict) -> dict:
         if e["k"] == "death":
             step(e["day"], part)["items"].append({"kind": "death", "player": e["player"], "cause": e["by"]})
         elif e["k"] == "phase":
-            items = _phase_items(e, roles)
+            items = _phase_items(e, night_of)
             if items or part == "night":
                 step(e["day"], part)["items"].extend(items)
     for pid, results in s["results"].items():
@@ -103,7 +108,7 @@ def build(s: dict) -> dict:
                 }
             )
     for m in s["chat"]:
-        if m["channel"] not in PRIVATE_CHANNELS:
+        if m["channel"] not in private_channels:
             continue
         part = "day" if m["channel"] == "dead" and (m["day"], "day") in index else "night"
         step(m["day"], part)["items"].append(
@@ -132,6 +137,6 @@ def build(s: dict) -> dict:
     }
 
 
-def gate(s: dict) -> Any:
+def gate(s: dict, preset: Preset) -> Any:
     """What a view carries under ``review``: the review once the game has ended, else None."""
-    return build(s) if s["phase"]["kind"] == "ended" else None
+    return build(s, preset) if s["phase"]["kind"] == "ended" else None

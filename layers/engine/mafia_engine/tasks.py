@@ -8,6 +8,7 @@ keeping their own lists; a preset lists the tasks it hands out in ``Preset.tasks
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -20,6 +21,23 @@ class Task:
     night: bool = False  # a night duty (skippable with ``sleep`` where choices lock)
     learns: bool = False  # a check: the holder learns something about the target
     team: bool = False  # one target agreed by a team (mafia, yakuza)
+    # how a bot picks the target (bots/policy.py): "teamKill", "protect", "suspect" (the
+    # most suspected), "peek" (any), "probe" (whoever talks like the police), "kill", "remove" (an arrest)
+    aim: str | None = None
+    channel: str | None = None  # a team task: the team chat where it is agreed
+
+    def as_view(self) -> dict:
+        """The task's public entry in ``view.rules.tasks``."""
+        return {
+            "action": self.action,
+            "targeted": self.targeted,
+            "nullTarget": self.null_target,
+            "night": self.night,
+            "learns": self.learns,
+            "team": self.team,
+            "aim": self.aim,
+            "channel": self.channel,
+        }
 
 
 TASKS: dict[str, Task] = {
@@ -33,18 +51,46 @@ TASKS: dict[str, Task] = {
         Task("vote", "vote", targeted=True),
         Task("confirm", "confirm"),
         Task("nominate", "nominate", targeted=True, null_target=True),
-        Task("mafiaTarget", "mafiaTarget", targeted=True, null_target=True, night=True, team=True),
-        Task("yakuzaTarget", "yakuzaTarget", targeted=True, null_target=True, night=True, team=True),
-        Task("investigate", "investigate", targeted=True, night=True, learns=True),
-        Task("mediumPeek", "mediumPeek", targeted=True, night=True, learns=True),
-        Task("godfatherCheck", "godfatherCheck", targeted=True, night=True, learns=True),
-        Task("ninjaCheck", "ninjaCheck", targeted=True, night=True, learns=True),
-        Task("lawyerPeek", "lawyerPeek", targeted=True, night=True, learns=True),
-        Task("heal", "heal", targeted=True, night=True),
-        Task("madmanKill", "madmanKill", targeted=True, null_target=True, night=True),
-        Task("arrest", "arrest", targeted=True, null_target=True, night=True),
+        Task(
+            "mafiaTarget",
+            "mafiaTarget",
+            targeted=True,
+            null_target=True,
+            night=True,
+            team=True,
+            aim="teamKill",
+            channel="mafia",
+        ),
+        Task(
+            "yakuzaTarget",
+            "yakuzaTarget",
+            targeted=True,
+            null_target=True,
+            night=True,
+            team=True,
+            aim="teamKill",
+            channel="yakuza",
+        ),
+        Task("investigate", "investigate", targeted=True, night=True, learns=True, aim="suspect"),
+        Task("mediumPeek", "mediumPeek", targeted=True, night=True, learns=True, aim="peek"),
+        Task("godfatherCheck", "godfatherCheck", targeted=True, night=True, learns=True, aim="probe"),
+        Task("ninjaCheck", "ninjaCheck", targeted=True, night=True, learns=True, aim="probe"),
+        Task("lawyerPeek", "lawyerPeek", targeted=True, night=True, learns=True, aim="probe"),
+        Task("heal", "heal", targeted=True, night=True, aim="protect"),
+        Task("madmanKill", "madmanKill", targeted=True, null_target=True, night=True, aim="kill"),
+        Task("arrest", "arrest", targeted=True, null_target=True, night=True, aim="remove"),
     )
 }
+
+
+def declare(tasks: Iterable[Task]) -> None:
+    """Add a preset's own tasks to ``TASKS``. ValueError if a name already means another task."""
+    for t in tasks:
+        known = TASKS.get(t.name)
+        if known is None:
+            TASKS[t.name] = t
+        elif known != t:
+            raise ValueError(f"task {t.name!r} is declared twice, differently")
 
 
 def names(**flags: bool) -> frozenset[str]:

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 from . import apply, new_game, rng
 from .chat import MIN_INTERVAL
 from .presets import PRESETS
-from .tasks import NIGHT_TASKS
-from .tasks import NULL_TARGET_NIGHT as NULL_TARGET
+from .tasks import TASKS
 
 CHAT_LINES = ("hi", "I trust p2", "who is it?", "not me", "vote p3", "hmm", "quiet night...")
 
@@ -65,8 +64,8 @@ def legal_actions(state: dict, chat: bool = True, now: float | None = None) -> l
             out.extend({"type": "vote", "player": pid, "target": t} for t in [*priv["targets"], "abstain"])
         elif task == "confirm":
             out.extend({"type": "confirm", "player": pid, "choice": c} for c in ("yes", "no"))
-        elif task in NIGHT_TASKS:
-            targets = list(priv["targets"]) + ([None] if task in NULL_TARGET else [])
+        elif TASKS[task].night:
+            targets = list(priv["targets"]) + ([None] if TASKS[task].null_target else [])
             out.extend({"type": task, "player": pid, "target": t} for t in targets)
     return out
 
@@ -77,25 +76,21 @@ def _task_actions(priv: dict, pid: str) -> list[dict]:
     Every night duty may also be skipped with ``sleep``; "nobody" is a choice for some."""
     task = priv["task"]
     targets = list(priv["targets"])
-    if task == "ready":
-        return [{"type": "readyEarly", "player": pid}]
-    if task == "sleep":
-        return [{"type": "sleep", "player": pid}]
-    if task == "endTurn":
-        return [{"type": "endTurn", "player": pid}]
+    spec = TASKS[task]
+    if spec.action is None:  # none, done
+        return []
     if task == "vote":
         return [{"type": "vote", "player": pid, "target": t} for t in [*targets, "abstain"]]
     if task == "confirm":
         return [{"type": "confirm", "player": pid, "choice": c} for c in ("yes", "no")]
-    if task == "nominate":
-        return [{"type": "nominate", "player": pid, "target": t} for t in [*targets, None]]
-    if task in NIGHT_TASKS:
-        out = [{"type": task, "player": pid, "target": t} for t in targets]
-        if task in NULL_TARGET:
-            out.append({"type": task, "player": pid, "target": None})
-        out.append({"type": "sleep", "player": pid})
-        return out
-    return []
+    if not spec.targeted:  # ready (readyEarly), sleep, endTurn
+        return [{"type": spec.action, "player": pid}]
+    out = [{"type": spec.action, "player": pid, "target": t} for t in targets]
+    if spec.null_target:
+        out.append({"type": spec.action, "player": pid, "target": None})
+    if spec.night:
+        out.append({"type": TASKS["sleep"].action, "player": pid})
+    return out
 
 
 def random_game(

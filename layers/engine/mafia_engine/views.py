@@ -10,19 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import review as _review
 from .errors import InvalidAction, quoted
 from .fairness import gate as fairness_gate
+from .jsondata import jcopy as _jcopy
 from .roles import team_of
-
-
-def _jcopy(v: Any) -> Any:
-    """A copy of JSON-shaped data (views must never share mutable parts with the state)."""
-    if isinstance(v, dict):
-        return {k: _jcopy(x) if isinstance(x, dict | list) else x for k, x in v.items()}
-    if isinstance(v, list):
-        return [_jcopy(x) if isinstance(x, dict | list) else x for x in v]
-    return v
-
 
 # One-entry memos: the views of one state (one per viewer, built one after the other) share
 # one copy of the public events and one copy per set of readable channels of the chat. A
@@ -32,6 +24,18 @@ def _jcopy(v: Any) -> Any:
 _NESTED = ("tally", "ballots", "revealed")  # event fields holding a dict of scalars
 _events_memo: tuple = (None, -1, [])
 _chat_memo: tuple = (None, -1, {})
+# The rules (flags, catalogue, order) depend on the preset and the options alone: the views of
+# one game share one copy, held with the options dict it was built from (a state's options
+# are never changed after ``new_game``, and clones share that dict).
+_rules_memo: tuple = (None, None, {})
+
+
+def _rules(preset: Any, options: dict) -> dict:
+    global _rules_memo
+    memo = _rules_memo
+    if memo[0] is not preset or memo[1] is not options:
+        memo = _rules_memo = (preset, options, preset.rules_view(options))
+    return dict(memo[2])
 
 
 def _copy_events(items: list[dict]) -> list[dict]:
@@ -60,12 +64,6 @@ def _copy_chat(items: list[dict], read: tuple[str, ...]) -> list[dict]:
     if out is None:
         out = memo[2][read] = [m.copy() for m in items if m["channel"] in read]
     return list(out)
-
-
-def _review_gate(s: dict) -> Any:
-    from .review import gate  # review builds on this module's _jcopy
-
-    return gate(s)
 
 
 def roster(preset: Any, opts: dict, n: int) -> dict[str, int]:
@@ -137,11 +135,44 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
         "events": _copy_events(s["events"]),
         "result": _jcopy(s["result"]),
         "paused": bool(s.get("paused")),
-        "rules": preset.rules.as_view(),
+        # the rule flags, the role catalogue, the task table and the phase order (public)
+        "rules": _rules(preset, s["options"]),
         # how many of each role this game dealt (from the options and the seat count only)
         "roster": roster(preset, s["options"], len(s["players"])),
         # the post-game review: every hidden thing, only once the game has ended
-        "review": _review_gate(s),
+        "review": _review.gate(s, preset),
         # the deal's commitment from the start; its seed and salt once ended (fairness.py)
         "fairness": fairness_gate(s),
+    }
+
+
+def lobby(preset: Any, options: dict, ids: list[str], viewer: str | None, roster_: dict | None) -> dict:
+    """The view before the start (phase ``lobby``): the same top-level keys as a game view.
+
+    ``options``: the host's choices (maybe not valid yet: the lobby shows them with the
+    preset's defaults under them); ``roster_``: what the lobby deals (``lobby_roster``)."""
+    shown = {**preset.defaults(), **_jcopy(options), "preset": preset.name}
+    return {
+        "preset": preset.name,
+        "options": shown,
+        "day": 0,
+        "phase": {"kind": "lobby", "endsAt": None, "seq": 0},
+        "players": [
+            {"id": pid, "seat": i + 1, "alive": True, "revealed": None, "role": None}
+            for i, pid in enumerate(ids)
+        ],
+        "you": None
+        if viewer is None
+        else {"id": viewer, "role": None, "team": None, "alive": True, "allies": []},
+        "private": None,
+        "votes": None,
+        "chat": [],
+        "channels": {"read": [], "write": []},
+        "events": [],
+        "result": None,
+        "paused": False,
+        "rules": preset.rules_view(shown),
+        "roster": roster_,
+        "review": None,
+        "fairness": None,  # nothing is dealt yet (fairness.py)
     }

@@ -66,7 +66,7 @@ export function isNightDeath(by) {
 export function eventWhen(ev) {
   if (!ev.day) return "";
   // The host's pause, resume and removal carry the phase they happened in: at night they
-  // read "Night 3", by day "Day 3" (mafia_engine/__init__.py, _room_action).
+  // read "Night 3", by day "Day 3" (layers/engine/mafia_engine/room.py).
   if (ev.phase) return t(isNight(ev.phase) ? "banner.night" : "banner.day", { n: ev.day });
   const night = NIGHT_KINDS.has(ev.kind) || (ev.kind === "death" && NIGHT_DEATHS.has(ev.by));
   return t(night ? "banner.night" : "event.day", { n: ev.day });
@@ -177,7 +177,7 @@ export function resultText(view, r) {
   if (r.kind === "werewolfJoins") return t("result.werewolfJoins", { day: r.day ?? "?", team: teamName(r.result) });
   let result = r.result;
   if (has(`result.${r.kind}.${result}`)) result = t(`result.${r.kind}.${result}`);
-  else if (["mafia", "notMafia", "criminal", "notCriminal", "yes", "no"].includes(result)) result = t(`result.${result}`);
+  else if ([...readings(view), "yes", "no"].includes(result)) result = t(`result.${result}`);
   else if (typeof result === "string") result = roleName(result, view.preset) || result;
   else if (typeof result === "boolean") result = t(result ? "result.yes" : "result.no");
   return t("result.line", { day: r.day ?? "?", name: playerName(view, r.target), result });
@@ -187,7 +187,7 @@ export function resultText(view, r) {
 export function resultMark(view, r) {
   const key = `mark.${r.kind}.${r.result}`;
   if (has(key)) return t(key);
-  if (["mafia", "notMafia", "criminal", "notCriminal"].includes(r.result)) return t(`mark.${r.result}`);
+  if (readings(view).includes(r.result)) return t(`mark.${r.result}`);
   if (typeof r.result === "string") return roleName(r.result, view.preset) || t("mark.checked");
   return t("mark.checked");
 }
@@ -205,7 +205,22 @@ export function resultsByTarget(view) {
   return out;
 }
 
-/** Does a result say "this one is bad"? (for the red mark on a tile) */
-export function resultIsBad(r) {
-  return ["mafia", "criminal", "yes"].includes(r.result) || ["mafia", "godfather", "yakuza", "ninja", "madman", "lawyer", "corruptJudge"].includes(r.result);
+/** The roles of this game as the server declares them (view.rules.roles: team, checkReads, ...). */
+export function catalogue(view) {
+  return (view && view.rules && Array.isArray(view.rules.roles) && view.rules.roles) || [];
+}
+
+/** The words a check of this game can read ("mafia", "notCriminal", ...), from the catalogue. */
+function readings(view) {
+  return catalogue(view).map((r) => r.checkReads).filter(Boolean);
+}
+
+/** Does a result say "this one is bad"? (for the red mark on a tile): a "yes", a reading that
+ * no town role gives, or a role that is not on the town's side. */
+export function resultIsBad(r, view) {
+  if (r.result === "yes") return true;
+  const roles = catalogue(view);
+  if (readings(view).includes(r.result)) return !roles.some((x) => x.team === "town" && x.checkReads === r.result);
+  const role = roles.find((x) => x.id === r.result);
+  return Boolean(role && role.team !== "town");
 }

@@ -5,13 +5,16 @@
 // on tiles").
 import { h } from "../dom.js";
 import { roleName, t, teamName } from "../i18n.js";
+import { catalogue } from "./format.js";
 import { closeSheet, showSheet } from "./sheet.js";
 
 const KEY = "mafia.notes.";
 export const NOTE_MAX = 40; // characters: a few words fit a tile and the vote row
 export const COLOURS = ["red", "yellow", "green", "blue"];
-// Every rulebook has a town and a mafia; `original`'s expansion deals a second criminal group.
-const SIDES = ["town", "mafia"];
+// The sides a mark can name, in this order, when this game deals a role of that team
+// (`view.rules.roles`): every rulebook has a town and a mafia; `original`'s expansion deals a
+// second criminal group. A lone role (a "solo" team) is marked by its role instead.
+const SIDES = ["town", "mafia", "yakuza"];
 const TAG = /^(role|side|colour):[A-Za-z]{1,20}$/;
 
 function roomOf(view) {
@@ -91,7 +94,8 @@ export function forgetNotes(view) {
 /** The choices this game offers: its roster's roles, the sides, the colours. */
 export function tagChoices(view) {
   const roles = Object.keys(view.roster || {});
-  const sides = [...SIDES, ...(roles.includes("yakuza") ? ["yakuza"] : [])];
+  const dealt = new Set(catalogue(view).filter((r) => roles.includes(r.id)).map((r) => r.team));
+  const sides = SIDES.filter((side) => side === "town" || side === "mafia" || dealt.has(side));
   return [
     { group: "role", items: roles.map((r) => ({ tag: `role:${r}`, label: roleName(r, view.preset) })) },
     { group: "side", items: sides.map((s) => ({ tag: `side:${s}`, label: teamName(s) })) },

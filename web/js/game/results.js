@@ -22,7 +22,7 @@ export function resultsBox(view) {
       [...rs].reverse().map((r, i) =>
         h(
           "li",
-          { class: `my-result${i === 0 && fresh ? " fresh" : ""}${resultIsBad(r) ? " bad" : ""}`, "data-target": r.target ?? "" },
+          { class: `my-result${i === 0 && fresh ? " fresh" : ""}${resultIsBad(r, view) ? " bad" : ""}`, "data-target": r.target ?? "" },
           resultText(view, r),
         ),
       ),

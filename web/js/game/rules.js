@@ -4,24 +4,6 @@ import { $, h } from "../dom.js";
 import { roleName, t } from "../i18n.js";
 import { phaseTitle } from "./format.js";
 
-// The order of a round per rulebook; a {note} is a branch taken only sometimes.
-const ORDER = {
-  classic: (o) => [
-    "roleReveal",
-    o.firstPhase === "day" ? { kind: "greeting", note: "rules.note.dayOne" } : null,
-    "night",
-    "discussion",
-    "vote",
-    "defense",
-    "confirm",
-  ],
-  city: () => ["roleReveal", "night", "discussion", "vote", { kind: "defense", note: "rules.note.tie" }],
-  original: () => ["roleReveal", "night", "speech", "defense", "vote", { kind: "allOrNone", note: "rules.note.tie" }],
-};
-
-const ROLE_ORDER = ["mafia", "godfather", "lawyer", "corruptJudge", "yakuza", "ninja", "madman", "werewolf",
-  "police", "sheriff", "doctor", "medium", "soldier", "politician", "lover", "immortal", "judge", "citizen"];
-
 let dialog = null;
 let returnFocus = null;
 
@@ -30,11 +12,13 @@ let returnFocus = null;
 export function rulesBody(view) {
   const preset = view.preset;
   const counts = view.roster || null;
-  const roles = counts
-    ? Object.entries(counts).sort(([a], [b]) => ROLE_ORDER.indexOf(a) - ROLE_ORDER.indexOf(b))
-    : [];
+  // the rulebook's display order and each role's power: the server's catalogue (view.rules)
+  const declared = (view.rules && view.rules.roles) || [];
+  const rank = (id) => declared.findIndex((r) => r.id === id);
+  const power = (id) => (declared.find((r) => r.id === id) || {}).power || `roledesc.${id}`;
+  const roles = counts ? Object.entries(counts).sort(([a], [b]) => rank(a) - rank(b)) : [];
   const n = counts ? roles.reduce((sum, [, k]) => sum + k, 0) : (view.players || []).length;
-  const order = (ORDER[preset] || (() => []))(view.options || {}).filter(Boolean);
+  const order = (view.rules && view.rules.order) || [];
   return [
     h("p", { class: "rules-preset" }, t(`preset.${preset}`)),
     h("h3", null, t("rules.roles", { n })),
@@ -48,7 +32,7 @@ export function rulesBody(view) {
               { "data-role": role, "data-count": k },
               h("strong", null, t("rules.count", { n: k, role: roleName(role, preset) })),
               " — ",
-              t(`roledesc.${role}`),
+              t(power(role)),
             ),
           ),
         )
@@ -57,10 +41,9 @@ export function rulesBody(view) {
     h(
       "ol",
       { class: "rules-order", id: "rules-order" },
-      order.map((step) => {
-        const kind = typeof step === "string" ? step : step.kind;
-        return h("li", { "data-kind": kind }, phaseTitle(kind), step.note ? h("span", { class: "hint" }, ` (${t(step.note)})`) : null);
-      }),
+      order.map((step) =>
+        h("li", { "data-kind": step.kind }, phaseTitle(step.kind), step.note ? h("span", { class: "hint" }, ` (${t(step.note)})`) : null),
+      ),
     ),
     h("p", { class: "hint" }, t("rules.loop")),
   ];

@@ -3,7 +3,7 @@
 // picks), and a tap on it when the phase asks this player to pick that seat.
 import { h, replaceChildren } from "../dom.js";
 import { roleName, t } from "../i18n.js";
-import { isNight, playerName, resultIsBad, resultMark, resultsByTarget, resultText, revealedBadge } from "./format.js";
+import { catalogue, isNight, playerName, resultIsBad, resultMark, resultsByTarget, resultText, revealedBadge } from "./format.js";
 import { marksFor, noteButton, noteChip } from "./notes.js";
 import { roleSeen } from "./phases.js";
 import { votesFor } from "./votes.js";
@@ -65,7 +65,8 @@ function tile(view, ctx, seen, p) {
   if (p.id === me) classes.push("me");
   if (p.id === accused) classes.push("accused");
   const shownRole = (p.revealed && p.revealed.role) || known;
-  if ((p.revealed && p.revealed.team === "mafia") || ["mafia", "godfather"].includes(shownRole)) classes.push("rev-mafia");
+  const shownTeam = (p.revealed && p.revealed.team) || (catalogue(view).find((r) => r.id === shownRole) || {}).team;
+  if (shownTeam === "mafia") classes.push("rev-mafia");
   // This player's own finding about p ("checked: mafia"), for the rest of the game.
   const found = checked[p.id];
   const mark = found ? t("mark.line", { result: resultMark(view, found) }) : "";
@@ -98,7 +99,7 @@ function tile(view, ctx, seen, p) {
       h("span", { class: "tile-status" }, [status.join(" · "), status.length && badge ? sep() : null, badge ? h("span", { class: "tile-badge" }, badge) : null]),
       found ? sep() : null,
       found
-        ? h("span", { class: `tile-check${resultIsBad(found) ? " bad" : ""}`, title: resultText(view, found) }, mark)
+        ? h("span", { class: `tile-check${resultIsBad(found, view) ? " bad" : ""}`, title: resultText(view, found) }, mark)
         : null,
       selectable ? h("span", { class: "sr-only" }, ", " + t("a11y.tileChoose")) : null,
       counts[p.id] ? h("span", { class: "tile-votes", "aria-hidden": "true" }, String(counts[p.id])) : null,

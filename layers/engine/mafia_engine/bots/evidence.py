@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from ..presets.base import Rules
-from ..roles import ROLES, TOWN
+from ..roles import TOWN
 from . import phrases
 
 # How much a line says about the player it names (positive: suspicion).
@@ -50,7 +50,10 @@ class Seat:
         self.options: dict = view.get("options") or {}
         self.write = set((view.get("channels") or {}).get("write") or ())
         self.chat: list[dict] = view.get("chat") or []
-        self.rules: dict[str, bool] = {**DEFAULT_RULES, **(view.get("rules") or {})}
+        self.rules: dict[str, Any] = {**DEFAULT_RULES, **(view.get("rules") or {})}
+        # the preset's catalogue (view.rules): its roles by id and the tasks it hands out
+        self.roles: dict[str, dict] = {r["id"]: r for r in self.rules.get("roles") or ()}
+        self.tasks: dict[str, dict] = dict(self.rules.get("tasks") or {})
         self._score: dict[str, float] | None = None
         self._claims: list[tuple[str, str, str, int]] | None = None
         self._key_table: tuple[tuple[str, str], ...] | None = None
@@ -139,15 +142,15 @@ class Seat:
             if rev.get("team"):
                 out[pid] = -1 if rev["team"] == TOWN else 1
             role = p.get("role")
-            if role and pid != self.me and pid not in self.allies and role in ROLES:
-                out[pid] = -1 if ROLES[role].team == TOWN else 1
+            if role and pid != self.me and pid not in self.allies and role in self.roles:
+                out[pid] = -1 if self.roles[role]["team"] == TOWN else 1
         if self.rules["nightVictimNotMafia"]:
             # the mafia cannot target their own, so a night victim was not mafia (public)
             for e in self.v.get("events") or ():
                 if e.get("kind") == "death" and e.get("by") == "mafia" and e.get("player") not in out:
                     out[e["player"]] = -1
         for r in self.private.get("results") or ():
-            v = verdict(r.get("result"))
+            v = verdict(r.get("result"), self.roles)
             if v:
                 out[r["target"]] = v
         return out
@@ -265,12 +268,19 @@ class Seat:
         return max(ats) if ats else None
 
 
-def verdict(result: Any) -> int:
-    """+1: the result shows an enemy of the town; -1: a townsman; 0: nothing either way."""
-    if result in ("mafia", "criminal"):
-        return 1
-    if result in ("notMafia", "notCriminal"):
+def verdict(result: Any, roles: dict[str, dict]) -> int:
+    """+1: the result shows an enemy of the town; -1: a townsman; 0: nothing either way.
+
+    ``roles``: the catalogue (``Seat.roles``). A check's reading is good news when a town role
+    reads so ("notMafia", "notCriminal"), bad when only other teams do ("mafia", "criminal");
+    a result naming a role (a peek) tells that role's team."""
+    if not isinstance(result, str):
+        return 0
+    good = {r["checkReads"] for r in roles.values() if r["team"] == TOWN}
+    if result in good:
         return -1
-    if isinstance(result, str) and result in ROLES:
-        return -1 if ROLES[result].team == TOWN else 1
+    if any(r["checkReads"] == result for r in roles.values()):
+        return 1
+    if result in roles:
+        return -1 if roles[result]["team"] == TOWN else 1
     return 0

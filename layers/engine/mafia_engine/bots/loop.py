@@ -9,15 +9,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from .. import apply, deadline, view
 from ..errors import InvalidAction
-from .policy import plan, revise
+from .policy import UNTIMED_SPAN, plan, revise
 
 
 def seat_view(state: dict, pid: str, names: Mapping[str, str] | None = None) -> dict:
     """The bot's own view, with the players' display names (room data) where the room gave them,
     so its lines name players as the table sees them, never by their internal ids."""
-    from .. import view
-
     v = view(state, pid)
     if names:
         for p in v.get("players") or ():
@@ -40,9 +39,6 @@ TICK_MIN = 1.0  # ...and at least this many (one bot's lines on two ticks keep t
 def _clock(state: dict, bot_ids: list[str], start: float) -> tuple[float, int]:
     """(step, ticks) of the phase that starts at ``start``: from public facts only (its
     deadline, the pause, whether any bot is alive)."""
-    from .. import deadline
-    from .policy import UNTIMED_SPAN
-
     alive = {p["id"] for p in state["players"] if p["alive"]}
     if state.get("paused") or not (alive & set(bot_ids) or state["phase"]["kind"] in WAKE_DEAD):
         return 0.0, 0
@@ -92,8 +88,6 @@ def plan_room(
 
     ``lang``: the room's language; ``names``: {player id: display name}. Chat lines are
     final text when planned (in ``lang``, naming players by ``names``)."""
-    from .. import deadline
-
     step, ticks = _clock(state, bot_ids, now)
     stored = {"seq": state["seq"], "start": round(now, 3), "step": step, "ticks": ticks, "tick": 0, "due": []}
     if not ticks:
@@ -139,8 +133,6 @@ def drain(
     ``dropped`` holds refusals, which the tests keep at zero. Never applies ``phaseTimeout``:
     the caller does that after draining, then calls ``plan_room``.
     """
-    from .. import apply
-
     if stored is None or stored.get("seq") != state["seq"] or "step" not in stored:
         stored = plan_room(state, bot_ids, seed, now, lang, names)
     applied: list[tuple[float, str, dict]] = []

@@ -13,14 +13,11 @@ from typing import Any
 
 from ..chat import MIN_INTERVAL
 from ..roles import TOWN
-from ..tasks import CHECK_TASKS, NULL_TARGET_NIGHT, TEAM_KILLS
-from ..tasks import NIGHT_TASKS as NIGHT_TARGETED
 from . import phrases
 from .evidence import Seat, verdict
 
 CHAT_GAP = 1.2  # seconds between two planned lines of one bot (the engine allows 0.7 s)
-NULL_TARGET = NULL_TARGET_NIGHT  # "nobody" is a choice, not a skip
-NIGHT_FAMILY = NIGHT_TARGETED | {"sleep"}
+SKIP = "sleep"  # the night's skip (``tasks.TASKS``: a core task every preset with night duties has)
 ARREST_AT = 3.0  # an arrest removes a player: more than the table's talk, a found mafioso
 SUSPECT_AT = 0.9  # public suspicion (a claim, a reveal, ballots) worth voicing in the day chat
 SMALL_TALK = 0.3  # else, the chance of a line that names nobody (every card alike)
@@ -140,18 +137,18 @@ def _team_target(seat: Seat) -> str | None:
             threat[speaker] += 1.0  # sounds like the police
     for t in targets:
         rev = seat.players.get(t, {}).get("revealed") or {}
-        if rev.get("role") == "soldier":
-            threat[t] -= 5.0  # survives one attack
+        if (seat.roles.get(rev.get("role")) or {}).get("armor"):
+            threat[t] -= 5.0  # survives one attack (classic's soldier)
     order = sorted(targets, key=lambda t: seat.seat_of.get(t, 0))
     seat.rng("team", shared="team:" + ",".join(team)).shuffle(order)
     return max(order, key=lambda t: threat[t])
 
 
-def _heal_target(seat: Seat) -> str | None:
+def _heal_target(seat: Seat, task: str) -> str | None:
     targets = list(seat.private.get("targets") or ())
     if not targets:
         return None
-    r = seat.rng("heal")
+    r = seat.rng(task)
     if seat.me in targets and r.random() < 0.35:
         return seat.me
     s = seat.score()
@@ -168,8 +165,8 @@ def _heal_target(seat: Seat) -> str | None:
     return max(sorted(value), key=lambda t: value[t])
 
 
-def _investigate_target(seat: Seat) -> str | None:
-    done = {r.get("target") for r in seat.private.get("results") or () if r.get("kind") == "investigate"}
+def _investigate_target(seat: Seat, task: str) -> str | None:
+    done = {r.get("target") for r in seat.private.get("results") or () if r.get("kind") == task}
     cands = [t for t in seat.private.get("targets") or () if t not in done and t not in seat.allies]
     if not cands:
         return None
@@ -177,19 +174,15 @@ def _investigate_target(seat: Seat) -> str | None:
     return max(sorted(cands), key=lambda t: s.get(t, 0.0))
 
 
-def _peek_target(seat: Seat) -> str | None:
-    done = {r.get("target") for r in seat.private.get("results") or () if r.get("kind") == "mediumPeek"}
+def _peek_target(seat: Seat, task: str) -> str | None:
+    done = {r.get("target") for r in seat.private.get("results") or () if r.get("kind") == task}
     cands = sorted(t for t in seat.private.get("targets") or () if t not in done)
     if not cands:
         return None
     return cands[seat.rng("peek").randrange(len(cands))]
 
 
-def _check_target(seat: Seat, task: str) -> str | None:
-    if task == "mediumPeek":
-        return _peek_target(seat)
-    if task == "investigate":
-        return _investigate_target(seat)
+def _probe_target(seat: Seat, task: str) -> str | None:
     done = {r.get("target") for r in seat.private.get("results") or () if r.get("kind") == task}
     cands = [t for t in seat.private.get("targets") or () if t not in done and t not in seat.allies]
     if not cands:
@@ -217,26 +210,29 @@ def _arrest_target(seat: Seat) -> str | None:
     return best if best is not None and s.get(best, 0.0) >= ARREST_AT else None
 
 
+# How a bot picks a night target, by the task's ``aim`` (``tasks.Task.aim``, in view.rules.tasks)
+_AIMS = {
+    "teamKill": lambda seat, task: _team_target(seat),
+    "protect": _heal_target,
+    "suspect": _investigate_target,
+    "peek": _peek_target,
+    "probe": _probe_target,
+    "kill": lambda seat, task: _solo_kill(seat),
+    "remove": lambda seat, task: _arrest_target(seat),
+}
+
+
 def _night_action(seat: Seat, task: str) -> dict | None:
     """The night action for ``task``, or a skip (``sleep``) where the preset has one."""
-    if task in TEAM_KILLS:
-        t = _team_target(seat)
-    elif task == "heal":
-        t = _heal_target(seat)
-    elif task in CHECK_TASKS:
-        t = _check_target(seat, task)
-    elif task == "madmanKill":
-        t = _solo_kill(seat)
-    elif task == "arrest":
-        t = _arrest_target(seat)
-    else:
-        t = None
+    spec = seat.tasks.get(task) or {}
+    pick = _AIMS.get(spec.get("aim"))
+    t = pick(seat, task) if pick is not None else None
     if t is not None and t in (seat.private.get("targets") or ()):
         return {"type": task, "target": t}
     if not seat.locks:
         return None
     # a deliberate "nobody" keeps the role's other duties tonight; a skip would end them
-    return {"type": task, "target": None} if task in NULL_TARGET else {"type": "sleep"}
+    return {"type": task, "target": None} if spec.get("nullTarget") else {"type": SKIP}
 
 
 def _intents(seat: Seat, lang: str) -> list[tuple[str, dict]]:
@@ -299,8 +295,9 @@ def _intents(seat: Seat, lang: str) -> list[tuple[str, dict]]:
     elif kind == "night" and task not in ("none", "done"):
         a = _night_action(seat, task)
         if a is not None:
-            if task in TEAM_KILLS and a.get("target") and seat.rng("kill").random() < 0.5:
-                channel = "mafia" if task == "mafiaTarget" else "yakuza"
+            spec = seat.tasks.get(task) or {}
+            if spec.get("team") and a.get("target") and seat.rng("kill").random() < 0.5:
+                channel = spec.get("channel") or seat.team
                 line = _say(seat, channel, "kill", "kill", lang, a["target"])
                 if line:
                     out.append(("nightTalk", line))
@@ -371,7 +368,7 @@ def _check_claims(seat: Seat, lang: str, living: list[str]) -> list[dict | None]
     """A checker's claims from its own night results: the mafioso it found, a player it cleared."""
     own: dict[str, int] = {}
     for x in seat.private.get("results") or ():
-        v = verdict(x.get("result"))
+        v = verdict(x.get("result"), seat.roles)
         if v and x.get("target") in living:
             own[x["target"]] = v
     out: list[dict | None] = []
@@ -396,7 +393,7 @@ def _done(seat: Seat, action: dict) -> bool:
         return False  # a confirmed choice is final and the task says "done"
     if t == "confirm":
         return seat.private.get("choice") == action["choice"]
-    if t == "vote" or (t in NIGHT_TARGETED and action.get("target") is not None):
+    if t == "vote" or ((seat.tasks.get(t) or {}).get("night") and action.get("target") is not None):
         return seat.private.get("choice") == action["target"]
     return False
 
@@ -503,7 +500,8 @@ def revise(view: dict, seed: int | str, action: dict, now: float, lang: str = "e
         if not seat.alive and seat.kind != "ended":
             return None
         return action
-    family = NIGHT_FAMILY if t in NIGHT_FAMILY else {t}
+    night = {name for name, spec in seat.tasks.items() if spec.get("night")} | {SKIP}
+    family = night if t in night else {t}
     for a in decide(view, seed, now, lang):
         if a["type"] in family:
             return a  # at night: whatever the role has left to do (duties in turn: several a night)

@@ -13,7 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..options import OptionSpec
+from .. import roles as _roles
+from .. import tasks as _tasks
+from ..options import OptionSpec, normalise
+from ..roles import Role
+from ..tasks import TASKS, Task
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -53,6 +57,10 @@ class Rules:
         }
 
 
+def _no_order(opts: dict) -> list[dict]:
+    return []
+
+
 def _same_options(raw: dict, opts: dict) -> dict:
     return opts
 
@@ -84,8 +92,14 @@ class Preset:
     # ``type: Literal["<type>"]``)
     actions: dict[str, Callable[[Game, Any], None]] = field(default_factory=dict)
     action_models: tuple[type, ...] = ()
-    # what ``private.task`` may say in this preset (names of ``tasks.TASKS``)
+    # what ``private.task`` may say in this preset (names of ``tasks.TASKS`` or ``own_tasks``)
     tasks: frozenset[str] = frozenset()
+    # every role the preset can deal, in the rulebook's display order (``roles.Role``): the
+    # one declaration of team, night task, channel, check reading and power per role
+    roles: tuple[Role, ...] = ()
+    own_tasks: tuple[Task, ...] = ()  # tasks no core table has (declared in ``tasks.TASKS``)
+    # the phase order of a round for these normalised options: [{"kind", "note"?}, ...]
+    order: Callable[[dict], list[dict]] = _no_order
     win_checks: tuple[Callable[[Game], str | None], ...] = ()
     finish: Callable[[Game, str, str], None] | None = None  # (g, winner, cause): end the game
     # (g, player) after a living player's ``leave`` eliminated them: win check, then set the
@@ -101,17 +115,52 @@ class Preset:
     private: Callable[[dict, dict], dict] | None = None
     allies: Callable[[dict, dict], list[dict]] | None = None
 
+    def __post_init__(self) -> None:
+        _roles.declare(self.roles)
+        _tasks.declare(self.own_tasks)
+        object.__setattr__(self, "_role_by_id", {r.id: r for r in self.roles})
+        object.__setattr__(self, "_catalogue", None)
+
+    def role(self, role_id: str) -> Role:
+        """This preset's declaration of ``role_id`` (its night task, channel, vote weight, ...)."""
+        r = self._role_by_id.get(role_id)  # type: ignore[attr-defined]
+        return r if r is not None else _roles.ROLES[role_id]
+
+    def rules_view(self, opts: dict) -> dict:
+        """The view's ``rules``: the rule flags, the role catalogue, the task table and the
+        phase order for these options. Public: the preset and its options, never the deal."""
+        cat = self._catalogue  # type: ignore[attr-defined]
+        if cat is None:  # built once per preset; every view gets its own copies
+            cat = (
+                self.rules.as_view(),
+                tuple(r.as_view() for r in self.roles),
+                {name: TASKS[name].as_view() for name in sorted(self.tasks)},
+            )
+            object.__setattr__(self, "_catalogue", cat)
+        flags, roles, tasks = cat
+        return {
+            **flags,
+            "roles": [{**r, "duties": list(r["duties"])} for r in roles],
+            "tasks": {name: dict(t) for name, t in tasks.items()},
+            "order": [dict(step) for step in self.order(opts)],
+        }
+
     @property
     def untimed(self) -> bool:
         """Can this preset run without deadlines (single-device play, option ``untimed``)?"""
         return any(o.key == "untimed" for o in self.options)
 
+    def defaults(self) -> dict:
+        """The normalised options of a room where the host changed nothing."""
+        return self.check_options({}, normalise(self.options, {}, self.name))
+
     def info(self) -> dict:
-        """Public facts for a lobby: title, player range, untimed support and the rules."""
+        """Public facts for a lobby: title, player range, untimed support and the rules (with
+        the default options' phase order)."""
         return {
             "title": self.title,
             "minPlayers": self.min_players,
             "maxPlayers": self.max_players,
             "untimed": self.untimed,
-            "rules": self.rules.as_view(),
+            "rules": self.rules_view(self.defaults()),
         }

@@ -19,7 +19,7 @@ from ..errors import InvalidAction, quoted
 from ..game import Game
 from ..options import OptionSpec
 from ..phases import PhaseSpec
-from ..roles import MAFIA, team_of
+from ..roles import MAFIA, Role, core, team_of
 from ..wins import mafia_parity, no_mafia_left
 from .base import Preset, Rules
 from .shared import (
@@ -43,7 +43,10 @@ DRY_RESULTS_FOR_DRAW = 6  # "шести подряд итогов ... без в�
 MAX_NIGHTS = 30  # "либо 30 ночей"
 DAY_KINDS = frozenset({"discussion", "vote", "defense"})
 CHANNELS = ("day", "dead", "system")
-NIGHT_ABILITY = {"mafia": "mafiaTarget", "police": "investigate", "doctor": "heal"}
+# every role the city deals ("Подготовьте город"), in the rules sheet's order; the mafia has
+# no chat of its own (it agrees at night by confirmed picks)
+ROLES: tuple[Role, ...] = (core("mafia", channel=None), core("police"), core("doctor"), core("citizen"))
+NIGHT_ABILITY = {r.id: r.night for r in ROLES if r.night}
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -471,7 +474,12 @@ PHASES: dict[str, PhaseSpec] = {
             "night", _night_begin, resolve_night, frozenset({*NIGHT_CHECKS, "sleep"}), review=("acts",)
         ),
         PhaseSpec(
-            "discussion", _discussion_begin, _to_vote, frozenset({"readyEarly"}), public=("readyCount",), day=True
+            "discussion",
+            _discussion_begin,
+            _to_vote,
+            frozenset({"readyEarly"}),
+            public=("readyCount",),
+            day=True,
         ),
         PhaseSpec(
             "vote",
@@ -503,11 +511,25 @@ ACTIONS = {
     **{t: act_night for t in (*NIGHT_CHECKS, "sleep")},
 }
 
+
+def order(opts: dict) -> list[dict]:
+    """A round's phases; the defense (and revote) only after a tied vote."""
+    return [
+        {"kind": "roleReveal"},
+        {"kind": "night"},
+        {"kind": "discussion"},
+        {"kind": "vote"},
+        {"kind": "defense", "note": "rules.note.tie"},
+    ]
+
+
 CITY = Preset(
     name="city",
     title="City (seed 001)",
     rules=Rules(),
     tasks=frozenset({"none", "done", "ready", "sleep", "vote", "endTurn", *NIGHT_CHECKS}),
+    roles=ROLES,
+    order=order,
     min_players=5,
     max_players=16,
     options=OPTIONS,

@@ -13,8 +13,9 @@ from ..errors import InvalidAction, quoted
 from ..game import Game
 from ..options import OptionSpec
 from ..phases import PhaseSpec
-from ..roles import MAFIA, ROLES, team_of
+from ..roles import MAFIA, TOWN, Role, core, team_of
 from ..wins import mafia_parity, no_mafia_left
+from . import PRESETS
 from .base import Preset, Rules
 from .shared import (
     ROLE_REVEAL_SECONDS,
@@ -43,6 +44,24 @@ EXTRA_SEATS = {
     "lovers": ("lover", "lover"),
 }
 EXTRA_NAMES = {"soldier": "a soldier", "politician": "a politician", "medium": "a medium", "lovers": "lovers"}
+
+# §3: every role classic deals, in the rules sheet's order (the view's ``rules.roles``)
+ROLES: tuple[Role, ...] = (
+    core("mafia"),
+    core("police"),
+    core("doctor"),
+    Role("medium", TOWN, night="mediumPeek", check_reads="notMafia"),
+    Role("soldier", TOWN, check_reads="notMafia", armor=1),
+    Role("politician", TOWN, check_reads="notMafia", vote_weight=2),
+    Role("lover", TOWN, channel="lovers", check_reads="notMafia", knows="pair"),
+    core("citizen"),
+)
+
+
+def _role(s: dict, role_id: str) -> Role:
+    """A role as the game's preset declares it (this one, or one registered on top of it)."""
+    return PRESETS[s["preset"]].role(role_id)
+
 
 DAY_KINDS = frozenset({"greeting", "discussion", "vote", "defense", "confirm"})
 CHANNELS = ("day", "mafia", "dead", "lovers", "system")
@@ -196,7 +215,7 @@ def _vote_timeout(g: Game) -> None:
         target = votes.get(p["id"], "abstain")
         ballots[p["id"]] = target
         if target != "abstain":
-            tally[target] = tally.get(target, 0) + ROLES[p["role"]].vote_weight
+            tally[target] = tally.get(target, 0) + _role(g.s, p["role"]).vote_weight
     top = max(tally.values(), default=0)
     leaders = [pid for pid, n in tally.items() if n == top]
     accused = leaders[0] if top >= 1 and len(leaders) == 1 else None
@@ -232,7 +251,7 @@ def _confirm_timeout(g: Game) -> None:
     accused = g.player(g.phase["accused"])
     yes = no = 0
     for pid, choice in g.phase["ballots"].items():
-        w = ROLES[g.by_id[pid]["role"]].vote_weight
+        w = _role(g.s, g.by_id[pid]["role"]).vote_weight
         if choice == "yes":
             yes += w
         else:
@@ -483,7 +502,7 @@ NIGHT_CHECKS = {
 def act_night(g: Game, a: Any) -> None:
     """Every night ability: role check, target check, then record (changeable until dawn)."""
     p = g.actor(a.player)
-    if ROLES[p["role"]].night != a.type:
+    if _role(g.s, p["role"]).night != a.type:
         raise InvalidAction("not_your_role", f"your role cannot {a.type}")
     why = NIGHT_CHECKS[a.type](g.s, g.by_id, p, a.target)
     if why:
@@ -507,11 +526,11 @@ def known_roles(s: dict, p: dict | None) -> set[str]:
     if not p["alive"] and s["options"]["deadSeeAll"]:
         return {q["id"] for q in players}
     known = {p["id"]}
-    knows = ROLES[p["role"]].knows
+    knows = _role(s, p["role"]).knows
     if knows == "team":
         team = team_of(p["role"])
         known.update(
-            q["id"] for q in players if ROLES[q["role"]].knows == "team" and team_of(q["role"]) == team
+            q["id"] for q in players if _role(s, q["role"]).knows == "team" and team_of(q["role"]) == team
         )
     elif knows == "pair":
         known.update(q["id"] for q in players if q["role"] == p["role"])
@@ -519,13 +538,13 @@ def known_roles(s: dict, p: dict | None) -> set[str]:
 
 
 def allies(s: dict, p: dict) -> list[dict]:
-    knows = ROLES[p["role"]].knows
+    knows = _role(s, p["role"]).knows
     if knows == "team":
         team = team_of(p["role"])
         return [
             {"id": q["id"], "role": q["role"]}
             for q in s["players"]
-            if q is not p and ROLES[q["role"]].knows == "team" and team_of(q["role"]) == team
+            if q is not p and _role(s, q["role"]).knows == "team" and team_of(q["role"]) == team
         ]
     if knows == "pair":
         return [
@@ -546,7 +565,7 @@ def private(s: dict, p: dict) -> dict:
         if kind == "roleReveal":
             task = "done" if p["id"] in ph.get("ready", ()) else "ready"
         elif kind == "night":
-            ability = ROLES[p["role"]].night
+            ability = _role(s, p["role"]).night
             if ability is None:
                 task = "sleep"
             else:
@@ -668,12 +687,27 @@ ACTIONS = {
     **{t: act_night for t in NIGHT_CHECKS},
 }
 
+
+def order(opts: dict) -> list[dict]:
+    """A round's phases (§5.1); the greeting day only when the game starts by day."""
+    greeting = (
+        [{"kind": "greeting", "note": "rules.note.dayOne"}] if opts.get("firstPhase", "day") == "day" else []
+    )
+    return (
+        [{"kind": k} for k in ("roleReveal",)]
+        + greeting
+        + [{"kind": k} for k in ("night", "discussion", "vote", "defense", "confirm")]
+    )
+
+
 CLASSIC = Preset(
     name="classic",
     title="Classic (seed 000)",
     # picks stay open until the timer; the mafia may take theirs back; ready is not a task
     rules=Rules(confirm_locks=False, can_withdraw=True, ready_unseen=True),
     tasks=frozenset({"none", "ready", "done", "sleep", "vote", "confirm", *NIGHT_CHECKS}),
+    roles=ROLES,
+    order=order,
     min_players=4,
     max_players=12,
     options=OPTIONS,

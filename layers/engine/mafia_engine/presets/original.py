@@ -21,7 +21,8 @@ from ..errors import InvalidAction
 from ..game import Game
 from ..options import OptionSpec
 from ..phases import PhaseSpec
-from ..roles import TOWN, team_of
+from ..roles import MAFIA, SOLO, TOWN, YAKUZA, Role, core, team_of
+from . import PRESETS
 from .base import Preset, Rules
 from .shared import (
     ROLE_REVEAL_SECONDS,
@@ -97,10 +98,54 @@ EXPANSION = {
     },
 }
 
-MAFIA_CORE = frozenset({"mafia", "godfather"})
-YAKUZA_CORE = frozenset({"yakuza", "ninja"})
+# Every character of the base game and the expansion, in the rules sheet's order: the one
+# declaration of each (team, night duties in the night's order, chat, what the investigator
+# reads). A group's members kill together from night 2 (``group_of``: the role's channel).
+ROLES: tuple[Role, ...] = (
+    core("mafia", check_reads="criminal"),
+    Role(
+        "godfather",
+        MAFIA,
+        night="mafiaTarget",
+        duties=("mafiaTarget", "godfatherCheck"),
+        channel="mafia",
+        check_reads="criminal",
+        knows="team",
+    ),
+    Role("lawyer", MAFIA, night="lawyerPeek", check_reads="notCriminal"),
+    Role("corruptJudge", MAFIA, check_reads="criminal"),
+    Role("yakuza", YAKUZA, night="yakuzaTarget", channel="yakuza", check_reads="criminal", knows="team"),
+    Role(
+        "ninja",
+        YAKUZA,
+        night="yakuzaTarget",
+        duties=("yakuzaTarget", "ninjaCheck"),
+        channel="yakuza",
+        check_reads="criminal",
+        knows="team",
+    ),
+    Role("madman", SOLO, night="madmanKill", check_reads="criminal"),
+    # reads as a citizen until it joins a group (then as a criminal: ``reads_criminal``)
+    Role("werewolf", SOLO, check_reads="notCriminal"),
+    core("police", check_reads="notCriminal"),
+    Role("sheriff", TOWN, night="arrest", check_reads="notCriminal"),
+    core("doctor", check_reads="notCriminal"),
+    Role("immortal", TOWN, check_reads="notCriminal"),
+    Role("judge", TOWN, check_reads="notCriminal"),
+    core("citizen", check_reads="notCriminal"),
+)
+
+
+def _role(s: dict, role_id: str) -> Role:
+    """A role as the game's preset declares it (this one, or one registered on top of it)."""
+    return PRESETS[s["preset"]].role(role_id)
+
+
+MAFIA_CORE = frozenset(r.id for r in ROLES if r.channel == "mafia")
+YAKUZA_CORE = frozenset(r.id for r in ROLES if r.channel == "yakuza")
 JUDGES = frozenset({"judge", "corruptJudge"})
 GROUP_KILL = {"mafia": "mafiaTarget", "yakuza": "yakuzaTarget"}
+FROM_NIGHT_TWO = frozenset({*GROUP_KILL.values(), "arrest"})  # night 1 is the groups' plan
 MAX_NIGHTS = 30  # our safeguard: the seed has no draw (docs/rules.md)
 DAY_KINDS = frozenset({"speech", "defense", "vote", "allOrNone", "lastWord"})
 LAST_WORD_LINES = 3  # "최후의 한 마디": a last word, not a speech (docs/rules.md, reading)
@@ -167,48 +212,27 @@ def start(g: Game) -> None:
 def group_of(s: dict, p: dict) -> str | None:
     """The criminal group whose night kill ``p`` takes part in (a joined werewolf too)."""
     role = p["role"]
-    if role in MAFIA_CORE:
-        return "mafia"
-    if role in YAKUZA_CORE:
-        return "yakuza"
     if role == "werewolf":
         return s["extra"]["werewolf"]
-    return None
+    return _role(s, role).channel
 
 
 def reads_criminal(s: dict, p: dict) -> bool:
     """What the investigator learns: the lawyer reads as a citizen, the werewolf until it joins."""
-    role = p["role"]
-    if role == "lawyer":
-        return False
-    if role == "werewolf":
-        return s["extra"]["werewolf"] is not None
-    return team_of(role) != TOWN
+    if p["role"] == "werewolf" and s["extra"]["werewolf"] is not None:
+        return True
+    return _role(s, p["role"]).check_reads == "criminal"
 
 
 def duties(s: dict, p: dict) -> list[str]:
     """What ``p`` does tonight, in the night's order (empty: sleeps)."""
     night = s["day"]
-    role = p["role"]
-    out = []
-    if role == "lawyer":
-        out.append("lawyerPeek")
+    role = _role(s, p["role"])
+    own = set(role.duties or ((role.night,) if role.night else ())) - set(GROUP_KILL.values())
     group = group_of(s, p)
-    if group and night >= 2:
-        out.append(GROUP_KILL[group])
-    if role == "madman":
-        out.append("madmanKill")
-    if role == "sheriff" and night >= 2:
-        out.append("arrest")
-    if role == "police":
-        out.append("investigate")
-    if role == "godfather":
-        out.append("godfatherCheck")
-    if role == "ninja":
-        out.append("ninjaCheck")
-    if role == "doctor":
-        out.append("heal")
-    return out
+    if group:
+        own.add(GROUP_KILL[group])
+    return [t for t in NIGHT_TYPES if t in own and (night >= 2 or t not in FROM_NIGHT_TWO)]
 
 
 def _check(s: dict, by_id: dict, p: dict, typ: str, t: str | None) -> tuple[str, str] | None:
@@ -309,8 +333,8 @@ def _werewolf_joins(g: Game) -> None:
     for p in g.alive():
         if p["role"] != "werewolf":
             continue
-        for group, core in (("mafia", MAFIA_CORE), ("yakuza", YAKUZA_CORE)):
-            members = [q for q in s["players"] if q["role"] in core]
+        for group, members_of in (("mafia", MAFIA_CORE), ("yakuza", YAKUZA_CORE)):
+            members = [q for q in s["players"] if q["role"] in members_of]
             if members and not any(q["alive"] for q in members):
                 s["extra"] = {**s["extra"], "werewolf": group}
                 add_result(s, p["id"], g.day, "werewolfJoins", None, group)
@@ -946,6 +970,19 @@ ACTIONS = {
     **{t: act_night for t in (*NIGHT_TYPES, "sleep")},
 }
 
+
+def order(opts: dict) -> list[dict]:
+    """A day's phases after the night; the all-or-none vote only after a tied vote."""
+    return [
+        {"kind": "roleReveal"},
+        {"kind": "night"},
+        {"kind": "speech"},
+        {"kind": "defense"},
+        {"kind": "vote"},
+        {"kind": "allOrNone", "note": "rules.note.tie"},
+    ]
+
+
 ORIGINAL = Preset(
     name="original",
     title="Original (seed 003)",
@@ -955,6 +992,8 @@ ORIGINAL = Preset(
     tasks=frozenset(
         {"none", "done", "ready", "sleep", "nominate", "endTurn", "vote", "confirm", *NIGHT_TYPES}
     ),
+    roles=ROLES,
+    order=order,
     min_players=8,
     max_players=16,
     options=OPTIONS,
