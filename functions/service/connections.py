@@ -48,9 +48,10 @@ class ConnectionRooms(OrderedDict):
         return code
 
 
-def admit(conn_id: str, token: str | None, gateway: Gateway | None = None) -> ChangeFn:
+def admit(conn_id: str, token: str | None, gateway: Gateway | None = None, patches: bool = False) -> ChangeFn:
     """A change that stores a connection: a player's (token of this room) or a spectator's.
-    A seat at `MAX_SOCKETS_PER_PLAYER` makes room for the new socket (`make_room`)."""
+    A seat at `MAX_SOCKETS_PER_PLAYER` makes room for the new socket (`make_room`). `patches`:
+    it asked for patches (service/patches.py)."""
 
     def change(c: Change) -> None:
         pid = None
@@ -65,6 +66,8 @@ def admit(conn_id: str, token: str | None, gateway: Gateway | None = None) -> Ch
         if pid is not None:
             make_room(c, pid, gateway)
         c.conn_puts[conn_id] = pid
+        if patches:
+            c.conn_patches.add(conn_id)
         c.exclude.add(conn_id)  # API Gateway can't post to it before $connect returns
         if pid is None:
             c.bump = False

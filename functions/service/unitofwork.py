@@ -40,6 +40,7 @@ class Change:
     write: bool = True
     bump: bool = True
     conn_puts: dict[str, str | None] = field(default_factory=dict)
+    conn_patches: set[str] = field(default_factory=set)  # of conn_puts: those that asked for patches
     conn_deletes: list[str] = field(default_factory=list)
     exclude: set[str] = field(default_factory=set)  # connections not to push to
     replies: dict[str, bytes] = field(default_factory=dict)  # direct frames (errors, sync)
@@ -119,6 +120,7 @@ class UnitOfWork:
                 conn_deletes=c.conn_deletes,
                 chat_items=chat_items,
                 slot_claims=c.slots,
+                conn_patches=c.conn_patches,
             )
         except Conflict:
             return False, None

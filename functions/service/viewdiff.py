@@ -7,13 +7,16 @@ last write (`room["views"]`).
 A frame's `version` is the viewer's own counter (`room["viewSeq"]`, kept for every viewer
 ever seen so it never goes back): it moves by one exactly when that viewer's view changes,
 so it orders frames and shows gaps without counting anybody else's (secret) writes.
+
+A connection that asked for patches gets one instead of the full view when it holds the
+previous version (`patches.plan`, docs/protocol.md "Patches").
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import views
+from . import patches, views
 from .setup import room_setup_error
 
 if TYPE_CHECKING:
@@ -40,6 +43,7 @@ def changed_frames(c: Change, conns: dict[str, str | None]) -> dict[str, bytes]:
     old = dict(room.get("views") or {})
     new: dict[str, str] = {}
     frames_by_viewer: dict[str, bytes] = {}
+    changed: dict = {}  # viewer -> its new rendered view
     setup_error = room_setup_error(room) if c.state is None else None
     before_viewers = {p if p else views.SPECTATOR for p in c.snap.conns.values()}
     at = views.server_clock()  # one reading for the whole fan-out (env reads, every viewer alike)
@@ -57,6 +61,7 @@ def changed_frames(c: Change, conns: dict[str, str | None]) -> dict[str, bytes]:
         if new[viewer] != old.get(viewer):
             seqs[viewer] = seqs.get(viewer, 0) + 1
             frames_by_viewer[viewer] = views.frame(rendered, seqs[viewer], at)
+            changed[viewer] = rendered
     room["views"] = new
     room["viewSeq"] = seqs
     frames = {}
@@ -64,6 +69,12 @@ def changed_frames(c: Change, conns: dict[str, str | None]) -> dict[str, bytes]:
         data = frames_by_viewer.get(pid if pid else views.SPECTATOR)
         if data is not None:
             frames[conn_id] = data
+    if c.snap.conn_patches:
+        before = _connected(c.snap.conns)
+        rebuild = lambda v: views.render(
+            _view(c.snap.room, c.before, before, None if v == views.SPECTATOR else v)
+        )  # noqa: E731
+        patches.plan(c, conns, changed, old, seqs, at, frames, rebuild)
     return frames
 
 
