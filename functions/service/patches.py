@@ -14,10 +14,10 @@ was sent. Both views come from the view gate for that viewer, and `diff` is dete
 a patch and its bytes are a function of what this viewer may know
 (tests/functions/test_side_channels.py compares every frame as sent, patches included).
 
-`diff` is our own RFC 6902 generator (a dozen lines, on the parsed JSON the client holds)
-rather than `jsonpatch.make_patch`: the library spent ~1 ms of pure Python per viewer on a
-12-player view (bench/views.py); the patches it makes are applied by the libraries, `jsonpatch`
-in tests/functions/test_view_patches.py and local/client.py, fast-json-patch in web/js/patch.js.
+`diff` is our own RFC 6902 generator (on the parsed JSON the client holds) rather than
+`jsonpatch.make_patch`, which took some 30 times longer per viewer (docs/architecture.md,
+"Views as patches"); the patches it makes are applied by the libraries, `jsonpatch` in
+tests/functions/test_view_patches.py and local/client.py, fast-json-patch in web/js/patch.js.
 """
 
 from __future__ import annotations

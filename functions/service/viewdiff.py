@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import patches, views
+from . import patches, server_frames, views
 from .setup import room_setup_error
 
 if TYPE_CHECKING:
@@ -71,9 +71,13 @@ def changed_frames(c: Change, conns: dict[str, str | None]) -> dict[str, bytes]:
             frames[conn_id] = data
     if c.snap.conn_patches:
         before = _connected(c.snap.conns)
-        rebuild = lambda v: views.render(
-            _view(c.snap.room, c.before, before, None if v == views.SPECTATOR else v)
-        )  # noqa: E731
+
+        def rebuild(viewer: str) -> server_frames.RenderedView:
+            """The viewer's view as the snapshot had it (patches.py: the base when not in memory)."""
+            return views.render(
+                _view(c.snap.room, c.before, before, None if viewer == views.SPECTATOR else viewer)
+            )
+
         patches.plan(c, conns, changed, old, seqs, at, frames, rebuild)
     return frames
 
