@@ -5,6 +5,7 @@ service's own clients); pushes go through a counting gateway; whether a connecti
 changed is decided here independently (full view before vs after, without serverNow).
 
     .venv/bin/python bench/backend.py            # --quick: one round of the cold-start figures
+                                                 # --full-views: sockets that do not ask for patches
 
 Not part of the pass/fail suite. Figures are from moto in process: call counts, sizes and
 ratios are exact; times are this machine's.
@@ -269,11 +270,12 @@ class Bench:
         for i in range(2, n + 1):
             got = self.rest("POST", f"/rooms/{self.code}/players", {"name": f"Player{i}"})
             tokens[got["playerId"]] = got["token"]
+        want = {"patches": "1"} if PATCHES else {}
         for pid, token in tokens.items():
             self.invocations["ws"] += 1
             self.timed(
                 self.h["connect"].handler,
-                events.ws_connect_event(connection=f"c{pid}", query={"room": self.code, "token": token}),
+                events.ws_connect_event(connection=f"c{pid}", query={"room": self.code, "token": token, **want}),
                 CTX,
             )
             # $connect runs in another Lambda function than $default: its warm connection cache
@@ -284,7 +286,7 @@ class Bench:
             self.invocations["ws"] += 1
             self.timed(
                 self.h["connect"].handler,
-                events.ws_connect_event(connection=f"s{i}", query={"room": self.code}),
+                events.ws_connect_event(connection=f"s{i}", query={"room": self.code, **want}),
                 CTX,
             )
         for pid in list(tokens)[1:]:
@@ -675,8 +677,16 @@ def spectator_fanout(counts=(0, 20)) -> dict:
     return out
 
 
+# The game's sockets ask for patches (`?patches=1`), as the web client and local/client.py do;
+# `--full-views` measures sockets that do not (every push a whole view).
+PATCHES = True
+
+
 def main(argv: list[str] | None = None) -> None:
-    quick = "--quick" in (sys.argv[1:] if argv is None else argv)
+    global PATCHES
+    args = sys.argv[1:] if argv is None else argv
+    quick = "--quick" in args
+    PATCHES = "--full-views" not in args
     real_stdout = sys.stdout
     sys.stdout = sys.stderr  # Powertools may print EMF metrics; stdout carries only the result
     try:
@@ -769,6 +779,7 @@ def run(rounds: int = 5) -> dict:
         "changed_views_per_action": round(sum(a["changed"] for a in acts) / n, 3),
         "pushes_without_a_changed_view": sum(max(0, a["pushes"] - a["changed"]) for a in acts),
         "changed_views_not_pushed": sum(max(0, a["changed"] - a["pushes"]) for a in acts),
+        "pushes_as": "patches after a full view (?patches=1)" if PATCHES else "full views",
         "max_push_bytes": max(game_sizes),
         "p50_push_bytes": int(statistics.median(game_sizes)),
         "p95_push_bytes": game_sizes[int(0.95 * (len(game_sizes) - 1))],

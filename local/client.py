@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
+import jsonpatch
 
 
 class ApiError(Exception):
@@ -98,7 +99,8 @@ class Received:
 
     at: float  # time.monotonic() at receipt
     size: int
-    data: Any
+    data: Any  # a `patch` that applied is here as the view frame it made
+    patch: dict | None = None  # that patch, as received
 
 
 class Player:
@@ -163,7 +165,8 @@ class Player:
         return ((self.view or {}).get("you") or {}).get("id")
 
     def url(self) -> str:
-        q = f"room={self.room}" + (f"&token={self.token}" if self.token else "")
+        # `patches=1`: views as patches after the first (docs/protocol.md, "Patches"; `_patched`)
+        q = f"room={self.room}" + (f"&token={self.token}" if self.token else "") + "&patches=1"
         return f"{self.ws_url}?{q}"
 
     async def open(self) -> None:
@@ -194,6 +197,9 @@ class Player:
         except ValueError:
             data = text
         got = Received(time.monotonic(), len(text.encode()), data)
+        if isinstance(data, dict) and data.get("type") == "patch":
+            data = self._patched(data)
+            got = Received(got.at, got.size, data, patch=got.data)
         self.frames.append(got)
         if isinstance(data, dict) and data.get("type") == "view":
             if data.get("version", 0) >= self.version or self.view is None:
@@ -207,6 +213,22 @@ class Player:
         for watch in self._watchers:
             watch(self, got)
         self._wake()
+
+    def _patched(self, patch: dict) -> dict:
+        """The view frame a `patch` makes of the view held (docs/protocol.md, "Patches"); a
+        patch that does not follow it stays a patch, and a `sync` is asked for."""
+        if self.view is not None and patch.get("version") == self.version + 1:
+            base = {k: v for k, v in self.view.items() if k not in ("serverNow", "clockRate")}
+            try:
+                view = jsonpatch.apply_patch(base, patch.get("ops") or [])
+            except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException):
+                view = None
+            if view is not None:
+                view.update(serverNow=patch.get("serverNow"), clockRate=patch.get("clockRate"))
+                return {"type": "view", "version": patch["version"], "view": view}
+        if self.ws is not None and not self.ws.closed and patch.get("version", 0) > self.version:
+            asyncio.get_running_loop().create_task(self.send("sync"))
+        return patch
 
     def _wake(self) -> None:
         self._changed.set()

@@ -6,7 +6,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.parser import event_parser
 
 from handlers.ws_events import ConnectEvent
-from service import config
+from service import config, patches
 from service.errors import ServiceError
 from service.roomcode import room_code_shaped
 from service.telemetry import logger, metrics, tracer
@@ -24,7 +24,9 @@ def handler(event: ConnectEvent, context: object) -> dict:
     # a room that is not room-code shaped is refused unread and never logged (nor is a token)
     logger.append_keys(room=room.upper() if room_code_shaped(room) else None, connection=conn_id)
     try:
-        player = config.service().connect(conn_id, room, query.get("token"), headers.get("origin"))
+        player = config.service().connect(
+            conn_id, room, query.get("token"), headers.get("origin"), patches=patches.wanted(query)
+        )
     except ServiceError as exc:
         logger.info("connect refused", extra={"code": exc.code})
         return {"statusCode": exc.status, "body": exc.code}

@@ -52,6 +52,7 @@ class Effects:
     )  # direct frames (errors, farewells), over any view frame
     closes: tuple[str, ...] = ()  # sockets to close after the write
     unpushed: frozenset[str] = frozenset()  # connections no view frame goes to ($connect not returned)
+    patched: frozenset[str] = frozenset()  # of `puts`: connections that asked for patches (patches.py)
     full_view: str | None = None  # connection that gets its full view whatever changed (sync)
     last: Mapping[str, bytes] = field(default_factory=_empty)  # frames sent after everything else (pong)
 
@@ -69,6 +70,7 @@ class Effects:
             replies={**self.replies, **other.replies},
             closes=self.closes + other.closes,
             unpushed=self.unpushed | other.unpushed,
+            patched=self.patched | other.patched,
             full_view=other.full_view or self.full_view,
             last={**self.last, **other.last},
         )

@@ -62,9 +62,10 @@ class ConnectionRooms(OrderedDict):
         return code
 
 
-def admit(conn_id: str, token: str | None, gateway: Gateway | None = None) -> ChangeFn:
+def admit(conn_id: str, token: str | None, gateway: Gateway | None = None, patches: bool = False) -> ChangeFn:
     """A change that stores a connection: a player's (token of this room) or a spectator's.
-    A seat at `MAX_SOCKETS_PER_PLAYER` makes room for the new socket (`make_room`)."""
+    A seat at `MAX_SOCKETS_PER_PLAYER` makes room for the new socket (`make_room`). `patches`:
+    it asked for patches (service/patches.py)."""
 
     def change(c: Context) -> Outcome:
         pid = None
@@ -79,7 +80,12 @@ def admit(conn_id: str, token: str | None, gateway: Gateway | None = None) -> Ch
             slots[spectator_place(c, conn_id)] = conn_id
         room_made = make_room(c, pid, gateway) if pid is not None else Effects()
         # API Gateway can't post to it before $connect returns: no view frame to it
-        effects = room_made + Effects(puts={conn_id: pid}, slots=slots, unpushed=frozenset({conn_id}))
+        effects = room_made + Effects(
+            puts={conn_id: pid},
+            slots=slots,
+            unpushed=frozenset({conn_id}),
+            patched=frozenset({conn_id}) if patches else frozenset(),
+        )
         if pid is None:
             return Outcome(c.state, Write.CONNECTIONS, effects, result=pid)
         state = c.state

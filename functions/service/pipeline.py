@@ -85,7 +85,7 @@ class Pipeline:
             conns = {k: v for k, v in snap.conns.items() if k not in effects.deletes} | dict(effects.puts)
             lifecycle.end_game_if_decided(room, out.state, now)
             lifecycle.track_host_presence(room, conns, now)
-            frames = viewdiff.changed_frames(c, out.state, conns)
+            frames = viewdiff.changed_frames(c, out.state, conns, effects.full_view)
             arm = lifecycle.timer_to_arm(room, out.state)
             chat_items = chat_archive.collect(room, snap.state, out.state, out.wrote)
             try:
@@ -95,6 +95,7 @@ class Pipeline:
                     out.state,
                     bump=write is Write.ROOM,
                     conn_puts=dict(effects.puts),
+                    conn_patches=set(effects.patched),
                     conn_deletes=list(effects.deletes),
                     chat_items=chat_items,
                     slot_claims=dict(effects.slots),

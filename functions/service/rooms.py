@@ -58,9 +58,15 @@ class RoomService:
 
     # ---------------------------------------------------------------- socket life cycle
     def connect(
-        self, conn_id: str, code: str | None, token: str | None, origin: str | None = None
+        self,
+        conn_id: str,
+        code: str | None,
+        token: str | None,
+        origin: str | None = None,
+        patches: bool = False,
     ) -> str | None:
-        """Admit a connection: a player (token of this room) or a spectator (no token).
+        """Admit a connection: a player (token of this room) or a spectator (no token); `patches`:
+        it asked for its views as patches (service/patches.py).
 
         Returns the player id (None for a spectator). Raises ServiceError to refuse.
         """
@@ -73,7 +79,7 @@ class RoomService:
         if token and not token_shaped(token):
             raise ServiceError("bad_token", "token not valid for this room", 403)
         code = code.upper()
-        pid = self.pipeline.run(code, connections.admit(conn_id, token, self.gateway))
+        pid = self.pipeline.run(code, connections.admit(conn_id, token, self.gateway, patches))
         self._conn_rooms.remember(conn_id, code)
         logger.info("connected", extra={"room": code, "player": pid or "spectator"})
         return pid

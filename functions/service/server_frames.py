@@ -1,7 +1,7 @@
 """Server frames: every frame the server sends over the socket is one of these models, and
 `encode` is the one place they become bytes.
 
-`view` (a connection's view, `views.py`), `error` (a refused frame, or a seat closed:
+`view` (a connection's view, `views.py`), `patch` (the change to it, `patches.py`), `error` (a refused frame, or a seat closed:
 `kicked`, `left`, `replaced`), `pong` (`connections.py`), `chatLog` (a page of the ended
 game's chat, `chat_archive.py`) and `reported` (`reports.py`). Key names and order are the
 client's (web/js reads them; docs/protocol.md, "Server frames"); the JSON Schemas in
@@ -125,6 +125,20 @@ class ViewFrame(ServerFrame):
     view: Clocked
 
 
+class PatchFrame(ServerFrame):
+    """`{"type": "patch", "version": N, "ops": [...], "serverNow", "clockRate"}`: instead of a view,
+    to a connection that asked for patches and holds version N - 1 (docs/protocol.md, "Patches")."""
+
+    type: Literal["patch"] = "patch"
+    version: int = Field(description="this viewer's version after the patch: the one held + 1")
+    ops: list[dict[str, Any]] = Field(
+        description="RFC 6902 operations turning the view of version N - 1 (without serverNow and "
+        "clockRate) into the view of version N"
+    )
+    serverNow: float
+    clockRate: float
+
+
 class ErrorFrame(ServerFrame):
     """A refused frame (to its sender only), or a seat closed (`kicked`, `left`, `replaced`)."""
 
@@ -168,7 +182,14 @@ class Reported(ServerFrame):
     report: ReportReceipt
 
 
-SERVER_FRAMES: tuple[type[ServerFrame], ...] = (ViewFrame, ErrorFrame, Pong, ChatLogPage, Reported)
+SERVER_FRAMES: tuple[type[ServerFrame], ...] = (
+    ViewFrame,
+    PatchFrame,
+    ErrorFrame,
+    Pong,
+    ChatLogPage,
+    Reported,
+)
 
 
 def _strict(raw: bytes) -> bytes:

@@ -38,6 +38,7 @@ class Snapshot:
     state: dict | None
     conns: dict[str, str | None] = field(default_factory=dict)  # connection id -> player id | None
     conn_since: dict[str, float] = field(default_factory=dict)  # connection id -> game time of $connect
+    conn_patches: set[str] = field(default_factory=set)  # connections that asked for patches (patches.py)
     slots: dict[int, str] = field(default_factory=dict)  # spectator place -> connection holding it
     conn_log: dict[str, float] = field(default_factory=dict)  # connection -> time of its last chatLog page
     size: int = 0  # stored bytes of the room item's data
@@ -85,6 +86,7 @@ class Store:
         conn_since: dict[str, float] = {}
         slots: dict[int, str] = {}
         conn_log: dict[str, float] = {}
+        conn_patches: set[str] = set()
         for it in items:
             sk = it["sk"]["S"]
             if float(it.get("expiresAt", {"N": "0"})["N"]) < now:
@@ -96,6 +98,8 @@ class Store:
                 conn_since[sk[len(CONN_PREFIX) :]] = float(it.get("at", {"N": "0"})["N"])
                 if "logAt" in it:
                     conn_log[sk[len(CONN_PREFIX) :]] = float(it["logAt"]["N"])
+                if "patches" in it:
+                    conn_patches.add(sk[len(CONN_PREFIX) :])
             elif sk.startswith(SLOT_PREFIX):
                 slots[int(sk[len(SLOT_PREFIX) :])] = it["conn"]["S"]
         if state_item is None:
@@ -111,6 +115,7 @@ class Store:
             conn_since=conn_since,
             slots=slots,
             conn_log=conn_log,
+            conn_patches=conn_patches,
             size=len(blob),
         )
 
@@ -239,6 +244,7 @@ class Store:
         conn_deletes: list[str] | None = None,
         chat_items: list[tuple[int, list[dict]]] | None = None,
         slot_claims: dict[int, str] | None = None,
+        conn_patches: set[str] | None = None,
     ) -> int:
         """Write the room (conditional on the version read) and its side items atomically.
 
@@ -275,6 +281,8 @@ class Store:
             }
             if player:
                 item["player"] = {"S": player}
+            if conn_id in (conn_patches or ()):
+                item["patches"] = {"BOOL": True}
             ops.append({"Put": {"TableName": self.table, "Item": item}})
             lookup = {
                 "pk": {"S": CONN_PREFIX + conn_id},

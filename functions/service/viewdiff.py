@@ -7,13 +7,16 @@ last write (`room["views"]`).
 A frame's `version` is the viewer's own counter (`room["viewSeq"]`, kept for every viewer
 ever seen so it never goes back): it moves by one exactly when that viewer's view changes,
 so it orders frames and shows gaps without counting anybody else's (secret) writes.
+
+A connection that asked for patches gets one instead of the full view when it holds the
+previous version (`patches.plan`, docs/protocol.md "Patches").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import views
+from . import patches, server_frames, views
 from .change import Context
 from .setup import room_setup_error
 
@@ -28,9 +31,12 @@ def _view(room: dict, state, connected: set[str], who: str | None) -> dict:
     return views.game_view(state, room, connected, who)
 
 
-def changed_frames(c: Context, state: Any, conns: dict[str, str | None]) -> dict[str, bytes]:
+def changed_frames(
+    c: Context, state: Any, conns: dict[str, str | None], sync_to: str | None = None
+) -> dict[str, bytes]:
     """View frames for every connection whose view changed (`state`: the engine state to be
-    written, `conns`: the connections after the write); stores the new fingerprints in the
+    written, `conns`: the connections after the write, `sync_to`: the connection that asked
+    for its full view, which never gets a patch); stores the new fingerprints in the
     room document and moves the changed viewers' own versions."""
     room = c.room
     seqs = dict(room.get("viewSeq") or {})
@@ -39,6 +45,7 @@ def changed_frames(c: Context, state: Any, conns: dict[str, str | None]) -> dict
     old = dict(room.get("views") or {})
     new: dict[str, str] = {}
     frames_by_viewer: dict[str, bytes] = {}
+    changed: dict = {}  # viewer -> its new rendered view
     setup_error = room_setup_error(room) if state is None else None
     before_viewers = {p if p else views.SPECTATOR for p in c.snap.conns.values()}
     at = views.server_clock()  # one reading for the whole fan-out (env reads, every viewer alike)
@@ -56,6 +63,7 @@ def changed_frames(c: Context, state: Any, conns: dict[str, str | None]) -> dict
         if new[viewer] != old.get(viewer):
             seqs[viewer] = seqs.get(viewer, 0) + 1
             frames_by_viewer[viewer] = views.frame(rendered, seqs[viewer], at)
+            changed[viewer] = rendered
     room["views"] = new
     room["viewSeq"] = seqs
     frames = {}
@@ -63,6 +71,16 @@ def changed_frames(c: Context, state: Any, conns: dict[str, str | None]) -> dict
         data = frames_by_viewer.get(pid if pid else views.SPECTATOR)
         if data is not None:
             frames[conn_id] = data
+    if c.snap.conn_patches:
+        before = _connected(c.snap.conns)
+
+        def rebuild(viewer: str) -> server_frames.RenderedView:
+            """The viewer's view as the snapshot had it (patches.py: the base when not in memory)."""
+            return views.render(
+                _view(c.snap.room, c.before, before, None if viewer == views.SPECTATOR else viewer)
+            )
+
+        patches.plan(c, conns, changed, old, seqs, at, frames, rebuild, sync_to)
     return frames
 
 

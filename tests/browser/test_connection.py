@@ -102,3 +102,33 @@ def test_host_removes_a_player_mid_game_with_two_taps(browser, stack, console_er
     expect(host.page.locator(f'#host-remove button[data-pid="{bob}"]')).to_have_count(0)
     for pl in (host, guest):
         pl.close()
+
+
+def test_views_arrive_as_patches_and_the_screen_follows_them(browser, stack, console_errors):
+    """The web client connects with `patches=1` (docs/protocol.md, "Patches"): after the full
+    view, the lobby's changes arrive as `patch` frames, and the screen shows what they say."""
+    host = Player(browser, stack.url, "Ann", errors=console_errors)
+    urls: list[str] = []
+    frames: list[dict] = []
+
+    def on_socket(ws) -> None:
+        urls.append(ws.url)
+        ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    host.page.on("websocket", on_socket)
+    host.create()
+    # a socket gets patches once it was there, past the connect grace (2 real seconds:
+    # service/connections.py CONNECT_GRACE_SECONDS), when its previous view went out
+    host.page.wait_for_timeout(2500)
+    guest = Player(browser, stack.url, "Bob", errors=console_errors)
+    guest.join(host.page.locator("#share-link").input_value())
+    guest.ready()
+    expect(host.page.locator(".lobby-player")).to_have_count(2)
+    expect(host.page.locator(".lobby-player.is-ready")).to_have_count(1)
+    assert urls and all("patches=1" in u for u in urls)
+    kinds = [f["type"] for f in frames if f["type"] in ("view", "patch")]
+    assert kinds[0] == "view" and "patch" in kinds, kinds
+    versions = [f["version"] for f in frames if f["type"] == "patch"]
+    assert versions == sorted(versions)
+    for pl in (host, guest):
+        pl.close()

@@ -48,6 +48,7 @@ class Api:
         self.clock = clock
         self.tokens: dict[str, str] = {}
         self.code: str | None = None
+        self.patches = False  # connections ask for patches (`?patches=1`, service/patches.py)
 
     # REST
     def rest(self, method: str, path: str, body: Any = None, headers: dict | None = None) -> tuple[int, dict]:
@@ -71,7 +72,7 @@ class Api:
     def connect(
         self, conn_id: str, pid: str | None = None, token: str | None = None, room=None, origin=None
     ) -> int:
-        query = {"room": room or self.code}
+        query = {"room": room or self.code, **({"patches": "1"} if self.patches else {})}
         if token or pid:
             query["token"] = token or self.tokens[pid]
         headers = {"Origin": origin} if origin else {}

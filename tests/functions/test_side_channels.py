@@ -7,6 +7,10 @@ The room is played to the first night, then the night is played twice from the s
 item and the same clock: once as dealt, once with the roles of two players the viewer does
 not know swapped (the night's actions are sent by whoever holds each role). The frames
 pushed to a citizen and to a spectator must be identical, byte for byte.
+
+Every test runs twice: with full views, and with every connection asking for patches
+(service/patches.py): a patch is made from that viewer's own two views, and its bytes too may
+not depend on what the viewer may not know.
 """
 
 from __future__ import annotations
@@ -15,7 +19,13 @@ import boto3
 import pytest
 
 from mafia_engine.testing import legal_actions
-from service import storage
+from service import patches, storage
+
+
+@pytest.fixture(params=[False, True], ids=["views", "patches"])
+def api(api, request):
+    api.patches = request.param
+    return api
 
 
 def to_night(api) -> None:
@@ -38,6 +48,7 @@ def cast(api) -> tuple[str, str, str, str]:
 
 
 def raw_item(api) -> dict:
+    api.gw.checkpoint()  # the clients' views go back with the item (`restore`)
     return boto3.client("dynamodb").get_item(
         TableName=api.svc.store.table,
         Key={"pk": {"S": storage.room_pk(api.code)}, "sk": {"S": "STATE"}},
@@ -48,7 +59,10 @@ def per_viewer(api, watchers: list[str]) -> list[tuple[str, dict]]:
     """The frames pushed to `watchers`, viewer by viewer, each in the order it got them: one
     change is pushed to all its viewers in parallel, so the order across viewers is the
     threads', not the server's (comparing it made these tests fail 1 run in 12 under load)."""
-    sent = [(c, f) for c, f in api.gw.sent if c in watchers]
+    # each frame as the client has it after applying it, with the frame that travelled (a
+    # patch or the full view) and its bytes: equal lists mean equal bytes on the wire
+    wire = zip(api.gw.sent, api.gw.wire, api.gw.sizes, strict=True)
+    sent = [(c, {**f, "wire": w, "bytes": n}) for (c, f), (_, w), n in wire if c in watchers]
     return sorted(sent, key=lambda cf: watchers.index(cf[0]))  # stable: keeps each viewer's order
 
 
@@ -65,6 +79,8 @@ def restore(api, item: dict, swap: tuple[str, str] | None) -> None:
     boto3.client("dynamodb").put_item(
         TableName=api.svc.store.table, Item={**item, "data": {"B": storage.encode(doc)}}
     )
+    api.gw.rewind()
+    patches.BASES.clear()  # as a fresh process: both runs rebuild the base from the item
 
 
 def night_script(api, target: str, chatty: int) -> list[tuple[str, dict]]:
@@ -123,6 +139,9 @@ def test_swapping_hidden_roles_changes_no_frame_a_citizen_or_spectator_receives(
     assert roles(api)[citizen] == "mafia"  # the second night really had another mafioso
     assert dealt == swapped  # every frame, in the same order: version, wakeAt and timing included
     assert any(f["type"] == "view" and f["view"]["phase"]["kind"] != "night" for _, f in dealt)
+    # with patches, the pushes travelled as patches (the `sync` answers as full views): both compared
+    travelled = {f["wire"]["type"] for _, f in dealt}
+    assert travelled == ({"patch", "view"} if api.patches else {"view"})
 
 
 def test_secret_writes_do_not_move_a_viewers_version(night):
@@ -481,6 +500,8 @@ def test_a_night_sync_costs_the_same_whoever_holds_a_night_role(api):
         boto3.client("dynamodb").put_item(
             TableName=api.svc.store.table, Item={**item, "data": {"B": storage.encode(doc)}}
         )
+        api.gw.rewind()
+        patches.BASES.clear()  # as a fresh process
         api.clock.t = t0
         api.gw.clear()
         per_sync = []

@@ -55,6 +55,7 @@ def code_files() -> list[str]:
         for f in out.split("\0")
         if f
         and not f.startswith("docs/")
+        and not f.startswith("web/vendor/")  # third-party files, kept unchanged (their READMEs)
         and (f.endswith(CODE_SUFFIXES) or Path(f).name in CODE_NAMES)
         and (ROOT / f).is_file()
     )

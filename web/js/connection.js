@@ -1,6 +1,7 @@
 // One WebSocket to the room (docs/protocol.md, "WebSocket"): reconnects with backoff, resyncs on
 // open, and hands views and error frames to the app.
 import { wsBase } from "./api.js";
+import { PATCH_QUERY, ViewFeed } from "./patch.js";
 
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000, 10000];
 // Heartbeat: a `ping` (answered with `pong`, no write) keeps the socket active and lets the
@@ -40,6 +41,7 @@ export class Connection {
     const u = new URL(wsBase(this.session.wsUrl));
     u.searchParams.set("room", this.session.room);
     if (this.session.token) u.searchParams.set("token", this.session.token);
+    u.searchParams.set(PATCH_QUERY, "1"); // views as patches after the first (patch.js)
     return u.toString();
   }
 
@@ -61,6 +63,7 @@ export class Connection {
       return;
     }
     this.ws = ws;
+    const feed = new ViewFeed(() => this.send("sync")); // a new socket starts from a full view
     let opened = false;
     ws.onopen = () => {
       opened = true;
@@ -81,8 +84,10 @@ export class Connection {
       } catch {
         return;
       }
-      if (frame.type === "view") this.handlers.onView(frame);
-      else if (frame.type === "error") this.handlers.onError(frame);
+      if (frame.type === "view" || frame.type === "patch") {
+        const view = feed.take(frame);
+        if (view) this.handlers.onView(view);
+      } else if (frame.type === "error") this.handlers.onError(frame);
       else if (frame.type === "pong") {
         // nothing to do: the heartbeat only has to reach the server
       } else if (this.handlers.onFrame) this.handlers.onFrame(frame); // e.g. "reported"

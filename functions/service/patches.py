@@ -1,0 +1,205 @@
+"""Views as patches: after a full view, a connection that asked for them (`?patches=1` on the
+connect URL, docs/protocol.md "Patches") gets RFC 6902 patches against the last view it was sent.
+
+Which connections (`PatchPlan.frames`): a connection that opted in, is not the one being
+answered a `sync`, and was there, past the connect grace, when its viewer's current version
+was pushed (`room["viewAt"]`). Everyone else gets the full view, exactly as without patches: a
+new socket, a reconnect, a second device, a `sync` (which a client sends after any gap).
+
+The base is the viewer's view of the version it holds, taken from this process's memory
+(`BASES`, the last views this process pushed) or rebuilt from the snapshot the change read
+(one more view build, never a DynamoDB call); either is used only if its digest is the one
+stored at the last write (`room["views"]`), so it is the view every connection of the viewer
+was sent. Both views come from the view gate for that viewer, and `diff` is deterministic, so
+a patch and its bytes are a function of what this viewer may know
+(tests/functions/test_side_channels.py compares every frame as sent, patches included).
+
+`diff` is our own RFC 6902 generator (on the parsed JSON the client holds) rather than
+`jsonpatch.make_patch`, which took some 30 times longer per viewer (docs/architecture.md,
+"Views as patches"); the patches it makes are applied by the libraries, `jsonpatch` in
+tests/functions/test_view_patches.py and local/client.py, fast-json-patch in web/js/patch.js.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from . import clock, server_frames
+from .connections import CONNECT_GRACE_SECONDS
+from .telemetry import count
+from .views import digest as digest_of
+
+QUERY_KEY = "patches"  # `?patches=1` on the WebSocket connect URL
+
+
+def wanted(query: dict | None) -> bool:
+    """Whether a connect URL's query asks for patches (`patches=1`)."""
+    return (query or {}).get(QUERY_KEY) == "1"
+
+
+# ---------------------------------------------------------------- the differ
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _same(a: Any, b: Any) -> bool:
+    # JSON tells true from 1, Python's == does not
+    return a == b and (type(a) is bool) == (type(b) is bool)
+
+
+def _diff(a: Any, b: Any, path: str, ops: list[dict]) -> None:
+    if _same(a, b):
+        return
+    if type(a) is dict and type(b) is dict:
+        for k in a:
+            if k not in b:
+                ops.append({"op": "remove", "path": f"{path}/{_escape(k)}"})
+        for k, v in b.items():
+            if k in a:
+                _diff(a[k], v, f"{path}/{_escape(k)}", ops)
+            else:
+                ops.append({"op": "add", "path": f"{path}/{_escape(k)}", "value": v})
+    elif type(a) is list and type(b) is list:
+        _diff_list(a, b, path, ops)
+    else:
+        ops.append({"op": "replace", "path": path, "value": b})
+
+
+def _diff_list(a: list, b: list, path: str, ops: list[dict]) -> None:
+    n, m = len(a), len(b)
+    # a window that moved (the last 40 chat lines, the events): drop the oldest, add the newest
+    if n and m and not _same(a[0], b[0]):
+        k = next((i for i in range(1, n) if _same(a[i], b[0])), 0)
+        if k and a[k:] == b[: n - k]:
+            ops.extend({"op": "remove", "path": f"{path}/0"} for _ in range(k))
+            ops.extend({"op": "add", "path": f"{path}/{i}", "value": b[i]} for i in range(n - k, m))
+            return
+    i = 0  # the common head
+    while i < n and i < m and _same(a[i], b[i]):
+        i += 1
+    j = 0  # the common tail
+    while j < n - i and j < m - i and _same(a[n - 1 - j], b[m - 1 - j]):
+        j += 1
+    both = min(n - j, m - j)
+    for x in range(i, both):
+        _diff(a[x], b[x], f"{path}/{x}", ops)
+    for x in range(n - j - 1, both - 1, -1):  # a is longer: remove from the back
+        ops.append({"op": "remove", "path": f"{path}/{x}"})
+    for x in range(both, m - j):  # b is longer: insert in order
+        ops.append({"op": "add", "path": f"{path}/{x}", "value": b[x]})
+
+
+def diff(a: Any, b: Any) -> list[dict]:
+    """RFC 6902 operations that turn the JSON document `a` into `b` (both as `json.loads` gives)."""
+    ops: list[dict] = []
+    _diff(a, b, "", ops)
+    return ops
+
+
+# ---------------------------------------------------------------- the bases this process pushed
+class Bases:
+    """The last pushed view of each (room, viewer), parsed, with its digest: most changes of a
+    room reach the process that made its previous one, which then needs no second view build.
+    An entry is used only when its digest is the stored one; bounded (least recently used)."""
+
+    def __init__(self, capacity: int = 512) -> None:
+        self.capacity = capacity
+        self._items: OrderedDict[tuple[str, str], tuple[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()  # the local stack runs requests in threads
+
+    def get(self, key: tuple[str, str], digest: str) -> Any | None:
+        with self._lock:
+            got = self._items.get(key)
+            if got is None or got[0] != digest:
+                return None
+            self._items.move_to_end(key)
+            return got[1]
+
+    def clear(self) -> None:
+        """Forget every base (as a fresh process)."""
+        with self._lock:
+            self._items.clear()
+
+    def put(self, key: tuple[str, str], digest: str, doc: Any) -> None:
+        if self.capacity <= 0:
+            return
+        with self._lock:
+            self._items[key] = (digest, doc)
+            self._items.move_to_end(key)
+            while len(self._items) > self.capacity:
+                self._items.popitem(last=False)
+
+
+BASES = Bases()
+
+
+def patch_frame(version: int, ops: list[dict], at: server_frames.ServerClock) -> bytes:
+    """The `{"type": "patch", ...}` frame (server_frames.PatchFrame)."""
+    return server_frames.encode(
+        server_frames.PatchFrame(version=version, ops=ops, serverNow=at.serverNow, clockRate=at.clockRate)
+    )
+
+
+def plan(
+    c: Any,
+    conns: dict[str, str | None],
+    changed: dict[str, server_frames.RenderedView],
+    digests: dict[str, str],
+    seqs: dict[str, int],
+    at: server_frames.ServerClock,
+    frames: dict[str, bytes],
+    rebuild: Callable[[str], server_frames.RenderedView],
+    sync_to: str | None = None,
+) -> None:
+    """Replaces in `frames` (connection -> full view frame) the frames of the connections that
+    hold their viewer's previous view by patches; notes when each changed viewer's new version
+    goes out (`room["viewAt"]`). `changed`: viewer -> its new view; `digests`: the digests as
+    stored at the last write; `rebuild(viewer)`: its view as the snapshot had it."""
+    room = c.room
+    wants = c.snap.conn_patches
+    pushed_at = dict(room.get("viewAt") or {})
+    grace = CONNECT_GRACE_SECONDS * clock.rate()
+    made: dict[str, bytes | None] = {}
+    parsed: dict[str, Any] = {}
+    for conn_id, pid in conns.items():
+        viewer = pid if pid else "*"
+        if conn_id not in frames or conn_id not in wants or viewer not in changed or conn_id == sync_to:
+            continue
+        since = c.snap.conn_since.get(conn_id)
+        if since is None or since + grace > pushed_at.get(viewer, float("-inf")):
+            continue  # it may not hold the previous version: the full view
+        if viewer not in made:
+            made[viewer] = None
+            parsed[viewer] = new = json.loads(changed[viewer].body)
+            base = _base(room["code"], viewer, digests.get(viewer), rebuild)
+            if base is not None:
+                data = patch_frame(seqs[viewer], diff(base, new), at)
+                # never more bytes than the view itself (a new game, a phase that changes all)
+                made[viewer] = data if len(data) < len(frames[conn_id]) else None
+        if made[viewer] is not None:
+            frames[conn_id] = made[viewer]
+    held = {p if p else "*" for k, p in conns.items() if k in wants}
+    for viewer, rendered in changed.items():
+        pushed_at[viewer] = int(c.now)
+        if viewer in held:
+            doc = parsed[viewer] if viewer in parsed else json.loads(rendered.body)
+            BASES.put((room["code"], viewer), c.room["views"][viewer], doc)
+    room["viewAt"] = {v: t for v, t in pushed_at.items() if v in room["views"]}
+
+
+def _base(code: str, viewer: str, digest: str | None, rebuild: Callable) -> Any | None:
+    if digest is None:
+        return None
+    base = BASES.get((code, viewer), digest)
+    if base is not None:
+        return base
+    count("PatchBaseRebuilt")
+    rendered = rebuild(viewer)
+    if digest_of(rendered) != digest:
+        count("PatchBaseMismatch")
+        return None
+    return json.loads(rendered.body)

@@ -1,0 +1,212 @@
+"""Views as patches (docs/protocol.md, "Patches"): after a full view, a connection that asked for
+them (`?patches=1`) gets RFC 6902 patches against the view of its viewer's previous version; a
+new socket, a reconnect and a `sync` get the full view; a gap shows as a version that does not
+follow; a connection that did not ask gets full views as before."""
+
+from __future__ import annotations
+
+import json
+
+import jsonpatch
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from harness.gateways import patched
+from service import patches
+from service.connections import CONNECT_GRACE_SECONDS
+
+
+@pytest.fixture
+def api(api):
+    api.patches = True  # every connection of these tests asks for patches
+    return api
+
+
+def greeting(api) -> None:
+    """The game started, now in its first day phase (everyone may chat in the day channel)."""
+    api.clock.advance(api.state()["phase"]["endsAt"] - api.clock.t)
+    api.send("cp1", {"action": "nudge"})
+    assert api.state()["phase"]["kind"] == "greeting"
+
+
+def settle(api) -> None:
+    """Past the connect grace, and one push after it: until then a new socket gets full views
+    (a push may be lost before its `$connect` returned)."""
+    api.clock.advance(CONNECT_GRACE_SECONDS + 1)
+    api.send("cp1", {"action": "chat", "channel": "day", "text": "settle"})
+    api.clock.advance(1)
+
+
+def wire_to(api, conn: str) -> list[dict]:
+    return [f for c, f in api.gw.wire if c == conn]
+
+
+def fresh_view(api, conn: str) -> dict:
+    """The full view a `sync` gives `conn` now (without the clock)."""
+    api.send(conn, {"action": "sync"})
+    frame = wire_to(api, conn)[-1]
+    assert frame["type"] == "view"
+    return frame
+
+
+def no_clock(view: dict) -> dict:
+    return {k: v for k, v in view.items() if k not in ("serverNow", "clockRate")}
+
+
+def test_a_patch_applied_to_the_last_view_gives_the_new_view(api):
+    api.start(5)
+    greeting(api)
+    settle(api)
+    api.gw.clear()
+    before = fresh_view(api, "cp2")
+    api.send("cp1", {"action": "nudge"})  # too early: nothing changes
+    api.send("cp3", {"action": "chat", "channel": "day", "text": "hello"})
+    api.send("cp4", {"action": "chat", "channel": "day", "text": "hi"})
+    pushes = [f for f in wire_to(api, "cp2") if f["type"] == "patch"]
+    assert len(pushes) == 2
+    view = no_clock(before["view"])
+    for version, patch in enumerate(pushes, start=before["version"] + 1):
+        assert patch["version"] == version  # each follows the one before
+        view = jsonpatch.apply_patch(view, patch["ops"])
+    now = fresh_view(api, "cp2")
+    assert now["version"] == pushes[-1]["version"]
+    assert view == no_clock(now["view"])
+    # and it is smaller than the view it makes
+    assert len(json.dumps(pushes[-1])) < len(json.dumps(now)) / 3
+
+
+def test_a_gap_makes_the_client_ask_for_sync(api):
+    api.start(5)
+    greeting(api)
+    settle(api)
+    last = api.gw.views["cp2"]
+    api.send("cp3", {"action": "chat", "channel": "day", "text": "one"})
+    api.gw.views["cp2"] = last  # p2's client missed that frame (a flaky network)
+    api.clock.advance(1)
+    api.send("cp3", {"action": "chat", "channel": "day", "text": "two"})
+    patch = wire_to(api, "cp2")[-1]
+    assert patch["type"] == "patch" and patch["version"] == last["version"] + 2
+    assert patched(last, patch) is patch  # does not follow: a client asks for `sync` ...
+    answer = fresh_view(api, "cp2")  # ... and gets the full view of the current version
+    assert answer["version"] == patch["version"]
+    assert [m["text"] for m in answer["view"]["chat"] if m["channel"] == "day"][-2:] == ["one", "two"]
+
+
+def test_a_new_socket_and_a_reconnect_get_the_full_view(api):
+    api.start(5)
+    greeting(api)
+    settle(api)
+    api.send("cp3", {"action": "chat", "channel": "day", "text": "one"})
+    assert wire_to(api, "cp2")[-1]["type"] == "patch"
+    api.disconnect("cp2")
+    assert api.connect("cp2b", "p2") == 200  # the reconnect: a new socket of the same seat
+    api.clock.advance(1)
+    api.send("cp3", {"action": "chat", "channel": "day", "text": "two"})
+    first = wire_to(api, "cp2b")
+    assert [f["type"] for f in first] == ["view"]  # not a patch against a view it never had
+    # a second device of a seat that keeps its first one: the new one gets full views, the
+    # old one patches, with the same version
+    assert api.connect("cp4b", "p4") == 200
+    api.clock.advance(1)
+    api.send("cp3", {"action": "chat", "channel": "day", "text": "three"})
+    old, new = wire_to(api, "cp4")[-1], wire_to(api, "cp4b")[-1]
+    assert (old["type"], new["type"]) == ("patch", "view") and old["version"] == new["version"]
+    # once past the connect grace, the new socket gets patches too
+    settle(api)
+    api.send("cp3", {"action": "chat", "channel": "day", "text": "four"})
+    assert wire_to(api, "cp4b")[-1]["type"] == "patch"
+    assert api.gw.views["cp4b"] == api.gw.views["cp4"]
+
+
+def test_a_sync_always_answers_the_full_view(api):
+    api.start(5)
+    greeting(api)
+    settle(api)
+    api.send("cp3", {"action": "chat", "channel": "day", "text": "one"})
+    frame = fresh_view(api, "cp3")
+    assert frame["type"] == "view" and frame["version"] == api.gw.views["cp3"]["version"]
+
+
+def test_spectators_share_one_sequence_and_one_patch(api):
+    api.start(5)
+    api.connect("s1")
+    api.connect("s2")
+    greeting(api)
+    settle(api)
+    api.gw.clear()
+    api.send("cp3", {"action": "chat", "channel": "day", "text": "one"})
+    api.clock.advance(1)
+    api.send("cp3", {"action": "chat", "channel": "day", "text": "two"})
+    s1, s2 = wire_to(api, "s1"), wire_to(api, "s2")
+    assert s1 == s2 and [f["type"] for f in s1] == ["patch", "patch"]
+    assert s1[1]["version"] == s1[0]["version"] + 1
+    assert api.snapshot().room["viewSeq"]["*"] == s1[1]["version"]
+    assert api.gw.views["s1"]["view"]["you"] is None
+
+
+def test_a_patch_base_that_does_not_match_the_stored_digest_gives_the_full_view(api):
+    api.start(5)
+    greeting(api)
+    settle(api)
+    # the stored fingerprint no longer describes the view the snapshot rebuilds (as after a
+    # change the rebuild cannot see): the full view goes out, never a patch on a wrong base
+    snap = api.snapshot()
+    room = dict(snap.room, views={**snap.room["views"], "p2": "0" * 16})
+    api.svc.store.save(snap, room, snap.state)
+    api.send("cp3", {"action": "chat", "channel": "day", "text": "one"})
+    assert wire_to(api, "cp2")[-1]["type"] == "view"
+    assert wire_to(api, "cp4")[-1]["type"] == "patch"
+
+
+def test_a_connection_that_does_not_ask_gets_full_views_as_before(api):
+    api.start(5)
+    greeting(api)
+    settle(api)
+    assert api.connect("cp3b", "p3", token=api.tokens["p3"]) == 200
+    api.patches = False
+    assert api.connect("cp2b", "p2") == 200  # a second socket of p2 that does not ask
+    settle(api)
+    api.gw.clear()
+    api.send("cp3", {"action": "chat", "channel": "day", "text": "one"})
+    assert wire_to(api, "cp2")[-1]["type"] == "patch"
+    full = wire_to(api, "cp2b")[-1]
+    assert full["type"] == "view" and set(full) == {"type", "version", "view"}
+    assert full["version"] == wire_to(api, "cp2")[-1]["version"]
+    assert full == api.gw.views["cp2"]  # the same view, the same version, whatever travelled
+
+
+def test_the_room_item_notes_who_asked_and_no_call_is_added(api):
+    api.start(5)
+    greeting(api)
+    settle(api)
+    assert api.snapshot().conn_patches == {f"cp{i}" for i in range(1, 6)}
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["a", "b", "~/", ""]),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(st.sampled_from(["a", "b/c", "~d", "e"]), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON, JSON)
+def test_the_differs_patch_applied_by_jsonpatch_gives_the_new_document(a, b):
+    assert jsonpatch.apply_patch(a, patches.diff(a, b)) == b
+    got = jsonpatch.apply_patch(a, patches.diff(a, b))
+    assert json.dumps(got, sort_keys=True) == json.dumps(b, sort_keys=True)  # true is not 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 50), max_size=12, unique=True), st.integers(0, 4), st.integers(0, 4))
+def test_a_moved_window_is_a_few_removes_and_adds(items, drop, add):
+    a = [{"id": i, "text": "x" * 20} for i in items]
+    b = a[drop:] + [{"id": 100 + i, "text": "y"} for i in range(add)]
+    ops = patches.diff(a, b)
+    assert jsonpatch.apply_patch(a, ops) == b
+    if drop < len(a):  # the chat window: one remove per line gone, one add per new line
+        assert len(ops) == drop + add
