@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import mafia_engine as me
 
-from . import chat_archive, names, views
+from . import aliases, chat_archive, names, views
 from . import frames as f
 from .errors import ServiceError, quote
 from .lifecycle import presence, running
@@ -169,6 +169,7 @@ def start(c: Change, conn_id: str, frame: f.Start) -> None:
     waiting = [p["name"] for p in room["players"] if p["id"] != host_id and not p.get("ready")]
     if waiting:
         raise ServiceError("not_ready", "waiting for: " + ", ".join(waiting), 409)
+    aliases.deal(room, c.snap.conns, c.conn_puts)  # anonymous: shuffled seats, fresh ids, aliases
     ids = [p["id"] for p in room["players"]]
     try:
         c.state = me.new_game(
@@ -178,7 +179,7 @@ def start(c: Change, conn_id: str, frame: f.Start) -> None:
         raise ServiceError(exc.code, tidy(str(exc)), 409) from exc
     room["status"] = "running"
     count("GamesStarted")  # the dashboard's "games" (template.yaml, OpsDashboard)
-    present = set(c.snap.conns.values())
+    present = set({**c.snap.conns, **c.conn_puts}.values())
     bots = {p["id"] for p in room["players"] if p.get("bot")}
     for pid in ids:
         if pid not in present and pid not in bots:  # bots never connect and are never absent
@@ -222,7 +223,7 @@ def kick(c: Change, conn_id: str, frame: f.Kick) -> None:
         _note_removed(c.room, frame.target)
         return
     if seat.get("left"):
-        raise ServiceError("bad_target", f"{seat['name']} has already left the game")
+        raise ServiceError("bad_target", f"{aliases.name_of(c.room, seat)} has already left the game")
     if running(c):
         try:
             c.state = me.apply(c.state, {"type": "remove", "player": frame.target}, now=c.now)

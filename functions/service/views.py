@@ -14,7 +14,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import botplay, clock, server_frames
+from . import aliases, botplay, clock, server_frames
 from .quoting import tidy
 from .setup import idle_options
 
@@ -39,8 +39,14 @@ def shown_options(preset: str, options: dict) -> dict:
     return {**preset_info(preset).get("defaults", {}), **options, "preset": preset}
 
 
-def room_block(room: dict, setup_error: dict | None, kind: str | None = None, idle: list[str] | None = None) -> dict:
-    return {
+def room_block(
+    room: dict,
+    setup_error: dict | None,
+    kind: str | None = None,
+    idle: list[str] | None = None,
+    viewer: str | None = None,
+) -> dict:
+    block = {
         "code": room["code"],
         "host": room.get("host"),
         "hostAwaySince": room.get("hostAwaySince"),
@@ -53,10 +59,11 @@ def room_block(room: dict, setup_error: dict | None, kind: str | None = None, id
         # lobby: switched-on options that change no role at this player count (setup.idle_options)
         "idleOptions": list(idle or []),
     }
+    return aliases.room_facts(room, block, viewer)  # anonymous games: no host seat, no scores
 
 
-def _player_extras(room: dict, connected: set[str]) -> dict[str, dict]:
-    return {
+def _player_extras(room: dict, connected: set[str], viewer: str | None = None) -> dict[str, dict]:
+    extras = {
         p["id"]: {
             "name": p["name"],
             "connected": p["id"] in connected,
@@ -66,6 +73,7 @@ def _player_extras(room: dict, connected: set[str]) -> dict[str, dict]:
         }
         for p in room["players"]
     }
+    return aliases.facts(room, extras, viewer)  # anonymous games: aliases for names
 
 
 def lobby_view(room: dict, connected: set[str], viewer: str | None, setup_error: dict | None) -> dict:
@@ -94,7 +102,9 @@ def lobby_view(room: dict, connected: set[str], viewer: str | None, setup_error:
         "channels": {"read": [], "write": []},
         "events": [],
         "result": None,
-        "room": room_block(room, setup_error, idle=idle_options(room["preset"], room["options"], len(players))),
+        "room": room_block(
+            room, setup_error, idle=idle_options(room["preset"], room["options"], len(players))
+        ),
     }
 
 
@@ -103,9 +113,9 @@ def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -
     view = dict(me.view(state, viewer))
     if len(view.get("chat") or ()) > VIEW_CHAT_LIMIT:
         view["chat"] = view["chat"][-VIEW_CHAT_LIMIT:]
-    extras = _player_extras(room, connected)
+    extras = _player_extras(room, connected, viewer)
     view["players"] = [{**p, **extras.get(p.get("id"), {})} for p in view.get("players", [])]
-    view["room"] = room_block(room, None, (view.get("phase") or {}).get("kind"))
+    view["room"] = room_block(room, None, (view.get("phase") or {}).get("kind"), viewer=viewer)
     return view
 
 

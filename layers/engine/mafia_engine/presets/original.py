@@ -24,6 +24,7 @@ from ..phases import PhaseSpec
 from ..roles import TOWN, team_of
 from .base import Preset, Rules
 from .shared import (
+    ANONYMOUS,
     ROLE_REVEAL_SECONDS,
     act_chat,
     act_seen_role,
@@ -144,6 +145,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         help="no timers: a phase ends only when everyone it waits for has confirmed",
     ),
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
+    ANONYMOUS,
 )
 
 
