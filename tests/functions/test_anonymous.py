@@ -15,12 +15,11 @@ import random
 import re
 
 import pytest
+from fnkit import CTX, ws_event
 
 from handlers import ws_report
 from mafia_engine.testing import legal_actions
 from service import aliases
-
-from fnkit import CTX, ws_event
 
 HUMANS = ("Annabelle", "Borislav", "Chiaroscuro", "Dmitrievna")
 BOTS = ("Zorrito", "Quixotica", "Ulyssander")
@@ -94,7 +93,11 @@ def test_an_anonymous_game_sends_no_real_name_nor_lobby_id_until_the_end(api, pr
         api.clock.t = max(api.clock.t, min(due)) + 0.01 if due else api.clock.t + 1
         api.send("cspec", {"action": "nudge", "phase": view["phase"]["seq"]})
     assert api.snapshot().room["status"] == "ended"
-    during = [(c, f) for c, f in api.gw.sent[before:] if not (f["type"] == "view" and f["view"]["phase"]["kind"] == "ended")]
+    during = [
+        (c, f)
+        for c, f in api.gw.sent[before:]
+        if not (f["type"] == "view" and f["view"]["phase"]["kind"] == "ended")
+    ]
     kinds = {f["type"] for _, f in during}
     assert {"view", "error", "reported"} <= kinds, kinds
     assert sum(1 for _, f in during if f["type"] == "view" and f["view"]["chat"]) > 10, "chat was said"
@@ -109,7 +112,9 @@ def test_an_anonymous_game_sends_no_real_name_nor_lobby_id_until_the_end(api, pr
         if last is None or conn not in api.snapshot().conns:
             continue  # a removed or departed seat's socket is closed
         players = last["view"]["players"]
-        assert {p["name"] for p in players} == set(NAMES[: len(players)]) | ({"Xerxesito"} if len(players) == 8 else set())
+        assert {p["name"] for p in players} == set(NAMES[: len(players)]) | (
+            {"Xerxesito"} if len(players) == 8 else set()
+        )
         assert all(p["alias"]["en"] and p["alias"]["ko"] and p["alias"]["ru"] for p in players)
     summary = api.rest("GET", f"/rooms/{api.code}")[1]
     assert {p["name"] for p in summary["players"]} >= set(HUMANS)
@@ -128,7 +133,9 @@ def test_the_deal_shuffles_seats_and_gives_fresh_ids_and_distinct_aliases(api):
     assert len(set(aliases_)) == 7 and len({a.split()[0] for a in aliases_}) == 7
     # each connection follows its seat: the host is still the host, under its new id
     host_conn_pid = api.snapshot().conns["cp1"]
-    assert room["host"] == host_conn_pid and room["players"][new_ids.index(host_conn_pid)]["name"] == HUMANS[0]
+    assert (
+        room["host"] == host_conn_pid and room["players"][new_ids.index(host_conn_pid)]["name"] == HUMANS[0]
+    )
     assert lobby_ids  # (the lobby ids are gone: see the whole-game test)
 
 
@@ -147,9 +154,15 @@ def test_seat_order_is_drawn_from_the_rooms_seed_not_the_join_order(api, monkeyp
         aliases.deal(room, {"c1": "p1", "cs": None}, puts)
         seats.add([p["name"] for p in room["players"]].index("A"))
         assert puts == {"c1": room["host"]}
-        again = {**room, "players": [{"id": f"p{i}", "name": n} for i, n in enumerate("ABCD", 1)], "nextId": 5}
+        again = {
+            **room,
+            "players": [{"id": f"p{i}", "name": n} for i, n in enumerate("ABCD", 1)],
+            "nextId": 5,
+        }
         aliases.deal(again, {}, {})
-        assert [p["name"] for p in again["players"]] == [p["name"] for p in room["players"]], "same seed, same deal"
+        assert [p["name"] for p in again["players"]] == [p["name"] for p in room["players"]], (
+            "same seed, same deal"
+        )
     assert seats == {0, 1, 2, 3}
 
 
@@ -193,7 +206,7 @@ def test_a_normal_game_keeps_ids_names_and_order(api):
     assert [p["name"] for p in api.gw.last("cp2")["view"]["players"]] == list(HUMANS)
 
 
-def test_a_new_game_shows_real_names_again_in_the_lobby(api):
+def test_facts_show_real_names_once_the_room_is_back_in_the_lobby(api):
     anonymous_room(api)
     api.send("cp1", {"action": "start"})
     snap = api.snapshot()

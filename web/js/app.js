@@ -20,6 +20,7 @@ import {
   seenEvents,
   takeSeatFromFragment,
 } from "./session.js";
+import { applyAliases, seatMoved } from "./game/aliases.js";
 import { reportConfirmed } from "./game/report.js";
 import { closeSheet, showSheet } from "./game/sheet.js";
 import * as endScreen from "./screens/end.js";
@@ -170,7 +171,8 @@ function onViewFrame(frame) {
   // Views carry the room version; an older one arriving late must not undo a newer one.
   if (typeof frame.version === "number" && frame.version < state.version) return;
   state.version = typeof frame.version === "number" ? frame.version : state.version;
-  const view = frame.view;
+  const view = applyAliases(frame.view); // anonymous games: aliases in the viewer's language
+  if (seatMoved(state.session, view)) saveSession(state.session);
   syncClock(view);
   if (view.phase && view.phase.kind === "lobby" && state.view && state.view.phase.kind !== "lobby") {
     // A new game in the same room: a fresh chat, fresh events, a closed role card.
@@ -541,6 +543,7 @@ function rerenderAll() {
   $("#announcer").textContent = "";
   if (state.screen && state.screen.destroy) state.screen.destroy();
   state.screenName = null;
+  if (state.view) applyAliases(state.view);
   render();
   closeOverlays({ keepRole: true, view: state.view });
   if (rulesOpen()) {
