@@ -74,7 +74,6 @@ export default {
   "opt.anonymous": "Anonymous game (aliases until the end)",
   "anon.you": "You · {alias}",
   "anon.revealed": "{alias} · {name}",
-  "anon.badge": "Anonymous game: everyone plays under an alias until the end",
   "anon.hidden": "an alias",
   "opt.policeRevealRole": "Police learns the exact role",
   "opt.noVoteDayOne": "No vote on day one",

@@ -74,7 +74,6 @@ export default {
   "opt.anonymous": "익명 게임 (끝날 때까지 별명)",
   "anon.you": "나 · {alias}",
   "anon.revealed": "{alias} · {name}",
-  "anon.badge": "익명 게임: 끝날 때까지 모두 별명으로 참가합니다",
   "anon.hidden": "별명",
   "opt.policeRevealRole": "경찰이 정확한 직업을 앎",
   "opt.noVoteDayOne": "첫날 투표 없음",

@@ -74,7 +74,6 @@ export default {
   "opt.anonymous": "Анонимная игра (псевдонимы до конца)",
   "anon.you": "Вы · {alias}",
   "anon.revealed": "{alias} · {name}",
-  "anon.badge": "Анонимная игра: до конца все играют под псевдонимами",
   "anon.hidden": "псевдоним",
   "opt.policeRevealRole": "Комиссар узнаёт точную роль",
   "opt.noVoteDayOne": "Без голосования в первый день",
