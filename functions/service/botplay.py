@@ -27,7 +27,9 @@ def bot_ids(room: dict, state: dict | None) -> list[str]:
 
 def names(room: dict) -> dict[str, str]:
     """{player id: display name}: bots name players in their lines as the table sees them."""
-    return {p["id"]: p["name"] for p in room["players"] if p.get("name")}
+    from . import aliases  # anonymous games: the bots name seats by their aliases
+
+    return aliases.bot_names(room, {p["id"]: p["name"] for p in room["players"] if p.get("name")})
 
 
 def _stored(room: dict, state: dict) -> dict | None:

@@ -112,6 +112,11 @@ class PlayerSummary(Answer):
     bot: bool
     connected: bool
     left: bool = False
+    alias: dict[str, str] | None = Field(
+        default=None,
+        description="anonymous games, after the start: the seat's alias per language (en, ko, ru); "
+        "while the game runs `name` is the alias in the room's language",
+    )
 
 
 class RoomSummary(Answer):

@@ -18,7 +18,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import chat_archive, connections, fairness, names, views
+from . import aliases, chat_archive, connections, fairness, names, views
 from . import frames as f
 from .change import ChangeFn, Context, Effects, Outcome, Request
 from .errors import ServiceError, quote
@@ -143,6 +143,7 @@ def start(c: Context, req: Request) -> Outcome:
     waiting = [p["name"] for p in room["players"] if p["id"] != req.actor and not p.get("ready")]
     if waiting:
         raise ServiceError("not_ready", "waiting for: " + ", ".join(waiting), 409)
+    moved = aliases.deal(room, c.snap.conns)  # anonymous: shuffled seats, fresh ids, aliases
     ids = [p["id"] for p in room["players"]]
     try:
         state = me.new_game(
@@ -156,12 +157,16 @@ def start(c: Context, req: Request) -> Outcome:
         raise ServiceError(exc.code, tidy(str(exc)), 409) from exc
     room["status"] = "running"
     count("GamesStarted")  # the dashboard's "games" (template.yaml, OpsDashboard)
-    present = set(c.snap.conns.values())
+    present = set({**c.snap.conns, **moved}.values())
     bots = {p["id"] for p in room["players"] if p.get("bot")}
     for pid in ids:
         if pid not in present and pid not in bots:  # bots never connect and are never absent
             state = presence(room, state, pid, False, c.now)
-    return c.changed(state)
+    # an anonymous deal moved the seats' sockets to their fresh ids (a socket that asked for
+    # patches keeps asking: service/patches.py)
+    return c.changed(
+        state, effects=Effects(puts=moved, patched=frozenset(k for k in moved if k in c.snap.conn_patches))
+    )
 
 
 @operation(f.Nudge)
@@ -198,7 +203,7 @@ def kick(c: Context, req: Request) -> Outcome:
         _note_removed(c.room, target)
         return c.changed(effects=closed)
     if seat.get("left"):
-        raise ServiceError("bad_target", f"{seat['name']} has already left the game")
+        raise ServiceError("bad_target", f"{aliases.name_of(c.room, seat)} has already left the game")
     state = c.state
     if c.running:
         try:

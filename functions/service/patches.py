@@ -47,8 +47,19 @@ def _escape(key: str) -> str:
 
 
 def _same(a: Any, b: Any) -> bool:
-    # JSON tells true from 1, Python's == does not
-    return a == b and (type(a) is bool) == (type(b) is bool)
+    """JSON equality: Python's == holds True == 1 and [False] == [0], JSON does not. The C ==
+    rules out most differences at once; only equal pairs are walked for a bool beside a number."""
+    return a == b and _strict(a, b)
+
+
+def _strict(a: Any, b: Any) -> bool:
+    if type(a) is bool or type(b) is bool:
+        return type(a) is type(b)
+    if type(a) is dict:  # == held: b is a dict with the same keys
+        return all(_strict(v, b[k]) for k, v in a.items())
+    if type(a) is list:
+        return all(map(_strict, a, b))
+    return True
 
 
 def _diff(a: Any, b: Any, path: str, ops: list[dict]) -> None:
@@ -74,7 +85,7 @@ def _diff_list(a: list, b: list, path: str, ops: list[dict]) -> None:
     # a window that moved (the last 40 chat lines, the events): drop the oldest, add the newest
     if n and m and not _same(a[0], b[0]):
         k = next((i for i in range(1, n) if _same(a[i], b[0])), 0)
-        if k and a[k:] == b[: n - k]:
+        if k and _same(a[k:], b[: n - k]):
             ops.extend({"op": "remove", "path": f"{path}/0"} for _ in range(k))
             ops.extend({"op": "add", "path": f"{path}/{i}", "value": b[i]} for i in range(n - k, m))
             return

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import mafia_engine as me
 
-from . import auth, views
+from . import aliases, auth, views
 from .change import Context, Outcome
 from .errors import ServiceError
 from .operations import new_seat, next_player_id, require_room_for
@@ -83,21 +83,24 @@ def summary(pipeline: Pipeline, code: str) -> dict:
         "options": views.shown_options(room["preset"], room["options"]),
         "status": room["status"],
         "phase": phase,
-        "host": room["host"],
+        "host": aliases.summary_host(room),
         "maxPlayers": views.preset_info(room["preset"])["maxPlayers"],
         "setupError": room_setup_error(room) if room["status"] == "lobby" else None,
-        "players": [
-            {
-                "id": p["id"],
-                "name": p["name"],
-                "ready": bool(p.get("ready")),
-                "host": p["id"] == room["host"],
-                "bot": bool(p.get("bot")),
-                "connected": p["id"] in connected,
-                "left": bool(p.get("left")),  # left a running game: the seat is closed
-            }
-            for p in room["players"]
-        ],
+        "players": aliases.summary_players(
+            room,
+            [
+                {
+                    "id": p["id"],
+                    "name": p["name"],
+                    "ready": bool(p.get("ready")),
+                    "host": p["id"] == room["host"],
+                    "bot": bool(p.get("bot")),
+                    "connected": p["id"] in connected,
+                    "left": bool(p.get("left")),  # left a running game: the seat is closed
+                }
+                for p in room["players"]
+            ],
+        ),
         # seats the host removed (ids only): a refused device learns why its seat is gone
         "removed": list(room.get("removed", [])),
     }

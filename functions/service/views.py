@@ -14,7 +14,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import botplay, clock, server_frames
+from . import aliases, botplay, clock, server_frames
 from .quoting import tidy
 from .setup import idle_options
 
@@ -42,9 +42,13 @@ def shown_options(preset: str, options: dict) -> dict:
 
 
 def room_block(
-    room: dict, setup_error: dict | None, kind: str | None = None, idle: list[str] | None = None
+    room: dict,
+    setup_error: dict | None,
+    kind: str | None = None,
+    idle: list[str] | None = None,
+    viewer: str | None = None,
 ) -> dict:
-    return {
+    block = {
         "code": room["code"],
         "host": room.get("host"),
         "hostAwaySince": room.get("hostAwaySince"),
@@ -57,10 +61,11 @@ def room_block(
         # lobby: switched-on options that change no role at this player count (setup.idle_options)
         "idleOptions": list(idle or []),
     }
+    return aliases.room_facts(room, block, viewer)  # anonymous games: no host seat, no scores
 
 
-def _player_extras(room: dict, connected: set[str]) -> dict[str, dict]:
-    return {
+def _player_extras(room: dict, connected: set[str], viewer: str | None = None) -> dict[str, dict]:
+    extras = {
         p["id"]: {
             "name": p["name"],
             "connected": p["id"] in connected,
@@ -70,6 +75,7 @@ def _player_extras(room: dict, connected: set[str]) -> dict[str, dict]:
         }
         for p in room["players"]
     }
+    return aliases.facts(room, extras, viewer)  # anonymous games: aliases for names
 
 
 def lobby_view(room: dict, connected: set[str], viewer: str | None, setup_error: dict | None) -> dict:
@@ -78,13 +84,14 @@ def lobby_view(room: dict, connected: set[str], viewer: str | None, setup_error:
     ids = [p["id"] for p in room["players"]]
     view = me.lobby_view(ids, {**room["options"], "preset": room["preset"]}, viewer)
     idle = idle_options(room["preset"], room["options"], len(ids))
-    return _room_facts(view, room, connected, room_block(room, setup_error, idle=idle))
+    return _room_facts(view, room, connected, room_block(room, setup_error, idle=idle, viewer=viewer), viewer)
 
 
-def _room_facts(view: dict, room: dict, connected: set[str], block: dict) -> dict:
+def _room_facts(view: dict, room: dict, connected: set[str], block: dict, viewer: str | None) -> dict:
     """The one block the room layer adds to an engine view: each player's name, presence,
-    ready mark, host and bot flags, and the ``room`` block (code, host, status, scores...)."""
-    extras = _player_extras(room, connected)
+    ready mark, host and bot flags, and the ``room`` block (code, host, status, scores...);
+    in an anonymous game, as ``viewer`` may read them (``aliases.py``)."""
+    extras = _player_extras(room, connected, viewer)
     view["players"] = [{**p, **extras.get(p.get("id"), {})} for p in view.get("players", [])]
     view["room"] = block
     return view
@@ -95,7 +102,9 @@ def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -
     view = dict(me.view(state, viewer))
     if len(view.get("chat") or ()) > VIEW_CHAT_LIMIT:
         view["chat"] = view["chat"][-VIEW_CHAT_LIMIT:]
-    return _room_facts(view, room, connected, room_block(room, None, (view.get("phase") or {}).get("kind")))
+    return _room_facts(
+        view, room, connected, room_block(room, None, (view.get("phase") or {}).get("kind"), viewer=viewer), viewer
+    )
 
 
 def model(view: dict | server_frames.View) -> server_frames.View:

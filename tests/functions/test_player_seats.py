@@ -86,5 +86,5 @@ def test_a_removed_seat_is_named_in_the_summary_lobby_and_game(api):
     assert body["removed"] == ["p4", "p3"]
     assert next(p for p in body["players"] if p["id"] == "p2")["left"] is True
     # nothing more about any seat than before: no token, no role, no reason beyond "removed"
-    assert all(set(p) == {"id", "name", "ready", "host", "bot", "connected", "left"} for p in body["players"])
+    assert all(set(p) == {"id", "name", "ready", "host", "bot", "connected", "left", "alias"} for p in body["players"])
     assert "Hash" not in str(body) and api.tokens["p3"] not in str(body)

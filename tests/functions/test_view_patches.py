@@ -210,3 +210,15 @@ def test_a_moved_window_is_a_few_removes_and_adds(items, drop, add):
     assert jsonpatch.apply_patch(a, ops) == b
     if drop < len(a):  # the chat window: one remove per line gone, one add per new line
         assert len(ops) == drop + add
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [([False], [0]), ({"x": [1, True]}, {"x": [1, 1]}), ([0, 1, 2], [1, 2, False]), (1, True)],
+)
+def test_the_differ_tells_a_bool_from_a_number_at_any_depth(a, b):
+    """Python's == holds [False] == [0]; JSON does not (a case Hypothesis found)."""
+    ops = patches.diff(a, b)
+    assert ops, "a change was missed"
+    out = jsonpatch.apply_patch(a, ops)
+    assert json.dumps(out) == json.dumps(b)

@@ -44,9 +44,24 @@ def test_defaults_are_the_seed_defaults() -> None:
         "mafiaMustKill": "noKill",
         "deadSeeAll": False,
         "kidSafeChat": True,
+        "anonymous": False,  # a room option of every preset (docs/rules.md, "Anonymous games")
         "policeRevealRole": False,
     }
     assert me.presets()["classic"]["defaults"] == d
+
+
+@pytest.mark.parametrize("preset,n", [("classic", 6), ("city", 7), ("original", 9)])
+def test_anonymous_is_an_option_of_every_preset_off_by_default_that_changes_no_rule(preset, n) -> None:
+    """The engine only accepts `anonymous`; the room layer does the rest (functions/service/aliases.py)."""
+    assert me.presets()[preset]["defaults"]["anonymous"] is False
+    ids = [f"p{i}" for i in range(1, n + 1)]
+    plain = me.new_game(players=ids, options={"preset": preset}, seed=11, now=0.0)
+    anon = me.new_game(players=ids, options={"preset": preset, "anonymous": True}, seed=11, now=0.0)
+    assert [p["role"] for p in me.dump(plain)["players"]] == [p["role"] for p in me.dump(anon)["players"]]
+    strip = lambda v: {**v, "options": {k: x for k, x in v["options"].items() if k != "anonymous"}}  # noqa: E731
+    assert strip(me.view(plain, "p1")) == strip(me.view(anon, "p1"))
+    with pytest.raises(me.InvalidAction):
+        me.new_game(players=ids, options={"preset": preset, "anonymous": "maybe"}, seed=11, now=0.0)
 
 
 @pytest.mark.parametrize(

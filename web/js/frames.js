@@ -3,19 +3,22 @@
 // every view arrives; `pong` never gets here (connection.js drops it).
 import { syncClock } from "./clock.js";
 import { eventCards, errorCue, viewCues } from "./cues.js";
+import { applyAliases, seatMoved } from "./game/aliases.js";
 import { remember as rememberDeal } from "./game/fairness.js";
 import { lineNo } from "./game/format.js";
 import { reportConfirmed } from "./game/report.js";
 import { rulesOpen, updateRules } from "./game/rules.js";
 import { render, renderBanner } from "./render.js";
-import { markEventsSeen } from "./session.js";
+import { markEventsSeen, saveSession } from "./session.js";
 import { forgetGame, phaseKey, state } from "./store.js";
 
 /** A `view` frame. Views carry the room version; an older one arriving late must not undo a newer one. */
 export function onViewFrame(frame) {
   if (typeof frame.version === "number" && frame.version < state.version) return;
   state.version = typeof frame.version === "number" ? frame.version : state.version;
-  takeView(frame.view);
+  const view = applyAliases(frame.view); // anonymous games: aliases in the viewer's language
+  if (seatMoved(state.session, view)) saveSession(state.session);
+  takeView(view);
 }
 
 /** The newest view into the store, then the redraw and the cues it brings. */

@@ -3,6 +3,7 @@
 import { $, h, replaceChildren } from "./dom.js";
 import { getKid, getLang, t } from "./i18n.js";
 import { online, setThemeColor } from "./install.js";
+import { applyAliases } from "./game/aliases.js";
 import { closeOverlays } from "./game/overlays.js";
 import { closeRules, rulesOpen, showRules } from "./game/rules.js";
 import { soundOn } from "./sound.js";
@@ -146,6 +147,7 @@ export function rerenderAll() {
   $("#announcer").textContent = "";
   if (state.screen && state.screen.destroy) state.screen.destroy();
   state.screenName = null;
+  if (state.view) applyAliases(state.view); // the aliases in the new language
   render();
   closeOverlays({ keepRole: true, view: state.view });
   if (rulesOpen()) {

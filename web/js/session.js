@@ -73,7 +73,9 @@ export function allSeats() {
 export function seatFate(summary, seat) {
   if ((summary.removed || []).includes(seat.playerId)) return "removed";
   const me = (summary.players || []).find((p) => p.id === seat.playerId);
-  if (!me) return "gone";
+  // an anonymous game gave the seats fresh ids at the start: a seat kept from the lobby is
+  // not listed under its old id, and its socket's answer tells (web/js/game/aliases.js)
+  if (!me) return summary.options && summary.options.anonymous && summary.status !== "lobby" ? null : "gone";
   return me.left ? "left" : null;
 }
 

@@ -93,8 +93,9 @@ function tile(view, ctx, seen, p) {
         } : null,
       },
       h("span", { class: "tile-seat", "aria-hidden": "true" }, p.seat ?? ""),
-      // A long name gets smaller letters and up to two lines rather than an ellipsis.
-      h("span", { class: `tile-name${[...(p.name || "")].length > 8 ? " long" : ""}`, title: p.name }, p.name),
+      // A long name gets smaller letters and up to two lines rather than an ellipsis; so does
+      // one of several words (an anonymous game's alias, "황금빛 스라소니"), broken between them.
+      h("span", { class: `tile-name${[...(p.name || "")].length > 8 || (p.alias && /\s/.test(p.name || "")) ? " long" : ""}`, title: p.name }, p.name),
       status.length || badge ? sep() : null,
       h("span", { class: "tile-status" }, [status.join(" · "), status.length && badge ? sep() : null, badge ? h("span", { class: "tile-badge" }, badge) : null]),
       found ? sep() : null,

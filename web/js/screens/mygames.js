@@ -44,7 +44,7 @@ export function yourGames(ctx) {
             " · ",
             has(`phase.${phase}`) ? t(`phase.${phase}`) : t("phase.unknown"),
             " · ",
-            t("mygames.as", { name: me.name }),
+            t("mygames.as", { name: me ? me.name : t("anon.hidden") }),
           ),
           h(
             "button",

@@ -23,6 +23,7 @@ from ..roles import MAFIA, Role, core, team_of
 from ..wins import mafia_parity, no_mafia_left
 from .base import Preset, Rules
 from .shared import (
+    ANONYMOUS,
     ROLE_REVEAL_SECONDS,
     act_chat,
     act_ready,
@@ -78,6 +79,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         help="no timers: a phase ends only when everyone has confirmed (one device passed around)",
     ),
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
+    ANONYMOUS,
 )
 
 

@@ -18,6 +18,7 @@ from ..wins import mafia_parity, no_mafia_left
 from . import PRESETS
 from .base import Preset, Rules
 from .shared import (
+    ANONYMOUS,
     ROLE_REVEAL_SECONDS,
     act_chat,
     act_ready,
@@ -99,6 +100,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("mafiaMustKill", "choice", "noKill", choices=("noKill", "random")),
     OptionSpec("deadSeeAll", "bool", False, help="the dead see every role and the mafia chat"),
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
+    ANONYMOUS,
     OptionSpec("policeRevealRole", "bool", False, help="the police learn the exact role"),
 )
 

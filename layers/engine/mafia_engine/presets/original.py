@@ -25,6 +25,7 @@ from ..roles import MAFIA, SOLO, TOWN, YAKUZA, Role, core, team_of
 from . import PRESETS
 from .base import Preset, Rules
 from .shared import (
+    ANONYMOUS,
     ROLE_REVEAL_SECONDS,
     act_chat,
     act_seen_role,
@@ -189,6 +190,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         help="no timers: a phase ends only when everyone it waits for has confirmed",
     ),
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
+    ANONYMOUS,
 )
 
 

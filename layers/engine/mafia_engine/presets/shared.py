@@ -13,6 +13,7 @@ from ..roles import MAFIA, team_of
 
 __all__ = [
     "act_chat",
+    "ANONYMOUS",
     "ROLE_REVEAL_SECONDS",
     "act_ready",
     "act_seen_role",
@@ -204,3 +205,14 @@ def finish_game(
     g.event("end", winner=winner, cause=cause)
     g.system(summary)
     g.goto("ended")
+
+
+# Anonymous games: a host option of every preset that changes no rule of the engine. The room
+# layer shuffles the seats, gives them fresh ids and shows aliases until the end
+# (functions/service/aliases.py; docs/rules.md, "Anonymous games").
+ANONYMOUS = OptionSpec(
+    "anonymous",
+    "bool",
+    False,
+    help="everyone plays under an alias drawn for the game; names are shown at the end",
+)
