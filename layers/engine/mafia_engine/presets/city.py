@@ -529,6 +529,7 @@ CITY = Preset(
     rules=Rules(),
     tasks=frozenset({"none", "done", "ready", "sleep", "vote", "endTurn", *NIGHT_CHECKS}),
     roles=ROLES,
+    channels=CHANNELS,
     order=order,
     min_players=5,
     max_players=16,

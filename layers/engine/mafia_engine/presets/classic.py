@@ -707,6 +707,7 @@ CLASSIC = Preset(
     rules=Rules(confirm_locks=False, can_withdraw=True, ready_unseen=True),
     tasks=frozenset({"none", "ready", "done", "sleep", "vote", "confirm", *NIGHT_CHECKS}),
     roles=ROLES,
+    channels=CHANNELS,
     order=order,
     min_players=4,
     max_players=12,

@@ -51,6 +51,7 @@ from .night import (
 )
 from .setup import (
     BASE,
+    CHANNELS,
     EXPANSION,
     NIGHT_TYPES,
     OPTIONS,
@@ -202,6 +203,7 @@ ORIGINAL = Preset(
         {"none", "done", "ready", "sleep", "nominate", "endTurn", "vote", "confirm", *NIGHT_TYPES}
     ),
     roles=ROLES,
+    channels=CHANNELS,
     own_tasks=TASKS,
     order=order,
     min_players=8,
