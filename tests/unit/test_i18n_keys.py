@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 import mafia_engine as me
-from mafia_engine import actions
 from mafia_engine.presets import PRESETS
 from mafia_engine.tasks import TASKS
 
