@@ -83,4 +83,3 @@ def declare(tasks: Iterable[Task]) -> None:
 def names(**flags: bool) -> frozenset[str]:
     """The task names whose flags all have the given values, e.g. ``names(night=True)``."""
     return frozenset(t.name for t in TASKS.values() if all(getattr(t, k) == v for k, v in flags.items()))
-
