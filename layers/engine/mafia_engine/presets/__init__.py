@@ -1,7 +1,7 @@
 """The preset registry: name -> Preset, each built-in preset imported on first use.
 
 Adding a preset: write ``presets/<name>.py`` (or a package ``presets/<name>/`` when it is
-big, like ``classic/`` and ``original/``: setup, day, night, wins, views) building a
+big, like the three built-in ones: setup, night, day, wins, views) building a
 ``Preset`` (see ``base.py``: option specs, ``deal``, ``start``, a ``PhaseSpec`` per phase
 kind, action handlers and any new action models, the tasks it hands out and its own ones,
 its chat channels, win checks, ``finish``, view hooks and its public ``Rules``); reuse what
