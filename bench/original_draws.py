@@ -24,13 +24,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "layers" / "engi
 
 import mafia_engine as me  # noqa: E402
 from mafia_engine import bots  # noqa: E402
-from mafia_engine.presets import original  # noqa: E402
+from mafia_engine.presets.original import day  # noqa: E402
 
 
 def _old_deciders(s: dict, tied: list[str]) -> list[str]:
     """The old reading (docs/rules.md, Original "Day"): with judges in play, only the living
     judges (minus the tied)."""
-    return [pid for pid in original._voters(s) if pid not in tied]
+    return [pid for pid in day._voters(s) if pid not in tied]
 
 
 def play(seed: int, n: int, max_phases: int = 3000) -> dict:
@@ -120,7 +120,7 @@ def main() -> None:
                  "the phase's timer; counted from each game's result and the trial steps it went through"}
     if not args.old:
         out["now"] = run(args.games)
-    original._deciders = _old_deciders  # the previous reading, for comparison
+    day._deciders = _old_deciders  # the previous reading, for comparison
     out["before_issue_14"] = run(args.games)
     print(json.dumps(out))
 

@@ -79,7 +79,7 @@ def findings(text: str, root: Path = ROOT) -> list[str]:
 
 def test_the_checked_files_are_the_code():
     files = code_files()
-    assert "layers/engine/mafia_engine/presets/classic.py" in files
+    assert "layers/engine/mafia_engine/presets/classic/__init__.py" in files
     assert "web/js/app.js" in files and "web/style.css" in files and "Makefile" in files
     assert "template.yaml" in files and "tests/unit/test_citations.py" in files
     assert not [f for f in files if f.startswith("docs/")]

@@ -17,7 +17,7 @@ from mafia_engine import rng
 from mafia_engine.actions import CORE_TYPES
 from mafia_engine.game import clone
 from mafia_engine.presets import PRESETS
-from mafia_engine.tasks import NIGHT_TASKS
+from mafia_engine.tasks import names
 from mafia_engine.testing import random_game
 
 NEXT_CLASSIC = {
@@ -181,7 +181,9 @@ def _fits(n: int, options: dict) -> bool:
         return False
 
 
-NIGHT_TYPES = NIGHT_TASKS  # every targeted night duty (mafia_engine.tasks)
+# every targeted night duty (mafia_engine.tasks: the core ones and each built-in preset's own,
+# declared there once the preset is loaded)
+NIGHT_TYPES = names(night=True) if list(PRESETS.values()) else frozenset()
 
 SETTINGS = settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]

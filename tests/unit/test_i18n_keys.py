@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 import mafia_engine as me
-from mafia_engine import actions
 from mafia_engine.presets import PRESETS
 from mafia_engine.tasks import TASKS
 
@@ -83,6 +82,7 @@ def engine_keys() -> set[str]:
         for role in preset.roles:
             keys |= {f"role.{role.id}", f"roledesc.{role.id}", f"team.{role.team}"}
         keys.add(f"preset.{name}")
+        keys |= {f"chat.channel.{channel}" for channel in preset.channels}
         # the night box says the task in words (web/js/game/phases.js, taskBox); day tasks
         # are buttons with words of their own
         keys |= {f"task.{task}" for task in preset.tasks if TASKS[task].night or task in ("sleep", "done")}
@@ -92,7 +92,6 @@ def engine_keys() -> set[str]:
             for choice in getattr(spec, "choices", None) or ():
                 if isinstance(choice, str) and choice not in ("on", "off"):
                     keys.add(f"opt.value.{choice}")
-    keys |= {f"chat.channel.{channel}" for channel in actions.CHANNELS}
     # public events: g.event("kind", ...) anywhere in the engine; deaths by cause
     kinds = set(re.findall(r'\.event\(\s*"(\w+)"', src))
     handled = {"death", "nomination", "confirm", "voteResult", "trialVote", "allOrNone", "judges", "end"}

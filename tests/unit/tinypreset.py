@@ -170,6 +170,7 @@ def private(s: dict, p: dict) -> dict:
 TINY = Preset(
     name=NAME,
     roles=(core("mafia", channel=None), core("citizen")),
+    channels=("day", "mafia", "dead", "system"),
     order=lambda opts: [{"kind": "night"}, {"kind": "vote"}],
     title="Tiny (tests only)",
     min_players=4,

@@ -17,10 +17,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
 from .errors import InvalidAction, kind_of, quoted
 
+# The chats every game has (``Preset.channels`` starts from these).
+CORE_CHANNELS = ("day", "dead", "system")
+# Every chat channel a built-in preset declares (``Preset.channels``), in the order the client
+# frame schema lists them; tests/unit/test_channels.py checks it is exactly the built-ins'
+# declarations. A preset declaring a channel not listed here (one registered with
+# ``presets.register``) gets a ``Chat`` model of its own that accepts it (``chat_model``), so
+# the list only has to change for a built-in one, and the wire format of the others stays.
 CHANNELS = ("day", "mafia", "yakuza", "dead", "lovers", "system")
 
 
@@ -60,8 +67,26 @@ class PlayerAction(Action):
 
 class Chat(PlayerAction):
     type: Literal["chat"]
-    channel: Literal["day", "mafia", "yakuza", "dead", "lovers", "system"]
+    channel: Literal[CHANNELS]  # type: ignore[valid-type]
     text: str
+
+
+# extra channels -> the Chat model accepting them too (built once per set of extra channels)
+_CHATS: dict[tuple[str, ...], type[Chat]] = {}
+
+
+def chat_model(channels: Iterable[str]) -> type[Chat]:
+    """The ``Chat`` model for a preset with these channels: ``Chat`` itself when ``CHANNELS``
+    has them all (every built-in preset), else one whose ``channel`` also takes the others."""
+    extra = tuple(dict.fromkeys(c for c in channels if c not in CHANNELS))
+    if not extra:
+        return Chat
+    model = _CHATS.get(extra)
+    if model is None:
+        model = _CHATS[extra] = create_model(
+            "Chat", __base__=Chat, channel=(Literal[(*CHANNELS, *extra)], ...)
+        )
+    return model
 
 
 class AdjustTime(PlayerAction):
@@ -281,11 +306,13 @@ def build(presets: Iterable[Any]) -> ActionSet:
     """The union of these presets' actions (and the core actions every game takes).
 
     Each preset names its action types in ``Preset.actions``; their models come from
-    ``LIBRARY`` or the preset's own ``action_models``. ValueError if one has no model.
+    ``LIBRARY`` or the preset's own ``action_models``. ValueError if one has no model. ``chat``
+    takes every channel the presets declare (``Preset.channels``, ``chat_model``).
     """
     presets = tuple(presets)
     own = {type_of(m): m for p in presets for m in p.action_models}
     models = {type_of(m): m for m in (*LIBRARY, *own.values())}
+    models["chat"] = chat_model(c for p in presets for c in getattr(p, "channels", ()))
     wanted = set(CORE_TYPES) | {t for p in presets for t in p.actions}
     missing = sorted(wanted - set(models))
     if missing:

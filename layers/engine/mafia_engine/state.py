@@ -41,7 +41,7 @@ The state::
     rng: int  # 48-bit generator state (rng.py)
     seq: int  # phase_seq
     day: int
-    phase: dict[str, Any]  # {"kind", "endsAt", ...phase data of presets/<name>.py}
+    phase: dict[str, Any]  # {"kind", "endsAt", ...phase data of presets/<name>}
     players: list[dict]  # the players above
     lastHeal: dict | None  # {"night", "target"}: the doctor's last heal (doctorRepeat)
     results: dict[str, list[dict]]  # private results by player id (police, medium)

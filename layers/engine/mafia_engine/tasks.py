@@ -3,7 +3,10 @@
 A task is the engine's word for what a seat may do now; the action that performs it has
 the same name (``ready`` is performed by ``readyEarly``; ``none`` and ``done`` need nothing).
 The random player (``testing.py``), the bots and the client read this table instead of
-keeping their own lists; a preset lists the tasks it hands out in ``Preset.tasks``.
+keeping their own lists; a preset lists the tasks it hands out in ``Preset.tasks``. This
+module holds the core tasks more than one preset hands out; a task only one preset has is
+that preset's own (``Preset.own_tasks``, added here when the preset is built, e.g.
+``presets/original/setup.py``), so ``TASKS`` lists a preset's own tasks once it is loaded.
 """
 
 from __future__ import annotations
@@ -50,7 +53,6 @@ TASKS: dict[str, Task] = {
         Task("endTurn", "endTurn"),
         Task("vote", "vote", targeted=True),
         Task("confirm", "confirm"),
-        Task("nominate", "nominate", targeted=True, null_target=True),
         Task(
             "mafiaTarget",
             "mafiaTarget",
@@ -61,24 +63,9 @@ TASKS: dict[str, Task] = {
             aim="teamKill",
             channel="mafia",
         ),
-        Task(
-            "yakuzaTarget",
-            "yakuzaTarget",
-            targeted=True,
-            null_target=True,
-            night=True,
-            team=True,
-            aim="teamKill",
-            channel="yakuza",
-        ),
         Task("investigate", "investigate", targeted=True, night=True, learns=True, aim="suspect"),
         Task("mediumPeek", "mediumPeek", targeted=True, night=True, learns=True, aim="peek"),
-        Task("godfatherCheck", "godfatherCheck", targeted=True, night=True, learns=True, aim="probe"),
-        Task("ninjaCheck", "ninjaCheck", targeted=True, night=True, learns=True, aim="probe"),
-        Task("lawyerPeek", "lawyerPeek", targeted=True, night=True, learns=True, aim="probe"),
         Task("heal", "heal", targeted=True, night=True, aim="protect"),
-        Task("madmanKill", "madmanKill", targeted=True, null_target=True, night=True, aim="kill"),
-        Task("arrest", "arrest", targeted=True, null_target=True, night=True, aim="remove"),
     )
 }
 
@@ -96,9 +83,3 @@ def declare(tasks: Iterable[Task]) -> None:
 def names(**flags: bool) -> frozenset[str]:
     """The task names whose flags all have the given values, e.g. ``names(night=True)``."""
     return frozenset(t.name for t in TASKS.values() if all(getattr(t, k) == v for k, v in flags.items()))
-
-
-NIGHT_TASKS = names(night=True)  # every targeted night duty
-CHECK_TASKS = names(learns=True)  # pick someone not checked yet
-TEAM_KILLS = names(team=True)  # one target agreed by a team
-NULL_TARGET_NIGHT = names(night=True, null_target=True)  # "nobody" keeps the other duties

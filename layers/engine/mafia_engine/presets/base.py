@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import roles as _roles
 from .. import tasks as _tasks
+from ..actions import CORE_CHANNELS
 from ..options import OptionSpec, normalise
 from ..roles import Role
 from ..tasks import TASKS, Task
@@ -98,6 +99,9 @@ class Preset:
     # one declaration of team, night task, channel, check reading and power per role
     roles: tuple[Role, ...] = ()
     own_tasks: tuple[Task, ...] = ()  # tasks no core table has (declared in ``tasks.TASKS``)
+    # the game's chat channels, in the order the views list them: the channels a player may
+    # read or write are drawn from these, and ``chat`` accepts them (``actions.chat_model``)
+    channels: tuple[str, ...] = CORE_CHANNELS
     # the phase order of a round for these normalised options: [{"kind", "note"?}, ...]
     order: Callable[[dict], list[dict]] = _no_order
     win_checks: tuple[Callable[[Game], str | None], ...] = ()
