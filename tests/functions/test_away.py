@@ -98,7 +98,10 @@ def test_the_marker_goes_once_a_phase_passes_with_the_seat_back(api):
     api.disconnect(f"c{police}")
     step(api)
     api.connect("back", police)
-    assert api.snapshot().room["away"][police]["to"] is not None
+    marker = api.snapshot().room["away"][police]
+    assert marker["to"] is not None
+    api.connect("phone", police)  # another device of the seat, now that it is back
+    assert api.snapshot().room["away"][police] == marker  # changes nothing
     step(api)  # a phase lived with the seat back
     assert "away" not in api.snapshot().room
     assert away_of(api, "back") is None
