@@ -9,7 +9,7 @@ import zlib
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from . import auth, clock, lifecycle
+from . import auth, away, clock, lifecycle
 from .change import ChangeFn, Context, Effects, Outcome, Write
 from .errors import ServiceError
 from .server_frames import Pong, encode
@@ -91,6 +91,7 @@ def admit(conn_id: str, token: str | None, gateway: Gateway | None = None, patch
         state = c.state
         if pid not in c.snap.conns.values():
             state = lifecycle.presence(c.room, state, pid, True, c.now)
+            away.back(c.room, state, pid)  # what the seat missed, for its own view (away.py)
         return Outcome(state, Write.ROOM, effects, result=pid)
 
     return change

@@ -13,7 +13,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import botplay, scoring
+from . import away, botplay, scoring
 from .change import ChangeFn, Context, Effects, Outcome, Write
 
 
@@ -84,6 +84,7 @@ def forget(c: Context, state: Any, gone: list[str]) -> Outcome:
     players = {c.snap.conns[x] for x in gone} - {None}
     for pid in sorted(players - set(remaining.values())):
         state = presence(c.room, state, pid, False, c.now)
+        away.left(c.room, state, pid)  # the seat's "while you were away" starts here (away.py)
     write = Write.ROOM if players else Write.CONNECTIONS
     return Outcome(state, write, Effects(deletes=tuple(gone)))
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from . import access, chat_archive, clock, connections, lifecycle, viewdiff
+from . import access, away, chat_archive, clock, connections, lifecycle, viewdiff
 from .change import ChangeFn, Context, Effects, Outcome, Ports, Request, Write
 from .connections import ConnectionRooms
 from .errors import ServiceError, quote
@@ -85,6 +85,7 @@ class Pipeline:
             conns = {k: v for k, v in snap.conns.items() if k not in effects.deletes} | dict(effects.puts)
             lifecycle.end_game_if_decided(room, out.state, now)
             lifecycle.track_host_presence(room, conns, now)
+            away.expire(room, out.state, {p for p in conns.values() if p})
             frames = viewdiff.changed_frames(c, out.state, conns, effects.full_view)
             arm = lifecycle.timer_to_arm(room, out.state)
             chat_items = chat_archive.collect(room, snap.state, out.state, out.wrote)

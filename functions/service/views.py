@@ -14,7 +14,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import aliases, botplay, clock, server_frames
+from . import aliases, away, botplay, clock, server_frames
 from .quoting import tidy
 from .setup import idle_options
 
@@ -102,6 +102,7 @@ def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -
     view = dict(me.view(state, viewer))
     if len(view.get("chat") or ()) > VIEW_CHAT_LIMIT:
         view["chat"] = view["chat"][-VIEW_CHAT_LIMIT:]
+    view = away.mark(view, room, viewer)  # only the seat's own view learns when it was away
     return _room_facts(
         view, room, connected, room_block(room, None, (view.get("phase") or {}).get("kind"), viewer=viewer), viewer
     )

@@ -5,10 +5,11 @@ import ko from "./i18n/ko.js";
 import ru from "./i18n/ru.js";
 import extra from "./i18n/review.js";
 import table from "./i18n/table.js";
+import away from "./i18n/away.js";
 
 // Last word, removal and post-game review words (docs/rules.md: Original "Day", "Room rules",
 // "Post-game review") live in their own file.
-for (const [code, dict] of Object.entries({ ko, ru, en })) Object.assign(dict, extra[code], table[code]);
+for (const [code, dict] of Object.entries({ ko, ru, en })) Object.assign(dict, extra[code], table[code], away[code]);
 
 export const DICTS = { ko, ru, en };
 export const LANGS = ["ko", "ru", "en"];

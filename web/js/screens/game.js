@@ -5,6 +5,7 @@
 import { secondsLeft } from "../clock.js";
 import { h, replaceChildren } from "../dom.js";
 import { t } from "../i18n.js";
+import { awayDigest } from "../game/away.js";
 import { chatPanel } from "../game/chat.js";
 import { isNight, phaseTitle } from "../game/format.js";
 import { hostTools } from "../game/host-tools.js";
@@ -114,13 +115,13 @@ function phaseBanner() {
   return { el, update, tick };
 }
 
-// What this player can do now: the phase's own panel (game/phases.js), their findings, the
+// What this player can do now (after what it missed while away, game/away.js): the phase's own panel (game/phases.js), their findings, the
 // host's tools, "take over as host", and the seat's own tools.
 function actionPanel(ctx) {
   const el = h("div", { class: "actions-body", id: "actions" });
   const host = hostTools(ctx);
   function update(view, renderer) {
-    replaceChildren(el, ...renderer.panel(view, ctx).filter(Boolean), resultsBox(view), host(view), takeHostButton(ctx, view), seatTools(view, ctx));
+    replaceChildren(el, awayDigest(view), ...renderer.panel(view, ctx).filter(Boolean), resultsBox(view), host(view), takeHostButton(ctx, view), seatTools(view, ctx));
   }
   return { el, update };
 }
