@@ -14,7 +14,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import botplay, clock, server_frames
+from . import botplay, clock, server_frames, substitutes
 from .quoting import tidy
 from .setup import idle_options
 
@@ -95,7 +95,10 @@ def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -
     view = dict(me.view(state, viewer))
     if len(view.get("chat") or ()) > VIEW_CHAT_LIMIT:
         view["chat"] = view["chat"][-VIEW_CHAT_LIMIT:]
-    return _room_facts(view, room, connected, room_block(room, None, (view.get("phase") or {}).get("kind")))
+    block = room_block(room, None, (view.get("phase") or {}).get("kind"))
+    if substitutes.enabled(state):  # open seats and "seat N has a new player": the same for everyone
+        block.update(substitutes.room_facts(room, state))
+    return _room_facts(view, room, connected, block)
 
 
 def model(view: dict | server_frames.View) -> server_frames.View:

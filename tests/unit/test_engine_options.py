@@ -45,6 +45,7 @@ def test_defaults_are_the_seed_defaults() -> None:
         "deadSeeAll": False,
         "kidSafeChat": True,
         "policeRevealRole": False,
+        "substitutes": False,  # a host option beside the seed's, off (docs/rules.md, "Substitutes")
     }
     assert me.presets()["classic"]["defaults"] == d
 

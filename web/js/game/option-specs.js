@@ -152,6 +152,11 @@ export default {
         "default": true
       },
       {
+        "key": "substitutes",
+        "type": "bool",
+        "default": false
+      },
+      {
         "key": "policeRevealRole",
         "type": "bool",
         "default": false
@@ -247,6 +252,11 @@ export default {
         "key": "kidSafeChat",
         "type": "bool",
         "default": true
+      },
+      {
+        "key": "substitutes",
+        "type": "bool",
+        "default": false
       }
     ]
   },
@@ -311,6 +321,11 @@ export default {
         "key": "kidSafeChat",
         "type": "bool",
         "default": true
+      },
+      {
+        "key": "substitutes",
+        "type": "bool",
+        "default": false
       }
     ]
   }

@@ -24,6 +24,7 @@ from ..wins import mafia_parity, no_mafia_left
 from .base import Preset, Rules
 from .shared import (
     ROLE_REVEAL_SECONDS,
+    SUBSTITUTES,
     act_chat,
     act_ready,
     act_seen_role,
@@ -78,6 +79,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         help="no timers: a phase ends only when everyone has confirmed (one device passed around)",
     ),
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
+    SUBSTITUTES,
 )
 
 

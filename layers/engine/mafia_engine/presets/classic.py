@@ -19,6 +19,7 @@ from . import PRESETS
 from .base import Preset, Rules
 from .shared import (
     ROLE_REVEAL_SECONDS,
+    SUBSTITUTES,
     act_chat,
     act_ready,
     act_seen_role,
@@ -99,6 +100,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("mafiaMustKill", "choice", "noKill", choices=("noKill", "random")),
     OptionSpec("deadSeeAll", "bool", False, help="the dead see every role and the mafia chat"),
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
+    SUBSTITUTES,
     OptionSpec("policeRevealRole", "bool", False, help="the police learn the exact role"),
 )
 

@@ -26,6 +26,7 @@ from . import PRESETS
 from .base import Preset, Rules
 from .shared import (
     ROLE_REVEAL_SECONDS,
+    SUBSTITUTES,
     act_chat,
     act_seen_role,
     add_result,
@@ -189,6 +190,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         help="no timers: a phase ends only when everyone it waits for has confirmed",
     ),
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
+    SUBSTITUTES,
 )
 
 

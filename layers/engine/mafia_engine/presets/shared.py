@@ -14,6 +14,7 @@ from ..roles import MAFIA, team_of
 __all__ = [
     "act_chat",
     "ROLE_REVEAL_SECONDS",
+    "SUBSTITUTES",
     "act_ready",
     "act_seen_role",
     "add_result",
@@ -110,6 +111,18 @@ ROLE_REVEAL_SECONDS = OptionSpec(
     min=5,
     max=120,
     help="the longest time to read the role card; it ends once everyone has seen theirs",
+)
+
+
+# --- substitutes (every preset; a host option, off by default) ---------------------------------
+# The engine never reads it: a vacated seat is offered to a newcomer by the room layer
+# (functions/service/substitutes.py), which swaps who holds the seat; the seat id, its role
+# and its results stay as they are here (docs/rules.md, "Substitutes").
+SUBSTITUTES = OptionSpec(
+    "substitutes",
+    "bool",
+    False,
+    help="a seat given up mid-game is first offered to a spectator or newcomer for 60 s",
 )
 
 
