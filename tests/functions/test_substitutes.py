@@ -214,3 +214,19 @@ def test_a_seat_the_absence_rule_would_eliminate_is_offered_and_taken_in_time(ap
         api.fire(api.state()["seq"])
     p = next(p for p in api.state()["players"] if p["id"] == away)
     assert p["diedBy"] != "disconnect"
+
+
+def test_a_character_that_dies_while_its_seat_is_open_closes_the_offer():
+    """A dead seat has nothing to hand on: the offer ends, and no `leave` is applied on top."""
+    ids = [f"p{i}" for i in range(1, 7)]
+    state = me.new_game(players=ids, options={"preset": "city", "substitutes": True}, seed=3, now=0.0)
+    room = {
+        "status": "running",
+        "players": [{"id": p} for p in ids],
+        "vacant": {"p4": {"reason": "left", "until": 60.0}},
+    }
+    assert substitutes.open_seats(room, state) == {"p4": {"until": 60.0}}
+    dead = me.apply(state, {"type": "remove", "player": "p4"}, now=5.0)  # any death of the character
+    after, changed = substitutes.expire(room, dead, 6.0)
+    assert changed and after is dead and "vacant" not in room
+    assert substitutes.open_seats(room, after) == {}
