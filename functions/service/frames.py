@@ -68,6 +68,8 @@ REFUSALS = {
     "ready": ("bad_frame", "'ready' must be true or false"),
     "options": ("bad_frame", "'options' must be an object"),
     "name": (names.BAD_NAME, "a name is a string"),
+    "seat": ("bad_frame", "'seat' must be a player id such as p4"),
+    "former": ("bad_frame", "'former' must be a token"),
     "before": ("bad_frame", "'before' must be a whole number from 0 (the `from` of the last page)"),
 }
 
@@ -211,6 +213,20 @@ class ChatLog(Frame):
     before: Annotated[int, Field(ge=0)] | None = None
 
 
+class TakeSeat(Frame):
+    """Take over an open seat as its substitute (a connection holding no seat; the host's
+    option `substitutes`): answered with a `seat` frame carrying the seat's new token.
+    `former`: a token this browser held in this room before, if any (a seat that died, left
+    or was removed cannot come back: docs/rules.md, "Substitutes")."""
+
+    needs: ClassVar[Need] = "connection"
+
+    action: Literal["takeSeat"]
+    seat: Annotated[str, StringConstraints(pattern=r"^p[0-9]{1,3}$")]
+    name: Annotated[str, AfterValidator(names.clean)]
+    former: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")] | None = None
+
+
 ROOM_FRAMES: tuple[type[Frame], ...] = (
     Sync,
     Ready,
@@ -224,6 +240,7 @@ ROOM_FRAMES: tuple[type[Frame], ...] = (
     TakeHost,
     Ping,
     ChatLog,
+    TakeSeat,
 )
 ROOM_ACTIONS = frozenset(f.tag() for f in ROOM_FRAMES)
 

@@ -60,6 +60,11 @@ def timer_to_arm(room: dict, state: Any) -> tuple[int, float] | None:
     if not running(room, state):
         return None
     seq, deadline = me.phase_seq(state), me.deadline(state)
+    vacancy = room.get("vacant") and min(v["until"] for v in room["vacant"].values())
+    if vacancy and (deadline is None or vacancy < deadline):
+        # an open seat's end (functions/service/substitutes.py) rides on the phase's timer:
+        # the delivery is `too_early` for the phase, the pipeline's expiry step ends the seat
+        deadline = vacancy
     timer = [seq, deadline]
     arm = (seq, deadline) if deadline is not None and timer != room.get("timer") else None
     room["timer"] = timer

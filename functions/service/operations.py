@@ -18,7 +18,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import aliases, away, chat_archive, connections, fairness, names, views
+from . import aliases, away, chat_archive, connections, fairness, names, substitutes, views
 from . import frames as f
 from .change import ChangeFn, Context, Effects, Outcome, Request
 from .errors import ServiceError, quote
@@ -206,7 +206,9 @@ def kick(c: Context, req: Request) -> Outcome:
     if seat.get("left"):
         raise ServiceError("bad_target", f"{aliases.name_of(c.room, seat)} has already left the game")
     state = c.state
-    if c.running:
+    if substitutes.should_vacate(c, target):  # the host's option: the seat is offered first
+        state = substitutes.vacate(c, state, target, "removed")
+    elif c.running:
         try:
             state = me.apply(state, {"type": "remove", "player": target}, now=c.now)
         except me.InvalidAction as exc:
@@ -236,11 +238,13 @@ def leave(c: Context, req: Request) -> Outcome:
     # A running game keeps the seat; the engine eliminates the character (and may decide
     # the game at once), and the seat's token stops working so it cannot come back.
     seat = seat_of(c.room, pid)
-    seat["tokenHash"] = ""
+    substitutes.retire_token(seat)  # it stops working, and can never take a seat back
     seat["left"] = True
     closed = _close_seat(c, pid, views.error_frame(req.frame.id, "left", "you left the game"))
     state = c.state
-    if c.room["status"] == "running":
+    if substitutes.should_vacate(c, pid):  # the host's option: the seat is offered first
+        state = substitutes.vacate(c, state, pid, "left")
+    elif c.room["status"] == "running":
         try:
             # a preset without a `leave` of its own refuses it: the seat is then only absent
             state = me.apply(state, {"type": "leave", "player": pid}, now=c.now)
@@ -287,6 +291,7 @@ def new_game(c: Context, req: Request) -> Outcome:
         p["ready"] = bool(p.get("bot"))
     room.update(status="lobby", seed=secrets.randbits(31), timer=None)
     room.pop("botPlan", None)
+    room.pop("substituted", None)  # the last game's "seat N has a new player" notices
     return c.changed(None)
 
 
@@ -302,6 +307,12 @@ def take_host(c: Context, req: Request) -> Outcome:
         raise ServiceError("host_present", f"the host has not been away for {HOST_AWAY_SECONDS} s")
     room["host"] = req.actor
     return c.changed()
+
+
+@operation(f.TakeSeat)
+def take_seat(c: Context, req: Request) -> Outcome:
+    """A substitute takes an open seat (`substitutes.take_seat`)."""
+    return substitutes.take_seat(c, req.conn_id, req.actor, req.frame)
 
 
 @operation(f.Ping)

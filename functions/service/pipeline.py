@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from . import access, away, chat_archive, clock, connections, lifecycle, viewdiff
+from . import access, away, chat_archive, clock, connections, lifecycle, substitutes, viewdiff
 from .change import ChangeFn, Context, Effects, Outcome, Ports, Request, Write
 from .connections import ConnectionRooms
 from .errors import ServiceError, quote
@@ -69,6 +69,8 @@ class Pipeline:
             now = clock.now()
             room = copy.deepcopy(snap.room)
             state, drained = lifecycle.drain_bots(room, snap.state, now)
+            state, expired = substitutes.expire(room, state, now)  # open seats nobody took
+            drained = drained or expired
             c = Context(snap, room, state, now)
             # command: who may act, then what it decides (ServiceError: nothing is written)
             if request is None:

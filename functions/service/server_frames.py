@@ -182,6 +182,17 @@ class Reported(ServerFrame):
     report: ReportReceipt
 
 
+class SeatFrame(ServerFrame):
+    """The answer to `takeSeat`, to the substitute's connection only: the seat's new token
+    (kept in that browser like a REST seat's; docs/rules.md, "Substitutes")."""
+
+    type: Literal["seat"] = "seat"
+    id: EchoId
+    player: str = Field(description="the seat's player id (unchanged in the game)")
+    token: str = Field(description="the seat's new token; the old one stopped working")
+    room: str
+
+
 SERVER_FRAMES: tuple[type[ServerFrame], ...] = (
     ViewFrame,
     PatchFrame,
@@ -189,6 +200,7 @@ SERVER_FRAMES: tuple[type[ServerFrame], ...] = (
     Pong,
     ChatLogPage,
     Reported,
+    SeatFrame,
 )
 
 

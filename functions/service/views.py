@@ -14,7 +14,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import aliases, away, botplay, clock, server_frames
+from . import aliases, away, botplay, clock, server_frames, substitutes
 from .quoting import tidy
 from .setup import idle_options
 
@@ -103,9 +103,10 @@ def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -
     if len(view.get("chat") or ()) > VIEW_CHAT_LIMIT:
         view["chat"] = view["chat"][-VIEW_CHAT_LIMIT:]
     view = away.mark(view, room, viewer)  # only the seat's own view learns when it was away
-    return _room_facts(
-        view, room, connected, room_block(room, None, (view.get("phase") or {}).get("kind"), viewer=viewer), viewer
-    )
+    block = room_block(room, None, (view.get("phase") or {}).get("kind"), viewer=viewer)
+    if substitutes.enabled(state):  # open seats and "seat N has a new player": the same for everyone
+        block.update(substitutes.room_facts(room, state))
+    return _room_facts(view, room, connected, block, viewer)
 
 
 def model(view: dict | server_frames.View) -> server_frames.View:

@@ -114,7 +114,9 @@ def _delete(s3: Any, bucket: str, keys: list[str]) -> None:
         chunk = [{"Key": k} for k in keys[i : i + 1000]]
         answer = s3.delete_objects(Bucket=bucket, Delete={"Objects": chunk, "Quiet": True})
         if answer.get("Errors"):
-            raise RuntimeError(f"could not delete {len(answer['Errors'])} objects, e.g. {answer['Errors'][0]}")
+            raise RuntimeError(
+                f"could not delete {len(answer['Errors'])} objects, e.g. {answer['Errors'][0]}"
+            )
 
 
 def deploy(s3: Any, bucket: str, source: Path, config: dict) -> str:
@@ -154,7 +156,10 @@ def respond(event: dict, status: str, physical_id: str, data: dict | None = None
         "Data": data or {},
     }).encode()  # fmt: skip
     req = urllib.request.Request(  # noqa: S310 - the URL is CloudFormation's own (https)
-        event["ResponseURL"], data=body, method="PUT", headers={"Content-Type": "", "Content-Length": str(len(body))}
+        event["ResponseURL"],
+        data=body,
+        method="PUT",
+        headers={"Content-Type": "", "Content-Length": str(len(body))},
     )
     with urllib.request.urlopen(req, timeout=30) as answer:  # noqa: S310
         answer.read()
@@ -179,7 +184,9 @@ s3_client = None
 def handler(event: dict, context: Any) -> None:
     global s3_client
     logger.append_keys(request=event.get("RequestType"), resource=event.get("LogicalResourceId"))
-    physical = event.get("PhysicalResourceId") or (event.get("ResourceProperties") or {}).get("BucketName", "site")
+    physical = event.get("PhysicalResourceId") or (event.get("ResourceProperties") or {}).get(
+        "BucketName", "site"
+    )
     try:
         if s3_client is None:
             s3_client = boto3.client("s3")

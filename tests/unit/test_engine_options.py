@@ -46,6 +46,7 @@ def test_defaults_are_the_seed_defaults() -> None:
         "kidSafeChat": True,
         "anonymous": False,  # a room option of every preset (docs/rules.md, "Anonymous games")
         "policeRevealRole": False,
+        "substitutes": False,  # a host option beside the seed's, off (docs/rules.md, "Substitutes")
     }
     assert me.presets()["classic"]["defaults"] == d
 

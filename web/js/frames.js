@@ -11,6 +11,8 @@ import { rulesOpen, updateRules } from "./game/rules.js";
 import { render, renderBanner } from "./render.js";
 import { markEventsSeen, saveSession } from "./session.js";
 import { forgetGame, phaseKey, state } from "./store.js";
+import { onSeatFrame, rememberFormer, substituteCues } from "./game/substitute.js";
+import { toast } from "./toast.js";
 
 /** A `view` frame. Views carry the room version; an older one arriving late must not undo a newer one. */
 export function onViewFrame(frame) {
@@ -37,6 +39,7 @@ function takeView(view) {
   state.view = view;
   if (!prev || phaseKey(view) !== phaseKey(prev)) state.lastError = null; // a new phase
   viewCues(prev, view);
+  substituteCues(view, toast); // "Seat N has a new player" (game/substitute.js)
   render();
   if (rulesOpen()) updateRules(view); // the host changed the options: the roles follow
   eventCards(view); // after the redraw: the cards go into the game screen's #event-slot
@@ -71,6 +74,7 @@ export function onErrorFrame(frame, ctx) {
   // First: "left"/"kicked" reach every device of the seat with the id of the frame that
   // caused them, which may equal one of this tab's own ids (e.g. of a nudge).
   if ((frame.code === "kicked" || frame.code === "left") && state.session) {
+    rememberFormer(state.session); // such a seat cannot come back as a substitute
     state.notice = { key: `err.${frame.code}` };
     ctx.goHome();
     return;
@@ -87,6 +91,7 @@ export function onErrorFrame(frame, ctx) {
 export function onOtherFrame(frame, ctx) {
   if (frame.type === "reported") reportConfirmed(ctx);
   else if (frame.type === "chatLog") takeChatLog(frame);
+  else if (frame.type === "seat") onSeatFrame(frame, ctx); // a substitute's new token
 }
 
 // A page of the ended game's whole chat (docs/protocol.md, "chatLog"): older lines join the

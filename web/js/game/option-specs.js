@@ -157,6 +157,11 @@ export default {
         "default": false
       },
       {
+        "key": "substitutes",
+        "type": "bool",
+        "default": false
+      },
+      {
         "key": "policeRevealRole",
         "type": "bool",
         "default": false
@@ -257,6 +262,11 @@ export default {
         "key": "anonymous",
         "type": "bool",
         "default": false
+      },
+      {
+        "key": "substitutes",
+        "type": "bool",
+        "default": false
       }
     ]
   },
@@ -324,6 +334,11 @@ export default {
       },
       {
         "key": "anonymous",
+        "type": "bool",
+        "default": false
+      },
+      {
+        "key": "substitutes",
         "type": "bool",
         "default": false
       }

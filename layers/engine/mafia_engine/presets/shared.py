@@ -15,6 +15,7 @@ __all__ = [
     "act_chat",
     "ANONYMOUS",
     "ROLE_REVEAL_SECONDS",
+    "SUBSTITUTES",
     "act_ready",
     "act_seen_role",
     "add_result",
@@ -111,6 +112,18 @@ ROLE_REVEAL_SECONDS = OptionSpec(
     min=5,
     max=120,
     help="the longest time to read the role card; it ends once everyone has seen theirs",
+)
+
+
+# --- substitutes (every preset; a host option, off by default) ---------------------------------
+# The engine never reads it: a vacated seat is offered to a newcomer by the room layer
+# (functions/service/substitutes.py), which swaps who holds the seat; the seat id, its role
+# and its results stay as they are here (docs/rules.md, "Substitutes").
+SUBSTITUTES = OptionSpec(
+    "substitutes",
+    "bool",
+    False,
+    help="a seat given up mid-game is first offered to a spectator or newcomer for 60 s",
 )
 
 

@@ -12,6 +12,7 @@ from ...roles import Role, core
 from ..shared import (
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
+    SUBSTITUTES,
 )
 
 # "Подготовьте город": players -> mafia when the count is automatic
@@ -56,6 +57,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
     ANONYMOUS,
+    SUBSTITUTES,
 )
 
 

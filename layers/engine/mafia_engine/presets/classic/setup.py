@@ -13,6 +13,7 @@ from .. import PRESETS
 from ..shared import (
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
+    SUBSTITUTES,
 )
 
 # §4.4's 8 s role reveal is the option roleRevealSeconds (default 60: docs/rules.md, Classic "Set-up")
@@ -86,6 +87,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("deadSeeAll", "bool", False, help="the dead see every role and the mafia chat"),
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
     ANONYMOUS,
+    SUBSTITUTES,
     OptionSpec("policeRevealRole", "bool", False, help="the police learn the exact role"),
 )
 

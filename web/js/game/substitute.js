@@ -1,0 +1,112 @@
+// Substitutes (docs/rules.md, "Substitutes"): a spectator or newcomer takes an open seat
+// ("Take seat N"); the server answers with a `seat` frame (the seat's new token), kept in this
+// browser like any seat; the table reads "Seat N has a new player". A browser that held a seat
+// of this room (left, removed, or still holding a dead seat's token) sends that token as
+// `former`, so the server refuses it: such a player cannot come back as a substitute.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { loadSession, saveSession } from "../session.js";
+
+const FORMER = "mafia.former."; // a token this browser held in a room, kept after the seat ended
+
+let form = null; // kept across redraws so a typed name survives the next view
+let shownNotices = null; // "room:at" of the notices already shown in this tab
+
+/** Remember the seat's token before the seat ends on this browser (left, kicked). */
+export function rememberFormer(session) {
+  if (!session || !session.token || !session.room) return;
+  try {
+    localStorage.setItem(FORMER + session.room.toUpperCase(), session.token);
+  } catch {
+    // storage full or disabled: the server's other checks still hold
+  }
+}
+
+function formerToken(room) {
+  const kept = loadSession(room);
+  if (kept && kept.token) return kept.token;
+  try {
+    return localStorage.getItem(FORMER + room.toUpperCase()) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The "take a seat" box for a viewer without a seat while some seat is open; null otherwise. */
+export function openSeatsBox(view, ctx) {
+  const open = (view.room && view.room.openSeats) || [];
+  if (view.you || !open.length || !ctx.state.session) return null;
+  if (!form) {
+    const input = h("input", { id: "sub-name", "data-key": "sub-name", class: "input", maxlength: "20", autocomplete: "nickname" });
+    form = {
+      input,
+      buttons: h("div", { class: "row", id: "sub-seats" }),
+      el: null,
+    };
+    form.el = h(
+      "section",
+      { class: "sub-box", id: "sub-box", "aria-labelledby": "sub-title" },
+      h("h3", { id: "sub-title" }, t("sub.title")),
+      h("p", { class: "hint" }, t("sub.hint")),
+      h("label", { for: "sub-name" }, t("sub.name")),
+      input,
+      form.buttons,
+    );
+  }
+  form.el.querySelector("#sub-title").textContent = t("sub.title");
+  form.el.querySelector(".hint").textContent = t("sub.hint");
+  form.el.querySelector("label").textContent = t("sub.name");
+  form.buttons.replaceChildren(
+    ...open.map((s) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-primary",
+          "data-seat": s.player,
+          onclick: () => take(ctx, s.player),
+        },
+        t("sub.take", { n: s.seat }),
+      ),
+    ),
+  );
+  return form.el;
+}
+
+function take(ctx, seat) {
+  const name = form.input.value.trim();
+  if (!name) {
+    form.input.focus();
+    ctx.toast(t("sub.needName"));
+    return;
+  }
+  const former = formerToken(ctx.state.session.room);
+  ctx.send("takeSeat", { seat, name, ...(former ? { former } : {}) });
+}
+
+/** The `seat` frame: this connection now holds the seat; keep its token in this browser. */
+export function onSeatFrame(frame, ctx) {
+  const session = ctx.state.session;
+  if (!session || frame.room !== session.room) return;
+  const seated = { room: session.room, token: frame.token, playerId: frame.player, wsUrl: session.wsUrl || "" };
+  saveSession(seated);
+  ctx.state.session = seated;
+  if (ctx.state.conn) ctx.state.conn.session = seated; // a reconnect comes back as the seat
+  form = null;
+  ctx.rerender();
+}
+
+/** "Seat N has a new player" for each notice this tab has not shown yet. */
+export function substituteCues(view, toast) {
+  const notes = (view.room && view.room.substituted) || [];
+  const keys = notes.map((n) => `${view.room.code}:${n.at}:${n.seat}`);
+  if (shownNotices === null) {
+    shownNotices = new Set(keys); // the notices of before this tab arrived are old news
+    return;
+  }
+  for (let i = 0; i < notes.length; i++) {
+    if (shownNotices.has(keys[i])) continue;
+    shownNotices.add(keys[i]);
+    toast(t("sub.notice", { n: notes[i].seat }));
+  }
+}
