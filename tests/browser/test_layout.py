@@ -90,6 +90,9 @@ def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, manual_sta
     # the greeting has no early end (docs/rules.md, classic, "Day"): it ends by itself
     end_phase(stack, pl, "greeting")
     pl.wait_phase("night")
+    # A mafioso's chat follows the mafia's tab at night (a draft per channel, game/chat.js):
+    # the day's draft is there when its tab is chosen; a citizen never left it.
+    page.click("#chat-tab-day")
     expect(page.locator("#chat-input")).to_have_value("I think the quiet one")
     # Night fall has its sound cue (muted here: browsers under test start muted).
     assert {"cue": "night", "played": False} in page.evaluate("() => window.__cues")

@@ -38,7 +38,7 @@ VISIBLE_TEXTS_JS = """(skip) => {
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const text = n.textContent.trim();
     const el = n.parentElement;
-    if (!text || !el || el.closest(skip) || el.closest("script, style, noscript")) continue;
+    if (!text || !el || el.closest(skip) || el.closest("script, style, noscript, code")) continue;
     if (!el.getClientRects().length || getComputedStyle(el).visibility === "hidden") continue;
     out.push(text);
   }
@@ -338,7 +338,8 @@ def check_switch(pl: Player, before_lang: str, after_lang: str) -> None:
 PAGE_WORDS_JS = """() => {
   const names = [...document.querySelectorAll('.tile-name, .pname, #room-chip')]
     .map((e) => e.textContent.trim()).filter(Boolean).sort((a, b) => b.length - a.length);
-  const skip = '.user-text, #lang-select, script, style, noscript, .sr-only-ignore';
+  // <code>: machine text in no language (the fair deal's hash, seed, salt and command)
+  const skip = '.user-text, #lang-select, script, style, noscript, .sr-only-ignore, code';
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -354,7 +355,7 @@ PAGE_WORDS_JS = """() => {
   return out.map((t) => names.reduce((s, name) => s.split(name).join(' '), t)).map((t) => t.trim()).filter(Boolean);
 }"""
 LATIN = re.compile(r"[A-Za-z]+")
-LATIN_WORDS_OK = {"MVP", "QR"}  # written so in Korean and Russian too
+LATIN_WORDS_OK = {"MVP", "QR", "SHA"}  # written so in Korean and Russian too (SHA-256: the fair deal)
 RAW_IDS = re.compile(r"\bp\d+\b|\b(classic|city|original)\b|\b[a-z]+[A-Z]\w*\b|\b[a-z]+_[a-z_]+\b")
 
 

@@ -61,7 +61,9 @@ export function hostTools(ctx) {
         open: toolsOpen || endArmed || removeArmed || view.paused ? true : null,
         ontoggle: (e) => (toolsOpen = e.target.open),
       },
-      h("summary", null, t("host.controls")),
+      // The wish is kept at the tap, not at the later "toggle" event: a view arriving in
+      // between redraws the panel, and the new one must already be open.
+      h("summary", { onclick: (e) => (toolsOpen = !e.currentTarget.parentElement.open) }, t("host.controls")),
       h(
         "div",
         { class: "row" },
