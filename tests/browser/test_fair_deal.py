@@ -125,8 +125,16 @@ def test_a_commitment_other_than_the_one_seen_during_the_game_fails(browser, sta
 
     def swap(host):
         room = host.page.locator("#room-chip").inner_text().strip()
+        # what this page saw while the game ran is another commitment: the page keeps every
+        # running view's (frames.js), so its later writes of the real one are dropped here
         host.page.evaluate(
-            "(room) => localStorage.setItem('mafia.dealCommitments', JSON.stringify({[room]: ['0'.repeat(64)]}))",
+            """(room) => {
+              localStorage.setItem('mafia.dealCommitments', JSON.stringify({[room]: ['0'.repeat(64)]}));
+              const set = Storage.prototype.setItem;
+              Storage.prototype.setItem = function (key, value) {
+                if (key !== 'mafia.dealCommitments') set.call(this, key, value);
+              };
+            }""",
             room,
         )
 
