@@ -9,17 +9,15 @@ person and bots, as tests/browser/test_away.py plays it.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
+from . import shots
 from .round2_shots import shoot
-from .stack import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, REPO, Stack
+from .stack import Stack
 from .test_away import away_for_a_night, police_seat
 from .ui import DESKTOP, MOBILE
-
-LANGS = ("ko", "ru", "en")
 
 
 def one_language(browser, stack: Stack, lang: str, out: Path) -> None:
@@ -31,25 +29,14 @@ def one_language(browser, stack: Stack, lang: str, out: Path) -> None:
     pl.close()
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=str(REPO / "docs" / "screenshots"))
-    ap.add_argument("--lang", action="append", choices=LANGS)
-    args = ap.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    if not Path(CHROMIUM).exists():
-        raise SystemExit(MISSING_CHROMIUM)
-    stack = Stack(manual_clock=True, seed=22)
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for lang in args.lang or LANGS:
-                one_language(browser, stack, lang, out)
-            browser.close()
-    finally:
-        stack.stop()
+def main() -> int:
+    return shots.run(
+        __doc__,
+        lambda browser, stack, lang, out, errors: one_language(browser, stack, lang, out),
+        manual_clock=True,
+        seed=22,
+    )
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

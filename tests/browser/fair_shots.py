@@ -9,20 +9,18 @@ tests/browser/test_fair_deal.py does.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from .stack import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, REPO, Stack
+from . import shots
+from .stack import REPO, Stack
 
 sys.path.insert(0, str(REPO / "layers" / "engine"))  # the engine, as round2_shots.py reads it
 
 from .test_fair_deal import play_to_end  # noqa: E402
 from .ui import DESKTOP, MOBILE  # noqa: E402
-
-LANGS = ("ko", "ru", "en")
 
 
 def shoot(browser, stack: Stack, out: Path, lang: str, errors: list[str]) -> None:
@@ -43,28 +41,12 @@ def shoot(browser, stack: Stack, out: Path, lang: str, errors: list[str]) -> Non
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
-    ap.add_argument("--time-scale", type=float, default=5.0)
-    args = ap.parse_args(argv)
-    if not Path(CHROMIUM).exists():
-        print(MISSING_CHROMIUM, file=sys.stderr)
-        return 2
-    args.out.mkdir(parents=True, exist_ok=True)
-    stack = Stack(time_scale=args.time_scale)
-    errors: list[str] = []
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for lang in LANGS:
-                shoot(browser, stack, args.out, lang, errors)
-            browser.close()
-    finally:
-        stack.stop()
-    if errors:
-        print("console errors:\n" + "\n".join(errors), file=sys.stderr)
-        return 1
-    return 0
+    return shots.run(
+        __doc__,
+        lambda browser, stack, lang, out, errors: shoot(browser, stack, out, lang, errors),
+        argv,
+        time_scale=5.0,
+    )
 
 
 if __name__ == "__main__":

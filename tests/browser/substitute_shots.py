@@ -8,40 +8,24 @@ as tests/browser/test_substitutes.py plays it.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-
-from .stack import CHROMIUM, CHROMIUM_ARGS, Stack
+from . import shots
+from .stack import Stack
 from .test_substitutes import play_substitution
 
-LANGS = ("ko", "ru", "en")
+
+def one_language(browser, stack: Stack, lang: str, out: Path, errors: list[str]) -> None:
+    def shoot(stage: str, pl) -> None:
+        pl.page.screenshot(path=str(out / f"substitute-{stage}-{lang}.png"))
+
+    for pl in play_substitution(browser, stack, lang, errors, shoot):
+        pl.close()
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--out", default="docs/screenshots")
-    out = Path(ap.parse_args().out)
-    out.mkdir(parents=True, exist_ok=True)
-    stack = Stack(time_scale=5)
-    errors: list[str] = []
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for lang in LANGS:
-
-                def shoot(stage: str, pl, lang: str = lang) -> None:
-                    pl.page.screenshot(path=str(out / f"substitute-{stage}-{lang}.png"))
-
-                for pl in play_substitution(browser, stack, lang, errors, shoot):
-                    pl.close()
-            browser.close()
-    finally:
-        stack.stop()
-    if errors:
-        raise SystemExit("console errors:\n" + "\n".join(errors))
+def main() -> int:
+    return shots.run(__doc__, one_language, time_scale=5)
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
