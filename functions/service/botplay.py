@@ -39,15 +39,6 @@ def _stored(room: dict, state: dict) -> dict | None:
     return stored
 
 
-def bot_seed(room: dict, state: dict) -> int | str:
-    """What the bots draw their choices from: the deal's seed with the game's secret salt.
-    From the seed alone (31 bits, `rest_ops.py`), someone replaying every seed against what
-    the bots say and do could find the deal; the salt (`fairness.py`, 32 random bytes, revealed
-    only at the end) makes their play as unguessable as the deal itself."""
-    salt = (state.get("fairness") or {}).get("salt")
-    return f"{salt}:{room['seed']}" if salt else room["seed"]
-
-
 def drain(room: dict, state: dict, now: float) -> tuple[dict, bool]:
     """Apply the bot actions due by `now` (they sit on public ticks); returns (state, whether
     room/state changed). A request that passes a tick always writes (the tick count moves,
@@ -57,7 +48,7 @@ def drain(room: dict, state: dict, now: float) -> tuple[dict, bool]:
         return state, False
     before = room.get("botPlan")
     state, plan, applied, _dropped = _bots().drain(
-        state, _stored(room, state), now, ids, bot_seed(room, state), room.get("lang", "en"), names(room)
+        state, _stored(room, state), now, ids, room["seed"], room.get("lang", "en"), names(room)
     )
     plan["paused"] = bool(state.get("paused"))
     room["botPlan"] = plan
@@ -74,7 +65,7 @@ def replan(room: dict, state: Any, now: float) -> None:
         return
     stored = _stored(room, state)
     if stored is None or stored.get("seq") != state["seq"]:
-        plan = _bots().plan_room(state, ids, bot_seed(room, state), now, room.get("lang", "en"), names(room))
+        plan = _bots().plan_room(state, ids, room["seed"], now, room.get("lang", "en"), names(room))
         plan["paused"] = bool(state.get("paused"))
         room["botPlan"] = plan
 
