@@ -125,9 +125,8 @@ class Player:
         self.token = token
         self.origin = origin
         self.name = name
-        # ask for views as patches (`?patches=1`). Off by default: in 2 of 5 runs of the e2e
-        # soak (tests/e2e/test_game.py) a bot on patches kept a view the game had left behind;
-        # the cause is not found yet (the functions tier covers patches: test_view_patches.py).
+        # ask for views as patches (`?patches=1`, as the web client does). Off by default: most
+        # tests read the frames as sent; the e2e soak (tests/e2e/test_game.py) plays on patches
         self.patches = patches
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.frames: list[Received] = []
@@ -457,9 +456,12 @@ async def ready_up(player: Player, *, timeout: float = 20) -> None:
         await asyncio.sleep(random.uniform(0.01, 0.1))
 
 
-async def start_game(http: aiohttp.ClientSession, seats: list[Seat], *, timeout: float = 20) -> list[Player]:
-    """Connect every seat, mark everyone ready, start (host = seats[0]); returns the players."""
-    players = [await Player.connect(http, s) for s in seats]
+async def start_game(
+    http: aiohttp.ClientSession, seats: list[Seat], *, timeout: float = 20, patches: bool = False
+) -> list[Player]:
+    """Connect every seat, mark everyone ready, start (host = seats[0]); returns the players
+    (`patches`: their sockets ask for views as patches)."""
+    players = [await Player.connect(http, s, patches=patches) for s in seats]
     await asyncio.gather(*(ready_up(p, timeout=timeout) for p in players[1:]))
     n = len(players)
     await players[0].wait_view(lambda v: sum(1 for q in v["players"] if q.get("ready")) >= n - 1, timeout)

@@ -27,10 +27,10 @@ def _strip_clock(view: dict) -> dict:
     return {k: v for k, v in view.items() if k not in ("serverNow", "clockRate")}
 
 
-async def _game(http, stack, n: int = 6) -> tuple[Api, list[Player]]:
+async def _game(http, stack, n: int = 6, patches: bool = False) -> tuple[Api, list[Player]]:
     api = Api(http, stack.url)
     seats = await fill_room(api, n)
-    return api, await start_game(http, seats)
+    return api, await start_game(http, seats, patches=patches)
 
 
 def test_rest_create_join_and_summary(game_stack):
@@ -49,12 +49,34 @@ def test_rest_create_join_and_summary(game_stack):
     run(body())
 
 
+async def _patched_view_is_the_full_view(p: Player) -> bool:
+    """The view `p` holds equals the full view a `sync` answers (same version); returns
+    whether the view held was built from a patch."""
+    for _ in range(3):  # a push between the two makes them differ in version: again
+        n, held = len(p.frames), (p.version, _strip_clock(p.view))
+        from_patch = p.frames[-1].patch is not None
+        await p.send("sync")
+        answer = await p.wait_for(lambda q, n=n: next(
+            (f.data for f in q.frames[n:] if f.patch is None and (f.data or {}).get("type") == "view"), None
+        ))  # fmt: skip
+        if answer["version"] == held[0]:
+            assert held[1] == _strip_clock(answer["view"]), p.name
+            return from_patch
+    raise AssertionError(f"{p.name}: the view kept changing")
+
+
+@pytest.mark.timeout(420)
 def test_complete_classic_games_reach_a_winner(game_stack):
+    """Three games at once on the real scaled clock, every socket on patches (as the web client):
+    each reaches a winner, and every view a socket built from patches is the full view a
+    `sync` answers. Random bots play 5 to 9 days (13 to 27 phases): 32 to 66 s each on a
+    quiet machine, so the limits below only catch a game that stopped."""
+
     async def one(http, seed: int) -> dict:
-        api, players = await _game(http, game_stack)
-        spectator = await Player.connect(http, room=players[0].room, ws_url=game_stack.ws_url)
+        api, players = await _game(http, game_stack, patches=True)
+        spectator = await Player.connect(http, room=players[0].room, ws_url=game_stack.ws_url, patches=True)
         bots = [Bot(p, random.Random(seed * 100 + i)) for i, p in enumerate(players)]
-        finals = await asyncio.gather(*(b.play(timeout=90) for b in bots))
+        finals = await asyncio.gather(*(b.play(timeout=300) for b in bots))
         await spectator.wait_view(lambda v: v.get("result"), timeout=10)
         winners = {f["result"]["winner"] for f in finals}
         assert len(winners) == 1 and winners <= {"town", "mafia"}
@@ -62,6 +84,8 @@ def test_complete_classic_games_reach_a_winner(game_stack):
         assert all(p["role"] for p in spectator.view["players"])
         summary = await api.summary(players[0].room)
         assert summary["status"] == "ended"
+        built = [await _patched_view_is_the_full_view(p) for p in players + [spectator]]
+        assert any(built), "no socket held a view built from a patch at the end"
         for p in players + [spectator]:
             await p.close()
         return finals[0]
@@ -71,7 +95,7 @@ def test_complete_classic_games_reach_a_winner(game_stack):
             results = await asyncio.gather(one(http, 1), one(http, 2), one(http, 3))
         assert all(r["result"]["days"] >= 1 for r in results)
 
-    run(body(), timeout=150)
+    run(body(), timeout=400)
 
 
 def test_spectator_sees_public_information_only(manual_stack):

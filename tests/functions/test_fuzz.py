@@ -61,13 +61,6 @@ def gateway() -> RawGateway:
     return RawGateway()
 
 
-@pytest.fixture(autouse=True)
-def fast_moto(monkeypatch):
-    """The offline stack's moto fixes (emulator only, the handlers are untouched): ~2x faster."""
-    for owner, name, replacement in moto_fixes.PATCHES:
-        monkeypatch.setattr(owner, name, replacement)  # restored after the test
-
-
 class Fuzzer:
     """One room at a time: seats, connections, and the hostile frames sent to it."""
 

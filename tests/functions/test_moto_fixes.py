@@ -30,6 +30,9 @@ from local.ttl import TtlSweeper
 REPO = Path(__file__).resolve().parents[2]
 TABLE = os.environ["TABLE_NAME"]
 
+# moto as released (the `aws` fixture would patch it): the `patched` fixture installs the fixes
+pytestmark = pytest.mark.plain_moto
+
 
 def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
