@@ -21,7 +21,7 @@ import pytest
 from fnkit import CTX, FakeGateway
 
 from handlers import ws_default
-from local import events, moto_fixes
+from local import events
 from mafia_engine.testing import legal_actions
 from service import names, storage
 from tests.hostile_frames import FAREWELLS, HostileFrames, Room, Tally, check_reply, room_problems
