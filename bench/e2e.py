@@ -26,8 +26,11 @@ Prints ONE JSON object:
                                     early nudge's answer resends the current one)
   views_per_action                  view frames one action posted (mean)
   missing_views                     posted views a socket never received (0 expected)
-  version_gaps, version_repeats     a socket's version moved by > 1 / not at all between two
-                                    views it received (both 0 expected: one version per change)
+  version_gaps, version_repeats     versions a socket never received between its first and last
+                                    view / views at the version it held (both 0 expected: one
+                                    version per change)
+  views_out_of_order                views that reached a socket after a newer one (two invocations'
+                                    pushes racing; the client keeps the newer): load, not loss
   pushes_by_cause                   view frames posted, by what caused them: "action" (a timed
                                     frame), "$default:sync" / ":ready" / ":start" (the set-up's
                                     frames), "timer" (the Scheduler ending a phase), "$connect"
@@ -237,23 +240,24 @@ def error_receipt(player: Player, fid: str, after: float) -> float | None:
     return None
 
 
-def socket_versions(players: list[Player]) -> tuple[int, int]:
-    """Gaps (a socket's version moved by more than one) and repeats (did not move) between two
-    view frames one socket received."""
-    gaps = repeats = 0
+def socket_versions(players: list[Player]) -> tuple[int, int, int]:
+    """Per socket, between its first and its last view frame: gaps (versions it never received;
+    every connection of a viewer gets every version from its first full view on, docs/protocol.md),
+    repeats (a view at the version it held) and views that arrived after a newer one (pushes of two
+    invocations racing to one socket: the client keeps the newer, so not a gap)."""
+    gaps = repeats = late = 0
     for p in players:
-        last = None
+        seen: list[int] = []
         for got in p.frames:
             d = got.data
-            if not (isinstance(d, dict) and d.get("type") == "view"):
-                continue
-            v = d.get("version", 0)
-            if last is not None and v == last:
-                repeats += 1
-            elif last is not None and v > last + 1:
-                gaps += 1
-            last = v
-    return gaps, repeats
+            if isinstance(d, dict) and d.get("type") == "view":
+                v = d.get("version", 0)
+                repeats += bool(seen) and v == seen[-1]
+                late += bool(seen) and v < max(seen)
+                seen.append(v)
+        if seen:
+            gaps += len(set(range(min(seen), max(seen) + 1)) - set(seen))
+    return gaps, repeats, late
 
 
 def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Player]) -> dict:
@@ -382,7 +386,7 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
                     print(f"late {seen - end:.2f}s: {r.phase_kind.get(seq - 1)} -> {r.phase_kind.get(seq)} "
                           f"seq={seq} room={id(r) % 1000}", file=sys.stderr)
         echo.extend(r.echo_ms)
-    gaps, repeats = socket_versions([p for r in rooms for p in r.players])
+    gaps, repeats, late = socket_versions([p for r in rooms for p in r.players])
     p99, b99 = pct(latencies, 0.99), pct(echo, 0.99)
     scale = rooms[0].players[0].view.get("clockRate", 1.0) if rooms and rooms[0].players[0].view else 1.0
     late99 = pct(lateness, 0.99)
@@ -413,6 +417,7 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         "sockets_known": got["sockets_known"],
         "version_gaps": gaps,
         "version_repeats": repeats,
+        "views_out_of_order": late,
         "pushes_by_cause": got["causes"],
         "version_repeats_by_cause": got["repeats"],
         "nudges": sum(r.nudges for r in rooms),

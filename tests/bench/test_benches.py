@@ -30,8 +30,8 @@ def test_e2e_bench_quick_times_actions_by_their_frames():
     for key in ("rooms", "players", "actions", "p50_ms", "p99_ms", "ack_p50_ms", "baseline_p50_ms",
                 "baseline_p99_ms", "ratio_p99", "views_per_action", "max_message_bytes",
                 "phase_end_lateness_p50_s", "phase_end_lateness_p99_s", "refused", "unchanged",
-                "missing_views", "untraced", "version_gaps", "version_repeats", "pushes_by_cause",
-                "sent_by_action", "echoes", "load"):
+                "missing_views", "untraced", "version_gaps", "version_repeats", "views_out_of_order",
+                "pushes_by_cause", "sent_by_action", "echoes", "load"):
         assert key in out, key
     assert out["rooms"] == 2 and out["actions"] > 0 and out["echoes"] > 0
     # What makes the figures the truth, never a timing: every frame sent is found in the
@@ -39,6 +39,23 @@ def test_e2e_bench_quick_times_actions_by_their_frames():
     assert out["untraced"] == 0 and out["sockets_known"] == out["players"], out
     assert out["missing_views"] == 0 and out["version_gaps"] == 0, out
     assert out["pushes_by_cause"].get("action", 0) > 0, out
+
+
+def test_a_view_that_arrives_after_a_newer_one_is_late_and_a_version_never_received_is_a_gap():
+    import importlib.util
+    from types import SimpleNamespace
+
+    spec = importlib.util.spec_from_file_location("bench_e2e", REPO / "bench" / "e2e.py")
+    e2e = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = e2e  # its dataclasses look their module up
+    spec.loader.exec_module(e2e)
+
+    def socket(*versions):
+        frames = [SimpleNamespace(data={"type": "view", "version": v}) for v in versions]
+        return SimpleNamespace(frames=[SimpleNamespace(data={"type": "error"}), *frames])
+
+    assert e2e.socket_versions([socket(3, 4, 6, 5, 7)]) == (0, 0, 1)  # raced, none lost
+    assert e2e.socket_versions([socket(3, 4, 6, 7, 7)]) == (1, 1, 0)  # 5 never came; 7 twice
 
 
 @pytest.mark.parametrize(
