@@ -79,6 +79,8 @@ def test_complete_classic_games_reach_a_winner(game_stack):
         finals = await asyncio.gather(*(b.play(timeout=300) for b in bots))
         await spectator.wait_view(lambda v: v.get("result"), timeout=10)
         winners = {f["result"]["winner"] for f in finals}
+        # how long the scripted players' game ran (pytest -s shows it)
+        print({"soakGame": {"seed": seed, "days": finals[0]["result"]["days"], "phases": finals[0]["phase"]["seq"]}})
         assert len(winners) == 1 and winners <= {"town", "mafia"}
         # Every seat's role is known to everyone once the game is over.
         assert all(p["role"] for p in spectator.view["players"])
