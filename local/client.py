@@ -1,5 +1,6 @@
 """A scripted client of the offline (or deployed) stack: REST seats, WebSocket players and
-spectators, and a simple bot that plays any preset from the role-agnostic ``private`` field.
+spectators, and a bot that plays any preset by the server's own bot policy
+(``mafia_engine.bots.policy``) from its socket's view.
 
 Used by tests/e2e, bench/e2e.py and the browser tests (to fill a room with bots)::
 
@@ -16,13 +17,23 @@ import asyncio
 import itertools
 import json
 import random
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import jsonpatch
+
+# The bot plays by the engine's policy (a pure package, the server's bots' own): scripts that
+# put only the repository root on the path (bench/e2e.py) find the layer here.
+_ENGINE = str(Path(__file__).resolve().parents[1] / "layers" / "engine")
+if _ENGINE not in sys.path:
+    sys.path.append(_ENGINE)  # appended: pytest and the stack already put the layer first
+
+from mafia_engine.bots import policy  # noqa: E402
 
 
 class ApiError(Exception):
@@ -340,47 +351,71 @@ class Player:
 # ---------------------------------------------------------------------- the bot
 @dataclass
 class Bot:
-    """Plays one seat: answers its ``private.task`` and nudges when its countdown hits zero."""
+    """Plays one seat with the server's bot policy (``mafia_engine.bots.policy``: the one
+    scripted player, reading only this socket's view) and nudges when its countdown hits zero.
+
+    The client adds only what a socket needs on top of the policy: each distinct action is
+    sent at most once a phase (a refused or unseen one is not sent again and again), and the
+    knobs below. The functions tier's random explorer (``mafia_engine.testing.legal_actions``)
+    is a different thing on purpose: it sends what the policy never would, to find refusals.
+    """
 
     player: Player
     rng: random.Random = field(default_factory=random.Random)
     nudge: bool = True
-    ready_early: bool = True  # skip the rest of the discussion (everyone must agree)
-    confirm_yes: float = 0.7
+    # also press the discussion's ``readyEarly`` that the view does not show (classic,
+    # ``rules.readyUnseen``): the policy's ``decide`` leaves it to ``plan``, which the server's
+    # loop schedules once; False sends no ``readyEarly`` in a discussion at all
+    ready_early: bool = True
+    # the chance of a "yes" ballot on a ``confirm`` task in place of the policy's choice (None:
+    # the policy's). bench/e2e.py sets 0.8 for more executions, so shorter games to measure
+    confirm_yes: float | None = None
+    chat: bool = False  # the policy's chat lines too (off: tests count frames and errors)
+    lang: str = "en"  # the language of those lines
+    seed: int | str | None = None  # the policy's seed; None: drawn from ``rng`` (deterministic tests)
     actions_sent: int = 0
     nudges_sent: int = 0
-    _done: set = field(default_factory=set)
+    _sent: set = field(default_factory=set)
+    _ballots: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.seed is None:
+            self.seed = self.rng.getrandbits(64)
 
     def decide(self) -> dict | None:
-        """The next frame to send for the current view, or None."""
+        """The next frame to send for the current view (``{"action": type, ...}``), or None."""
         v = self.player.view
-        if not v or v.get("result") or not v.get("you"):
+        if not v or not v.get("you"):
             return None
-        phase = v.get("phase") or {}
-        key = (phase.get("seq"), phase.get("kind"))
-        you = v["you"]
-        private = v.get("private") or {}
-        task = private.get("task")
-        allies = {a["id"] for a in you.get("allies") or []}
-        if not you.get("alive"):
-            return None
-        # what each task is: the preset's task table in the view (view.rules.tasks)
-        spec = ((v.get("rules") or {}).get("tasks") or {}).get(task) or {}
-        aimed = task == "vote" or (spec.get("night") and spec.get("targeted"))
-        if aimed and private.get("choice") is None and (key, task) not in self._done:
-            targets = [t for t in private.get("targets") or [] if t != you["id"]]
-            if (spec.get("team") or task == "vote") and you.get("team") == "mafia":
-                targets = [t for t in targets if t not in allies] or targets
-            if targets:
-                self._done.add((key, task))
-                return {"action": task, "target": self.rng.choice(targets)}
-        if task == "confirm" and private.get("choice") is None and (key, task) not in self._done:
-            self._done.add((key, task))
-            return {"action": "confirm", "choice": "yes" if self.rng.random() < self.confirm_yes else "no"}
-        if self.ready_early and phase.get("kind") == "discussion" and (key, "ready") not in self._done:
-            self._done.add((key, "ready"))
-            return {"action": "readyEarly"}
+        seq = (v.get("phase") or {}).get("seq")
+        for a in self._wanted(v):
+            key = (seq, json.dumps(a, sort_keys=True))
+            if key in self._sent:
+                continue
+            self._sent.add(key)
+            frame = {k: val for k, val in a.items() if k != "type"}
+            return {"action": a["type"], **frame}
         return None
+
+    def _wanted(self, v: dict) -> list[dict]:
+        """What the policy wants now, through the knobs (engine action dicts, ``type`` first)."""
+        now = self.player.server_now()
+        out = [a for a in policy.decide(v, self.seed, now, self.lang) if self.chat or a["type"] != "chat"]
+        discussion = (v.get("phase") or {}).get("kind") == "discussion"
+        if self.ready_early and discussion:
+            out += [a for _, a in policy.plan(v, self.seed, now, lang=self.lang) if a["type"] == "readyEarly"]
+        elif discussion:
+            out = [a for a in out if a["type"] != "readyEarly"]
+        if self.confirm_yes is not None:
+            out = [self._ballot(a) if a["type"] == "confirm" else a for a in out]
+        return out
+
+    def _ballot(self, action: dict) -> dict:
+        """``confirm_yes``'s own draw, once a phase (the same ballot again is not sent twice)."""
+        seq = ((self.player.view or {}).get("phase") or {}).get("seq")
+        if seq not in self._ballots:
+            self._ballots[seq] = "yes" if self.rng.random() < self.confirm_yes else "no"
+        return {**action, "choice": self._ballots[seq]}
 
     async def step(self) -> bool:
         """Send what ``decide`` says; returns whether something was sent."""

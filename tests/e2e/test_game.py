@@ -69,8 +69,9 @@ async def _patched_view_is_the_full_view(p: Player) -> bool:
 def test_complete_classic_games_reach_a_winner(game_stack):
     """Three games at once on the real scaled clock, every socket on patches (as the web client):
     each reaches a winner, and every view a socket built from patches is the full view a
-    `sync` answers. Random bots play 5 to 9 days (13 to 27 phases): 32 to 66 s each on a
-    quiet machine, so the limits below only catch a game that stopped."""
+    `sync` answers. The bots play by the server's policy (local/client.py `Bot`): one run
+    under load played 4, 5 and 10 days (phase seq 12, 13 and 38; the random bots before
+    played 26 days in one), so the limits below only catch a game that stopped."""
 
     async def one(http, seed: int) -> dict:
         api, players = await _game(http, game_stack, patches=True)
@@ -79,6 +80,8 @@ def test_complete_classic_games_reach_a_winner(game_stack):
         finals = await asyncio.gather(*(b.play(timeout=300) for b in bots))
         await spectator.wait_view(lambda v: v.get("result"), timeout=10)
         winners = {f["result"]["winner"] for f in finals}
+        # how long the scripted players' game ran (pytest -s shows it)
+        print({"soakGame": {"seed": seed, "days": finals[0]["result"]["days"], "phases": finals[0]["phase"]["seq"]}})
         assert len(winners) == 1 and winners <= {"town", "mafia"}
         # Every seat's role is known to everyone once the game is over.
         assert all(p["role"] for p in spectator.view["players"])
