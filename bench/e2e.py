@@ -142,7 +142,7 @@ async def drive(room: RoomRun, until: float) -> None:
         left = room.seconds_left()
         seq = (room.players[0].view or {}).get("phase", {}).get("seq")
         if left is not None and left <= 0 and (seq, int(-left * 4)) != room.last_nudge:
-            # at most ~4 nudges a second per room, as local.client.Bot paces its own
+            # at most ~4 nudges a second per room, and one frame of the room in flight at a time
             room.last_nudge = (seq, int(-left * 4))
             alive = [b.player for b in room.bots if not b.player.closed and b.player.view]
             sender, frame = room.rng.choice(alive), {"action": "nudge"}

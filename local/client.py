@@ -375,6 +375,7 @@ class Bot:
     seed: int | str | None = None  # the policy's seed; None: drawn from ``rng`` (deterministic tests)
     actions_sent: int = 0
     nudges_sent: int = 0
+    jitter: random.Random = field(default_factory=random.Random)  # the nudges' spread, apart from `rng`
     _sent: set = field(default_factory=set)
     _ballots: dict = field(default_factory=dict)
 
@@ -427,11 +428,27 @@ class Bot:
         self.actions_sent += 1
         return True
 
+    async def _nudge(self, nudged: dict) -> None:
+        """The phase's deadline passed: nudge the server with the phase's seq, as the web client
+        does (web/js/tick.js): at most 6 times a phase, the k-th retry 1.5 k s (real) after the
+        one before plus a jitter. A nudge the server finds early answers the current view; one
+        for a phase already over changes nothing. Unbounded, a room's bots nudging 4 times a
+        second filled the offline stack's handler queue whenever a phase end came late."""
+        seq = ((self.player.view or {}).get("phase") or {}).get("seq")
+        now = time.monotonic()
+        if nudged["seq"] != seq:
+            nudged.update(seq=seq, count=0, next=now)
+        if nudged["count"] < 6 and now >= nudged["next"]:
+            nudged["count"] += 1
+            nudged["next"] = now + 1.5 * nudged["count"] + self.jitter.random() * 0.5
+            await self.player.send("nudge", phase=seq)
+            self.nudges_sent += 1
+
     async def play(self, until: Callable[[Player], bool] | None = None, timeout: float = 120.0) -> dict:
         """Play until the game has a result (or ``until``); returns the final view."""
         until = until or (lambda p: bool((p.view or {}).get("result")))
         deadline = time.monotonic() + timeout
-        last_nudge: tuple = ()
+        nudged: dict = {"seq": None, "count": 0, "next": 0.0}
         while not until(self.player):
             if time.monotonic() > deadline:
                 raise TimeoutError(
@@ -440,11 +457,7 @@ class Bot:
             await self.step()
             left = self.player.seconds_left()
             if self.nudge and left is not None and left <= 0:
-                seq = (self.player.view or {}).get("phase", {}).get("seq")
-                if last_nudge != (seq, int(-left * 4)):  # at most ~4 nudges a second
-                    last_nudge = (seq, int(-left * 4))
-                    await self.player.send("nudge")
-                    self.nudges_sent += 1
+                await self._nudge(nudged)
             wait = 0.25 if left is None else max(0.005, min(0.25, left + 0.01))
             version = self.player.version
             try:
