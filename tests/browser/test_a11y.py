@@ -20,7 +20,7 @@ from .axe import AXE_JS, MISSING_AXE, audit, blocking, record
 from .stack import Stack
 from .test_device import Table
 from .test_presets import answer_once
-from .ui import Player, seat_everyone, start_and_learn_roles
+from .ui import Player, end_phase, seat_everyone, start_and_learn_roles
 
 LANGS = ("ko", "ru", "en")
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
@@ -166,8 +166,9 @@ DEVICE_SCREENS = {"device-setup", "device-closed", "device-turn", "device-news",
                   "device-defense", "device-end"}
 
 
-def test_axe_finds_nothing_serious_in_single_device_mode(browser, stack, console_errors):
-    pl = Player(browser, stack.url, "Table", errors=console_errors)
+def test_axe_finds_nothing_serious_in_single_device_mode(browser, manual_stack, console_errors):
+    # untimed: every phase ends when its last player confirms, so the clock is never stepped
+    pl = Player(browser, manual_stack.url, "Table", errors=console_errors)
     page = pl.page
     check = Checker(pl, "device", "en")
     pl.open()
@@ -224,13 +225,15 @@ HEARD_JS = """() => {
 }"""
 
 
-def test_live_region_says_the_phase_and_the_police_result(browser, stack, console_errors):
-    players = seat_everyone(browser, stack.url, ["Ann", "Bob", "Cat", "Dan", "Eve"], console_errors)
+def test_live_region_says_the_phase_and_the_police_result(browser, manual_stack, console_errors):
+    # the manual clock: the reveal and the night last until the test ends them
+    players = seat_everyone(browser, manual_stack.url, ["Ann", "Bob", "Cat", "Dan", "Eve"], console_errors)
     for pl in players:
         pl.page.evaluate(HEARD_JS)
     by_role = start_and_learn_roles(players)
     mafia, doctor, police = by_role["mafia"][0], by_role["doctor"][0], by_role["police"][0]
     victim = by_role["citizen"][0]
+    end_phase(manual_stack, players[0], "roleReveal")  # the cards were read, not all tapped
     for pl in players:
         pl.wait_phase("night")
     heard = lambda pl: pl.page.evaluate("() => window.__heard")  # noqa: E731
@@ -241,6 +244,7 @@ def test_live_region_says_the_phase_and_the_police_result(browser, stack, consol
     mafia.tap(victim.pid)
     doctor.tap(doctor.pid)
     police.tap(mafia.pid)
+    end_phase(manual_stack, police, "night")  # the choices stand; the night ends at its deadline
     for pl in players:
         pl.wait_phase("discussion")
     # the morning: the phase, and for the police alone what the check found
