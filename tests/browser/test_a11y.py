@@ -6,10 +6,17 @@ them). Each time a screen kind shows up that is not yet checked in some language
 switches the language picker to that language and runs axe: the screen kinds that come
 every day (night, vote) are checked on the first day they pass, the rare ones (defense,
 the end) in all three languages at once. Single-device screens are checked in one game of
-their own (untimed, so nothing races the checks)."""
+their own (untimed, so nothing races the checks).
+
+Every game runs on the manual clock (`manual_stack`, tests/browser/conftest.py): game time
+stands still while axe runs. Once the screen's checks are done and the panel asks the person
+nothing, the test moves the clock a second and nudges the room through the page's socket
+(`Link`), so each step can end one phase at most and the page shows it before the next
+step: no phase ends under a check and none passes unchecked, however busy the machine is."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -17,17 +24,15 @@ import pytest
 from playwright.sync_api import expect
 
 from .axe import AXE_JS, MISSING_AXE, audit, blocking, record
-from .stack import Stack
 from .test_device import Table
-from .test_presets import answer_once
-from .ui import Player, seat_everyone, start_and_learn_roles
+from .test_presets import IDLE_CHECKS, RECORD_PHASES_JS, answer_once, create_room
+from .ui import Player, end_phase, room_phase, seat_everyone, start_and_learn_roles
 
 LANGS = ("ko", "ru", "en")
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
 NAMES = {"ko": "민지", "ru": "Аня", "en": "Ann"}
-# Game clocks 5 times faster than real time, phases long enough (6 s and more of real
-# time) for three axe runs each; the person still ends discussions early.
-TIME_SCALE = 5.0
+# On the manual clock a phase lasts until the test steps past it, so these lengths only
+# set the bots' planned moves against the deadlines; the person still ends discussions early.
 OPTIONS = {
     "classic": {"firstPhase": "night", "discussionMin": "30", "discussionMax": "30", "voteSeconds": "30",
                 "defenseSeconds": "30", "confirmSeconds": "30", "nightSeconds": "30"},
@@ -44,41 +49,58 @@ MUST_SEE = {
     "city": {"home", "lobby", "role-card", "roleReveal", "night", "discussion", "vote", "end", "rules"},
     "original": {"home", "lobby", "role-card", "roleReveal", "night", "speech", "defense", "vote", "end", "rules"},
 }
+# A cap on one game's real time (about 30 axe runs and the stepped phases): a hang fails here.
 PLAY_SECONDS = 420
+# Game seconds a step moves the clock: less than the bots' shortest tick (TICK_MIN in
+# layers/engine/mafia_engine/bots/loop.py), so the bots' moves a step passes can end one
+# phase at most, and the next one starts after them, still ahead of the clock.
+STEP_SECONDS = 1.0
 
 
-@pytest.fixture(scope="module")
-def a11y_stack():
-    s = Stack(time_scale=TIME_SCALE)
-    yield s
-    s.stop()
+class Link:
+    """The page's own socket, passed through Playwright (`page.route_web_socket`), so that
+    the test can nudge the room as the page would. On the manual clock the page's countdown
+    holds, so after a step nobody would ask the room to play the bots' moves the step passed
+    (they wait for the next Scheduler delivery, over a minute later, which then plays several
+    phases in one request: too fast for any check). A `nudge` without a phase ends the phase
+    if its deadline has passed, else plays the bots' moves due by now; either way the sender
+    gets exactly one view frame (functions/service/operations.py, `nudge`)."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.server = None
+        self.frames = 0  # frames from the server to the page
+        page.route_web_socket(re.compile(r"/ws(\?|$)"), self._route)
+
+    def _route(self, ws) -> None:
+        server = ws.connect_to_server()  # page -> server frames pass unchanged
+
+        def to_page(message) -> None:
+            self.frames += 1
+            ws.send(message)
+
+        server.on_message(to_page)
+        self.server = server  # a reconnect replaces the socket
+
+    def advance(self, stack, seconds: float = STEP_SECONDS) -> None:
+        """Step the clock, then nudge and wait for the answer: the page has drawn what the
+        bots and the clock did before the test looks again."""
+        assert self.server is not None, "the page has no socket"
+        stack.step(advance=seconds)
+        before = self.frames
+        self.server.send(json.dumps({"action": "nudge", "id": "test-step"}))
+        for _ in range(400):  # 10 s, a page's wait for a push (conftest.py)
+            if self.frames > before:
+                break
+            self.page.wait_for_timeout(25)  # Playwright delivers the frames while it waits
+        else:
+            raise AssertionError("no answer to the nudge in 10 s")
 
 
 @pytest.fixture(scope="module", autouse=True)
 def axe_installed():
     if not AXE_JS.exists():
         pytest.fail(MISSING_AXE, pytrace=False)
-
-
-def create_room(pl: Player, preset: str, options: dict[str, str], bots: int) -> None:
-    """test_presets.create_room with room for a cold start: the first room of a fresh stack
-    may take more than 5 s on a busy 2-core machine."""
-    page = pl.page
-    page.fill("#create-name", pl.name)
-    page.select_option("#create-preset", preset)  # first: a new rulebook resets the options
-    page.locator(".home-details summary").click()
-    for key, value in options.items():
-        control = page.locator(f"#home-opt-{key}")
-        if control.evaluate("e => e.tagName") == "SELECT":
-            control.select_option(value)
-        else:
-            control.fill(value)
-            control.dispatch_event("change")
-    page.click("#create-btn")
-    expect(page.locator(".lobby-player")).to_have_count(1, timeout=20_000)
-    for n in range(bots):
-        page.click("#add-bot-btn")
-        expect(page.locator(".lobby-player")).to_have_count(n + 2, timeout=10_000)
 
 
 class Checker:
@@ -122,25 +144,33 @@ def phase_kind(page) -> str | None:
 
 
 @pytest.mark.parametrize(("preset", "lang"), [("classic", "ko"), ("city", "ru"), ("original", "en")])
-def test_axe_finds_nothing_serious_on_any_screen(browser, a11y_stack, console_errors, preset, lang):
-    pl = Player(browser, a11y_stack.url, NAMES[lang], locale=LOCALES[lang], errors=console_errors)
+def test_axe_finds_nothing_serious_on_any_screen(browser, manual_stack, console_errors, preset, lang):
+    pl = Player(browser, manual_stack.url, NAMES[lang], locale=LOCALES[lang], errors=console_errors)
     page = pl.page
+    page.add_init_script(RECORD_PHASES_JS)  # every phase the page showed, for the failure messages
+    link = Link(page)
     check = Checker(pl, preset, lang)
     pl.open()
     expect(page.locator("#create-btn")).to_be_visible()
     check.check("home")
     check.set_lang(lang)
-    create_room(pl, preset, OPTIONS[preset], BOTS[preset])
+    create_room(pl, preset, OPTIONS[preset], BOTS[preset])  # opens the home page again, in `lang`
     check.check("lobby")
     check.set_lang(lang)
+    room = page.locator("#room-chip").inner_text().strip()
     page.click("#start-btn")
     expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
 
+    idle = 0
     deadline = time.monotonic() + PLAY_SECONDS
     while not page.locator("#end-title").count():
-        assert time.monotonic() < deadline, f"{preset}: no end screen; checked {check.seen}"
+        if time.monotonic() > deadline:
+            phases = [kind for kind, _ in page.evaluate("() => window.__phases")]
+            pytest.fail(f"{preset}: no end screen; checked {check.seen}; phases {phases}")
         kind = phase_kind(page)
         if kind:
+            # The clock stands still, but the person's last move may still end the phase
+            # during a check (its view on the way): then the check counts for nothing.
             check.check(kind, still=lambda k=kind: phase_kind(page) == k)
         if "role-card" in check.missing({"role-card"}) and page.locator("#my-role-btn:visible").count():
             pl.dismiss_cards()
@@ -148,8 +178,21 @@ def test_axe_finds_nothing_serious_on_any_screen(browser, a11y_stack, console_er
             if page.locator(".overlay .role-name").count():
                 check.check("role-card", still=lambda: page.locator(".overlay .role-name").count() > 0)
             page.keyboard.press("Escape")
-        if answer_once(pl) is None:
-            page.wait_for_timeout(100)
+        # Only on the screen just checked: a view that came during the checks is checked first.
+        if kind and answer_once(pl, kind) is not None:
+            idle = 0
+            continue
+        idle += 1
+        if idle < IDLE_CHECKS:
+            page.wait_for_timeout(100)  # the page may still be drawing the last push
+            continue
+        idle = 0
+        # This screen is checked and asks the person nothing: time moves on, once the page
+        # shows the room's phase (a view still on its way would meet a step before a check).
+        if kind is None or phase_kind(page) != kind or room_phase(manual_stack.url, room) != kind:
+            continue
+        link.advance(manual_stack)
+        idle = IDLE_CHECKS - 1  # the page has the answer's view: one look, then on
 
     expect(page.locator("#end-title")).to_be_visible()
     check.check("end")
@@ -158,7 +201,8 @@ def test_axe_finds_nothing_serious_on_any_screen(browser, a11y_stack, console_er
     check.check("rules")
     page.keyboard.press("Escape")
     assert not check.bad, "\n".join(check.bad)
-    assert not check.missing(MUST_SEE[preset]), f"screens not checked: {check.missing(MUST_SEE[preset])}"
+    phases = [kind for kind, _ in page.evaluate("() => window.__phases")]
+    assert not check.missing(MUST_SEE[preset]), f"screens not checked: {check.missing(MUST_SEE[preset])}; phases {phases}"
     pl.close()
 
 
@@ -166,8 +210,9 @@ DEVICE_SCREENS = {"device-setup", "device-closed", "device-turn", "device-news",
                   "device-defense", "device-end"}
 
 
-def test_axe_finds_nothing_serious_in_single_device_mode(browser, stack, console_errors):
-    pl = Player(browser, stack.url, "Table", errors=console_errors)
+def test_axe_finds_nothing_serious_in_single_device_mode(browser, manual_stack, console_errors):
+    # untimed: every phase ends when its last player confirms, so the clock is never stepped
+    pl = Player(browser, manual_stack.url, "Table", errors=console_errors)
     page = pl.page
     check = Checker(pl, "device", "en")
     pl.open()
@@ -224,13 +269,14 @@ HEARD_JS = """() => {
 }"""
 
 
-def test_live_region_says_the_phase_and_the_police_result(browser, stack, console_errors):
-    players = seat_everyone(browser, stack.url, ["Ann", "Bob", "Cat", "Dan", "Eve"], console_errors)
+def test_live_region_says_the_phase_and_the_police_result(browser, manual_stack, console_errors):
+    players = seat_everyone(browser, manual_stack.url, ["Ann", "Bob", "Cat", "Dan", "Eve"], console_errors)
     for pl in players:
         pl.page.evaluate(HEARD_JS)
     by_role = start_and_learn_roles(players)
     mafia, doctor, police = by_role["mafia"][0], by_role["doctor"][0], by_role["police"][0]
     victim = by_role["citizen"][0]
+    end_phase(manual_stack, players[0], "roleReveal")  # the cards were read, not all tapped
     for pl in players:
         pl.wait_phase("night")
     heard = lambda pl: pl.page.evaluate("() => window.__heard")  # noqa: E731
@@ -241,6 +287,7 @@ def test_live_region_says_the_phase_and_the_police_result(browser, stack, consol
     mafia.tap(victim.pid)
     doctor.tap(doctor.pid)
     police.tap(mafia.pid)
+    end_phase(manual_stack, police, "night")  # the choices stand; the night ends at its deadline
     for pl in players:
         pl.wait_phase("discussion")
     # the morning: the phase, and for the police alone what the check found

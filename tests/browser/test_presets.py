@@ -77,31 +77,44 @@ def fast_stack():
     s.stop()
 
 
-def try_click(loc) -> bool:
-    """Click if it is still there: the next view may redraw the panel at any moment."""
+# A click only while the page still shows phase `kind`: the check and the click run in one
+# task of the page, so a view that arrives meanwhile (the next phase) cannot take the click.
+GUARDED_CLICK_JS = """(el, kind) => {
+  if (!el.isConnected || document.querySelector('#phase-banner')?.dataset.kind !== kind) return false;
+  el.click();
+  return true;
+}"""
+
+
+def try_click(loc, kind: str | None = None) -> bool:
+    """Click if it is still there: the next view may redraw the panel at any moment. With
+    `kind`, only while the page shows that phase (a DOM click, see GUARDED_CLICK_JS)."""
     try:
-        loc.click(timeout=1500)
-        return True
+        if kind is None:
+            loc.click(timeout=1500)
+            return True
+        return bool(loc.evaluate(GUARDED_CLICK_JS, kind, timeout=1500))
     except PlaywrightError:
         return False
 
 
-def answer_once(pl: Player) -> str | None:
-    """Do the first thing the screen asks for; returns what was done."""
+def answer_once(pl: Player, kind: str | None = None) -> str | None:
+    """Do the first thing the screen asks for; returns what was done. With `kind`, act only
+    on that phase's screen (test_a11y.py acts on a screen only once axe has checked it)."""
     page = pl.page
     pl.dismiss_cards()
     for selector in ("#reveal-role-btn", "#end-turn-btn", "#yes-btn", "#no-nomination-btn"):
         loc = page.locator(f"{selector}:enabled:not([aria-pressed=true])")
-        if loc.count() and try_click(loc.first):
+        if loc.count() and try_click(loc.first, kind):
             return selector
     # One pick a phase: classic tiles stay selectable after a choice (another tap changes it).
     if not page.locator(".tile.selectable.chosen").count():
         tiles = page.locator(".tile.selectable")
-        if tiles.count() and try_click(tiles.first):
+        if tiles.count() and try_click(tiles.first, kind):
             return "tile"
     for selector in ("#sleep-btn", "#ready-early-btn"):
         loc = page.locator(f"{selector}:enabled")
-        if loc.count() and try_click(loc.first):
+        if loc.count() and try_click(loc.first, kind):
             return selector
     return None
 
