@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path[:0] = [str(REPO), str(REPO / "layers" / "engine")]  # local.client plays by the engine's policy
 
 import aiohttp  # noqa: E402
 

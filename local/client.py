@@ -17,23 +17,15 @@ import asyncio
 import itertools
 import json
 import random
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 import jsonpatch
 
-# The bot plays by the engine's policy (a pure package, the server's bots' own): scripts that
-# put only the repository root on the path (bench/e2e.py) find the layer here.
-_ENGINE = str(Path(__file__).resolve().parents[1] / "layers" / "engine")
-if _ENGINE not in sys.path:
-    sys.path.append(_ENGINE)  # appended: pytest and the stack already put the layer first
-
-from mafia_engine.bots import policy  # noqa: E402
+from mafia_engine.bots import policy  # the server's bots' own (layers/engine on the path)
 
 
 class ApiError(Exception):
