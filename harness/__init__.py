@@ -5,6 +5,8 @@
 - `harness.gateways`: `CountingGateway` (sizes of what was pushed) and `FakeGateway` (also
   records every frame, and answers 410 for connections marked gone);
 - `harness.clock`: `Clock`, a settable server clock that replaces `service.clock.now`;
+- `harness.emulator`: `with_fixes(monkeypatch)`, moto with the offline stack's emulator fixes for
+  one test (the functions tier's `aws`, the contract tier's stack, tests/functions/test_moto_fixes.py);
 - `harness.stack`: the one launcher of the offline stack (`local.process`), re-exported, with
   its manual clock (`start_stack(manual_clock=True).step(...)`).
 

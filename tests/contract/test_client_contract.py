@@ -19,7 +19,8 @@ import contractkit as kit
 import pytest
 from moto.core.base_backend import BackendDict
 
-from local import client, moto_fixes
+from harness.emulator import with_fixes
+from local import client
 from local.stack import LocalStack, StackOptions
 from mafia_engine.presets import PRESETS
 from service import config
@@ -33,8 +34,7 @@ def stack(monkeypatch):
     """The offline stack in this process; the environment, moto and the service put back after."""
     saved = dict(os.environ)
     BackendDict.reset()  # moto's server serves this process's backends: start empty
-    for owner, name, replacement in moto_fixes.PATCHES:
-        monkeypatch.setattr(owner, name, replacement)  # monkeypatch restores plain moto afterwards
+    with_fixes(monkeypatch)  # monkeypatch restores plain moto afterwards
     config.set_service(None)  # built again from the stack's environment on the first call
     s = LocalStack(StackOptions(port=0, web_dir=None, containers=0, manual_clock=True, seed=21,
                                 duplicate_probability=0.3))

@@ -18,7 +18,8 @@ import boto3  # noqa: E402
 from fnkit import Api, Clock, FakeGateway  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
-from local import moto_fixes, template  # noqa: E402
+from harness.emulator import with_fixes  # noqa: E402
+from local import template  # noqa: E402
 from service import clock, config  # noqa: E402
 
 
@@ -42,8 +43,7 @@ def aws(request, monkeypatch):
     are untouched; `make dev` runs on the same), about twice as fast; a test marked
     `plain_moto` gets moto as released."""
     if request.node.get_closest_marker("plain_moto") is None:
-        for owner, name, replacement in moto_fixes.PATCHES:
-            monkeypatch.setattr(owner, name, replacement)  # plain moto again after the test
+        with_fixes(monkeypatch)  # plain moto again after the test
     with mock_aws():
         ddb = boto3.client("dynamodb")
         template.create_table(ddb, os.environ["TABLE_NAME"])

@@ -23,6 +23,7 @@ from moto.dynamodb.responses import DynamoHandler
 from packaging.requirements import Requirement
 
 import local.__main__ as local_main
+from harness.emulator import with_fixes
 from local import aws as local_aws
 from local import moto_fixes
 from local.ttl import TtlSweeper
@@ -50,8 +51,7 @@ def lock_pins(name: str) -> dict[str, str]:
 
 @pytest.fixture
 def patched(monkeypatch):
-    for owner, name, replacement in moto_fixes.PATCHES:
-        monkeypatch.setattr(owner, name, replacement)  # monkeypatch restores plain moto afterwards
+    with_fixes(monkeypatch)  # monkeypatch restores plain moto afterwards
     moto_fixes.patch_moto()
 
 
