@@ -16,8 +16,10 @@ from .stack import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, Stack
 # (Makefile `test`), where one write and its fan-out took over 5 s under load.
 expect.set_options(timeout=10_000)
 
-# The shared `stack` runs on a scaled clock (tests whose game must run by itself, at the
-# client's countdown and nudges: the timing path); `manual_stack` is stepped.
+# Every browser test but one runs on `stack`, a manual clock: game time moves only when the
+# test steps it, so a loaded machine makes a test slower, never its game different. The one
+# (`timed_stack`, test_game.py) plays on a scaled clock, where the page's own countdown and
+# nudge end a phase: the timing path stays covered (as the e2e soak covers it for bots).
 TIME_SCALE = float(os.environ.get("BROWSER_TIME_SCALE", "5"))
 
 
@@ -30,16 +32,18 @@ def chromium_path() -> str:
 
 @pytest.fixture(scope="session")
 def stack():
-    s = Stack(time_scale=TIME_SCALE)
+    """The stack on a manual clock: game time moves only by ``stack.step(advance=N)`` or
+    ``step(to="next")`` (the next Scheduler delivery); seeded Scheduler jitter."""
+    s = Stack(manual_clock=True, seed=22)
     yield s
     s.stop()
 
 
 @pytest.fixture(scope="session")
-def manual_stack():
-    """The stack on a manual clock: game time moves only by ``manual_stack.step(advance=N)``
-    or ``step(to="next")`` (the next Scheduler delivery); seeded Scheduler jitter."""
-    s = Stack(manual_clock=True, seed=22)
+def timed_stack():
+    """The stack on a clock running TIME_SCALE times real time (test_game.py only); seeded
+    Scheduler jitter."""
+    s = Stack(time_scale=TIME_SCALE, seed=22)
     yield s
     s.stop()
 

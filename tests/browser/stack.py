@@ -25,6 +25,10 @@ MISSING_CHROMIUM = (
 )
 
 
+# Stack.step_on's least step of game time (s)
+STEP_AT_LEAST = 5.0
+
+
 class Stack:
     """``python -m local`` on a free loopback port, started by the one launcher
     (``local.process.start_stack``); ``url`` is ``http://127.0.0.1:PORT/``.
@@ -59,6 +63,14 @@ class Stack:
 
     def step(self, advance: float | None = None, to: float | str | None = None) -> dict:
         return self._proc.step(advance, to)
+
+    def step_on(self, at_least: float = STEP_AT_LEAST) -> dict:
+        """Manual clock: step to the next Scheduler delivery, or ``at_least`` seconds on if that
+        comes sooner (delivering all due on the way). The session's stack holds the schedules of
+        every room the tests left behind (rooms of bots keep playing), so "the next delivery"
+        alone would move a room's own deadline nearer only by the moments of others'."""
+        at = self.step(advance=0)
+        return self.step(to=at["now"] + at_least if at["next"] is None else max(at["next"], at["now"] + at_least))
 
     def log(self) -> str:
         return self._proc.log()

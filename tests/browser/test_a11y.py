@@ -8,7 +8,7 @@ every day (night, vote) are checked on the first day they pass, the rare ones (d
 the end) in all three languages at once. Single-device screens are checked in one game of
 their own (untimed, so nothing races the checks).
 
-Every game runs on the manual clock (`manual_stack`, tests/browser/conftest.py): game time
+Every game runs on the manual clock (`stack`, tests/browser/conftest.py): game time
 stands still while axe runs. Once the screen's checks are done and the panel asks the person
 nothing, the test moves the clock a second and nudges the room through the page's socket
 (`Link`), so each step can end one phase at most and the page shows it before the next
@@ -16,7 +16,6 @@ step: no phase ends under a check and none passes unchecked, however busy the ma
 
 from __future__ import annotations
 
-import json
 import re
 import time
 
@@ -26,7 +25,7 @@ from playwright.sync_api import expect
 from .axe import AXE_JS, MISSING_AXE, audit, blocking, record
 from .test_device import Table
 from .test_presets import IDLE_CHECKS, RECORD_PHASES_JS, answer_once, create_room
-from .ui import Player, end_phase, room_phase, seat_everyone, start_and_learn_roles
+from .ui import Link, Player, end_phase, room_phase, seat_everyone, start_and_learn_roles
 
 LANGS = ("ko", "ru", "en")
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
@@ -51,50 +50,6 @@ MUST_SEE = {
 }
 # A cap on one game's real time (about 30 axe runs and the stepped phases): a hang fails here.
 PLAY_SECONDS = 420
-# Game seconds a step moves the clock: less than the bots' shortest tick (TICK_MIN in
-# layers/engine/mafia_engine/bots/loop.py), so the bots' moves a step passes can end one
-# phase at most, and the next one starts after them, still ahead of the clock.
-STEP_SECONDS = 1.0
-
-
-class Link:
-    """The page's own socket, passed through Playwright (`page.route_web_socket`), so that
-    the test can nudge the room as the page would. On the manual clock the page's countdown
-    holds, so after a step nobody would ask the room to play the bots' moves the step passed
-    (they wait for the next Scheduler delivery, over a minute later, which then plays several
-    phases in one request: too fast for any check). A `nudge` without a phase ends the phase
-    if its deadline has passed, else plays the bots' moves due by now; either way the sender
-    gets exactly one view frame (functions/service/operations.py, `nudge`)."""
-
-    def __init__(self, page) -> None:
-        self.page = page
-        self.server = None
-        self.frames = 0  # frames from the server to the page
-        page.route_web_socket(re.compile(r"/ws(\?|$)"), self._route)
-
-    def _route(self, ws) -> None:
-        server = ws.connect_to_server()  # page -> server frames pass unchanged
-
-        def to_page(message) -> None:
-            self.frames += 1
-            ws.send(message)
-
-        server.on_message(to_page)
-        self.server = server  # a reconnect replaces the socket
-
-    def advance(self, stack, seconds: float = STEP_SECONDS) -> None:
-        """Step the clock, then nudge and wait for the answer: the page has drawn what the
-        bots and the clock did before the test looks again."""
-        assert self.server is not None, "the page has no socket"
-        stack.step(advance=seconds)
-        before = self.frames
-        self.server.send(json.dumps({"action": "nudge", "id": "test-step"}))
-        for _ in range(400):  # 10 s, a page's wait for a push (conftest.py)
-            if self.frames > before:
-                break
-            self.page.wait_for_timeout(25)  # Playwright delivers the frames while it waits
-        else:
-            raise AssertionError("no answer to the nudge in 10 s")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -144,8 +99,8 @@ def phase_kind(page) -> str | None:
 
 
 @pytest.mark.parametrize(("preset", "lang"), [("classic", "ko"), ("city", "ru"), ("original", "en")])
-def test_axe_finds_nothing_serious_on_any_screen(browser, manual_stack, console_errors, preset, lang):
-    pl = Player(browser, manual_stack.url, NAMES[lang], locale=LOCALES[lang], errors=console_errors)
+def test_axe_finds_nothing_serious_on_any_screen(browser, stack, console_errors, preset, lang):
+    pl = Player(browser, stack.url, NAMES[lang], locale=LOCALES[lang], errors=console_errors)
     page = pl.page
     page.add_init_script(RECORD_PHASES_JS)  # every phase the page showed, for the failure messages
     link = Link(page)
@@ -189,9 +144,9 @@ def test_axe_finds_nothing_serious_on_any_screen(browser, manual_stack, console_
         idle = 0
         # This screen is checked and asks the person nothing: time moves on, once the page
         # shows the room's phase (a view still on its way would meet a step before a check).
-        if kind is None or phase_kind(page) != kind or room_phase(manual_stack.url, room) != kind:
+        if kind is None or phase_kind(page) != kind or room_phase(stack.url, room) != kind:
             continue
-        link.advance(manual_stack)
+        link.advance(stack)
         idle = IDLE_CHECKS - 1  # the page has the answer's view: one look, then on
 
     expect(page.locator("#end-title")).to_be_visible()
@@ -210,9 +165,9 @@ DEVICE_SCREENS = {"device-setup", "device-closed", "device-turn", "device-news",
                   "device-defense", "device-end"}
 
 
-def test_axe_finds_nothing_serious_in_single_device_mode(browser, manual_stack, console_errors):
+def test_axe_finds_nothing_serious_in_single_device_mode(browser, stack, console_errors):
     # untimed: every phase ends when its last player confirms, so the clock is never stepped
-    pl = Player(browser, manual_stack.url, "Table", errors=console_errors)
+    pl = Player(browser, stack.url, "Table", errors=console_errors)
     page = pl.page
     check = Checker(pl, "device", "en")
     pl.open()
@@ -269,14 +224,14 @@ HEARD_JS = """() => {
 }"""
 
 
-def test_live_region_says_the_phase_and_the_police_result(browser, manual_stack, console_errors):
-    players = seat_everyone(browser, manual_stack.url, ["Ann", "Bob", "Cat", "Dan", "Eve"], console_errors)
+def test_live_region_says_the_phase_and_the_police_result(browser, stack, console_errors):
+    players = seat_everyone(browser, stack.url, ["Ann", "Bob", "Cat", "Dan", "Eve"], console_errors)
     for pl in players:
         pl.page.evaluate(HEARD_JS)
     by_role = start_and_learn_roles(players)
     mafia, doctor, police = by_role["mafia"][0], by_role["doctor"][0], by_role["police"][0]
     victim = by_role["citizen"][0]
-    end_phase(manual_stack, players[0], "roleReveal")  # the cards were read, not all tapped
+    end_phase(stack, players[0], "roleReveal")  # the cards were read, not all tapped
     for pl in players:
         pl.wait_phase("night")
     heard = lambda pl: pl.page.evaluate("() => window.__heard")  # noqa: E731
@@ -287,7 +242,7 @@ def test_live_region_says_the_phase_and_the_police_result(browser, manual_stack,
     mafia.tap(victim.pid)
     doctor.tap(doctor.pid)
     police.tap(mafia.pid)
-    end_phase(manual_stack, police, "night")  # the choices stand; the night ends at its deadline
+    end_phase(stack, police, "night")  # the choices stand; the night ends at its deadline
     for pl in players:
         pl.wait_phase("discussion")
     # the morning: the phase, and for the police alone what the check found

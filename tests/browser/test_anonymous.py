@@ -93,7 +93,7 @@ def test_an_anonymous_game_played_to_the_end_reveals_names_beside_aliases(browse
                     text = pl.page.locator("body").inner_text()
                     assert not [n for n in NAMES if n in text], (stage, pl.name)
 
-        play_classic(players, by_role, hook=during)
+        play_classic(players, by_role, hook=during, stack=stack)
         for pl in players:
             text = pl.page.locator("body").inner_text()
             for name in NAMES:

@@ -52,7 +52,7 @@ def away_for_a_night(stack, pl: Player, code: str, others: list[str]) -> str:
     for _ in range(40):
         if room_phase(stack.url, code) != "night":
             break
-        stack.step(to="next")
+        stack.step_on()
     assert room_phase(stack.url, code) not in ("night", None)
     pl.page = pl.context.new_page()
     pl.page.on("console", lambda m: m.type == "error" and pl.errors.append(f"{pl.name}: {m.text}"))
@@ -62,8 +62,7 @@ def away_for_a_night(stack, pl: Player, code: str, others: list[str]) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_player_back_after_a_night_sees_what_they_missed_once(browser, manual_stack, console_errors, lang):
-    stack = manual_stack
+def test_a_player_back_after_a_night_sees_what_they_missed_once(browser, stack, console_errors, lang):
     pl, code, me, others = police_seat(browser, stack, lang, console_errors)
     target = away_for_a_night(stack, pl, code, others)
     page = pl.page

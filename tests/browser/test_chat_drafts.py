@@ -18,14 +18,14 @@ CHAT_STATE_JS = """() => ({
 })"""
 
 
-def test_a_half_typed_mafia_line_stays_in_the_mafia_tab_when_day_comes(browser, manual_stack, console_errors):
+def test_a_half_typed_mafia_line_stays_in_the_mafia_tab_when_day_comes(browser, stack, console_errors):
     # the manual clock: the night lasts until the test ends it, however slow the machine
-    players = seat_everyone(browser, manual_stack.url, NAMES, console_errors, options=FAST_OPTIONS)
+    players = seat_everyone(browser, stack.url, NAMES, console_errors, options=FAST_OPTIONS)
     by_role = start_and_learn_roles(players)
     mafia = by_role["mafia"][0]
     other = next(pl for pl in players if pl is not mafia)
     secret = "they suspect Cat, kill Dan"
-    end_phase(manual_stack, players[0], "roleReveal")  # the cards were read, not all tapped
+    end_phase(stack, players[0], "roleReveal")  # the cards were read, not all tapped
     for pl in players:
         pl.wait_phase("night")
     mafia.dismiss_cards()
@@ -36,7 +36,7 @@ def test_a_half_typed_mafia_line_stays_in_the_mafia_tab_when_day_comes(browser, 
     assert state == {"phase": "night", "tab": "mafia", "text": secret, "disabled": False}, state
 
     # Dawn: the screen follows the day chat, with its own (empty) draft.
-    end_phase(manual_stack, mafia, "night")
+    end_phase(stack, mafia, "night")
     mafia.wait_phase("discussion")
     expect(page.locator("#chat-tab-day")).to_have_attribute("aria-selected", "true")
     state = page.evaluate(CHAT_STATE_JS)

@@ -57,8 +57,7 @@ def long_day_then_end(stack) -> str:
     return out[0]
 
 
-def test_end_screen_loads_the_whole_chat_page_by_page(browser, manual_stack, console_errors):
-    stack = manual_stack
+def test_end_screen_loads_the_whole_chat_page_by_page(browser, stack, console_errors):
     code = long_day_then_end(stack)
     watcher = Player(browser, stack.url, "", errors=console_errors)
     watcher.open()

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .ui import MOBILE, Player
+from .ui import MOBILE, Player, end_phase
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
-# Role reveal runs out by itself; the night is long enough for seven pages (x5 clock: 36 s).
+# The reveal ends when the test steps past it (the manual clock); the night lasts until stepped.
 OPTIONS = {"roleRevealSeconds": "5", "nightSeconds": "180", "discussionSeconds": "900"}
 
 
@@ -46,6 +46,8 @@ def test_city_mafia_night_screen_says_there_is_no_night_chat_and_shows_the_teams
     other reads "Your team: <mate> → <victim>"."""
     players = seat_city_table(browser, stack.url, console_errors)
     players[0].click("#start-btn")
+    expect(players[0].page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    end_phase(stack, players[0], "roleReveal")
     for pl in players:
         pl.wait_phase("night")
         pl.my_pid()

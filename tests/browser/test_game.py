@@ -16,7 +16,8 @@ def actions_shape(pl) -> list[str]:
     )
 
 
-def test_five_players_play_a_classic_game_to_the_end(browser, stack, console_errors, tmp_path):
+def test_five_players_play_a_classic_game_to_the_end(browser, timed_stack, console_errors, tmp_path):
+    stack = timed_stack  # a moving clock: the page's countdown and nudge end the reveal and night
     players = seat_everyone(browser, stack.url, NAMES, console_errors, host_viewport=DESKTOP)
     host = players[0]
     by_role = start_and_learn_roles(players)

@@ -44,8 +44,7 @@ def overlaps(a: dict, b: dict) -> bool:
 
 
 @pytest.mark.parametrize("width,height", [(320, 640), (390, 844)])
-def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, manual_stack, console_errors, width, height):
-    stack = manual_stack  # every phase here ends by the clock, stepped
+def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, console_errors, width, height):
     pl = Player(
         browser, stack.url, LONGEST, viewport={"width": width, "height": height}, errors=console_errors
     )
@@ -197,10 +196,9 @@ def test_top_bar_is_one_line_on_a_390_px_phone_in_every_language(browser, stack,
 
 
 @pytest.mark.parametrize("lang", ["ru", "ko", "en"])
-def test_nothing_is_cut_on_a_320_px_phone(browser, manual_stack, console_errors, lang):
+def test_nothing_is_cut_on_a_320_px_phone(browser, stack, console_errors, lang):
     """At 320 px: no text wider than its box (top bar, lobby, role card, night), no control
     outside the screen or on top of another, and the read-only chat hint shown whole."""
-    stack = manual_stack  # the reveal and the night end by the clock, stepped
     pl = Player(
         browser,
         stack.url,

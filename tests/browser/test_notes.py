@@ -68,7 +68,7 @@ def to_phase(stack, pl: Player, kinds: tuple[str, ...], steps: int = 30) -> str:
         )
         if kind in kinds:
             return kind
-        stack.step(to="next")
+        stack.step_on()
         pl.page.wait_for_timeout(300)
     raise AssertionError(f"{pl.name}: never reached {kinds}")
 
@@ -129,7 +129,7 @@ def marked_vote_row(stack, pl: Player, suspect: str, note: str) -> str | None:
             voted_on = day
             if page.locator(f'.tile.selectable[data-pid="{suspect}"]').count():
                 pl.tap(suspect)
-        stack.step(to="next")
+        stack.step_on()
         page.wait_for_timeout(300)
     target = rows.first.get_attribute("data-target")
     if not page.locator(f'.tile[data-pid="{target}"] .note-chip').count():
@@ -139,9 +139,8 @@ def marked_vote_row(stack, pl: Player, suspect: str, note: str) -> str | None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_player_marks_tiles_and_the_marks_stay_in_this_browser_for_one_game(
-    browser, manual_stack, console_errors, lang
+    browser, stack, console_errors, lang
 ):
-    stack = manual_stack
     pl = Player(browser, stack.url, NAMES[lang], viewport=MOBILE, locale=LOCALES[lang], errors=console_errors)
     wire = Wire(pl.page)
     page = pl.page

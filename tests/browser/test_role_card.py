@@ -11,9 +11,9 @@ from playwright.sync_api import expect
 from .ui import seat_everyone
 
 
-def test_role_card_hidden_until_tapped(browser, manual_stack, console_errors):
+def test_role_card_hidden_until_tapped(browser, stack, console_errors):
     players = seat_everyone(
-        browser, manual_stack.url, ["Ann", "Bob", "Cat", "Dan"], console_errors, options={}
+        browser, stack.url, ["Ann", "Bob", "Cat", "Dan"], console_errors, options={}
     )
     players[0].click("#start-btn")
     pl = players[1]
@@ -43,11 +43,11 @@ def test_role_card_hidden_until_tapped(browser, manual_stack, console_errors):
         p.close()
 
 
-def test_team_mates_stay_hidden_until_the_role_card_is_tapped(browser, manual_stack, console_errors):
+def test_team_mates_stay_hidden_until_the_role_card_is_tapped(browser, stack, console_errors):
     """Two mafiosi: before the tap no page shows a badge or a mafia mark on any tile; after
     it, each mafioso sees the other one's badge."""
     names = ["Ann", "Bob", "Cat", "Dan", "Eve"]
-    players = seat_everyone(browser, manual_stack.url, names, console_errors, options={"mafiaCount": "2"})
+    players = seat_everyone(browser, stack.url, names, console_errors, options={"mafiaCount": "2"})
     players[0].click("#start-btn")
     for pl in players:
         pl.wait_phase("roleReveal")

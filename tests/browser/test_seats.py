@@ -62,8 +62,7 @@ def open_seat_tools(pl: Player) -> None:
     expect(pl.page.locator("#another-device-btn")).to_be_visible()
 
 
-def test_seat_follows_the_player_home_tabs_and_devices_and_a_guest_leaves(browser, manual_stack, console_errors):
-    stack = manual_stack  # the day lasts until stepped: room for the mute, report and device steps
+def test_seat_follows_the_player_home_tabs_and_devices_and_a_guest_leaves(browser, stack, console_errors):
     ann = Player(browser, stack.url, "Ann", errors=console_errors)
     code = ann.create({**FAST_OPTIONS, "discussionMin": "300", "discussionMax": "300"})
     link = ann.page.locator("#share-link").input_value()

@@ -14,6 +14,7 @@ def test_a_fifth_tab_of_a_seat_replaces_the_oldest_which_waits_for_a_tap(browser
     code = ann.create()
     tabs = [ann.page]
     for i in range(4):
+        stack.step(advance=1)  # each tab a game second after the last: "oldest" is well defined
         page = ann.context.new_page()
         page.on("pageerror", lambda e, i=i: console_errors.append(f"tab {i}: {e}"))
         page.goto(f"{stack.url}?room={code}")  # the seat kept in this browser

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 import mafia_engine as me
 
-from .ui import MOBILE, Player, end_phase, foreign_words, has_class, screen_keys
+from .ui import MOBILE, Link, Player, end_phase, foreign_words, has_class, screen_keys
 
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea", "Max", "Ned"]
@@ -335,6 +335,7 @@ def test_classic_greeting_offers_no_end_discussion_and_focus_follows_the_new_scr
     screen's heading; the options fold away so Tab goes from Start to the share link."""
     host = Player(browser, stack.url, "민준", locale="ko-KR", errors=console_errors)
     page = host.page
+    link = Link(page)  # the test nudges as the page would, so the reveal ends at its deadline
     host.create({"roleRevealSeconds": "30"})
     expect(page.locator("#main h1")).to_be_focused()
     add_bots(host, 3)
@@ -357,6 +358,10 @@ def test_classic_greeting_offers_no_end_discussion_and_focus_follows_the_new_scr
     )
     assert bots == [["2", "봇 2"], ["3", "봇 3"], ["4", "봇 4"]], bots
     page.click("#reveal-role-btn")
+    for _ in range(120):  # the bots' cards stay unread: the reveal ends at its deadline
+        if host.phase() != "roleReveal":
+            break
+        link.advance(stack)
     host.wait_phase("greeting", timeout=30_000)
     expect(page.locator("#ready-early-btn")).to_have_count(0)
     expect(page.locator("#phase-hint-more")).to_have_text("인사 시간은 시간이 다 되면 저절로 끝납니다.")
@@ -364,8 +369,7 @@ def test_classic_greeting_offers_no_end_discussion_and_focus_follows_the_new_scr
     host.close()
 
 
-def test_end_screen_starts_at_its_top_and_host_cards_stay_on_the_game_screen(browser, manual_stack, console_errors):
-    stack = manual_stack  # nobody taps a role card: the reveal ends when the test steps it
+def test_end_screen_starts_at_its_top_and_host_cards_stay_on_the_game_screen(browser, stack, console_errors):
     host = Player(browser, stack.url, "Анна", locale="ru-RU", errors=console_errors)
     page = host.page
     host.create({"firstPhase": "night", "nightSeconds": "180"})
@@ -429,8 +433,7 @@ def sideways(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
 
 
-def test_a_twenty_letter_name_wraps_on_cards_tiles_and_the_timeline(browser, manual_stack, console_errors):
-    stack = manual_stack  # nobody taps a role card: the reveal ends when the test steps it
+def test_a_twenty_letter_name_wraps_on_cards_tiles_and_the_timeline(browser, stack, console_errors):
     assert len(LONG) == 20
     host = Player(browser, stack.url, "민준", locale="ko-KR", errors=console_errors)
     page = host.page

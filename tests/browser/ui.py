@@ -206,25 +206,74 @@ def room_phase(url: str, room: str):
         return json.load(res).get("phase")
 
 
-def end_phase(stack, pl: Player, kind: str, steps: int = 40) -> None:
+def end_phase(stack, pl: Player, kind: str, steps: int = 60) -> None:
     """On a manual clock, with ``pl``'s page showing the ``kind`` phase (or past it: then
-    nothing is stepped): step game time to the next Scheduler delivery until the room's
-    phase has moved (its REST summary says so: other rooms' schedules on the shared stack
-    may come first, and a stale one of this room changes nothing), then see the page leave
-    the phase. One phase ends, never two, however slow the push."""
+    nothing is stepped): step game time on (``stack.step_on``) until the room's phase has
+    moved (its REST summary says so), then see the page leave the phase. The phase ends when
+    the Scheduler's delivery comes (up to two minutes after its deadline, as on AWS, where the
+    pages' nudges end it sooner): a phase shorter than that which follows may end with it; a
+    test that must see such a phase nudges as a page would (`Link`). A step comes after the
+    frames the stack has received: what the players did before it counts."""
     if pl.phase() != kind:
         return
     room = pl.page.locator("#room-chip").inner_text().strip()
     before = room_phase(stack.url, room)
-    if before != kind:  # it has ended already (the players' moves): the page is about to follow
-        expect(pl.page.locator("#phase-banner")).not_to_have_attribute("data-kind", kind, timeout=30_000)
-        return
-    for _ in range(steps):
-        fired = stack.step(to="next")["fired"]
-        if any(name.startswith(f"mafia-{room}-") for name in fired) and room_phase(stack.url, room) != before:
-            expect(pl.page.locator("#phase-banner")).not_to_have_attribute("data-kind", kind, timeout=30_000)
-            return
-    raise AssertionError(f"room {room}: the {kind} phase never ended in {steps} steps")
+    if before == kind:
+        for _ in range(steps):
+            stack.step_on()
+            if room_phase(stack.url, room) != before:
+                break
+        else:
+            raise AssertionError(f"room {room}: the {kind} phase never ended in {steps} steps")
+    # it has ended (the step, or the players' moves before it): the page follows (to the next
+    # phase, or to the end screen, which has no banner)
+    expect(pl.page.locator(f'#phase-banner[data-kind="{kind}"]')).to_have_count(0, timeout=30_000)
+
+
+# Game seconds a step moves the clock: less than the bots' shortest tick (TICK_MIN in
+# layers/engine/mafia_engine/bots/loop.py), so the bots' moves a step passes can end one
+# phase at most, and the next one starts after them, still ahead of the clock.
+STEP_SECONDS = 1.0
+
+
+class Link:
+    """The page's own socket, passed through Playwright (`page.route_web_socket`), so that
+    the test can nudge the room as the page would. On the manual clock the page's countdown
+    holds, so after a step nobody would ask the room to play the bots' moves the step passed
+    (they wait for the next Scheduler delivery, over a minute later, which then plays several
+    phases in one request: too fast for any check). A `nudge` without a phase ends the phase
+    if its deadline has passed, else plays the bots' moves due by now; either way the sender
+    gets exactly one view frame (functions/service/operations.py, `nudge`)."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.server = None
+        self.frames = 0  # frames from the server to the page
+        page.route_web_socket(re.compile(r"/ws(\?|$)"), self._route)
+
+    def _route(self, ws) -> None:
+        server = ws.connect_to_server()  # page -> server frames pass unchanged
+
+        def to_page(message) -> None:
+            self.frames += 1
+            ws.send(message)
+
+        server.on_message(to_page)
+        self.server = server  # a reconnect replaces the socket
+
+    def advance(self, stack, seconds: float = STEP_SECONDS) -> None:
+        """Step the clock, then nudge and wait for the answer: the page has drawn what the
+        bots and the clock did before the test looks again."""
+        assert self.server is not None, "the page has no socket"
+        stack.step(advance=seconds)
+        before = self.frames
+        self.server.send(json.dumps({"action": "nudge", "id": "test-step"}))
+        for _ in range(400):  # 10 s, a page's wait for a push (conftest.py)
+            if self.frames > before:
+                break
+            self.page.wait_for_timeout(25)  # Playwright delivers the frames while it waits
+        else:
+            raise AssertionError("no answer to the nudge in 10 s")
 
 
 def has_class(cls: str) -> re.Pattern:
@@ -274,13 +323,27 @@ def start_and_learn_roles(players: list[Player]) -> dict[str, list[Player]]:
 
 
 def play_classic(
-    players: list[Player], by_role: dict[str, list[Player]], hook: Callable[[str], None] = lambda stage: None
+    players: list[Player],
+    by_role: dict[str, list[Player]],
+    hook: Callable[[str], None] = lambda stage: None,
+    stack=None,
 ) -> None:
     """Five players (auto: 1 mafia, police, doctor, 2 citizens) play to a town win:
     night 1 the mafia kills a citizen, the doctor guards themselves, the police checks the
-    mafioso; day 2 the town votes the mafioso out. `hook(stage)` runs at each stage."""
+    mafioso; day 2 the town votes the mafioso out. `hook(stage)` runs at each stage.
+
+    The reveal (not every card is tapped) and the night end at their deadlines: with a
+    manual-clock `stack` the test steps there (`end_phase`); else the clock gets there.
+    The discussion ends when everyone is ready; the vote and the confirmation at their
+    deadlines too (a step comes after the frames the stack has received: the ballots count)."""
     mafia, doctor, police = by_role["mafia"][0], by_role["doctor"][0], by_role["police"][0]
     victim = by_role["citizen"][0]
+
+    def deadline(pl: Player, kind: str) -> None:
+        if stack is not None and stack.manual_clock:
+            end_phase(stack, pl, kind)
+
+    deadline(players[0], "roleReveal")
     for pl in players:
         pl.wait_phase("night")
     hook("night")
@@ -288,6 +351,7 @@ def play_classic(
     doctor.tap(doctor.pid)
     police.tap(mafia.pid)
     hook("night-chosen")
+    deadline(police, "night")
 
     for pl in players:
         pl.wait_phase("discussion")
@@ -302,6 +366,8 @@ def play_classic(
     for pl in alive:
         pl.tap(police.pid if pl is mafia else mafia.pid)
     hook("voted")
+    deadline(police, "vote")
+    deadline(police, "defense")  # the accused speaks (on a moving clock it may be over already)
 
     for pl in alive:
         pl.wait_phase("confirm")
@@ -311,6 +377,7 @@ def play_classic(
             pl.click("#yes-btn")
             expect(pl.page.locator("#yes-btn")).to_have_attribute("aria-pressed", "true")
             expect(pl.page.locator("#my-vote")).to_have_text("Your vote: Execute")
+    deadline(police, "confirm")
 
     for pl in players:
         expect(pl.page.locator("#end-title")).to_be_visible(timeout=30_000)
