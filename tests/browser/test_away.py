@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .test_notes import LOCALES, NAMES, to_phase
-from .ui import MOBILE, Player, room_phase
+from .ui import MOBILE, Link, Player, room_phase
 
 LANGS = ("ko", "ru", "en")
 BOTS = 3  # four seats: mafia, police, doctor, citizen; a quarter of the deals make us the police
@@ -18,12 +18,14 @@ TRIES = 24
 TITLE = {"ko": "자리를 비운 사이", "ru": "Пока вас не было", "en": "While you were away"}
 
 
-def police_seat(browser, stack, lang: str, errors: list[str]) -> tuple[Player, str, str, list[str]]:
+def police_seat(browser, stack, lang: str, errors: list[str]) -> tuple[Player, str, str, list[str], Link]:
     """A classic room with bots where the person holds the police card: (player, room, own id,
-    the others). The deal is the server's; rooms are made until one deals the police to us."""
+    the others, the page's link). The deal is the server's; rooms are made until one deals the
+    police to us."""
     for _ in range(TRIES):
         pl = Player(browser, stack.url, NAMES[lang], viewport=MOBILE, locale=LOCALES[lang], errors=errors)
         page = pl.page
+        link = Link(page)  # the night must be seen: the test nudges as the page would
         pl.open()
         page.fill("#create-name", pl.name)
         page.click("#create-btn")
@@ -36,15 +38,15 @@ def police_seat(browser, stack, lang: str, errors: list[str]) -> tuple[Player, s
         expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
         me = pl.my_pid()
         if pl.read_role() == "police":
-            return pl, code, me, [t.get_attribute("data-pid") for t in page.locator(".tile:not(.me)").all()]
+            return pl, code, me, [t.get_attribute("data-pid") for t in page.locator(".tile:not(.me)").all()], link
         pl.close()
     raise AssertionError(f"no room of {TRIES} dealt the police to the person")
 
 
-def away_for_a_night(stack, pl: Player, code: str, others: list[str]) -> str:
+def away_for_a_night(stack, pl: Player, code: str, others: list[str], link: Link) -> str:
     """Check a player at night, close the page, let the night end, open the room again:
     the id of the checked player."""
-    to_phase(stack, pl, ("night",))
+    to_phase(stack, pl, ("night",), link=link)
     target = next(o for o in others if pl.page.locator(f'.tile.selectable[data-pid="{o}"]').count())
     pl.tap(target)
     url = pl.page.url
@@ -63,8 +65,8 @@ def away_for_a_night(stack, pl: Player, code: str, others: list[str]) -> str:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_player_back_after_a_night_sees_what_they_missed_once(browser, stack, console_errors, lang):
-    pl, code, me, others = police_seat(browser, stack, lang, console_errors)
-    target = away_for_a_night(stack, pl, code, others)
+    pl, code, me, others, link = police_seat(browser, stack, lang, console_errors)
+    target = away_for_a_night(stack, pl, code, others, link)
     page = pl.page
     digest = page.locator("#away-digest")
     expect(digest).to_be_visible(timeout=15_000)

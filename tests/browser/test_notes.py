@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 import mafia_engine as me_engine
 
 from .axe import AXE_JS, MISSING_AXE, audit, blocking, record
-from .ui import MOBILE, Player
+from .ui import MOBILE, Link, Player
 
 LANGS = ("ko", "ru", "en")
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
@@ -59,17 +59,22 @@ def notes_stored(pl: Player, code: str):
     return pl.page.evaluate("(k) => localStorage.getItem(k)", f"mafia.notes.{code}")
 
 
-def to_phase(stack, pl: Player, kinds: tuple[str, ...], steps: int = 30) -> str:
-    """Step game time to the next Scheduler delivery until the person's screen shows one of
-    `kinds` (or the end screen)."""
-    for _ in range(steps):
+def to_phase(stack, pl: Player, kinds: tuple[str, ...], steps: int = 120, link: Link | None = None) -> str:
+    """Step game time on (`stack.step_on`) until the person's screen shows one of `kinds` (or
+    the end screen); a short phase may pass in the same Scheduler delivery as the one before
+    (no page nudges), so the steps go on into the next days. With the page's `link`, a second
+    at a time and a nudge, as the page would send at each deadline: no phase passes unseen."""
+    for _ in range(steps if link is None else 5 * steps):
         kind = pl.page.evaluate(
             "() => document.querySelector('#end-title') ? 'ended' : document.querySelector('#phase-banner')?.dataset.kind"
         )
         if kind in kinds:
             return kind
-        stack.step_on()
-        pl.page.wait_for_timeout(300)
+        if link is not None:
+            link.advance(stack)
+        else:
+            stack.step_on()
+            pl.page.wait_for_timeout(300)
     raise AssertionError(f"{pl.name}: never reached {kinds}")
 
 
