@@ -77,18 +77,19 @@ def summary(pipeline: Pipeline, code: str) -> dict:
     phase = "lobby"
     if snap.state is not None:
         phase = (me.dump(me.load(snap.state)).get("phase") or {}).get("kind", "unknown")
-    return {
-        "roomCode": room["code"],
-        "preset": room["preset"],
-        "options": views.shown_options(room["preset"], room["options"]),
-        "status": room["status"],
-        "phase": phase,
-        "host": aliases.summary_host(room),
-        "maxPlayers": views.preset_info(room["preset"])["maxPlayers"],
-        "setupError": room_setup_error(room) if room["status"] == "lobby" else None,
-        "players": aliases.summary_players(
-            room,
-            [
+    # an anonymous game: every field through the one gate (aliases.gate)
+    return aliases.summary(
+        room,
+        {
+            "roomCode": room["code"],
+            "preset": room["preset"],
+            "options": views.shown_options(room["preset"], room["options"]),
+            "status": room["status"],
+            "phase": phase,
+            "host": room["host"],
+            "maxPlayers": views.preset_info(room["preset"])["maxPlayers"],
+            "setupError": room_setup_error(room) if room["status"] == "lobby" else None,
+            "players": [
                 {
                     "id": p["id"],
                     "name": p["name"],
@@ -100,7 +101,7 @@ def summary(pipeline: Pipeline, code: str) -> dict:
                 }
                 for p in room["players"]
             ],
-        ),
-        # seats the host removed (ids only): a refused device learns why its seat is gone
-        "removed": list(room.get("removed", [])),
-    }
+            # seats the host removed (ids only): a refused device learns why its seat is gone
+            "removed": list(room.get("removed", [])),
+        },
+    )

@@ -7,6 +7,7 @@ one registry of client frames) and runs it through the one request pipeline
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import connections, frames, lifecycle, operations, rest_ops
@@ -14,6 +15,7 @@ from .auth import origin_allowed, token_shaped
 from .connections import CONNECT_GRACE_SECONDS
 from .errors import ServiceError
 from .fanout import Gateway
+from .frames import DEVICE_PATTERN
 from .pipeline import MAX_ATTEMPTS, Pipeline
 from .roomcode import room_code_shaped
 from .storage import Store
@@ -64,9 +66,11 @@ class RoomService:
         token: str | None,
         origin: str | None = None,
         patches: bool = False,
+        device: str | None = None,
     ) -> str | None:
         """Admit a connection: a player (token of this room) or a spectator (no token); `patches`:
-        it asked for its views as patches (service/patches.py).
+        it asked for its views as patches (service/patches.py); `device`: the key its device
+        keeps (a seat remembers the devices that held it: one person, one seat).
 
         Returns the player id (None for a spectator). Raises ServiceError to refuse.
         """
@@ -78,8 +82,10 @@ class RoomService:
             raise ServiceError("bad_request", "query parameter 'room' is not a room code", 400)
         if token and not token_shaped(token):
             raise ServiceError("bad_token", "token not valid for this room", 403)
+        if device is not None and not re.fullmatch(DEVICE_PATTERN, device):
+            raise ServiceError("bad_request", "query parameter 'device' is not a device key", 400)
         code = code.upper()
-        pid = self.pipeline.run(code, connections.admit(conn_id, token, self.gateway, patches))
+        pid = self.pipeline.run(code, connections.admit(conn_id, token, self.gateway, patches, device))
         self._conn_rooms.remember(conn_id, code)
         logger.info("connected", extra={"room": code, "player": pid or "spectator"})
         return pid

@@ -13,6 +13,7 @@ from ..shared import (
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
     SUBSTITUTES,
+    SUBSTITUTE_APPROVAL,
 )
 
 # "Подготовьте город": players -> mafia when the count is automatic
@@ -58,6 +59,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
     ANONYMOUS,
     SUBSTITUTES,
+    SUBSTITUTE_APPROVAL,
 )
 
 

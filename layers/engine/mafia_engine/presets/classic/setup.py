@@ -14,6 +14,7 @@ from ..shared import (
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
     SUBSTITUTES,
+    SUBSTITUTE_APPROVAL,
 )
 
 # §4.4's 8 s role reveal is the option roleRevealSeconds (default 60: docs/rules.md, Classic "Set-up")
@@ -88,6 +89,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
     ANONYMOUS,
     SUBSTITUTES,
+    SUBSTITUTE_APPROVAL,
     OptionSpec("policeRevealRole", "bool", False, help="the police learn the exact role"),
 )
 

@@ -14,6 +14,7 @@ from ..shared import (
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
     SUBSTITUTES,
+    SUBSTITUTE_APPROVAL,
     add_result,
     check_target,
 )
@@ -194,6 +195,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
     ANONYMOUS,
     SUBSTITUTES,
+    SUBSTITUTE_APPROVAL,
 )
 
 
