@@ -18,6 +18,7 @@ showed them next to the real names. After the end, real names and aliases go out
 from __future__ import annotations
 
 import random
+from typing import Any
 
 LANGS = ("en", "ko", "ru")
 
@@ -252,6 +253,14 @@ def bot_names(room: dict, names: dict[str, str]) -> dict[str, str]:
     if not masked(room):
         return names
     return {p["id"]: name_of(room, p) for p in room["players"]}
+
+
+def refusal(room: dict, exc: Any) -> Any:
+    """A refused frame's error (a `ServiceError`) through `gate` ("error"): its code and message
+    as the table may read them (the sender's frame id is its own)."""
+    fields = gate(room, "error", {"id": exc.frame_id, "code": exc.code, "message": exc.message})
+    exc.code, exc.message = fields.get("code", "refused"), fields.get("message", "")
+    return exc
 
 
 def summary(room: dict, fields: dict) -> dict:
