@@ -50,7 +50,7 @@ from pydantic import (
 from mafia_engine import actions as engine_actions
 from mafia_engine.errors import quoted
 
-from . import names, wire
+from . import auth, names, wire
 from .errors import ServiceError
 from .roomcode import ROOM_CODE_PATTERN
 
@@ -61,8 +61,7 @@ _ACTION = re.compile(ACTION_PATTERN)
 FrameId = Annotated[str, StringConstraints(max_length=64)] | int | None
 RoomHint = Annotated[str, StringConstraints(pattern=ROOM_CODE_PATTERN)]
 # the random key a device keeps and sends with takeSeat and its connects (one person, one seat)
-DEVICE_PATTERN = r"^[A-Za-z0-9_-]{16,64}$"
-DeviceKey = Annotated[str, StringConstraints(pattern=DEVICE_PATTERN)]
+DeviceKey = Annotated[str, StringConstraints(pattern=auth.DEVICE_PATTERN)]
 # An error on one of these fields gets this code and message (the model's own wording otherwise).
 REFUSALS = {
     "action": ("bad_frame", "'action' must be a letter then up to 39 letters, digits or '_'"),

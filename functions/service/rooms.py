@@ -11,11 +11,10 @@ import re
 from typing import Any
 
 from . import connections, frames, lifecycle, operations, rest_ops
-from .auth import origin_allowed, token_shaped
+from .auth import DEVICE_PATTERN, origin_allowed, token_shaped
 from .connections import CONNECT_GRACE_SECONDS
 from .errors import ServiceError
 from .fanout import Gateway
-from .frames import DEVICE_PATTERN
 from .pipeline import MAX_ATTEMPTS, Pipeline
 from .roomcode import room_code_shaped
 from .storage import Store
@@ -50,9 +49,9 @@ class RoomService:
         """A new room with its creator as host and first player (p1)."""
         return rest_ops.create_room(self.store, self.ws_url, name, preset, options or {}, lang)
 
-    def join_room(self, code: str, name: str) -> dict:
+    def join_room(self, code: str, name: str, device: str | None = None) -> dict:
         """A new seat in a lobby: the next player id and a fresh token."""
-        return rest_ops.join_room(self.pipeline, self.ws_url, code.upper(), name)
+        return rest_ops.join_room(self.pipeline, self.ws_url, code.upper(), name, device)
 
     def summary(self, code: str) -> dict:
         """The public lobby summary (no tokens, no roles)."""

@@ -184,7 +184,7 @@ def _barred(room: dict, state: Any, former: str | None) -> bool:
     return False
 
 
-def _played(room: dict, device: str | None) -> bool:
+def played(room: dict, device: str | None) -> bool:
     """Whether the device with key `device` held a seat of this game (any seat: living, dead,
     removed, departed, or handed on)."""
     if not device:
@@ -221,7 +221,7 @@ def _check(c: Context, pid: str, name: str, former: str | None, device: str | No
         raise ServiceError("no_substitutes", "this game does not take substitutes")
     if pid not in open_seats(c.room, c.state):
         raise ServiceError("seat_not_open", "that seat is not open to a substitute")
-    if _barred(c.room, c.state, former) or _played(c.room, device):
+    if _barred(c.room, c.state, former) or played(c.room, device):
         raise ServiceError("not_eligible", "someone who played in this game cannot take another seat")
     if device is None and not approval(c.state):
         # without the host's tap the device key is the one check left: a client must send it

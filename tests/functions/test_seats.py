@@ -197,3 +197,22 @@ def test_an_approved_newcomer_who_left_meanwhile_gets_nothing_and_the_host_is_to
     api.send("cp1", {"action": "approveSeat", "request": request})
     assert err(api, "cp1") == "request_gone"
     assert [s["player"] for s in api.gw.last("cp1")["view"]["room"]["openSeats"]] == [gone]
+
+
+def test_one_device_takes_one_seat_in_the_lobby(api):
+    """The web client sends its device key with `POST /rooms/{code}/players`: a device that
+    holds a seat of the room (joined, or connected as a seat) is refused `409 device_seated`,
+    and nothing is written."""
+    api.create("Ann")
+    status, body = api.rest("POST", f"/rooms/{api.code}/players", {"name": "Bob", "device": NEWCOMER})
+    assert status == 201, body
+    before = room_of(api)
+    status, body = api.rest("POST", f"/rooms/{api.code}/players", {"name": "Bobby", "device": NEWCOMER})
+    assert (status, body["error"]["code"]) == (409, "device_seated")
+    assert room_of(api) == before
+    assert connect(api, "cp1", api.tokens["p1"], SEATED) == 200  # the host's device, noted at connect
+    status, body = api.rest("POST", f"/rooms/{api.code}/players", {"name": "Cat", "device": SEATED})
+    assert (status, body["error"]["code"]) == (409, "device_seated")
+    status, body = api.rest("POST", f"/rooms/{api.code}/players", {"name": "Dan", "device": "short"})
+    assert (status, body["error"]["code"]) == (400, "bad_request")
+    assert connect(api, "bad", device="not a key!") == 400

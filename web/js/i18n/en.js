@@ -97,6 +97,7 @@ export default {
   "err.seat_refused": "The host did not give you the seat.",
   "err.no_request": "That request is no longer open.",
   "err.request_gone": "That newcomer has left the room.",
+  "err.device_seated": "This device already holds a seat in this room.",
   "err.no_substitutes": "This game does not take substitutes.",
   "opt.policeRevealRole": "Police learns the exact role",
   "opt.noVoteDayOne": "No vote on day one",

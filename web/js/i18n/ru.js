@@ -97,6 +97,7 @@ export default {
   "err.seat_refused": "Ведущий не дал вам место.",
   "err.no_request": "Эта просьба уже закрыта.",
   "err.request_gone": "Этот новичок уже ушёл из комнаты.",
+  "err.device_seated": "У этого устройства уже есть место в этой комнате.",
   "err.no_substitutes": "В этой партии замены нет.",
   "opt.policeRevealRole": "Комиссар узнаёт точную роль",
   "opt.noVoteDayOne": "Без голосования в первый день",
