@@ -136,9 +136,10 @@ def should_vacate(c: Context, pid: str) -> bool:
 
 def expire(room: dict, state: Any, now: float) -> tuple[Any, bool]:
     """Vacancies whose time is up (or whose character died meanwhile) end: the engine's
-    `leave`/`remove` applies as it would have without the option. (state, whether anything changed)."""
-    vacant = room.get("vacant")
-    if not vacant or state is None:
+    `leave`/`remove` applies as it would have without the option; requests for seats no longer
+    open go. (state, whether anything changed)."""
+    vacant = room.get("vacant") or {}
+    if state is None or not (vacant or room.get("seatRequests")):
         return state, False
     changed = False
     for pid in sorted(vacant, key=lambda k: (vacant[k]["until"], k)):

@@ -216,3 +216,24 @@ def test_one_device_takes_one_seat_in_the_lobby(api):
     status, body = api.rest("POST", f"/rooms/{api.code}/players", {"name": "Dan", "device": "short"})
     assert (status, body["error"]["code"]) == (400, "bad_request")
     assert connect(api, "bad", device="not a key!") == 400
+
+
+def test_while_the_host_is_away_a_request_waits_and_the_seat_closes_as_if_nobody_came(api):
+    """docs/rules.md, "Substitutes" (reading): nobody but the host approves; the seat's 60 s run
+    on, and the rulebook's leave applies when they end; the request goes with the seat."""
+    game(api, approval=True)
+    gone = living(api)
+    api.send(f"c{gone}", {"action": "leave"})
+    assert connect(api, "new", device=NEWCOMER) == 200
+    take(api, "new", gone)
+    assert api.gw.last("new", "seatPending")
+    api.disconnect("cp1")  # the host is away
+    other = living(api, ("p1", gone))
+    request = api.snapshot().room["seatRequests"][0]["request"]
+    api.send(f"c{other}", {"action": "approveSeat", "request": request})
+    assert err(api, f"c{other}") == "not_host"
+    api.clock.advance(substitutes.VACANCY_SECONDS + 1)
+    api.send(f"c{other}", {"action": "sync"})
+    p = next(p for p in api.state()["players"] if p["id"] == gone)
+    assert p["alive"] is False and p["diedBy"] == "left"
+    assert "seatRequests" not in api.snapshot().room and api.snapshot().conns["new"] is None
