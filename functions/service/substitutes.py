@@ -64,12 +64,20 @@ def approval(state: Any) -> bool:
     return enabled(state) and bool((state.get("options") or {}).get("substituteApproval", True))
 
 
+def device_digest(device: str | None) -> str:
+    """What the room keeps of a device key: its hash ("" for none), like a token's."""
+    return auth.hash_token(device) if device else ""
+
+
 def note_device(seat: dict, device: str | None) -> bool:
     """Remember that the device with key `device` holds seat `seat` (its hash, newest last):
     that device can take no other seat of this game. Whether anything changed."""
-    if not device:
+    return _note_digest(seat, device_digest(device))
+
+
+def _note_digest(seat: dict, digest: str) -> bool:
+    if not digest:
         return False
-    digest = auth.hash_token(device)
     held = seat.get("devices") or []
     if digest in held:
         return False
@@ -188,10 +196,11 @@ def _barred(room: dict, state: Any, former: str | None) -> bool:
 def played(room: dict, device: str | None) -> bool:
     """Whether the device with key `device` held a seat of this game (any seat: living, dead,
     removed, departed, or handed on)."""
-    if not device:
-        return False
-    digest = auth.hash_token(device)
-    return any(digest in (seat.get("devices") or ()) for seat in room["players"])
+    return _played_digest(room, device_digest(device))
+
+
+def _played_digest(room: dict, digest: str) -> bool:
+    return bool(digest) and any(digest in (seat.get("devices") or ()) for seat in room["players"])
 
 
 def _name_taken(room: dict, pid: str, name: str) -> bool:
@@ -214,17 +223,18 @@ def retire_token(seat: dict) -> None:
     seat["tokenHash"] = ""
 
 
-def _check(c: Context, pid: str, name: str, former: str | None, device: str | None) -> None:
-    """Refuse (ServiceError, nothing written) a newcomer who may not take seat `pid` now."""
+def _check(c: Context, pid: str, name: str, former: str | None, device: str) -> None:
+    """Refuse (ServiceError, nothing written) a newcomer who may not take seat `pid` now
+    (`device`: the hash of its device key, "" for none)."""
     if not c.running:
         raise ServiceError("not_running", "seats are taken over only while a game runs")
     if not enabled(c.state):
         raise ServiceError("no_substitutes", "this game does not take substitutes")
     if pid not in open_seats(c.room, c.state):
         raise ServiceError("seat_not_open", "that seat is not open to a substitute")
-    if _barred(c.room, c.state, former) or played(c.room, device):
+    if _barred(c.room, c.state, former) or _played_digest(c.room, device):
         raise ServiceError("not_eligible", "someone who played in this game cannot take another seat")
-    if device is None and not approval(c.state):
+    if not device and not approval(c.state):
         # without the host's tap the device key is the one check left: a client must send it
         raise ServiceError("no_device", "this browser sent no device key: reload the page")
     if _name_taken(c.room, pid, name):
@@ -237,9 +247,10 @@ def take_seat(c: Context, conn_id: str, sender: str | None, frame: Any) -> Outco
     this connection; `answer`); otherwise the seat is theirs at once (`_hand_over`)."""
     if sender is not None:
         raise ServiceError("seated", "you already hold a seat in this game")
-    _check(c, frame.seat, frame.name, frame.former, frame.device)
+    device = device_digest(frame.device)
+    _check(c, frame.seat, frame.name, frame.former, device)
     if not approval(c.state):
-        return _hand_over(c, conn_id, frame.seat, frame.name, frame.device, frame.id)
+        return _hand_over(c, conn_id, frame.seat, frame.name, device, frame.id)
     number = int(c.room.get("nextRequest", 1))
     c.room["nextRequest"] = number + 1
     request = {
@@ -247,7 +258,7 @@ def take_seat(c: Context, conn_id: str, sender: str | None, frame: Any) -> Outco
         "player": frame.seat,
         "conn": conn_id,
         "name": frame.name,
-        "device": frame.device or "",
+        "device": device,  # its hash, as a seat keeps it
         "at": c.now,
     }
     # one request per connection: asking again replaces the last one
@@ -273,8 +284,8 @@ def answer(c: Context, host_conn: str, request_id: str, approve: bool) -> Outcom
         if approve:  # the newcomer went away meanwhile: the host is told, the seat stays open
             told[host_conn] = _error_frame("request_gone", "that newcomer has left the room")
         return c.changed(effects=Effects(replies=told))
-    _check(c, request["player"], request["name"], None, request["device"] or None)
-    return _hand_over(c, conn, request["player"], request["name"], request["device"] or None, None)
+    _check(c, request["player"], request["name"], None, request["device"])
+    return _hand_over(c, conn, request["player"], request["name"], request["device"], None)
 
 
 def _error_frame(code: str, message: str) -> bytes:
@@ -289,7 +300,7 @@ def _keep_requests(room: dict, requests: list[dict]) -> None:
         room.pop("seatRequests", None)
 
 
-def _hand_over(c: Context, conn_id: str, pid: str, name: str, device: str | None, frame_id: Any) -> Outcome:
+def _hand_over(c: Context, conn_id: str, pid: str, name: str, device: str, frame_id: Any) -> Outcome:
     """Seat `pid` becomes `conn_id`'s whole (the engine's seat id is unchanged), with a new
     token sent to this connection only (`SeatFrame`); the old token stops working; the room
     sees only the new name and the notice "seat N has a new player"."""
@@ -298,7 +309,7 @@ def _hand_over(c: Context, conn_id: str, pid: str, name: str, device: str | None
     # the holder's token stops working (a removed holder's `kickedHash` stays: refused `kicked`)
     retire_token(seat)
     seat.update(name=name, tokenHash=auth.hash_token(token), left=False, kicked=False, sub=True)
-    note_device(seat, device)
+    _note_digest(seat, device)
     (c.room.get("vacant") or {}).pop(pid, None)
     if not c.room.get("vacant"):
         c.room.pop("vacant", None)
