@@ -8,11 +8,14 @@ no word used twice in a game), kept as indices in `room["anon"]`; the words live
 in ko/ru/en, and views carry all three (`players[].alias`), so each client renders the
 viewer's language (docs/rules.md, "Anonymous games").
 
-While the game runs (`masked`), every place where the room layer puts a name on the wire asks
-this module: the views' player facts (`facts`), the room block (`room_facts`: no host seat, no
-scores), the REST summary (`summary_players`), the bots' names (`bot_names`) and the one error
-that quoted a seat's name (`name_of`). Host, bot and ready marks are hidden too: the lobby
-showed them next to the real names. After the end, real names and aliases go out together.
+While the game runs (`masked`), every public field the room layer puts on the wire goes
+through one gate, `gate`, with one rule per field (`FIELDS`): the views' per-seat facts
+(`facts`), the room block (`room_facts`: no host seat, no scores), the REST summary
+(`summary`), errors (`refusal`). Host, bot and ready marks are hidden (the lobby showed them
+next to the real names), and so is presence: every seat reads present, bots too, so neither a
+bot nor a player offline at the start is singled out. The bots' names (`bot_names`) and the one
+error that quoted a seat's name (`name_of`) use the aliases. After the end, real names and
+aliases go out together.
 """
 
 from __future__ import annotations
