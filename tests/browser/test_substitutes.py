@@ -72,7 +72,8 @@ def test_a_spectator_takes_a_seat_given_up_and_sees_its_role_card(browser, stack
 
 def play_substitution(browser, stack, lang: str, errors: list[str], shoot=None) -> list[Player]:
     """The whole story; `shoot(stage, player)` is called at "offer" (the spectator sees the open
-    seat, a name typed) and "seated" (the substitute's role card open), for screenshots."""
+    seat, a name typed), "request" (the host's one-tap box) and "seated" (the substitute's role
+    card open), for screenshots."""
     console_errors = errors
     host_name, guest_name, sub_name = NAMES[lang]
     locale = LOCALES[lang]
@@ -114,6 +115,9 @@ def play_substitution(browser, stack, lang: str, errors: list[str], shoot=None) 
     expect(sub.page.locator("#sub-pending")).to_have_text(TEXTS[lang]["pending"].format(n=n), timeout=15_000)
     let_in = host.page.locator("#seat-requests button[data-key^='let-in-']")
     expect(let_in).to_have_text(TEXTS[lang]["letIn"], timeout=15_000)
+    if shoot:
+        host.page.locator("#seat-requests").scroll_into_view_if_needed()
+        shoot("request", host)
     let_in.click()
 
     # the substitute holds the seat: its role card, its tile
