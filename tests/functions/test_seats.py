@@ -85,17 +85,28 @@ def test_a_seated_players_second_socket_cannot_take_a_vacated_seat(api, approval
     assert "seatRequests" not in api.snapshot().room
 
 
-def test_a_token_less_socket_without_a_device_key_waits_for_the_host_or_is_refused(api):
-    """Without the host's tap the device key is the one check left: a takeSeat without one is
-    refused `no_device` (the web client always sends it)."""
-    game(api, approval=False)
+@pytest.mark.parametrize("approval", [True, False])
+def test_a_token_less_socket_without_a_device_key_waits_for_the_host_or_is_refused(api, approval):
+    """The red team's socket as a script opens it: no token, no device key. By default the host
+    must approve, so it only gets `seatPending` (no seat, no role card) and the host sees who
+    asks; with the host's approval off the device key is the one check left, and a takeSeat
+    without one is refused `no_device` (the web client always sends it), nothing written."""
+    game(api, approval)
     gone = living(api)
     api.send(f"c{gone}", {"action": "leave"})
     assert connect(api, "bare") == 200
     before = room_of(api)
     take(api, "bare", gone, device=None)
-    assert err(api, "bare") == "no_device"
-    assert room_of(api) == before
+    assert api.snapshot().conns["bare"] is None  # no seat
+    assert all(f["type"] != "seat" for f in api.gw.to("bare"))
+    api.send("bare", {"action": "sync"})
+    assert api.gw.last("bare")["view"]["you"] is None  # no role card
+    if approval:
+        assert api.gw.last("bare", "seatPending")["player"] == gone
+        assert [r["player"] for r in api.gw.last("cp1")["view"]["room"]["seatRequests"]] == [gone]
+    else:
+        assert err(api, "bare") == "no_device"
+        assert room_of(api)[1] == before[1]
 
 
 @pytest.mark.parametrize("how", ["left", "removed"])
