@@ -115,6 +115,8 @@ def play_substitution(browser, stack, lang: str, errors: list[str], shoot=None) 
     expect(sub.page.locator("#sub-pending")).to_have_text(TEXTS[lang]["pending"].format(n=n), timeout=15_000)
     let_in = host.page.locator("#seat-requests button[data-key^='let-in-']")
     expect(let_in).to_have_text(TEXTS[lang]["letIn"], timeout=15_000)
+    # announced once in the live region, as the box may be out of sight
+    expect(host.page.locator("#toast")).to_have_text(TEXTS[lang]["request"].format(name=sub_name, n=n))
     if shoot:
         host.page.locator("#seat-requests").scroll_into_view_if_needed()
         shoot("request", host)

@@ -185,4 +185,12 @@ export function substituteCues(view, toast) {
     shownNotices.add(keys[i]);
     toast(t("sub.notice", { n: notes[i].seat }));
   }
+  // the host hears of each new request once (the toast is a live region): the box may be
+  // scrolled out of sight, and a screen reader does not announce a box that appears
+  for (const r of (view.room && view.room.seatRequests) || []) {
+    const key = `${view.room.code}:${r.request}`;
+    if (shownNotices.has(key)) continue;
+    shownNotices.add(key);
+    toast(t("sub.request", { name: r.name, n: r.seat }));
+  }
 }
