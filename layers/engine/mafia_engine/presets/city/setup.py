@@ -12,8 +12,8 @@ from ...roles import Role, core
 from ..shared import (
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
-    SUBSTITUTES,
     SUBSTITUTE_APPROVAL,
+    SUBSTITUTES,
 )
 
 # "Подготовьте город": players -> mafia when the count is automatic

@@ -13,8 +13,8 @@ from .. import PRESETS
 from ..shared import (
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
-    SUBSTITUTES,
     SUBSTITUTE_APPROVAL,
+    SUBSTITUTES,
 )
 
 # §4.4's 8 s role reveal is the option roleRevealSeconds (default 60: docs/rules.md, Classic "Set-up")

@@ -13,8 +13,8 @@ from .. import PRESETS
 from ..shared import (
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
-    SUBSTITUTES,
     SUBSTITUTE_APPROVAL,
+    SUBSTITUTES,
     add_result,
     check_target,
 )
