@@ -103,7 +103,7 @@ def create_room(body: CreateRoom) -> Response[RoomCreated]:
 )
 def join_room(roomCode: RoomCode, body: JoinRoom) -> Response[SeatCreated]:
     logger.append_keys(room=roomCode.upper())
-    out = config.service().join_room(roomCode, body.name)
+    out = config.service().join_room(roomCode, body.name, body.device)
     logger.append_keys(player=out["playerId"])
     return _created(out)
 

@@ -25,7 +25,12 @@ def handler(event: ConnectEvent, context: object) -> dict:
     logger.append_keys(room=room.upper() if room_code_shaped(room) else None, connection=conn_id)
     try:
         player = config.service().connect(
-            conn_id, room, query.get("token"), headers.get("origin"), patches=patches.wanted(query)
+            conn_id,
+            room,
+            query.get("token"),
+            headers.get("origin"),
+            patches=patches.wanted(query),
+            device=query.get("device"),
         )
     except ServiceError as exc:
         logger.info("connect refused", extra={"code": exc.code})

@@ -8,11 +8,14 @@ no word used twice in a game), kept as indices in `room["anon"]`; the words live
 in ko/ru/en, and views carry all three (`players[].alias`), so each client renders the
 viewer's language (docs/rules.md, "Anonymous games").
 
-While the game runs (`masked`), every place where the room layer puts a name on the wire asks
-this module: the views' player facts (`facts`), the room block (`room_facts`: no host seat, no
-scores), the REST summary (`summary_players`), the bots' names (`bot_names`) and the one error
-that quoted a seat's name (`name_of`). Host, bot and ready marks are hidden too: the lobby
-showed them next to the real names. After the end, real names and aliases go out together.
+While the game runs (`masked`), every public field the room layer puts on the wire goes
+through one gate, `gate`, with one rule per field (`FIELDS`): the views' per-seat facts
+(`facts`), the room block (`room_facts`: no host seat, no scores), the REST summary
+(`summary`), errors (`refusal`). Host, bot and ready marks are hidden (the lobby showed them
+next to the real names), and so is presence: every seat reads present, bots too, so neither a
+bot nor a player offline at the start is singled out. The bots' names (`bot_names`) and the one
+error that quoted a seat's name (`name_of`) use the aliases. After the end, real names and
+aliases go out together.
 """
 
 from __future__ import annotations
@@ -140,42 +143,112 @@ def name_of(room: dict, seat: dict) -> str:
     return alias[room.get("lang") or "en"] if alias else seat["name"]
 
 
-def facts(room: dict, extras: dict[str, dict], viewer: str | None) -> dict[str, dict]:
-    """The views' per-seat room facts: while masked, the alias for the name and no host, bot
-    or ready mark (the host's own view keeps its own host mark, for its controls); once the
-    game is over, each seat's real `name` beside its `alias`."""
+# ---------------------------------------------------------------- the one gate
+# While an anonymous game runs, every public field the room layer puts on the wire goes
+# through `gate`: a view's per-seat facts ("player"), a view's room block ("room"), the REST
+# summary ("summary", its seats as a spectator's "player") and an error ("error"). Each field
+# has one rule below; a field without a rule is dropped (fail closed), and
+# tests/functions/test_anonymous.py lists these fields and checks every built field has a rule.
+KEEP, ALIAS, PRESENT, NOBODY, OWN, NONE, EMPTY = "keep", "alias", "present", "nobody", "own", "none", "empty"
+FIELDS: dict[str, dict[str, str]] = {
+    "player": {
+        "id": KEEP,  # a fresh id dealt at the start (deal)
+        "name": ALIAS,  # the alias in the room's language
+        "alias": KEEP,  # the alias in every language
+        "connected": PRESENT,  # presence is hidden until the end: every seat, bots too, reads present
+        "ready": NOBODY,  # the lobby's marks are tied to the names it showed
+        "host": OWN,  # only in the host's own view (its controls)
+        "bot": NOBODY,  # a bot reads as a person
+        "left": KEEP,  # leaving a running game is public (the engine's public line)
+    },
+    "room": {
+        "code": KEEP,
+        "host": OWN,
+        "hostAwaySince": KEEP,  # a time, no seat: presence is hidden, so it names nobody
+        "status": KEEP,
+        "wakeAt": KEEP,  # the same for every viewer
+        "scores": EMPTY,  # wins of earlier games are tied to the lobby's names
+        "setupError": KEEP,
+        "idleOptions": KEEP,
+        "anonymous": KEEP,
+        "openSeats": KEEP,  # seat numbers and fresh ids (substitutes.room_facts)
+        "substituted": KEEP,
+        "seatRequests": OWN,  # newcomers waiting for the host's tap: the host's view only
+    },
+    "summary": {
+        "roomCode": KEEP,
+        "preset": KEEP,
+        "options": KEEP,
+        "status": KEEP,
+        "phase": KEEP,
+        "host": NONE,
+        "maxPlayers": KEEP,
+        "setupError": KEEP,
+        "players": KEEP,  # each seat through the "player" rules, as a spectator reads it
+        "removed": KEEP,  # fresh ids: the table saw each removal
+    },
+    "error": {
+        "id": KEEP,  # the sender's own frame id
+        "code": KEEP,
+        "message": KEEP,  # names a seat only by `name_of` (its alias) or its fresh id
+    },
+}
+
+
+def gate(room: dict, kind: str, fields: dict, viewer: str | None = None, seat: str | None = None) -> dict:
+    """`fields` of `kind` ("player" of `seat`, "room", "summary", "error") as `viewer` may read
+    them now. While masked each field follows its rule in `FIELDS` and a field without one is
+    dropped; once the game is over a seat's real `name` goes out beside its `alias`; in a room
+    that is not anonymous, or back in the lobby, `fields` as they are."""
     if not anonymous(room) or room.get("status") == "lobby":
-        return extras
-    hide = masked(room)
-    host = room.get("host")
-    out = {}
-    for pid, fact in extras.items():
-        alias = alias_of(room, pid)
+        return fields
+    if kind == "summary" and "players" in fields:
+        fields = {**fields, "players": [gate(room, "player", p, None, p.get("id")) for p in fields["players"]]}
+    if kind == "player" and seat is not None:
+        alias = alias_of(room, seat)
         if alias is None:
-            out[pid] = fact
-            continue
-        fact = {**fact, "alias": alias}
-        if hide:
-            fact.update(
-                name=alias[room.get("lang") or "en"],
-                ready=False,
-                bot=False,
-                host=pid == host and pid == viewer,
-            )
-        out[pid] = fact
+            return fields
+        fields = {**fields, "alias": alias}
+    if kind == "room":
+        fields = {**fields, "anonymous": True}
+    if not masked(room):
+        return fields
+    is_host = viewer is not None and viewer == room.get("host")
+    rules = FIELDS[kind]
+    out: dict = {}
+    for key, value in fields.items():
+        rule = rules.get(key)
+        if rule is None:
+            continue  # fail closed: a field nobody declared never leaves while masked
+        if rule == ALIAS:
+            value = fields["alias"][room.get("lang") or "en"] if fields.get("alias") else value
+        elif rule == PRESENT:
+            value = True
+        elif rule == NOBODY:
+            value = False
+        elif rule == OWN:
+            if kind == "player":
+                value = bool(value) and seat == viewer and is_host
+            elif key == "host":
+                value = value if is_host else None
+            else:
+                value = value if is_host else []
+        elif rule == NONE:
+            value = None
+        elif rule == EMPTY:
+            value = type(value)()
+        out[key] = value
     return out
 
 
+def facts(room: dict, extras: dict[str, dict], viewer: str | None) -> dict[str, dict]:
+    """The views' per-seat room facts, each through `gate` ("player")."""
+    return {pid: gate(room, "player", fact, viewer, pid) for pid, fact in extras.items()}
+
+
 def room_facts(room: dict, block: dict, viewer: str | None) -> dict:
-    """The views' room block: `anonymous`; while masked, the host seat only in the host's own
-    view and no scores (wins of earlier games are tied to names the lobby showed)."""
-    if not anonymous(room) or room.get("status") == "lobby":
-        return block
-    block = {**block, "anonymous": True}
-    if masked(room):
-        block["host"] = viewer if viewer is not None and viewer == room.get("host") else None
-        block["scores"] = {}
-    return block
+    """The views' room block through `gate` ("room")."""
+    return gate(room, "room", block, viewer)
 
 
 def bot_names(room: dict, names: dict[str, str]) -> dict[str, str]:
@@ -185,22 +258,14 @@ def bot_names(room: dict, names: dict[str, str]) -> dict[str, str]:
     return {p["id"]: name_of(room, p) for p in room["players"]}
 
 
-def summary_players(room: dict, players: list[dict]) -> list[dict]:
-    """The REST summary's seats, as `facts` shows them to a spectator."""
-    if not anonymous(room) or room.get("status") == "lobby":
-        return players
-    hide = masked(room)
-    out = []
-    for p in players:
-        alias = alias_of(room, p["id"])
-        if alias is not None:
-            p = {**p, "alias": alias}
-            if hide:
-                p.update(name=alias[room.get("lang") or "en"], ready=False, bot=False, host=False)
-        out.append(p)
-    return out
+def refusal(room: dict, exc: Any) -> Any:
+    """A refused frame's error (a `ServiceError`) through `gate` ("error"): its code and message
+    as the table may read them (the sender's frame id is its own)."""
+    fields = gate(room, "error", {"id": exc.frame_id, "code": exc.code, "message": exc.message})
+    exc.code, exc.message = fields.get("code", "refused"), fields.get("message", "")
+    return exc
 
 
-def summary_host(room: dict) -> Any:
-    """The summary's `host`: no seat while masked."""
-    return None if masked(room) else room.get("host")
+def summary(room: dict, fields: dict) -> dict:
+    """The REST summary through `gate` ("summary"; its seats as a spectator reads them)."""
+    return gate(room, "summary", fields)

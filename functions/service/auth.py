@@ -16,6 +16,11 @@ import secrets
 TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
+# the random key a device keeps and sends with its connects, join and takeSeat (one person,
+# one seat: functions/service/substitutes.py); stored only as its hash, like a token
+DEVICE_PATTERN = r"^[A-Za-z0-9_-]{16,64}$"
+
+
 def new_token() -> str:
     """A fresh 128-bit token, URL-safe."""
     return secrets.token_urlsafe(16)

@@ -9,7 +9,7 @@ import zlib
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from . import auth, away, clock, lifecycle
+from . import auth, away, clock, lifecycle, substitutes
 from .change import ChangeFn, Context, Effects, Outcome, Write
 from .errors import ServiceError
 from .server_frames import Pong, encode
@@ -62,10 +62,17 @@ class ConnectionRooms(OrderedDict):
         return code
 
 
-def admit(conn_id: str, token: str | None, gateway: Gateway | None = None, patches: bool = False) -> ChangeFn:
+def admit(
+    conn_id: str,
+    token: str | None,
+    gateway: Gateway | None = None,
+    patches: bool = False,
+    device: str | None = None,
+) -> ChangeFn:
     """A change that stores a connection: a player's (token of this room) or a spectator's.
     A seat at `MAX_SOCKETS_PER_PLAYER` makes room for the new socket (`make_room`). `patches`:
-    it asked for patches (service/patches.py)."""
+    it asked for patches (service/patches.py). `device`: its device's key, kept (hashed) with
+    the seat, so that device takes no other seat of this game (substitutes.note_device)."""
 
     def change(c: Context) -> Outcome:
         pid = None
@@ -89,6 +96,7 @@ def admit(conn_id: str, token: str | None, gateway: Gateway | None = None, patch
         if pid is None:
             return Outcome(c.state, Write.CONNECTIONS, effects, result=pid)
         state = c.state
+        substitutes.note_device(next(p for p in c.room["players"] if p["id"] == pid), device)
         if pid not in c.snap.conns.values():
             state = lifecycle.presence(c.room, state, pid, True, c.now)
             away.back(c.room, state, pid)  # what the seat missed, for its own view (away.py)

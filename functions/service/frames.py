@@ -50,7 +50,7 @@ from pydantic import (
 from mafia_engine import actions as engine_actions
 from mafia_engine.errors import quoted
 
-from . import names, wire
+from . import auth, names, wire
 from .errors import ServiceError
 from .roomcode import ROOM_CODE_PATTERN
 
@@ -60,6 +60,8 @@ ACTION_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,39}$"
 _ACTION = re.compile(ACTION_PATTERN)
 FrameId = Annotated[str, StringConstraints(max_length=64)] | int | None
 RoomHint = Annotated[str, StringConstraints(pattern=ROOM_CODE_PATTERN)]
+# the random key a device keeps and sends with takeSeat and its connects (one person, one seat)
+DeviceKey = Annotated[str, StringConstraints(pattern=auth.DEVICE_PATTERN)]
 # An error on one of these fields gets this code and message (the model's own wording otherwise).
 REFUSALS = {
     "action": ("bad_frame", "'action' must be a letter then up to 39 letters, digits or '_'"),
@@ -70,6 +72,9 @@ REFUSALS = {
     "name": (names.BAD_NAME, "a name is a string"),
     "seat": ("bad_frame", "'seat' must be a player id such as p4"),
     "former": ("bad_frame", "'former' must be a token"),
+    "device": ("bad_frame", "'device' must be a device key (16 to 64 letters, digits, '-' or '_')"),
+    "request": ("bad_frame", "'request' must be a seat request id such as r3"),
+    "approve": ("bad_frame", "'approve' must be true or false"),
     "before": ("bad_frame", "'before' must be a whole number from 0 (the `from` of the last page)"),
 }
 
@@ -215,9 +220,11 @@ class ChatLog(Frame):
 
 class TakeSeat(Frame):
     """Take over an open seat as its substitute (a connection holding no seat; the host's
-    option `substitutes`): answered with a `seat` frame carrying the seat's new token.
-    `former`: a token this browser held in this room before, if any (a seat that died, left
-    or was removed cannot come back: docs/rules.md, "Substitutes")."""
+    option `substitutes`): answered with a `seat` frame carrying the seat's new token, or,
+    while the host must approve (`substituteApproval`), a `seatPending` frame first.
+    `former`: a token this browser held in this room before, if any; `device`: the key this
+    device keeps (web/js/session.js). A seat that died, left or was removed, or a device that
+    held a seat of this game, cannot take one (docs/rules.md, "Substitutes")."""
 
     needs: ClassVar[Need] = "connection"
 
@@ -225,6 +232,18 @@ class TakeSeat(Frame):
     seat: Annotated[str, StringConstraints(pattern=r"^p[0-9]{1,3}$")]
     name: Annotated[str, AfterValidator(names.clean)]
     former: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")] | None = None
+    device: DeviceKey | None = None
+
+
+class ApproveSeat(Frame):
+    """Host: approve (`approve: true`) or refuse a newcomer's request for an open seat (the
+    host's view lists them as `room.seatRequests`); a refused seat stays open."""
+
+    needs: ClassVar[Need] = "host"
+
+    action: Literal["approveSeat"]
+    request: Annotated[str, StringConstraints(pattern=r"^r[0-9]{1,9}$")]
+    approve: bool = True
 
 
 ROOM_FRAMES: tuple[type[Frame], ...] = (
@@ -241,6 +260,7 @@ ROOM_FRAMES: tuple[type[Frame], ...] = (
     Ping,
     ChatLog,
     TakeSeat,
+    ApproveSeat,
 )
 ROOM_ACTIONS = frozenset(f.tag() for f in ROOM_FRAMES)
 

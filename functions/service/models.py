@@ -20,6 +20,7 @@ from pydantic_core import PydanticCustomError
 from mafia_engine.presets import PRESETS
 
 from . import names
+from .auth import DEVICE_PATTERN
 from .errors import ServiceError, quote
 
 
@@ -75,7 +76,10 @@ class CreateRoom(Body):
 
 
 class JoinRoom(Body):
-    """`POST /rooms/{roomCode}/players`: the new player's name."""
+    """`POST /rooms/{roomCode}/players`: the new player's name, and the key the joining device
+    keeps (`device`, optional): a device that holds a seat of the room takes no second one."""
+
+    device: Annotated[str, Field(pattern=DEVICE_PATTERN)] | None = None
 
 
 class RoomCreated(Answer):

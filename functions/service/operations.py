@@ -291,7 +291,7 @@ def new_game(c: Context, req: Request) -> Outcome:
         p["ready"] = bool(p.get("bot"))
     room.update(status="lobby", seed=secrets.randbits(31), timer=None)
     room.pop("botPlan", None)
-    room.pop("substituted", None)  # the last game's "seat N has a new player" notices
+    substitutes.reset(room)  # the last game's notices, requests and handed-on seats
     return c.changed(None)
 
 
@@ -313,6 +313,12 @@ def take_host(c: Context, req: Request) -> Outcome:
 def take_seat(c: Context, req: Request) -> Outcome:
     """A substitute takes an open seat (`substitutes.take_seat`)."""
     return substitutes.take_seat(c, req.conn_id, req.actor, req.frame)
+
+
+@operation(f.ApproveSeat)
+def approve_seat(c: Context, req: Request) -> Outcome:
+    """Host: one tap on a newcomer's request for an open seat (`substitutes.answer`)."""
+    return substitutes.answer(c, req.conn_id, req.frame.request, req.frame.approve)
 
 
 @operation(f.Ping)

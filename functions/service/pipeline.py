@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from . import access, away, chat_archive, clock, connections, lifecycle, substitutes, viewdiff
+from . import access, aliases, away, chat_archive, clock, connections, lifecycle, substitutes, viewdiff
 from .change import ChangeFn, Context, Effects, Outcome, Ports, Request, Write
 from .connections import ConnectionRooms
 from .errors import ServiceError, quote
@@ -73,10 +73,13 @@ class Pipeline:
             drained = drained or expired
             c = Context(snap, room, state, now)
             # command: who may act, then what it decides (ServiceError: nothing is written)
-            if request is None:
-                out = command(c)
-            else:
-                out = command(c, replace(request, actor=access.actor(c, request.conn_id, request.frame)))
+            try:
+                if request is None:
+                    out = command(c)
+                else:
+                    out = command(c, replace(request, actor=access.actor(c, request.conn_id, request.frame)))
+            except ServiceError as exc:
+                raise aliases.refusal(room, exc) from None  # an anonymous game's errors: the one gate
             write = Write.ROOM if drained else out.write  # the bots' actions are stored and pushed anyway
             lifecycle.plan_bots(room, out.state, now)
             effects = out.effects

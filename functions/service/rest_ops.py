@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import mafia_engine as me
 
-from . import aliases, auth, views
+from . import aliases, auth, substitutes, views
 from .change import Context, Outcome
 from .errors import ServiceError
 from .operations import new_seat, next_player_id, require_room_for
@@ -50,16 +50,20 @@ def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict
     raise ServiceError("busy", "could not find a free room code", 503)
 
 
-def join_room(pipeline: Pipeline, ws_url: str, code: str, name: str) -> dict:
-    """A new seat in a lobby: the next player id and a fresh token."""
+def join_room(pipeline: Pipeline, ws_url: str, code: str, name: str, device: str | None = None) -> dict:
+    """A new seat in a lobby: the next player id and a fresh token. `device`: the key the
+    joining device keeps; a device that holds a seat of this room takes no second one."""
     token = auth.new_token()
 
     def change(c: Context) -> Outcome:
         if c.room["status"] != "lobby":
             raise ServiceError("already_started", "the game has already started", 409)
         require_room_for(c.room, name, 409)
+        if substitutes.played(c.room, device):  # one person, one seat (docs/rules.md, "Substitutes")
+            raise ServiceError("device_seated", "this device already holds a seat in this room", 409)
         pid = next_player_id(c.room)
         c.room["players"].append(new_seat(pid, name, auth.hash_token(token)))
+        substitutes.note_device(c.room["players"][-1], device)
         if c.room.get("host") is None:  # everyone left the lobby: the newcomer runs it
             c.room["host"] = pid
         return c.changed(result={"playerId": pid, "token": token, "wsUrl": ws_url})
@@ -77,18 +81,19 @@ def summary(pipeline: Pipeline, code: str) -> dict:
     phase = "lobby"
     if snap.state is not None:
         phase = (me.dump(me.load(snap.state)).get("phase") or {}).get("kind", "unknown")
-    return {
-        "roomCode": room["code"],
-        "preset": room["preset"],
-        "options": views.shown_options(room["preset"], room["options"]),
-        "status": room["status"],
-        "phase": phase,
-        "host": aliases.summary_host(room),
-        "maxPlayers": views.preset_info(room["preset"])["maxPlayers"],
-        "setupError": room_setup_error(room) if room["status"] == "lobby" else None,
-        "players": aliases.summary_players(
-            room,
-            [
+    # an anonymous game: every field through the one gate (aliases.gate)
+    return aliases.summary(
+        room,
+        {
+            "roomCode": room["code"],
+            "preset": room["preset"],
+            "options": views.shown_options(room["preset"], room["options"]),
+            "status": room["status"],
+            "phase": phase,
+            "host": room["host"],
+            "maxPlayers": views.preset_info(room["preset"])["maxPlayers"],
+            "setupError": room_setup_error(room) if room["status"] == "lobby" else None,
+            "players": [
                 {
                     "id": p["id"],
                     "name": p["name"],
@@ -100,7 +105,7 @@ def summary(pipeline: Pipeline, code: str) -> dict:
                 }
                 for p in room["players"]
             ],
-        ),
-        # seats the host removed (ids only): a refused device learns why its seat is gone
-        "removed": list(room.get("removed", [])),
-    }
+            # seats the host removed (ids only): a refused device learns why its seat is gone
+            "removed": list(room.get("removed", [])),
+        },
+    )

@@ -7,10 +7,11 @@ one registry of client frames) and runs it through the one request pipeline
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import connections, frames, lifecycle, operations, rest_ops
-from .auth import origin_allowed, token_shaped
+from .auth import DEVICE_PATTERN, origin_allowed, token_shaped
 from .connections import CONNECT_GRACE_SECONDS
 from .errors import ServiceError
 from .fanout import Gateway
@@ -48,9 +49,9 @@ class RoomService:
         """A new room with its creator as host and first player (p1)."""
         return rest_ops.create_room(self.store, self.ws_url, name, preset, options or {}, lang)
 
-    def join_room(self, code: str, name: str) -> dict:
+    def join_room(self, code: str, name: str, device: str | None = None) -> dict:
         """A new seat in a lobby: the next player id and a fresh token."""
-        return rest_ops.join_room(self.pipeline, self.ws_url, code.upper(), name)
+        return rest_ops.join_room(self.pipeline, self.ws_url, code.upper(), name, device)
 
     def summary(self, code: str) -> dict:
         """The public lobby summary (no tokens, no roles)."""
@@ -64,9 +65,11 @@ class RoomService:
         token: str | None,
         origin: str | None = None,
         patches: bool = False,
+        device: str | None = None,
     ) -> str | None:
         """Admit a connection: a player (token of this room) or a spectator (no token); `patches`:
-        it asked for its views as patches (service/patches.py).
+        it asked for its views as patches (service/patches.py); `device`: the key its device
+        keeps (a seat remembers the devices that held it: one person, one seat).
 
         Returns the player id (None for a spectator). Raises ServiceError to refuse.
         """
@@ -78,8 +81,10 @@ class RoomService:
             raise ServiceError("bad_request", "query parameter 'room' is not a room code", 400)
         if token and not token_shaped(token):
             raise ServiceError("bad_token", "token not valid for this room", 403)
+        if device is not None and not re.fullmatch(DEVICE_PATTERN, device):
+            raise ServiceError("bad_request", "query parameter 'device' is not a device key", 400)
         code = code.upper()
-        pid = self.pipeline.run(code, connections.admit(conn_id, token, self.gateway, patches))
+        pid = self.pipeline.run(code, connections.admit(conn_id, token, self.gateway, patches, device))
         self._conn_rooms.remember(conn_id, code)
         logger.info("connected", extra={"room": code, "player": pid or "spectator"})
         return pid

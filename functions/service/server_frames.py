@@ -193,6 +193,17 @@ class SeatFrame(ServerFrame):
     room: str
 
 
+class SeatPending(ServerFrame):
+    """The answer to `takeSeat` while the host must approve each substitute, to the asking
+    connection only: the request waits for the host's tap (`approveSeat`); then a `seat`
+    frame, or an error `seat_refused` (docs/rules.md, "Substitutes")."""
+
+    type: Literal["seatPending"] = "seatPending"
+    id: EchoId
+    request: str = Field(description="the request's id, as the host's view lists it")
+    player: str = Field(description="the open seat asked for")
+
+
 SERVER_FRAMES: tuple[type[ServerFrame], ...] = (
     ViewFrame,
     PatchFrame,
@@ -201,6 +212,7 @@ SERVER_FRAMES: tuple[type[ServerFrame], ...] = (
     ChatLogPage,
     Reported,
     SeatFrame,
+    SeatPending,
 )
 
 

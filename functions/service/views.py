@@ -47,7 +47,10 @@ def room_block(
     kind: str | None = None,
     idle: list[str] | None = None,
     viewer: str | None = None,
+    more: dict | None = None,
 ) -> dict:
+    """The view's `room` block (`more`: the substitutes' facts of a running game), through
+    the anonymous games' one gate (`aliases.gate`)."""
     block = {
         "code": room["code"],
         "host": room.get("host"),
@@ -60,6 +63,7 @@ def room_block(
         "setupError": setup_error,
         # lobby: switched-on options that change no role at this player count (setup.idle_options)
         "idleOptions": list(idle or []),
+        **(more or {}),
     }
     return aliases.room_facts(room, block, viewer)  # anonymous games: no host seat, no scores
 
@@ -103,9 +107,9 @@ def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -
     if len(view.get("chat") or ()) > VIEW_CHAT_LIMIT:
         view["chat"] = view["chat"][-VIEW_CHAT_LIMIT:]
     view = away.mark(view, room, viewer)  # only the seat's own view learns when it was away
-    block = room_block(room, None, (view.get("phase") or {}).get("kind"), viewer=viewer)
-    if substitutes.enabled(state):  # open seats and "seat N has a new player": the same for everyone
-        block.update(substitutes.room_facts(room, state))
+    # open seats and "seat N has a new player" (the same for everyone), the host's requests
+    more = substitutes.room_facts(room, state, viewer) if substitutes.enabled(state) else None
+    block = room_block(room, None, (view.get("phase") or {}).get("kind"), viewer=viewer, more=more)
     return _room_facts(view, room, connected, block, viewer)
 
 

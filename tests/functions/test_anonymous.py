@@ -214,3 +214,193 @@ def test_facts_show_real_names_once_the_room_is_back_in_the_lobby(api):
     room_copy = {**room, "status": "lobby"}
     facts = aliases.facts(room_copy, {p["id"]: {"name": p["name"]} for p in room["players"]}, host)
     assert {f["name"] for f in facts.values()} == set(NAMES)
+
+
+# ---------------------------------------------------------------- the one gate and role swaps
+SWAP_NAMES = ("Annabelle", "Borislav", "Chiaroscuro", "Dmitrievna", "Evangelina", "Fyodorovich")
+WATCHERS = ("Dmitrievna", "Fyodorovich")  # humans, never the host, the bot or the late one
+
+
+def same_draws(monkeypatch) -> None:
+    """Every draw from `secrets` (the room's randomness, tokens, the deal's salt) restarts from
+    one fixed stream per caller: two rooms made by the same calls draw the same secret, deal the
+    same roles to the same seat positions and give the same aliases, whoever holds each seat."""
+    import random as _random
+    import secrets
+    import sys
+
+    streams: dict[str, _random.Random] = {}
+
+    def stream() -> _random.Random:
+        frame = sys._getframe(2)
+        while frame.f_globals.get("__name__") == "secrets":
+            frame = frame.f_back
+        key = f"{frame.f_globals.get('__name__')}.{frame.f_code.co_name}"
+        return streams.setdefault(key, _random.Random(key))
+
+    monkeypatch.setattr(secrets, "randbits", lambda k: stream().getrandbits(k))
+    monkeypatch.setattr(secrets, "token_bytes", lambda n=None: stream().randbytes(32 if n is None else n))
+
+
+def swap_game(api, monkeypatch, tag: str, order=SWAP_NAMES, bots=(), late=(), host_away=False) -> dict:
+    """An anonymous classic game of `order` (the first creates the room and is the host;
+    `bots` are bot seats; `late` connect, ready and go before the start and come back after
+    it), watched by WATCHERS and a spectator from the start to a moment into the role reveal.
+    Returns each watcher's frames from the start on, and the REST summary, with the room code
+    as "CODE"."""
+    same_draws(monkeypatch)
+    api.clock.t = 1_800_000_000.0  # both tables on the same clock
+    code = api.create(order[0], options={"anonymous": True})
+    conn = {order[0]: f"{tag}-{order[0]}"}
+    assert api.connect(conn[order[0]], "p1") == 200
+    pid = {order[0]: "p1"}
+    for name in order[1:]:
+        if name in bots:
+            api.send(conn[order[0]], {"action": "addBot", "name": name})
+        else:
+            pid[name] = api.join(name)
+    for name in order[1:]:
+        if name in pid:
+            conn[name] = f"{tag}-{name}"
+            assert api.connect(conn[name], pid[name]) == 200
+            api.send(conn[name], {"action": "ready"})
+    for name in late:
+        api.disconnect(conn[name])
+    assert api.connect(f"{tag}-spectator") == 200
+    watchers = [conn[w] for w in WATCHERS] + [f"{tag}-spectator"]
+    start = len(api.gw.sent)
+    api.send(conn[order[0]], {"action": "start"})
+    assert api.snapshot().room["status"] == "running", api.gw.last(conn[order[0]], "error")
+    api.clock.advance(3)
+    for name in late:  # back: the reconnect that flipped one alias's presence
+        assert api.connect(f"{tag}-{name}-again", pid[name]) == 200
+    if host_away:
+        api.disconnect(conn[order[0]])
+    api.clock.advance(3)
+    for w in watchers:
+        api.send(w, {"action": "sync"})
+    summary = api.rest("GET", f"/rooms/{code}")[1]
+    frames = {
+        w[len(tag) + 1 :]: [
+            json.dumps(f, sort_keys=True).replace(code, "CODE") for c, f in api.gw.sent[start:] if c == w
+        ]
+        for w in watchers
+    }
+    return {"frames": frames, "summary": json.dumps(summary, sort_keys=True).replace(code, "CODE")}
+
+
+@pytest.mark.parametrize(
+    "swap",
+    [
+        ("bot", {"bots": ("Chiaroscuro",)}, {"bots": ("Borislav",)}),
+        ("host", {}, {"order": ("Borislav", "Annabelle", *SWAP_NAMES[2:])}),
+        (
+            "host away",
+            {"host_away": True},
+            {"order": ("Borislav", "Annabelle", *SWAP_NAMES[2:]), "host_away": True},
+        ),
+        ("late", {"late": ("Borislav",)}, {"late": ("Chiaroscuro",)}),
+    ],
+    ids=lambda s: s[0] if isinstance(s, tuple) else s,
+)
+def test_no_field_singles_out_the_bot_the_host_or_the_late_player_in_an_anonymous_game(
+    api, monkeypatch, swap
+):
+    """Role swap: the same table twice with a different seat being the bot, the host (present
+    or away) or the player who was offline at the start and came back; every frame the other
+    seats and a spectator receive from the start, and the REST summary, are the same bytes."""
+    _, one, other = swap
+    a = swap_game(api, monkeypatch, "a", **one)
+    b = swap_game(api, monkeypatch, "b", **other)
+    assert a["frames"] == b["frames"]
+    assert all(a["frames"][w] for w in a["frames"]), "each watcher got frames"
+    assert a["summary"] == b["summary"]
+    summary = json.loads(a["summary"])
+    assert all(p["connected"] and not p["bot"] and not p["host"] for p in summary["players"])
+
+
+def test_the_name_check_answers_the_same_for_a_seated_players_real_name_as_for_an_unused_one(api):
+    """A newcomer's name is checked against the aliases (and is the newcomer's own), never
+    against the real names: no `name_taken` oracle. An alias of the game is refused."""
+    api.create("Annabelle", preset="city", options={"anonymous": True, "substitutes": True})
+    pids = ["p1"] + [
+        api.join(n) for n in ("Borislav", "Chiaroscuro", "Dmitrievna", "Evangelina", "Fyodorovich")
+    ]
+    for pid in pids:
+        assert api.connect(f"c{pid}", pid) == 200
+    for pid in pids[1:]:
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start"})
+    snap = api.snapshot()
+    host = snap.room["host"]
+    gone_conn, gone = next((c, p) for c, p in snap.conns.items() if p and p != host)
+    api.send(gone_conn, {"action": "leave"})
+    answers = {}
+    for i, name in enumerate(("Borislav", "Zanzibar", "annabelle")):  # two seated real names, one unused
+        assert api.connect(f"new{i}") == 200
+        api.send(
+            f"new{i}",
+            {"action": "takeSeat", "seat": gone, "name": name, "id": "t", "device": f"device-{i:020d}"},
+        )
+        frame = api.gw.to(f"new{i}")[-1]
+        answers[name] = {k: v for k, v in frame.items() if k != "request"}
+    assert answers["Borislav"] == answers["Zanzibar"] == answers["annabelle"]
+    assert answers["Zanzibar"]["type"] == "seatPending"
+    alias = aliases.alias_of(api.snapshot().room, host)["ru"]
+    assert api.connect("new9") == 200
+    api.send(
+        "new9", {"action": "takeSeat", "seat": gone, "name": alias, "device": "device-99999999999999999999"}
+    )
+    assert api.gw.last("new9", "error")["code"] == "name_taken"
+
+
+def test_every_public_field_of_an_anonymous_game_goes_through_the_one_gate(api):
+    """The list of public fields the room layer adds while an anonymous game runs (views' seats
+    and room block, the REST summary, errors), each with its rule in `aliases.FIELDS`; a field
+    the builders make without a rule fails here (the gate would drop it)."""
+    assert {kind: set(rules) for kind, rules in aliases.FIELDS.items()} == {
+        "player": {"id", "name", "alias", "connected", "ready", "host", "bot", "left"},
+        "room": {
+            "code", "host", "hostAwaySince", "status", "wakeAt", "scores", "setupError", "idleOptions",
+            "anonymous", "openSeats", "substituted", "seatRequests",
+        },
+        "summary": {
+            "roomCode", "preset", "options", "status", "phase", "host", "maxPlayers", "setupError",
+            "players", "removed",
+        },
+        "error": {"id", "code", "message"},
+    }  # fmt: skip
+    api.create("Annabelle", preset="city", options={"anonymous": True, "substitutes": True})
+    pids = ["p1"] + [api.join(n) for n in ("Borislav", "Chiaroscuro", "Dmitrievna", "Evangelina")]
+    for pid in pids:
+        assert api.connect(f"c{pid}", pid) == 200
+    api.send("cp1", {"action": "addBot", "name": "Zorrito"})
+    for pid in pids[1:]:
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start"})
+    assert api.connect("cspec") == 200
+    snap = api.snapshot()
+    room = snap.room
+    # what the builders make before the gate: every key must have a rule
+    from service import views
+
+    connected = {p for p in snap.conns.values() if p}
+    for p in room["players"]:
+        raw = {"id": p["id"], **views._player_extras({**room, "anon": None}, connected)[p["id"]]}
+        assert set(raw) - {"id"} <= set(aliases.FIELDS["player"]), raw
+    from service import substitutes
+
+    more = substitutes.room_facts(room, snap.state, room["host"])
+    raw_block = views.room_block({**room, "anon": None}, None, "night", viewer=room["host"], more=more)
+    assert set(raw_block) | {"anonymous"} == set(aliases.FIELDS["room"]), raw_block
+    summary = api.rest("GET", f"/rooms/{api.code}")[1]
+    assert set(summary) == set(aliases.FIELDS["summary"])
+    assert set().union(*(p.keys() for p in summary["players"])) <= set(aliases.FIELDS["player"])
+    api.send("cspec", {"action": "vote", "target": "p2", "id": "x"})
+    assert set(api.gw.last("cspec", "error")) == {"type"} | set(aliases.FIELDS["error"])
+    # and what the wire carries: the gate's output
+    for conn in ("cp2", "cspec"):
+        api.send(conn, {"action": "sync"})
+        view = api.gw.last(conn)["view"]
+        assert set(view["room"]) == set(aliases.FIELDS["room"])
+        assert all(p["connected"] and not p["bot"] and not p["ready"] for p in view["players"])

@@ -49,9 +49,13 @@ def public_part(view):
     return {**{k: v for k, v in view.items() if k not in ("room", "players")}, "players": players}
 
 
+DEVICE = "device-key-of-the-newcomer"  # what web/js/session.js keeps in a browser's storage
+
+
 @pytest.fixture
 def city(api):
-    api.start(6, preset="city", options={"substitutes": True})
+    """Substitutes on, without the host's tap (the tests of the tap are in test_seats.py)."""
+    api.start(6, preset="city", options={"substitutes": True, "substituteApproval": False})
     return api
 
 
@@ -83,7 +87,7 @@ def test_a_seat_left_mid_game_is_offered_and_a_spectator_takes_it_whole(city):
     assert offered == [{"player": gone, "seat": seat_no, "until": api.clock.t + substitutes.VACANCY_SECONDS}]
     assert api.connect("cs") == 200  # a spectator with the room link
     api.gw.clear()
-    api.send("cs", {"action": "takeSeat", "seat": gone, "name": "Zed", "id": 7})
+    api.send("cs", {"action": "takeSeat", "seat": gone, "name": "Zed", "id": 7, "device": DEVICE})
     seat = api.gw.last("cs", "seat")
     assert seat["player"] == gone and seat["id"] == 7 and seat["room"] == api.code
     view = api.gw.last("cs")["view"]
@@ -149,7 +153,7 @@ def test_a_dead_or_departed_player_cannot_come_back_as_a_substitute(city):
     assert api.snapshot().version == before  # refusals change nothing
     api.send("cs", {"action": "takeSeat", "seat": "p1", "name": "Q"})
     assert err(api, "cs") == "seat_not_open"
-    api.send("cs", {"action": "takeSeat", "seat": first, "name": "P1"})
+    api.send("cs", {"action": "takeSeat", "seat": first, "name": "P1", "device": DEVICE})
     assert err(api, "cs") == "name_taken"
 
 
@@ -182,7 +186,7 @@ def test_the_room_learns_no_role_and_an_offered_spectator_nothing_before_taking(
     for k in others:
         api.send(k, {"action": "sync"})
     seen = {k: api.gw.last(k)["view"] for k in others}
-    api.send("cs", {"action": "takeSeat", "seat": gone, "name": "Zed"})
+    api.send("cs", {"action": "takeSeat", "seat": gone, "name": "Zed", "device": DEVICE})
     for k in others:
         after = api.gw.last(k)["view"]
         assert public_part(after) == public_part(seen[k])
@@ -194,7 +198,7 @@ def test_a_seat_the_absence_rule_would_eliminate_is_offered_and_taken_in_time(ap
     """docs/rulebooks/000-classic.txt §8.5: two absent days eliminate. With the option on, a seat
     away with one absent day is open; a substitute who takes it is present, so the day's end
     does not eliminate it. Nobody taking it: the rule applies as today."""
-    api.start(6, options={"substitutes": True})
+    api.start(6, options={"substitutes": True, "substituteApproval": False})
     away = seat_with(api)
     api.disconnect(f"c{away}")
     # every phase times out (nobody acts, so nobody dies) until the seat has one absent day
@@ -205,7 +209,7 @@ def test_a_seat_the_absence_rule_would_eliminate_is_offered_and_taken_in_time(ap
     offered = [s["player"] for s in api.gw.last("cp1")["view"]["room"]["openSeats"]]
     assert offered == [away]
     assert api.connect("cs") == 200
-    api.send("cs", {"action": "takeSeat", "seat": away, "name": "Sub"})
+    api.send("cs", {"action": "takeSeat", "seat": away, "name": "Sub", "device": DEVICE})
     assert api.gw.last("cs", "seat")["player"] == away
     day = api.state()["day"]
     while api.state()["day"] == day or api.state()["phase"]["kind"] != "night":

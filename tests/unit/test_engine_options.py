@@ -47,6 +47,7 @@ def test_defaults_are_the_seed_defaults() -> None:
         "anonymous": False,  # a room option of every preset (docs/rules.md, "Anonymous games")
         "policeRevealRole": False,
         "substitutes": False,  # a host option beside the seed's, off (docs/rules.md, "Substitutes")
+        "substituteApproval": True,  # the host approves each substitute (docs/rules.md, "Substitutes")
     }
     assert me.presets()["classic"]["defaults"] == d
 

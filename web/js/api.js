@@ -1,4 +1,5 @@
 // REST calls (docs/protocol.md, "REST"). Errors come back as ApiError with the server's code.
+import { deviceKey } from "./session.js";
 
 let apiUrl = "/api";
 // config.json's WebSocket URL: a deployed site's sockets go to API Gateway, not to its own
@@ -55,7 +56,7 @@ async function call(method, path, body) {
 export const createRoom = (name, preset, options, lang) =>
   call("POST", "/rooms", { name, preset, options: options || {}, ...(lang ? { lang } : {}) });
 export const joinRoom = (code, name) =>
-  call("POST", `/rooms/${encodeURIComponent(code)}/players`, { name });
+  call("POST", `/rooms/${encodeURIComponent(code)}/players`, { name, device: deviceKey() });
 export const getRoom = (code) => call("GET", `/rooms/${encodeURIComponent(code)}`);
 
 /** The WebSocket URL from a REST answer; when it is missing (a spectator), config.json's,

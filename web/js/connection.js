@@ -2,6 +2,7 @@
 // open, and hands views and error frames to the app.
 import { wsBase } from "./api.js";
 import { PATCH_QUERY, ViewFeed } from "./patch.js";
+import { deviceKey } from "./session.js";
 
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000, 10000];
 // Heartbeat: a `ping` (answered with `pong`, no write) keeps the socket active and lets the
@@ -41,6 +42,7 @@ export class Connection {
     const u = new URL(wsBase(this.session.wsUrl));
     u.searchParams.set("room", this.session.room);
     if (this.session.token) u.searchParams.set("token", this.session.token);
+    u.searchParams.set("device", deviceKey()); // one person, one seat (session.js)
     u.searchParams.set(PATCH_QUERY, "1"); // views as patches after the first (patch.js)
     return u.toString();
   }

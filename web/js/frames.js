@@ -11,7 +11,7 @@ import { rulesOpen, updateRules } from "./game/rules.js";
 import { render, renderBanner } from "./render.js";
 import { markEventsSeen, saveSession } from "./session.js";
 import { forgetGame, phaseKey, state } from "./store.js";
-import { onSeatFrame, rememberFormer, substituteCues } from "./game/substitute.js";
+import { onSeatFrame, onSeatPending, rememberFormer, seatRefused, substituteCues } from "./game/substitute.js";
 import { toast } from "./toast.js";
 
 /** A `view` frame. Views carry the room version; an older one arriving late must not undo a newer one. */
@@ -79,6 +79,7 @@ export function onErrorFrame(frame, ctx) {
     ctx.goHome();
     return;
   }
+  if (frame.code === "seat_refused") seatRefused(); // the seats are offered again
   // A nudge before the server's deadline is expected and harmless.
   if (action === "nudge" || action === "sync") return;
   // Kept as code + message so a language switch redraws it in the new language.
@@ -92,6 +93,7 @@ export function onOtherFrame(frame, ctx) {
   if (frame.type === "reported") reportConfirmed(ctx);
   else if (frame.type === "chatLog") takeChatLog(frame);
   else if (frame.type === "seat") onSeatFrame(frame, ctx); // a substitute's new token
+  else if (frame.type === "seatPending") onSeatPending(frame, ctx); // waiting for the host's tap
 }
 
 // A page of the ended game's whole chat (docs/protocol.md, "chatLog"): older lines join the

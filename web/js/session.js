@@ -6,6 +6,7 @@
 const SEAT = "mafia.seat.";
 const SEEN = "mafia.seen.";
 const WATCH = "mafia.session"; // a spectator's room, this tab only (sessionStorage)
+const DEVICE = "mafia.device"; // one random key per browser (one person, one seat)
 
 let current = null; // the room of the session in use in this tab
 
@@ -15,6 +16,32 @@ function read(store, key) {
   } catch {
     return null;
   }
+}
+
+/**
+ * This browser's device key: one random id kept in localStorage, sent with every connect and
+ * with takeSeat, so a browser that held a seat of a game takes no other seat of it
+ * (docs/rules.md, "Substitutes"). Another browser profile has another key; the host's tap
+ * is what stops that. Storage disabled: a key for this page's life.
+ */
+let deviceKeyHere = null;
+export function deviceKey() {
+  if (deviceKeyHere) return deviceKeyHere;
+  try {
+    deviceKeyHere = localStorage.getItem(DEVICE);
+  } catch {
+    deviceKeyHere = null;
+  }
+  if (!deviceKeyHere || !/^[A-Za-z0-9_-]{16,64}$/.test(deviceKeyHere)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    deviceKeyHere = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    try {
+      localStorage.setItem(DEVICE, deviceKeyHere);
+    } catch {
+      // storage full or disabled: this page keeps the key it made
+    }
+  }
+  return deviceKeyHere;
 }
 
 /** The seat kept for `room`, or (no room given) this tab's spectator session; null if none. */

@@ -162,6 +162,11 @@ export default {
         "default": false
       },
       {
+        "key": "substituteApproval",
+        "type": "bool",
+        "default": true
+      },
+      {
         "key": "policeRevealRole",
         "type": "bool",
         "default": false
@@ -267,6 +272,11 @@ export default {
         "key": "substitutes",
         "type": "bool",
         "default": false
+      },
+      {
+        "key": "substituteApproval",
+        "type": "bool",
+        "default": true
       }
     ]
   },
@@ -341,6 +351,11 @@ export default {
         "key": "substitutes",
         "type": "bool",
         "default": false
+      },
+      {
+        "key": "substituteApproval",
+        "type": "bool",
+        "default": true
       }
     ]
   }

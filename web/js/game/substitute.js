@@ -2,14 +2,19 @@
 // ("Take seat N"); the server answers with a `seat` frame (the seat's new token), kept in this
 // browser like any seat; the table reads "Seat N has a new player". A browser that held a seat
 // of this room (left, removed, or still holding a dead seat's token) sends that token as
-// `former`, so the server refuses it: such a player cannot come back as a substitute.
+// `former`, so the server refuses it: such a player cannot come back as a substitute; and it
+// sends this browser's device key (session.js), so a browser that held a seat of the game
+// takes no other. Unless the host switched it off, the host lets each newcomer in with one
+// tap: the newcomer reads "waiting for the host" (`seatPending`), the host gets the request
+// box (`seatRequestsBox`) at the top of its action panel.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { loadSession, saveSession } from "../session.js";
+import { deviceKey, loadSession, saveSession } from "../session.js";
 
 const FORMER = "mafia.former."; // a token this browser held in a room, kept after the seat ended
 
 let form = null; // kept across redraws so a typed name survives the next view
+let pending = null; // {request, player}: this connection's request waiting for the host
 let shownNotices = null; // "room:at" of the notices already shown in this tab
 
 /** Remember the seat's token before the seat ends on this browser (left, kicked). */
@@ -41,6 +46,8 @@ export function openSeatsBox(view, ctx) {
     form = {
       input,
       buttons: h("div", { class: "row", id: "sub-seats" }),
+      // polite: read once when the request goes out, and again if the host refuses (an error toast)
+      status: h("p", { class: "sub-pending", id: "sub-pending", role: "status", "aria-live": "polite" }),
       el: null,
     };
     form.el = h(
@@ -51,11 +58,16 @@ export function openSeatsBox(view, ctx) {
       h("label", { for: "sub-name" }, t("sub.name")),
       input,
       form.buttons,
+      form.status,
     );
   }
   form.el.querySelector("#sub-title").textContent = t("sub.title");
   form.el.querySelector(".hint").textContent = t("sub.hint");
   form.el.querySelector("label").textContent = t("sub.name");
+  if (pending && !open.some((s) => s.player === pending.player)) pending = null; // the seat closed
+  const seatNo = pending && (open.find((s) => s.player === pending.player) || {}).seat;
+  form.status.textContent = pending ? t("sub.pending", { n: seatNo }) : "";
+  form.status.hidden = !pending;
   form.buttons.replaceChildren(
     ...open.map((s) =>
       h(
@@ -81,7 +93,70 @@ function take(ctx, seat) {
     return;
   }
   const former = formerToken(ctx.state.session.room);
-  ctx.send("takeSeat", { seat, name, ...(former ? { former } : {}) });
+  ctx.send("takeSeat", { seat, name, device: deviceKey(), ...(former ? { former } : {}) });
+}
+
+/** The `seatPending` frame: the request waits for the host's tap. */
+export function onSeatPending(frame, ctx) {
+  pending = { request: frame.request, player: frame.player };
+  ctx.rerender();
+}
+
+/** The host refused (`seat_refused`): the box offers the seats again. */
+export function seatRefused() {
+  pending = null;
+}
+
+/**
+ * The host's box of newcomers asking for a seat (`view.room.seatRequests`, the host's view
+ * only): one "Let in" and one "Refuse" per request, each a single tap with a label that names
+ * the newcomer and the seat. Null when nobody asks.
+ */
+export function seatRequestsBox(view, ctx) {
+  const asks = (view.room && view.room.seatRequests) || [];
+  if (!view.you || !asks.length || view.room.host !== view.you.id) return null;
+  return h(
+    "section",
+    { class: "sub-box sub-requests", id: "seat-requests", "aria-labelledby": "seat-requests-title" },
+    h("h3", { id: "seat-requests-title" }, t("sub.requests")),
+    h(
+      "ul",
+      { class: "sub-request-list" },
+      ...asks.map((r) =>
+        h(
+          "li",
+          { class: "sub-request", "data-request": r.request },
+          h("p", {}, t("sub.request", { name: r.name, n: r.seat })),
+          h(
+            "div",
+            { class: "row" },
+            h(
+              "button",
+              {
+                type: "button",
+                class: "btn btn-primary",
+                "data-key": `let-in-${r.request}`,
+                "aria-label": t("sub.letInLabel", { name: r.name, n: r.seat }),
+                onclick: () => ctx.send("approveSeat", { request: r.request, approve: true }),
+              },
+              t("sub.letIn"),
+            ),
+            h(
+              "button",
+              {
+                type: "button",
+                class: "btn",
+                "data-key": `refuse-${r.request}`,
+                "aria-label": t("sub.refuseLabel", { name: r.name, n: r.seat }),
+                onclick: () => ctx.send("approveSeat", { request: r.request, approve: false }),
+              },
+              t("sub.refuse"),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 /** The `seat` frame: this connection now holds the seat; keep its token in this browser. */
@@ -93,6 +168,7 @@ export function onSeatFrame(frame, ctx) {
   ctx.state.session = seated;
   if (ctx.state.conn) ctx.state.conn.session = seated; // a reconnect comes back as the seat
   form = null;
+  pending = null;
   ctx.rerender();
 }
 
@@ -108,5 +184,13 @@ export function substituteCues(view, toast) {
     if (shownNotices.has(keys[i])) continue;
     shownNotices.add(keys[i]);
     toast(t("sub.notice", { n: notes[i].seat }));
+  }
+  // the host hears of each new request once (the toast is a live region): the box may be
+  // scrolled out of sight, and a screen reader does not announce a box that appears
+  for (const r of (view.room && view.room.seatRequests) || []) {
+    const key = `${view.room.code}:${r.request}`;
+    if (shownNotices.has(key)) continue;
+    shownNotices.add(key);
+    toast(t("sub.request", { name: r.name, n: r.seat }));
   }
 }

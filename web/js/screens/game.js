@@ -12,7 +12,7 @@ import { hostTools } from "../game/host-tools.js";
 import { phaseRenderer } from "../game/phases.js";
 import { resultsBox } from "../game/results.js";
 import { seatTools } from "../game/seat-tools.js";
-import { openSeatsBox } from "../game/substitute.js";
+import { openSeatsBox, seatRequestsBox } from "../game/substitute.js";
 import { tileGrid } from "../game/tiles.js";
 import { takeHostButton } from "./lobby.js";
 
@@ -122,7 +122,7 @@ function actionPanel(ctx) {
   const el = h("div", { class: "actions-body", id: "actions" });
   const host = hostTools(ctx);
   function update(view, renderer) {
-    replaceChildren(el, awayDigest(view), openSeatsBox(view, ctx), ...renderer.panel(view, ctx).filter(Boolean), resultsBox(view), host(view), takeHostButton(ctx, view), seatTools(view, ctx));
+    replaceChildren(el, awayDigest(view), seatRequestsBox(view, ctx), openSeatsBox(view, ctx), ...renderer.panel(view, ctx).filter(Boolean), resultsBox(view), host(view), takeHostButton(ctx, view), seatTools(view, ctx));
   }
   return { el, update };
 }

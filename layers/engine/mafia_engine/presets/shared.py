@@ -16,6 +16,7 @@ __all__ = [
     "ANONYMOUS",
     "ROLE_REVEAL_SECONDS",
     "SUBSTITUTES",
+    "SUBSTITUTE_APPROVAL",
     "act_ready",
     "act_seen_role",
     "add_result",
@@ -124,6 +125,14 @@ SUBSTITUTES = OptionSpec(
     "bool",
     False,
     help="a seat given up mid-game is first offered to a spectator or newcomer for 60 s",
+)
+# One person, one seat: with substitutes on, the host approves each newcomer with one tap
+# unless switched off (functions/service/substitutes.py; docs/rules.md, "Substitutes").
+SUBSTITUTE_APPROVAL = OptionSpec(
+    "substituteApproval",
+    "bool",
+    True,
+    help="with substitutes on, the host approves each newcomer before they take a seat",
 )
 
 

@@ -12,6 +12,7 @@ from ...roles import Role, core
 from ..shared import (
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
+    SUBSTITUTE_APPROVAL,
     SUBSTITUTES,
 )
 
@@ -58,6 +59,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
     ANONYMOUS,
     SUBSTITUTES,
+    SUBSTITUTE_APPROVAL,
 )
 
 

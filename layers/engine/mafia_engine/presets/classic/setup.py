@@ -13,6 +13,7 @@ from .. import PRESETS
 from ..shared import (
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
+    SUBSTITUTE_APPROVAL,
     SUBSTITUTES,
 )
 
@@ -88,6 +89,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("kidSafeChat", "bool", True, help="block profanity, links and phone numbers"),
     ANONYMOUS,
     SUBSTITUTES,
+    SUBSTITUTE_APPROVAL,
     OptionSpec("policeRevealRole", "bool", False, help="the police learn the exact role"),
 )
 
