@@ -20,6 +20,7 @@ from ..shared import (
     all_in,
     role_reveal_begin,
 )
+from .actions import MODELS as ACTION_MODELS
 from .day import (
     _confirm_begin,
     _confirm_timeout,
@@ -164,6 +165,7 @@ CLASSIC = Preset(
     start=start,
     phases=PHASES,
     actions=ACTIONS,
+    action_models=ACTION_MODELS,
     win_checks=(no_mafia_left, mafia_parity),
     finish=finish,
     after_leave=after_leave,

@@ -25,6 +25,7 @@ from ..shared import (
     all_in,
     role_reveal_begin,
 )
+from .actions import MODELS as ACTION_MODELS
 from .day import (
     _all_or_none_begin,
     _all_voted,
@@ -213,6 +214,7 @@ ORIGINAL = Preset(
     start=start,
     phases=PHASES,
     actions=ACTIONS,
+    action_models=ACTION_MODELS,
     win_checks=(),
     finish=finish,
     after_leave=after_leave,
