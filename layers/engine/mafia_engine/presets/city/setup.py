@@ -13,6 +13,7 @@ from ..shared import (
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
     SUBSTITUTES,
+    role_table,
 )
 
 # "Подготовьте город": players -> mafia when the count is automatic
@@ -25,6 +26,7 @@ CHANNELS = ("day", "dead", "system")
 # no chat of its own (it agrees at night by confirmed picks)
 ROLES: tuple[Role, ...] = (core("mafia", channel=None), core("police"), core("doctor"), core("citizen"))
 NIGHT_ABILITY = {r.id: r.night for r in ROLES if r.night}
+role_of = role_table(ROLES)  # id -> this preset's declaration
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
