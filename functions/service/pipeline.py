@@ -91,18 +91,9 @@ class Pipeline:
             frames = viewdiff.changed_frames(c, out.state, conns, effects.full_view)
             arm = lifecycle.timer_to_arm(room, out.state)
             chat_items = chat_archive.collect(room, snap.state, out.state, out.wrote)
+            plan = effects.write_plan(bump=write is Write.ROOM, chat_items=chat_items)
             try:
-                self.store.save(
-                    snap,
-                    room,
-                    out.state,
-                    bump=write is Write.ROOM,
-                    conn_puts=dict(effects.puts),
-                    conn_patches=set(effects.patched),
-                    conn_deletes=list(effects.deletes),
-                    chat_items=chat_items,
-                    slot_claims=dict(effects.slots),
-                )
+                self.store.save(snap, room, out.state, plan)
             except Conflict:
                 count("Conflicts")
                 continue
