@@ -25,9 +25,15 @@ def _connected(conns: dict[str, str | None]) -> set[str]:
     return {p for p in conns.values() if p}
 
 
-def _view(room: dict, state, connected: set[str], who: str | None) -> dict:
+_UNSET: Any = object()
+
+
+def _view(room: dict, state, connected: set[str], who: str | None, setup_error: Any = _UNSET) -> dict:
+    """`who`'s view (None: a spectator's): the lobby's before the game (`setup_error`: the
+    room's reason a start would be refused, when the caller has it already), else the game's."""
     if state is None:
-        return views.lobby_view(room, connected, who, room_setup_error(room))
+        error = room_setup_error(room) if setup_error is _UNSET else setup_error
+        return views.lobby_view(room, connected, who, error)
     return views.game_view(state, room, connected, who)
 
 
@@ -51,11 +57,9 @@ def changed_frames(
     at = views.server_clock()  # one reading for the whole fan-out (env reads, every viewer alike)
     for viewer in viewers:
         who = None if viewer == views.SPECTATOR else viewer
-        if state is None:
-            view = views.lobby_view(room, connected, who, setup_error)
-        else:
-            view = views.game_view(state, room, connected, who)
-        rendered = views.render(view)  # serialised once: fingerprinted, and sent if it changed
+        rendered = views.render(
+            _view(room, state, connected, who, setup_error)
+        )  # serialised once: fingerprinted, and sent if it changed
         new[viewer] = views.digest(rendered)
         if viewer not in old and viewer in before_viewers:
             # connected without a write (spectators): rebuild the view as it was before
