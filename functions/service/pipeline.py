@@ -98,7 +98,7 @@ class Pipeline:
                 count("Conflicts")
                 continue
             # effects: pushes, closes, the timer, connections gone
-            self._after_write(code, c, out.state, conns, frames, effects, arm)
+            self._after_write(code, c, conns, frames, effects, arm)
             return out.result
         raise ServiceError("busy", "the room is busy, try again", 503)
 
@@ -115,7 +115,6 @@ class Pipeline:
         self,
         code: str,
         c: Context,
-        state: Any,
         conns: dict,
         frames: dict[str, bytes],
         effects: Effects,
@@ -124,8 +123,6 @@ class Pipeline:
         for k in effects.deletes:
             self.rooms.pop(k, None)
         frames = {k: v for k, v in frames.items() if k not in effects.unpushed}
-        if effects.full_view and effects.full_view not in frames:
-            frames[effects.full_view] = viewdiff.full_view(c.room, state, conns, effects.full_view)
         frames.update(effects.replies)
         gone = push_all(self.gateway, frames)
         for k in effects.closes:

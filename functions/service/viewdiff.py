@@ -41,9 +41,10 @@ def changed_frames(
     c: Context, state: Any, conns: dict[str, str | None], sync_to: str | None = None
 ) -> dict[str, bytes]:
     """View frames for every connection whose view changed (`state`: the engine state to be
-    written, `conns`: the connections after the write, `sync_to`: the connection that asked
-    for its full view, which never gets a patch); stores the new fingerprints in the
-    room document and moves the changed viewers' own versions."""
+    written, `conns`: the connections after the write), and for `sync_to` (the connection
+    that asked for its full view) its full view whether it changed or not, never a patch;
+    stores the new fingerprints in the room document and moves the changed viewers' own
+    versions. The pipeline's one call for a write: every view frame it sends comes from here."""
     room = c.room
     seqs = dict(room.get("viewSeq") or {})
     connected = _connected(conns)
@@ -85,6 +86,8 @@ def changed_frames(
             )
 
         patches.plan(c, conns, changed, old, seqs, at, frames, rebuild, sync_to)
+    if sync_to is not None and sync_to not in frames:  # unchanged: its full view all the same
+        frames[sync_to] = full_view(room, state, conns, sync_to)
     return frames
 
 
