@@ -160,7 +160,7 @@ class GatewayStats:
         return dict(self.__dict__)
 
 
-class Gateway:
+class GatewayServer:
     """The aiohttp application that plays the REST and WebSocket APIs."""
 
     def __init__(

@@ -118,7 +118,7 @@ def _lambda_environment(name: str, trace_id: str | None) -> None:
     """What the Lambda runtime sets before each invocation: with both variables botocore adds
     the trace as the `X-Amzn-Trace-Id` header of every AWS call the invocation makes
     (botocore/handlers.py, `add_recursion_detection_header`), so the gateway can tell which
-    invocation posted a frame (`Gateway.post_to_connection`)."""
+    invocation posted a frame (`GatewayServer.post_to_connection`)."""
     os.environ["AWS_LAMBDA_FUNCTION_NAME"] = _function_name(name)
     if trace_id:
         os.environ["_X_AMZN_TRACE_ID"] = trace_id

@@ -18,7 +18,7 @@ from aiohttp import web
 from . import aws
 from . import template as tpl
 from .clock import GameClock, ManualClock, VirtualClock
-from .gateway import Gateway
+from .gateway import GatewayServer
 from .lambda_runtime import ECHO_HANDLER, LambdaRuntime
 from .scheduler import SchedulerEmulator
 from .ttl import TtlSweeper
@@ -73,7 +73,7 @@ class LocalStack:
         )
         self.moto: aws.Moto | None = None
         self.runtime: LambdaRuntime | None = None
-        self.gateway: Gateway | None = None
+        self.gateway: GatewayServer | None = None
         self.scheduler: SchedulerEmulator | None = None
         self.ttl: TtlSweeper | None = None
         self.runner: web.AppRunner | None = None
@@ -101,7 +101,7 @@ class LocalStack:
                                      containers=opts.containers, code_paths=code_paths())
         if opts.trace_posts:
             self.runtime.traces = {}
-        self.gateway = Gateway(
+        self.gateway = GatewayServer(
             self.runtime,
             web_dir=opts.web_dir,
             rest_resources=tpl.rest_resources(template),

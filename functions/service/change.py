@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any
 
-from .storage import Snapshot
+from .storage import Snapshot, WritePlan
 
 _EMPTY: Mapping = MappingProxyType({})
 
@@ -61,6 +61,18 @@ class Effects:
             value = getattr(self, f.name)
             if isinstance(value, Mapping) and not isinstance(value, MappingProxyType):
                 object.__setattr__(self, f.name, MappingProxyType(dict(value)))
+
+    def write_plan(self, *, bump: bool, chat_items: list[tuple[int, list[dict]]]) -> WritePlan:
+        """What the conditional write stores for these effects (`Store.save`'s one argument
+        besides the room): the connection items, the places claimed, the archive items."""
+        return WritePlan(
+            bump=bump,
+            conn_puts=dict(self.puts),
+            conn_patches=frozenset(self.patched),
+            conn_deletes=tuple(self.deletes),
+            chat_items=tuple(chat_items),
+            slot_claims=dict(self.slots),
+        )
 
     def __add__(self, other: Effects) -> Effects:
         return Effects(

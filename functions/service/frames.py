@@ -3,7 +3,8 @@ discriminated union on `action`, decoded once from the raw text (`decode`).
 
 Every model is frozen, strict (no "3" for 3, no 1.0 for 1, no 1 for true) and forbids
 unknown keys. A room operation's model is declared here; an engine action's frame model is
-made from the engine's own action model (`mafia_engine.actions.LIBRARY`): the same fields
+made from the engine's own action model (`mafia_engine.actions.LIBRARY`, and each registered
+preset's `Preset.action_models`, so a preset's own action reaches the wire): the same fields
 and rules, `action` for `type`, the actor taken from the connection (a `player` or `type` key
 a client sends is accepted and ignored). What a frame needs is class-level metadata read
 by everyone who used to keep a list of action names:
@@ -49,6 +50,7 @@ from pydantic import (
 
 from mafia_engine import actions as engine_actions
 from mafia_engine.errors import quoted
+from mafia_engine.presets import PRESETS
 
 from . import auth, names, wire
 from .errors import ServiceError
@@ -302,21 +304,66 @@ def _engine_frame(model: type[engine_actions.Action]) -> type[EngineFrame]:
     return frame
 
 
-# A room operation and an engine action of one name (`leave`): the room operation answers.
-ENGINE_FRAMES: tuple[type[EngineFrame], ...] = tuple(
-    _engine_frame(m) for m in engine_actions.LIBRARY if engine_actions.type_of(m) not in ROOM_ACTIONS
-)
-FRAMES: dict[str, type[Frame]] = {f.tag(): f for f in (*ROOM_FRAMES, *ENGINE_FRAMES)}
-ClientFrame = Annotated[Union[tuple(FRAMES.values())], Field(discriminator="action")]  # noqa: UP007
-_ADAPTER: TypeAdapter | None = None
+class FrameSet:
+    """The client frames of the presets registered now: the room operations, then one engine
+    frame per action of the shared library (`mafia_engine.actions.LIBRARY`) and per action a
+    registered preset declares itself (`Preset.action_models`), in one discriminated union."""
+
+    __slots__ = ("presets", "engine_frames", "frames", "adapter")
+
+    def __init__(self, presets: tuple[Any, ...]) -> None:
+        self.presets = presets
+        models = {engine_actions.type_of(m): m for m in engine_actions.LIBRARY}
+        for preset in presets:  # a type two presets declare: the first one's frame carries it
+            for m in preset.action_models:
+                models.setdefault(engine_actions.type_of(m), m)
+        # A room operation and an engine action of one name (`leave`): the room operation answers.
+        self.engine_frames: tuple[type[EngineFrame], ...] = tuple(
+            _frame_of(m) for t, m in models.items() if t not in ROOM_ACTIONS
+        )
+        self.frames: dict[str, type[Frame]] = {f.tag(): f for f in (*ROOM_FRAMES, *self.engine_frames)}
+        union = Annotated[Union[tuple(self.frames.values())], Field(discriminator="action")]  # noqa: UP007
+        self.adapter = TypeAdapter(union)  # a few ms, once per set of registered presets
+
+
+_FRAME_OF: dict[type, type[EngineFrame]] = {}  # engine model -> its frame, made once
+_CURRENT: FrameSet | None = None
+
+
+def _frame_of(model: type[engine_actions.Action]) -> type[EngineFrame]:
+    frame = _FRAME_OF.get(model)
+    if frame is None:
+        frame = _FRAME_OF[model] = _engine_frame(model)
+    return frame
+
+
+def current() -> FrameSet:
+    """The frames of the presets registered now, built on the first frame and again only when
+    a preset is registered or removed (every built-in preset is loaded for it)."""
+    global _CURRENT
+    presets = tuple(PRESETS.values())
+    known = _CURRENT
+    if (
+        known is None
+        or len(known.presets) != len(presets)
+        or any(a is not b for a, b in zip(known.presets, presets, strict=True))
+    ):
+        known = _CURRENT = FrameSet(presets)
+    return known
 
 
 def adapter() -> TypeAdapter:
-    """The union's `TypeAdapter`, built on the first frame (a few ms) and kept."""
-    global _ADAPTER
-    if _ADAPTER is None:
-        _ADAPTER = TypeAdapter(ClientFrame)
-    return _ADAPTER
+    """The union's `TypeAdapter` for the presets registered now (`current`)."""
+    return current().adapter
+
+
+def __getattr__(name: str) -> Any:
+    """`FRAMES` (tag -> frame model) and `ENGINE_FRAMES`: those of the presets registered now."""
+    if name == "FRAMES":
+        return current().frames
+    if name == "ENGINE_FRAMES":
+        return current().engine_frames
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def decode(raw: str | bytes | bytearray) -> Frame:
@@ -371,7 +418,7 @@ def _model_refusal(
             return ServiceError(*refusals.get("action", REFUSALS["action"]))
         models = {one.tag(): one}
     else:
-        models = FRAMES
+        models = current().frames
     if kind == "union_tag_not_found":
         return ServiceError("bad_frame", "a frame needs an 'action'")
     if kind == "union_tag_invalid":

@@ -94,23 +94,14 @@ class Pipeline:
             frames = viewdiff.changed_frames(c, out.state, conns, effects.full_view)
             arm = lifecycle.timer_to_arm(room, out.state)
             chat_items = chat_archive.collect(room, snap.state, out.state, out.wrote)
+            plan = effects.write_plan(bump=write is Write.ROOM, chat_items=chat_items)
             try:
-                self.store.save(
-                    snap,
-                    room,
-                    out.state,
-                    bump=write is Write.ROOM,
-                    conn_puts=dict(effects.puts),
-                    conn_patches=set(effects.patched),
-                    conn_deletes=list(effects.deletes),
-                    chat_items=chat_items,
-                    slot_claims=dict(effects.slots),
-                )
+                self.store.save(snap, room, out.state, plan)
             except Conflict:
                 count("Conflicts")
                 continue
             # effects: pushes, closes, the timer, connections gone
-            self._after_write(code, c, out.state, conns, frames, effects, arm)
+            self._after_write(code, c, conns, frames, effects, arm)
             return out.result
         raise ServiceError("busy", "the room is busy, try again", 503)
 
@@ -127,7 +118,6 @@ class Pipeline:
         self,
         code: str,
         c: Context,
-        state: Any,
         conns: dict,
         frames: dict[str, bytes],
         effects: Effects,
@@ -136,8 +126,6 @@ class Pipeline:
         for k in effects.deletes:
             self.rooms.pop(k, None)
         frames = {k: v for k, v in frames.items() if k not in effects.unpushed}
-        if effects.full_view and effects.full_view not in frames:
-            frames[effects.full_view] = viewdiff.full_view(c.room, state, conns, effects.full_view)
         frames.update(effects.replies)
         gone = push_all(self.gateway, frames)
         for k in effects.closes:

@@ -40,7 +40,6 @@ class RoomService:
         self.allowed_origins = tuple(allowed_origins)
         self._conn_rooms = connections.ConnectionRooms()  # warm cache: connection -> room
         self.pipeline = Pipeline(store, gateway, timers, self._conn_rooms)
-        self.uow = self.pipeline  # the name tests and tools know it by
 
     # ---------------------------------------------------------------- REST
     def create_room(

@@ -44,6 +44,19 @@ class Snapshot:
     size: int = 0  # stored bytes of the room item's data
 
 
+@dataclass(frozen=True)
+class WritePlan:
+    """What one conditional write stores besides the room item: the one value the pipeline
+    hands `Store.save` (`change.Effects.write_plan` makes it)."""
+
+    bump: bool = True  # False: the room item is only checked, not written (spectator connects)
+    conn_puts: dict[str, str | None] = field(default_factory=dict)  # connection id -> player | None
+    conn_patches: frozenset[str] = frozenset()  # of `conn_puts`: connections that asked for patches
+    conn_deletes: tuple[str, ...] = ()
+    chat_items: tuple[tuple[int, list[dict]], ...] = ()  # archive items: (seq, messages)
+    slot_claims: dict[int, str] = field(default_factory=dict)  # spectator place -> connection
+
+
 def room_pk(code: str) -> str:
     return f"ROOM#{code}"
 
@@ -233,25 +246,16 @@ class Store:
         except self.client.exceptions.ConditionalCheckFailedException:
             return False
 
-    def save(
-        self,
-        snap: Snapshot,
-        room: dict,
-        state: dict | None,
-        *,
-        bump: bool = True,
-        conn_puts: dict[str, str | None] | None = None,
-        conn_deletes: list[str] | None = None,
-        chat_items: list[tuple[int, list[dict]]] | None = None,
-        slot_claims: dict[int, str] | None = None,
-        conn_patches: set[str] | None = None,
-    ) -> int:
-        """Write the room (conditional on the version read) and its side items atomically.
+    def save(self, snap: Snapshot, room: dict, state: dict | None, plan: WritePlan | None = None) -> int:
+        """Write the room (conditional on the version read) and the side items of `plan`
+        atomically.
 
         Returns the new version. Raises Conflict if the room changed since `snap` was read, or
-        a spectator place in `slot_claims` (place -> connection) was taken since.
-        With `bump=False` the room item is only checked, not written (spectator connects).
+        a spectator place in `plan.slot_claims` (place -> connection) was taken since.
+        With `plan.bump` False the room item is only checked, not written (spectator connects).
         """
+        plan = plan or WritePlan()
+        bump = plan.bump
         new_version = snap.version + 1 if bump else snap.version
         cond = {
             "ConditionExpression": "version = :v",
@@ -272,7 +276,7 @@ class Store:
             )
         else:
             ops.append({"ConditionCheck": {"TableName": self.table, "Key": key, **cond}})
-        for conn_id, player in (conn_puts or {}).items():
+        for conn_id, player in plan.conn_puts.items():
             item = {
                 "pk": key["pk"],
                 "sk": {"S": CONN_PREFIX + conn_id},
@@ -281,7 +285,7 @@ class Store:
             }
             if player:
                 item["player"] = {"S": player}
-            if conn_id in (conn_patches or ()):
+            if conn_id in plan.conn_patches:
                 item["patches"] = {"BOOL": True}
             ops.append({"Put": {"TableName": self.table, "Item": item}})
             lookup = {
@@ -291,7 +295,7 @@ class Store:
                 "expiresAt": expires,
             }
             ops.append({"Put": {"TableName": self.table, "Item": lookup}})
-        for conn_id in conn_deletes or []:
+        for conn_id in plan.conn_deletes:
             ops.append(
                 {
                     "Delete": {
@@ -308,8 +312,8 @@ class Store:
                     }
                 }
             )
-        ops.extend(self._slot_ops(snap, slot_claims or {}, conn_deletes or [], expires))
-        for seq, messages in chat_items or []:
+        ops.extend(self._slot_ops(snap, plan.slot_claims, plan.conn_deletes, expires))
+        for seq, messages in plan.chat_items:
             item = {
                 "pk": key["pk"],
                 "sk": {"S": f"{CHAT_PREFIX}{seq:08d}"},
@@ -335,7 +339,7 @@ class Store:
         return new_version
 
     def _slot_ops(
-        self, snap: Snapshot, claims: dict[int, str], conn_deletes: list[str], expires: dict
+        self, snap: Snapshot, claims: dict[int, str], conn_deletes: tuple[str, ...], expires: dict
     ) -> list[dict]:
         """Claim spectator places (each a Put on condition that the place is free: no item, an
         expired one, or the one this snapshot read whose connection is gone) and free the

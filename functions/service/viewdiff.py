@@ -25,9 +25,15 @@ def _connected(conns: dict[str, str | None]) -> set[str]:
     return {p for p in conns.values() if p}
 
 
-def _view(room: dict, state, connected: set[str], who: str | None) -> dict:
+_UNSET: Any = object()
+
+
+def _view(room: dict, state, connected: set[str], who: str | None, setup_error: Any = _UNSET) -> dict:
+    """`who`'s view (None: a spectator's): the lobby's before the game (`setup_error`: the
+    room's reason a start would be refused, when the caller has it already), else the game's."""
     if state is None:
-        return views.lobby_view(room, connected, who, room_setup_error(room))
+        error = room_setup_error(room) if setup_error is _UNSET else setup_error
+        return views.lobby_view(room, connected, who, error)
     return views.game_view(state, room, connected, who)
 
 
@@ -35,9 +41,10 @@ def changed_frames(
     c: Context, state: Any, conns: dict[str, str | None], sync_to: str | None = None
 ) -> dict[str, bytes]:
     """View frames for every connection whose view changed (`state`: the engine state to be
-    written, `conns`: the connections after the write, `sync_to`: the connection that asked
-    for its full view, which never gets a patch); stores the new fingerprints in the
-    room document and moves the changed viewers' own versions."""
+    written, `conns`: the connections after the write), and for `sync_to` (the connection
+    that asked for its full view) its full view whether it changed or not, never a patch;
+    stores the new fingerprints in the room document and moves the changed viewers' own
+    versions. The pipeline's one call for a write: every view frame it sends comes from here."""
     room = c.room
     seqs = dict(room.get("viewSeq") or {})
     connected = _connected(conns)
@@ -51,11 +58,9 @@ def changed_frames(
     at = views.server_clock()  # one reading for the whole fan-out (env reads, every viewer alike)
     for viewer in viewers:
         who = None if viewer == views.SPECTATOR else viewer
-        if state is None:
-            view = views.lobby_view(room, connected, who, setup_error)
-        else:
-            view = views.game_view(state, room, connected, who)
-        rendered = views.render(view)  # serialised once: fingerprinted, and sent if it changed
+        rendered = views.render(
+            _view(room, state, connected, who, setup_error)
+        )  # serialised once: fingerprinted, and sent if it changed
         new[viewer] = views.digest(rendered)
         if viewer not in old and viewer in before_viewers:
             # connected without a write (spectators): rebuild the view as it was before
@@ -81,6 +86,8 @@ def changed_frames(
             )
 
         patches.plan(c, conns, changed, old, seqs, at, frames, rebuild, sync_to)
+    if sync_to is not None and sync_to not in frames:  # unchanged: its full view all the same
+        frames[sync_to] = full_view(room, state, conns, sync_to)
     return frames
 
 

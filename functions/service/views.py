@@ -1,6 +1,7 @@
 """Per-connection views: the engine's view of one viewer, plus room data the engine doesn't know.
 
-`build` returns the view WITHOUT `serverNow`; `digest` fingerprints it so "did this viewer's
+`game_view` (and `lobby_view` before the game) returns the view WITHOUT `serverNow`; `digest`
+fingerprints it so "did this viewer's
 view change?" is one comparison with the digest stored at the last write; `frame` adds
 `serverNow`/`clockRate` and wraps it in the `{"type": "view", ...}` frame. The view is
 serialised once, by the declared models of `server_frames.py` (`render`): the fingerprint and

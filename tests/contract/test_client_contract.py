@@ -132,3 +132,17 @@ def test_the_headless_client_plays_a_whole_game(stack, preset) -> None:
         assert running and not any(_roles_seen_while_running(v) for v in running), p.name
         # the bot answers only what its view offers: a refusal is only a race with a phase change
         assert [e for e in p.errors if not _raced(p, e)] == [], p.errors
+
+
+def test_a_test_only_roles_own_night_action_is_played_over_the_socket(stack) -> None:
+    """The owl (tests/unit/tinypreset.py: its own role, action model, task and result, declared
+    in that module alone) watches over a real socket: the frame union built from the registered
+    presets takes ``owlWatch``, the engine applies it and the owl's view carries its result."""
+    players = asyncio.run(asyncio.wait_for(_game(stack, "tiny"), 280))
+    owl = next(p for p in players if p.view["you"]["role"] == "owl")
+    views = [f.data["view"] for f in owl.frames if isinstance(f.data, dict) and f.data.get("type") == "view"]
+    private = [v["private"] for v in views if v.get("private")]
+    assert any(p["task"] == "owlWatch" for p in private)
+    results = [r for p in private for r in p["results"] if r["kind"] == "owlWatch"]
+    assert results and {r["result"] for r in results} <= {"mafia", "notMafia"}
+    assert [e for e in owl.errors if not _raced(owl, e)] == [], owl.errors

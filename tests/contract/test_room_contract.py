@@ -8,8 +8,10 @@ import contractkit as kit
 from registry import rejoin_test_only
 
 import mafia_engine as me
+from mafia_engine import actions
 from mafia_engine.presets import PRESETS
 from mafia_engine.tasks import TASKS
+from service import frames
 
 
 def _defaults(preset: str) -> dict:
@@ -91,3 +93,14 @@ def test_a_room_of_bots_plays_to_the_end_at_both_ends_of_the_range(api, preset) 
         assert refused == [], refused
         api.disconnect("cp1")
         api.gw.clear()
+
+
+def test_every_action_the_preset_declares_itself_is_a_client_frame(preset) -> None:
+    """A preset's own actions (``Preset.action_models``) reach the wire: the socket's frame
+    union is built from the registered presets (functions/service/frames.py ``FrameSet``), so
+    none of them is refused as an unknown action before its room's engine sees it."""
+    own = {actions.type_of(m) for m in PRESETS[preset].action_models}
+    taken = {f.tag() for f in frames.ENGINE_FRAMES} | frames.ROOM_ACTIONS
+    assert own <= taken, own - taken
+    for typ in sorted(own):  # the frame carries the preset's own model to the engine
+        assert frames.FRAMES[typ].model in PRESETS[preset].action_models or typ in frames.ROOM_ACTIONS

@@ -23,7 +23,7 @@ def game_stack():
 
 @pytest.fixture(scope="session")
 def manual_stack():
-    """The real handlers on a manual clock: tests step game time (``stack.astep``) instead of
+    """The real handlers on a manual clock: tests step game time (``StackProcess.astep``) instead of
     sleeping for it; seeded Scheduler duplicates (one in three)."""
     stack = start_stack("--duplicate-probability", "0.3", manual_clock=True, seed=SEED)
     yield stack

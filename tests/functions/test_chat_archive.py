@@ -15,6 +15,7 @@ import pytest
 
 from service import chat_archive
 from service.chat_archive import ARCHIVE_BATCH
+from service.storage import WritePlan
 
 
 def msg(channel: str, n: int, text: str | None = None) -> dict:
@@ -294,7 +295,7 @@ def grow_archive(api, lines: int) -> None:
         seq = room["archive"]["seq"]
         items = [(seq + 1 + k, b) for k, b in enumerate(batches[chunk : chunk + 40])]
         room["archive"]["seq"] = seq + len(items)
-        api.svc.store.save(snap, room, snap.state, chat_items=items)
+        api.svc.store.save(snap, room, snap.state, WritePlan(chat_items=tuple(items)))
 
 
 class ChatReads:

@@ -190,7 +190,7 @@ class ManagementApi:
 def mgmt(svc) -> ManagementApi:
     """The service's gateway is the real `ApiGateway` over `ManagementApi`."""
     client = ManagementApi()
-    svc.gateway = svc.uow.gateway = ApiGateway(client, now=lambda: REAL_NOW)
+    svc.gateway = svc.pipeline.gateway = ApiGateway(client, now=lambda: REAL_NOW)
     return client
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from local.gateway import Gateway
+from local.gateway import GatewayServer
 
 
 class _Request:
@@ -30,7 +30,7 @@ def test_a_clock_step_waits_for_the_frames_the_gateway_received_before_it():
         order.append("frame")
 
     async def body() -> dict:
-        gw = Gateway(runtime=None, web_dir=None, rest_resources=(), step_clock=step_clock)
+        gw = GatewayServer(runtime=None, web_dir=None, rest_resources=(), step_clock=step_clock)
         gw._spawn(slow_frame())  # noqa: SLF001 - as the socket reader does for a message
         res = await gw.clock_step(_Request({"advance": 5}))
         return json.loads(res.body)

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import mafia_engine as me
 from mafia_engine.presets import PRESETS, register, unregister
-from mafia_engine.roles import TOWN, Role
+from mafia_engine.roles import CORE, TOWN, Role
+from mafia_engine.tasks import TASKS
 from mafia_engine.testing import random_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,6 +114,36 @@ def test_no_role_or_night_task_literal_outside_the_preset_that_owns_it() -> None
             if pattern.search(code):
                 found.append(f"{path.relative_to(ROOT)}:{no}: {line.strip()}")
     assert not found, "\n".join(found)
+
+
+# The engine's shared modules: every rule system reads them, so they name no role and no night
+# task a preset owns; the core roles and tasks (mafia, police, doctor, citizen; mafiaTarget,
+# investigate, heal) are named only where they are declared.
+SHARED = [
+    *sorted(ENGINE.glob("*.py")),
+    *(ENGINE / "presets" / name for name in ("__init__.py", "base.py", "shared.py")),
+]
+CORE_OWNERS = ("roles.py", "tasks.py", "actions.py")  # the core roles, tasks and action models
+
+
+def test_no_preset_owned_role_or_task_literal_in_the_engines_shared_modules() -> None:
+    me.ROLES  # noqa: B018 -- every preset imported, every role and task declared
+    teams = {r.team for r in me.ROLES.values()}
+    night = {n for n, t in TASKS.items() if t.night}
+    owned = (set(me.ROLES) - set(CORE) - teams) | (night - _CORE_NIGHT)
+    core = (set(CORE) - teams) | (night & _CORE_NIGHT)
+    assert "soldier" in owned and "mediumPeek" in owned and "police" in core  # the scan sees them
+    found = []
+    for path in SHARED:
+        words = owned if path.name in CORE_OWNERS and path.parent == ENGINE else owned | core
+        pattern = re.compile("[\"'](" + "|".join(sorted(words)) + ")[\"']")
+        for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line.split("#", 1)[0]):
+                found.append(f"{path.relative_to(ROOT)}:{no}: {line.strip()}")
+    assert not found, "\n".join(found)
+
+
+_CORE_NIGHT = frozenset({r.night for r in CORE.values() if r.night})
 
 
 def test_the_engine_has_no_import_cycle() -> None:

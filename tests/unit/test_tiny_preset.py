@@ -108,7 +108,7 @@ def test_a_preset_brings_its_own_action_models_into_the_union(tiny):
             **{f: getattr(tiny, f) for f in tiny.__dataclass_fields__},
             "name": "waving",
             "actions": {**tiny.actions, "wave": wave},
-            "action_models": (_Wave,),
+            "action_models": (*tiny.action_models, _Wave),
             "phases": {
                 k: (p if k != "night" else type(p)(**{**p.__dict__, "actions": p.actions | {"wave"}}))
                 for k, p in tiny.phases.items()

@@ -1,18 +1,23 @@
 """A preset that lives in the tests alone: proof that a rule system is one module.
 
-"Tiny": 4 to 6 players, one mafioso, everyone else a citizen. A night (the mafioso picks a
-victim or nobody, everyone else confirms sleep) then a day vote (the most votes, unique, is
-executed; abstaining is allowed), until no mafia is left or the mafia equal the town.
+"Tiny": 4 to 6 players, one mafioso, one owl, everyone else a citizen. A night (the mafioso
+picks a victim or nobody, the owl watches one living player, everyone else confirms sleep)
+then a day vote (the most votes, unique, is executed; abstaining is allowed), until no mafia
+is left or the mafia equal the town. At dawn the owl learns what its check of the watched
+player reads (``Role.check_reads``: "mafia" or "notMafia").
 
 Nothing outside this file knows it: ``register()`` adds it to the engine's registry, and
-the generic API, the view gate, the action union, the random player and the bots read its
-declaration. It reuses the shared rule pieces and the library's action models.
+the generic API, the view gate, the action union, the socket's frame union, the random
+player and the bots read its declaration. It reuses the shared rule pieces and the library's
+action models; the owl is a role of its own with its own night action (``OwlWatch``), task
+(``owlWatch``) and private result: what a new role with a night power needs, in one module.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: test tiers load this file under other module names
+# (spec_from_file_location, not in sys.modules), where pydantic could not resolve string annotations.
+from typing import Any, Literal
 
-from typing import Any
-
+from mafia_engine.actions import PlayerAction
 from mafia_engine.errors import InvalidAction
 from mafia_engine.game import Game
 from mafia_engine.options import OptionSpec
@@ -21,7 +26,8 @@ from mafia_engine.presets import Preset, Rules
 from mafia_engine.presets import register as _register
 from mafia_engine.presets import unregister as _unregister
 from mafia_engine.presets.shared import act_chat, all_in, check_mafia_target, finish_game, tally_ballots
-from mafia_engine.roles import MAFIA, core, team_of
+from mafia_engine.roles import MAFIA, TOWN, Role, core, team_of
+from mafia_engine.tasks import Task
 from mafia_engine.wins import mafia_parity, no_mafia_left
 
 NAME = "tiny"
@@ -34,8 +40,25 @@ OPTIONS = (
 )
 
 
+# --- the owl: a role with a night power, declared here alone ----------------------------------
+class OwlWatch(PlayerAction):
+    """The owl watches one living player tonight (learns what a check of them reads)."""
+
+    type: Literal["owlWatch"]
+    target: str
+
+
+OWL_WATCH = Task("owlWatch", "owlWatch", targeted=True, night=True, learns=True, aim="peek")
+ROLES = (
+    core("mafia", channel=None),
+    Role("owl", TOWN, night="owlWatch", check_reads="notMafia", power="roledesc.citizen"),
+    core("citizen"),
+)
+ROLE_BY_ID = {r.id: r for r in ROLES}
+
+
 def deal(opts: dict, n: int) -> list[str]:
-    return ["mafia"] + ["citizen"] * (n - 1)
+    return ["mafia", "owl"] + ["citizen"] * (n - 2)
 
 
 def start(g: Game) -> None:
@@ -49,7 +72,13 @@ def _night_begin(g: Game) -> None:
 
 
 def _night_end(g: Game) -> None:
-    victim = next((t for t in g.phase["acts"].values() if t), None)
+    acts = g.phase["acts"]
+    for pid, t in acts.items():  # the owl's check, read from the watched role's declaration
+        if ROLE_BY_ID[g.by_id[pid]["role"]].night == "owlWatch" and t is not None:
+            reads = ROLE_BY_ID[g.by_id[t]["role"]].check_reads
+            result = {"day": g.day, "kind": "owlWatch", "target": t, "result": reads}
+            g.s["results"].setdefault(pid, []).append(result)
+    victim = next((t for pid, t in acts.items() if t and team_of(g.by_id[pid]["role"]) == MAFIA), None)
     if victim is not None:
         g.kill(g.by_id[victim], "mafia")
     if not g.check_win("night"):
@@ -69,6 +98,12 @@ def act_night(g: Game, a: Any) -> None:
         why = check_mafia_target(g.s, g.by_id, p, target)
         if why:
             raise InvalidAction(*why)
+    elif a.type == "owlWatch":
+        if ROLE_BY_ID[p["role"]].night != "owlWatch":
+            raise InvalidAction("not_your_role", "only the owl watches")
+        q = g.by_id.get(target)
+        if q is None or not q["alive"] or q is p:
+            raise InvalidAction("bad_target", "watch another living player")
     acts[p["id"]] = target
     if all_in(g, acts):
         _night_end(g)
@@ -155,6 +190,9 @@ def private(s: dict, p: dict) -> dict:
         elif team_of(p["role"]) == MAFIA:
             task = "mafiaTarget"
             targets = [q["id"] for q in s["players"] if q["alive"] and team_of(q["role"]) != MAFIA]
+        elif ROLE_BY_ID[p["role"]].night == "owlWatch":
+            task = "owlWatch"
+            targets = [q["id"] for q in s["players"] if q["alive"] and q is not p]
         else:
             task = "sleep"
     elif p["alive"] and ph["kind"] == "vote":
@@ -163,13 +201,13 @@ def private(s: dict, p: dict) -> dict:
         else:
             task = "vote"
             targets = [q["id"] for q in s["players"] if q["alive"] and q is not p]
-    results: list = []
+    results = [dict(r) for r in s["results"].get(p["id"], ())]
     return {"task": task, "targets": targets, "choice": choice, "teamChoices": {}, "results": results}
 
 
 TINY = Preset(
     name=NAME,
-    roles=(core("mafia", channel=None), core("citizen")),
+    roles=ROLES,
     channels=("day", "mafia", "dead", "system"),
     order=lambda opts: [{"kind": "night"}, {"kind": "vote"}],
     title="Tiny (tests only)",
@@ -182,7 +220,7 @@ TINY = Preset(
     phases={
         s.kind: s
         for s in (
-            PhaseSpec("night", _night_begin, _night_end, frozenset({"mafiaTarget", "sleep"})),
+            PhaseSpec("night", _night_begin, _night_end, frozenset({"mafiaTarget", "owlWatch", "sleep"})),
             PhaseSpec("vote", _vote_begin, _vote_end, frozenset({"vote"}), day=True),
             PhaseSpec("ended", timeout=None),
         )
@@ -190,10 +228,13 @@ TINY = Preset(
     actions={
         "chat": lambda g, a: act_chat(g, a, chat_refusal),
         "mafiaTarget": act_night,
+        "owlWatch": act_night,
         "sleep": act_night,
         "vote": act_vote,
     },
-    tasks=frozenset({"none", "done", "sleep", "mafiaTarget", "vote"}),
+    action_models=(OwlWatch,),
+    tasks=frozenset({"none", "done", "sleep", "mafiaTarget", "owlWatch", "vote"}),
+    own_tasks=(OWL_WATCH,),
     win_checks=(no_mafia_left, mafia_parity),
     finish=finish,
     read_channels=read_channels,

@@ -243,7 +243,6 @@ def new_game(
                 "diedDay": None,
                 "diedBy": None,
                 "revealed": None,
-                "soldierUsed": False,
                 "connected": True,
                 "seenToday": True,
                 "absentDays": 0,
@@ -258,8 +257,6 @@ def new_game(
         "events": [],
         "log": [],  # secret record for review() (game.Game.record)
         "votes": None,
-        "mvpVotes": {},
-        "nominatedBy": None,
         "winner": None,
         "result": None,
         "paused": None,

@@ -89,11 +89,6 @@ def chat_model(channels: Iterable[str]) -> type[Chat]:
     return model
 
 
-class AdjustTime(PlayerAction):
-    type: Literal["adjustTime"]
-    delta: int_choice(15, -15)  # type: ignore[valid-type]
-
-
 class Vote(PlayerAction):
     type: Literal["vote"]
     target: str  # a player id or "abstain"
@@ -116,11 +111,6 @@ class Investigate(PlayerAction):
 
 class Heal(PlayerAction):
     type: Literal["heal"]
-    target: str
-
-
-class MediumPeek(PlayerAction):
-    type: Literal["mediumPeek"]
     target: str
 
 
@@ -152,43 +142,6 @@ class EndTurn(PlayerAction):
     """Original speech: end the turn without a nomination; city/original defense: done speaking."""
 
     type: Literal["endTurn"]
-
-
-class Nominate(PlayerAction):
-    """Original speech: the speaker ends the turn naming one suspect (null: nobody)."""
-
-    type: Literal["nominate"]
-    target: str | None
-
-
-class GodfatherCheck(PlayerAction):
-    type: Literal["godfatherCheck"]
-    target: str
-
-
-class NinjaCheck(PlayerAction):
-    type: Literal["ninjaCheck"]
-    target: str
-
-
-class LawyerPeek(PlayerAction):
-    type: Literal["lawyerPeek"]
-    target: str
-
-
-class YakuzaTarget(PlayerAction):
-    type: Literal["yakuzaTarget"]
-    target: str | None
-
-
-class MadmanKill(PlayerAction):
-    type: Literal["madmanKill"]
-    target: str | None
-
-
-class Arrest(PlayerAction):
-    type: Literal["arrest"]
-    target: str | None
 
 
 class Pause(PlayerAction):
@@ -237,28 +190,21 @@ class PhaseTimeout(Action):
 
 # Actions every game takes whatever its preset (routed by ``apply`` itself).
 CORE = (Chat, Presence, Pause, Resume, EndGame, Leave, Remove, PhaseTimeout)
-# Every model a preset may name in ``Preset.actions`` without declaring it itself.
+# Every model a preset may name in ``Preset.actions`` without declaring it itself: the actions
+# more than one preset takes. A preset's own action is declared in its package
+# (``presets/<name>/actions.py``) and named in ``Preset.action_models``.
 LIBRARY = (
     Chat,
-    AdjustTime,
     Vote,
     Confirm,
     MafiaTarget,
     Investigate,
     Heal,
-    MediumPeek,
     ReadyEarly,
     SeenRole,
     Presence,
     Sleep,
     EndTurn,
-    Nominate,
-    GodfatherCheck,
-    NinjaCheck,
-    LawyerPeek,
-    YakuzaTarget,
-    MadmanKill,
-    Arrest,
     Pause,
     Resume,
     EndGame,

@@ -45,11 +45,10 @@ def clone(s: dict) -> dict:
     c["chat"] = list(s["chat"])
     c["events"] = list(s["events"])
     c["results"] = {k: list(v) for k, v in s["results"].items()}
-    c["mvpVotes"] = dict(s["mvpVotes"])
     c["votes"] = _copy_value(s["votes"])
     if "log" in s:  # the secret record for the post-game review (append-only, like events)
         c["log"] = list(s["log"])
-    if "extra" in s:  # preset-specific bookkeeping (city, original): one level deep
+    if "extra" in s:  # a preset's own bookkeeping (classic, city, original): one level deep
         c["extra"] = {k: _copy_value(v) for k, v in s["extra"].items()}
     return c
 

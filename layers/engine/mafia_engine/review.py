@@ -39,8 +39,8 @@ _ORDER = {
 def _night_items(entry: dict, night_of: dict[str, str | None]) -> list[dict]:
     """Night choices: ``acts`` is {player: {action: target}} (original) or {player: target}."""
     items = []
-    for pid, target in (entry.get("mafiaPicks") or {}).items():
-        items.append({"kind": "act", "player": pid, "action": "mafiaTarget", "target": target})
+    for pid, target in (entry.get("mafiaPicks") or {}).items():  # classic: the team's picks
+        items.append({"kind": "act", "player": pid, "action": night_of[pid] or "act", "target": target})
     for pid, acts in (entry.get("acts") or {}).items():
         if isinstance(acts, dict):
             for action, target in acts.items():

@@ -3,8 +3,10 @@
 A preset declares every role it deals once, in its own module (``Preset.roles``, in the
 rulebook's display order): team, night task, chat channel, what a check of it reads and
 the i18n key of its one-line power. That declaration is the role catalogue the view's
-``rules.roles`` carries (``catalogue.py``); the client, the bots, the scripted clients and
-the fuzz generator read it there.
+``rules.roles`` carries (``Role.as_view``, gathered by ``presets.base.Preset.rules_view``);
+the client, the bots, the scripted clients and the fuzz generator read it there. The rules
+read it too: a check's reading, vote weight, armour and immunity come from the declaration,
+never from a role's name.
 
 The core roles (mafia, police, doctor, citizen: in every preset) live here; a preset takes
 one as it is or with its own changes (``core("police", check_reads="criminal")``). Building
@@ -35,6 +37,9 @@ class Role:
     power: str = ""  # i18n key of its one-line power ("" -> "roledesc.<id>")
     vote_weight: int = 1
     armor: int = 0  # night attacks it survives (classic's soldier: one)
+    # an execution vote against it passes without executing: its role is revealed instead
+    # (classic's politician). Not in ``as_view``: the power's words say it (``power``).
+    vote_immune: bool = False
     # who this role learns at the start: "team" (its team mates with the same flag) or "pair"
     knows: str | None = None
 

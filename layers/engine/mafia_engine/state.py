@@ -18,11 +18,11 @@ A player (``state["players"][i]``)::
     diedDay: int | None
     diedBy: str | None  # mafia, vote, disconnect, left; original also yakuza, madman, arrest
     revealed: dict | None  # public reveal: {"team"} or {"role", "team"}
-    soldierUsed: bool
     connected: bool  # last presence reported by the room layer
     seenToday: bool  # connected at some moment of the current day
     absentDays: int  # consecutive days without a connection
     lastChatAt: float | None  # for the rate limit
+    # and what a preset's ``start`` adds (classic: ``soldierUsed``)
 
 A chat message (``state["chat"][i]``; the key ``from`` is the speaker id or null)::
 
@@ -49,12 +49,13 @@ The state::
     chatSeqs: dict[str, int]  # messages so far per channel (the n of the next id minus one)
     events: list[dict]  # public announcements
     votes: dict | None  # today's public vote results
-    mvpVotes: dict[str, int]
-    nominatedBy: list[str] | None  # who nominated today's accused (MVP)
     winner: str | None
     result: dict | None
     paused: dict | None  # {"left": seconds | None, "by"}: the host froze the clock (pause/resume)
-    # city: {"dry": results in a row without elimination, "selfHealUsed"};
-    # original: {"werewolf": None | "mafia" | "yakuza" (the group it joined), "firstSeat"}
+    # a preset's own bookkeeping, set by its ``start``: classic: {"mvpVotes": {town id: count},
+    # "nominatedBy": who nominated today's accused} (and each player's ``soldierUsed``, the
+    # armour's one attack); city: {"dry": results in a row without elimination,
+    # "selfHealUsed"}; original: {"werewolf": None | "mafia" | "yakuza" (the group it joined),
+    # "firstSeat"}
     extra: dict[str, Any]
 """

@@ -64,7 +64,6 @@ TASKS: dict[str, Task] = {
             channel="mafia",
         ),
         Task("investigate", "investigate", targeted=True, night=True, learns=True, aim="suspect"),
-        Task("mediumPeek", "mediumPeek", targeted=True, night=True, learns=True, aim="peek"),
         Task("heal", "heal", targeted=True, night=True, aim="protect"),
     )
 }

@@ -1,11 +1,12 @@
 """The preset registry: name -> Preset, each built-in preset imported on first use.
 
 Adding a preset: write ``presets/<name>.py`` (or a package ``presets/<name>/`` when it is
-big, like the three built-in ones: setup, night, day, wins, views) building a
+big, like the three built-in ones: setup, actions, night, day, wins, views) building a
 ``Preset`` (see ``base.py``: option specs, ``deal``, ``start``, a ``PhaseSpec`` per phase
-kind, action handlers and any new action models, the tasks it hands out and its own ones,
-its chat channels, win checks, ``finish``, view hooks and its public ``Rules``); reuse what
-``presets/shared.py`` already has where the rule is the same; add it to ``BUILT_IN`` below;
+kind, action handlers and its own action models, its roles, the tasks it hands out and its
+own ones, its chat channels, win checks, ``finish``, view hooks and its public ``Rules``),
+joined by ``shared.assemble`` (the view hooks of its ``views`` module, ``chat``, ``ended``);
+reuse what ``presets/shared.py`` already has where the rule is the same; add it to ``BUILT_IN`` below;
 append its section to docs/rules.md. Nothing else in the engine, the bots or the client
 needs to change: they read the declaration (tests/unit/tinypreset.py is a preset that lives
 in the tests alone, added with ``register``).

@@ -4,7 +4,8 @@ about one rule system, declared in one place.
 The generic API (``mafia_engine/__init__.py``), the view gate, the action union, the bots
 and the client read a ``Preset`` (and the public ``Rules`` it carries into every view);
 none of them branches on a preset's name. A new rule system is one module building one of
-these, registered with ``presets.register``.
+these (directly, or with ``presets.shared.assemble`` from a package's parts), registered with
+``presets.register``.
 """
 
 from __future__ import annotations

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..actions import CORE_CHANNELS
 from ..chat import append, check_rate, check_text
 from ..errors import InvalidAction, quoted
 from ..game import Game
 from ..options import OptionSpec
-from ..roles import MAFIA, team_of
+from ..phases import PhaseSpec
+from ..roles import MAFIA, ROLES, Role, team_of
+from .base import Preset
 
 __all__ = [
     "act_chat",
@@ -29,6 +32,44 @@ __all__ = [
     "role_reveal_begin",
     "tally_ballots",
 ]
+
+
+def assemble(views: Any, *, phases: Iterable[PhaseSpec], actions: dict, **fields: Any) -> Preset:
+    """A ``Preset`` from a preset package's parts, with what every built-in one joins alike:
+    the view hooks of its ``views`` module (``chat_refusal``, ``read_channels``,
+    ``known_roles``, ``private``, ``allies``; ``write_channels`` if it has one, else every
+    declared channel ``chat_refusal`` allows), the ``chat`` action checked by ``chat_refusal``
+    (unless ``actions`` has its own ``chat``) and the ``ended`` phase. ``fields``: the rest of
+    the ``Preset`` (name, roles, options, deal, start, ...)."""
+    refusal = views.chat_refusal
+    channels = fields.get("channels", CORE_CHANNELS)
+
+    def write_channels(s: dict, p: dict | None) -> tuple[str, ...]:
+        return () if p is None else tuple(ch for ch in channels if refusal(s, p, ch) is None)
+
+    return Preset(
+        phases={p.kind: p for p in (*phases, PhaseSpec("ended", timeout=None))},
+        actions={"chat": lambda g, a: act_chat(g, a, refusal), **actions},
+        read_channels=views.read_channels,
+        write_channels=getattr(views, "write_channels", write_channels),
+        known_roles=views.known_roles,
+        private=views.private,
+        allies=views.allies,
+        **fields,
+    )
+
+
+def role_table(roles: Iterable[Role]) -> Callable[[str], Role]:
+    """A preset's lookup of the roles it declares, by id, for the rules that have a state but
+    no ``Game`` (view hooks); a role a variant registered on top of the preset added is found
+    by its first declaration (``roles.ROLES``). Rules with a ``Game`` ask ``g.role(p)``."""
+    by_id = {r.id: r for r in roles}
+
+    def role_of(role_id: str) -> Role:
+        r = by_id.get(role_id)
+        return r if r is not None else ROLES[role_id]
+
+    return role_of
 
 
 def check_mafia_target(s: dict, by_id: dict, p: dict, t: str | None) -> tuple[str, str] | None:

@@ -11,7 +11,8 @@ every living player confirms exactly one action or a skip; the night ends when a
 confirmed or at the timer. Every confirmation (night action, vote) is final.
 
 The package: ``setup`` (characters, options, the deal), ``night``, ``day``, ``wins``,
-``views`` (chat and view hooks); this module joins them into the ``Preset``.
+``views`` (chat and view hooks); this module joins them into the ``Preset``
+(``shared.assemble``).
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from __future__ import annotations
 from ...game import Game
 from ...phases import PhaseSpec
 from ...wins import mafia_parity, no_mafia_left
-from ..base import Preset, Rules
+from ..base import Rules
 from ..shared import (
-    act_chat,
     act_seen_role,
     all_in,
+    assemble,
     role_reveal_begin,
 )
+from . import views
 from .day import (
     _advance_ready,
     _defense_begin,
@@ -52,14 +54,6 @@ from .setup import (
     ROLES,
     deal,
     start,
-)
-from .views import (
-    allies,
-    chat_refusal,
-    known_roles,
-    private,
-    read_channels,
-    write_channels,
 )
 from .wins import (
     finish,
@@ -90,44 +84,37 @@ def after_leave(g: Game, p: dict) -> None:
             _defense_timeout(g)
 
 
-PHASES: dict[str, PhaseSpec] = {
-    p.kind: p
-    for p in (
-        PhaseSpec("roleReveal", role_reveal_begin, _to_night, frozenset({"seenRole", "readyEarly"})),
-        PhaseSpec(
-            "night", _night_begin, resolve_night, frozenset({*NIGHT_CHECKS, "sleep"}), review=("acts",)
-        ),
-        PhaseSpec(
-            "discussion",
-            _discussion_begin,
-            _to_vote,
-            frozenset({"readyEarly"}),
-            public=("readyCount",),
-            day=True,
-        ),
-        PhaseSpec(
-            "vote",
-            _vote_begin,
-            close_vote,
-            frozenset({"vote"}),
-            public=("round", "candidates"),
-            day=True,
-            review=("round", "candidates", "votes"),
-        ),
-        PhaseSpec(
-            "defense",
-            _defense_begin,
-            _defense_timeout,
-            frozenset({"endTurn"}),
-            public=("suspects",),
-            day=True,
-        ),
-        PhaseSpec("ended", timeout=None),
-    )
-}
+PHASES: tuple[PhaseSpec, ...] = (
+    PhaseSpec("roleReveal", role_reveal_begin, _to_night, frozenset({"seenRole", "readyEarly"})),
+    PhaseSpec("night", _night_begin, resolve_night, frozenset({*NIGHT_CHECKS, "sleep"}), review=("acts",)),
+    PhaseSpec(
+        "discussion",
+        _discussion_begin,
+        _to_vote,
+        frozenset({"readyEarly"}),
+        public=("readyCount",),
+        day=True,
+    ),
+    PhaseSpec(
+        "vote",
+        _vote_begin,
+        close_vote,
+        frozenset({"vote"}),
+        public=("round", "candidates"),
+        day=True,
+        review=("round", "candidates", "votes"),
+    ),
+    PhaseSpec(
+        "defense",
+        _defense_begin,
+        _defense_timeout,
+        frozenset({"endTurn"}),
+        public=("suspects",),
+        day=True,
+    ),
+)
 
 ACTIONS = {
-    "chat": lambda g, a: act_chat(g, a, chat_refusal),
     "seenRole": lambda g, a: act_seen_role(g, a, _advance_ready),
     "readyEarly": act_ready_early,
     "vote": act_vote,
@@ -147,7 +134,8 @@ def order(opts: dict) -> list[dict]:
     ]
 
 
-CITY = Preset(
+CITY = assemble(
+    views,
     name="city",
     title="City (seed 001)",
     rules=Rules(),
@@ -165,9 +153,4 @@ CITY = Preset(
     win_checks=(no_mafia_left, mafia_parity),
     finish=finish,
     after_leave=after_leave,
-    read_channels=read_channels,
-    write_channels=write_channels,
-    known_roles=known_roles,
-    private=private,
-    allies=allies,
 )

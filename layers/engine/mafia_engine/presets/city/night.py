@@ -19,6 +19,7 @@ from ..shared import (
 )
 from .setup import (
     NIGHT_ABILITY,
+    role_of,
 )
 from .wins import (
     _check_draw,
@@ -52,13 +53,13 @@ def resolve_night(g: Game) -> None:
     # the doctor's protection and the commissar's check work even if they are tonight's victim
     heal = None
     for pid, t in acts.items():
-        role = g.by_id[pid]["role"]
-        if role == "doctor" and t is not None:
+        task = NIGHT_ABILITY.get(g.by_id[pid]["role"])  # who heals and who checks: the declaration
+        if task == "heal" and t is not None:
             heal = t
             if t == pid:
                 s["extra"]["selfHealUsed"] = True
-        elif role == "police" and t is not None:
-            verdict = "mafia" if team_of(g.by_id[t]["role"]) == MAFIA else "notMafia"
+        elif task == "investigate" and t is not None:
+            verdict = role_of(g.by_id[t]["role"]).check_reads
             add_result(s, pid, night, "investigate", t, verdict)
     s["lastHeal"] = {"night": night, "target": heal} if heal else None
     victim = g.by_id[target] if target is not None else None

@@ -14,6 +14,7 @@ from ..shared import (
     ROLE_REVEAL_SECONDS,
     SUBSTITUTE_APPROVAL,
     SUBSTITUTES,
+    role_table,
 )
 
 # "Подготовьте город": players -> mafia when the count is automatic
@@ -26,6 +27,7 @@ CHANNELS = ("day", "dead", "system")
 # no chat of its own (it agrees at night by confirmed picks)
 ROLES: tuple[Role, ...] = (core("mafia", channel=None), core("police"), core("doctor"), core("citizen"))
 NIGHT_ABILITY = {r.id: r.night for r in ROLES if r.night}
+role_of = role_table(ROLES)  # id -> this preset's declaration
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(

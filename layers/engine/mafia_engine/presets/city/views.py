@@ -39,12 +39,6 @@ def chat_refusal(s: dict, p: dict, channel: str) -> str | None:
     return None
 
 
-def write_channels(s: dict, p: dict | None) -> tuple[str, ...]:
-    if p is None:
-        return ()
-    return tuple(ch for ch in CHANNELS if chat_refusal(s, p, ch) is None)
-
-
 def read_channels(s: dict, p: dict | None) -> tuple[str, ...]:
     if s["phase"]["kind"] == "ended":
         return CHANNELS

@@ -4,8 +4,9 @@ every rule of it.
 Sections of docs/rulebooks/000-classic.txt are cited as §n. Our reading of anything the seed
 leaves open is in docs/rules.md, "Classic (seed 000)", each with the test that checks it.
 
-The package: ``setup`` (characters, options, the deal), ``day``, ``night``, ``wins``,
-``views`` (chat and view hooks); this module joins them into the ``Preset``.
+The package: ``setup`` (characters, options, the deal), ``actions`` (its own action models),
+``day``, ``night``, ``wins``, ``views`` (chat and view hooks); this module joins them into the
+``Preset`` (``shared.assemble``).
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from ...errors import InvalidAction
 from ...game import Game
 from ...phases import PhaseSpec
 from ...wins import mafia_parity, no_mafia_left
-from ..base import Preset, Rules
+from ..base import Rules
 from ..shared import (
-    act_chat,
     all_in,
+    assemble,
     role_reveal_begin,
 )
+from . import views
+from .actions import MODELS as ACTION_MODELS
 from .day import (
     _confirm_begin,
     _confirm_timeout,
@@ -48,17 +51,10 @@ from .setup import (
     AUTO_MAFIA,
     CHANNELS,
     OPTIONS,
+    OWN_TASKS,
     ROLES,
     check_options,
     deal,
-)
-from .views import (
-    allies,
-    chat_refusal,
-    known_roles,
-    private,
-    read_channels,
-    write_channels,
 )
 from .wins import (
     finish,
@@ -87,45 +83,38 @@ def _no_timeout(g: Game) -> None:  # pragma: no cover - ended has no deadline
     raise InvalidAction("game_over", "the game is over")
 
 
-PHASES: dict[str, PhaseSpec] = {
-    p.kind: p
-    for p in (
-        PhaseSpec(
-            "roleReveal", role_reveal_begin, _role_reveal_timeout, frozenset({"seenRole", "readyEarly"})
-        ),
-        PhaseSpec("greeting", _greeting_begin, end_day, frozenset(), day=True),
-        PhaseSpec(
-            "discussion",
-            _discussion_begin,
-            lambda g: g.goto("vote"),
-            frozenset({"adjustTime", "readyEarly"}),
-            public=("adjustedBy",),
-            day=True,
-        ),
-        PhaseSpec("vote", _vote_begin, _vote_timeout, frozenset({"vote"}), day=True, review=("votes",)),
-        PhaseSpec("defense", _defense_begin, _defense_timeout, frozenset(), public=("accused",), day=True),
-        PhaseSpec(
-            "confirm",
-            _confirm_begin,
-            _confirm_timeout,
-            frozenset({"confirm"}),
-            public=("accused",),
-            day=True,
-            review=("accused", "ballots"),
-        ),
-        PhaseSpec(
-            "night",
-            _night_begin,
-            _night_timeout,
-            frozenset(NIGHT_CHECKS),
-            review=("mafiaPicks", "mafiaTarget", "acts"),
-        ),
-        PhaseSpec("ended", timeout=None),
-    )
-}
+PHASES: tuple[PhaseSpec, ...] = (
+    PhaseSpec("roleReveal", role_reveal_begin, _role_reveal_timeout, frozenset({"seenRole", "readyEarly"})),
+    PhaseSpec("greeting", _greeting_begin, end_day, frozenset(), day=True),
+    PhaseSpec(
+        "discussion",
+        _discussion_begin,
+        lambda g: g.goto("vote"),
+        frozenset({"adjustTime", "readyEarly"}),
+        public=("adjustedBy",),
+        day=True,
+    ),
+    PhaseSpec("vote", _vote_begin, _vote_timeout, frozenset({"vote"}), day=True, review=("votes",)),
+    PhaseSpec("defense", _defense_begin, _defense_timeout, frozenset(), public=("accused",), day=True),
+    PhaseSpec(
+        "confirm",
+        _confirm_begin,
+        _confirm_timeout,
+        frozenset({"confirm"}),
+        public=("accused",),
+        day=True,
+        review=("accused", "ballots"),
+    ),
+    PhaseSpec(
+        "night",
+        _night_begin,
+        _night_timeout,
+        frozenset(NIGHT_CHECKS),
+        review=("mafiaPicks", "mafiaTarget", "acts"),
+    ),
+)
 
 ACTIONS = {
-    "chat": lambda g, a: act_chat(g, a, chat_refusal),
     "adjustTime": act_adjust_time,
     "seenRole": act_seen_role_then_first_phase,
     "readyEarly": act_ready_early,
@@ -147,13 +136,15 @@ def order(opts: dict) -> list[dict]:
     )
 
 
-CLASSIC = Preset(
+CLASSIC = assemble(
+    views,
     name="classic",
     title="Classic (seed 000)",
     # picks stay open until the timer; the mafia may take theirs back; ready is not a task
     rules=Rules(confirm_locks=False, can_withdraw=True, ready_unseen=True),
     tasks=frozenset({"none", "ready", "done", "sleep", "vote", "confirm", *NIGHT_CHECKS}),
     roles=ROLES,
+    own_tasks=OWN_TASKS,
     channels=CHANNELS,
     order=order,
     min_players=4,
@@ -164,12 +155,8 @@ CLASSIC = Preset(
     start=start,
     phases=PHASES,
     actions=ACTIONS,
+    action_models=ACTION_MODELS,
     win_checks=(no_mafia_left, mafia_parity),
     finish=finish,
     after_leave=after_leave,
-    read_channels=read_channels,
-    write_channels=write_channels,
-    known_roles=known_roles,
-    private=private,
-    allies=allies,
 )

@@ -19,12 +19,18 @@ from ..shared import (
 from .setup import (
     GREETING_SECONDS,
     MIN_LEFT_AFTER_ADJUST,
-    _role,
 )
 
 
 # --- phases (§5.1) -----------------------------------------------------------------------------
 def start(g: Game) -> None:
+    """Classic's own bookkeeping, then the role reveal: each seat's armour (``soldierUsed``: the
+    one attack an armoured role survives, ``Role.armor``) and the MVP count (§6) in ``extra``."""
+    for p in g.s["players"]:
+        p["soldierUsed"] = False
+    # mvpVotes: town player id -> nominations that got a mafioso executed; nominatedBy: who
+    # nominated today's accused
+    g.s["extra"] = {"mvpVotes": {}, "nominatedBy": None}
     g.goto("roleReveal")
 
 
@@ -90,7 +96,7 @@ def _vote_timeout(g: Game) -> None:
         target = votes.get(p["id"], "abstain")
         ballots[p["id"]] = target
         if target != "abstain":
-            tally[target] = tally.get(target, 0) + _role(g.s, p["role"]).vote_weight
+            tally[target] = tally.get(target, 0) + g.role(p).vote_weight
     top = max(tally.values(), default=0)
     leaders = [pid for pid, n in tally.items() if n == top]
     accused = leaders[0] if top >= 1 and len(leaders) == 1 else None
@@ -101,7 +107,7 @@ def _vote_timeout(g: Game) -> None:
         g.system("No one was accused (tie or no votes). Night falls.")
         end_day(g)
         return
-    g.s["nominatedBy"] = [pid for pid, t in ballots.items() if t == accused]
+    g.s["extra"]["nominatedBy"] = [pid for pid, t in ballots.items() if t == accused]
     g.system(f"{accused} is accused and may speak in their defense.")
     g.goto("defense", accused=accused)
 
@@ -126,13 +132,13 @@ def _confirm_timeout(g: Game) -> None:
     accused = g.player(g.phase["accused"])
     yes = no = 0
     for pid, choice in g.phase["ballots"].items():
-        w = _role(g.s, g.by_id[pid]["role"]).vote_weight
+        w = g.role(g.by_id[pid]).vote_weight
         if choice == "yes":
             yes += w
         else:
             no += w
     passed = yes > no
-    immune = passed and accused["role"] == "politician"
+    immune = passed and g.role(accused).vote_immune
     confirm = {
         "accused": accused["id"],
         "yes": yes,
@@ -148,8 +154,8 @@ def _confirm_timeout(g: Game) -> None:
         g.system(f"{accused['id']} is the politician and cannot be executed.")
     elif passed:
         if team_of(accused["role"]) == MAFIA:
-            mvp = g.s["mvpVotes"]
-            for pid in g.s.get("nominatedBy") or ():
+            mvp = g.s["extra"]["mvpVotes"]
+            for pid in g.s["extra"]["nominatedBy"] or ():
                 if team_of(g.by_id[pid]["role"]) != MAFIA:
                     mvp[pid] = mvp.get(pid, 0) + 1
         g.kill(accused, "vote")

@@ -18,9 +18,6 @@ from ..shared import (
 from .day import (
     start_day,
 )
-from .setup import (
-    _role,
-)
 
 
 def _night_begin(g: Game) -> None:
@@ -33,7 +30,10 @@ def _night_begin(g: Game) -> None:
 
 
 def _night_timeout(g: Game) -> None:
-    """§5.5 resolution order: mafia target, doctor, soldier, death, private results."""
+    """§5.5 resolution order: mafia target, doctor, soldier, death, private results.
+
+    Each role's part is read from its declaration (``setup.ROLES``): who heals and who checks
+    by their night task, the soldier by its armour, what a check learns by ``check_reads``."""
     ph = g.phase
     s = g.s
     night = g.day
@@ -46,13 +46,14 @@ def _night_timeout(g: Game) -> None:
             if pool:
                 target_id = pool[g.rand_below(len(pool))]["id"]
     acts = ph["acts"]
-    heal = next((t for a, t in acts.items() if g.by_id[a]["role"] == "doctor"), None)
+    night_task = {a: g.role(g.by_id[a]).night for a in acts}
+    heal = next((t for a, t in acts.items() if night_task[a] == "heal"), None)
     if target_id is not None:
         target = g.by_id[target_id]
         if target_id == heal:
             g.event("saved")
             g.system("The doctor saved someone tonight.")
-        elif target["role"] == "soldier" and not target["soldierUsed"]:
+        elif g.role(target).armor and not target["soldierUsed"]:
             target["soldierUsed"] = True
             g.reveal(target, "role")
             g.event("soldierSurvived", player=target_id)
@@ -65,18 +66,14 @@ def _night_timeout(g: Game) -> None:
         g.system("The night was quiet.")
     s["lastHeal"] = {"night": night, "target": heal} if heal else None
     for actor_id, t in acts.items():
-        actor = g.by_id[actor_id]
-        role = actor["role"]
-        if role == "police":
+        task = night_task[actor_id]
+        if task == "investigate":
             tp = g.by_id[t]
-            if g.options["policeRevealRole"]:
-                outcome = tp["role"]
-            else:
-                outcome = "mafia" if team_of(tp["role"]) == MAFIA else "notMafia"
+            outcome = tp["role"] if g.options["policeRevealRole"] else g.role(tp).check_reads
             s["results"].setdefault(actor_id, []).append(
                 {"day": night, "kind": "investigate", "target": t, "result": outcome}
             )
-        elif role == "medium":
+        elif task == "mediumPeek":
             s["results"].setdefault(actor_id, []).append(
                 {"day": night, "kind": "mediumPeek", "target": t, "result": g.by_id[t]["role"]}
             )
@@ -128,7 +125,7 @@ NIGHT_CHECKS = {
 def act_night(g: Game, a: Any) -> None:
     """Every night ability: role check, target check, then record (changeable until dawn)."""
     p = g.actor(a.player)
-    if _role(g.s, p["role"]).night != a.type:
+    if g.role(p).night != a.type:
         raise InvalidAction("not_your_role", f"your role cannot {a.type}")
     why = NIGHT_CHECKS[a.type](g.s, g.by_id, p, a.target)
     if why:

@@ -9,12 +9,13 @@ from __future__ import annotations
 from ...errors import InvalidAction
 from ...options import OptionSpec
 from ...roles import TOWN, Role, core
-from .. import PRESETS
+from ...tasks import Task
 from ..shared import (
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
     SUBSTITUTE_APPROVAL,
     SUBSTITUTES,
+    role_table,
 )
 
 # §4.4's 8 s role reveal is the option roleRevealSeconds (default 60: docs/rules.md, Classic "Set-up")
@@ -40,16 +41,17 @@ ROLES: tuple[Role, ...] = (
     core("doctor"),
     Role("medium", TOWN, night="mediumPeek", check_reads="notMafia"),
     Role("soldier", TOWN, check_reads="notMafia", armor=1),
-    Role("politician", TOWN, check_reads="notMafia", vote_weight=2),
+    Role("politician", TOWN, check_reads="notMafia", vote_weight=2, vote_immune=True),
     Role("lover", TOWN, channel="lovers", check_reads="notMafia", knows="pair"),
     core("citizen"),
 )
 
 
-def _role(s: dict, role_id: str) -> Role:
-    """A role as the game's preset declares it (this one, or one registered on top of it)."""
-    return PRESETS[s["preset"]].role(role_id)
+role_of = role_table(ROLES)  # id -> this preset's declaration (view hooks; rules ask g.role)
 
+
+# classic's own task (the other night tasks are the core ones of ``tasks.TASKS``)
+OWN_TASKS = (Task("mediumPeek", "mediumPeek", targeted=True, night=True, learns=True, aim="peek"),)
 
 DAY_KINDS = frozenset({"greeting", "discussion", "vote", "defense", "confirm"})
 CHANNELS = ("day", "mafia", "dead", "lovers", "system")

@@ -13,7 +13,7 @@ from .night import (
 from .setup import (
     CHANNELS,
     DAY_KINDS,
-    _role,
+    role_of,
 )
 
 
@@ -53,12 +53,6 @@ def chat_refusal(s: dict, p: dict, channel: str) -> str | None:
     return "unknown channel"
 
 
-def write_channels(s: dict, p: dict | None) -> tuple[str, ...]:
-    if p is None:
-        return ()
-    return tuple(ch for ch in CHANNELS if chat_refusal(s, p, ch) is None)
-
-
 def read_channels(s: dict, p: dict | None) -> tuple[str, ...]:
     kind = s["phase"]["kind"]
     if kind == "ended":
@@ -87,11 +81,11 @@ def known_roles(s: dict, p: dict | None) -> set[str]:
     if not p["alive"] and s["options"]["deadSeeAll"]:
         return {q["id"] for q in players}
     known = {p["id"]}
-    knows = _role(s, p["role"]).knows
+    knows = role_of(p["role"]).knows
     if knows == "team":
         team = team_of(p["role"])
         known.update(
-            q["id"] for q in players if _role(s, q["role"]).knows == "team" and team_of(q["role"]) == team
+            q["id"] for q in players if role_of(q["role"]).knows == "team" and team_of(q["role"]) == team
         )
     elif knows == "pair":
         known.update(q["id"] for q in players if q["role"] == p["role"])
@@ -99,13 +93,13 @@ def known_roles(s: dict, p: dict | None) -> set[str]:
 
 
 def allies(s: dict, p: dict) -> list[dict]:
-    knows = _role(s, p["role"]).knows
+    knows = role_of(p["role"]).knows
     if knows == "team":
         team = team_of(p["role"])
         return [
             {"id": q["id"], "role": q["role"]}
             for q in s["players"]
-            if q is not p and _role(s, q["role"]).knows == "team" and team_of(q["role"]) == team
+            if q is not p and role_of(q["role"]).knows == "team" and team_of(q["role"]) == team
         ]
     if knows == "pair":
         return [
@@ -126,7 +120,7 @@ def private(s: dict, p: dict) -> dict:
         if kind == "roleReveal":
             task = "done" if p["id"] in ph.get("ready", ()) else "ready"
         elif kind == "night":
-            ability = _role(s, p["role"]).night
+            ability = role_of(p["role"]).night
             if ability is None:
                 task = "sleep"
             else:

@@ -27,7 +27,7 @@ _HOW = {
 
 def finish(g: Game, winner: str, cause: str) -> None:
     """§6 and §8.6: the result; a night ending counts as the day before (night n follows day n)."""
-    mvp_votes = g.s["mvpVotes"]
+    mvp_votes = g.s["extra"]["mvpVotes"]
     mvp = None
     if mvp_votes:  # §6: the town player with the most nominations that got a mafioso executed
         best = max(mvp_votes.values())

@@ -12,19 +12,23 @@ vote) → ... Night N is followed by day N. At night every living player confirm
 role does (possibly several things: the godfather kills and checks) or sleeps, so a dead
 investigator or godfather changes neither the night's structure nor its length.
 
-The package: ``setup`` (deal tables, characters, options, who is who), ``night``, ``day``,
-``wins``, ``views`` (chat and view hooks); this module joins them into the ``Preset``.
+The package: ``setup`` (deal tables, characters, options, who is who), ``actions`` (its own
+action models), ``night``, ``day``, ``wins``, ``views`` (chat and view hooks); this module
+joins them into the ``Preset`` (``shared.assemble``).
 """
 
 from __future__ import annotations
 
 from ...game import Game
 from ...phases import PhaseSpec
-from ..base import Preset, Rules
+from ..base import Rules
 from ..shared import (
     all_in,
+    assemble,
     role_reveal_begin,
 )
+from . import views
+from .actions import MODELS as ACTION_MODELS
 from .day import (
     _all_or_none_begin,
     _all_voted,
@@ -60,14 +64,6 @@ from .setup import (
     _werewolf_joins,
     deal,
     start,
-)
-from .views import (
-    act_chat_original,
-    allies,
-    known_roles,
-    private,
-    read_channels,
-    write_channels,
 )
 from .wins import (
     _check_end,
@@ -117,60 +113,56 @@ def after_dead_leave(g: Game, p: dict) -> None:
 
 
 # --- the preset ------------------------------------------------------------------------------------
-PHASES: dict[str, PhaseSpec] = {
-    p.kind: p
-    for p in (
-        PhaseSpec("roleReveal", role_reveal_begin, _to_night, frozenset({"seenRole", "readyEarly"})),
-        PhaseSpec("night", _night_begin, resolve_night, frozenset({*NIGHT_TYPES, "sleep"}), review=("acts",)),
-        PhaseSpec(
-            "speech",
-            _speech_begin,
-            _next_speaker,
-            frozenset({"nominate", "endTurn"}),
-            public=("speaker", "queue", "nominations"),
-            day=True,
-        ),
-        PhaseSpec(
-            "defense",
-            _defense_begin,
-            _next_defense,
-            frozenset({"endTurn"}),
-            public=("accused", "suspects"),
-            day=True,
-        ),
-        PhaseSpec(
-            "vote",
-            _vote_begin,
-            close_vote,
-            frozenset({"vote"}),
-            public=("round", "candidates", "voters"),
-            day=True,
-            review=("round", "candidates", "voters", "votes"),
-        ),
-        PhaseSpec(
-            "allOrNone",
-            _all_or_none_begin,
-            close_all_or_none,
-            frozenset({"confirm"}),
-            public=("suspects", "voters"),
-            day=True,
-            review=("suspects", "voters", "ballots"),
-        ),
-        PhaseSpec(
-            "lastWord",
-            _last_word_begin,
-            _next_last_word,
-            frozenset({"endTurn"}),
-            public=("player", "queue"),
-            day=True,
-            review=("player", "lines"),
-        ),
-        PhaseSpec("ended", timeout=None),
-    )
-}
+PHASES: tuple[PhaseSpec, ...] = (
+    PhaseSpec("roleReveal", role_reveal_begin, _to_night, frozenset({"seenRole", "readyEarly"})),
+    PhaseSpec("night", _night_begin, resolve_night, frozenset({*NIGHT_TYPES, "sleep"}), review=("acts",)),
+    PhaseSpec(
+        "speech",
+        _speech_begin,
+        _next_speaker,
+        frozenset({"nominate", "endTurn"}),
+        public=("speaker", "queue", "nominations"),
+        day=True,
+    ),
+    PhaseSpec(
+        "defense",
+        _defense_begin,
+        _next_defense,
+        frozenset({"endTurn"}),
+        public=("accused", "suspects"),
+        day=True,
+    ),
+    PhaseSpec(
+        "vote",
+        _vote_begin,
+        close_vote,
+        frozenset({"vote"}),
+        public=("round", "candidates", "voters"),
+        day=True,
+        review=("round", "candidates", "voters", "votes"),
+    ),
+    PhaseSpec(
+        "allOrNone",
+        _all_or_none_begin,
+        close_all_or_none,
+        frozenset({"confirm"}),
+        public=("suspects", "voters"),
+        day=True,
+        review=("suspects", "voters", "ballots"),
+    ),
+    PhaseSpec(
+        "lastWord",
+        _last_word_begin,
+        _next_last_word,
+        frozenset({"endTurn"}),
+        public=("player", "queue"),
+        day=True,
+        review=("player", "lines"),
+    ),
+)
 
 ACTIONS = {
-    "chat": act_chat_original,
+    "chat": views.act_chat_original,
     "seenRole": act_seen_role_then_night,
     "readyEarly": act_seen_role_then_night,
     "nominate": act_nominate,
@@ -193,7 +185,8 @@ def order(opts: dict) -> list[dict]:
     ]
 
 
-ORIGINAL = Preset(
+ORIGINAL = assemble(
+    views,
     name="original",
     title="Original (seed 003)",
     # no abstention; a role's duties come one task at a time; solo killers and the yakuza
@@ -213,13 +206,9 @@ ORIGINAL = Preset(
     start=start,
     phases=PHASES,
     actions=ACTIONS,
+    action_models=ACTION_MODELS,
     win_checks=(),
     finish=finish,
     after_leave=after_leave,
     after_dead_leave=after_dead_leave,
-    read_channels=read_channels,
-    write_channels=write_channels,
-    known_roles=known_roles,
-    private=private,
-    allies=allies,
 )

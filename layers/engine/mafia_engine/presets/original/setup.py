@@ -9,7 +9,6 @@ from ...game import Game
 from ...options import OptionSpec
 from ...roles import MAFIA, SOLO, TOWN, YAKUZA, Role, core
 from ...tasks import Task
-from .. import PRESETS
 from ..shared import (
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
@@ -17,6 +16,7 @@ from ..shared import (
     SUBSTITUTES,
     add_result,
     check_target,
+    role_table,
 )
 
 # The seed's tables: players -> role counts (base game: 4 kinds of cards; expansion)
@@ -119,9 +119,7 @@ ROLES: tuple[Role, ...] = (
 )
 
 
-def _role(s: dict, role_id: str) -> Role:
-    """A role as the game's preset declares it (this one, or one registered on top of it)."""
-    return PRESETS[s["preset"]].role(role_id)
+role_of = role_table(ROLES)  # id -> this preset's declaration (view hooks; rules ask g.role)
 
 
 MAFIA_CORE = frozenset(r.id for r in ROLES if r.channel == "mafia")
@@ -221,20 +219,20 @@ def group_of(s: dict, p: dict) -> str | None:
     role = p["role"]
     if role == "werewolf":
         return s["extra"]["werewolf"]
-    return _role(s, role).channel
+    return role_of(role).channel
 
 
 def reads_criminal(s: dict, p: dict) -> bool:
     """What the investigator learns: the lawyer reads as a citizen, the werewolf until it joins."""
     if p["role"] == "werewolf" and s["extra"]["werewolf"] is not None:
         return True
-    return _role(s, p["role"]).check_reads == "criminal"
+    return role_of(p["role"]).check_reads == "criminal"
 
 
 def duties(s: dict, p: dict) -> list[str]:
     """What ``p`` does tonight, in the night's order (empty: sleeps)."""
     night = s["day"]
-    role = _role(s, p["role"])
+    role = role_of(p["role"])
     own = set(role.duties or ((role.night,) if role.night else ())) - set(GROUP_KILL.values())
     group = group_of(s, p)
     if group:

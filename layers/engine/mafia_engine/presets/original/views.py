@@ -72,12 +72,6 @@ def _awaits_last_word(s: dict, pid: str) -> bool:
     return ph["kind"] == "lastWord" and (ph["player"] == pid or pid in ph["queue"])
 
 
-def write_channels(s: dict, p: dict | None) -> tuple[str, ...]:
-    if p is None:
-        return ()
-    return tuple(ch for ch in CHANNELS if chat_refusal(s, p, ch) is None)
-
-
 def read_channels(s: dict, p: dict | None) -> tuple[str, ...]:
     if s["phase"]["kind"] == "ended":
         return CHANNELS
