@@ -38,7 +38,7 @@ The state::
     v: int  # state format version
     preset: str
     options: dict[str, Any]  # normalised (check_setup output)
-    rng: int  # 48-bit generator state (rng.py)
+    rng: dict  # the "play" stream: {"key": hex, "n": blocks used} (rng.py)
     seq: int  # phase_seq
     day: int
     phase: dict[str, Any]  # {"kind", "endsAt", ...phase data of presets/<name>}
