@@ -15,7 +15,7 @@ import json
 import pytest
 
 import mafia_engine as me
-from mafia_engine import fairness, verify
+from mafia_engine import fairness, rng, verify
 from mafia_engine.testing import random_game
 
 SALT_A = "a1" * 32
@@ -203,8 +203,12 @@ def test_verify_prints_every_seat_line_by_line(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("commitment matches")
     roles = deal_of(5, {"preset": "classic"}, 77)
-    assert [line.split() for line in lines[1:]] == [
+    assert [line.split() for line in lines[1:6]] == [
         ["seat", str(i + 1), f"p{i + 1}", r] for i, r in enumerate(roles)
+    ]
+    # then every purpose's key (docs/rules.md, "Randomness"), to replay the bots and the game's draws
+    assert [line.split() for line in lines[6:]] == [
+        ["key", label, rng.derive(77, label)] for label in rng.LABELS
     ]
 
 
