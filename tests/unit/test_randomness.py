@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 
 import mafia_engine as me
-from mafia_engine import fairness, rng, verify
+from mafia_engine import bots, fairness, rng, verify
 from mafia_engine.presets import PRESETS
 from mafia_engine.testing import random_game
 
@@ -226,3 +226,32 @@ def test_verify_replays_an_anonymous_games_seat_shuffle_and_aliases(capsys):
     assert [x["alias"] for x in out["seats"]] == [
         [a, b] for a, b in zip(draw["adjectives"], draw["animals"], strict=True)
     ]
+
+
+def _day_one_bot_lines(deal_seed: str, bot_key: str) -> tuple[list[str], tuple]:
+    """A classic table of p1 (idle) and seven bots given ``bot_key``: the deal, and the bots'
+    first day-channel lines of day 1 (what the table reads before anything happened)."""
+    state = me.new_game(IDS, CLASSIC, seed=deal_seed, now=0.0)
+    stored, now = None, 0.0
+    while now < 2000:
+        state, stored, _, _ = bots.drain(state, stored, now, IDS[1:], bot_key)
+        if state["phase"]["kind"] in ("discussion", "vote"):
+            lines = [(m["from"], m["text"]) for m in state["chat"] if m["channel"] == "day" and m["from"]]
+            if state["phase"]["kind"] == "vote" or len(lines) >= 4:
+                return [p["role"] for p in state["players"]], tuple(lines[:4])
+        now += 0.5
+        ends = state["phase"]["endsAt"]
+        if ends is not None and now >= ends:
+            state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, ends)
+    raise AssertionError("day 1 never came")
+
+
+def test_the_bots_greetings_are_the_same_whatever_the_deal_under_one_bots_key():
+    """Issue 32's first attack replayed the bots' day-1 greetings over candidate seeds to find
+    the deal. The bots draw from their own key: with that key fixed and the deal drawn anew,
+    the greetings do not change, so they say nothing about the deal (and without the key,
+    a 256-bit secret leaves nothing to search)."""
+    key = rng.derive(secret(20), "bots")
+    seen = [_day_one_bot_lines(secret(i), key) for i in range(21, 33)]
+    assert len({tuple(d) for d, _ in seen}) > 6  # many deals
+    assert len({lines for _, lines in seen}) == 1 and seen[0][1]  # one greeting, said
