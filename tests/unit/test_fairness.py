@@ -73,7 +73,7 @@ def test_commitment_is_sha256_of_the_salt_and_the_seeds_json_text():
     expected = hashlib.sha256(f"mafia-deal-v1:{SALT_A}:{SEED}".encode()).hexdigest()
     assert fairness.commitment(SEED, SALT_A) == expected
     assert expected == VECTOR
-    # 7 and "7" deal differently (rng.seed_state), so they must commit differently
+    # 7 and "7" deal differently (rng.material: the keys derive from the JSON text), so they must commit differently
     assert fairness.commitment(7, SALT_A) != fairness.commitment("7", SALT_A)
     assert fairness.preimage("7", SALT_A).endswith(b':"7"')
 

@@ -255,3 +255,13 @@ def test_the_bots_greetings_are_the_same_whatever_the_deal_under_one_bots_key():
     seen = [_day_one_bot_lines(secret(i), key) for i in range(21, 33)]
     assert len({tuple(d) for d, _ in seen}) > 6  # many deals
     assert len({lines for _, lines in seen}) == 1 and seen[0][1]  # one greeting, said
+
+
+@pytest.mark.parametrize("seed", [True, None, 1.5, ["x"], "\ud800"])
+def test_a_seed_that_is_no_integer_or_unicode_text_is_refused_with_bad_options(seed):
+    """The seed's JSON text is the keys' material: a boolean, a float, a list or a string
+    UTF-8 cannot hold (a lone surrogate) is refused with a code, for a salted game too."""
+    for salt in (None, SALT):
+        with pytest.raises(me.InvalidAction) as err:
+            me.new_game(IDS, CLASSIC, seed=seed, salt=salt)
+        assert err.value.code == "bad_options"

@@ -222,8 +222,10 @@ def new_game(
         raise InvalidAction("bad_players", "player ids must be distinct")
     if "abstain" in players:
         raise InvalidAction("bad_players", "'abstain' is reserved and cannot be a player id")
-    if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise InvalidAction("bad_options", f"seed must be an integer or a string, not {quoted(seed)}")
+    try:
+        _rng.text(seed)
+    except ValueError as exc:
+        raise InvalidAction("bad_options", f"{exc}, not {quoted(seed)}") from None
     committed = None if salt is None else _fairness.record(seed, salt)
     opts = check_setup(options, len(players))
     preset = PRESETS[opts["preset"]]

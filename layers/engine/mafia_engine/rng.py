@@ -37,12 +37,23 @@ LABELS = ("deal", "play", "aliases", "bots")
 _BLOCK_BITS = 256
 
 
-def material(seed: int | str) -> bytes:
-    """The key material of a seed: its JSON text in UTF-8 (``7`` and ``"7"`` differ), the same
-    text the fair deal's commitment hashes (``fairness.seed_text``)."""
+def text(seed: int | str) -> str:
+    """A seed's JSON text (``7`` and ``"7"`` differ), as JavaScript's ``JSON.stringify`` writes
+    it too; ValueError for anything but an integer or a string that UTF-8 can hold."""
     if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise ValueError(f"seed must be an integer or a string, not {seed!r}")
-    return json.dumps(seed, ensure_ascii=False).encode()
+        raise ValueError("seed must be an integer or a string")
+    out = json.dumps(seed, ensure_ascii=False)
+    try:
+        out.encode()
+    except UnicodeEncodeError:
+        raise ValueError("a string seed must be valid Unicode text (no lone surrogates)") from None
+    return out
+
+
+def material(seed: int | str) -> bytes:
+    """The key material of a seed: its JSON text in UTF-8, the same text the fair deal's
+    commitment hashes (``fairness.seed_text``)."""
+    return text(seed).encode()
 
 
 def derive(seed: int | str, label: str) -> str:
