@@ -58,6 +58,7 @@ def test_an_anonymous_bot_game_draws_each_purpose_from_its_key_and_shows_none_be
     lobby_names = [p["name"] for p in lobby["players"]]
     keys = {label: rng.derive(secret, label) for label in rng.LABELS}
     assert len(secret) == 64 and int(secret, 16) >= 0  # 256 bits
+    rests = [json.dumps(api.rest("GET", f"/rooms/{api.code}")[1])]  # the lobby's summary too
 
     api.send("cp1", {"action": "start", "id": "go"})
     snap = api.snapshot()
@@ -73,7 +74,6 @@ def test_an_anonymous_bot_game_draws_each_purpose_from_its_key_and_shows_none_be
 
     conn_of = {pid: conn for conn, pid in snap.conns.items() if pid}
     play = random.Random("randomness")
-    rests: list[str] = []
     report_id = None
     for step in range(900):
         snap = api.snapshot()
