@@ -92,7 +92,7 @@ def test_salt_is_32_fresh_bytes_per_game():
 def test_the_room_secret_is_256_fresh_bits_per_game():
     """Every room and every new game in a room draws its own secret from the OS's CSPRNG
     (`secrets.token_hex`): 64 hex digits, never the same twice (the 31-bit seed it replaced
-    was found by a search of its whole space in minutes: issue 32)."""
+    was found by a search of its whole space in minutes)."""
     drawn = {fairness.new_secret() for _ in range(50)}
     assert len(drawn) == 50
     assert all(len(s) == 2 * fairness.SECRET_BYTES == 64 and int(s, 16) >= 0 for s in drawn)

@@ -1,12 +1,12 @@
-"""Randomness through the handlers (docs/rules.md, "Randomness"; issue 32): a room's game
+"""Randomness through the handlers (docs/rules.md, "Randomness"): a room's game
 secret is 256 bits that leave the server by no path before the end; the bots draw from its
 `bots` key, an anonymous game's seat shuffle and aliases from its `aliases` key, the deal from
 its `deal` key; reports name a game by its public commitment; after the end
 `python -m mafia_engine.verify` replays the deal and the aliases from the revealed secret.
 
-The attacks this answers (issue 32, items 1 and 2): a player replayed the bots' greetings, or
-an anonymous game's aliases, with the project's own code over a 31-bit seed space and found
-the seed, hence every role; with the secret 256 bits and each public purpose on a key of its
+The attacks this answers (a red team's, on the 31-bit seed this replaced): a player replayed
+the bots' greetings, or an anonymous game's aliases, with the project's own code over the
+31-bit seed space and found the seed, hence every role; with the secret 256 bits and each public purpose on a key of its
 own, there is no space to search and no public output of the deal's key.
 """
 

@@ -1,4 +1,4 @@
-"""Randomness (docs/rules.md, "Randomness"; issue 32): one secret per game, a key per purpose
+"""Randomness (docs/rules.md, "Randomness"): one secret per game, a key per purpose
 (HMAC-SHA-256 with the labels deal, play, aliases, bots), and a PRF stream over each key.
 
 The attacks these tests answer: the deal followed from a 31-bit seed that also drew what
@@ -247,8 +247,8 @@ def _day_one_bot_lines(deal_seed: str, bot_key: str) -> tuple[list[str], tuple]:
 
 
 def test_the_bots_greetings_are_the_same_whatever_the_deal_under_one_bots_key():
-    """Issue 32's first attack replayed the bots' day-1 greetings over candidate seeds to find
-    the deal. The bots draw from their own key: with that key fixed and the deal drawn anew,
+    """A red team's attack replayed the bots' day-1 greetings over candidate seeds to find the
+    deal. The bots draw from their own key: with that key fixed and the deal drawn anew,
     the greetings do not change, so they say nothing about the deal (and without the key,
     a 256-bit secret leaves nothing to search)."""
     key = rng.derive(secret(20), "bots")
