@@ -1,7 +1,7 @@
 """Anonymous games (host option `anonymous`): every seat is shown by an alias drawn for the game.
 
 At `start` (`deal`) the room reorders its seats and gives each a fresh id (`p<nextId>`, in
-the new order) from the room's own randomness (`room["seed"]`), so neither the seat order, nor
+the new order) from the game secret's `aliases` key (`rng.alias_draw`), so neither the seat order, nor
 an id, nor a colour derived from one says who joined when; the lobby showed names with the
 old ids and join order, and those ids are gone. Each seat gets an alias (adjective + animal,
 no word used twice in a game), kept as indices in `room["anon"]`; the words live here only,
@@ -20,8 +20,9 @@ aliases go out together.
 
 from __future__ import annotations
 
-import random
 from typing import Any
+
+from mafia_engine import rng
 
 LANGS = ("en", "ko", "ru")
 
@@ -101,17 +102,16 @@ def deal(room: dict, conns: dict[str, str | None]) -> dict[str, str]:
     room.pop("anon", None)
     if not room["options"].get("anonymous"):
         return {}
-    rng = random.Random(f"aliases:{room['seed']}")  # the room's randomness, never the clock
-    seats = list(room["players"])
-    rng.shuffle(seats)
+    # the game secret's own `aliases` key (mafia_engine/rng.py): says nothing about the deal
+    draw = rng.alias_draw(room["seed"], len(room["players"]), len(ADJECTIVES), len(ANIMALS))
+    seats = [room["players"][i] for i in draw["order"]]
     renamed: dict[str, str] = {}
     for seat in seats:
         new = f"p{room['nextId']}"
         room["nextId"] += 1
         renamed[seat["id"]] = seat["id"] = new
     room["players"] = seats
-    adjectives = rng.sample(range(len(ADJECTIVES)), len(seats))
-    animals = rng.sample(range(len(ANIMALS)), len(seats))
+    adjectives, animals = draw["adjectives"], draw["animals"]
     room["anon"] = {"aliases": {s["id"]: [a, b] for s, a, b in zip(seats, adjectives, animals, strict=True)}}
     if room.get("host") in renamed:
         room["host"] = renamed[room["host"]]

@@ -25,6 +25,14 @@ def bot_ids(room: dict, state: dict | None) -> list[str]:
     return [p["id"] for p in room["players"] if p.get("bot") and p["id"] in in_game]
 
 
+def bot_key(room: dict) -> str:
+    """The bots' own key, derived from the game's secret (`mafia_engine.rng.derive`, label
+    `bots`): whatever the bots say or do tells nothing about the deal or the aliases."""
+    from mafia_engine import rng
+
+    return rng.derive(room["seed"], "bots")
+
+
 def names(room: dict) -> dict[str, str]:
     """{player id: display name}: bots name players in their lines as the table sees them."""
     from . import aliases  # anonymous games: the bots name seats by their aliases
@@ -48,7 +56,7 @@ def drain(room: dict, state: dict, now: float) -> tuple[dict, bool]:
         return state, False
     before = room.get("botPlan")
     state, plan, applied, _dropped = _bots().drain(
-        state, _stored(room, state), now, ids, room["seed"], room.get("lang", "en"), names(room)
+        state, _stored(room, state), now, ids, bot_key(room), room.get("lang", "en"), names(room)
     )
     plan["paused"] = bool(state.get("paused"))
     room["botPlan"] = plan
@@ -65,7 +73,7 @@ def replan(room: dict, state: Any, now: float) -> None:
         return
     stored = _stored(room, state)
     if stored is None or stored.get("seq") != state["seq"]:
-        plan = _bots().plan_room(state, ids, room["seed"], now, room.get("lang", "en"), names(room))
+        plan = _bots().plan_room(state, ids, bot_key(room), now, room.get("lang", "en"), names(room))
         plan["paused"] = bool(state.get("paused"))
         room["botPlan"] = plan
 

@@ -12,7 +12,6 @@ models' own; `ping` and `chatLog` are in it too (their work lives in `connection
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -289,7 +288,7 @@ def new_game(c: Context, req: Request) -> Outcome:
     room["players"] = [p for p in room["players"] if not p.get("left")]
     for p in room["players"]:
         p["ready"] = bool(p.get("bot"))
-    room.update(status="lobby", seed=secrets.randbits(31), timer=None)
+    room.update(status="lobby", seed=fairness.new_secret(), timer=None)
     room.pop("botPlan", None)
     substitutes.reset(room)  # the last game's notices, requests and handed-on seats
     return c.changed(None)

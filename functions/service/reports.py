@@ -40,6 +40,7 @@ CONTEXT_LINES = 20  # lines around the reported ones, as many before as after wh
 MAX_REPORTED_LINES = 5
 MAX_TRANSCRIPT = 60  # reported lines far apart: keep the item small
 PLAYER_REPORT_LINES = 5  # a report on a player (no line picked): their newest readable lines
+GAME_ID_HEX = 16  # 64 bits of the commitment: two games of one room never share them
 DAY_PK = "REPORTS#"
 MARK_PK = "REPORTED#"
 
@@ -87,7 +88,9 @@ class Report(_Stored):
 
     id: str
     room: str
-    game: int  # the room's seed of that game: tells two games of one room apart
+    # tells two games of one room apart: the first GAME_ID_HEX digits of the game's public
+    # commitment (`game_id`); an int in reports filed when it was the game's seed
+    game: str | int
     preset: str
     reporter: str
     reporterName: str  # the stored JSON keys are camelCase
@@ -119,6 +122,12 @@ def parse(raw: str | bytes | bytearray) -> ReportFrame:
         return ReportFrame.model_validate_json(raw)
     except ValidationError as exc:
         raise frames.refusal(raw, exc, ReportFrame, {**frames.REFUSALS, **REFUSALS}) from None
+
+
+def game_id(state: dict) -> str:
+    """A public name of one game: the start of the deal's commitment, which every view has
+    carried since the start (never the game's secret, which stays hidden until the end)."""
+    return str((state.get("fairness") or {}).get("commitment") or "")[:GAME_ID_HEX] or "-"
 
 
 def day_of(at: float) -> str:
@@ -203,7 +212,7 @@ class Reports:
         report = Report(
             id=f"{day_of(now).replace('-', '')}-{secrets.token_hex(5)}",
             room=code,
-            game=int(snap.room.get("seed", 0)),
+            game=game_id(snap.state),
             preset=snap.room["preset"],
             reporter=reporter,
             reporterName=names[reporter],

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import mafia_engine as me
 
-from . import aliases, auth, substitutes, views
+from . import aliases, auth, fairness, substitutes, views
 from .change import Context, Outcome
 from .errors import ServiceError
 from .operations import new_seat, next_player_id, require_room_for
@@ -34,7 +34,7 @@ def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict
         "status": "lobby",
         "host": "p1",
         "nextId": 2,
-        "seed": secrets.randbits(31),
+        "seed": fairness.new_secret(),  # the game's secret: every random draw derives from it
         "lang": lang,
         "players": [new_seat("p1", name, auth.hash_token(token))],
         "views": {},

@@ -28,6 +28,9 @@ VERIFIED = {"ko": "배분 검증됨", "ru": "Раздача проверена",
 TITLE = {"ko": "공정한 카드 배분", "ru": "Честная раздача", "en": "Fair deal"}
 # SHA-256 of "mafia-deal-v1:" + "a1" * 32 + ":1234567891" (tests/unit/test_fairness.py, VECTOR)
 VECTOR = "de54d52207530035d025ecc470ab88119c550fecd7a2d89f859a211298e4ec3d"
+# a room's secret (64 hex digits, a JSON string in the preimage) and its commitment with "a1" * 32
+HEX_SEED = "0123456789abcdef" * 4
+HEX_VECTOR = hashlib.sha256(f'mafia-deal-v1:{"a1" * 32}:"{HEX_SEED}"'.encode()).hexdigest()
 
 
 def play_to_end(browser, stack, lang: str, errors: list[str], viewport=MOBILE, before_end=None):
@@ -73,7 +76,7 @@ def run_shown_command(command: str) -> dict[str, str]:
     assert lines[0].startswith("commitment matches"), done.stdout
     return {
         m.group(1): m.group(2)
-        for m in (re.fullmatch(r"seat\s+\d+\s+(\S+)\s+(\S+)", x) for x in lines[1:])
+        for m in (re.fullmatch(r"seat\s+\d+\s+(\S+)\s+(\S+)(?:\s+lobby .*)?", x) for x in lines[1:])
         if m
     }
 
@@ -91,15 +94,16 @@ def test_the_end_screen_verifies_the_deal_and_its_command_replays_the_roles(
     commitment = page.locator("#fair-commitment").inner_text()
     seed = json.loads(page.locator("#fair-seed").inner_text())
     salt = page.locator("#fair-salt").inner_text()
-    assert len(salt) == 64 and isinstance(seed, int)
-    assert hashlib.sha256(f"mafia-deal-v1:{salt}:{seed}".encode()).hexdigest() == commitment
+    # the game's secret: 256 bits as 64 hex digits (docs/rules.md, "Randomness")
+    assert len(salt) == 64 and isinstance(seed, str) and len(seed) == 64 and int(seed, 16) >= 0
+    assert hashlib.sha256(f"mafia-deal-v1:{salt}:{json.dumps(seed)}".encode()).hexdigest() == commitment
 
     # what the page received: the commitment in every view from the start, seed and salt
     # in none before the end
     game = [v for v in views(frames) if v["phase"]["kind"] != "lobby"]
     assert game and all(v["fairness"]["commitment"] == commitment for v in game)
     ended = next(i for i, text in enumerate(frames) if '"kind":"ended"' in text)
-    assert not any(salt in text for text in frames[:ended])
+    assert not any(salt in text or seed in text for text in frames[:ended])
     assert all(v["fairness"]["seed"] is None for v in game if v["phase"]["kind"] != "ended")
 
     # the command a player can copy lists the roles the end screen shows
@@ -151,11 +155,15 @@ def test_the_clients_hash_is_the_engines_and_a_wrong_seed_fails(browser, stack, 
     host = Player(browser, stack.url, "Ann", locale="en-US", errors=console_errors)
     host.open()
     got = host.page.evaluate(
-        """async (vector) => {
+        """async ([vector, hexSeed, hexVector]) => {
       const m = await import('./js/game/fairness.js');
       const salt = 'a1'.repeat(32);
       const f = (seed, s, scheme) => ({fairness: {scheme, commitment: vector, seed, salt: s}});
+      const hex = (seed) => ({fairness: {scheme: 'sha256/mafia-deal-v1', commitment: hexVector, seed, salt}});
       return {
+        hexHash: await m.sha256Hex(m.preimage(hexSeed, salt)),
+        hexOk: await m.check(hex(hexSeed), 'NOPE'),
+        hexOther: await m.check(hex(hexSeed.replace(/.$/, '0')), 'NOPE'),
         hash: await m.sha256Hex(m.preimage(1234567891, salt)),
         ok: await m.check(f(1234567891, salt, 'sha256/mafia-deal-v1'), 'NOPE'),
         seed: await m.check(f(1234567892, salt, 'sha256/mafia-deal-v1'), 'NOPE'),
@@ -165,9 +173,12 @@ def test_the_clients_hash_is_the_engines_and_a_wrong_seed_fails(browser, stack, 
         before: await m.check({fairness: {commitment: vector, seed: null, salt: null}}, 'NOPE'),
       };
     }""",
-        VECTOR,
+        [VECTOR, HEX_SEED, HEX_VECTOR],
     )
     assert got == {
+        "hexHash": HEX_VECTOR,
+        "hexOk": "verified",
+        "hexOther": "mismatch",
         "hash": VECTOR,
         "ok": "verified",
         "seed": "mismatch",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import random
-import secrets
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +28,7 @@ from fnkit import Api, Clock, FakeGateway  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
 from local import template  # noqa: E402
-from service import clock, config  # noqa: E402
+from service import clock, config, fairness  # noqa: E402
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -45,8 +44,11 @@ def _registered() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def room_seeds(monkeypatch, request):
-    """A fixed sequence of game seeds per test (rooms draw theirs with ``secrets.randbits``)."""
-    monkeypatch.setattr(secrets, "randbits", random.Random(request.node.nodeid).getrandbits)
+    """Rooms draw each game's 256-bit secret with `fairness.new_secret` (the OS's CSPRNG);
+    here each test draws them from its own fixed sequence (the injected-secret test mode), so
+    a test whose course depends on the deal passes or fails every time."""
+    drawn = random.Random(request.node.nodeid)
+    monkeypatch.setattr(fairness, "new_secret", lambda: f"{drawn.getrandbits(256):064x}")
 
 
 @pytest.fixture

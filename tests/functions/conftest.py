@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import random
-import secrets
 
 import pytest
 
@@ -20,14 +19,16 @@ from moto import mock_aws  # noqa: E402
 
 from harness.emulator import with_fixes  # noqa: E402
 from local import template  # noqa: E402
-from service import clock, config  # noqa: E402
+from service import clock, config, fairness  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
 def room_seeds(monkeypatch, request):
-    """Rooms draw their game seed with `secrets.randbits`; here each test draws from its own
-    fixed sequence, so a test whose course depends on the deal passes or fails every time."""
-    monkeypatch.setattr(secrets, "randbits", random.Random(request.node.nodeid).getrandbits)
+    """Rooms draw each game's 256-bit secret with `fairness.new_secret` (the OS's CSPRNG);
+    here each test draws them from its own fixed sequence (the injected-secret test mode), so
+    a test whose course depends on the deal passes or fails every time."""
+    drawn = random.Random(request.node.nodeid)
+    monkeypatch.setattr(fairness, "new_secret", lambda: f"{drawn.getrandbits(256):064x}")
 
 
 @pytest.fixture

@@ -21,9 +21,11 @@ from test_game import play
 import mafia_engine as me
 from handlers import ws_report
 from harness.gateways import FakeGateway
-from service import fairness, rest_ops, storage
+from mafia_engine import rng
+from service import fairness, storage
 
-SEED = 1987654321  # 31 bits, digits no clock or count of these games spells
+# a game's secret as rooms draw it (fairness.new_secret): 256 bits as 64 hex digits
+SEED = "9d3c" + "1987654321abcdef" * 3 + "5eed0c0ffee0"
 SALT = "5a17" * 16
 OTHER_SALT = "c0de" * 16
 
@@ -53,7 +55,7 @@ def gateway() -> RawGateway:
 @pytest.fixture
 def fixed(monkeypatch):
     """Rooms get SEED and games SALT: a test can then look for them in what left the server."""
-    monkeypatch.setattr(rest_ops.secrets, "randbits", lambda _bits: SEED)
+    monkeypatch.setattr(fairness, "new_secret", lambda: SEED)
     monkeypatch.setattr(fairness, "new_salt", lambda: SALT)
 
 
@@ -65,7 +67,7 @@ def test_a_started_game_shows_every_player_and_spectator_the_commitment(api, fix
     api.start(5)
     api.connect("s1")
     api.send("s1", {"action": "sync"})
-    published = hashlib.sha256(f"mafia-deal-v1:{SALT}:{SEED}".encode()).hexdigest()
+    published = hashlib.sha256(f"mafia-deal-v1:{SALT}:{json.dumps(SEED)}".encode()).hexdigest()
     assert api.state()["fairness"] == {"seed": SEED, "salt": SALT, "commitment": published}
     for conn in ["cp1", "cp2", "cp3", "cp4", "cp5", "s1"]:
         game_views = [v for v in views_of(api.gw, conn) if v["phase"]["kind"] != "lobby"]
@@ -87,6 +89,16 @@ def test_salt_is_32_fresh_bytes_per_game():
     assert all(len(s) == 2 * fairness.SALT_BYTES == 64 and int(s, 16) >= 0 for s in salts)
 
 
+def test_the_room_secret_is_256_fresh_bits_per_game():
+    """Every room and every new game in a room draws its own secret from the OS's CSPRNG
+    (`secrets.token_hex`): 64 hex digits, never the same twice (the 31-bit seed it replaced
+    was found by a search of its whole space in minutes)."""
+    drawn = {fairness.new_secret() for _ in range(50)}
+    assert len(drawn) == 50
+    assert all(len(s) == 2 * fairness.SECRET_BYTES == 64 and int(s, 16) >= 0 for s in drawn)
+    assert fairness.SECRET_BYTES * 8 >= 256
+
+
 def test_seed_and_salt_reach_no_frame_or_rest_answer_before_the_end(api, fixed):
     """A whole game with random frames, refusals, a report and REST reads in between: not one
     byte sequence of the seed or the salt leaves before the first ended view; every ended
@@ -94,7 +106,9 @@ def test_seed_and_salt_reach_no_frame_or_rest_answer_before_the_end(api, fixed):
     n = 7
     api.start(n)
     api.connect("s1")
-    secrets_ = (SALT.encode(), str(SEED).encode())
+    # the secret, the salt, and every key derived from the secret (rng.py: the game's own
+    # draws, the deal's, the bots', the aliases'): none in any byte before the end
+    secrets_ = (SALT.encode(), SEED.encode(), *(rng.derive(SEED, label).encode() for label in rng.LABELS))
     rest: list[bytes] = []
 
     def rest_read(method: str, path: str, body=None) -> None:
@@ -134,7 +148,7 @@ def test_seed_and_salt_reach_no_frame_or_rest_answer_before_the_end(api, fixed):
     assert published == {me.fairness.commitment(SEED, SALT)}
 
 
-def _restore_lobby(api, item: dict, seed: int) -> None:
+def _restore_lobby(api, item: dict, seed: str) -> None:
     doc = storage.decode(item["data"]["B"])
     doc["room"]["seed"] = seed
     boto3.client("dynamodb").put_item(
@@ -142,7 +156,7 @@ def _restore_lobby(api, item: dict, seed: int) -> None:
     )
 
 
-def _start_and_look(api, monkeypatch, item: dict, t0: float, seed: int, salt: str) -> list[tuple[str, bytes]]:
+def _start_and_look(api, monkeypatch, item: dict, t0: float, seed: str, salt: str) -> list[tuple[str, bytes]]:
     _restore_lobby(api, item, seed)
     monkeypatch.setattr(fairness, "new_salt", lambda: salt)
     api.clock.t = t0
@@ -173,11 +187,12 @@ def test_frames_of_one_deal_with_different_seeds_differ_only_in_the_commitment(a
     ids = ["p1", "p2", "p3", "p4", "p5"]
     options = {"preset": "classic"}
 
-    def deal(seed: int) -> list[str]:
+    def deal(seed: str) -> list[str]:
         return [p["role"] for p in me.new_game(ids, options, seed=seed)["players"]]
 
     seed_a = storage.decode(item["data"]["B"])["room"]["seed"]
-    seed_b = next(s for s in range(1, 100_000) if s != seed_a and deal(s) == deal(seed_a))
+    candidates = (f"{s:064x}" for s in range(1, 100_000))  # secrets of a room's shape
+    seed_b = next(s for s in candidates if s != seed_a and deal(s) == deal(seed_a))
     t0 = api.clock.t + 5.0
     a = _start_and_look(api, monkeypatch, item, t0, seed_a, SALT)
     b = _start_and_look(api, monkeypatch, item, t0, seed_b, OTHER_SALT)

@@ -19,7 +19,7 @@ import boto3
 import pytest
 
 from mafia_engine.testing import legal_actions
-from service import patches, storage
+from service import fairness, patches, storage
 
 
 @pytest.fixture(params=[False, True], ids=["views", "patches"])
@@ -197,9 +197,7 @@ def night_with_bots(api, item: dict, t0: float, swap) -> list[tuple[str, dict]]:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_swapping_bots_hidden_roles_changes_no_frame_during_the_night(api, monkeypatch, seed):
-    from service import rest_ops
-
-    monkeypatch.setattr(rest_ops.secrets, "randbits", lambda _bits, s=seed: s)
+    monkeypatch.setattr(fairness, "new_secret", lambda s=seed: f"{s:064x}")
     bot_room(api, 6)
     to_night(api)
     r = roles(api)
@@ -223,12 +221,10 @@ def test_wake_at_is_set_at_every_phase_start_whatever_the_viewers_role(api, monk
     It must be the same for all: always, while a bot lives (the room's public ticks; with one
     bot seat the old plan-derived `wakeAt` was set at night in 13/13 nights when the bot had a
     night role and 0/5 when it was a citizen)."""
-    from service import rest_ops
-
     seen: dict[tuple[str, str], set[bool]] = {}
     for seed in range(1, 9):
         api.gw.clear()
-        monkeypatch.setattr(rest_ops.secrets, "randbits", lambda _bits, s=seed: s)
+        monkeypatch.setattr(fairness, "new_secret", lambda s=seed: f"{s:064x}")
         bot_room(api, 6)
         role = roles(api)["p1"]
         steps = 0
@@ -427,12 +423,10 @@ def test_swapping_bots_hidden_roles_changes_neither_wake_at_nor_bot_talk_by_day(
     bot chat lines at the same times: whether, when and how often a bot talks comes from the
     public evidence alone (review finding: a mafia bot used to accuse with no evidence 45% of
     the time, a town bot never; and `wakeAt` was the earliest planned action)."""
-    from service import rest_ops
-
     lines = 0
     for seed in range(1, 7):
         api.gw.clear()
-        monkeypatch.setattr(rest_ops.secrets, "randbits", lambda _bits, s=seed: s)
+        monkeypatch.setattr(fairness, "new_secret", lambda s=seed: f"{s:064x}")
         bot_room(api, 6)
         for _ in range(100):
             state = api.state()

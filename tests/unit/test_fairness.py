@@ -15,7 +15,7 @@ import json
 import pytest
 
 import mafia_engine as me
-from mafia_engine import fairness, verify
+from mafia_engine import fairness, rng, verify
 from mafia_engine.testing import random_game
 
 SALT_A = "a1" * 32
@@ -73,7 +73,7 @@ def test_commitment_is_sha256_of_the_salt_and_the_seeds_json_text():
     expected = hashlib.sha256(f"mafia-deal-v1:{SALT_A}:{SEED}".encode()).hexdigest()
     assert fairness.commitment(SEED, SALT_A) == expected
     assert expected == VECTOR
-    # 7 and "7" deal differently (rng.seed_state), so they must commit differently
+    # 7 and "7" deal differently (rng.material: the keys derive from the JSON text), so they must commit differently
     assert fairness.commitment(7, SALT_A) != fairness.commitment("7", SALT_A)
     assert fairness.preimage("7", SALT_A).endswith(b':"7"')
 
@@ -203,8 +203,12 @@ def test_verify_prints_every_seat_line_by_line(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("commitment matches")
     roles = deal_of(5, {"preset": "classic"}, 77)
-    assert [line.split() for line in lines[1:]] == [
+    assert [line.split() for line in lines[1:6]] == [
         ["seat", str(i + 1), f"p{i + 1}", r] for i, r in enumerate(roles)
+    ]
+    # then every purpose's key (docs/rules.md, "Randomness"), to replay the bots and the game's draws
+    assert [line.split() for line in lines[6:]] == [
+        ["key", label, rng.derive(77, label)] for label in rng.LABELS
     ]
 
 

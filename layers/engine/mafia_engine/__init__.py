@@ -211,8 +211,10 @@ def new_game(
 ) -> dict:
     """A new game in its first phase (role reveal), roles dealt with the seeded RNG.
 
-    With ``salt`` (16+ random bytes as hex, drawn by the caller) the game commits to its deal:
-    every view carries the SHA-256 commitment, the end reveals seed and salt (fairness.py)."""
+    ``seed``: the game's secret (a room passes 256 random bits as 64 hex digits; tests a small
+    integer); every random draw derives from it by purpose (rng.py). With ``salt`` (16+
+    random bytes as hex, drawn by the caller) the game commits to its secret: every view
+    carries the SHA-256 commitment, the end reveals seed and salt (fairness.py)."""
     now = _check_now(now)
     if not isinstance(players, list | tuple) or not all(isinstance(p, str) and p for p in players):
         raise InvalidAction("bad_players", "players must be a list of non-empty id strings")
@@ -220,17 +222,21 @@ def new_game(
         raise InvalidAction("bad_players", "player ids must be distinct")
     if "abstain" in players:
         raise InvalidAction("bad_players", "'abstain' is reserved and cannot be a player id")
-    if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise InvalidAction("bad_options", f"seed must be an integer or a string, not {quoted(seed)}")
+    try:
+        _rng.text(seed)
+    except ValueError as exc:
+        raise InvalidAction("bad_options", f"{exc}, not {quoted(seed)}") from None
     committed = None if salt is None else _fairness.record(seed, salt)
     opts = check_setup(options, len(players))
     preset = PRESETS[opts["preset"]]
-    r, roles = _rng.shuffle(_rng.seed_state(seed), preset.deal(opts, len(players)))
+    # the deal and the game's own draws come from keys of their own (rng.py, docs/rules.md
+    # "Randomness"): nothing the game draws in public says anything about the deal
+    _, roles = _rng.shuffle(_rng.seed_state(seed, "deal"), preset.deal(opts, len(players)))
     state = {
         "v": STATE_VERSION,
         "preset": preset.name,
         "options": opts,
-        "rng": r,
+        "rng": _rng.seed_state(seed, "play"),
         "seq": 0,
         "day": 1,
         "phase": {"kind": "lobby", "endsAt": None},

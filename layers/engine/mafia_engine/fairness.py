@@ -7,10 +7,12 @@ on; in views of an ended game ``seed`` and ``salt`` are filled in. Anyone can th
 does, with WebCrypto) and replay the deal from the seed, the public options and the seat list
 (``python -m mafia_engine.verify``, docs/rules.md "A provably fair deal").
 
-Why a salt: the deal has at most a few dozen bits (12 seats), the seed 31 in rooms; a bare
-hash of the seed could be inverted by trying every seed. With 16+ random bytes beside it the
-hash says nothing about the seed, and SHA-256's collision resistance means no other (seed,
-salt) pair gives the same commitment: the deal cannot change after the start unnoticed.
+The seed is the game's whole secret (256 bits in rooms; every random draw derives from it,
+``rng.py``), so the commitment binds the deal and every other draw of the game. Why a salt
+too: a test's or an older room's seed is small, and a bare hash of a small seed could be
+inverted by trying every seed. With 16+ random bytes beside it the hash says nothing about
+the seed, and SHA-256's collision resistance means no other (seed, salt) pair gives the same
+commitment: the deal cannot change after the start unnoticed.
 
 Pure: ``hashlib`` only; the salt is an input (the room layer draws it), never drawn here.
 """
@@ -18,10 +20,10 @@ Pure: ``hashlib`` only; the salt is an input (the room layer draws it), never dr
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from typing import Any
 
+from . import rng
 from .errors import InvalidAction, quoted
 
 SCHEME = "sha256/mafia-deal-v1"
@@ -52,11 +54,12 @@ def check_salt(salt: Any) -> str:
 def seed_text(seed: int | str) -> str:
     """The seed as the preimage holds it: its JSON text (``7`` and ``"7"`` deal differently,
     so they must hash differently). JavaScript's ``JSON.stringify`` writes the same text."""
-    if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise InvalidAction("bad_options", f"seed must be an integer or a string, not {quoted(seed)}")
-    if isinstance(seed, int) and abs(seed) > _JS_SAFE:
+    if isinstance(seed, int) and not isinstance(seed, bool) and abs(seed) > _JS_SAFE:
         raise InvalidAction("bad_options", "a committed integer seed must be below 2**53 in size")
-    return json.dumps(seed, ensure_ascii=False)
+    try:
+        return rng.text(seed)  # the text the game's keys derive from (rng.material)
+    except ValueError as exc:
+        raise InvalidAction("bad_options", f"{exc}, not {quoted(seed)}") from None
 
 
 def preimage(seed: int | str, salt: str) -> bytes:

@@ -38,7 +38,8 @@ The state::
     v: int  # state format version
     preset: str
     options: dict[str, Any]  # normalised (check_setup output)
-    rng: int  # 48-bit generator state (rng.py)
+    rng: dict  # the "play" stream: {"key": hex, "n": blocks used} (rng.py); an int in a game
+    # saved with the old 48-bit LCG (Game.rand_below carries on from a key of it)
     seq: int  # phase_seq
     day: int
     phase: dict[str, Any]  # {"kind", "endsAt", ...phase data of presets/<name>}

@@ -1,15 +1,19 @@
 """Replay a game's deal from what its end screen reveals, and check the commitment.
 
-    python -m mafia_engine.verify --seed 1234 --salt <hex> --commitment <hex> \\
-        --players p1,p2,p3,p4,p5 --options '{"preset": "classic", ...}'
+    python -m mafia_engine.verify --seed '"<64 hex digits>"' --salt <hex> --commitment <hex> \\
+        --players p1,p2,p3,p4,p5 --options '{"preset": "classic", ...}' [--anonymous]
 
 Everything it needs is public after the end (docs/rules.md, "A provably fair deal"): the
 seed and salt the end screen reveals, the commitment every view carried from the start, the
 game's options (``view.options``) and the seat list (player ids in seat order). It checks that
 SHA-256 of seed and salt is the commitment, deals again with the engine's own ``new_game``
 (the same code the server ran, so the replay cannot drift from the game), and prints every
-seat's role (none when the hash does not match). Exit status: 0 when the hash matches, 1
-when it does not, 2 for input it cannot replay.
+seat's role (none when the hash does not match). ``--anonymous`` replays an anonymous game's
+seat shuffle and aliases too (``rng.alias_draw``: each seat's place in the lobby's join order,
+1-based, and its alias as word indices into ``functions/service/aliases.py``'s tables), and
+every purpose's key is printed (``rng.derive``: the game's draws, the bots'; docs/rules.md,
+"Randomness"). Exit status: 0 when the hash matches, 1 when it does not, 2 for input it
+cannot replay.
 The end screen shows this command filled in for its game.
 """
 
@@ -20,14 +24,29 @@ import json
 import sys
 from typing import Any
 
-from . import fairness, new_game
+from . import fairness, new_game, rng
 from .errors import InvalidAction
+
+# how many adjectives and animals an anonymous game's aliases are drawn from: the sizes of
+# ADJECTIVES and ANIMALS in functions/service/aliases.py (tests/functions/test_randomness.py
+# checks they agree)
+ALIAS_WORDS = (24, 24)
 
 
 def deal(players: list[str], options: dict, seed: int | str, salt: str) -> list[dict[str, Any]]:
     """Every seat's role as ``new_game`` deals it: ``[{"seat", "id", "role"}]`` in seat order."""
     state = new_game(players, options, seed=seed, now=0.0, salt=salt)
     return [{"seat": p["seat"], "id": p["id"], "role": p["role"]} for p in state["players"]]
+
+
+def aliases(n: int, seed: int | str) -> list[dict[str, Any]]:
+    """An anonymous game's draw for its n seats, in seat order: ``{"lobby": the seat's place in
+    the lobby (1-based), "alias": [adjective, animal]}`` (``rng.alias_draw``)."""
+    draw = rng.alias_draw(seed, n, *ALIAS_WORDS)
+    return [
+        {"lobby": place + 1, "alias": [a, b]}
+        for place, a, b in zip(draw["order"], draw["adjectives"], draw["animals"], strict=True)
+    ]
 
 
 def _seed(text: str) -> int | str:
@@ -69,6 +88,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--options", type=_options, required=True, help="the game's options as JSON (view.options)"
     )
+    ap.add_argument(
+        "--anonymous", action="store_true", help="an anonymous game: replay the seat shuffle and aliases too"
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     return ap
 
@@ -78,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         ok = fairness.verified(args.seed, args.salt, args.commitment)
         seats = deal(args.players, args.options, args.seed, args.salt)
+        if args.anonymous:
+            for seat, drawn in zip(seats, aliases(len(seats), args.seed), strict=True):
+                seat.update(drawn)
     except InvalidAction as exc:
         print(f"cannot replay this deal: {exc.code}: {exc}", file=sys.stderr)
         return 2
@@ -92,12 +117,17 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             print(json.dumps({"verified": False, "commitment": computed, "seats": None}))
         return 1
+    keys = {label: rng.derive(args.seed, label) for label in rng.LABELS}
     if args.json:
-        print(json.dumps({"verified": True, "commitment": computed, "seats": seats}, ensure_ascii=False))
+        out = {"verified": True, "commitment": computed, "seats": seats, "keys": keys}
+        print(json.dumps(out, ensure_ascii=False))
     else:
         print(f"commitment matches: sha256 = {computed}")
         for s in seats:
-            print(f"seat {s['seat']:>2}  {s['id']:<8} {s['role']}")
+            drawn = f"  lobby {s['lobby']:>2}  alias {s['alias'][0]}/{s['alias'][1]}" if "lobby" in s else ""
+            print(f"seat {s['seat']:>2}  {s['id']:<8} {s['role']}{drawn}")
+        for label, key in keys.items():
+            print(f"key {label:<8} {key}")
     return 0
 
 

@@ -1,5 +1,6 @@
 // A provably fair deal (docs/rules.md, "A provably fair deal"): every view of a game carries
-// `fairness.commitment`, SHA-256 of the deal's secret seed and a salt
+// `fairness.commitment`, SHA-256 of the game's secret seed (64 hex digits: docs/rules.md,
+// "Randomness") and a salt
 // (layers/engine/mafia_engine/fairness.py); the ended view reveals seed and salt, and this
 // browser checks the hash itself with WebCrypto. It only checks the hash: replaying the deal
 // from the seed is `python -m mafia_engine.verify` (the command `verifyCommand` writes).
@@ -77,7 +78,8 @@ function shellQuote(text) {
   return `'${String(text).replace(/'/g, `'\\''`)}'`;
 }
 
-/** The command that replays this game's deal from a copy of the project (docs/rules.md). */
+/** The command that replays this game's deal from a copy of the project (docs/rules.md); for an
+ * anonymous game also its seat shuffle and aliases (`--anonymous`). */
 export function verifyCommand(view) {
   const f = view.fairness;
   const seats = [...(view.players || [])].sort((a, b) => (a.seat || 0) - (b.seat || 0)).map((p) => p.id);
@@ -88,5 +90,6 @@ export function verifyCommand(view) {
     `--commitment ${f.commitment}`,
     `--players ${seats.join(",")}`,
     `--options ${shellQuote(JSON.stringify(view.options || {}))}`,
+    ...(view.room && view.room.anonymous ? ["--anonymous"] : []),
   ].join(" ");
 }
