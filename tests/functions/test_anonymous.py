@@ -19,7 +19,7 @@ from fnkit import CTX, ws_event
 
 from handlers import ws_report
 from mafia_engine.testing import legal_actions
-from service import aliases
+from service import aliases, fairness
 
 HUMANS = ("Annabelle", "Borislav", "Chiaroscuro", "Dmitrievna")
 BOTS = ("Zorrito", "Quixotica", "Ulyssander")
@@ -240,6 +240,9 @@ def same_draws(monkeypatch) -> None:
 
     monkeypatch.setattr(secrets, "randbits", lambda k: stream().getrandbits(k))
     monkeypatch.setattr(secrets, "token_bytes", lambda n=None: stream().randbytes(32 if n is None else n))
+    # the game's secret (conftest's room_seeds draws a new one per call): the same for both tables
+    fixed = streams.setdefault("fairness.new_secret", _random.Random("fairness.new_secret"))
+    monkeypatch.setattr(fairness, "new_secret", lambda: fixed.randbytes(32).hex())
 
 
 def swap_game(api, monkeypatch, tag: str, order=SWAP_NAMES, bots=(), late=(), host_away=False) -> dict:

@@ -28,7 +28,7 @@ from . import fairness, new_game, rng
 from .errors import InvalidAction
 
 # how many adjectives and animals an anonymous game's aliases are drawn from: the sizes of
-# ADJECTIVES and ANIMALS in functions/service/aliases.py (tests/functions/test_randomness.py
+# ADJECTIVES and ANIMALS in functions/service/aliases.py (tests/functions/test_room_randomness.py
 # checks they agree)
 ALIAS_WORDS = (24, 24)
 
