@@ -5,6 +5,7 @@ environment in samconfig.toml that deploys as it is (docs/operations.md)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import tomllib
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from local import template
+from ops import checks
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -264,3 +266,46 @@ def test_samconfig_environments_deploy_as_they_are(env):
 def test_prod_keeps_its_table():
     assert _overrides("prod")["TableProtection"] == "true"
     assert _overrides("default").get("TableProtection", "false") == "false"
+
+
+# ---- what only a real account would show, read from the template (ops/checks.py)
+def test_no_topic_uses_an_aws_managed_key_and_cloudwatch_may_use_the_alarm_topics_key():
+    assert checks.topic_key_problems(TPL) == []
+    key = RES[RES["AlarmTopic"]["Properties"]["KmsMasterKeyId"]["Ref"]]
+    assert key["Type"] == "AWS::KMS::Key" and key["Properties"]["EnableKeyRotation"] is True
+
+
+def test_every_alarm_watches_a_metric_aws_publishes_for_that_resource():
+    assert checks.alarm_metric_problems(TPL) == []
+
+
+def _broken(edit) -> dict:
+    tpl = copy.deepcopy(TPL)
+    edit(tpl["Resources"])
+    return tpl
+
+
+@pytest.mark.parametrize("edit", [
+    lambda r: r["AlarmTopic"]["Properties"].update(KmsMasterKeyId="alias/aws/sns"),
+    lambda r: r["AlarmTopicKey"]["Properties"].update(EnableKeyRotation=False),
+    lambda r: r["AlarmTopicKey"]["Properties"]["KeyPolicy"]["Statement"].pop(),
+], ids=["aws-managed-key", "no-rotation", "no-cloudwatch-grant"])  # fmt: skip
+def test_the_topic_key_check_finds_a_key_cloudwatch_cannot_use(edit):
+    assert checks.topic_key_problems(_broken(edit))
+
+
+@pytest.mark.parametrize("edit", [
+    # the WebSocket API by name (only REST APIs publish by ApiName)
+    lambda r: r["WebSocketIntegrationErrorsAlarm"]["Properties"]["Dimensions"].__setitem__(
+        0, {"Name": "ApiName", "Value": {"Fn::Sub": "${AWS::StackName}-ws"}}),
+    # the REST API by id (REST APIs publish by ApiName)
+    lambda r: r["RestApi5xxAlarm"]["Properties"]["Dimensions"].__setitem__(0, {"Name": "ApiId", "Value": {"Ref": "RestApi"}}),
+    lambda r: r["RestApi5xxAlarm"]["Properties"]["Dimensions"][1].update(Value="prod"),
+    lambda r: r["TimerFunctionErrorsAlarm"]["Properties"].update(Dimensions=[{"Name": "FunctionName", "Value": {"Ref": "RoomsTable"}}]),
+    lambda r: r["TimerFunctionErrorsAlarm"]["Properties"].update(Dimensions=[{"Name": "Function", "Value": {"Ref": "TimerFunction"}}]),
+    lambda r: r["TableThrottlesAlarm"]["Properties"]["Metrics"][0]["MetricStat"]["Metric"].update(
+        Dimensions=[{"Name": "TableName", "Value": {"Ref": "TimerDeadLetterQueue"}}]),
+    lambda r: r["TimerDeadLettersAlarm"]["Properties"].update(Dimensions=[{"Name": "QueueName", "Value": {"Ref": "TimerDeadLetterQueue"}}]),
+], ids=["ws-by-name", "rest-by-id", "rest-other-stage", "function-is-a-table", "no-such-dimension", "table-is-a-queue", "queue-url-not-name"])  # fmt: skip
+def test_the_alarm_check_finds_a_metric_aws_never_publishes(edit):
+    assert checks.alarm_metric_problems(_broken(edit))
