@@ -149,8 +149,25 @@ def test_both_api_stages_keep_access_logs_that_cannot_hold_a_token(api, setting,
     assert variables and all(v.startswith("context.") for v in variables), variables
     assert {v.removeprefix("context.") for v in variables} <= SAFE_CONTEXT
     assert "querystring" not in fmt.lower() and "header" not in fmt.lower()
-    # access logs need the account's CloudWatch role first
-    assert RES[api]["DependsOn"] == "ApiGatewayAccount"
+    # access logs need the account's CloudWatch role first, when this stack sets it (a tag
+    # refers to it: DependsOn cannot name a resource a condition leaves out)
+    tags = RES[api]["Properties"]["Tags"]
+    assert tags["apigateway-account"] == {"Fn::If": ["CreatesApiGatewayAccount", {"Ref": "ApiGatewayAccount"}, "reused"]}
+    assert "DependsOn" not in RES[api]
+
+
+def test_one_api_gateway_account_role_per_account_and_region():
+    """prod creates the account's role and keeps it on delete; dev reuses it, so both share an
+    account, and deleting either leaves the setting pointing at a role that exists."""
+    for name in ("ApiGatewayLogsRole", "ApiGatewayAccount"):
+        assert RES[name]["Condition"] == "CreatesApiGatewayAccount"
+        assert RES[name]["DeletionPolicy"] == RES[name]["UpdateReplacePolicy"] == "Retain"
+    assert TPL["Parameters"]["CreateApiGatewayAccount"]["Default"] == "true"  # a lone stack works
+    assert _overrides("prod")["CreateApiGatewayAccount"] == "true"
+    assert _overrides("default")["CreateApiGatewayAccount"] == "false"
+    conf = tomllib.loads((ROOT / "samconfig.toml").read_text())
+    assert conf["default"]["global"]["parameters"]["region"] == conf["prod"]["global"]["parameters"]["region"]
+    assert conf["default"]["global"]["parameters"]["stack_name"] != conf["prod"]["global"]["parameters"]["stack_name"]
 
 
 def _statements() -> list[dict]:
