@@ -133,7 +133,11 @@ def _dimension_problem(res: dict, namespace: str, dims: dict[str, Any]) -> str |
         found = _rest_api(res, dims["ApiName"])
         if not found:
             return f"ApiName {dims['ApiName']} is the Name of no REST API (REST APIs publish by ApiName)"
-        if "Stage" in dims and found[1]["Properties"].get("StageName") != dims["Stage"]:
+        stages = [found[1]["Properties"].get("StageName")] + [
+            r["Properties"].get("StageName") for r in res.values()
+            if r.get("Type") == "AWS::ApiGateway::Stage" and _ref(r["Properties"].get("RestApiId")) == found[0]
+        ]  # SAM's own StageName, or (translated) the stages of the REST API  # fmt: skip
+        if "Stage" in dims and dims["Stage"] not in stages:
             return f"Stage {dims['Stage']} is not {found[0]}'s stage"
     if namespace == "AWS/ApiGateway" and "ApiId" in dims:
         api = _ref(dims["ApiId"])
