@@ -264,6 +264,21 @@ def test_the_site_deployment_reruns_whenever_its_package_changes():
     assert props["BucketName"] == {"Ref": "WebBucket"}
 
 
+def test_the_site_deployment_never_holds_a_deploy_for_an_hour():
+    """The deployer answers FAILED MARGIN_S before its own timeout; a request nobody answers (a
+    crash) fails after ServiceTimeout, not CloudFormation's default hour; its policy may hand a
+    request to its own versions (the rollback's client) and nothing else."""
+    from sitedeploy import handler as site
+
+    timeout = FUNCTIONS["SiteDeployFunction"]["Properties"]["Timeout"]
+    service_timeout = RES["SiteDeployment"]["Properties"]["ServiceTimeout"]
+    assert site.MARGIN_S < timeout < service_timeout <= 600
+    (invoke,) = [st for st in FUNCTIONS["SiteDeployFunction"]["Properties"]["Policies"][0]["Statement"]
+                 if st["Action"] == "lambda:InvokeFunction"]  # fmt: skip
+    assert invoke["Resource"]["Fn::Sub"].endswith(":function:${AWS::StackName}-site-deploy:*")
+    assert FUNCTIONS["SiteDeployFunction"]["Properties"]["FunctionName"] == {"Fn::Sub": "${AWS::StackName}-site-deploy"}
+
+
 def _overrides(env: str) -> dict[str, str]:
     conf = tomllib.loads((ROOT / "samconfig.toml").read_text())
     text = conf[env]["deploy"]["parameters"]["parameter_overrides"]
