@@ -306,11 +306,13 @@ def run_site_deployer(artifact: Path, event: dict, moto: Moto, region: str, vers
         f"sys.path[:0] = [{str(artifact)!r}, {str(ROOT)!r}]\n"
         "from sitedeploy import handler\n"
         "from local.lambda_runtime import LambdaContext\n"
+        # 15 minutes, not the template's 120 s: a loaded machine must not trip the time guard
+        # here (tests/functions/test_site_deploy.py tests the guard)
         "handler.handler(json.load(sys.stdin), LambdaContext(function_name='site-deploy', memory_limit_in_mb=256,"
-        " timeout_ms=120_000))\n"
+        " timeout_ms=900_000))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], input=json.dumps(event), env=env, capture_output=True,
-                          text=True, timeout=120, check=False)  # fmt: skip
+                          text=True, timeout=900, check=False)  # fmt: skip
     if done.returncode:
         raise RehearsalFailed(f"the site deployer raised: {done.stderr[-2000:]}")
     return done.stdout + done.stderr

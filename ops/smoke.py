@@ -174,12 +174,12 @@ async def play(s: Smoke, http: Any, config: dict) -> None:
             await sock.close()
 
 
-def _table() -> Any:
+def _table(region: str | None) -> Any:
     import boto3
 
     from service.storage import Store
 
-    return Store(boto3.client("dynamodb", region_name=os.environ.get("AWS_DEFAULT_REGION")),
+    return Store(boto3.client("dynamodb", region_name=region or os.environ.get("AWS_DEFAULT_REGION")),
                  os.environ["TABLE_NAME"])  # fmt: skip
 
 
@@ -202,7 +202,7 @@ async def report(s: Smoke, player: Any, host: Any) -> None:
         else:
             s.row("report read back", None, "skipped: --base of a deployed stack (the table needs --stack)")
             return
-        read_back(s, _table(), receipt["id"], host.room, target)
+        read_back(s, _table(None if s.offline else s.region), receipt["id"], host.room, target)
     finally:
         os.environ.clear()
         os.environ.update(saved)
