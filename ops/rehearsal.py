@@ -4,8 +4,7 @@ environment, without an AWS account (tests/functions/test_rehearsal.py; docs/ope
 
 1. Resolve the AWS::LanguageExtensions transform with the environment's parameter values and
    run the SAM transform with aws-sam-translator (ops/translate.py, in the SAM CLI's venv).
-2. cfn-lint the *translated* template: with no transform left, it sees inside the SAM
-   resources (a bad Runtime, a Ref to an API that does not exist).
+2. The template checks of ops/checks.py on the translated template.
 3. Create the stack on a moto server on 127.0.0.1. The types moto's CloudFormation cannot model
    are listed by name in `STUBBED` and stand in as stubs; any other unmodelled type fails the
    rehearsal until it is listed (so nothing is skipped silently).
@@ -14,6 +13,8 @@ environment, without an AWS account (tests/functions/test_rehearsal.py; docs/ope
    ResponseURL; check what it published (/sw.js and the manifest at the root, index.html
    no-cache, the versioned assets immutable) and that the stack completed.
 5. Send the custom resource's Delete, delete the stack, and check that prod keeps its table.
+6. cfn-lint the *translated* template (last: the slowest step): with no transform left, it sees
+   inside the SAM resources (a bad Runtime, a Ref to an API that does not exist).
 
     python -m ops.rehearsal [dev|prod ...]      # prints each step; exit 1 on the first failure
 """
