@@ -231,6 +231,8 @@ def moto_server(patch: Callable[[Any, str, Any], None]) -> Iterator[Moto]:
     for service in ("apigateway", "apigatewayv2", "awslambda", "cloudfront", "cloudwatch", "dynamodb", "iam",
                     "kms", "logs", "s3", "scheduler", "sns", "sqs"):  # fmt: skip
         importlib.import_module(f"moto.{service}.models")  # every model moto has, before it lists them
+    for cached in (parsing.get_model_list, parsing.get_model_map, parsing.get_name_type_map):
+        cached.cache_clear()  # a list made before those imports would miss their models
     stub, version = _stub_model(), _version_model()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per request
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
