@@ -76,8 +76,9 @@ build: $(BIN)/.installed $(SAMVENV)/.installed
 # BuildMethod makefile, ContextPath .) in a scratch copy of the resource's code, ARTIFACTS_DIR
 # set. As SAM's python3.11 builder does: the dependencies for arm64 and our code; plus a step
 # it lacks: everything compiled to bytecode (unchecked-hash .pyc, valid whatever the files'
-# dates). /var/task and /opt are read-only, so without it every cold start compiles our
-# modules again (docs/operations.md, "Cold starts").
+# dates), each naming the path it has on Lambda (/var/task, /opt/python: the same bytes
+# whatever folder builds it). /var/task and /opt are read-only, so without it every cold start
+# compiles our modules again (docs/operations.md, "Cold starts").
 REPO := $(dir $(abspath $(firstword $(MAKEFILE_LIST))))
 LAMBDA_PY := $(REPO)$(BIN)/python
 # bytecode for the python3.11 runtime needs a Python 3.11 (any: bytecode.py is stdlib only);
@@ -91,7 +92,7 @@ LAMBDA_FUNCTIONS := RestFunction WsConnectFunction WsDisconnectFunction WsDefaul
 $(addprefix build-,$(LAMBDA_FUNCTIONS)):
 	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)"
 	@cp -R handlers service "$(ARTIFACTS_DIR)/"
-	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)"
+	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)" /var/task
 
 # The site deployer (template.yaml SiteDeployment): Powertools, its package, and the web client
 # it publishes, shipped inside it (functions/sitedeploy/handler.py).
@@ -99,12 +100,12 @@ build-SiteDeployFunction:
 	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)"
 	@cp -R sitedeploy "$(ARTIFACTS_DIR)/"
 	@cp -R $(REPO)web "$(ARTIFACTS_DIR)/web"
-	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)"
+	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)" /var/task
 
 build-EngineLayer:
 	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)/python"
 	@cp -R mafia_engine "$(ARTIFACTS_DIR)/python/"
-	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)/python"
+	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)/python" /opt/python
 
 # Each tier in its own process: Playwright's sync API keeps an event loop running on the
 # main thread, which would break the asyncio-based e2e tests if they shared a process.

@@ -66,7 +66,12 @@ PRICE = {
     "scheduler_invocation": 1.00 / 1e6,
     "logs_gb": 0.50,  # CloudWatch Logs ingestion
 }
-LAMBDA_MEMORY_GB = 0.5  # template.yaml MemorySize 512, arm64
+LAMBDA_MEMORY_GB = template.load()["Globals"]["Function"]["MemorySize"] / 1024  # the functions' (arm64)
+# Lambda gives a function CPU in proportion to its memory: one full vCPU at 1,769 MB (the Lambda
+# developer guide, "Configuring Lambda function memory"); the handlers are single-threaded, so
+# more memory than that buys no speed. Compared: 512 MB, 1,024 MB (the template's) and 1,769 MB.
+FULL_VCPU_MB = 1769
+MEMORY_SIZES_MB = (512, 1024, 1769)
 AWS_CALL_MS = 8.0  # assumed in-region latency of one DynamoDB / Scheduler call
 PUSH_BATCH_MS = 15.0  # assumed latency of one parallel fan-out batch
 LOG_BYTES_PER_INVOCATION = 600  # Lambda START/END/REPORT lines + our info lines
@@ -705,6 +710,30 @@ def main(argv: list[str] | None = None) -> None:
 QUICK_SPECTATORS = 2
 
 
+def memory_sizes(own_cpu_s: float, actions: int, calls: int, invocations: int, other_cost: float) -> dict:
+    """Per-action latency and the game's cost at each of MEMORY_SIZES_MB, as AWS Lambda Power
+    Tuning compares them, from the handlers' measured CPU: their own work (the handler's CPU
+    beyond its boto3 calls, measured here on one full core, taken as one Lambda vCPU) stretched
+    by the share of a vCPU the size gets, plus the AWS calls' and pushes' waits (AWS_CALL_MS,
+    PUSH_BATCH_MS), which memory does not change. Compute is billed per GB-second; the rest of
+    the game's cost (`other_cost`: messages, DynamoDB, requests...) does not depend on memory."""
+    wait_ms = (calls * AWS_CALL_MS + actions * PUSH_BATCH_MS) / actions
+    out = {}
+    for mb in MEMORY_SIZES_MB:
+        share = min(1.0, mb / FULL_VCPU_MB)
+        cpu_ms = own_cpu_s * 1000 / actions / share
+        billed_s = own_cpu_s / share + (calls * AWS_CALL_MS + actions * PUSH_BATCH_MS) / 1000 + invocations * 0.001
+        compute = billed_s * mb / 1024 * PRICE["lambda_gb_second_arm"]
+        out[str(mb)] = {
+            "vcpu": round(share, 3),
+            "handler_cpu_ms_per_action": round(cpu_ms, 1),
+            "latency_ms_per_action": round(cpu_ms + wait_ms, 1),
+            "lambda_compute_usd_per_game": round(compute, 7),
+            "cost_per_game_usd": round(other_cost + compute, 6),
+        }
+    return out
+
+
 def run(rounds: int = 5, spectators: int = 20) -> dict:
     """Every figure; `rounds` of the cold-start measurements; `spectators`: the fan-out's second
     game has that many."""
@@ -752,7 +781,9 @@ def run(rounds: int = 5, spectators: int = 20) -> dict:
     invocations = sum(bench.invocations.values())
     messages = sum(math.ceil(s / 32768) for s in sizes)
     own_cpu_s = max(0.0, handler_s - raw_s)
-    billed_s = own_cpu_s + (len(calls) * AWS_CALL_MS + n * PUSH_BATCH_MS) / 1000 + invocations * 0.001
+    # at the template's memory the handler's own work gets a share of a vCPU (memory_sizes)
+    own_at_size_s = own_cpu_s / min(1.0, LAMBDA_MEMORY_GB * 1024 / FULL_VCPU_MB)
+    billed_s = own_at_size_s + (len(calls) * AWS_CALL_MS + n * PUSH_BATCH_MS) / 1000 + invocations * 0.001
     inbound = bench.invocations["ws"]  # client frames are messages too
     cost = {
         "websocket_messages": (messages + inbound) * PRICE["ws_message"],
@@ -765,6 +796,7 @@ def run(rounds: int = 5, spectators: int = 20) -> dict:
         "logs": invocations * LOG_BYTES_PER_INVOCATION / 1e9 * PRICE["logs_gb"],
     }
     total_cost = sum(cost.values())
+    by_memory = memory_sizes(own_cpu_s, n, len(calls), invocations, total_cost - cost["lambda_compute"])
     long_game = long_game_item_bytes()
     city = long_game_item_bytes(16, 30, "city")
     imports = import_ratio(rounds)
@@ -828,6 +860,7 @@ def run(rounds: int = 5, spectators: int = 20) -> dict:
         },
         "by_action_kind": per_kind,
         "spectator_fanout": fanout,
+        "memory_sizes": by_memory,
     }
     return out
 

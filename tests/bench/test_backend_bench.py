@@ -21,7 +21,7 @@ FIGURES = {
     "long_game", "handler_cpu_ratio", "handler_seconds", "raw_boto3_seconds", "import_ratio",
     "import_ratio_by_handler", "import_ratio_shipped", "import_ratio_shipped_by_handler",
     "first_event_ratio", "first_event", "cost_per_game_usd", "cost_per_20_minute_game_usd",
-    "cost_breakdown_usd", "cost_inputs", "by_action_kind", "spectator_fanout", "pushes_as",
+    "cost_breakdown_usd", "cost_inputs", "by_action_kind", "spectator_fanout", "pushes_as", "memory_sizes",
 }  # fmt: skip
 
 
@@ -40,3 +40,9 @@ def test_the_backend_bench_runs_and_reports_every_figure():
     assert set(figures["first_event"]["by_handler"]) == HANDLERS
     assert set(figures["first_event"]) >= {"by_handler", "first_event_s", "boto3_and_clients_s", "max"}
     assert figures["scans"] == 0 and figures["game"]["players"] == 12
+    # per-action latency and the game's cost at each compared memory size (docs/operations.md,
+    # "Memory size"): more memory, a larger vCPU share, less of the handler's own time
+    sizes = figures["memory_sizes"]
+    assert list(sizes) == ["512", "1024", "1769"] and sizes["1769"]["vcpu"] == 1.0
+    assert sizes["512"]["handler_cpu_ms_per_action"] > sizes["1024"]["handler_cpu_ms_per_action"]
+    assert all({"latency_ms_per_action", "cost_per_game_usd"} <= set(v) for v in sizes.values())

@@ -120,3 +120,19 @@ def test_the_published_client_loads_every_module_of_its_release(page, deployed, 
     assert ("/config.json", 200) in Bucket.served
     assert not failed
     assert {p.split("/", 3)[3] for p, _ in assets} >= {"style.css", "js/app.js", "js/api.js"}
+
+
+def test_the_published_site_installs_its_worker_at_the_root(page, deployed):
+    """As deployed, the scripts come from /v/<release>/ but the worker and the manifest from the
+    root: the worker's scope is the whole site and the app's id does not change with a release."""
+    url, release = deployed
+    page.goto(url + "/ABCDE")
+    page.wait_for_selector("#main *")
+    reg = page.evaluate(
+        "async () => { const r = await navigator.serviceWorker.ready;"
+        " return { scope: r.scope, script: r.active && r.active.scriptURL }; }"
+    )
+    assert reg == {"scope": url + "/", "script": url + "/sw.js"}, reg
+    manifest = page.evaluate("() => document.querySelector('link[rel=manifest]').href")
+    assert manifest == url + "/manifest.webmanifest"
+    assert ("/sw.js", 200) in Bucket.served

@@ -286,3 +286,59 @@ def test_check_build_refuses_an_artifact_off_its_pins(tmp_path):
         "RestFunction: ships boto3==1.0.0, not pinned",
         f"RestFunction: lacks boto3=={pins['boto3']}",
     }
+
+
+def _build(tmp: Path, folder: str, runtime_dir: str | None) -> Path:
+    """A small artifact (our functions' packages and the engine) copied under `folder` and
+    compiled by scripts/bytecode.py in its own process, as `make build-<LogicalId>` does."""
+    import shutil
+
+    art = tmp / folder
+    for src in (ROOT / "functions" / "service", ROOT / "functions" / "handlers", ROOT / "layers" / "engine" / "mafia_engine"):
+        shutil.copytree(src, art / src.name, ignore=shutil.ignore_patterns("__pycache__"))
+    # what `pip install --target` adds: a console script whose shebang names the build's Python
+    (art / "bin").mkdir()
+    (art / "bin" / "jp.py").write_text(f"#!{art}/.venv/bin/python\nimport jmespath\n")
+    (art / "jmespath-1.1.0.dist-info").mkdir()
+    (art / "jmespath-1.1.0.dist-info" / "RECORD").write_text(
+        "../../bin/jp.py,sha256=x,1708\njmespath/__init__.py,sha256=y,1\n"
+    )
+    if runtime_dir:
+        args = [sys.executable, str(ROOT / "scripts" / "bytecode.py"), str(art), runtime_dir]
+    else:  # what bytecode.py did before it named the runtime folder
+        args = [sys.executable, "-m", "compileall", "-q", "--invalidation-mode", "unchecked-hash", str(art)]
+    subprocess.run(args, check=True)
+    return art
+
+
+def _pycs(art: Path) -> dict[str, bytes]:
+    """Every file the build wrote or kept but the sources: the .pyc, the scripts, the RECORDs."""
+    return {p.relative_to(art).as_posix(): p.read_bytes() for p in art.rglob("*")
+            if p.is_file() and (p.suffix != ".py" or p.parent.name == "bin")}  # fmt: skip
+
+
+def test_two_builds_in_different_folders_write_identical_bytecode(tmp_path):
+    """The .pyc name the module's path on Lambda (ddir), not the build folder: a deploy from
+    another checkout republishes nothing, and a traceback names /var/task/... (or
+    /opt/python/... for the layer), where the source is."""
+    import marshal
+
+    one = _pycs(_build(tmp_path, "checkout-one/.aws-sam/build/RestFunction", "/var/task"))
+    two = _pycs(_build(tmp_path, "elsewhere/x/RestFunction", "/var/task"))
+    assert len(one) > 20 and one.keys() == two.keys()
+    assert [k for k in one if one[k] != two[k]] == []
+    assert not any(k.startswith("bin/") for k in one)  # console scripts dropped, and their RECORD lines
+    assert one["jmespath-1.1.0.dist-info/RECORD"] == b"jmespath/__init__.py,sha256=y,1\n"
+    code = marshal.loads(one["service/__pycache__/config.cpython-311.pyc"][16:])  # after the 16-byte header
+    assert code.co_filename == "/var/task/service/config.py"
+    layer = _pycs(_build(tmp_path, "layer/python", "/opt/python"))
+    code = marshal.loads(layer["mafia_engine/__pycache__/__init__.cpython-311.pyc"][16:])
+    assert code.co_filename == "/opt/python/mafia_engine/__init__.py"
+
+
+def test_bytecode_without_the_runtime_folder_differs_between_folders(tmp_path):
+    """What the test above guards against: compiled naming the build folder (compileall without
+    ddir), two builds differ."""
+    one = _pycs(_build(tmp_path, "a", None))
+    two = _pycs(_build(tmp_path, "bb", None))
+    assert [k for k in one if one[k] != two[k]]

@@ -5,6 +5,7 @@ environment in samconfig.toml that deploys as it is (docs/operations.md)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import tomllib
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from local import template
+from ops import checks
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -147,8 +149,25 @@ def test_both_api_stages_keep_access_logs_that_cannot_hold_a_token(api, setting,
     assert variables and all(v.startswith("context.") for v in variables), variables
     assert {v.removeprefix("context.") for v in variables} <= SAFE_CONTEXT
     assert "querystring" not in fmt.lower() and "header" not in fmt.lower()
-    # access logs need the account's CloudWatch role first
-    assert RES[api]["DependsOn"] == "ApiGatewayAccount"
+    # access logs need the account's CloudWatch role first, when this stack sets it (a tag
+    # refers to it: DependsOn cannot name a resource a condition leaves out)
+    tags = RES[api]["Properties"]["Tags"]
+    assert tags["apigateway-account"] == {"Fn::If": ["CreatesApiGatewayAccount", {"Ref": "ApiGatewayAccount"}, "reused"]}
+    assert "DependsOn" not in RES[api]
+
+
+def test_one_api_gateway_account_role_per_account_and_region():
+    """prod creates the account's role and keeps it on delete; dev reuses it, so both share an
+    account, and deleting either leaves the setting pointing at a role that exists."""
+    for name in ("ApiGatewayLogsRole", "ApiGatewayAccount"):
+        assert RES[name]["Condition"] == "CreatesApiGatewayAccount"
+        assert RES[name]["DeletionPolicy"] == RES[name]["UpdateReplacePolicy"] == "Retain"
+    assert TPL["Parameters"]["CreateApiGatewayAccount"]["Default"] == "true"  # a lone stack works
+    assert _overrides("prod")["CreateApiGatewayAccount"] == "true"
+    assert _overrides("default")["CreateApiGatewayAccount"] == "false"
+    conf = tomllib.loads((ROOT / "samconfig.toml").read_text())
+    assert conf["default"]["global"]["parameters"]["region"] == conf["prod"]["global"]["parameters"]["region"]
+    assert conf["default"]["global"]["parameters"]["stack_name"] != conf["prod"]["global"]["parameters"]["stack_name"]
 
 
 def _statements() -> list[dict]:
@@ -245,6 +264,21 @@ def test_the_site_deployment_reruns_whenever_its_package_changes():
     assert props["BucketName"] == {"Ref": "WebBucket"}
 
 
+def test_the_site_deployment_never_holds_a_deploy_for_an_hour():
+    """The deployer answers FAILED MARGIN_S before its own timeout; a request nobody answers (a
+    crash) fails after ServiceTimeout, not CloudFormation's default hour; its policy may hand a
+    request to its own versions (the rollback's client) and nothing else."""
+    from sitedeploy import handler as site
+
+    timeout = FUNCTIONS["SiteDeployFunction"]["Properties"]["Timeout"]
+    service_timeout = RES["SiteDeployment"]["Properties"]["ServiceTimeout"]
+    assert site.MARGIN_S < timeout < service_timeout <= 600
+    (invoke,) = [st for st in FUNCTIONS["SiteDeployFunction"]["Properties"]["Policies"][0]["Statement"]
+                 if st["Action"] == "lambda:InvokeFunction"]  # fmt: skip
+    assert invoke["Resource"]["Fn::Sub"].endswith(":function:${AWS::StackName}-site-deploy:*")
+    assert FUNCTIONS["SiteDeployFunction"]["Properties"]["FunctionName"] == {"Fn::Sub": "${AWS::StackName}-site-deploy"}
+
+
 def _overrides(env: str) -> dict[str, str]:
     conf = tomllib.loads((ROOT / "samconfig.toml").read_text())
     text = conf[env]["deploy"]["parameters"]["parameter_overrides"]
@@ -264,3 +298,46 @@ def test_samconfig_environments_deploy_as_they_are(env):
 def test_prod_keeps_its_table():
     assert _overrides("prod")["TableProtection"] == "true"
     assert _overrides("default").get("TableProtection", "false") == "false"
+
+
+# ---- what only a real account would show, read from the template (ops/checks.py)
+def test_no_topic_uses_an_aws_managed_key_and_cloudwatch_may_use_the_alarm_topics_key():
+    assert checks.topic_key_problems(TPL) == []
+    key = RES[RES["AlarmTopic"]["Properties"]["KmsMasterKeyId"]["Ref"]]
+    assert key["Type"] == "AWS::KMS::Key" and key["Properties"]["EnableKeyRotation"] is True
+
+
+def test_every_alarm_watches_a_metric_aws_publishes_for_that_resource():
+    assert checks.alarm_metric_problems(TPL) == []
+
+
+def _broken(edit) -> dict:
+    tpl = copy.deepcopy(TPL)
+    edit(tpl["Resources"])
+    return tpl
+
+
+@pytest.mark.parametrize("edit", [
+    lambda r: r["AlarmTopic"]["Properties"].update(KmsMasterKeyId="alias/aws/sns"),
+    lambda r: r["AlarmTopicKey"]["Properties"].update(EnableKeyRotation=False),
+    lambda r: r["AlarmTopicKey"]["Properties"]["KeyPolicy"]["Statement"].pop(),
+], ids=["aws-managed-key", "no-rotation", "no-cloudwatch-grant"])  # fmt: skip
+def test_the_topic_key_check_finds_a_key_cloudwatch_cannot_use(edit):
+    assert checks.topic_key_problems(_broken(edit))
+
+
+@pytest.mark.parametrize("edit", [
+    # the WebSocket API by name (only REST APIs publish by ApiName)
+    lambda r: r["WebSocketIntegrationErrorsAlarm"]["Properties"]["Dimensions"].__setitem__(
+        0, {"Name": "ApiName", "Value": {"Fn::Sub": "${AWS::StackName}-ws"}}),
+    # the REST API by id (REST APIs publish by ApiName)
+    lambda r: r["RestApi5xxAlarm"]["Properties"]["Dimensions"].__setitem__(0, {"Name": "ApiId", "Value": {"Ref": "RestApi"}}),
+    lambda r: r["RestApi5xxAlarm"]["Properties"]["Dimensions"][1].update(Value="prod"),
+    lambda r: r["TimerFunctionErrorsAlarm"]["Properties"].update(Dimensions=[{"Name": "FunctionName", "Value": {"Ref": "RoomsTable"}}]),
+    lambda r: r["TimerFunctionErrorsAlarm"]["Properties"].update(Dimensions=[{"Name": "Function", "Value": {"Ref": "TimerFunction"}}]),
+    lambda r: r["TableThrottlesAlarm"]["Properties"]["Metrics"][0]["MetricStat"]["Metric"].update(
+        Dimensions=[{"Name": "TableName", "Value": {"Ref": "TimerDeadLetterQueue"}}]),
+    lambda r: r["TimerDeadLettersAlarm"]["Properties"].update(Dimensions=[{"Name": "QueueName", "Value": {"Ref": "TimerDeadLetterQueue"}}]),
+], ids=["ws-by-name", "rest-by-id", "rest-other-stage", "function-is-a-table", "no-such-dimension", "table-is-a-queue", "queue-url-not-name"])  # fmt: skip
+def test_the_alarm_check_finds_a_metric_aws_never_publishes(edit):
+    assert checks.alarm_metric_problems(_broken(edit))

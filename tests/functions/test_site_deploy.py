@@ -1,6 +1,9 @@
 """The site deployer (functions/sitedeploy, template.yaml SiteDeployment) against moto's S3:
-Create publishes web/ with its cache headers and config.json, Update replaces the release,
-Delete empties the bucket; every request is answered on CloudFormation's ResponseURL."""
+Create publishes web/ with its cache headers and config.json (the service worker and the
+manifest at the root), Update replaces the release, Delete empties the bucket (its physical id
+is all it needs); a request for another version's client goes to that version (a rollback);
+every request is answered on CloudFormation's ResponseURL, before the function's time runs out,
+and an answer that cannot be delivered does not raise."""
 
 from __future__ import annotations
 
@@ -10,18 +13,21 @@ import shutil
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
+from urllib.parse import urljoin
 
 import boto3
 import pytest
-from fnkit import CTX
 from moto import mock_aws
 
+from local.lambda_runtime import LambdaContext
 from sitedeploy import handler as site
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"
 BUCKET = "mafia-test-web"
 CONFIG = {"apiUrl": "/api", "wsUrl": "wss://abc.execute-api.us-east-1.amazonaws.com/prod"}
+FUNCTION_ARN = "arn:aws:lambda:us-east-1:123456789012:function:mafia-test-site-deploy"
+ROOT_FILES = {"index.html", "sw.js", "manifest.webmanifest"}
 
 
 class Answers:
@@ -67,13 +73,25 @@ def s3(monkeypatch):
         yield client
 
 
+def ctx() -> LambdaContext:
+    """A fresh invocation's context: the function's whole Timeout (template.yaml) ahead."""
+    return LambdaContext(function_name="mafia-test-site-deploy", memory_limit_in_mb=256, timeout_ms=120_000)
+
+
+@pytest.fixture(autouse=True)
+def version(monkeypatch):
+    """The function version that runs (Lambda's AWS_LAMBDA_FUNCTION_VERSION): the one the
+    events' Release names, unless a test says otherwise."""
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_VERSION", "7")
+
+
 @pytest.fixture
 def web(tmp_path) -> Path:
     """A copy of the real client (so a test may change it)."""
     return Path(shutil.copytree(WEB, tmp_path / "web"))
 
 
-def event(kind: str, answers: Answers, physical: str | None = None, bucket: str = BUCKET) -> dict:
+def event(kind: str, answers: Answers, physical: str | None = None, bucket: str = BUCKET, version: str = "7") -> dict:
     e = {
         "RequestType": kind,
         "ResponseURL": answers.url,
@@ -81,7 +99,8 @@ def event(kind: str, answers: Answers, physical: str | None = None, bucket: str 
         "RequestId": f"req-{kind}",
         "LogicalResourceId": "SiteDeployment",
         "ResourceType": "AWS::CloudFormation::CustomResource",
-        "ResourceProperties": {"ServiceToken": "arn:fn", "BucketName": bucket, "Release": "1", "Config": CONFIG},
+        "ResourceProperties": {"ServiceToken": FUNCTION_ARN, "BucketName": bucket,
+                               "Release": f"{FUNCTION_ARN}:{version}", "Config": CONFIG},
     }
     if physical:
         e["PhysicalResourceId"] = physical
@@ -98,14 +117,14 @@ def shipped(web: Path) -> set[str]:
 
 def test_create_publishes_the_client_with_long_lived_assets_and_uncached_entry_points(s3, answers, web, monkeypatch):
     monkeypatch.setattr(site, "SOURCE", web)
-    site.handler(event("Create", answers), CTX)
+    site.handler(event("Create", answers), ctx())
     (answer,) = answers.bodies
     assert answer["Status"] == "SUCCESS" and answer["PhysicalResourceId"] == BUCKET
     assert (answer["RequestId"], answer["LogicalResourceId"]) == ("req-Create", "SiteDeployment")
     release = answer["Data"]["Release"]
     prefix = f"v/{release}/"
     files = shipped(web)
-    assert keys(s3) == {"index.html", "config.json"} | {prefix + f for f in files - {"index.html"}}
+    assert keys(s3) == ROOT_FILES | {"config.json"} | {prefix + f for f in files - ROOT_FILES}
 
     cfg = s3.get_object(Bucket=BUCKET, Key="config.json")
     assert json.loads(cfg["Body"].read()) == CONFIG
@@ -128,12 +147,12 @@ def test_create_publishes_the_client_with_long_lived_assets_and_uncached_entry_p
 
 def test_update_with_a_changed_client_is_a_new_release_and_the_old_one_is_deleted(s3, answers, web, monkeypatch):
     monkeypatch.setattr(site, "SOURCE", web)
-    site.handler(event("Create", answers), CTX)
+    site.handler(event("Create", answers), ctx())
     first = answers.bodies[-1]["Data"]["Release"]
-    site.handler(event("Update", answers, physical=BUCKET), CTX)  # same client: same release
+    site.handler(event("Update", answers, physical=BUCKET), ctx())  # same client: same release
     assert answers.bodies[-1]["Data"]["Release"] == first
     (web / "js" / "app.js").write_text((web / "js" / "app.js").read_text() + "\n// changed\n")
-    site.handler(event("Update", answers, physical=BUCKET), CTX)
+    site.handler(event("Update", answers, physical=BUCKET), ctx())
     answer = answers.bodies[-1]
     assert answer["Status"] == "SUCCESS" and answer["PhysicalResourceId"] == BUCKET
     second = answer["Data"]["Release"]
@@ -144,22 +163,22 @@ def test_update_with_a_changed_client_is_a_new_release_and_the_old_one_is_delete
 
 def test_delete_empties_the_bucket(s3, answers, web, monkeypatch):
     monkeypatch.setattr(site, "SOURCE", web)
-    site.handler(event("Create", answers), CTX)
+    site.handler(event("Create", answers), ctx())
     s3.put_object(Bucket=BUCKET, Key="left/by/hand.txt", Body=b"x")
-    site.handler(event("Delete", answers, physical=BUCKET), CTX)
+    site.handler(event("Delete", answers, physical=BUCKET), ctx())
     assert answers.bodies[-1]["Status"] == "SUCCESS" and answers.bodies[-1]["PhysicalResourceId"] == BUCKET
     assert keys(s3) == set()
     s3.delete_bucket(Bucket=BUCKET)  # what CloudFormation does next: it succeeds on an empty bucket
 
 
 def test_delete_of_a_bucket_that_is_gone_succeeds(s3, answers):
-    site.handler(event("Delete", answers, physical="never-created", bucket="never-created"), CTX)
+    site.handler(event("Delete", answers, physical="never-created", bucket="never-created"), ctx())
     assert answers.bodies[-1]["Status"] == "SUCCESS"
 
 
 def test_a_failure_is_answered_so_the_stack_does_not_wait(s3, answers, web, monkeypatch, caplog):
     monkeypatch.setattr(site, "SOURCE", web)
-    site.handler(event("Create", answers, bucket="no-such-bucket"), CTX)
+    site.handler(event("Create", answers, bucket="no-such-bucket"), ctx())
     answer = answers.bodies[-1]
     assert answer["Status"] == "FAILED" and "NoSuchBucket" in answer["Reason"]
     assert answer["PhysicalResourceId"] == "no-such-bucket"
@@ -171,5 +190,162 @@ def test_a_failure_is_answered_so_the_stack_does_not_wait(s3, answers, web, monk
 def test_the_shipped_dev_config_is_never_published(s3, answers, web, monkeypatch):
     """web/config.json (the offline stack's) is replaced by the stack's own, not copied."""
     monkeypatch.setattr(site, "SOURCE", web)
-    site.handler(event("Create", answers), CTX)
+    site.handler(event("Create", answers), ctx())
     assert not any(k.endswith("config.json") and k != "config.json" for k in keys(s3))
+
+
+def test_the_service_worker_and_the_manifest_are_served_from_the_root(s3, answers, web, monkeypatch):
+    """A worker's scope is the folder it is served from: /sw.js covers the site. The manifest's id,
+    start_url and scope resolve to the site's root whatever the release (one app identity); both
+    are never cached, and what they name exists in this release."""
+    monkeypatch.setattr(site, "SOURCE", web)
+    site.handler(event("Create", answers), ctx())
+    release = answers.bodies[-1]["Data"]["Release"]
+    published = keys(s3)
+    worker = s3.get_object(Bucket=BUCKET, Key="sw.js")
+    assert worker["CacheControl"] == "no-cache" and worker["ContentType"].startswith("text/javascript")
+    code = worker["Body"].read().decode()
+    precache = json.loads(re.search(r"const PRECACHE = (\[[^\]]*\]);", code)[1])
+    assert f"/v/{release}/js/app.js" in precache and f"/v/{release}/style.css" in precache
+    for entry in precache:  # each resolves, against /sw.js, to an object of this deploy
+        path = urljoin("https://site.example/sw.js", entry).removeprefix("https://site.example/")
+        assert (path or "index.html") in published, entry
+    # a new release is a new cache (the worker's activate deletes the old release's)
+    assert re.search(rf'const CACHE = "[^"]+-{release}";', code)
+
+    got = s3.get_object(Bucket=BUCKET, Key="manifest.webmanifest")
+    assert got["CacheControl"] == "no-cache" and got["ContentType"] == "application/manifest+json"
+    manifest = json.loads(got["Body"].read())
+    at = "https://site.example/manifest.webmanifest"
+    assert {urljoin(at, manifest[k]) for k in ("id", "start_url", "scope")} == {"https://site.example/"}
+    assert manifest["icons"] and all(urljoin(at, i["src"]).removeprefix("https://site.example/") in published
+                                     for i in manifest["icons"])  # fmt: skip
+    html = s3.get_object(Bucket=BUCKET, Key="index.html")["Body"].read().decode()
+    assert 'href="/manifest.webmanifest"' in html
+    assert "/sw.js" in (web / "js" / "install.js").read_text()  # the page registers the root's worker
+
+
+def test_hidden_files_are_left_out_relative_to_the_web_root(s3, answers, tmp_path, monkeypatch):
+    """`sam build` puts the package under .aws-sam/build/...: a hidden folder *above* the web
+    root hides nothing; a hidden file or folder inside it is never published."""
+    web = Path(shutil.copytree(WEB, tmp_path / ".aws-sam" / "build" / "SiteDeployFunction" / "web"))
+    (web / ".DS_Store").write_bytes(b"x")
+    (web / "js" / ".cache").mkdir()
+    (web / "js" / ".cache" / "x.js").write_text("x")
+    monkeypatch.setattr(site, "SOURCE", web)
+    site.handler(event("Create", answers), ctx())
+    assert answers.bodies[-1]["Status"] == "SUCCESS", answers.bodies[-1]
+    published = keys(s3)
+    assert "index.html" in published and not any("/." in "/" + k for k in published)
+
+
+def test_delete_needs_nothing_but_its_physical_id(s3, answers, web, monkeypatch):
+    monkeypatch.setattr(site, "SOURCE", web)
+    site.handler(event("Create", answers), ctx())
+    bare = {k: v for k, v in event("Delete", answers, physical=BUCKET).items() if k != "ResourceProperties"}
+    site.handler(bare, ctx())
+    assert answers.bodies[-1]["Status"] == "SUCCESS" and keys(s3) == set()
+
+
+def test_a_failed_create_with_no_bucket_gets_an_id_whose_delete_touches_nothing(s3, answers, web, monkeypatch):
+    monkeypatch.setattr(site, "SOURCE", web)
+    s3.put_object(Bucket=BUCKET, Key="keep", Body=b"x")
+    broken = event("Create", answers)
+    del broken["ResourceProperties"]["BucketName"]
+    site.handler(broken, ctx())
+    failed = answers.bodies[-1]
+    assert failed["Status"] == "FAILED" and failed["PhysicalResourceId"].startswith("failed:")
+    site.handler(event("Delete", answers, physical=failed["PhysicalResourceId"]), ctx())
+    assert answers.bodies[-1]["Status"] == "SUCCESS" and keys(s3) == {"keep"}
+
+
+def test_an_unreachable_response_url_is_logged_not_raised(s3, answers, web, monkeypatch, caplog):
+    monkeypatch.setattr(site, "SOURCE", web)
+    gone = event("Create", answers)
+    answers.close()  # nobody listens there any more
+    site.handler(gone, ctx())  # returns: a raise would only make Lambda retry the whole request
+    assert "could not answer CloudFormation" in caplog.text and "secret" not in caplog.text
+
+
+class Running:
+    """A Lambda context whose remaining time falls by `step_ms` at each look."""
+
+    def __init__(self, left_ms: int, step_ms: int) -> None:
+        self.left, self.step = left_ms, step_ms
+        self.function_name, self.memory_limit_in_mb, self.aws_request_id = "mafia-test-site-deploy", 256, "r"
+        self.invoked_function_arn = FUNCTION_ARN
+
+    def get_remaining_time_in_millis(self) -> int:
+        self.left -= self.step
+        return self.left
+
+
+def test_the_time_guard_answers_failed_before_lambdas_own_timeout(s3, answers, web, monkeypatch):
+    """Each write looks at the time left; below the margin it stops and answers FAILED, so the
+    stack hears of it now (not after ServiceTimeout), and the entry points of a half-written
+    release are never published (they are written last)."""
+    monkeypatch.setattr(site, "SOURCE", web)
+    site.handler(event("Create", answers), Running(left_ms=40_000, step_ms=2_000))
+    answer = answers.bodies[-1]
+    assert answer["Status"] == "FAILED" and "OutOfTime" in answer["Reason"]
+    assert answer["PhysicalResourceId"] == BUCKET  # the rollback's Delete empties what was written
+    assert not keys(s3) & (ROOT_FILES | {"config.json"})
+
+
+class Invokes:
+    """The Lambda client's invoke, recorded (moto cannot run a function without Docker)."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict] = []
+
+    def invoke(self, **kwargs):
+        self.calls.append(kwargs)
+        return {"StatusCode": 202}
+
+
+def test_a_rollback_publishes_the_client_its_properties_name(s3, answers, tmp_path, monkeypatch):
+    """Version 7 holds the new client, version 6 the old one. The update publishes 7's; its
+    rollback carries the old properties (Release = version 6), reaches the function unqualified,
+    and is handed to version 6, which publishes the old client and answers."""
+    old = Path(shutil.copytree(WEB, tmp_path / "v6" / "web"))
+    new = Path(shutil.copytree(WEB, tmp_path / "v7" / "web"))
+    (new / "js" / "app.js").write_text((new / "js" / "app.js").read_text() + "\n// new\n")
+    invokes = Invokes()
+    monkeypatch.setattr(site, "lambda_client", invokes)
+    monkeypatch.setattr(site, "SOURCE", new)
+    site.handler(event("Update", answers, physical=BUCKET, version="7"), ctx())
+    new_release = answers.bodies[-1]["Data"]["Release"]
+    assert not invokes.calls
+
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")  # CloudFormation calls it unqualified
+    rollback = event("Update", answers, physical=BUCKET, version="6")
+    rollback["RequestId"] = "req-rollback"
+    site.handler(rollback, ctx())
+    (call,) = invokes.calls
+    assert call["FunctionName"] == f"{FUNCTION_ARN}:6" and call["InvocationType"] == "Event"
+    assert len(answers.bodies) == 1  # the version that publishes answers, not this one
+
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_VERSION", "6")
+    monkeypatch.setattr(site, "SOURCE", old)
+    site.handler(json.loads(call["Payload"]), ctx())
+    answer = answers.bodies[-1]
+    assert (answer["Status"], answer["RequestId"]) == ("SUCCESS", "req-rollback")
+    old_release = answer["Data"]["Release"]
+    assert old_release != new_release
+    html = s3.get_object(Bucket=BUCKET, Key="index.html")["Body"].read().decode()
+    assert f"/v/{old_release}/js/app.js" in html and not any(k.startswith(f"v/{new_release}/") for k in keys(s3))
+
+
+def test_a_request_handed_to_the_wrong_version_fails_instead_of_looping(s3, answers, web, monkeypatch):
+    monkeypatch.setattr(site, "lambda_client", Invokes())
+    handed = {**event("Update", answers, physical=BUCKET, version="6"), "ForwardedFrom": FUNCTION_ARN}
+    site.handler(handed, ctx())  # this is version 7
+    assert answers.bodies[-1]["Status"] == "FAILED" and site.lambda_client.calls == []
+
+
+def test_the_release_must_name_a_version(s3, answers, web, monkeypatch):
+    monkeypatch.setattr(site, "SOURCE", web)
+    unnamed = event("Create", answers)
+    unnamed["ResourceProperties"]["Release"] = FUNCTION_ARN  # unqualified: which client?
+    site.handler(unnamed, ctx())
+    assert answers.bodies[-1]["Status"] == "FAILED" and "Release" in answers.bodies[-1]["Reason"]

@@ -2,10 +2,13 @@
 // a network, the theme colour of the browser's bar following the day and night screens, and
 // whether the network is there at all (the banner that render.js draws says so in the player's words).
 
-/** Registers sw.js (scope: the app's folder). Service workers need HTTPS or localhost. */
+/** Registers /sw.js, whose scope (the folder it is served from) is the whole site. The scripts
+ * are served from the release's folder (/v/<release>/js/ once deployed) but the worker and the
+ * manifest always from the root (functions/sitedeploy/handler.py), so the app keeps one
+ * identity across releases. Service workers need HTTPS or localhost. */
 export function registerServiceWorker() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-  navigator.serviceWorker.register("sw.js").catch(() => {
+  navigator.serviceWorker.register("/sw.js").catch(() => {
     // No worker (private mode, a browser setting): the app works, it just can't open offline.
   });
 }

@@ -1,0 +1,281 @@
+"""Does this deployment work? `python -m ops.smoke --stack NAME` (or `--base URL`, any running
+stack, the offline one included) checks what a player and an operator rely on, and prints a
+short table; the exit code is 0 only when no check failed (docs/operations.md, "First deploy").
+
+- the site over HTTPS (http:// redirected) with CloudFront's security headers, index.html
+  no-cache; `/sw.js` and the manifest served from the root, the app's id/start_url/scope the
+  site's root, every icon there; config.json naming the APIs;
+- a room made through the site's `/api`; sockets that connect with the site's Origin (a player
+  and a spectator);
+- a short game filled with the server's bots, played to its end by a scripted host that never
+  nudges: every phase ends by the stack's phase timers (EventBridge Scheduler on AWS);
+- the `report` route: a report on a bot, answered, then read back from the table (ops/reports);
+- with `--stack`: a confirmed subscription on the alarm topic (else nobody hears an alarm);
+- cleanup: the sockets closed, the report deleted (the room and its game expire with the
+  table's TTL, 24 h).
+
+Only an `http://127.0.0.1` (or localhost) base skips HTTPS and the security headers (the offline
+stack has no TLS and no CloudFront); the table says so.
+
+    python -m ops.smoke --stack mafia-prod [--region us-east-1]   # reads the stack's outputs
+    python -m ops.smoke --base http://127.0.0.1:8000/             # make dev's stack
+
+Needs, with --stack: cloudformation:DescribeStacks, sns:ListSubscriptionsByTopic, and
+dynamodb:GetItem/DeleteItem on the table (the report's read-back and cleanup, one
+TransactWriteItems).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+REPO = Path(__file__).resolve().parent.parent
+for _sub in ("functions", "layers/engine", "."):
+    if str(REPO / _sub) not in sys.path:
+        sys.path.insert(0, str(REPO / _sub))
+
+# the shortest classic game the options allow (layers/engine/mafia_engine/presets/classic/setup.py)
+SHORT_GAME = {
+    "roleRevealSeconds": 5, "firstPhase": "night", "discussionPerAlive": 10, "discussionMin": 30,
+    "discussionMax": 30, "voteSeconds": 10, "defenseSeconds": 10, "confirmSeconds": 5, "nightSeconds": 15,
+}  # fmt: skip
+SEATS = 5  # the host and four of the server's bots
+HEADERS = {
+    "strict-transport-security": lambda v: "max-age=" in v and int(re.search(r"max-age=(\d+)", v)[1]) >= 31536000,
+    "x-content-type-options": lambda v: v.lower() == "nosniff",
+    "x-frame-options": lambda v: v.upper() == "DENY",
+    "referrer-policy": lambda v: bool(v),
+}
+
+
+@dataclass
+class Smoke:
+    base: str
+    outputs: dict[str, str] = field(default_factory=dict)
+    region: str | None = None
+    game_timeout: float = 1200.0
+    rows: list[tuple[str, str, str]] = field(default_factory=list)
+
+    @property
+    def origin(self) -> str:
+        parts = urlsplit(self.base)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    @property
+    def offline(self) -> bool:
+        return urlsplit(self.base).scheme == "http" and urlsplit(self.base).hostname in ("127.0.0.1", "localhost")
+
+    def row(self, check: str, ok: bool | None, detail: str = "") -> bool:
+        self.rows.append((check, "ok" if ok else "skip" if ok is None else "FAIL", detail))
+        return bool(ok)
+
+    @property
+    def failed(self) -> bool:
+        return any(status == "FAIL" for _, status, _ in self.rows)
+
+
+async def _get(http: Any, url: str, **kw: Any) -> tuple[int, dict[str, str], bytes]:
+    async with http.get(url, **kw) as r:
+        return r.status, {k.lower(): v for k, v in r.headers.items()}, await r.read()
+
+
+async def check_site(s: Smoke, http: Any) -> dict:
+    """HTTPS, headers, the entry points; returns config.json."""
+    offline_why = "skipped: an http://127.0.0.1 base (the offline stack: no TLS, no CloudFront)"
+    if s.offline:
+        s.row("https", None, offline_why)
+    else:
+        plain = "http://" + urlsplit(s.base).netloc + "/"
+        status, headers, _ = await _get(http, plain, allow_redirects=False)
+        s.row("https", urlsplit(s.base).scheme == "https" and status in (301, 302, 307, 308)
+              and headers.get("location", "").startswith("https://"),
+              f"{plain} -> {status} {headers.get('location', '')}")  # fmt: skip
+    status, headers, body = await _get(http, s.base)
+    s.row("site", status == 200 and b"<html" in body.lower(), f"GET / -> {status}")
+    if s.offline:
+        s.row("security headers", None, offline_why)
+    else:
+        bad = [h for h, ok in HEADERS.items() if not ok(headers.get(h, ""))]
+        s.row("security headers", not bad, "missing or weak: " + ", ".join(bad) if bad else ", ".join(HEADERS))
+        s.row("index.html no-cache", headers.get("cache-control") == "no-cache", headers.get("cache-control", ""))
+
+    root = s.origin + "/"
+    status, headers, _ = await _get(http, root + "sw.js")
+    kind = headers.get("content-type", "")
+    cache = "" if s.offline else f", Cache-Control {headers.get('cache-control')}"
+    s.row("/sw.js", status == 200 and "javascript" in kind and (s.offline or headers.get("cache-control") == "no-cache"),
+          f"{status} {kind}{cache}")  # fmt: skip
+    link = re.search(rb'<link rel="manifest" href="([^"]+)"', body)
+    where = urljoin(s.base, link[1].decode()) if link else ""
+    ok, detail = where == root + "manifest.webmanifest", where or "no <link rel=manifest>"
+    if ok:
+        status, _, raw = await _get(http, where)
+        manifest = json.loads(raw) if status == 200 else {}
+        ids = {k: urljoin(where, manifest.get(k, "")) for k in ("id", "start_url", "scope")}
+        icons = [urljoin(where, i["src"]) for i in manifest.get("icons", [])]
+        missing = [u for u in icons if (await _get(http, u))[0] != 200]
+        ok = set(ids.values()) == {root} and icons and not missing
+        detail = f"id/start_url/scope {sorted(set(ids.values()))}, {len(icons)} icons" + (
+            f", missing {missing}" if missing else "")  # fmt: skip
+    s.row("manifest at the root", ok, detail)
+    status, _, raw = await _get(http, root + "config.json")
+    config = json.loads(raw) if status == 200 else {}
+    # a deployed stack's names its WebSocket stage; the offline stack's sockets are its own /ws
+    s.row("config.json", bool(config.get("apiUrl") and (config.get("wsUrl") or s.offline)), json.dumps(config))
+    return config
+
+
+async def play(s: Smoke, http: Any, config: dict) -> None:
+    from local.client import Api, Bot, Player
+
+    api = Api(http, s.origin + "/", api_path=config.get("apiUrl", "/api"))
+    try:
+        host = await api.create_room("Smoke", "classic", SHORT_GAME)
+    except Exception as exc:  # noqa: BLE001 - the table says what failed
+        s.row("room via /api", False, f"{type(exc).__name__}: {exc}")
+        return
+    s.row("room via /api", True, f"room {host.room}")
+    sockets: list[Any] = []
+    try:
+        player = await Player.connect(http, host, origin=s.origin)
+        sockets.append(player)
+        spectator = await Player.connect(http, room=host.room, ws_url=host.ws_url, origin=s.origin)
+        sockets.append(spectator)
+        s.row("sockets with the site's Origin", True, f"player and spectator on {host.ws_url.split('?')[0]}")
+        for _ in range(SEATS - 1):
+            await player.request("addBot")
+        reply = await player.request("start")
+        if reply.get("type") == "error":
+            raise RuntimeError(f"start refused: {reply}")
+        started = time.monotonic()
+        seqs: set[int] = set()
+        player.watch(lambda p, got: seqs.add(((p.view or {}).get("phase") or {}).get("seq")))
+        # the host plays by the bots' policy and never nudges: phases end by the phase timers
+        final = await Bot(player, nudge=False).play(timeout=s.game_timeout)
+        result = final.get("result") or {}
+        s.row("a bot-filled game to its end", bool(result.get("winner")),
+              f"{result.get('winner')} won after {len(seqs)} phases in {time.monotonic() - started:.0f} s, "
+              "every phase ended by the phase timers (no nudges)")  # fmt: skip
+        await report(s, player, host)
+    except Exception as exc:  # noqa: BLE001 - the table says what failed
+        s.row("game", False, f"{type(exc).__name__}: {exc}")
+    finally:
+        for sock in sockets:
+            await sock.close()
+
+
+def _table(region: str | None) -> Any:
+    import boto3
+
+    from service.storage import Store
+
+    return Store(boto3.client("dynamodb", region_name=region or os.environ.get("AWS_DEFAULT_REGION")),
+                 os.environ["TABLE_NAME"])  # fmt: skip
+
+
+async def report(s: Smoke, player: Any, host: Any) -> None:
+    """The `report` route: a report on a bot, answered; read back from the table; deleted."""
+    from ops import reports as ops_reports
+
+    target = next(p["id"] for p in player.view["players"] if p.get("bot"))
+    fid = await player.send("report", target=target, reason="other")
+    answer = await player.wait_for(lambda p: next((f.data for f in p.frames if (f.data or {}).get("id") == fid), None))
+    receipt = answer.get("report") or {}
+    if not s.row("report route", answer.get("type") == "reported", json.dumps(answer)[:200]):
+        return
+    saved = dict(os.environ)
+    try:
+        if s.offline:
+            ops_reports.use_local_stack(s.base)  # its moto endpoint and table
+        elif s.outputs.get("TableName"):
+            os.environ["TABLE_NAME"] = s.outputs["TableName"]
+        else:
+            s.row("report read back", None, "skipped: --base of a deployed stack (the table needs --stack)")
+            return
+        read_back(s, _table(None if s.offline else s.region), receipt["id"], host.room, target)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def read_back(s: Smoke, store: Any, report_id: str, room: str, target: str) -> None:
+    from service.reports import DAY_PK, MARK_PK, Reports
+
+    found = Reports(store).get(report_id)
+    s.row("report read back", bool(found and found.room == room and found.reported == target),
+          f"{report_id} in {store.table}")  # fmt: skip
+    if found:
+        day = f"{found.id[:4]}-{found.id[4:6]}-{found.id[6:8]}"
+        keys = [{"pk": {"S": DAY_PK + day}, "sk": {"S": "REPORT#" + found.id}},
+                {"pk": {"S": f"{MARK_PK}{found.room}#{found.game}"}, "sk": {"S": f"{found.reporter}#{found.reported}"}}]
+        # the report and its "reported once per game" mark, together (as they were written)
+        store.client.transact_write_items(TransactItems=[{"Delete": {"TableName": store.table, "Key": k}} for k in keys])
+        s.row("cleanup", Reports(store).get(found.id) is None, "sockets closed, the report deleted; the room expires (TTL)")
+
+
+def check_alarms(s: Smoke) -> None:
+    if not s.outputs:
+        s.row("alarm topic subscribed", None, "skipped: needs --stack")
+        return
+    import boto3
+
+    sns = boto3.client("sns", region_name=s.region)
+    subs = sns.list_subscriptions_by_topic(TopicArn=s.outputs["AlarmTopicArn"]).get("Subscriptions", [])
+    confirmed = [x["Protocol"] + ":" + x["Endpoint"] for x in subs if x["SubscriptionArn"].startswith("arn:")]
+    s.row("alarm topic subscribed", bool(confirmed),
+          ", ".join(confirmed) if confirmed else f"{len(subs)} subscription(s), none confirmed: nobody hears an alarm")  # fmt: skip
+
+
+def stack_outputs(stack: str, region: str | None) -> dict[str, str]:
+    import boto3
+
+    out = boto3.client("cloudformation", region_name=region).describe_stacks(StackName=stack)["Stacks"][0]
+    return {o["OutputKey"]: o["OutputValue"] for o in out.get("Outputs", [])}
+
+
+async def run(s: Smoke) -> Smoke:
+    import aiohttp
+
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as http:
+        try:
+            config = await check_site(s, http)
+            await play(s, http, config)
+        except Exception as exc:  # noqa: BLE001 - a check that could not run is a failure, shown
+            s.row("smoke", False, f"{type(exc).__name__}: {exc}")
+    check_alarms(s)
+    return s
+
+
+def table(s: Smoke) -> str:
+    width = max(len(c) for c, _, _ in s.rows)
+    lines = [f"{c:<{width}}  {status:<4}  {detail}" for c, status, detail in s.rows]
+    return "\n".join(lines + [f"{'result':<{width}}  {'FAIL' if s.failed else 'ok':<4}  {s.base}"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m ops.smoke", description="Check that a deployment works.")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--stack", help="a deployed stack's name (reads its outputs)")
+    where.add_argument("--base", help="the site's URL (any running stack; http://127.0.0.1:8000/ for make dev)")
+    p.add_argument("--region", default=os.environ.get("AWS_DEFAULT_REGION"))
+    p.add_argument("--game-timeout", type=float, default=1200.0, help="seconds the game may take (default 1200)")
+    args = p.parse_args(argv)
+    outputs = stack_outputs(args.stack, args.region) if args.stack else {}
+    base = outputs["WebUrl"] if args.stack else args.base
+    s = asyncio.run(run(Smoke(base, outputs, args.region, args.game_timeout)))
+    print(table(s))
+    return 1 if s.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
