@@ -167,6 +167,7 @@ def take_seat(c: Context, conn_id: str, sender: str | None, frame: Any) -> Outco
     if any(names.same(p["name"], name) for p in c.room["players"] if p["id"] != pid):
         raise ServiceError("name_taken", "that name is taken in this room")
     seat = next(p for p in c.room["players"] if p["id"] == pid)
+    was = seat["name"]  # the end screen credits them too (`room_facts`, once the game has ended)
     token = auth.new_token()
     # the holder's token stops working (a removed holder's `kickedHash` stays: refused `kicked`)
     retire_token(seat)
@@ -177,7 +178,7 @@ def take_seat(c: Context, conn_id: str, sender: str | None, frame: Any) -> Outco
     engine_seat = _engine_player(c.state, pid)["seat"]
     c.room["substituted"] = [
         *c.room.get("substituted", [])[-(NOTICES_KEPT - 1) :],
-        {"seat": engine_seat, "player": pid, "at": c.now},
+        {"seat": engine_seat, "player": pid, "at": c.now, "was": was},
     ]
     # the old holder's sockets (an absent seat has none; a vacated seat's were closed)
     old_conns = tuple(k for k, v in c.snap.conns.items() if v == pid)
@@ -199,14 +200,20 @@ def take_seat(c: Context, conn_id: str, sender: str | None, frame: Any) -> Outco
 
 def room_facts(room: dict, state: Any) -> dict:
     """What the `room` block of every view says about substitutes (the same for every viewer):
-    the open seats `[{player, seat, until}]` and the recent notices `[{seat, player, at}]`."""
+    the open seats `[{player, seat, until}]` and the recent notices `[{seat, player, at}]`; once
+    the game has ended each notice also names who played the seat before (`was`: the end screen
+    credits both; while it runs, a masked game's names stay hidden)."""
     if state is None:
         return {"openSeats": [], "substituted": []}
     seats = {p["id"]: p["seat"] for p in state["players"]}
+    ended = state["phase"]["kind"] == "ended"
+    notes = [
+        {k: v for k, v in n.items() if k != "was" or ended} for n in room.get("substituted") or []
+    ]
     return {
         "openSeats": [
             {"player": pid, "seat": seats[pid], "until": v["until"]}
             for pid, v in sorted(open_seats(room, state).items(), key=lambda kv: seats[kv[0]])
         ],
-        "substituted": list(room.get("substituted") or []),
+        "substituted": notes,
     }

@@ -31,7 +31,18 @@ export const ctx = {
     enterRoom({ room: res.roomCode, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
   },
   async join(code, name) {
-    const res = await api.joinRoom(code, name);
+    let res;
+    try {
+      res = await api.joinRoom(code, name);
+    } catch (err) {
+      // A running game takes no new seat (409), but it may take a substitute: watch it, where
+      // an open seat is offered with the name filled in (game/substitute.js), and say why.
+      const room = err.status === 409 ? await api.getRoom(code).catch(() => null) : null;
+      if (!room || room.status !== "running") throw err;
+      state.lateJoin = { room: code.toUpperCase() };
+      ctx.watch(code);
+      return;
+    }
     enterRoom({ room: code, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
   },
   watch(code) {
@@ -128,6 +139,7 @@ export function goHome() {
   state.conn = null;
   state.session = null;
   state.view = null;
+  state.lateJoin = null;
   state.status = "idle";
   clearSession();
   closeOverlays();

@@ -5,6 +5,7 @@ import { eventText, eventWhen, isNightDeath, playerName, storyEvents } from "../
 import { chatLogSection, reviewSection } from "./review.js";
 import { check as checkDeal, remember as rememberDeal, verifyCommand } from "../game/fairness.js";
 import { forgetNotes } from "../game/notes.js";
+import { causeText } from "../game/sides.js";
 
 const DEAL_MARK = { checking: "…", verified: "✓", mismatch: "✗", changed: "✗", unavailable: "?" };
 
@@ -46,7 +47,21 @@ function dealSection(view, deal) {
   );
 }
 
-function winnerText(winner) {
+/** A row's outcome: won or lost, a draw, or nothing when the host ended the game (nobody won,
+ * nobody lost). */
+export function fateWord(winner, won) {
+  if (winner === "none") return t("end.noWinner");
+  if (winner === "draw") return t("end.drew");
+  return t(won ? "end.won" : "end.lost");
+}
+
+/** Who played a seat before its substitute (the room's notices, `was`, once the game ended). */
+export function formerNames(view, id) {
+  const notes = (view.room && view.room.substituted) || [];
+  return notes.filter((n) => n.player === id && n.was).map((n) => n.was);
+}
+
+export function winnerText(winner) {
   if (winner === "none") return t("end.winner.none");
   if (!winner || winner === "draw") return t("end.winner.draw");
   if (has(`end.winner.${winner}`)) return t(`end.winner.${winner}`);
@@ -103,17 +118,19 @@ export function mount(root, ctx) {
         const role = r.role || (vp.revealed && vp.revealed.role);
         const isAlive = r.alive ?? vp.alive;
         const won = r.won ?? (winner && r.team === winner);
+        const before = formerNames(view, id); // a substitute's seat credits whoever played it first
         return h(
           "li",
           { class: `end-player${won ? " won" : ""}${isAlive === false ? " dead" : ""}`, "data-pid": id },
           h("span", { class: "pname", title: playerName(view, id) }, playerName(view, id)),
           h("span", { class: "end-role", "data-role": role || "" }, role ? roleName(role, view.preset) : "?"),
+          before.length ? h("span", { class: "end-subbed" }, t("end.subbed", { name: before.join(", ") })) : null,
           h(
             "span",
             { class: "end-fate" },
             isAlive === false && r.diedDay ? t(isNightDeath(r.diedBy) ? "end.diedNight" : "end.died", { n: r.diedDay }) : isAlive === false ? t("player.dead") : t("end.alive"),
             " · ",
-            t(won ? "end.won" : "end.lost"),
+            fateWord(winner, won),
             scores && id in scores ? [" · ", t("end.score", { n: scores[id] })] : null,
           ),
           result.mvp === id ? h("span", { class: "badge badge-mvp" }, t("end.mvp")) : null,
@@ -144,6 +161,7 @@ export function mount(root, ctx) {
         { class: `end-hero winner-${winner || "none"}`, "aria-labelledby": "end-title" },
         h("p", { class: "end-kicker" }, t("end.title")),
         h("h1", { id: "end-title" }, winnerText(winner)),
+        h("p", { class: "end-cause", id: "end-cause" }, causeText(result, view.preset)),
         result.days ? h("p", null, t("end.days", { n: result.days })) : null,
         h(
           "p",

@@ -125,6 +125,8 @@ def private(s: dict, p: dict) -> dict:
     if p["alive"]:
         if kind == "roleReveal":
             task = "done" if p["id"] in ph.get("ready", ()) else "ready"
+        elif kind == "discussion" and p["id"] in ph.get("ready", ()):
+            task = "done"  # the seat pressed "end discussion" (a substitute sees it pressed)
         elif kind == "night":
             ability = _role(s, p["role"]).night
             if ability is None:
