@@ -207,9 +207,7 @@ def room_facts(room: dict, state: Any) -> dict:
         return {"openSeats": [], "substituted": []}
     seats = {p["id"]: p["seat"] for p in state["players"]}
     ended = state["phase"]["kind"] == "ended"
-    notes = [
-        {k: v for k, v in n.items() if k != "was" or ended} for n in room.get("substituted") or []
-    ]
+    notes = [{k: v for k, v in n.items() if k != "was" or ended} for n in room.get("substituted") or []]
     return {
         "openSeats": [
             {"player": pid, "seat": seats[pid], "until": v["until"]}

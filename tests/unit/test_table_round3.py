@@ -8,11 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from test_i18n_keys import LANGS, dictionaries
 
 import mafia_engine as me
 from mafia_engine.presets import PRESETS
-
-from test_i18n_keys import LANGS, dictionaries
 
 ENGINE = Path(me.__file__).parent
 # the presets the client has words for (a test-only preset registered by another test has none)
@@ -21,7 +20,9 @@ PLAYED = ("classic", "city", "original")
 
 def goal_key(d: dict, preset: str, role: str, team: str) -> str | None:
     """web/js/game/sides.js goalKey, read the same way."""
-    return next((k for k in (f"goal.{preset}.{role}", f"goal.{preset}.{team}", f"goal.{team}") if k in d), None)
+    return next(
+        (k for k in (f"goal.{preset}.{role}", f"goal.{preset}.{team}", f"goal.{team}") if k in d), None
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -66,16 +67,20 @@ def cause_key(d: dict, preset: str, winner: str, cause: str) -> str | None:
 
 def test_the_engine_endings_are_read() -> None:
     pairs = engine_endings()
-    for pair in (("mafia", "vote"), ("draw", "dry"), ("draw", "nights"), ("none", "host"), ("yakuza", "night")):
+    for pair in (
+        ("mafia", "vote"),
+        ("draw", "dry"),
+        ("draw", "nights"),
+        ("none", "host"),
+        ("yakuza", "night"),
+    ):
         assert pair in pairs, pair
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_way_a_game_ends_has_a_cause_in_words(lang: str) -> None:
     d = dictionaries()[lang]
-    missing = sorted(
-        (p, w, c) for p in PLAYED for w, c in engine_endings() if cause_key(d, p, w, c) is None
-    )
+    missing = sorted((p, w, c) for p in PLAYED for w, c in engine_endings() if cause_key(d, p, w, c) is None)
     assert missing == []
     assert cause_key(d, "classic", "mafia", "vote") == "end.cause.mafia.vote"
     assert cause_key(d, "original", "mafia", "vote") == "end.cause.original.mafia"
@@ -83,7 +88,10 @@ def test_every_way_a_game_ends_has_a_cause_in_words(lang: str) -> None:
 
 @pytest.mark.parametrize(
     ("preset", "action", "cause"),
-    [("classic", {"type": "endGame", "player": "p1"}, "host"), ("city", {"type": "endGame", "player": "p1"}, "host")],
+    [
+        ("classic", {"type": "endGame", "player": "p1"}, "host"),
+        ("city", {"type": "endGame", "player": "p1"}, "host"),
+    ],
 )
 def test_the_result_names_its_cause(preset: str, action: dict, cause: str) -> None:
     s = me.new_game([f"p{i}" for i in range(1, 7)], {"preset": preset}, seed=3)
