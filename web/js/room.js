@@ -31,17 +31,21 @@ export const ctx = {
     enterRoom({ room: res.roomCode, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
   },
   async join(code, name) {
+    // A running game takes no new seat (the server answers 409), but it may take a substitute:
+    // watch it, where an open seat is offered with the name filled in (game/substitute.js),
+    // and say why. Asked first, so the usual late Join sends no request bound to fail.
+    const running = async () => ((await api.getRoom(code).catch(() => null)) || {}).status === "running";
+    const watchLate = () => {
+      state.lateJoin = { room: code.toUpperCase() };
+      ctx.watch(code);
+    };
+    if (await running()) return watchLate();
     let res;
     try {
       res = await api.joinRoom(code, name);
     } catch (err) {
-      // A running game takes no new seat (409), but it may take a substitute: watch it, where
-      // an open seat is offered with the name filled in (game/substitute.js), and say why.
-      const room = err.status === 409 ? await api.getRoom(code).catch(() => null) : null;
-      if (!room || room.status !== "running") throw err;
-      state.lateJoin = { room: code.toUpperCase() };
-      ctx.watch(code);
-      return;
+      if (err.status === 409 && (await running())) return watchLate(); // it started meanwhile
+      throw err;
     }
     enterRoom({ room: code, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
   },

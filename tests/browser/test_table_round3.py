@@ -1,0 +1,226 @@
+"""A real table, round three (issue 34), each item in the language it was found in, from a
+scripted state: the engine plays a game with chosen roles (test_table_round2.py `Scripted`) and
+the real client modules draw one seat's view. The Join and the substitute's landing need the
+server's answers, so they are played on the offline stack (tests/browser/test_substitutes.py)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_table_round2 import DRAW, UPDATE, Scripted, name, page_in
+from .ui import foreign_words, screen_keys
+
+# DRAW with a seat kept in this browser (the seat tools need its token), and the view at hand
+DRAW_SEATED = """async ([screen, view]) => {
+  const m = await import(`./js/screens/${screen}.js`);
+  const main = document.querySelector('#main');
+  main.replaceChildren();
+  document.body.dataset.screen = screen;
+  const session = view.you ? {room: 'MAFIA', token: 'tok', playerId: view.you.id} : null;
+  const ctx = {state: {view, session}, send() {}, rerender() {}, toast() {}, goHome() {}, leave() {}, shareLink: () => ''};
+  window.__screen = m.mount(main, ctx);
+  window.__screen.update(view);
+}"""
+
+CLASSIC_SIX = ["mafia", "mafia", "police", "doctor", "citizen", "citizen"]
+
+
+def classic_parity_by_vote() -> Scripted:
+    """Classic, 2 mafia of 6: night 1 kills p5, day 1 executes p6: 2 mafia against 2 others
+    alive, the mafia win at once after the vote (000-classic.txt §6's own example)."""
+    g = Scripted("classic", CLASSIC_SIX)
+    g.until("night")
+    g.act("mafiaTarget", "p1", target="p5")
+    g.act("mafiaTarget", "p2", target="p5")
+    g.act("investigate", "p3", target="p4")
+    g.act("heal", "p4", target="p3")
+    g.until("vote")
+    for voter in ("p1", "p2", "p3", "p4"):
+        g.act("vote", voter, target="p6")
+    g.until("confirm")
+    for pid in g.living():
+        if pid != "p6":
+            g.act("confirm", pid, choice="yes")
+    g.until("ended")
+    assert g.s["result"]["winner"] == "mafia" and g.s["result"]["cause"] == "vote"
+    return g
+
+
+# ---------------------------------------------------------------- item 4: goals and the cause
+GOALS = {
+    # (preset, roles, viewer): the rulebook's words the card must carry, per language
+    ("classic", "p1"): {
+        "ko": "살아 있는 마피아 수가 살아 있는 비마피아 수 이상이 되면 마피아 팀이 승리합니다.",
+        "ru": "Мафия побеждает, когда живых мафиози не меньше, чем живых остальных.",
+        "en": "The mafia wins when the living mafia are as many as the living others, or more.",
+    },
+    ("classic", "p5"): {
+        "ko": "살아 있는 마피아가 0명이 되면 시민 팀이 승리합니다.",
+        "ru": "Мирные побеждают, когда живых мафиози не осталось.",
+        "en": "The town wins when no mafia is left alive.",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["ko", "ru", "en"])
+def test_every_role_card_states_its_sides_goal(browser, stack, console_errors, lang):
+    g = Scripted("classic", CLASSIC_SIX)
+    assert g.kind == "roleReveal"
+    pl = page_in(browser, stack, lang, console_errors)
+    for (_, viewer), words in GOALS.items():
+        view = g.view(viewer)
+        pl.page.evaluate(DRAW, ["game", view])
+        pl.page.click("#reveal-role-btn")
+        pl.page.evaluate(UPDATE, view)  # the app redraws after the tap
+        expect(pl.page.locator("#role-goal")).to_contain_text(words[lang])
+        pl.page.evaluate("() => import('./js/game/phases.js').then((m) => m.resetPhaseMemory())")
+    assert foreign_words(pl.page, lang) == set()
+    assert pl.missing_keys() == []
+    pl.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_original_madman_card_says_he_wins_alone(browser, stack, console_errors, lang):
+    roles = ["mafia", "godfather", "police", "madman", "citizen", "citizen", "citizen", "citizen", "citizen"]
+    g = Scripted("original", roles, expansion=True)
+    pl = page_in(browser, stack, lang, console_errors)
+    pl.page.evaluate(DRAW, ["game", g.view("p4")])
+    pl.page.evaluate("(v) => import('./js/game/overlays.js').then((m) => m.showRoleCard(v))", g.view("p4"))
+    words = {
+        "ko": "오직 마지막 1명으로 살아남아야 승리합니다",
+        "en": "you win only by surviving as the last one alive",
+    }
+    expect(pl.page.locator(".overlay #role-goal")).to_contain_text(words[lang])
+    pl.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "ru", "en"])
+def test_the_end_names_the_winning_side_and_the_cause(browser, stack, console_errors, lang):
+    """ "The mafia wins!" with two citizens alive: the end now says it was parity, after the vote."""
+    g = classic_parity_by_vote()
+    pl = page_in(browser, stack, lang, console_errors)
+    pl.page.evaluate(DRAW, ["end", g.view("p3")])
+    expect(pl.page.locator("#end-title")).to_have_text(
+        {"ko": "마피아 팀 승리!", "ru": "Победила мафия!", "en": "The mafia wins!"}[lang]
+    )
+    cause = {
+        "ko": "투표 후 동수: 살아 있는 마피아 2명, 나머지 2명.",
+        "ru": "Равенство после голосования: живы мафиози — 2, остальные — 2.",
+        "en": "Parity after the vote: alive are 2 mafia and 2 of the rest.",
+    }[lang]
+    expect(pl.page.locator("#end-cause")).to_have_text(cause)
+    assert foreign_words(pl.page, lang) == set()
+    assert screen_keys(pl.page) == set()
+    pl.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "ko"])
+def test_a_host_ended_game_loses_nobody_and_credits_the_replaced_player(browser, stack, console_errors, lang):
+    """ "Nobody wins: the host ended the game" with every row "lost": now no row says lost, the
+    cause is the host, and a substitute's seat names who played it first (item 3)."""
+    g = Scripted("city", ["mafia", "police", "doctor", "citizen", "citizen", "citizen"], substitutes=True)
+    g.until("night")
+    g.act("endGame", "p1")
+    view = g.view("p2")
+    view["room"]["substituted"] = [{"seat": 3, "player": "p3", "at": 1.0, "was": "Zed"}]
+    pl = page_in(browser, stack, lang, console_errors)
+    pl.page.evaluate(DRAW, ["end", view])
+    expect(pl.page.locator("#end-cause")).to_have_text(
+        {
+            "ko": "어느 팀도 이기기 전에 방장이 게임을 끝냈습니다.",
+            "ru": "Организатор завершил партию раньше, чем победила какая-либо сторона.",
+            "en": "The host ended the game before any side had won.",
+        }[lang]
+    )
+    fates = pl.page.locator(".end-fate").all_inner_texts()
+    lost = {"ko": "패배", "ru": "поражение", "en": "lost"}[lang]
+    assert fates and not any(lost in f for f in fates), fates
+    assert all({"ko": "승자 없음", "ru": "без победителя", "en": "no winner"}[lang] in f for f in fates), (
+        fates
+    )
+    credit = {"ko": "처음 플레이어: Zed", "ru": "сначала играл(а) Zed", "en": "played first by Zed"}[lang]
+    expect(pl.page.locator('.end-player[data-pid="p3"] .end-subbed')).to_have_text(credit)
+    expect(pl.page.locator('.end-player[data-pid="p3"] .pname')).to_have_text(name("p3"))
+    pl.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "ru", "en"])
+def test_the_rules_sheet_says_how_each_side_wins(browser, stack, console_errors, lang):
+    pl = page_in(browser, stack, lang, console_errors)
+    for preset, roles, words in (
+        (
+            "city",
+            CLASSIC_SIX,
+            {
+                "ko": "30번째 밤",
+                "ru": "Город побеждает, когда не осталось живой мафии.",
+                "en": "or 30 nights: a draw",
+            },
+        ),
+        ("classic", CLASSIC_SIX, {"ko": "무승부는 없습니다", "ru": "Ничьей нет", "en": "There is no draw"}),
+    ):
+        g = Scripted(preset, roles)
+        view = g.view("p5")
+        pl.page.evaluate(DRAW, ["game", view])
+        pl.page.evaluate("(v) => import('./js/game/rules.js').then((m) => m.showRules(v))", view)
+        sides = pl.page.locator("#rules-sides li")
+        expect(sides).to_have_count(4)  # town, mafia, the draw rule, the host's end
+        expect(pl.page.locator("#rules-sides")).to_contain_text(words[lang])
+        pl.page.click("#rules-close")
+    assert foreign_words(pl.page, lang) == set()
+    pl.close()
+
+
+# ---------------------------------------------------------------- item 1: the leave dialog
+@pytest.mark.parametrize("lang", ["ru", "ko", "en"])
+def test_the_leave_dialog_with_substitutes_says_the_seat_stays_open(browser, stack, console_errors, lang):
+    """Found in classic and city, in Russian: it said the character is eliminated at once, but
+    the seat stays open a minute for a substitute."""
+    pl = page_in(browser, stack, lang, console_errors)
+    for preset in ("city", "classic"):
+        g = Scripted(preset, CLASSIC_SIX, substitutes=True)
+        g.until("night")
+        pl.page.evaluate(DRAW_SEATED, ["game", g.view("p5")])
+        pl.page.evaluate("() => { document.querySelector('#seat-tools').open = true; }")
+        pl.page.click("#leave-game-btn")
+        what = pl.page.locator("#leave-what")
+        expect(what).to_contain_text(
+            {"ru": "место будет свободно минуту", "ko": "1분 동안 비어", "en": "stays open for a minute"}[
+                lang
+            ]
+        )
+        expect(pl.page.locator("#leave-expiry")).to_contain_text(
+            {"ru": "Если за это время", "ko": "아무도 맡지 않으면", "en": "If nobody takes it"}[lang]
+        )
+        assert {"ru": "выбывает сразу", "ko": "즉시 탈락", "en": "eliminated at once"}[
+            lang
+        ] not in what.inner_text()
+        assert foreign_words(pl.page, lang) == set()
+        pl.page.click("#leave-cancel")
+    # without the option the rulebook's words stay
+    g = Scripted("city", CLASSIC_SIX)
+    g.until("night")
+    pl.page.evaluate(DRAW_SEATED, ["game", g.view("p5")])
+    pl.page.evaluate("() => { document.querySelector('#seat-tools').open = true; }")
+    pl.page.click("#leave-game-btn")
+    expect(pl.page.locator("#leave-expiry")).to_have_count(0)
+    pl.close()
+
+
+# ---------------------------------------------------------------- item 3: classic's ready state
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_classic_end_discussion_shows_the_seat_already_ready(browser, stack, console_errors, lang):
+    """A substitute lands on a seat that already pressed "End discussion": the button says so
+    and is off, instead of answering "you are already ready" when tapped."""
+    g = Scripted("classic", CLASSIC_SIX)
+    g.until("discussion")
+    g.act("readyEarly", "p5")
+    pl = page_in(browser, stack, lang, console_errors)
+    pl.page.evaluate(DRAW, ["game", g.view("p5")])
+    btn = pl.page.locator("#ready-early-btn")
+    expect(btn).to_be_disabled()
+    expect(btn).to_have_text({"ru": "Ждём остальных…", "en": "Waiting for the others…"}[lang])
+    pl.page.evaluate(DRAW, ["game", g.view("p6")])  # a seat that has not pressed it
+    expect(pl.page.locator("#ready-early-btn")).to_be_enabled()
+    pl.close()
