@@ -4,6 +4,7 @@ in words (`causeText`), and the result says that cause (presets/shared.py `finis
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -115,3 +116,30 @@ def test_a_parity_win_names_the_vote_as_its_cause() -> None:
             assert mafia >= len(alive) - mafia
             return
     raise AssertionError("no parity after a vote in 60 games")
+
+
+def _bot_day():
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "bot_day.py"
+    spec = importlib.util.spec_from_file_location("bench_bot_day", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_original_bots_speak_briefly_and_end_their_turn_early() -> None:
+    """Issue 34 item 7: bots used 22-38 s of a 60 s speech turn (7 bots: about 4 minutes a day).
+    A bot now says at most two lines at once and ends its turn by a quarter of it; measured on the
+    game's clock (deterministic), printed for the record."""
+    figures = _bot_day().play(seed=0)
+    print(json.dumps(figures))
+    turn = figures["turnSeconds"]
+    assert figures["days"], figures
+    for day in figures["days"]:
+        assert day["turns"] >= 7
+        # ends at the first public tick after a quarter of the turn (ticks are 1/8 of it)
+        assert day["longestTurn"] <= turn * 0.25 + turn / 8, day
+        assert day["seconds"] <= day["turns"] * (turn * 0.25 + turn / 8), day
