@@ -37,23 +37,22 @@ def play(seed: int, days: int = 2, max_steps: int = 4000) -> dict:
     stored = None
     turns: dict[int, list[float]] = {}
     spans: dict[int, list[float]] = {}
-    started = (state["seq"], state["phase"]["kind"], now)
+    started = (state["seq"], state["phase"]["kind"], now, state["day"])  # the phase being timed
     for _ in range(max_steps):
         state, stored, applied, _dropped = loop.drain(state, stored, now, ids, seed, "en", names)
         for at, _pid, _a in applied:
             now = max(now, at)
         if state["seq"] != started[0] or state["phase"]["kind"] == "ended":
-            seq, kind, t0 = started
+            _seq, kind, t0, day = started
             t1 = max(now, t0)
             if kind == "speech":
-                turns.setdefault(state_day, []).append(t1 - t0)
-                spans.setdefault(state_day, [t0, t1])[1] = t1
-            started = (state["seq"], state["phase"]["kind"], t1)
+                turns.setdefault(day, []).append(t1 - t0)
+                spans.setdefault(day, [t0, t1])[1] = t1
+            started = (state["seq"], state["phase"]["kind"], t1, state["day"])
             if state["phase"]["kind"] == "ended" or state["day"] > days:
                 break
             stored = None if stored is None or stored.get("seq") != state["seq"] else stored
             continue
-        state_day = state["day"]
         wake = loop.wake_at(stored)
         ends = me.deadline(state)
         if wake is not None and (ends is None or wake < ends):
