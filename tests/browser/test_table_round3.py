@@ -224,3 +224,49 @@ def test_classic_end_discussion_shows_the_seat_already_ready(browser, stack, con
     pl.page.evaluate(DRAW, ["game", g.view("p6")])  # a seat that has not pressed it
     expect(pl.page.locator("#ready-early-btn")).to_be_enabled()
     pl.close()
+
+
+# ---------------------------------------------------------------- item 7: the sticky header
+ORIGINAL_TWELVE = ["mafia", "godfather", "mafia", "police"] + ["citizen"] * 8
+
+
+def original_many_suspects() -> Scripted:
+    """Original, 12 seats, day 2: the speakers nominate seven different players."""
+    g = Scripted("original", ORIGINAL_TWELVE)
+    g.until("speech")
+    while g.kind == "speech":  # day 1: no trial
+        g.act("endTurn", g.s["phase"]["speaker"])
+    g.until("night")
+    for pid in g.living():
+        if g.kind == "night" and pid not in g.s["phase"]["done"]:
+            g.act("sleep", pid)
+    g.until("speech")
+    targets = iter(["p5", "p6", "p7", "p8", "p9", "p10", "p11"])
+    while g.kind == "speech":
+        sp = g.s["phase"]["speaker"]
+        nominated = set(g.s["phase"].get("nominations", {}).values()) if isinstance(g.s["phase"].get("nominations"), dict) else set()
+        target = next((t for t in targets if t != sp and t not in nominated), None)
+        g.act("nominate", sp, target=target)
+    assert g.kind == "defense" and len(g.s["phase"]["suspects"]) >= 7, g.s["phase"]
+    return g
+
+
+@pytest.mark.parametrize("lang", ["ko", "ru", "en"])
+def test_the_sticky_header_stays_one_line_with_many_suspects(browser, stack, console_errors, lang):
+    g = original_many_suspects()
+    n = len(g.s["phase"]["suspects"])
+    pl = page_in(browser, stack, lang, console_errors)
+    pl.page.evaluate(DRAW, ["game", g.view("p1")])
+    sub = pl.page.locator("#phase-sub")
+    words = {"ko": f"용의자 {n}명:", "ru": f"Подозреваемых: {n} —", "en": f"{n} suspects:"}[lang]
+    expect(sub).to_contain_text(words)
+    one_line = pl.page.evaluate(
+        """() => { const e = document.querySelector('#phase-sub'); const cs = getComputedStyle(e);
+        const line = parseFloat(cs.lineHeight) || 1.3 * parseFloat(cs.fontSize);
+        return e.getBoundingClientRect().height <= 1.6 * line; }"""
+    )
+    assert one_line, sub.inner_text()
+    # every suspect is still marked on the tiles
+    assert pl.page.locator(".tile.suspect, .tile.accused").count() >= 1
+    assert foreign_words(pl.page, lang) == set()
+    pl.close()

@@ -222,8 +222,15 @@ function deadOrWatch(view) {
 }
 
 // ---------------------------------------------------------------- renderers
+const SUSPECTS_SHOWN = 2; // names the banner shows before "+n"
+
 const suspectsSub = (view) => {
   const s = view.phase.suspects;
+  // many suspects (original, 10-14 seats): the first few and a count, so the sticky banner
+  // stays one line over the tiles; the tiles mark every suspect and the panel names them all
+  if (Array.isArray(s) && s.length > SUSPECTS_SHOWN + 1) {
+    return t("banner.suspectsMany", { n: s.length, names: names(view, s.slice(0, SUSPECTS_SHOWN)), more: s.length - SUSPECTS_SHOWN });
+  }
   if (Array.isArray(s) && s.length > 1) return t("banner.suspects", { names: names(view, s) });
   const a = accusedOf(view);
   return a ? t("banner.accused", { name: playerName(view, a) }) : "";
