@@ -53,7 +53,8 @@ export default {
     "sub.lateOpen": "A seat is open: type your name and take it below.",
     "sub.lateWait": "If a player's seat opens, a button to take it appears here.",
     "sub.lateNone": "You can join when this room starts a new game.",
-    "banner.suspectsMany": "{n} suspects: {names} +{more}",
+    "banner.suspectsMany": "{n} suspects",
+    "defense.allSuspects": "All suspects ({n})",
   },
   ko: {
     "goal.title": "목표",
@@ -104,7 +105,8 @@ export default {
     "sub.lateOpen": "빈자리가 있습니다. 아래에 이름을 쓰고 자리를 맡으세요.",
     "sub.lateWait": "플레이어의 자리가 비면 여기에 자리 맡기 버튼이 나타납니다.",
     "sub.lateNone": "이 방에서 새 게임이 시작되면 참가할 수 있습니다.",
-    "banner.suspectsMany": "용의자 {n}명: {names} 외 {more}명",
+    "banner.suspectsMany": "용의자 {n}명",
+    "defense.allSuspects": "용의자 전체 ({n}명)",
   },
   ru: {
     "goal.title": "Ваша цель",
@@ -155,6 +157,7 @@ export default {
     "sub.lateOpen": "Есть свободное место: введите имя и займите его ниже.",
     "sub.lateWait": "Если место игрока освободится, здесь появится кнопка, чтобы его занять.",
     "sub.lateNone": "Вы сможете войти, когда в этой комнате начнётся новая игра.",
-    "banner.suspectsMany": "Подозреваемых: {n} — {names} и ещё {more}",
+    "banner.suspectsMany": "Подозреваемых: {n}",
+    "defense.allSuspects": "Все подозреваемые ({n})",
   },
 };
