@@ -6,7 +6,7 @@ and the longest and mean bot turn against the turn's length (``speechSeconds``).
 
     .venv/bin/python bench/bot_day.py [--games 5] [--quick]
 
-Issue 34 item 7 (the table's note: 7 bots took about 4 minutes a day) is measured with it;
+docs/rules.md (Original, "Bots' pace") quotes its figures;
 tests/unit/test_table_round3.py runs `day_figures` on one game and checks the turn's share.
 """
 

@@ -1,4 +1,4 @@
-"""Screenshots of the screens a table's third round (issue 34) changed, in Korean, Russian and
+"""Screenshots of the screens a table's third round of games changed, in Korean, Russian and
 English, phone (390x844), into docs/screenshots/ as
 
 - `leave-substitutes-<lang>.png`: the leave dialog when the game takes substitutes;

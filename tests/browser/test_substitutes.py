@@ -58,7 +58,7 @@ def test_a_spectator_takes_a_seat_given_up_and_sees_its_role_card(browser, stack
 def test_a_newcomer_who_taps_join_on_a_running_game_is_offered_the_open_seat(
     browser, stack, console_errors, lang
 ):
-    """Issue 34, items 2 and 3 (found in Russian): "Join" on a running game with an open seat is
+    """Found in Russian: "Join" on a running game with an open seat is
     not a bare 409: the newcomer watches, is told so, and takes the seat with the name typed."""
     for pl in play_substitution(browser, stack, lang, console_errors, via="join"):
         pl.close()

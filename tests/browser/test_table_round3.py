@@ -1,4 +1,4 @@
-"""A real table, round three (issue 34), each item in the language it was found in, from a
+"""A real table, round three, each item in the language it was found in, from a
 scripted state: the engine plays a game with chosen roles (test_table_round2.py `Scripted`) and
 the real client modules draw one seat's view. The Join and the substitute's landing need the
 server's answers, so they are played on the offline stack (tests/browser/test_substitutes.py)."""
@@ -28,7 +28,7 @@ CLASSIC_SIX = ["mafia", "mafia", "police", "doctor", "citizen", "citizen"]
 
 def classic_parity_by_vote() -> Scripted:
     """Classic, 2 mafia of 6: night 1 kills p5, day 1 executes p6: 2 mafia against 2 others
-    alive, the mafia win at once after the vote (000-classic.txt §6's own example)."""
+    alive, the mafia win at once after the vote (docs/rulebooks/000-classic.txt §6's own example)."""
     g = Scripted("classic", CLASSIC_SIX)
     g.until("night")
     g.act("mafiaTarget", "p1", target="p5")

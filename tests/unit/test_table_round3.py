@@ -1,4 +1,4 @@
-"""A real table, round three (issue 34), at the lowest tier: every role of every preset has its
+"""A real table, round three, at the lowest tier: every role of every preset has its
 side's goal in words (web/js/game/sides.js `goalKey`), every way the engine ends a game has a cause
 in words (`causeText`), and the result says that cause (presets/shared.py `finish_game`)."""
 
@@ -102,7 +102,7 @@ def test_the_result_names_its_cause(preset: str, action: dict, cause: str) -> No
 
 
 def test_a_parity_win_names_the_vote_as_its_cause() -> None:
-    """Classic §6: after the day's execution the mafia equal the others: the mafia win at once,
+    """docs/rulebooks/000-classic.txt §6: after the day's execution the mafia equal the others: the mafia win at once,
     and the result says why (the vote) for the end screen's line."""
     from mafia_engine.testing import random_game
 
@@ -131,7 +131,7 @@ def _bot_day():
 
 
 def test_original_bots_speak_briefly_and_end_their_turn_early() -> None:
-    """Issue 34 item 7: bots used 22-38 s of a 60 s speech turn (7 bots: about 4 minutes a day).
+    """Bots used 22-38 s of a 60 s speech turn (7 bots: about 4 minutes a day).
     A bot now says at most two lines at once and ends its turn by a quarter of it; measured on the
     game's clock (deterministic), printed for the record."""
     figures = _bot_day().play(seed=0)

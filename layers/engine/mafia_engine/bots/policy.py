@@ -42,8 +42,8 @@ WINDOWS: dict[str, tuple[float, float]] = {
     "defense": (0.1, 0.5),
     "end": (0.0, 0.0),
     # a speech turn (original) the bot talks in: a line or two at once, then done by a quarter of
-    # the turn, as a player who says their piece and passes the word (issue 34: bots used
-    # 22-38 s of a 60 s turn; bench/bot_day.py)
+    # the turn, as a player who says their piece and passes the word (docs/rules.md, Original
+    # "Wins", "Bots' pace"; measured by bench/bot_day.py)
     "turnTalk": (0.02, 0.1),
     "turnEnd": (0.2, 0.25),
 }
