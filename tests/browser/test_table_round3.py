@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from mafia_engine import fairness
+
 from .test_table_round2 import DRAW, UPDATE, Scripted, name, page_in
 from .ui import foreign_words, screen_keys
 
@@ -276,4 +278,37 @@ def test_the_sticky_header_stays_one_line_with_many_suspects(browser, stack, con
     listed = pl.page.locator("#suspects-list p").inner_text()
     assert all(name(pid) in listed for pid in g.s["phase"]["suspects"]), listed
     assert foreign_words(pl.page, lang) == set()
+    pl.close()
+
+
+# ---------------------------------------------------------------- item 6: the device's end
+DEVICE_END = """async (view) => {
+  const m = await import('./js/device/screens.js');
+  const main = document.querySelector('#main');
+  main.replaceChildren(m.end(view, {onAgain() {}, onFinish() {}}));
+}"""
+
+
+@pytest.mark.parametrize("lang", ["ru", "ko", "en"])
+def test_the_single_device_end_shows_the_cause_and_the_fair_deal(browser, stack, console_errors, lang):
+    """The one-phone end showed the last three events only: now the cause and the fair-deal
+    block too, as the online end screen does."""
+    g = classic_parity_by_vote()
+    g.s["fairness"] = fairness.record(5, "ab" * 16)  # as a room deals it, with a salt
+    view = g.view(None)  # the device's shared screens draw public data only
+    assert view["fairness"]["seed"] == 5
+    pl = page_in(browser, stack, lang, console_errors)
+    pl.page.evaluate(DEVICE_END, view)
+    expect(pl.page.locator("#device-cause")).to_have_text(
+        {
+            "ko": "투표 후 동수: 살아 있는 마피아 2명, 나머지 2명.",
+            "ru": "Равенство после голосования: живы мафиози — 2, остальные — 2.",
+            "en": "Parity after the vote: alive are 2 mafia and 2 of the rest.",
+        }[lang]
+    )
+    expect(pl.page.locator("#device-end #fair-deal")).to_be_visible()
+    expect(pl.page.locator("#fair-status")).to_have_attribute("data-status", "verified")
+    expect(pl.page.locator("#fair-commitment")).to_have_text(view["fairness"]["commitment"])
+    assert foreign_words(pl.page, lang) == set()
+    assert pl.missing_keys() == []
     pl.close()

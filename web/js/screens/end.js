@@ -47,6 +47,39 @@ function dealSection(view, deal) {
   );
 }
 
+/** The memory of one screen's deal check (`fairDealBlock`). */
+export function newDeal() {
+  return { key: null, status: "checking", open: false };
+}
+
+/**
+ * The fair-deal block of an ended view, or null before the deal is revealed. The hash check
+ * runs once per revealed deal (`deal` keeps its answer across redraws) and its answer fills
+ * the status line in place, so a redraw never shows "checking" again. The online end screen
+ * and the single-device one (web/js/device/screens.js) both show it.
+ */
+export function fairDealBlock(view, deal) {
+  const f = view.fairness;
+  if (!f || f.seed === null || f.seed === undefined) return null;
+  const room = view.room && view.room.code;
+  const key = `${room}|${f.commitment}|${JSON.stringify(f.seed)}|${f.salt}`;
+  if (deal.key !== key) {
+    deal.key = key;
+    deal.status = "checking";
+    checkDeal(view, room)
+      .catch(() => "unavailable")
+      .then((status) => {
+        if (deal.key !== key) return;
+        deal.status = status || "unavailable";
+        const line = document.querySelector("#fair-status");
+        if (!line) return;
+        line.dataset.status = deal.status;
+        replaceChildren(line, dealStatusLine(deal.status));
+      });
+  }
+  return dealSection(view, deal);
+}
+
 /** A row's outcome: won or lost, a draw, or nothing when the host ended the game (nobody won,
  * nobody lost). */
 export function fateWord(winner, won) {
@@ -71,31 +104,8 @@ export function winnerText(winner) {
 export function mount(root, ctx) {
   const body = h("div", { class: "end" });
   root.append(body);
-  // One hash check per revealed deal (update runs on every view); its answer fills the
-  // status line in place, so a redraw never shows "checking" again.
-  const deal = { key: null, status: "checking", open: false };
-
-  function dealStatus(view) {
-    const f = view.fairness;
-    if (!f || f.seed === null || f.seed === undefined) return null;
-    const room = view.room && view.room.code;
-    const key = `${room}|${f.commitment}|${JSON.stringify(f.seed)}|${f.salt}`;
-    if (deal.key !== key) {
-      deal.key = key;
-      deal.status = "checking";
-      checkDeal(view, room)
-        .catch(() => "unavailable")
-        .then((status) => {
-          if (deal.key !== key) return;
-          deal.status = status || "unavailable";
-          const line = body.querySelector("#fair-status");
-          if (!line) return;
-          line.dataset.status = deal.status;
-          replaceChildren(line, dealStatusLine(deal.status));
-        });
-    }
-    return deal.status;
-  }
+  // One hash check per revealed deal (update runs on every view): `fairDealBlock`.
+  const deal = newDeal();
 
   function update(view) {
     rememberDeal(view.room && view.room.code, view);
@@ -175,7 +185,7 @@ export function mount(root, ctx) {
         h("section", { class: "card", "aria-labelledby": "roles-title" }, h("h2", { id: "roles-title" }, t("end.roles")), roles),
         h("section", { class: "card", "aria-labelledby": "timeline-title" }, h("h2", { id: "timeline-title" }, t("end.timeline")), timeline),
       ),
-      dealStatus(view) ? dealSection(view, deal) : null,
+      fairDealBlock(view, deal),
       reviewSection(view),
       chatLogSection(view, ctx),
       h(
