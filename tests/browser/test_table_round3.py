@@ -312,3 +312,82 @@ def test_the_single_device_end_shows_the_cause_and_the_fair_deal(browser, stack,
     assert foreign_words(pl.page, lang) == set()
     assert pl.missing_keys() == []
     pl.close()
+
+
+# ---------------------------------------------------------------- item 5: one name per seat
+# DRAW after the names pass the app gives every view (aliases, bots' names: game/aliases.js)
+DRAW_NAMED = """async ([screen, view]) => {
+  const a = await import('./js/game/aliases.js');
+  a.applyAliases(view);
+  const m = await import(`./js/screens/${screen}.js`);
+  const main = document.querySelector('#main');
+  main.replaceChildren();
+  document.body.dataset.screen = screen;
+  const ctx = {state: {view}, send() {}, rerender() {}, toast() {}, goHome() {}, shareLink: () => ''};
+  window.__screen = m.mount(main, ctx);
+  window.__screen.update(view);
+}"""
+
+ALIASES = {
+    "p3": {"ko": "재빠른 물범", "ru": "Ловкий Тюлень", "en": "Nimble Seal"},
+    "p4": {"ko": "용감한 여우", "ru": "Смелый Лис", "en": "Brave Fox"},
+}
+
+
+def city_day_with_lines(lines: list[tuple[str, str]]) -> Scripted:
+    g = Scripted("city", ["mafia", "police", "doctor", "citizen", "citizen", "citizen"])
+    g.until("night")
+    for pid in g.living():
+        g.act("sleep", pid)
+    g.until("discussion")
+    for pid, text in lines:
+        g.act("chat", pid, channel="day", text=text)
+    return g
+
+
+@pytest.mark.parametrize("lang", ["ko", "ru", "en"])
+def test_every_phone_shows_the_same_seat_beside_an_alias(browser, stack, console_errors, lang):
+    """An anonymous game: "재빠른 물범", «Ловкий Тюлень» and "Nimble Seal" are one seat; its number
+    and colour beside the alias on the tile and on its chat line are the same on every phone."""
+    g = city_day_with_lines([("p3", "I suspect Brave Fox")])
+    view = g.view("p1")
+    view["room"]["anonymous"] = True
+    for p in view["players"]:
+        p["alias"] = ALIASES.get(p["id"], {k: f"{k}-{p['id']}" for k in ("ko", "ru", "en")})
+    pl = page_in(browser, stack, lang, console_errors)
+    pl.page.evaluate(DRAW_NAMED, ["game", view])
+    line = pl.page.locator('#chat-log li.msg[data-id="day:1"] .msg-from')
+    expect(line).to_contain_text(ALIASES["p3"][lang])
+    mark = line.locator(".seat-mark")
+    expect(mark).to_have_text("3")
+    tile_seat = pl.page.locator('.tile[data-pid="p3"] .tile-seat')
+    expect(tile_seat).to_have_text("3")
+    assert mark.get_attribute("data-colour") == tile_seat.get_attribute("data-colour") == "2"
+    pl.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_bot_names_and_bot_lines_read_in_the_viewers_language(browser, stack, console_errors, lang):
+    """A Korean room's bots ("봇 5") and their lines ("봇 6 님이 수상해요.") on an English or
+    Russian phone: the bot's name and the same phrase in the phone's language."""
+    g = city_day_with_lines(
+        [("p5", "봇 6 님이 수상해요."), ("p6", "안녕하세요!"), ("p4", "봇 6 님이 수상해요.")]
+    )
+    view = g.view("p1")
+    for p in view["players"]:
+        if p["id"] in ("p5", "p6"):
+            p["name"], p["bot"] = f"봇 {p['id'][1:]}", True
+    pl = page_in(browser, stack, lang, console_errors)
+    pl.page.evaluate(DRAW_NAMED, ["game", view])
+    bot = {"en": "Bot {n}", "ru": "Бот {n}"}[lang]
+    expect(pl.page.locator('.tile[data-pid="p5"] .tile-name')).to_have_text(bot.format(n=5))
+    said = pl.page.locator('#chat-log li.msg[data-id="day:1"]')
+    expect(said.locator(".msg-from")).to_contain_text(bot.format(n=5))
+    suspect = {"en": "I suspect Bot 6.", "ru": "Подозреваю: Бот 6."}[lang]
+    expect(said.locator(".msg-text")).to_have_text(suspect)
+    expect(pl.page.locator('#chat-log li.msg[data-id="day:2"] .msg-text')).to_have_text(
+        {"en": "Hi all!", "ru": "Всем привет!"}[lang]
+    )
+    # a person's words stay as they were typed, even when they read like a phrase
+    expect(pl.page.locator('#chat-log li.msg[data-id="day:3"] .msg-text')).to_have_text("봇 6 님이 수상해요.")
+    pl.close()

@@ -143,3 +143,16 @@ def test_original_bots_speak_briefly_and_end_their_turn_early() -> None:
         # ends at the first public tick after a quarter of the turn (ticks are 1/8 of it)
         assert day["longestTurn"] <= turn * 0.25 + turn / 8, day
         assert day["seconds"] <= day["turns"] * (turn * 0.25 + turn / 8), day
+
+
+def test_the_clients_phrasebook_is_the_engines() -> None:
+    """web/js/game/bot-phrases.js is the engine's phrasebook (bots/phrases.py LINES): the client
+    reads bots' lines back with it and says them in the viewer's language
+    (`python -m tests.browser.bot_phrases` rewrites it)."""
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(root))
+    from tests.browser.bot_phrases import TARGET, render
+
+    assert TARGET.read_text(encoding="utf-8") == render()

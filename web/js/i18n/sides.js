@@ -54,6 +54,8 @@ export default {
     "sub.lateWait": "If a player's seat opens, a button to take it appears here.",
     "sub.lateNone": "You can join when this room starts a new game.",
     "banner.suspectsMany": "{n} suspects",
+    "seat.number": "Seat {n}",
+    "bot.name": "Bot {n}",
     "defense.allSuspects": "All suspects ({n})",
   },
   ko: {
@@ -106,6 +108,8 @@ export default {
     "sub.lateWait": "플레이어의 자리가 비면 여기에 자리 맡기 버튼이 나타납니다.",
     "sub.lateNone": "이 방에서 새 게임이 시작되면 참가할 수 있습니다.",
     "banner.suspectsMany": "용의자 {n}명",
+    "seat.number": "{n}번 자리",
+    "bot.name": "봇 {n}",
     "defense.allSuspects": "용의자 전체 ({n}명)",
   },
   ru: {
@@ -158,6 +162,8 @@ export default {
     "sub.lateWait": "Если место игрока освободится, здесь появится кнопка, чтобы его занять.",
     "sub.lateNone": "Вы сможете войти, когда в этой комнате начнётся новая игра.",
     "banner.suspectsMany": "Подозреваемых: {n}",
+    "seat.number": "Место {n}",
+    "bot.name": "Бот {n}",
     "defense.allSuspects": "Все подозреваемые ({n})",
   },
 };
