@@ -391,3 +391,122 @@ def test_bot_names_and_bot_lines_read_in_the_viewers_language(browser, stack, co
     # a person's words stay as they were typed, even when they read like a phrase
     expect(pl.page.locator('#chat-log li.msg[data-id="day:3"] .msg-text')).to_have_text("봇 6 님이 수상해요.")
     pl.close()
+
+
+# ---------------------------------------------------------------- item 8: the smaller ones
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_toast_never_covers_the_chat_box_while_typing(browser, stack, console_errors, lang):
+    g = city_day_with_lines([])
+    pl = page_in(browser, stack, lang, console_errors)
+    pl.page.evaluate(DRAW, ["game", g.view("p2")])
+    box = pl.page.locator("#chat-input")
+    box.scroll_into_view_if_needed()
+    box.focus()
+    pl.page.evaluate(
+        "() => { document.querySelector('#chat-error').textContent = 'Links are not allowed in the chat.'; }"
+    )
+    pl.page.evaluate(
+        "() => import('./js/toast.js').then((m) => m.toast('Links are not allowed in the chat.'))"
+    )
+    toast = pl.page.locator("#toast")
+    expect(toast).to_be_visible()
+    a, b = toast.bounding_box(), box.bounding_box()
+    err = pl.page.locator("#chat-error").bounding_box()
+    for other in (b, err):
+        assert a and other, (a, b, err)
+        overlap = not (a["y"] + a["height"] <= other["y"] or other["y"] + other["height"] <= a["y"])
+        assert not overlap, (a, other)
+    pl.close()
+
+
+def test_the_korean_review_line_says_who_killed_whom(browser, stack, console_errors):
+    """ "봇 3 (경찰) 님 탈락: 마피아" read as if the player was the mafia."""
+    g = classic_parity_by_vote()
+    pl = page_in(browser, stack, "ko", console_errors)
+    pl.page.evaluate(DRAW, ["end", g.view("p3")])
+    text = pl.page.locator("#main").text_content()
+    assert "탈락 — 마피아에게 살해됨" in text and "탈락: 마피아" not in text, text
+    assert "탈락 — 투표로 처형됨" in text
+    pl.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "ko"])
+def test_the_dead_players_chat_tabs_fit_one_line(browser, stack, console_errors, lang):
+    g = Scripted("classic", CLASSIC_SIX, deadSeeAll=True)
+    g.until("night")
+    g.act("mafiaTarget", "p1", target="p5")
+    g.act("mafiaTarget", "p2", target="p5")
+    g.until("discussion")
+    assert not next(p for p in g.s["players"] if p["id"] == "p5")["alive"]
+    pl = page_in(browser, stack, lang, console_errors)
+    pl.page.evaluate(DRAW, ["game", g.view("p5")])
+    tabs = pl.page.locator(".chat-tab")
+    assert tabs.count() >= 4
+    tops = {round(tabs.nth(i).bounding_box()["y"]) for i in range(tabs.count())}
+    assert len(tops) == 1, tops
+    fits = pl.page.evaluate(
+        "() => { const e = document.querySelector('.chat-tabs'); return e.scrollWidth <= e.clientWidth; }"
+    )
+    assert fits
+    pl.close()
+
+
+@pytest.mark.parametrize("lang", ["ko"])
+def test_the_note_button_shows_on_a_picked_tile(browser, stack, console_errors, lang):
+    g = city_day_with_lines([])
+    g.until("vote")
+    pl = page_in(browser, stack, lang, console_errors)
+    g.act("vote", "p2", target="p4")  # picked: the tile turns green
+    pl.page.evaluate(DRAW, ["game", g.view("p2")])
+    expect(pl.page.locator(".tile.chosen")).to_have_count(1)
+    colours = pl.page.evaluate(
+        """() => { const b = document.querySelector('.tile-cell:has(.tile.chosen) .note-btn');
+        const t = document.querySelector('.tile.chosen'); const cs = getComputedStyle(b);
+        return [cs.backgroundColor, cs.color, getComputedStyle(t).backgroundColor]; }"""
+    )
+    bg, fg, tile = colours
+    assert bg not in ("rgba(0, 0, 0, 0)", "transparent", tile), colours
+    assert fg != bg, colours
+    pl.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_away_digest_is_not_shown_when_nothing_happened(browser, stack, console_errors, lang):
+    g = city_day_with_lines([])
+    g.until("vote")
+    view = g.view("p2")
+    n = len(view["events"])
+    view["you"]["away"] = {"since": 1, "back": 2, "events": [n, n], "results": [0, 0]}
+    pl = page_in(browser, stack, lang, console_errors)
+    pl.page.evaluate(DRAW, ["game", view])
+    expect(pl.page.locator("#away-digest")).to_have_count(0)
+    view["you"]["away"] = {"since": 1, "back": 3, "events": [0, n], "results": [0, 0]}  # something did
+    pl.page.evaluate(DRAW, ["game", view])
+    expect(pl.page.locator("#away-digest")).to_be_visible()
+    pl.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_at_the_role_reveal_the_tap_comes_before_the_note_buttons(browser, stack, console_errors, lang):
+    g = Scripted("classic", CLASSIC_SIX)
+    pl = page_in(browser, stack, lang, console_errors)
+    pl.page.evaluate("() => import('./js/game/phases.js').then((m) => m.resetPhaseMemory())")
+    pl.page.evaluate(DRAW, ["game", g.view("p4")])
+    assert pl.page.locator(".note-btn").count() > 0
+    first = pl.page.evaluate(
+        """() => { const tap = document.querySelector('#reveal-role-btn');
+        const note = document.querySelector('.note-btn');
+        return Boolean(tap.compareDocumentPosition(note) & Node.DOCUMENT_POSITION_FOLLOWING); }"""
+    )
+    assert first
+    # the panel still shows under the tiles on a phone (the grid places it)
+    assert (
+        pl.page.locator("#reveal-role-btn").bounding_box()["y"]
+        > pl.page.locator(".tile").first.bounding_box()["y"]
+    )
+    g.until("night")
+    pl.page.evaluate(UPDATE, g.view("p4"))  # after the reveal the usual order is back
+    assert pl.page.evaluate(
+        "() => document.querySelector('.players-panel').nextElementSibling === document.querySelector('.actions-panel')"
+    )
+    pl.close()
