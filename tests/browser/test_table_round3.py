@@ -141,7 +141,7 @@ def test_a_host_ended_game_loses_nobody_and_credits_the_replaced_player(browser,
     assert all({"ko": "승자 없음", "ru": "без победителя", "en": "no winner"}[lang] in f for f in fates), (
         fates
     )
-    credit = {"ko": "처음 플레이어: Zed", "ru": "сначала играл(а) Zed", "en": "played first by Zed"}[lang]
+    credit = {"ko": "처음 플레이어: Zed", "ru": "до замены — Zed", "en": "played first by Zed"}[lang]
     expect(pl.page.locator('.end-player[data-pid="p3"] .end-subbed')).to_have_text(credit)
     expect(pl.page.locator('.end-player[data-pid="p3"] .pname')).to_have_text(name("p3"))
     pl.close()
