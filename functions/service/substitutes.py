@@ -305,6 +305,7 @@ def _hand_over(c: Context, conn_id: str, pid: str, name: str, device: str, frame
     token sent to this connection only (`SeatFrame`); the old token stops working; the room
     sees only the new name and the notice "seat N has a new player"."""
     seat = next(p for p in c.room["players"] if p["id"] == pid)
+    was = seat["name"]  # the end screen credits them too (`room_facts`, once the game has ended)
     token = auth.new_token()
     # the holder's token stops working (a removed holder's `kickedHash` stays: refused `kicked`)
     retire_token(seat)
@@ -318,7 +319,7 @@ def _hand_over(c: Context, conn_id: str, pid: str, name: str, device: str, frame
     engine_seat = _engine_player(c.state, pid)["seat"]
     c.room["substituted"] = [
         *c.room.get("substituted", [])[-(NOTICES_KEPT - 1) :],
-        {"seat": engine_seat, "player": pid, "at": c.now},
+        {"seat": engine_seat, "player": pid, "at": c.now, "was": was},
     ]
     # the old holder's sockets (an absent seat has none; a vacated seat's were closed)
     old_conns = tuple(k for k, v in c.snap.conns.items() if v == pid)
@@ -341,19 +342,23 @@ def _hand_over(c: Context, conn_id: str, pid: str, name: str, device: str, frame
 def room_facts(room: dict, state: Any, viewer: str | None = None) -> dict:
     """What the `room` block of every view says about substitutes: the open seats
     `[{player, seat, until}]` and the recent notices `[{seat, player, at}]` (the same for
-    every viewer), and in the host's view only the newcomers waiting for its tap
+    every viewer; once the game has ended each notice also names who played the seat before,
+    `was`: the end screen credits both; while it runs, a masked game's names stay hidden), and
+    in the host's view only the newcomers waiting for its tap
     `seatRequests: [{request, player, seat, name, at}]` (empty for everyone else)."""
     if state is None:
         return {"openSeats": [], "substituted": [], "seatRequests": []}
     seats = {p["id"]: p["seat"] for p in state["players"]}
     offered = open_seats(room, state)
     host = viewer is not None and viewer == room.get("host")
+    ended = state["phase"]["kind"] == "ended"
+    notes = [{k: v for k, v in n.items() if k != "was" or ended} for n in room.get("substituted") or []]
     return {
         "openSeats": [
             {"player": pid, "seat": seats[pid], "until": v["until"]}
             for pid, v in sorted(offered.items(), key=lambda kv: seats[kv[0]])
         ],
-        "substituted": list(room.get("substituted") or []),
+        "substituted": notes,
         "seatRequests": [
             {"request": r["request"], "player": r["player"], "seat": seats[r["player"]], "name": r["name"], "at": r["at"]}
             for r in (room.get("seatRequests") or [])

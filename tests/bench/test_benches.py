@@ -79,3 +79,10 @@ def test_bench_quick_mode_prints_its_keys(name, args, keys):
         assert all(v["same_bytes"] and v["bytes"] > 0 for v in out["views"].values()), out
     if name == "memory.py":
         assert out["failed_games"] == 0 and out["stack_exit"] == 0, out
+
+
+def test_bot_day_bench_quick_times_a_day_of_speeches_in_game_seconds():
+    out = run_bench("bot_day.py", "--quick")
+    assert out["games"] == 1 and out["runs"][0]["days"], out
+    day = out["runs"][0]["days"][0]
+    assert day["turns"] >= 7 and day["seconds"] >= day["longestTurn"] > 0, out

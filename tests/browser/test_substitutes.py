@@ -27,6 +27,9 @@ TEXTS = {
         "letInLabel": "{name} 님에게 {n}번 자리 허락",
         "refuse": "거절",
         "refuseLabel": "{name} 님의 {n}번 자리 요청 거절",
+        "landed": "이제 {n}번 자리로 플레이합니다. 내 직업:",
+        "late": "이 게임은 이미 시작되어 관전 중입니다.",
+        "lateOpen": "빈자리가 있습니다",
     },
     "ru": {
         "take": "Занять место {n}",
@@ -37,6 +40,9 @@ TEXTS = {
         "letInLabel": "Впустить {name} на место {n}",
         "refuse": "Отказать",
         "refuseLabel": "Отказать {name} в месте {n}",
+        "landed": "Теперь вы играете за место {n}. Ваша роль:",
+        "late": "Эта игра уже началась, поэтому вы смотрите её как зритель.",
+        "lateOpen": "Есть свободное место",
     },
     "en": {
         "take": "Take seat {n}",
@@ -47,6 +53,9 @@ TEXTS = {
         "letInLabel": "Let {name} take seat {n}",
         "refuse": "Refuse",
         "refuseLabel": "Refuse {name} for seat {n}",
+        "landed": "You now play seat {n}. This is your role:",
+        "late": "This game had already started, so you are watching it.",
+        "lateOpen": "A seat is open",
     },
 }
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
@@ -70,10 +79,24 @@ def test_a_spectator_takes_a_seat_given_up_and_sees_its_role_card(browser, stack
         pl.close()
 
 
-def play_substitution(browser, stack, lang: str, errors: list[str], shoot=None) -> list[Player]:
+@pytest.mark.parametrize("lang", ["ru"])
+def test_a_newcomer_who_taps_join_on_a_running_game_is_offered_the_open_seat(
+    browser, stack, console_errors, lang
+):
+    """Found in Russian: "Join" on a running game with an open seat is
+    not a bare 409: the newcomer watches, is told so, and takes the seat with the name typed."""
+    for pl in play_substitution(browser, stack, lang, console_errors, via="join"):
+        pl.close()
+
+
+def play_substitution(
+    browser, stack, lang: str, errors: list[str], shoot=None, via: str = "watch"
+) -> list[Player]:
     """The whole story; `shoot(stage, player)` is called at "offer" (the spectator sees the open
-    seat, a name typed), "request" (the host's one-tap box) and "seated" (the substitute's role
-    card open), for screenshots."""
+    seat, a name typed), "request" (the host's one-tap box) and "landed" (the substitute's role
+    card open), for screenshots.
+    `via`: the newcomer taps "Watch", or "Join" (the game runs: they watch, told so, with the
+    name they typed filled in)."""
     console_errors = errors
     host_name, guest_name, sub_name = NAMES[lang]
     locale = LOCALES[lang]
@@ -101,12 +124,21 @@ def play_substitution(browser, stack, lang: str, errors: list[str], shoot=None) 
     # someone with the room link watches, and the open seat is offered to them
     sub = Player(browser, stack.url, sub_name, locale=locale, errors=console_errors)
     sub.page.goto(link)
-    sub.click("#watch-btn")
+    if via == "join":  # a running game takes no new seat: the newcomer watches, told why
+        sub.page.fill("#join-name", sub_name)
+        sub.click("#join-btn")
+        expect(sub.page.locator("#late-join")).to_contain_text(TEXTS[lang]["late"], timeout=15_000)
+    else:
+        sub.click("#watch-btn")
     seat = sub.page.locator(f'#sub-seats [data-seat="{guest_pid}"]')
     expect(seat).to_be_visible(timeout=15_000)
     n = int(seat_no) if seat_no else int(guest_pid[1:])
     expect(seat).to_have_text(TEXTS[lang]["take"].format(n=n))
-    sub.page.fill("#sub-name", sub_name)
+    if via == "join":
+        expect(sub.page.locator("#late-join")).to_contain_text(TEXTS[lang]["lateOpen"])
+        expect(sub.page.locator("#sub-name")).to_have_value(sub_name)  # what they typed to join
+    else:
+        sub.page.fill("#sub-name", sub_name)
     if shoot:
         shoot("offer", sub)
     seat.click()
@@ -122,9 +154,19 @@ def play_substitution(browser, stack, lang: str, errors: list[str], shoot=None) 
         shoot("request", host)
     let_in.click()
 
-    # the substitute holds the seat: its role card, its tile
+    # the substitute holds the seat: its role card opens by itself, over its tile
+    card = sub.page.locator(".overlay .role-name")
+    expect(card).to_be_visible(timeout=15_000)
+    expect(sub.page.locator(".overlay #role-intro")).to_have_text(TEXTS[lang]["landed"].format(n=n))
+    expect(sub.page.locator(".overlay #role-goal")).to_be_visible()
+    assert card.get_attribute("data-role") == role
+    if shoot:
+        shoot("landed", sub)
+    sub.page.locator(".overlay .btn").click()
     expect(sub.page.locator(f'.tile.me[data-pid="{guest_pid}"]')).to_be_visible(timeout=15_000)
     assert sub.read_role() == role
+    # no "seat N has a new player" for the one who took it: it is their own seat
+    expect(sub.page.locator("#toast")).not_to_have_text(TEXTS[lang]["notice"].format(n=n))
     kept = sub.page.evaluate(f"() => JSON.parse(localStorage.getItem('mafia.seat.{code}'))")
     assert kept["playerId"] == guest_pid and kept["token"]
 

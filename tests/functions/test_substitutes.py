@@ -234,3 +234,21 @@ def test_a_character_that_dies_while_its_seat_is_open_closes_the_offer():
     after, changed = substitutes.expire(room, dead, 6.0)
     assert changed and after is dead and "vacant" not in room
     assert substitutes.open_seats(room, after) == {}
+
+
+def test_the_end_credits_the_player_a_substitute_replaced(city):
+    """While the game runs a notice says only which seat has a new player; once it has ended it
+    also names who held the seat before (`was`), so the end screen credits both."""
+    api = city
+    gone = seat_with(api)
+    before = next(p["name"] for p in api.snapshot().room["players"] if p["id"] == gone)
+    api.send(f"c{gone}", {"action": "leave"})
+    assert api.connect("cs") == 200
+    api.send("cs", {"action": "takeSeat", "seat": gone, "name": "Zed"})
+    running = api.gw.last("cp1")["view"]["room"]["substituted"][-1]
+    assert "was" not in running
+    api.send("cp1", {"action": "endGame"})
+    ended = api.gw.last("cp1")["view"]
+    assert ended["result"]["winner"] == "none" and ended["result"]["cause"] == "host"
+    assert ended["room"]["substituted"][-1] == {**running, "was": before}
+    assert next(x for x in ended["players"] if x["id"] == gone)["name"] == "Zed"

@@ -48,7 +48,7 @@ def _blocks(path: Path) -> dict[str, dict[str, str]]:
 
 def dictionaries() -> dict[str, dict[str, str]]:
     """The merged dictionaries, as web/js/i18n.js builds them."""
-    extras = [_blocks(WEB / "i18n" / name) for name in ("review.js", "table.js", "away.js")]
+    extras = [_blocks(WEB / "i18n" / name) for name in ("review.js", "table.js", "away.js", "sides.js")]
     dicts = {}
     for lang in LANGS:
         d = _flat(WEB / "i18n" / f"{lang}.js")

@@ -31,7 +31,22 @@ export const ctx = {
     enterRoom({ room: res.roomCode, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
   },
   async join(code, name) {
-    const res = await api.joinRoom(code, name);
+    // A running game takes no new seat (the server answers 409), but it may take a substitute:
+    // watch it, where an open seat is offered with the name filled in (game/substitute.js),
+    // and say why. Asked first, so the usual late Join sends no request bound to fail.
+    const running = async () => ((await api.getRoom(code).catch(() => null)) || {}).status === "running";
+    const watchLate = () => {
+      state.lateJoin = { room: code.toUpperCase() };
+      ctx.watch(code);
+    };
+    if (await running()) return watchLate();
+    let res;
+    try {
+      res = await api.joinRoom(code, name);
+    } catch (err) {
+      if (err.status === 409 && (await running())) return watchLate(); // it started meanwhile
+      throw err;
+    }
     enterRoom({ room: code, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
   },
   watch(code) {
@@ -128,6 +143,7 @@ export function goHome() {
   state.conn = null;
   state.session = null;
   state.view = null;
+  state.lateJoin = null;
   state.status = "idle";
   clearSession();
   closeOverlays();

@@ -17,6 +17,7 @@ export const state = {
   screen: null,
   nudged: { key: null, count: 0, next: 0 },
   notice: null, // message for the home screen (e.g. room gone)
+  lateJoin: null, // {room}: "Join" found this room's game running, so this tab watches it
   chatArchive: new Map(), // message id -> message: the view only carries the newest ones
   chatLogFrom: null, // after the end: `before` of the next older chatLog page (0: all loaded)
 };

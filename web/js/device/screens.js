@@ -5,6 +5,8 @@ import { h } from "../dom.js";
 import { roleName, t, teamName } from "../i18n.js";
 import { eventText, phaseTitle, playerName } from "../game/format.js";
 import { roleCardBody } from "../game/overlays.js";
+import { causeText } from "../game/sides.js";
+import { fairDealBlock, newDeal } from "../screens/end.js";
 
 const stageTitle = (stage, view) =>
   stage === "dawn" ? t("device.stage.dawn") : stage === "night" ? `${phaseTitle("night")} ${view.day}` : phaseTitle(stage);
@@ -245,7 +247,11 @@ export function publicPhase(view) {
   return h("section", { class: "device-screen device-public", id: "device-public" }, h("h1", null, phaseTitle(view.phase.kind)), roster(view));
 }
 
-/** The end: the winner and every role (the public result). */
+// The device's deal check, kept across redraws of its end screen (screens/end.js fairDealBlock).
+const deviceDeal = newDeal();
+
+/** The end: the winner and why, every role (the public result), the last news and the fair
+ * deal, as the online end screen shows them (web/js/screens/end.js). */
 export function end(view, { onAgain, onFinish }) {
   const r = view.result || {};
   const winner = (view.events || []).filter((ev) => ev.kind === "end").pop() || { kind: "end", winner: r.winner };
@@ -254,6 +260,7 @@ export function end(view, { onAgain, onFinish }) {
     "section",
     { class: "device-screen device-public", id: "device-end", "data-winner": r.winner || "" },
     h("h1", { id: "device-winner" }, eventText(view, winner).text),
+    h("p", { class: "end-cause", id: "device-cause" }, causeText(r, view.preset)),
     last.length ? eventList(view, last) : null,
     h("h2", null, t("device.endRoles")),
     h(
@@ -275,6 +282,7 @@ export function end(view, { onAgain, onFinish }) {
         ),
       ),
     ),
+    fairDealBlock(view, deviceDeal),
     h(
       "div",
       { class: "row end-actions" },

@@ -5,6 +5,7 @@
 // It rewrites `players[].name` once per view, so every screen that names a player (tiles,
 // votes, chat, timeline, review) shows the alias without knowing about anonymity.
 import { getLang, t } from "../i18n.js";
+import { localBotNames } from "./bot-lines.js";
 
 /** Is this view's game anonymous (from the start until the room returns to the lobby)? */
 export function anonymous(view) {
@@ -14,6 +15,7 @@ export function anonymous(view) {
 /** Put the display name of every seat into `players[].name` (idempotent: a language change
  * calls it again on the same view). */
 export function applyAliases(view) {
+  localBotNames(view); // "Bot 5" in the viewer's language (bot-lines.js)
   if (!anonymous(view)) return view;
   const lang = getLang();
   const ended = view.phase && view.phase.kind === "ended";

@@ -37,7 +37,8 @@ export function missed(view) {
 /** The digest for this view, or null (no absence, dismissed here, or the game is over). */
 export function awayDigest(view) {
   const m = missed(view);
-  if (!m || view.result) return null;
+  // nothing public happened and nothing found: no box (it took the top of the panel for nothing)
+  if (!m || view.result || (!m.events.length && !m.results.length)) return null;
   const k = key(view);
   if (localStorage.getItem(k)) return null;
   const el = h(
@@ -54,7 +55,7 @@ export function awayDigest(view) {
             return h("li", { "data-kind": ev.kind }, [when ? `${when}: ` : "", text, detail ? ` (${detail})` : ""].join(""));
           }),
         )
-      : h("p", { class: "away-none" }, t("away.noEvents")),
+      : null,
     m.results.length
       ? h(
           "div",

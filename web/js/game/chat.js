@@ -2,7 +2,8 @@
 // where they may write, a draft per channel.
 import { h, replaceChildren } from "../dom.js";
 import { errorText, t } from "../i18n.js";
-import { eventText, eventWhen, lineNo, playerName, resultText } from "./format.js";
+import { eventText, eventWhen, lineNo, playerName, resultText, seatMark } from "./format.js";
+import { botLine } from "./bot-lines.js";
 import { withoutMuted } from "./mute.js";
 import { lineReportButton } from "./report.js";
 import { logWithResults } from "./results.js";
@@ -107,8 +108,8 @@ export function chatPanel(ctx) {
     return h(
       "li",
       { class: `msg${system ? " msg-system" : ""}${view.you && m.from === view.you.id ? " msg-mine" : ""}`, "data-id": m.id },
-      h("span", { class: "msg-from", title: system ? null : playerName(view, m.from) }, system ? t("chat.moderator") : playerName(view, m.from)),
-      h("span", { class: `msg-text ${system ? "server-text" : "user-text"}` }, m.text),
+      h("span", { class: "msg-from", title: system ? null : playerName(view, m.from) }, system ? t("chat.moderator") : [seatMark(view, m.from), playerName(view, m.from)]),
+      h("span", { class: `msg-text ${system ? "server-text" : "user-text"}` }, system ? m.text : botLine(view, m)),
       lineReportButton(ctx, view, m),
     );
   }

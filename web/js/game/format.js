@@ -1,5 +1,19 @@
 // Words for view data: player names, roles, events, results. Shared by every screen.
+import { h } from "../dom.js";
 import { has, roleName, t, teamName } from "../i18n.js";
+
+export const SEAT_COLOURS = 8; // seat marks cycle through this many colours (style.css)
+
+/** The colour of seat `n` (0..SEAT_COLOURS-1), the same on every phone. */
+export const seatColour = (n) => String((Math.max(1, n) - 1) % SEAT_COLOURS);
+
+/** A seat's mark: its number on a coloured dot, beside a name on chat lines. One name per seat
+ * that every phone shows the same: an anonymous game's alias differs by language, the seat not. */
+export function seatMark(view, id) {
+  const p = player(view, id);
+  if (!p || p.seat === null || p.seat === undefined) return null;
+  return h("span", { class: "seat-mark", "data-colour": seatColour(p.seat), title: t("seat.number", { n: p.seat }) }, String(p.seat));
+}
 
 export function player(view, id) {
   return (view.players || []).find((p) => p.id === id) || null;

@@ -2,6 +2,7 @@
 import { $, h } from "../dom.js";
 import { roleName, t, teamName } from "../i18n.js";
 import { eventText, eventWhen, isCardEvent, isDeathEvent, playerName, resultText } from "./format.js";
+import { goalKey } from "./sides.js";
 
 let roleDialog = null;
 let returnFocus = null;
@@ -12,10 +13,12 @@ export function roleCardBody(view) {
   if (!you) return [h("p", { class: "role-name" }, t("role.spectator"))];
   const allies = (you.allies || []).filter((a) => a.id !== you.id);
   const results = (view.private && view.private.results) || [];
+  const goal = goalKey(you.role, you.team, view.preset); // the side's goal, in the rulebook's words
   return [
     h("p", { class: "role-name", "data-role": you.role }, roleName(you.role, view.preset)),
     you.team ? h("p", { class: "role-team" }, teamName(you.team)) : null,
     h("p", { class: "role-desc" }, t(`roledesc.${you.role}`)),
+    goal ? h("p", { class: "role-goal", id: "role-goal" }, h("strong", null, t("goal.title")), " ", t(goal)) : null,
     you.alive === false ? h("p", { class: "role-dead" }, t("role.dead")) : null,
     allies.length
       ? h(
@@ -42,8 +45,8 @@ export function roleCardBody(view) {
   ];
 }
 
-/** The "my role" dialog. */
-export function showRoleCard(view) {
+/** The "my role" dialog; `intro` a line above the role (a substitute's "You now play seat N"). */
+export function showRoleCard(view, intro = null) {
   closeRoleCard();
   returnFocus = document.activeElement;
   const titleId = "role-dialog-title";
@@ -55,6 +58,7 @@ export function showRoleCard(view) {
       "section",
       { class: "role-card revealed", role: "dialog", "aria-modal": "true", "aria-labelledby": titleId },
       h("h2", { id: titleId, class: "role-card-title" }, t("role.card.title")),
+      intro ? h("p", { class: "role-intro", id: "role-intro" }, intro) : null,
       roleCardBody(view),
       close,
     ),

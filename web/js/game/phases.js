@@ -222,8 +222,25 @@ function deadOrWatch(view) {
 }
 
 // ---------------------------------------------------------------- renderers
+const SUSPECTS_NAMED = 2; // more suspects than this: the banner counts them
+
+/** Every suspect by name, folded, where the banner only counts them. */
+function suspectsList(view) {
+  const s = view.phase.suspects;
+  if (!Array.isArray(s) || s.length <= SUSPECTS_NAMED) return null;
+  return h(
+    "details",
+    { class: "suspects-list", id: "suspects-list" },
+    h("summary", null, t("defense.allSuspects", { n: s.length })),
+    h("p", null, names(view, s)),
+  );
+}
+
 const suspectsSub = (view) => {
   const s = view.phase.suspects;
+  // many suspects (original, 10-14 seats): a count, so the sticky banner stays one line over
+  // the tiles; the panel names them all behind a disclosure (suspectsList)
+  if (Array.isArray(s) && s.length > SUSPECTS_NAMED) return t("banner.suspectsMany", { n: s.length });
   if (Array.isArray(s) && s.length > 1) return t("banner.suspects", { names: names(view, s) });
   const a = accusedOf(view);
   return a ? t("banner.accused", { name: playerName(view, a) }) : "";
@@ -331,7 +348,7 @@ const PHASES = {
       } else if (suspects.includes(me)) text = t("hint.defenseYou");
       else if (suspects.length > 1) text = t("hint.defenseMany", { names: names(view, suspects) });
       else text = t("hint.defense", { name: playerName(view, suspects[0]) });
-      return [hint(text), taskControls(view, ctx), voteBars(view)];
+      return [hint(text), suspectsList(view), taskControls(view, ctx), voteBars(view)];
     },
   },
   confirm: {

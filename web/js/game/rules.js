@@ -3,6 +3,7 @@
 import { $, h } from "../dom.js";
 import { roleName, t } from "../i18n.js";
 import { phaseTitle } from "./format.js";
+import { endRules, sideGoals } from "./sides.js";
 
 let dialog = null;
 let returnFocus = null;
@@ -46,6 +47,16 @@ export function rulesBody(view) {
       ),
     ),
     h("p", { class: "hint" }, t("rules.loop")),
+    // how each side dealt in this game wins, and how a game ends without a winner
+    h("h3", { id: "rules-sides-title" }, t("rules.sides")),
+    h(
+      "ul",
+      { class: "rules-sides", id: "rules-sides", "aria-labelledby": "rules-sides-title" },
+      sideGoals(preset, roles.length ? roles.map(([id]) => declared.find((r) => r.id === id) || { id, team: "" }) : declared).map((g) =>
+        h("li", { "data-goal": g.key }, t(g.key)),
+      ),
+      endRules(preset).map((key) => h("li", { "data-goal": key, class: "hint" }, t(key))),
+    ),
   ];
 }
 

@@ -73,6 +73,12 @@ export function seatTools(view, ctx) {
   );
 }
 
+/** Whether leaving now hands this seat to a substitute: the option is on, the game runs and
+ * this seat's character is alive (a dead seat has nothing to hand on). */
+function offersSeat(view) {
+  return Boolean(view.options && view.options.substitutes && view.you && view.you.alive !== false && !view.result);
+}
+
 /** Leaving a running game: say what it means in this preset, then leave for good. */
 function confirmLeave(ctx, view) {
   const preset = view.preset || "classic";
@@ -82,7 +88,11 @@ function confirmLeave(ctx, view) {
     h(
       "div",
       null,
-      h("p", { id: "leave-what" }, t(has(`leave.what.${preset}`) ? `leave.what.${preset}` : "leave.what")),
+      // with substitutes on, a living character stays in for a minute while its seat is offered
+      // (functions/service/substitutes.py should_vacate): say that, and what happens if nobody comes
+      offersSeat(view)
+        ? [h("p", { id: "leave-what" }, t("leave.sub")), h("p", { id: "leave-expiry" }, t("leave.subExpiry"))]
+        : h("p", { id: "leave-what" }, t(has(`leave.what.${preset}`) ? `leave.what.${preset}` : "leave.what")),
       h(
         "div",
         { class: "row" },

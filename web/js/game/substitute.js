@@ -1,6 +1,7 @@
 // Substitutes (docs/rules.md, "Substitutes"): a spectator or newcomer takes an open seat
 // ("Take seat N"); the server answers with a `seat` frame (the seat's new token), kept in this
-// browser like any seat; the table reads "Seat N has a new player". A browser that held a seat
+// browser like any seat, and the role card opens; the table reads "Seat N has a new player"
+// (the substitute does not: it is their own seat). A browser that held a seat
 // of this room (left, removed, or still holding a dead seat's token) sends that token as
 // `former`, so the server refuses it: such a player cannot come back as a substitute; and it
 // sends this browser's device key (session.js), so a browser that held a seat of the game
@@ -10,6 +11,7 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { deviceKey, loadSession, saveSession } from "../session.js";
+import { showRoleCard } from "./overlays.js";
 
 const FORMER = "mafia.former."; // a token this browser held in a room, kept after the seat ended
 
@@ -37,12 +39,31 @@ function formerToken(room) {
   }
 }
 
-/** The "take a seat" box for a viewer without a seat while some seat is open; null otherwise. */
+/** A newcomer whose "Join" found the game running (room.js `join`) watches it: say so, and
+ * whether a seat is open to take (the box below) or may open. */
+function lateJoinNote(view, ctx) {
+  const late = ctx.state.lateJoin;
+  if (view.you || !late || !view.room || late.room !== view.room.code || view.result) return null;
+  const open = (view.room.openSeats || []).length;
+  const next = !(view.options && view.options.substitutes) ? "sub.lateNone" : open ? "sub.lateOpen" : "sub.lateWait";
+  return h("p", { class: "notice late-join", id: "late-join", role: "status" }, t("sub.lateJoin"), " ", t(next));
+}
+
+/** The "take a seat" box for a viewer without a seat while some seat is open (after the late
+ * joiner's note); null otherwise. */
 export function openSeatsBox(view, ctx) {
+  const note = lateJoinNote(view, ctx);
+  const box = seatsBox(view, ctx);
+  return note && box ? h("div", { class: "sub-offer" }, note, box) : note || box;
+}
+
+function seatsBox(view, ctx) {
   const open = (view.room && view.room.openSeats) || [];
   if (view.you || !open.length || !ctx.state.session) return null;
   if (!form) {
-    const input = h("input", { id: "sub-name", "data-key": "sub-name", class: "input", maxlength: "20", autocomplete: "nickname" });
+    // the name typed on the home screen (a late "Join" lands here) fills it in
+    const typed = sessionStorage.getItem("mafia.name") || "";
+    const input = h("input", { id: "sub-name", "data-key": "sub-name", class: "input", maxlength: "20", autocomplete: "nickname", value: typed });
     form = {
       input,
       buttons: h("div", { class: "row", id: "sub-seats" }),
@@ -169,7 +190,12 @@ export function onSeatFrame(frame, ctx) {
   if (ctx.state.conn) ctx.state.conn.session = seated; // a reconnect comes back as the seat
   form = null;
   pending = null;
+  ctx.state.lateJoin = null;
   ctx.rerender();
+  // the seat's role, at once: the substitute lands mid-game and must know who they now are
+  const view = ctx.state.view;
+  const mine = view && view.you && view.you.id === frame.player ? view.players.find((p) => p.id === frame.player) : null;
+  if (mine) showRoleCard(view, t("sub.landed", { n: mine.seat }));
 }
 
 /** "Seat N has a new player" for each notice this tab has not shown yet. */
@@ -183,6 +209,7 @@ export function substituteCues(view, toast) {
   for (let i = 0; i < notes.length; i++) {
     if (shownNotices.has(keys[i])) continue;
     shownNotices.add(keys[i]);
+    if (view.you && notes[i].player === view.you.id) continue; // our own seat: the role card says it
     toast(t("sub.notice", { n: notes[i].seat }));
   }
   // the host hears of each new request once (the toast is a live region): the box may be

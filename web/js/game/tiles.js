@@ -3,7 +3,7 @@
 // picks), and a tap on it when the phase asks this player to pick that seat.
 import { h, replaceChildren } from "../dom.js";
 import { roleName, t } from "../i18n.js";
-import { catalogue, isNight, playerName, resultIsBad, resultMark, resultsByTarget, resultText, revealedBadge } from "./format.js";
+import { catalogue, isNight, playerName, resultIsBad, resultMark, resultsByTarget, resultText, revealedBadge, seatColour } from "./format.js";
 import { marksFor, noteButton, noteChip } from "./notes.js";
 import { roleSeen } from "./phases.js";
 import { votesFor } from "./votes.js";
@@ -92,7 +92,7 @@ function tile(view, ctx, seen, p) {
           ctx.rerender();
         } : null,
       },
-      h("span", { class: "tile-seat", "aria-hidden": "true" }, p.seat ?? ""),
+      h("span", { class: "tile-seat", "data-colour": p.seat ? seatColour(p.seat) : null, "aria-hidden": "true" }, p.seat ?? ""),
       // A long name gets smaller letters and up to two lines rather than an ellipsis; so does
       // one of several words (an anonymous game's alias, "황금빛 스라소니"), broken between them.
       h("span", { class: `tile-name${[...(p.name || "")].length > 8 || (p.alias && /\s/.test(p.name || "")) ? " long" : ""}`, title: p.name }, p.name),

@@ -5,6 +5,7 @@ import { eventText, eventWhen, isNightDeath, playerName, storyEvents } from "../
 import { chatLogSection, reviewSection } from "./review.js";
 import { check as checkDeal, remember as rememberDeal, verifyCommand } from "../game/fairness.js";
 import { forgetNotes } from "../game/notes.js";
+import { causeText } from "../game/sides.js";
 
 const DEAL_MARK = { checking: "…", verified: "✓", mismatch: "✗", changed: "✗", unavailable: "?" };
 
@@ -46,7 +47,54 @@ function dealSection(view, deal) {
   );
 }
 
-function winnerText(winner) {
+/** The memory of one screen's deal check (`fairDealBlock`). */
+export function newDeal() {
+  return { key: null, status: "checking", open: false };
+}
+
+/**
+ * The fair-deal block of an ended view, or null before the deal is revealed. The hash check
+ * runs once per revealed deal (`deal` keeps its answer across redraws) and its answer fills
+ * the status line in place, so a redraw never shows "checking" again. The online end screen
+ * and the single-device one (web/js/device/screens.js) both show it.
+ */
+export function fairDealBlock(view, deal) {
+  const f = view.fairness;
+  if (!f || f.seed === null || f.seed === undefined) return null;
+  const room = view.room && view.room.code;
+  const key = `${room}|${f.commitment}|${JSON.stringify(f.seed)}|${f.salt}`;
+  if (deal.key !== key) {
+    deal.key = key;
+    deal.status = "checking";
+    checkDeal(view, room)
+      .catch(() => "unavailable")
+      .then((status) => {
+        if (deal.key !== key) return;
+        deal.status = status || "unavailable";
+        const line = document.querySelector("#fair-status");
+        if (!line) return;
+        line.dataset.status = deal.status;
+        replaceChildren(line, dealStatusLine(deal.status));
+      });
+  }
+  return dealSection(view, deal);
+}
+
+/** A row's outcome: won or lost, a draw, or nothing when the host ended the game (nobody won,
+ * nobody lost). */
+export function fateWord(winner, won) {
+  if (winner === "none") return t("end.noWinner");
+  if (winner === "draw") return t("end.drew");
+  return t(won ? "end.won" : "end.lost");
+}
+
+/** Who played a seat before its substitute (the room's notices, `was`, once the game ended). */
+export function formerNames(view, id) {
+  const notes = (view.room && view.room.substituted) || [];
+  return notes.filter((n) => n.player === id && n.was).map((n) => n.was);
+}
+
+export function winnerText(winner) {
   if (winner === "none") return t("end.winner.none");
   if (!winner || winner === "draw") return t("end.winner.draw");
   if (has(`end.winner.${winner}`)) return t(`end.winner.${winner}`);
@@ -56,31 +104,8 @@ function winnerText(winner) {
 export function mount(root, ctx) {
   const body = h("div", { class: "end" });
   root.append(body);
-  // One hash check per revealed deal (update runs on every view); its answer fills the
-  // status line in place, so a redraw never shows "checking" again.
-  const deal = { key: null, status: "checking", open: false };
-
-  function dealStatus(view) {
-    const f = view.fairness;
-    if (!f || f.seed === null || f.seed === undefined) return null;
-    const room = view.room && view.room.code;
-    const key = `${room}|${f.commitment}|${JSON.stringify(f.seed)}|${f.salt}`;
-    if (deal.key !== key) {
-      deal.key = key;
-      deal.status = "checking";
-      checkDeal(view, room)
-        .catch(() => "unavailable")
-        .then((status) => {
-          if (deal.key !== key) return;
-          deal.status = status || "unavailable";
-          const line = body.querySelector("#fair-status");
-          if (!line) return;
-          line.dataset.status = deal.status;
-          replaceChildren(line, dealStatusLine(deal.status));
-        });
-    }
-    return deal.status;
-  }
+  // One hash check per revealed deal (update runs on every view): `fairDealBlock`.
+  const deal = newDeal();
 
   function update(view) {
     rememberDeal(view.room && view.room.code, view);
@@ -103,17 +128,19 @@ export function mount(root, ctx) {
         const role = r.role || (vp.revealed && vp.revealed.role);
         const isAlive = r.alive ?? vp.alive;
         const won = r.won ?? (winner && r.team === winner);
+        const before = formerNames(view, id); // a substitute's seat credits whoever played it first
         return h(
           "li",
           { class: `end-player${won ? " won" : ""}${isAlive === false ? " dead" : ""}`, "data-pid": id },
           h("span", { class: "pname", title: playerName(view, id) }, playerName(view, id)),
           h("span", { class: "end-role", "data-role": role || "" }, role ? roleName(role, view.preset) : "?"),
+          before.length ? h("span", { class: "end-subbed" }, t("end.subbed", { name: before.join(", ") })) : null,
           h(
             "span",
             { class: "end-fate" },
             isAlive === false && r.diedDay ? t(isNightDeath(r.diedBy) ? "end.diedNight" : "end.died", { n: r.diedDay }) : isAlive === false ? t("player.dead") : t("end.alive"),
             " · ",
-            t(won ? "end.won" : "end.lost"),
+            fateWord(winner, won),
             scores && id in scores ? [" · ", t("end.score", { n: scores[id] })] : null,
           ),
           result.mvp === id ? h("span", { class: "badge badge-mvp" }, t("end.mvp")) : null,
@@ -144,6 +171,7 @@ export function mount(root, ctx) {
         { class: `end-hero winner-${winner || "none"}`, "aria-labelledby": "end-title" },
         h("p", { class: "end-kicker" }, t("end.title")),
         h("h1", { id: "end-title" }, winnerText(winner)),
+        h("p", { class: "end-cause", id: "end-cause" }, causeText(result, view.preset)),
         result.days ? h("p", null, t("end.days", { n: result.days })) : null,
         h(
           "p",
@@ -157,7 +185,7 @@ export function mount(root, ctx) {
         h("section", { class: "card", "aria-labelledby": "roles-title" }, h("h2", { id: "roles-title" }, t("end.roles")), roles),
         h("section", { class: "card", "aria-labelledby": "timeline-title" }, h("h2", { id: "timeline-title" }, t("end.timeline")), timeline),
       ),
-      dealStatus(view) ? dealSection(view, deal) : null,
+      fairDealBlock(view, deal),
       reviewSection(view),
       chatLogSection(view, ctx),
       h(

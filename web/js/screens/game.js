@@ -49,8 +49,17 @@ export function mount(root, ctx) {
     ),
   );
 
+  const cols = root.querySelector(".game-cols");
+  const playersEl = cols.querySelector(".players-panel");
+  const actionsEl = cols.querySelector(".actions-panel");
   let shownPhase = null;
   function update(view) {
+    // At the role reveal "Tap to see your role" comes first in the tab order, before the tiles'
+    // note buttons: the panel goes first in the DOM then (the grid areas keep where it shows)
+    const revealFirst = view.phase.kind === "roleReveal";
+    if (revealFirst !== (actionsEl.nextElementSibling === playersEl)) {
+      cols.insertBefore(revealFirst ? actionsEl : playersEl, revealFirst ? playersEl : actionsEl);
+    }
     const renderer = phaseRenderer(view.phase.kind);
     banner.update(view, renderer);
     grid.update(view, renderer);

@@ -41,7 +41,14 @@ WINDOWS: dict[str, tuple[float, float]] = {
     "nightLast": (0.82, 0.9),
     "defense": (0.1, 0.5),
     "end": (0.0, 0.0),
+    # a speech turn (original) the bot talks in: a line or two at once, then done by a quarter of
+    # the turn, as a player who says their piece and passes the word (docs/rules.md, Original
+    # "Wins", "Bots' pace"; measured by bench/bot_day.py)
+    "turnTalk": (0.02, 0.1),
+    "turnEnd": (0.2, 0.25),
 }
+
+TURN_LINES = 2  # lines a bot says in its own speech turn at most: short, like a player's turn
 
 # Windows of the night's hidden work: drawn alike by every bot of the room (``_pace``).
 NIGHT_WINDOWS = frozenset({"night", "nightTalk", "nightMore", "nightLast"})
@@ -435,6 +442,8 @@ def plan(
     """
     seat = Seat(view, seed)
     intents = [(w, a) for w, a in _intents(seat, lang) if not _done(seat, a)]
+    if seat.kind == "speech":
+        intents = _brisk_turn(intents)
     if not intents:
         return []
     if deadline is None:
@@ -465,6 +474,24 @@ def plan(
             last_chat = at
         out.append((round(at, 3), a))
     out.sort(key=lambda x: x[0])
+    return out
+
+
+def _brisk_turn(intents: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """A speech turn's plan, brisk: at most ``TURN_LINES`` lines early in the turn, then the turn
+    ends (``endTurn`` or the nomination, which ends it too) right after them. Every bot of every
+    card paces alike; a silent turn keeps its ``quickTurn``."""
+    out: list[tuple[str, dict]] = []
+    lines = 0
+    for window, a in intents:
+        if a.get("type") == "chat":
+            lines += 1
+            if lines > TURN_LINES:
+                continue
+            window = "turnTalk"
+        elif window in ("endTurn", "nominate"):
+            window = "turnEnd"
+        out.append((window, a))
     return out
 
 

@@ -259,6 +259,9 @@ def finish_game(
     s["winner"] = winner
     s["result"] = {
         "winner": winner,
+        # why it ended (the client words it per language): vote | night | left | disconnect
+        # (the check that held after that moment), dry | nights (a draw rule), host (endGame)
+        "cause": cause,
         "days": s["day"],
         "players": players,
         "ranking": ranking,

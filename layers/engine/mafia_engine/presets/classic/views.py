@@ -119,6 +119,8 @@ def private(s: dict, p: dict) -> dict:
     if p["alive"]:
         if kind == "roleReveal":
             task = "done" if p["id"] in ph.get("ready", ()) else "ready"
+        elif kind == "discussion" and p["id"] in ph.get("ready", ()):
+            task = "done"  # the seat pressed "end discussion" (a substitute sees it pressed)
         elif kind == "night":
             ability = role_of(p["role"]).night
             if ability is None:
