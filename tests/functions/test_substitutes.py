@@ -244,7 +244,7 @@ def test_the_end_credits_the_player_a_substitute_replaced(city):
     before = next(p["name"] for p in api.snapshot().room["players"] if p["id"] == gone)
     api.send(f"c{gone}", {"action": "leave"})
     assert api.connect("cs") == 200
-    api.send("cs", {"action": "takeSeat", "seat": gone, "name": "Zed"})
+    api.send("cs", {"action": "takeSeat", "seat": gone, "name": "Zed", "device": DEVICE})
     running = api.gw.last("cp1")["view"]["room"]["substituted"][-1]
     assert "was" not in running
     api.send("cp1", {"action": "endGame"})

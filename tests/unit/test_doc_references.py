@@ -59,6 +59,12 @@ ELSEWHERE = {
     "botocore/handlers.py": "botocore",
     "dynamo_type.py": "moto",
     "DerivedCoreProperties.txt": "the Unicode Character Database",
+    # made by a build, never in the repository
+    ".aws-sam/": "sam build's output folder",
+    "translated.json": "ops/translate.py's output",
+    "python/": "the layer's folder inside a built artifact (/opt/python)",
+    "bin/": "pip --target's scripts folder inside a built artifact",
+    "jp.py": "jmespath's script, which pip --target writes into bin/",
 }
 EXT = r"py|md|js|mjs|json|txt|yaml|yml|toml|sh|css|html|lock|png|svg|webmanifest"
 PATH = re.compile(
