@@ -6,10 +6,11 @@ import ru from "./i18n/ru.js";
 import extra from "./i18n/review.js";
 import table from "./i18n/table.js";
 import away from "./i18n/away.js";
+import display from "./i18n/display.js";
 
 // Last word, removal and post-game review words (docs/rules.md: Original "Day", "Room rules",
 // "Post-game review") live in their own file.
-for (const [code, dict] of Object.entries({ ko, ru, en })) Object.assign(dict, extra[code], table[code], away[code]);
+for (const [code, dict] of Object.entries({ ko, ru, en })) Object.assign(dict, extra[code], table[code], away[code], display[code]);
 
 export const DICTS = { ko, ru, en };
 export const LANGS = ["ko", "ru", "en"];
