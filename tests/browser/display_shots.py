@@ -1,4 +1,4 @@
-"""Screenshots of the room's screen (web/display.html) for the README: the scripted states of
+"""Screenshots of the room's screen (`?display=KEY`: web/js/display/) for the README: the scripted states of
 `display_states.py` (the spectator's view, which is the display's), drawn by the real client
 modules in Chromium at a TV's 1920×1080 and a laptop's 1280×720, and the stream overlay.
 
@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> int:
             for state, lang, viewport, overlay in SHOTS:
                 page = browser.new_page(viewport=viewport)
                 page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(url + "display.html" + ("?overlay=1" if overlay else ""))
-                page.wait_for_selector("#d-status")
+                page.goto(url + "?display=none" + ("&overlay=1" if overlay else ""))
+                page.wait_for_selector("body[data-ready='1'] #d-status")
                 page.evaluate(DRAW, [states(lang)[state], lang])
                 page.wait_for_timeout(300)  # the fair-deal hash, the transitions
                 kind = "overlay" if overlay else state

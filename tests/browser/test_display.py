@@ -1,4 +1,4 @@
-"""The room's screen (web/display.html, web/js/display/): a TV at 1920×1080 and a laptop at
+"""The room's screen (`?display=KEY`: web/js/display/): a TV at 1920×1080 and a laptop at
 1280×720 in ko/ru/en, drawn from scripted engine states (display_states.py: the spectator's
 view, which is the display's: tests/functions/test_display.py); the night shows nothing about
 who acts; the stream overlay's background is transparent; the narrator speaks only public
@@ -45,8 +45,8 @@ Object.defineProperty(window, 'speechSynthesis', { value: {
 
 def screen_page(browser, stack, lang: str, viewport: dict, errors: list[str], query: str = "") -> Player:
     pl = Player(browser, stack.url, "TV", viewport=viewport, locale=LOCALES[lang], errors=errors)
-    pl.open("display.html" + query)
-    expect(pl.page.locator("#d-status")).to_be_visible()  # no room in the address: "this link does not work"
+    pl.open("?display=none" + query)
+    expect(pl.page.locator("body[data-ready='1'] #d-status")).to_be_visible()  # no room: "this link does not work"
     return pl
 
 
@@ -115,7 +115,7 @@ def test_the_screen_draws_every_moment_of_a_game_at_tv_sizes(browser, stack, con
 
 
 def test_the_stream_overlay_is_transparent_and_compact(browser, stack, console_errors):
-    pl = screen_page(browser, stack, "en", TV, console_errors, "?overlay=1")
+    pl = screen_page(browser, stack, "en", TV, console_errors, "&overlay=1")
     draw(pl, states("en")["dawn"], "en")
     bg = pl.page.evaluate(
         "() => [getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.body).backgroundColor]"

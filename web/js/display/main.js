@@ -1,4 +1,4 @@
-// The room's screen (web/display.html?room=CODE&display=KEY): a display connection, a
+// The room's screen (index.html?room=CODE&display=KEY; app.js hands the page over): a display connection, a
 // spectator by rights (docs/protocol.md, "A screen for the room"). It follows the room's
 // language, draws every view it gets (screen.js) and, when the host switches the narrator
 // on, reads the public phases aloud (narrate.js). `&overlay=1`: the stream view, a
@@ -7,6 +7,7 @@ import * as api from "../api.js";
 import { syncClock } from "../clock.js";
 import { Connection } from "../connection.js";
 import { applyAliases } from "../game/aliases.js";
+import { h } from "../dom.js";
 import { errorText, getLang, setLang, t } from "../i18n.js";
 import { narrate } from "./narrate.js";
 import { drawScreen, tickClock } from "./screen.js";
@@ -18,8 +19,17 @@ const fixedLang = params.get("lang"); // a stream in another language than the r
 let view = null;
 let conn = null;
 
-const main = document.getElementById("display");
-const status = document.getElementById("d-status");
+// The page becomes the screen: its own markup and stylesheet (display.css, beside style.css
+// in every release: the module's own address finds it), none of the app's.
+const status = h("p", { class: "d-status", id: "d-status", role: "status", "aria-live": "polite", hidden: true });
+const main = h("main", { id: "display" });
+document.body.className = "display";
+delete document.body.dataset.tone;
+document.body.replaceChildren(status, main);
+for (const link of document.querySelectorAll('link[rel="stylesheet"]')) link.remove();
+const css = h("link", { rel: "stylesheet", href: new URL("../../display.css", import.meta.url).href });
+css.addEventListener("load", () => (document.body.dataset.ready = "1"));
+document.head.append(css);
 
 function say(text) {
   status.textContent = text;

@@ -1,7 +1,7 @@
 // "Show on a screen": the host's card in the lobby and in the host tools. A tap asks the
 // server for the room's display key (the `display` frame, answered to the host's connection
 // only: docs/protocol.md, "A screen for the room"); the card then shows the screen link
-// (display.html?room=CODE&display=KEY) as a QR code and as text, how many screens are
+// (?room=CODE&display=KEY) as a QR code and as text, how many screens are
 // connected, the narrator switch and "Revoke screens" (a new key; every screen closes).
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -10,9 +10,9 @@ import { qrSvg } from "../qr.js";
 let shown = null; // the last `display` frame: {room, key, screens, narrator}
 let qr = { link: null, svg: null };
 
-/** The screen link for `room` and `key` (next to this page: display.html). */
+/** The screen link for `room` and `key`: this app's page in display mode (app.js). */
 export function screenLink(room, key) {
-  const u = new URL("display.html", location.href);
+  const u = new URL("./", location.href);
   u.search = new URLSearchParams({ room, display: key }).toString();
   u.hash = "";
   return u.toString();

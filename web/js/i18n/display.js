@@ -1,4 +1,4 @@
-// Words of the room's screen (web/display.html, web/js/display/*) and of the host's
+// Words of the room's screen (`?display=KEY`: web/js/display/*) and of the host's
 // "Show on a screen" card (web/js/display/share.js): one block per language, merged by
 // i18n.js like review.js.
 export default {
