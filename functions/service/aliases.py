@@ -205,10 +205,7 @@ def gate(room: dict, kind: str, fields: dict, viewer: str | None = None, seat: s
     if not anonymous(room) or room.get("status") == "lobby":
         return fields
     if kind == "summary" and "players" in fields:
-        fields = {
-            **fields,
-            "players": [gate(room, "player", p, None, p.get("id")) for p in fields["players"]],
-        }
+        fields = {**fields, "players": [gate(room, "player", p, None, p.get("id")) for p in fields["players"]]}
     if kind == "player" and seat is not None:
         alias = alias_of(room, seat)
         if alias is None:

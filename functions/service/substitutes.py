@@ -210,9 +210,7 @@ def _name_taken(room: dict, pid: str, name: str) -> bool:
     any unused name (docs/rules.md, "Anonymous games")."""
     if aliases.masked(room):
         return any(
-            names.same(word, name)
-            for p in room["players"]
-            for word in (aliases.alias_of(room, p["id"]) or {}).values()
+            names.same(word, name) for p in room["players"] for word in (aliases.alias_of(room, p["id"]) or {}).values()
         )
     return any(names.same(p["name"], name) for p in room["players"] if p["id"] != pid)
 
@@ -316,9 +314,7 @@ def _hand_over(c: Context, conn_id: str, pid: str, name: str, device: str, frame
     if not c.room.get("vacant"):
         c.room.pop("vacant", None)
     # the newcomer's other requests, and everyone's for this seat, are answered by this
-    _keep_requests(
-        c.room, [r for r in c.room.get("seatRequests", []) if r["conn"] != conn_id and r["player"] != pid]
-    )
+    _keep_requests(c.room, [r for r in c.room.get("seatRequests", []) if r["conn"] != conn_id and r["player"] != pid])
     engine_seat = _engine_player(c.state, pid)["seat"]
     c.room["substituted"] = [
         *c.room.get("substituted", [])[-(NOTICES_KEPT - 1) :],
@@ -359,13 +355,7 @@ def room_facts(room: dict, state: Any, viewer: str | None = None) -> dict:
         ],
         "substituted": list(room.get("substituted") or []),
         "seatRequests": [
-            {
-                "request": r["request"],
-                "player": r["player"],
-                "seat": seats[r["player"]],
-                "name": r["name"],
-                "at": r["at"],
-            }
+            {"request": r["request"], "player": r["player"], "seat": seats[r["player"]], "name": r["name"], "at": r["at"]}
             for r in (room.get("seatRequests") or [])
             if host and r["player"] in offered
         ],
