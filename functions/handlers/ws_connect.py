@@ -1,4 +1,5 @@
-"""WebSocket `$connect`: room code + token -> player, no token -> spectator; else refused."""
+"""WebSocket `$connect`: room code + token -> player, no token -> spectator, display key -> a
+screen (service/displays.py); else refused."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ def handler(event: ConnectEvent, context: object) -> dict:
             headers.get("origin"),
             patches=patches.wanted(query),
             device=query.get("device"),
+            display=query.get("display"),
         )
     except ServiceError as exc:
         logger.info("connect refused", extra={"code": exc.code})

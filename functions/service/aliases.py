@@ -170,6 +170,8 @@ FIELDS: dict[str, dict[str, str]] = {
         "scores": EMPTY,  # wins of earlier games are tied to the lobby's names
         "setupError": KEEP,
         "idleOptions": KEEP,
+        "narrator": KEEP,  # the host's switch for the room's screens (displays.py), no seat
+        "lang": KEEP,  # the room's language, the same for everyone
         "anonymous": KEEP,
         "openSeats": KEEP,  # seat numbers and fresh ids (substitutes.room_facts)
         "substituted": KEEP,

@@ -9,7 +9,7 @@ import zlib
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from . import auth, away, clock, lifecycle, substitutes
+from . import auth, away, clock, displays, lifecycle, substitutes
 from .change import ChangeFn, Context, Effects, Outcome, Write
 from .errors import ServiceError
 from .server_frames import Pong, encode
@@ -68,11 +68,13 @@ def admit(
     gateway: Gateway | None = None,
     patches: bool = False,
     device: str | None = None,
+    display: str | None = None,
 ) -> ChangeFn:
     """A change that stores a connection: a player's (token of this room) or a spectator's.
     A seat at `MAX_SOCKETS_PER_PLAYER` makes room for the new socket (`make_room`). `patches`:
     it asked for patches (service/patches.py). `device`: its device's key, kept (hashed) with
-    the seat, so that device takes no other seat of this game (substitutes.note_device)."""
+    the seat, so that device takes no other seat of this game (substitutes.note_device).
+    `display`: the room's display key: a screen, a spectator with a display place (displays.py)."""
 
     def change(c: Context) -> Outcome:
         pid = None
@@ -83,6 +85,9 @@ def admit(
                 raise ServiceError("kicked", "the host removed this player from the game", 403)
             if pid is None:
                 raise ServiceError("bad_token", "token not valid for this room", 403)
+        elif display is not None:
+            displays.check_key(c.room, display)
+            slots[displays.display_place(c, conn_id)] = conn_id
         else:
             slots[spectator_place(c, conn_id)] = conn_id
         room_made = make_room(c, pid, gateway) if pid is not None else Effects()
@@ -111,7 +116,8 @@ def spectator_place(c: Context, conn_id: str) -> int:
     `SLOT_PREFIX`): a counted snapshot alone let a burst of connects all pass on one version.
     A place whose connection has left the room is free; the place tried is spread by the
     connection id, so a burst collides less (a collision reloads and tries again)."""
-    spectators = {k for k, p in c.snap.conns.items() if p is None}
+    screens = set(displays.connected(c))  # displays have places of their own
+    spectators = {k for k, p in c.snap.conns.items() if p is None and k not in screens}
     held = {slot for slot, k in c.snap.slots.items() if k in spectators}
     free = [slot for slot in range(MAX_SPECTATORS) if slot not in held]
     # spectators admitted before places existed hold none; they count all the same

@@ -248,6 +248,18 @@ class ApproveSeat(Frame):
     approve: bool = True
 
 
+class Display(Frame):
+    """Host: the room's display key, for "Show on a screen" (service/displays.py), answered
+    with a `display` frame to the host's connection only; `revoke` draws a new key and closes
+    every screen; `narrator` switches the screens' narrator on or off (public: `room.narrator`)."""
+
+    needs: ClassVar[Need] = "host"
+
+    action: Literal["display"]
+    revoke: bool = False
+    narrator: bool | None = None
+
+
 ROOM_FRAMES: tuple[type[Frame], ...] = (
     Sync,
     Ready,
@@ -263,6 +275,7 @@ ROOM_FRAMES: tuple[type[Frame], ...] = (
     ChatLog,
     TakeSeat,
     ApproveSeat,
+    Display,
 )
 ROOM_ACTIONS = frozenset(f.tag() for f in ROOM_FRAMES)
 

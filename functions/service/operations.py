@@ -17,7 +17,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import aliases, away, chat_archive, connections, fairness, names, substitutes, views
+from . import aliases, away, chat_archive, connections, displays, fairness, names, substitutes, views
 from . import frames as f
 from .change import ChangeFn, Context, Effects, Outcome, Request
 from .errors import ServiceError, quote
@@ -318,6 +318,12 @@ def take_seat(c: Context, req: Request) -> Outcome:
 def approve_seat(c: Context, req: Request) -> Outcome:
     """Host: one tap on a newcomer's request for an open seat (`substitutes.answer`)."""
     return substitutes.answer(c, req.conn_id, req.frame.request, req.frame.approve)
+
+
+@operation(f.Display)
+def display(c: Context, req: Request) -> Outcome:
+    """Host: the display key, its revocation, the screens' narrator (`displays.answer`)."""
+    return displays.answer(c, req.conn_id, req.frame.id, req.frame.revoke, req.frame.narrator)
 
 
 @operation(f.Ping)

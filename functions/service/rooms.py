@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import connections, frames, lifecycle, operations, rest_ops
+from . import connections, displays, frames, lifecycle, operations, rest_ops
 from .auth import DEVICE_PATTERN, origin_allowed, token_shaped
 from .connections import CONNECT_GRACE_SECONDS
 from .errors import ServiceError
@@ -65,10 +65,12 @@ class RoomService:
         origin: str | None = None,
         patches: bool = False,
         device: str | None = None,
+        display: str | None = None,
     ) -> str | None:
         """Admit a connection: a player (token of this room) or a spectator (no token); `patches`:
         it asked for its views as patches (service/patches.py); `device`: the key its device
-        keeps (a seat remembers the devices that held it: one person, one seat).
+        keeps (a seat remembers the devices that held it: one person, one seat); `display`: the
+        room's display key (a screen for the room: service/displays.py).
 
         Returns the player id (None for a spectator). Raises ServiceError to refuse.
         """
@@ -82,8 +84,12 @@ class RoomService:
             raise ServiceError("bad_token", "token not valid for this room", 403)
         if device is not None and not re.fullmatch(DEVICE_PATTERN, device):
             raise ServiceError("bad_request", "query parameter 'device' is not a device key", 400)
+        if display is not None and (token or not displays.key_shaped(display)):
+            raise ServiceError("bad_display_key", "this screen link is not valid", 403)
         code = code.upper()
-        pid = self.pipeline.run(code, connections.admit(conn_id, token, self.gateway, patches, device))
+        pid = self.pipeline.run(
+            code, connections.admit(conn_id, token, self.gateway, patches, device, display)
+        )
         self._conn_rooms.remember(conn_id, code)
         logger.info("connected", extra={"room": code, "player": pid or "spectator"})
         return pid

@@ -204,6 +204,18 @@ class SeatPending(ServerFrame):
     player: str = Field(description="the open seat asked for")
 
 
+class DisplayFrame(ServerFrame):
+    """The answer to `display`, to the host's connection only: the room's display key, which
+    the host's "Show on a screen" link carries (service/displays.py). It is in no view."""
+
+    type: Literal["display"] = "display"
+    id: EchoId
+    room: str
+    key: str = Field(description="the display key: `?room=CODE&display=KEY` opens the room as a screen")
+    screens: int = Field(description="screens connected now")
+    narrator: bool = Field(description="whether the screens' narrator speaks (also `room.narrator` in views)")
+
+
 SERVER_FRAMES: tuple[type[ServerFrame], ...] = (
     ViewFrame,
     PatchFrame,
@@ -213,6 +225,7 @@ SERVER_FRAMES: tuple[type[ServerFrame], ...] = (
     Reported,
     SeatFrame,
     SeatPending,
+    DisplayFrame,
 )
 
 

@@ -64,6 +64,8 @@ def room_block(
         "setupError": setup_error,
         # lobby: switched-on options that change no role at this player count (setup.idle_options)
         "idleOptions": list(idle or []),
+        "narrator": bool(room.get("narrator")),  # the host's switch for the screens' narrator (displays.py)
+        "lang": room.get("lang", "en"),  # the room's language: a screen speaks and reads in it (displays.py)
         **(more or {}),
     }
     return aliases.room_facts(room, block, viewer)  # anonymous games: no host seat, no scores

@@ -69,4 +69,6 @@ function enterFirstRoom() {
   }
 }
 
-api.loadConfig().then(boot);
+// `?display=KEY`: this page is the room's screen (display/main.js), not a player's client
+if (new URLSearchParams(location.search).has("display")) import("./display/main.js");
+else api.loadConfig().then(boot);

@@ -11,7 +11,7 @@ export const HEARTBEAT_MS = 60000;
 
 export class Connection {
   /**
-   * @param {{room: string, token?: string, wsUrl?: string}} session
+   * @param {{room: string, token?: string, display?: string, wsUrl?: string}} session
    * @param {{onView: Function, onError: Function, onStatus: Function, onGone: Function}} handlers
    */
   constructor(session, handlers) {
@@ -42,6 +42,7 @@ export class Connection {
     const u = new URL(wsBase(this.session.wsUrl));
     u.searchParams.set("room", this.session.room);
     if (this.session.token) u.searchParams.set("token", this.session.token);
+    if (this.session.display) u.searchParams.set("display", this.session.display); // a room's screen (display/main.js)
     u.searchParams.set("device", deviceKey()); // one person, one seat (session.js)
     u.searchParams.set(PATCH_QUERY, "1"); // views as patches after the first (patch.js)
     return u.toString();

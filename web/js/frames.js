@@ -13,6 +13,7 @@ import { markEventsSeen, saveSession } from "./session.js";
 import { forgetGame, phaseKey, state } from "./store.js";
 import { onSeatFrame, onSeatPending, rememberFormer, seatRefused, substituteCues } from "./game/substitute.js";
 import { toast } from "./toast.js";
+import { onDisplayFrame } from "./display/share.js";
 
 /** A `view` frame. Views carry the room version; an older one arriving late must not undo a newer one. */
 export function onViewFrame(frame) {
@@ -94,6 +95,7 @@ export function onOtherFrame(frame, ctx) {
   else if (frame.type === "chatLog") takeChatLog(frame);
   else if (frame.type === "seat") onSeatFrame(frame, ctx); // a substitute's new token
   else if (frame.type === "seatPending") onSeatPending(frame, ctx); // waiting for the host's tap
+  else if (frame.type === "display") onDisplayFrame(frame, ctx); // the room's screen link (display/share.js)
 }
 
 // A page of the ended game's whole chat (docs/protocol.md, "chatLog"): older lines join the

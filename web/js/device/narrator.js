@@ -6,7 +6,13 @@ import { voiceOn } from "./store.js";
 const VOICE_LANG = { ko: "ko-KR", ru: "ru-RU", en: "en-US" };
 
 export function say(text) {
-  if (!voiceOn() || !text) return;
+  if (voiceOn()) speak(text);
+}
+
+/** Speak `text` now, in the language of the page (the room's screen calls it when the host's
+ * narrator switch is on: web/js/display/narrate.js). */
+export function speak(text) {
+  if (!text) return;
   const synth = window.speechSynthesis;
   if (!synth || typeof window.SpeechSynthesisUtterance !== "function") return;
   const u = new window.SpeechSynthesisUtterance(text);

@@ -4,6 +4,7 @@
 // "removed by the host").
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { screenCard } from "../display/share.js";
 
 /** A drawer of host tools that keeps its armed taps across redraws: `(view) => element | null`. */
 export function hostTools(ctx) {
@@ -80,6 +81,7 @@ export function hostTools(ctx) {
             h("div", { class: "row" }, ...removals),
           )
         : null,
+      screenCard(ctx, view, true), // "Show on a screen" (display/share.js)
     );
   };
 }

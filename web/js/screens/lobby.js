@@ -4,6 +4,7 @@ import { errorText, has, t } from "../i18n.js";
 import { serverNow } from "../clock.js";
 import { optionLabel, optionsEditor, presetSpecs, sendable } from "../game/options.js";
 import { qrSvg } from "../qr.js";
+import { screenCard } from "../display/share.js";
 
 // One QR drawing per link, reused by every redraw of the lobby.
 let qrCache = { link: null, label: null, svg: null };
@@ -223,7 +224,7 @@ export function mount(root, ctx) {
     replaceChildren(
       body,
       h("h1", { class: "lobby-title" }, t("lobby.room", { code })),
-      h("div", { class: "lobby-cols" }, h("div", null, list, status, ...idle, actions, share), options),
+      h("div", { class: "lobby-cols" }, h("div", null, list, status, ...idle, actions, share, screenCard(ctx, view, isHost)), options),
     );
   }
 

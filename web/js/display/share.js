@@ -1,0 +1,70 @@
+// "Show on a screen": the host's card in the lobby and in the host tools. A tap asks the
+// server for the room's display key (the `display` frame, answered to the host's connection
+// only: docs/protocol.md, "A screen for the room"); the card then shows the screen link
+// (?room=CODE&display=KEY) as a QR code and as text, how many screens are
+// connected, the narrator switch and "Revoke screens" (a new key; every screen closes).
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { qrSvg } from "../qr.js";
+
+let shown = null; // the last `display` frame: {room, key, screens, narrator}
+let qr = { link: null, svg: null };
+
+/** The screen link for `room` and `key`: this app's page in display mode (app.js). */
+export function screenLink(room, key) {
+  const u = new URL("./", location.href);
+  u.search = new URLSearchParams({ room, display: key }).toString();
+  u.hash = "";
+  return u.toString();
+}
+
+/** A `display` frame from the server (web/js/frames.js hands it over). */
+export function onDisplayFrame(frame, ctx) {
+  shown = { room: frame.room, key: frame.key, screens: frame.screens, narrator: frame.narrator };
+  ctx.rerender();
+}
+
+/** The card, or null for anyone but the host. */
+export function screenCard(ctx, view, isHost) {
+  if (!isHost || !view.room) return null;
+  const code = view.room.code;
+  const mine = shown && shown.room === code ? shown : null;
+  const narrator = Boolean(view.room.narrator);
+  const parts = [h("h2", { id: "screen-title" }, t("display.show"))];
+  if (!mine) {
+    parts.push(
+      h("p", { class: "hint" }, t("display.showHint")),
+      h("button", { type: "button", class: "btn", id: "screen-btn", "data-key": "screenLink", onclick: () => ctx.send("display") }, t("display.getLink")),
+    );
+  } else {
+    const link = screenLink(code, mine.key);
+    if (qr.link !== link) qr = { link, svg: qrSvg(link, t("display.qrLabel", { code })) };
+    parts.push(
+      h("p", { class: "hint" }, t("display.showHint")),
+      h("label", { for: "screen-link" }, t("display.link")),
+      h("input", { id: "screen-link", readonly: true, value: link, "data-key": "screenLinkText" }),
+      h("figure", { class: "qr-box" }, qr.svg),
+      h("p", { id: "screen-count", role: "status" }, t("display.screens", { n: mine.screens })),
+      h(
+        "label",
+        { class: "check" },
+        h("input", {
+          type: "checkbox",
+          id: "screen-narrator",
+          "data-key": "screenNarrator",
+          checked: narrator,
+          onchange: (e) => ctx.send("display", { narrator: e.target.checked }),
+        }),
+        " ",
+        t("display.narrator"),
+      ),
+      h(
+        "button",
+        { type: "button", class: "btn", id: "screen-revoke", "data-key": "screenRevoke", "aria-describedby": "screen-revoke-hint", onclick: () => ctx.send("display", { revoke: true }) },
+        t("display.revoke"),
+      ),
+      h("p", { class: "hint", id: "screen-revoke-hint" }, t("display.revokeHint")),
+    );
+  }
+  return h("section", { class: "card screen-card", id: "screen-card", "aria-labelledby": "screen-title" }, parts);
+}
