@@ -210,15 +210,12 @@ class Bench:
         return snap
 
     def views_of(self, snap) -> dict[str, dict]:
-        from service import views
+        from service import viewframes
 
         connected = {p for p in snap.conns.values() if p}
         out = {}
         for conn, pid in snap.conns.items():
-            if snap.state is None:
-                v = views.lobby_view(snap.room, connected, pid, None)
-            else:
-                v = views.game_view(snap.state, snap.room, connected, pid)
+            v = viewframes.view_of(snap.room, snap.state, connected, pid, None)
             out[conn] = json.dumps(v, sort_keys=True, default=str)
         return out
 
