@@ -142,6 +142,7 @@ class Recorder:
 class Bench:
     def __init__(self) -> None:
         from handlers import rest, timer, ws_connect, ws_default, ws_disconnect
+        from harness import wiring
         from service import clock, config, storage
 
         clock.now = CLOCK
@@ -166,7 +167,7 @@ class Bench:
         self.storage = storage
         self.gw = CountingGateway()
         self.svc = config.build_service(gateway=self.gw)
-        config.set_service(self.svc)
+        wiring.inject(self.svc)  # in place of the handlers' own (harness/wiring.py)
         self.rec = Recorder()
         self.rec.attach(self.svc.store.client, "dynamodb")
         self.rec.attach(self.svc.timers.client, "scheduler")
