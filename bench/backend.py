@@ -147,6 +147,7 @@ class Recorder:
 class Bench:
     def __init__(self) -> None:
         from handlers import rest, timer, ws_connect, ws_default, ws_disconnect
+        from harness import wiring
         from service import clock, config, storage
 
         clock.now = CLOCK
@@ -171,7 +172,7 @@ class Bench:
         self.storage = storage
         self.gw = CountingGateway()
         self.svc = config.build_service(gateway=self.gw)
-        config.set_service(self.svc)
+        wiring.inject(self.svc)  # in place of the handlers' own (harness/wiring.py)
         self.rec = Recorder()
         self.rec.attach(self.svc.store.client, "dynamodb")
         self.rec.attach(self.svc.timers.client, "scheduler")
@@ -215,15 +216,12 @@ class Bench:
         return snap
 
     def views_of(self, snap) -> dict[str, dict]:
-        from service import views
+        from service import viewframes
 
         connected = {p for p in snap.conns.values() if p}
         out = {}
         for conn, pid in snap.conns.items():
-            if snap.state is None:
-                v = views.lobby_view(snap.room, connected, pid, None)
-            else:
-                v = views.game_view(snap.state, snap.room, connected, pid)
+            v = viewframes.view_of(snap.room, snap.state, connected, pid, None)
             out[conn] = json.dumps(v, sort_keys=True, default=str)
         return out
 

@@ -1,5 +1,5 @@
 """One viewer's push, timed: fingerprint the view (did it change?) and build its frame, as
-`viewdiff.changed_frames` does for every viewer on every change. The views are
+`viewframes.frames_for` does for every viewer on every change. The views are
 tests/functions/viewsamples.py's (a lobby, a night, an ended game, spectators).
 
     .venv/bin/python bench/views.py            # --quick: a few runs (tests/bench: the keys)
@@ -69,7 +69,7 @@ def run(quick: bool) -> dict:
         }
     return {
         "method": f"timeit in one process: per view, the best of {turns * rounds} runs of {n} pushes "
-        "(render + digest + frame, as viewdiff.changed_frames does per viewer), `once` (views.py) "
+        "(render + digest + frame, as viewframes.frames_for does per viewer), `once` (views.py) "
         "and `twice` (the models alone: a model_construct'ed clocked copy serialised again) "
         "interleaved; same_bytes: both wrote the same frame and digest",
         "views": by_view,

@@ -13,6 +13,7 @@ it into a 400 with the `ErrorAnswer` body, documented per route).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -24,6 +25,9 @@ UNUSED = ("HTTPValidationError", "ValidationError", "ResponseValidationError")  
 def document() -> dict:
     """The OpenAPI document (a dict)."""
     sys.path[:0] = [p for p in (str(ROOT / "functions"), str(ROOT / "layers/engine")) if p not in sys.path]
+    # the handler wires its boto3 clients at import (handlers/wiring.py), which needs a region;
+    # the document calls nothing
+    os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
     from handlers.rest import app
 
     spec = json.loads(app.get_openapi_json_schema(title=TITLE, version=VERSION))

@@ -32,7 +32,8 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.logging import correlation_paths
 
-from service import config, wire
+from handlers.wiring import room_service
+from service import wire
 from service.errors import ServiceError, quote
 from service.models import CreateRoom, Error, ErrorAnswer, JoinRoom, RoomCreated, RoomSummary, SeatCreated
 from service.quoting import tidy
@@ -90,7 +91,7 @@ def _created(body: Any) -> Response:
     responses=_responses(201, RoomCreated, "room created", 400, 415, 503),
 )
 def create_room(body: CreateRoom) -> Response[RoomCreated]:
-    out = config.service().create_room(body.name, body.preset, body.options, lang=body.lang)
+    out = room_service.create_room(body.name, body.preset, body.options, lang=body.lang)
     logger.append_keys(room=out["roomCode"], player=out["playerId"])
     return _created(out)
 
@@ -103,7 +104,7 @@ def create_room(body: CreateRoom) -> Response[RoomCreated]:
 )
 def join_room(roomCode: RoomCode, body: JoinRoom) -> Response[SeatCreated]:
     logger.append_keys(room=roomCode.upper())
-    out = config.service().join_room(roomCode, body.name, body.device)
+    out = room_service.join_room(roomCode, body.name, body.device)
     logger.append_keys(player=out["playerId"])
     return _created(out)
 
@@ -116,7 +117,7 @@ def join_room(roomCode: RoomCode, body: JoinRoom) -> Response[SeatCreated]:
 )
 def get_room(roomCode: RoomCode) -> RoomSummary:
     logger.append_keys(room=roomCode.upper())
-    return config.service().summary(roomCode)
+    return room_service.summary(roomCode)
 
 
 # ---------------------------------------------------------------- every error, one shape

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aws_lambda_powertools.utilities.parser import parse
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from service import config
+from handlers.wiring import room_service
 from service.telemetry import logger, metrics, tracer
 
 
@@ -33,4 +33,4 @@ def handler(event: dict, context: object) -> dict:
     # Duplicate deliveries of one timeout (at-least-once) share this id.
     logger.set_correlation_id(f"{room}#{timer.phase}")
     logger.append_keys(room=room)
-    return {"outcome": config.service().timeout(room, timer.phase, timer.at)}
+    return {"outcome": room_service.timeout(room, timer.phase, timer.at)}

@@ -6,8 +6,9 @@ from __future__ import annotations
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.parser import event_parser
 
+from handlers.wiring import room_service
 from handlers.ws_events import ConnectEvent
-from service import config, patches
+from service import patches
 from service.errors import ServiceError
 from service.roomcode import room_code_shaped
 from service.telemetry import logger, metrics, tracer
@@ -25,7 +26,7 @@ def handler(event: ConnectEvent, context: object) -> dict:
     # a room that is not room-code shaped is refused unread and never logged (nor is a token)
     logger.append_keys(room=room.upper() if room_code_shaped(room) else None, connection=conn_id)
     try:
-        player = config.service().connect(
+        player = room_service.connect(
             conn_id,
             room,
             query.get("token"),

@@ -6,8 +6,8 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.parser import event_parser
 
 import service.frames  # noqa: F401 - every frame is validated by it: load it at init
+from handlers.wiring import room_service
 from handlers.ws_events import MessageEvent, frame
-from service import config
 from service.telemetry import logger, metrics, tracer
 
 
@@ -18,5 +18,5 @@ from service.telemetry import logger, metrics, tracer
 def handler(event: MessageEvent, context: object) -> dict:
     conn_id = event.request_context.connection_id
     logger.append_keys(connection=conn_id)
-    config.service().handle_message(conn_id, frame(event))
+    room_service.handle_message(conn_id, frame(event))
     return {"statusCode": 200}

@@ -5,8 +5,8 @@ from __future__ import annotations
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.parser import event_parser
 
+from handlers.wiring import room_service
 from handlers.ws_events import DisconnectEvent
-from service import config
 from service.telemetry import logger, metrics, tracer
 
 
@@ -17,5 +17,5 @@ from service.telemetry import logger, metrics, tracer
 def handler(event: DisconnectEvent, context: object) -> dict:
     conn_id = event.request_context.connection_id
     logger.append_keys(connection=conn_id)
-    config.service().disconnect(conn_id)
+    room_service.disconnect(conn_id)
     return {"statusCode": 200}

@@ -8,8 +8,9 @@ from __future__ import annotations
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.parser import event_parser
 
+from handlers.wiring import room_service
 from handlers.ws_events import MessageEvent, frame
-from service import config, reports
+from service import reports
 from service.telemetry import logger, metrics, tracer
 
 
@@ -20,6 +21,5 @@ from service.telemetry import logger, metrics, tracer
 def handler(event: MessageEvent, context: object) -> dict:
     conn_id = event.request_context.connection_id
     logger.append_keys(connection=conn_id)
-    svc = config.service()
-    reports.submit(svc.store, svc.gateway, conn_id, frame(event))
+    reports.submit(room_service.store, room_service.gateway, conn_id, frame(event))
     return {"statusCode": 200}

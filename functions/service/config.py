@@ -2,8 +2,8 @@
 
 Endpoints come only from the environment (boto3 honours AWS_ENDPOINT_URL_<SERVICE>), so the
 same code runs on AWS, in the offline stack and in tests; there is no "if local" anywhere.
-`service()` returns the process-wide RoomService; tests and the offline stack may replace it
-with `set_service()`.
+`build_service` wires a RoomService from them; the handlers call it once, at module scope
+(`handlers/wiring.py`), and tests build their own with a fake gateway.
 """
 
 from __future__ import annotations
@@ -70,20 +70,3 @@ def build_service(settings: Settings | None = None, gateway: Gateway | None = No
     return RoomService(
         Store(dynamodb, s.table_name), gateway, timers, ws_url=s.ws_url, allowed_origins=s.allowed_origins
     )
-
-
-_service: RoomService | None = None
-
-
-def service() -> RoomService:
-    """The process-wide RoomService (built on first use, then reused by warm invocations)."""
-    global _service
-    if _service is None:
-        _service = build_service()
-    return _service
-
-
-def set_service(svc: RoomService | None) -> None:
-    """Replace (or with None, reset) the process-wide RoomService."""
-    global _service
-    _service = svc

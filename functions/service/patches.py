@@ -1,7 +1,7 @@
 """Views as patches: after a full view, a connection that asked for them (`?patches=1` on the
 connect URL, docs/protocol.md "Patches") gets RFC 6902 patches against the last view it was sent.
-
-Which connections (`PatchPlan.frames`): a connection that opted in, is not the one being
+The parts are here (the differ, the bases, the frame); which connection gets one is decided
+where every connection's frame is (`viewframes.py`): a connection that opted in, is not the one being
 answered a `sync`, and was there, past the connect grace, when its viewer's current version
 was pushed (`room["viewAt"]`). Everyone else gets the full view, exactly as without patches: a
 new socket, a reconnect, a second device, a `sync` (which a client sends after any gap).
@@ -22,16 +22,11 @@ tests/functions/test_view_patches.py and local/client.py, fast-json-patch in web
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
-from . import clock, server_frames
-from .connections import CONNECT_GRACE_SECONDS
-from .telemetry import count
-from .views import digest as digest_of
+from . import server_frames
 
 QUERY_KEY = "patches"  # `?patches=1` on the WebSocket connect URL
 
@@ -153,64 +148,3 @@ def patch_frame(version: int, ops: list[dict], at: server_frames.ServerClock) ->
     return server_frames.encode(
         server_frames.PatchFrame(version=version, ops=ops, serverNow=at.serverNow, clockRate=at.clockRate)
     )
-
-
-def plan(
-    c: Any,
-    conns: dict[str, str | None],
-    changed: dict[str, server_frames.RenderedView],
-    digests: dict[str, str],
-    seqs: dict[str, int],
-    at: server_frames.ServerClock,
-    frames: dict[str, bytes],
-    rebuild: Callable[[str], server_frames.RenderedView],
-    sync_to: str | None = None,
-) -> None:
-    """Replaces in `frames` (connection -> full view frame) the frames of the connections that
-    hold their viewer's previous view by patches; notes when each changed viewer's new version
-    goes out (`room["viewAt"]`). `changed`: viewer -> its new view; `digests`: the digests as
-    stored at the last write; `rebuild(viewer)`: its view as the snapshot had it."""
-    room = c.room
-    wants = c.snap.conn_patches
-    pushed_at = dict(room.get("viewAt") or {})
-    grace = CONNECT_GRACE_SECONDS * clock.rate()
-    made: dict[str, bytes | None] = {}
-    parsed: dict[str, Any] = {}
-    for conn_id, pid in conns.items():
-        viewer = pid if pid else "*"
-        if conn_id not in frames or conn_id not in wants or viewer not in changed or conn_id == sync_to:
-            continue
-        since = c.snap.conn_since.get(conn_id)
-        if since is None or since + grace > pushed_at.get(viewer, float("-inf")):
-            continue  # it may not hold the previous version: the full view
-        if viewer not in made:
-            made[viewer] = None
-            parsed[viewer] = new = json.loads(changed[viewer].body)
-            base = _base(room["code"], viewer, digests.get(viewer), rebuild)
-            if base is not None:
-                data = patch_frame(seqs[viewer], diff(base, new), at)
-                # never more bytes than the view itself (a new game, a phase that changes all)
-                made[viewer] = data if len(data) < len(frames[conn_id]) else None
-        if made[viewer] is not None:
-            frames[conn_id] = made[viewer]
-    held = {p if p else "*" for k, p in conns.items() if k in wants}
-    for viewer, rendered in changed.items():
-        pushed_at[viewer] = int(c.now)
-        if viewer in held:
-            doc = parsed[viewer] if viewer in parsed else json.loads(rendered.body)
-            BASES.put((room["code"], viewer), c.room["views"][viewer], doc)
-    room["viewAt"] = {v: t for v, t in pushed_at.items() if v in room["views"]}
-
-
-def _base(code: str, viewer: str, digest: str | None, rebuild: Callable) -> Any | None:
-    if digest is None:
-        return None
-    base = BASES.get((code, viewer), digest)
-    if base is not None:
-        return base
-    count("PatchBaseRebuilt")
-    rendered = rebuild(viewer)
-    if digest_of(rendered) != digest:
-        count("PatchBaseMismatch")
-        return None
-    return json.loads(rendered.body)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from . import access, aliases, away, chat_archive, clock, connections, lifecycle, substitutes, viewdiff
+from . import access, aliases, away, chat_archive, clock, connections, lifecycle, substitutes, viewframes
 from .change import ChangeFn, Context, Effects, Outcome, Ports, Request, Write
 from .connections import ConnectionRooms
 from .errors import ServiceError, quote
@@ -83,15 +83,18 @@ class Pipeline:
             write = Write.ROOM if drained else out.write  # the bots' actions are stored and pushed anyway
             lifecycle.plan_bots(room, out.state, now)
             effects = out.effects
-            if write is Write.NOTHING:
-                self._reply(room, out.state, snap.conns, effects)
+            writes = write is not Write.NOTHING
+            conns = snap.conns
+            if writes:  # the room to write: its end, the host's presence, the away markers
+                conns = {k: v for k, v in conns.items() if k not in effects.deletes} | dict(effects.puts)
+                lifecycle.end_game_if_decided(room, out.state, now)
+                lifecycle.track_host_presence(room, conns, now)
+                away.expire(room, out.state, {p for p in conns.values() if p})
+            # every view or patch frame of this change: viewframes.py, where a connection's frame is made
+            frames = viewframes.frames_for(c, out.state, conns, effects.full_view, write=writes)
+            if not writes:
+                self._reply(frames, effects)
                 return out.result
-            # the room to write: its end, the host's presence, the views, the timer, the archive
-            conns = {k: v for k, v in snap.conns.items() if k not in effects.deletes} | dict(effects.puts)
-            lifecycle.end_game_if_decided(room, out.state, now)
-            lifecycle.track_host_presence(room, conns, now)
-            away.expire(room, out.state, {p for p in conns.values() if p})
-            frames = viewdiff.changed_frames(c, out.state, conns, effects.full_view)
             arm = lifecycle.timer_to_arm(room, out.state)
             chat_items = chat_archive.collect(room, snap.state, out.state, out.wrote)
             plan = effects.write_plan(bump=write is Write.ROOM, chat_items=chat_items)
@@ -105,11 +108,9 @@ class Pipeline:
             return out.result
         raise ServiceError("busy", "the room is busy, try again", 503)
 
-    def _reply(self, room: dict, state: Any, conns: dict, effects: Effects) -> None:
+    def _reply(self, frames: dict[str, bytes], effects: Effects) -> None:
         """A read-only request: its direct replies (and the sender's full view), nothing else."""
-        replies = dict(effects.replies)
-        if effects.full_view:
-            replies[effects.full_view] = viewdiff.full_view(room, state, conns, effects.full_view)
+        replies = {**effects.replies, **frames}
         if replies:
             push_all(self.gateway, replies)
         self._post_last(effects)

@@ -1,11 +1,13 @@
-"""Per-connection views: the engine's view of one viewer, plus room data the engine doesn't know.
+"""The pieces of a view and its bytes, each a leaf that `viewframes.py` (where a connection's frame
+is made: `viewframes.view_of`, `viewframes.frames_for`) calls; none calls another module back.
 
-`game_view` (and `lobby_view` before the game) returns the view WITHOUT `serverNow`; `digest`
-fingerprints it so "did this viewer's
-view change?" is one comparison with the digest stored at the last write; `frame` adds
-`serverNow`/`clockRate` and wraps it in the `{"type": "view", ...}` frame. The view is
-serialised once, by the declared models of `server_frames.py` (`render`): the fingerprint and
-the frame share those bytes.
+The pieces: the engine's view of one viewer (`game_view`, `lobby_view` before the game), the
+room's own facts (`room_block`, `player_facts`) as the room holds them, before the anonymous
+games' gate. The bytes: `render` serialises a view (without `serverNow`) once, by the declared
+models of `server_frames.py`; `digest` fingerprints those bytes, so "did this viewer's view
+change?" is one comparison with the digest stored at the last write; `frame` adds
+`serverNow`/`clockRate` and wraps them in the `{"type": "view", ...}` frame. Also the preset's
+description (`preset_info`, `shown_options`) and every WebSocket error frame (`error_frame`).
 """
 
 from __future__ import annotations
@@ -15,11 +17,9 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import aliases, away, botplay, clock, server_frames, substitutes
+from . import botplay, clock, server_frames
 from .quoting import tidy
-from .setup import idle_options
 
-SPECTATOR = "*"  # viewer key for spectators in digests
 # Views carry the most recent chat messages only: the engine keeps up to 60 day + 40 system
 # (+ night channels) messages, which would make every push ~10 KB; 40 keeps pushes small
 # (older messages are in the chat archive items).
@@ -47,12 +47,12 @@ def room_block(
     setup_error: dict | None,
     kind: str | None = None,
     idle: list[str] | None = None,
-    viewer: str | None = None,
     more: dict | None = None,
 ) -> dict:
-    """The view's `room` block (`more`: the substitutes' facts of a running game), through
-    the anonymous games' one gate (`aliases.gate`)."""
-    block = {
+    """The view's `room` block as the room holds it (`kind`: the game's phase, None in the
+    lobby; `more`: the substitutes' facts of a running game). Not gated: `viewframes.view_of`
+    passes it through the anonymous games' gate."""
+    return {
         "code": room["code"],
         "host": room.get("host"),
         "hostAwaySince": room.get("hostAwaySince"),
@@ -68,11 +68,13 @@ def room_block(
         "lang": room.get("lang", "en"),  # the room's language: a screen speaks and reads in it (displays.py)
         **(more or {}),
     }
-    return aliases.room_facts(room, block, viewer)  # anonymous games: no host seat, no scores
 
 
-def _player_extras(room: dict, connected: set[str], viewer: str | None = None) -> dict[str, dict]:
-    extras = {
+def player_facts(room: dict, connected: set[str]) -> dict[str, dict]:
+    """Each seat's room facts (player id -> name, presence, ready mark, host and bot flags)
+    as the room holds them. Not gated: `viewframes.view_of` passes them through the anonymous
+    games' gate."""
+    return {
         p["id"]: {
             "name": p["name"],
             "connected": p["id"] in connected,
@@ -82,38 +84,22 @@ def _player_extras(room: dict, connected: set[str], viewer: str | None = None) -
         }
         for p in room["players"]
     }
-    return aliases.facts(room, extras, viewer)  # anonymous games: aliases for names
 
 
-def lobby_view(room: dict, connected: set[str], viewer: str | None, setup_error: dict | None) -> dict:
-    """The view before the start: the engine's lobby view (``me.lobby_view``, the same
-    top-level keys as a game view) with the room's facts merged in (``_room_facts``)."""
+def lobby_view(room: dict, viewer: str | None) -> dict:
+    """The engine's view before the start (``me.lobby_view``: the same top-level keys as a
+    game view), without the room's facts (`viewframes.view_of` adds them)."""
     ids = [p["id"] for p in room["players"]]
-    view = me.lobby_view(ids, {**room["options"], "preset": room["preset"]}, viewer)
-    idle = idle_options(room["preset"], room["options"], len(ids))
-    return _room_facts(view, room, connected, room_block(room, setup_error, idle=idle, viewer=viewer), viewer)
+    return me.lobby_view(ids, {**room["options"], "preset": room["preset"]}, viewer)
 
 
-def _room_facts(view: dict, room: dict, connected: set[str], block: dict, viewer: str | None) -> dict:
-    """The one block the room layer adds to an engine view: each player's name, presence,
-    ready mark, host and bot flags, and the ``room`` block (code, host, status, scores...);
-    in an anonymous game, as ``viewer`` may read them (``aliases.py``)."""
-    extras = _player_extras(room, connected, viewer)
-    view["players"] = [{**p, **extras.get(p.get("id"), {})} for p in view.get("players", [])]
-    view["room"] = block
-    return view
-
-
-def game_view(state: Any, room: dict, connected: set[str], viewer: str | None) -> dict:
-    """The engine's view for `viewer` with names, presence, ready and host merged in."""
+def game_view(state: Any, viewer: str | None) -> dict:
+    """The engine's view for `viewer` (its gate: `mafia_engine.view`) with the most recent
+    chat only, without the room's facts (`viewframes.view_of` adds them)."""
     view = dict(me.view(state, viewer))
     if len(view.get("chat") or ()) > VIEW_CHAT_LIMIT:
         view["chat"] = view["chat"][-VIEW_CHAT_LIMIT:]
-    view = away.mark(view, room, viewer)  # only the seat's own view learns when it was away
-    # open seats and "seat N has a new player" (the same for everyone), the host's requests
-    more = substitutes.room_facts(room, state, viewer) if substitutes.enabled(state) else None
-    block = room_block(room, None, (view.get("phase") or {}).get("kind"), viewer=viewer, more=more)
-    return _room_facts(view, room, connected, block, viewer)
+    return view
 
 
 def model(view: dict | server_frames.View) -> server_frames.View:

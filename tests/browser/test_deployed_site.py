@@ -6,6 +6,7 @@ way CloudFront serves the bucket."""
 
 from __future__ import annotations
 
+import os
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -52,10 +53,12 @@ def test_the_viewer_request_function(page, uri, origin_uri):
     assert viewer_request(page, uri) == origin_uri
 
 
-def test_what_reaches_the_rest_stage_matches_the_rest_functions_routes(page):
+def test_what_reaches_the_rest_stage_matches_the_rest_functions_routes(page, monkeypatch):
     """The client calls /api + a route's path; the function turns it into the route's own path
     (API Gateway's `path`, which the REST resolver in functions/handlers/rest.py routes), with
     no /api left. The routes are the resolver's own (its OpenAPI paths)."""
+    # the handler wires its boto3 clients at import (handlers/wiring.py): they need a region
+    monkeypatch.setenv("AWS_DEFAULT_REGION", os.environ.get("AWS_DEFAULT_REGION", "us-east-1"))
     from handlers.rest import app
 
     paths = list(app.get_openapi_schema().paths)

@@ -27,6 +27,7 @@ import registry  # noqa: E402
 from fnkit import Api, Clock, FakeGateway  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
+from harness import wiring  # noqa: E402
 from local import template  # noqa: E402
 from service import clock, config, fairness  # noqa: E402
 
@@ -62,11 +63,11 @@ def api(monkeypatch) -> Iterator[Api]:
         boto3.client("scheduler").create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
         gateway = FakeGateway()
         service = config.build_service(gateway=gateway)
-        config.set_service(service)
+        undo = wiring.inject(service)  # in place of the handlers' own (harness/wiring.py)
         try:
             yield Api(service, gateway, c)
         finally:
-            config.set_service(None)
+            undo()
 
 
 def pytest_configure(config):

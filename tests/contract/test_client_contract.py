@@ -19,11 +19,11 @@ import contractkit as kit
 import pytest
 from moto.core.base_backend import BackendDict
 
+from harness import wiring
 from harness.emulator import with_fixes
 from local import client
 from local.stack import LocalStack, StackOptions
 from mafia_engine.presets import PRESETS
-from service import config
 
 PACE = 0.05  # real seconds without a frame: the pushes of one round have all arrived
 STEPS = 400  # clock steps at most (a game of the longest preset at its minimum takes ~100)
@@ -35,17 +35,16 @@ def stack(monkeypatch):
     saved = dict(os.environ)
     BackendDict.reset()  # moto's server serves this process's backends: start empty
     with_fixes(monkeypatch)  # monkeypatch restores plain moto afterwards
-    config.set_service(None)  # built again from the stack's environment on the first call
-    s = LocalStack(StackOptions(port=0, web_dir=None, containers=0, manual_clock=True, seed=21,
-                                duplicate_probability=0.3))
-    try:
-        yield s
-    finally:
-        config.set_service(None)
-        BackendDict.reset()
-        os.environ.clear()
-        os.environ.update(saved)
-        gc.unfreeze()  # the stack froze what it had imported: let it go like the rest
+    with wiring.cold_handlers():  # the stack imports the handlers afresh, in its environment
+        s = LocalStack(StackOptions(port=0, web_dir=None, containers=0, manual_clock=True, seed=21,
+                                    duplicate_probability=0.3))
+        try:
+            yield s
+        finally:
+            BackendDict.reset()
+            os.environ.clear()
+            os.environ.update(saved)
+            gc.unfreeze()  # the stack froze what it had imported: let it go like the rest
 
 
 def _roles_seen_while_running(view: dict) -> set[str]:

@@ -17,6 +17,7 @@ import boto3  # noqa: E402
 from fnkit import Api, Clock, FakeGateway  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
+from harness import wiring  # noqa: E402
 from harness.emulator import with_fixes  # noqa: E402
 from local import template  # noqa: E402
 from service import clock, config, fairness  # noqa: E402
@@ -60,9 +61,9 @@ def gateway() -> FakeGateway:
 @pytest.fixture
 def svc(aws, gateway, fake_clock):
     service = config.build_service(gateway=gateway)
-    config.set_service(service)
+    undo = wiring.inject(service)  # in place of the handlers' own (harness/wiring.py)
     yield service
-    config.set_service(None)
+    undo()
 
 
 @pytest.fixture

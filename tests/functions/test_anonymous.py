@@ -389,12 +389,12 @@ def test_every_public_field_of_an_anonymous_game_goes_through_the_one_gate(api):
 
     connected = {p for p in snap.conns.values() if p}
     for p in room["players"]:
-        raw = {"id": p["id"], **views._player_extras({**room, "anon": None}, connected)[p["id"]]}
+        raw = {"id": p["id"], **views.player_facts(room, connected)[p["id"]]}
         assert set(raw) - {"id"} <= set(aliases.FIELDS["player"]), raw
     from service import substitutes
 
     more = substitutes.room_facts(room, snap.state, room["host"])
-    raw_block = views.room_block({**room, "anon": None}, None, "night", viewer=room["host"], more=more)
+    raw_block = views.room_block(room, None, "night", more=more)
     assert set(raw_block) | {"anonymous"} == set(aliases.FIELDS["room"]), raw_block
     summary = api.rest("GET", f"/rooms/{api.code}")[1]
     assert set(summary) == set(aliases.FIELDS["summary"])

@@ -122,7 +122,7 @@ def stub(monkeypatch):
     from handlers import rest
 
     svc = StubService({"playerId": "p2", "token": "t", "wsUrl": "wss://x"})
-    monkeypatch.setattr(rest.config, "service", lambda: svc)
+    monkeypatch.setattr(rest, "room_service", svc)
     return svc
 
 

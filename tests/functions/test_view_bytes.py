@@ -37,7 +37,7 @@ def test_view_frame_bytes_are_the_models_bytes(name, fixed_clock):
     view = SAMPLES[name]
     sent = views.frame(view, 7)
     assert sent == models_frame(view, 7, 1796124229.928, 2.0)
-    assert views.frame(views.render(view), 7) == sent  # viewdiff's path: rendered once
+    assert views.frame(views.render(view), 7) == sent  # viewframes.frames_for's path: rendered once
     assert json.loads(sent)["view"]["serverNow"] == 1796124229.928
 
 

@@ -1,10 +1,10 @@
 """Views for the frame byte tests and `bench/views.py`: a lobby, a night, an ended game and a
-spectator's view of a game, built by the engine and `views.py` (no AWS, no handler)."""
+spectator's view of a game, built by the engine and `viewframes.view_of` (no AWS, no handler)."""
 
 from __future__ import annotations
 
 import mafia_engine as me
-from service import views
+from service import viewframes
 
 IDS = [f"p{i}" for i in range(1, 9)]
 
@@ -66,14 +66,14 @@ def states() -> dict[str, dict]:
 
 
 def samples() -> dict[str, dict]:
-    """name -> the view dict as `views.py` builds it for one viewer."""
+    """name -> the view dict as `viewframes.view_of` builds it for one viewer."""
     s = states()
     connected = set(IDS[:6])
     lobby = room("lobby")
     return {
-        "lobby": views.lobby_view(lobby, connected, "p2", None),
-        "lobby-spectator": views.lobby_view(lobby, connected, None, None),
-        "night": views.game_view(s["night"], room(), connected, "p3"),
-        "night-spectator": views.game_view(s["night"], room(), connected, None),
-        "ended": views.game_view(s["ended"], room("ended"), connected, "p1"),
+        "lobby": viewframes.view_of(lobby, None, connected, "p2", None),
+        "lobby-spectator": viewframes.view_of(lobby, None, connected, None, None),
+        "night": viewframes.view_of(room(), s["night"], connected, "p3"),
+        "night-spectator": viewframes.view_of(room(), s["night"], connected, None),
+        "ended": viewframes.view_of(room("ended"), s["ended"], connected, "p1"),
     }
