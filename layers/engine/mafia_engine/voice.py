@@ -1,7 +1,7 @@
 """Voice: whom each viewer may speak to and hear in this phase, from the chat's channel rules.
 
 A seat's voice reaches another seat when the speaker may write a channel the listener reads
-(``Preset.write_channels`` / ``read_channels``, the rules the chat obeys: seed 000 §5.6), judged
+(``Preset.write_channels`` / ``read_channels``, the rules the chat obeys), judged
 from what the two of them know: each sees the other with their real role only if they know
 it (``known_roles``), otherwise as a plain ``citizen`` with the same seat, life and phase. So
 a policy never depends on a role its viewer may not know: a citizen's night policy is the
