@@ -24,19 +24,61 @@ def off() -> dict:
     return {"on": False, "speakTo": [], "hearFrom": []}
 
 
-def _seen(p: dict, known: set[str]) -> dict:
-    return p if p["id"] in known else {**p, "role": PLAIN}
+class _Table:
+    """One state's facts the policies of all its viewers share: who knows whose role, and what
+    each seat writes and reads as itself and as a plain citizen (filled as they are asked)."""
+
+    __slots__ = ("s", "preset", "by_id", "known", "writes", "reads")
+
+    def __init__(self, s: dict, preset: Any) -> None:
+        self.s = s
+        self.preset = preset
+        self.by_id = {p["id"]: p for p in s["players"]}
+        self.known: dict[str | None, set[str]] = {}
+        self.writes: dict[tuple[str, bool], frozenset[str]] = {}
+        self.reads: dict[tuple[str | None, bool], frozenset[str]] = {}
+
+    def knows(self, who: str | None, whom: str) -> bool:
+        known = self.known.get(who)
+        if known is None:
+            p = None if who is None else self.by_id[who]
+            known = self.known[who] = self.preset.known_roles(self.s, p)
+        return whom in known
+
+    def _as(self, pid: str, real: bool) -> dict:
+        p = self.by_id[pid]
+        return p if real else {**p, "role": PLAIN}
+
+    def reaches(self, a: str, b: str | None) -> bool:
+        """Does ``a``'s voice reach ``b`` (None: a spectator), each seen as the other sees them?"""
+        key = (a, self.knows(b, a))
+        writes = self.writes.get(key)
+        if writes is None:
+            writes = self.writes[key] = frozenset(self.preset.write_channels(self.s, self._as(*key))) - {
+                "system"
+            }
+        if not writes:
+            return False
+        rkey = (b, False if b is None else self.knows(a, b))
+        reads = self.reads.get(rkey)
+        if reads is None:
+            seen = None if b is None else self._as(b, rkey[1])
+            reads = self.reads[rkey] = frozenset(self.preset.read_channels(self.s, seen))
+        return not writes.isdisjoint(reads)
 
 
-def _reaches(preset: Any, s: dict, a: dict, b: dict | None, known: dict) -> bool:
-    """Does ``a``'s voice reach ``b`` (None: a spectator), each seen as the other sees them?"""
-    a_seen = _seen(a, known[None if b is None else b["id"]])
-    writes = preset.write_channels(s, a_seen)
-    if not writes:
-        return False
-    b_seen = None if b is None else _seen(b, known[a["id"]])
-    reads = preset.read_channels(s, b_seen)
-    return any(c in reads for c in writes if c != "system")
+# One-entry memo: the views of one state (one per viewer, built one after the other) share one
+# table. It holds the state itself, so identity proves it is the same state; the phase dict's
+# identity and the phase counter guard a test that edits a state in place between two views.
+_memo: tuple = (None, None, -1, None)
+
+
+def _table(s: dict, preset: Any) -> _Table:
+    global _memo
+    memo = _memo
+    if memo[0] is not s or memo[1] is not s["phase"] or memo[2] != s["seq"]:
+        memo = _memo = (s, s["phase"], s["seq"], _Table(s, preset))
+    return memo[3]
 
 
 def policy(s: dict, viewer: str | None, preset: Any) -> dict:
@@ -45,20 +87,17 @@ def policy(s: dict, viewer: str | None, preset: Any) -> dict:
     spectator speaks to no one)."""
     if s["options"].get("untimed"):
         return off()
-    players = s["players"]
-    known = {None: preset.known_roles(s, None)}
-    for p in players:
-        known[p["id"]] = preset.known_roles(s, p)
-    me = None if viewer is None else next(p for p in players if p["id"] == viewer)
+    table = _table(s, preset)
     speak = []
     hear = []
-    for q in players:
-        if q is me:
+    for q in s["players"]:
+        qid = q["id"]
+        if qid == viewer:
             continue
-        if me is not None and _reaches(preset, s, me, q, known):
-            speak.append(q["id"])
-        if _reaches(preset, s, q, me, known):
-            hear.append(q["id"])
+        if viewer is not None and table.reaches(viewer, qid):
+            speak.append(qid)
+        if table.reaches(qid, viewer):
+            hear.append(qid)
     return {"on": True, "speakTo": speak, "hearFrom": hear}
 
 
@@ -67,9 +106,7 @@ def may_exchange(s: dict, a: str, b: str, preset: Any) -> bool:
     room layer's relay of WebRTC signaling asks this."""
     if a == b or s["options"].get("untimed"):
         return False
-    by_id = {p["id"]: p for p in s["players"]}
-    pa, pb = by_id.get(a), by_id.get(b)
-    if pa is None or pb is None:
+    table = _Table(s, preset)
+    if a not in table.by_id or b not in table.by_id:
         return False
-    known = {a: preset.known_roles(s, pa), b: preset.known_roles(s, pb)}
-    return _reaches(preset, s, pa, pb, known) or _reaches(preset, s, pb, pa, known)
+    return table.reaches(a, b) or table.reaches(b, a)
