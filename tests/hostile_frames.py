@@ -5,7 +5,8 @@ tests/e2e/test_fuzz.py through the offline stack's sockets) and by bench/fuzz.py
 Each frame is the raw text a client could send: deep nesting (also inside `target` and the
 options), lone UTF-16 surrogates, NaN / Infinity / 1e999, wrong types, huge strings, room
 hints of any shape, and well-formed room operations in any order (setOptions with odd
-option values, addBot, kick, start, leave, ready, takeHost, newGame, chatLog), mixed with real play.
+option values, addBot, kick, start, leave, ready, takeHost, newGame, chatLog), voice signals
+(offers, answers and ICE candidates to any seat, of any size and shape), mixed with real play.
 The frames it mangles are every frame model the server has (`ROOM_ACTIONS`, `ENGINE_ACTIONS`).
 """
 
@@ -145,6 +146,8 @@ class HostileFrames:
         r = self.rng.random()
         if r < 0.30:
             return self._room_operation(room)
+        if r < 0.40:
+            return self._signal(room)
         if r < 0.75:
             return self._mangled(room)
         return self._garbage(room)
@@ -179,12 +182,38 @@ class HostileFrames:
             parts.append(f'"before":{self.rng.choice((0, 3, 10**6))}')
         return "{" + ",".join(parts) + "}"
 
+    def _signal(self, room: Room) -> str:
+        """A voice signal (`frames.Signal`): to a seat or not, any kind, a payload of any size."""
+        to = self.rng.choice((*room.players, "p1", "p99", "", "P2", "p1\u0000")) if room.players else "p2"
+        kind = self.rng.choice(("offer", "answer", "ice", "ice", "hello", "OFFER"))
+        parts = [
+            '"action":"signal"',
+            f'"id":{self._id()}',
+            f'"to":{json.dumps(to)}',
+            f'"kind":{json.dumps(kind)}',
+        ]
+        r = self.rng.random()
+        if r < 0.4:
+            size = self.rng.choice((1, 200, 3000, 30_000, 30_001, 40_000))
+            parts.append(f'"sdp":{json.dumps("v=0 " + "a" * size)}')
+        elif r < 0.8:
+            cand = self.rng.choice((
+                '{"candidate":"candidate:1 1 udp 1 10.0.0.1 9 typ host","sdpMid":"0","sdpMLineIndex":0}',
+                '{"candidate":""}', '{"candidate":"' + "c" * 2000 + '"}', '{"candidate":1}',
+                '{"candidate":"x","sdpMLineIndex":-1}', '{"candidate":"x","extra":' + self.deep() + "}",
+                '{"candidate":"x","sdpMLineIndex":' + self.non_finite() + "}",
+            ))  # fmt: skip
+            parts.append(f'"candidate":{cand}')
+        else:
+            parts.append(f'"{self.rng.choice(("sdp", "candidate"))}":{self.value()}')
+        return "{" + ",".join(parts) + "}"
+
     def _mangled(self, room: Room) -> str:
         """A frame of a known action with one or more hostile values."""
         action = self.rng.choice(ROOM_ACTIONS + ENGINE_ACTIONS)
         parts = {"action": json.dumps(action), "id": self._id()}
         keys = ("target", "text", "channel", "room", "options", "ready", "phase", "name", "player", "type",
-                "preset", "seconds", "connected", "extra", "before")  # fmt: skip
+                "preset", "seconds", "connected", "extra", "before", "to", "kind", "sdp", "candidate")  # fmt: skip
         for key in self.rng.sample(keys, self.rng.randint(1, 4)):
             if key == "room":
                 parts[key] = self.rng.choice(
@@ -267,10 +296,10 @@ def check_reply(tally: Tally, data: bytes | str, sent: str) -> dict | None:
         tally.invalid_json += 1
         tally.note(f"invalid JSON reply {str(data)[:120]!r} ({exc}) to {sent[:120]!r}")
         return None
-    if not isinstance(frame, dict) or frame.get("type") not in ("view", "error", "chatLog", "pong"):
+    if not isinstance(frame, dict) or frame.get("type") not in ("view", "error", "chatLog", "pong", "signal"):
         tally.invalid_json += 1
         tally.note(
-            f"reply neither a view, a chat log page, a pong nor an error: {str(frame)[:120]} to {sent[:120]!r}"
+            f"reply neither a view, a chat log page, a pong, a signal nor an error: {str(frame)[:120]} to {sent[:120]!r}"
         )
         return None
     if frame["type"] == "error":

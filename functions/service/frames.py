@@ -46,6 +46,7 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
     create_model,
+    model_validator,
 )
 
 from mafia_engine import actions as engine_actions
@@ -56,7 +57,7 @@ from . import auth, names, wire
 from .errors import ServiceError
 from .roomcode import ROOM_CODE_PATTERN
 
-Route = Literal["operation", "heartbeat", "archive", "engine"]
+Route = Literal["operation", "heartbeat", "archive", "engine", "signal"]
 Need = Literal["connection", "player", "host"]
 ACTION_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,39}$"
 _ACTION = re.compile(ACTION_PATTERN)
@@ -64,6 +65,9 @@ FrameId = Annotated[str, StringConstraints(max_length=64)] | int | None
 RoomHint = Annotated[str, StringConstraints(pattern=ROOM_CODE_PATTERN)]
 # the random key a device keeps and sends with takeSeat and its connects (one person, one seat)
 DeviceKey = Annotated[str, StringConstraints(pattern=auth.DEVICE_PATTERN)]
+MAX_FRAME_BYTES = 8 * 1024  # every frame but a voice signal (`Frame.max_bytes`)
+MAX_SIGNAL_BYTES = 32 * 1024  # API Gateway's WebSocket frame limit: an SDP offer fits
+MAX_SDP_CHARS = 30_000
 # An error on one of these fields gets this code and message (the model's own wording otherwise).
 REFUSALS = {
     "action": ("bad_frame", "'action' must be a letter then up to 39 letters, digits or '_'"),
@@ -78,6 +82,13 @@ REFUSALS = {
     "request": ("bad_frame", "'request' must be a seat request id such as r3"),
     "approve": ("bad_frame", "'approve' must be true or false"),
     "before": ("bad_frame", "'before' must be a whole number from 0 (the `from` of the last page)"),
+    "to": ("bad_frame", "'to' must be a player id such as p4"),
+    "kind": ("bad_frame", "'kind' must be offer, answer or ice"),
+    "sdp": ("bad_frame", f"'sdp' must be a session description of at most {MAX_SDP_CHARS} characters"),
+    "candidate": (
+        "bad_frame",
+        "'candidate' must be one ICE candidate {candidate, sdpMid?, sdpMLineIndex?, usernameFragment?}",
+    ),
 }
 
 
@@ -107,6 +118,7 @@ class Frame(BaseModel):
     route: ClassVar[Route] = "operation"
     needs: ClassVar[Need] = "player"
     asks_gateway: ClassVar[bool] = False
+    max_bytes: ClassVar[int] = MAX_FRAME_BYTES  # the raw frame's size cap (`too_large`)
 
     action: str
     id: FrameId = None
@@ -260,6 +272,42 @@ class Display(Frame):
     narrator: bool | None = None
 
 
+class IceCandidate(BaseModel):
+    """One ICE candidate as `RTCIceCandidate.toJSON()` writes it (`candidate` "" ends them)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    candidate: Annotated[str, StringConstraints(max_length=1024)]
+    sdpMid: Annotated[str, StringConstraints(max_length=64)] | None = None
+    sdpMLineIndex: Annotated[int, Field(ge=0, le=255)] | None = None
+    usernameFragment: Annotated[str, StringConstraints(max_length=256)] | None = None
+
+
+class Signal(Frame):
+    """Voice: a WebRTC offer or answer (`sdp`) or one ICE candidate (`candidate`) for seat `to`,
+    relayed to that seat's connections as a `signal` frame only while the voice policy lets
+    the two seats exchange audio (`mafia_engine.voice_pair`; docs/rules.md, "Voice"); else
+    `voice_not_permitted`. Never stored; rate-limited per connection (`voice.py`)."""
+
+    route: ClassVar[Route] = "signal"
+    max_bytes: ClassVar[int] = MAX_SIGNAL_BYTES
+
+    action: Literal["signal"]
+    to: Annotated[str, StringConstraints(pattern=r"^p[0-9]{1,3}$")]
+    kind: Literal["offer", "answer", "ice"]
+    sdp: Annotated[str, StringConstraints(min_length=1, max_length=MAX_SDP_CHARS)] | None = None
+    candidate: IceCandidate | None = None
+
+    @model_validator(mode="after")
+    def _one_payload(self) -> Signal:
+        if self.kind == "ice":
+            if self.candidate is None or self.sdp is not None:
+                raise ValueError("an ice signal carries one 'candidate' and no 'sdp'")
+        elif self.sdp is None or self.candidate is not None:
+            raise ValueError(f"an {self.kind} signal carries an 'sdp' and no 'candidate'")
+        return self
+
+
 ROOM_FRAMES: tuple[type[Frame], ...] = (
     Sync,
     Ready,
@@ -276,6 +324,7 @@ ROOM_FRAMES: tuple[type[Frame], ...] = (
     TakeSeat,
     ApproveSeat,
     Display,
+    Signal,
 )
 ROOM_ACTIONS = frozenset(f.tag() for f in ROOM_FRAMES)
 
@@ -440,6 +489,10 @@ def _model_refusal(
         return ServiceError("bad_action", f"unknown action type {quoted(action)}")
     model = models.get(loc[0]) if loc else None
     field = loc[1] if len(loc) > 1 else None
+    if model is not None and field is None and kind == "value_error":  # a whole-model rule (`Signal`)
+        return ServiceError(
+            "bad_frame", f"bad frame {action!r}: {first['msg'].removeprefix('Value error, ')}"
+        )
     if model is None or field is None:
         return ServiceError("bad_frame", "not a valid frame")
     if field in refusals and field in model.model_fields:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import connections, displays, frames, lifecycle, operations, rest_ops
+from . import clock, connections, displays, frames, lifecycle, operations, rest_ops, voice
 from .auth import DEVICE_PATTERN, origin_allowed, token_shaped
 from .connections import CONNECT_GRACE_SECONDS
 from .errors import ServiceError
@@ -22,7 +22,7 @@ from .telemetry import count, logger
 from .timers import Timers
 from .views import error_frame
 
-MAX_FRAME_BYTES = 8 * 1024
+MAX_FRAME_BYTES = frames.MAX_FRAME_BYTES  # a voice signal may have up to frames.MAX_SIGNAL_BYTES
 
 __all__ = ["CONNECT_GRACE_SECONDS", "MAX_ATTEMPTS", "MAX_FRAME_BYTES", "RoomService"]
 
@@ -40,6 +40,7 @@ class RoomService:
         self.allowed_origins = tuple(allowed_origins)
         self._conn_rooms = connections.ConnectionRooms()  # warm cache: connection -> room
         self.pipeline = Pipeline(store, gateway, timers, self._conn_rooms)
+        self._signals = voice.Limiter()  # voice signals per connection, in this container
 
     # ---------------------------------------------------------------- REST
     def create_room(
@@ -96,6 +97,7 @@ class RoomService:
 
     def disconnect(self, conn_id: str) -> None:
         """Forget a connection; a player's last connection feeds the engine's absence rule."""
+        self._signals.forget(conn_id)
         code = self._conn_rooms.pop(conn_id, None) or self.store.lookup_connection(conn_id)
         if code is None:
             return
@@ -109,21 +111,29 @@ class RoomService:
         """Entry point for `$default`: size cap, then `apply_frame`."""
         raw = body or b""
         size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
-        if size > MAX_FRAME_BYTES:
+        if size > frames.MAX_SIGNAL_BYTES:  # no frame is larger; each model caps its own (`max_bytes`)
             self._reply_error(conn_id, None, "too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
             return
-        self.apply_frame(conn_id, raw)
+        self.apply_frame(conn_id, raw, size)
 
-    def apply_frame(self, conn_id: str, raw: str | bytes) -> None:
-        """Apply one client frame (its raw text) as connection `conn_id`: decoded once into its
-        model (`frames.decode`), then answered by its command (`operations.command_for`, the one
-        registry) through the pipeline. The actor is the connection's player; a `player` key in
-        the frame is ignored. Refusals answer with an error frame."""
+    def apply_frame(self, conn_id: str, raw: str | bytes, size: int = 0) -> None:
+        """Apply one client frame (its raw text, `size` bytes) as connection `conn_id`: decoded
+        once into its model (`frames.decode`), then answered by its command
+        (`operations.command_for`, the one registry) through the pipeline, or relayed without a
+        write (a voice `signal`: `voice.relay`). The actor is the connection's player; a
+        `player` key in the frame is ignored. Refusals answer with an error frame."""
         frame_id = None
         try:
             frame = frames.decode(raw)
             frame_id = frame.id
+            if size > frame.max_bytes:
+                raise ServiceError("too_large", f"frames are limited to {frame.max_bytes} bytes")
             code = self._conn_rooms.room_of(self.store, conn_id, frame.room)
+            if frame.route == "signal":
+                if not self._signals.allow(conn_id, clock.now()):
+                    raise ServiceError("voice_rate_limited", "too many voice signals: wait a moment")
+                voice.relay(self.pipeline.load(code), self.gateway, conn_id, frame)
+                return
             self.pipeline.frame(code, conn_id, frame, operations.command_for(frame))
         except ServiceError as exc:
             self._reply_error(conn_id, exc.frame_id if frame_id is None else frame_id, exc.code, exc.message)

@@ -3,7 +3,7 @@
 
 `view` (a connection's view, `views.py`), `patch` (the change to it, `patches.py`), `error` (a refused frame, or a seat closed:
 `kicked`, `left`, `replaced`), `pong` (`connections.py`), `chatLog` (a page of the ended
-game's chat, `chat_archive.py`) and `reported` (`reports.py`). Key names and order are the
+game's chat, `chat_archive.py`), `reported` (`reports.py`) and `signal` (voice, `voice.py`). Key names and order are the
 client's (web/js reads them; docs/protocol.md, "Server frames"); the JSON Schemas in
 `docs/schemas/` are generated from these models (`schemas.py`).
 
@@ -216,6 +216,19 @@ class DisplayFrame(ServerFrame):
     narrator: bool = Field(description="whether the screens' narrator speaks (also `room.narrator` in views)")
 
 
+class SignalFrame(ServerFrame):
+    """Voice: a WebRTC offer, answer or ICE candidate from seat `from`, relayed to this seat's
+    connections only (the client frame `signal`; docs/protocol.md, "Voice signaling")."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    type: Literal["signal"] = "signal"
+    from_: str = Field(alias="from", description="the sending seat's player id")
+    kind: Literal["offer", "answer", "ice"]
+    sdp: str | None = Field(default=None, description="offer, answer: the session description")
+    candidate: dict[str, Any] | None = Field(default=None, description="ice: one ICE candidate")
+
+
 SERVER_FRAMES: tuple[type[ServerFrame], ...] = (
     ViewFrame,
     PatchFrame,
@@ -226,6 +239,7 @@ SERVER_FRAMES: tuple[type[ServerFrame], ...] = (
     SeatFrame,
     SeatPending,
     DisplayFrame,
+    SignalFrame,
 )
 
 

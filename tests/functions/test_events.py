@@ -125,5 +125,6 @@ def test_tracing_is_off_by_the_powertools_rule_and_then_needs_no_xray_sdk():
 def test_every_room_operation_has_a_frame_model_and_a_change_function():
     from service import frames, operations
 
-    # `ping` and `chatLog` too: their commands call the connection layer and the chat archive
-    assert set(operations.OPERATIONS) == frames.ROOM_ACTIONS
+    # `ping` and `chatLog` too: their commands call the connection layer and the chat archive;
+    # a voice `signal` is relayed beside the pipeline, with no change (service/voice.py)
+    assert set(operations.OPERATIONS) == frames.ROOM_ACTIONS - {"signal"}

@@ -144,6 +144,39 @@ def test_swapping_hidden_roles_changes_no_frame_a_citizen_or_spectator_receives(
     assert travelled == ({"patch", "view"} if api.patches else {"view"})
 
 
+def test_voice_policy_and_the_mafias_voice_signals_change_no_frame_a_citizen_or_spectator_receives(
+    night, monkeypatch
+):
+    """The views' `voice` (docs/rules.md, "Voice") rides in every compared frame, and a night
+    where the mafia signal each other (and try the others) looks the same to a citizen and a
+    spectator as a night where nobody does: a relay writes nothing and posts to its target only."""
+    api, item, t0, viewer, _mafioso, _citizen = night
+    watchers = [f"c{viewer}", "s1"]
+    quiet = play_night(api, item, t0, None, 0, watchers)
+    views = [f["view"] for _, f in quiet if f["type"] == "view"]
+    assert views and all("voice" in v for v in views)
+    assert any(
+        v["voice"]["on"] and not v["voice"]["hearFrom"] for v in views if v["phase"]["kind"] == "night"
+    )
+    script = night_script
+    mafia = sorted(p for p, r in roles(api).items() if r == "mafia")
+
+    def with_signals(api_, target: str, chatty: int) -> list[tuple[str, dict]]:
+        out = script(api_, target, chatty)
+        for p in roles(api_):
+            if p != mafia[0]:
+                out.append((mafia[0], {"action": "signal", "to": p, "kind": "offer", "sdp": "v=0"}))
+            if p not in (mafia[0], viewer):  # the viewer's own requests are the same in both runs
+                out.append((p, {"action": "signal", "to": mafia[0], "kind": "answer", "sdp": "v=0"}))
+        return out
+
+    with_signals.target = script.target  # type: ignore[attr-defined]
+    monkeypatch.setattr(__import__(__name__), "night_script", with_signals, raising=True)
+    busy = play_night(api, item, t0, None, 0, watchers)
+    assert len(mafia) >= 2 and any(f["type"] == "signal" for _, f in api.gw.sent)  # the mafia's went through
+    assert quiet == busy
+
+
 def test_secret_writes_do_not_move_a_viewers_version(night):
     """A chatty mafia (many hidden writes) and a silent one look the same to a citizen and a
     spectator: their versions move only when their own view changes (the dawn)."""

@@ -189,6 +189,7 @@ def test_every_view_has_the_same_top_level_keys() -> None:
         "votes",
         "chat",
         "channels",
+        "voice",
         "events",
         "result",
         "paused",

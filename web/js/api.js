@@ -5,6 +5,14 @@ let apiUrl = "/api";
 // config.json's WebSocket URL: a deployed site's sockets go to API Gateway, not to its own
 // host (template.yaml SiteDeployment writes it). Empty: this host's /ws (the offline stack).
 let configWsUrl = "";
+// The ICE servers of the voice's peer connections (web/js/voice/mesh.js): config.json's
+// `iceServers` (a TURN server too: docs/operations.md, "Voice"), else one public STUN server.
+let configIceServers = [{ urls: "stun:stun.l.google.com:19302" }];
+
+/** The ICE servers a new voice connection uses (RTCConfiguration.iceServers). */
+export function iceServers() {
+  return configIceServers;
+}
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -21,6 +29,7 @@ export async function loadConfig() {
       const cfg = await res.json();
       if (cfg.apiUrl) apiUrl = cfg.apiUrl.replace(/\/$/, "");
       if (typeof cfg.wsUrl === "string" && /^wss?:\/\//.test(cfg.wsUrl)) configWsUrl = cfg.wsUrl;
+      if (Array.isArray(cfg.iceServers)) configIceServers = cfg.iceServers;
     }
   } catch {
     // Keep the default: the offline stack serves the API on /api.

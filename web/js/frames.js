@@ -14,6 +14,7 @@ import { forgetGame, phaseKey, state } from "./store.js";
 import { onSeatFrame, onSeatPending, rememberFormer, seatRefused, substituteCues } from "./game/substitute.js";
 import { toast } from "./toast.js";
 import { onDisplayFrame } from "./display/share.js";
+import { voiceSignal, voiceView } from "./voice/index.js";
 
 /** A `view` frame. Views carry the room version; an older one arriving late must not undo a newer one. */
 export function onViewFrame(frame) {
@@ -44,6 +45,7 @@ function takeView(view) {
   render();
   if (rulesOpen()) updateRules(view); // the host changed the options: the roles follow
   eventCards(view); // after the redraw: the cards go into the game screen's #event-slot
+  voiceView(view); // the voice follows the phase (voice/index.js)
 }
 
 // The server keeps a window of the newest messages per channel; keep what this tab has
@@ -96,6 +98,7 @@ export function onOtherFrame(frame, ctx) {
   else if (frame.type === "seat") onSeatFrame(frame, ctx); // a substitute's new token
   else if (frame.type === "seatPending") onSeatPending(frame, ctx); // waiting for the host's tap
   else if (frame.type === "display") onDisplayFrame(frame, ctx); // the room's screen link (display/share.js)
+  else if (frame.type === "signal") voiceSignal(frame); // voice: WebRTC signaling from a seat
 }
 
 // A page of the ended game's whole chat (docs/protocol.md, "chatLog"): older lines join the

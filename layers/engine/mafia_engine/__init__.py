@@ -33,6 +33,7 @@ from . import review as _review
 from . import rng as _rng
 from . import roles as _roles
 from . import room as _room
+from . import voice as _voice
 from .errors import InvalidAction, quoted
 from .game import Game, clone
 from .jsondata import jcopy as _jcopy
@@ -66,6 +67,7 @@ __all__ = [
     "roster",
     "team_of",
     "view",
+    "voice_pair",
 ]
 
 STATE_VERSION = 1
@@ -329,6 +331,12 @@ def action_schema() -> dict:
 def view(state: dict, viewer: str | None) -> dict:
     """Everything ``viewer`` may know (None: a spectator), as a JSON-ready dict."""
     return _build_view(state, viewer, _preset_of_state(state))
+
+
+def voice_pair(state: dict, a: str, b: str) -> bool:
+    """May seats ``a`` and ``b`` exchange audio in this phase (either's voice reaches the
+    other, by the voice policy of ``voice.py``)? False for an unknown seat or for ``a == b``."""
+    return _voice.may_exchange(state, a, b, _preset_of_state(state))
 
 
 def lobby_view(players: list[str], options: dict | None, viewer: str | None) -> dict:

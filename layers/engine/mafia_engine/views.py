@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import review as _review
+from . import voice as _voice
 from .errors import InvalidAction, quoted
 from .fairness import gate as fairness_gate
 from .jsondata import jcopy as _jcopy
@@ -132,6 +133,8 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
         "votes": _jcopy(s["votes"]),
         "chat": chat,
         "channels": {"read": list(read), "write": list(preset.write_channels(s, me))},
+        # whom this viewer's voice reaches and whose reaches them, from the channel rules (voice.py)
+        "voice": _voice.policy(s, viewer, preset),
         "events": _copy_events(s["events"]),
         "result": _jcopy(s["result"]),
         "paused": bool(s.get("paused")),
@@ -168,6 +171,7 @@ def lobby(preset: Any, options: dict, ids: list[str], viewer: str | None, roster
         "votes": None,
         "chat": [],
         "channels": {"read": [], "write": []},
+        "voice": _voice.off(),  # no voice before the start
         "events": [],
         "result": None,
         "paused": False,

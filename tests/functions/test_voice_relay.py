@@ -1,0 +1,175 @@
+"""The voice relay (functions/service/voice.py; docs/rules.md, "Voice"; docs/protocol.md, "Voice
+signaling"): a `signal` frame reaches the target seat's connections only while the voice
+policy lets the two seats exchange audio, nobody else ever gets it, a refusal changes nothing,
+and a relay costs one room read and the posts, no write."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import mafia_engine as me
+from service import frames, voice
+
+OFFER = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
+
+
+def offer(to: str, **extra) -> dict:
+    return {"action": "signal", "to": to, "kind": "offer", "sdp": OFFER, **extra}
+
+
+def advance_to(api, *kinds: str) -> None:
+    for _ in range(20):
+        if api.state()["phase"]["kind"] in kinds:
+            return
+        api.clock.advance(max(0.0, api.state()["phase"]["endsAt"] - api.clock.t))
+        api.send("cp1", {"action": "nudge"})
+    raise AssertionError(f"never reached {kinds}")
+
+
+def start_day(api, n: int) -> list[str]:
+    """A started game of `n`, at its first day phase (the greeting or a discussion)."""
+    pids = api.start(n)
+    advance_to(api, "greeting", "discussion")
+    return pids
+
+
+def dynamodb_calls(api) -> list[str]:
+    """Every DynamoDB API call the service's store makes from now on (botocore's own hook)."""
+    calls: list[str] = []
+    api.svc.store.client.meta.events.register(
+        "before-call.dynamodb.*", lambda model, **_: calls.append(model.name)
+    )
+    return calls
+
+
+def relay_every_pair(api, pids: list[str]) -> tuple[int, int]:
+    """Every ordered pair of seats: relayed exactly when the policy permits, to the target's
+    connection only; refused with `voice_not_permitted` and nothing stored otherwise."""
+    state = api.state()
+    version = api.snapshot().version
+    permitted = refused = 0
+    for a in pids:
+        for b in pids:
+            if a == b:
+                continue
+            api.gw.clear()
+            api.send(f"c{a}", offer(b, id=f"{a}>{b}"))
+            got = [(c, f) for c, f in api.gw.sent]
+            if me.voice_pair(state, a, b):
+                assert got == [
+                    (f"c{b}", {"type": "signal", "from": a, "kind": "offer", "sdp": OFFER, "candidate": None})
+                ], (a, b)
+                permitted += 1
+            else:
+                assert [c for c, _ in got] == [f"c{a}"], (a, b, got)
+                assert got[0][1]["code"] == "voice_not_permitted" and got[0][1]["id"] == f"{a}>{b}"
+                refused += 1
+    assert api.snapshot().version == version  # nothing was written by any of them
+    return permitted, refused
+
+
+def test_voice_relay_refuses_every_pair_the_policy_does_not_permit_and_echoes_to_nobody(api):
+    pids = start_day(api, 8)
+    day = relay_every_pair(api, pids)
+    assert day == (56, 0)  # the day: every living seat speaks to every seat
+    advance_to(api, "night")
+    night_permitted, night_refused = relay_every_pair(api, pids)
+    mafia = [p["id"] for p in api.state()["players"] if p["role"] == "mafia"]
+    assert night_permitted == len(mafia) * (len(mafia) - 1) and night_refused == 56 - night_permitted
+
+
+def test_voice_relay_costs_one_room_read_and_no_write(api):
+    start_day(api, 6)
+    calls = dynamodb_calls(api)
+    api.gw.clear()
+    api.send("cp1", offer("p2"))
+    assert calls == ["Query"]  # the room and its connections, in one strongly consistent Query
+    assert [c for c, _ in api.gw.sent] == ["cp2"]
+    calls.clear()
+    api.send(
+        "cp1", {"action": "signal", "to": "p3", "kind": "ice", "candidate": {"candidate": "", "sdpMid": "0"}}
+    )
+    assert calls == ["Query"]
+    assert api.gw.to("cp3")[-1] == {
+        "type": "signal",
+        "from": "p1",
+        "kind": "ice",
+        "sdp": None,
+        "candidate": {"candidate": "", "sdpMid": "0"},
+    }
+
+
+def test_voice_relay_reaches_every_connection_of_the_target_seat(api):
+    start_day(api, 6)
+    assert api.connect("cp2b", "p2") == 200
+    api.gw.clear()
+    api.send("cp1", offer("p2"))
+    assert sorted(c for c, _ in api.gw.sent) == ["cp2", "cp2b"]
+
+
+@pytest.mark.parametrize(
+    ("who", "frame", "code"),
+    [
+        ("spectator", offer("p2"), "spectator"),
+        ("cp1", offer("p9"), "bad_target"),
+        ("cp1", offer("p1"), "voice_not_permitted"),
+        ("cp1", {"action": "signal", "to": "p2", "kind": "ice", "sdp": OFFER}, "bad_frame"),
+        ("cp1", {"action": "signal", "to": "p2", "kind": "offer"}, "bad_frame"),
+        ("cp1", {"action": "signal", "to": "p2", "kind": "hello", "sdp": OFFER}, "bad_frame"),
+        ("cp1", {"action": "signal", "to": "p2", "kind": "ice", "candidate": {"candidate": 5}}, "bad_frame"),
+    ],
+)
+def test_voice_relay_refuses_with_a_code_and_changes_nothing(api, who, frame, code):
+    start_day(api, 6)
+    api.connect("spectator")
+    item = api.item()
+    api.gw.clear()
+    api.send(who, frame)
+    assert [(c, f["type"], f.get("code")) for c, f in api.gw.sent] == [(who, "error", code)]
+    assert api.gw.sent[0][1]["message"]
+    assert api.item() == item
+
+
+def test_voice_is_closed_in_the_lobby(api):
+    api.lobby(3)
+    api.gw.clear()
+    api.send("cp1", offer("p2"))
+    assert [(c, f.get("code")) for c, f in api.gw.sent] == [("cp1", "voice_closed")]
+
+
+def test_voice_signal_frames_are_capped_at_32_kb_and_other_frames_at_8_kb(api):
+    start_day(api, 6)
+    api.gw.clear()
+    big = offer("p2", sdp="a" * frames.MAX_SDP_CHARS)
+    assert len(json.dumps(big)) <= frames.MAX_SIGNAL_BYTES
+    api.send("cp1", big)
+    assert [c for c, _ in api.gw.sent] == ["cp2"]  # an SDP of 30 000 characters fits
+    api.gw.clear()
+    api.send("cp1", json.dumps(big) + " " * frames.MAX_SIGNAL_BYTES)
+    assert [(c, f.get("code")) for c, f in api.gw.sent] == [("cp1", "too_large")]
+    api.gw.clear()
+    api.send("cp1", json.dumps({"action": "sync"}) + " " * frames.MAX_FRAME_BYTES)
+    assert [(c, f.get("code")) for c, f in api.gw.sent] == [("cp1", "too_large")]
+
+
+def test_voice_signals_are_rate_limited_per_connection(api):
+    start_day(api, 6)
+    ice = {
+        "action": "signal",
+        "to": "p2",
+        "kind": "ice",
+        "candidate": {"candidate": "candidate:1 1 udp 1 1.2.3.4 9 typ host"},
+    }
+    api.gw.clear()
+    for _ in range(int(voice.BURST)):
+        api.send("cp1", ice)
+    assert len(api.gw.to("cp2")) == int(voice.BURST) and not api.errors("cp1")
+    api.send("cp1", ice)
+    assert api.errors("cp1")[-1]["code"] == "voice_rate_limited"
+    api.send("cp3", {**ice, "to": "p2"})  # another connection has its own bucket
+    assert len(api.gw.to("cp2")) == int(voice.BURST) + 1
+    api.clock.advance(1.0)  # game time refills RATE signals a second
+    api.send("cp1", ice)
+    assert len(api.gw.to("cp2")) == int(voice.BURST) + 2

@@ -1,0 +1,124 @@
+// The voice controls: a small bar of its own under the page (outside #main, so a redraw of
+// the screen keeps it): "Join voice" (the browser asks for the microphone), mute,
+// push-to-talk with a hold-to-talk button, a status line, and a speaking mark on the tiles.
+// Every change of the voice state is announced to screen readers (cues.js `announce`).
+import { announce } from "../cues.js";
+import { h, replaceChildren } from "../dom.js";
+import { t } from "../i18n.js";
+
+let bar = null;
+let last = ""; // the status last announced
+let ticking = null;
+
+function status(mesh) {
+  if (!mesh.joined) return t("voice.status.off");
+  if (mesh.muted) return t("voice.status.muted");
+  const speak = mesh.plan.sendTo.size;
+  const hear = mesh.plan.peers.length;
+  if (!speak && !hear) return t("voice.status.silent");
+  if (!speak) return t("voice.status.listen");
+  if (mesh.ptt && !mesh.talking) return t("voice.status.hold");
+  return t("voice.status.speak", { n: speak });
+}
+
+/** Draw (or hide) the bar for `view`; announce the status when it changed. */
+export function renderControls(mesh, view) {
+  const on = Boolean(view && view.voice && view.voice.on && view.you);
+  if (!bar) {
+    bar = h("section", { class: "voice-bar", id: "voice-bar", "aria-label": t("voice.title") });
+    document.body.append(bar);
+  }
+  bar.hidden = !on;
+  if (!on) return;
+  const text = status(mesh);
+  const join = h(
+    "button",
+    {
+      type: "button",
+      class: "btn btn-small",
+      id: "voice-join",
+      onclick: async () => {
+        if (mesh.joined) {
+          mesh.leave();
+          announce(t("voice.left"));
+          return;
+        }
+        try {
+          await mesh.join();
+          announce(t("voice.joined"));
+        } catch {
+          announce(t("voice.denied"));
+          replaceChildren(bar.querySelector(".voice-status"), t("voice.denied"));
+        }
+      },
+    },
+    mesh.joined ? t("voice.leave") : t("voice.join"),
+  );
+  const parts = [join];
+  if (mesh.joined) {
+    parts.push(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small",
+          id: "voice-mute",
+          "aria-pressed": String(mesh.muted),
+          onclick: () => mesh.setMuted(!mesh.muted),
+        },
+        t("voice.mute"),
+      ),
+      h(
+        "label",
+        { class: "voice-ptt" },
+        h("input", { type: "checkbox", id: "voice-ptt", checked: mesh.ptt, onchange: (e) => mesh.setPtt(e.target.checked) }),
+        t("voice.ptt"),
+      ),
+    );
+    if (mesh.ptt) {
+      const hold = (on) => () => mesh.setTalking(on);
+      parts.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-small",
+            id: "voice-talk",
+            "aria-pressed": String(mesh.talking),
+            onpointerdown: hold(true),
+            onpointerup: hold(false),
+            onpointerleave: hold(false),
+            onkeydown: (e) => (e.key === " " || e.key === "Enter") && !e.repeat && mesh.setTalking(true),
+            onkeyup: (e) => (e.key === " " || e.key === "Enter") && mesh.setTalking(false),
+          },
+          t("voice.hold"),
+        ),
+      );
+    }
+  }
+  parts.push(h("p", { class: "voice-status", role: "status" }, text));
+  const focused = document.activeElement && document.activeElement.id;
+  replaceChildren(bar, ...parts);
+  if (focused && focused.startsWith("voice-")) {
+    const again = bar.querySelector(`#${focused}`);
+    if (again) again.focus();
+  }
+  if (text !== last) {
+    if (last) announce(text);
+    last = text;
+  }
+  if (mesh.joined && !ticking) ticking = setInterval(() => markSpeaking(mesh), 200);
+  if (!mesh.joined && ticking) {
+    clearInterval(ticking);
+    ticking = null;
+    markSpeaking(mesh);
+  }
+}
+
+/** The speaking mark on each tile (the screen's redraw drops it; this puts it back). */
+function markSpeaking(mesh) {
+  const now = mesh.joined ? mesh.speaking() : new Set();
+  for (const tile of document.querySelectorAll(".tile[data-pid]")) {
+    tile.classList.toggle("speaking", now.has(tile.dataset.pid));
+  }
+}

@@ -1,0 +1,28 @@
+// The table's voice on this page: the opt-in controls (controls.js), the mesh (mesh.js) and
+// the plan each view brings (policy.js). frames.js hands every view (`voiceView`) and every
+// `signal` frame (`voiceSignal`) here.
+import { iceServers } from "../api.js";
+import { state } from "../store.js";
+import { renderControls } from "./controls.js";
+import { VoiceMesh } from "./mesh.js";
+import { voicePlan } from "./policy.js";
+
+export const mesh = new VoiceMesh({
+  send: (payload) => state.conn && state.conn.send("signal", payload),
+  iceServers,
+  onChange: () => renderControls(mesh, state.view),
+});
+
+/** Every new view: the plan follows the phase (and the controls with it). */
+export function voiceView(view) {
+  const me = view && view.you ? view.you.id : null;
+  const plan = voicePlan(view, me);
+  if (!plan.on && mesh.joined) mesh.leave(); // the game is over for voice (lobby, single device)
+  mesh.update(plan, me);
+  renderControls(mesh, view);
+}
+
+/** A `signal` frame relayed by the server from another seat. */
+export function voiceSignal(frame) {
+  mesh.signal(frame);
+}

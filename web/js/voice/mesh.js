@@ -1,0 +1,217 @@
+// A WebRTC mesh for the table's voice: one RTCPeerConnection per seat the plan joins this page
+// with (policy.js), signaling over the game's own socket (the `signal` frame; docs/protocol.md,
+// "Voice signaling"). The sender enforces the policy: a peer this page may not speak to gets
+// no audio at all (the sender's track is replaced by none), every such peer alike; a peer the
+// plan no longer joins is closed.
+import { polite } from "./policy.js";
+
+const LEVEL_SPEAKING = 0.02; // RMS of the last 1/20 s above this: speaking
+// An offer of ours still unanswered after this long went to a page that was not in voice yet
+// (it dropped it): in a collision we then take the other side's offer even as the impolite one.
+const STALE_OFFER_MS = 3000;
+const RETRY_MS = 8000; // a peer connection not up by then is made again
+
+export class VoiceMesh {
+  /**
+   * @param {{send: Function, iceServers: Function, onChange: Function}} io
+   *   send({to, kind, sdp?, candidate?}) a signal; iceServers() for new connections;
+   *   onChange() after anything the controls show changed.
+   */
+  constructor(io) {
+    this.io = io;
+    this.peers = new Map(); // pid -> {pc, sender, pending, makingOffer, audio, analyser}
+    this.stream = null;
+    this.joined = false;
+    this.muted = false;
+    this.ptt = false; // push-to-talk: the microphone is open only while `talking`
+    this.talking = false;
+    this.me = null;
+    this.plan = { on: false, peers: [], sendTo: new Set() };
+    this.ctx = null;
+    this.localAnalyser = null;
+  }
+
+  async join() {
+    this.stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: false });
+    this.joined = true;
+    this.watchdog = setInterval(() => this.retryStuck(), RETRY_MS);
+    try {
+      this.ctx = new AudioContext();
+      this.localAnalyser = this.analyse(this.stream);
+    } catch {
+      this.ctx = null; // no indicator, still voice
+    }
+    this.apply();
+  }
+
+  leave() {
+    for (const pid of [...this.peers.keys()]) this.drop(pid);
+    if (this.stream) for (const track of this.stream.getTracks()) track.stop();
+    this.stream = null;
+    this.joined = false;
+    clearInterval(this.watchdog);
+    if (this.ctx) this.ctx.close();
+    this.ctx = null;
+    this.io.onChange();
+  }
+
+  /** A new plan (every view): open and close peers, then who gets this microphone. */
+  update(plan, me) {
+    this.plan = plan;
+    this.me = me;
+    if (this.joined) this.apply();
+  }
+
+  apply() {
+    const want = new Set(this.plan.on ? this.plan.peers : []);
+    for (const pid of [...this.peers.keys()]) if (!want.has(pid)) this.drop(pid);
+    for (const pid of want) if (!this.peers.has(pid)) this.open(pid);
+    this.enforce();
+  }
+
+  /** Does this page send its microphone to `pid` now? */
+  sending(pid) {
+    return this.joined && this.plan.sendTo.has(pid) && !this.muted && (!this.ptt || this.talking);
+  }
+
+  enforce() {
+    const track = this.stream ? this.stream.getAudioTracks()[0] || null : null;
+    for (const [pid, peer] of this.peers) {
+      const want = this.sending(pid) ? track : null;
+      if (peer.sender.track !== want) peer.sender.replaceTrack(want).catch(() => {});
+    }
+    this.io.onChange();
+  }
+
+  setMuted(muted) {
+    this.muted = muted;
+    this.enforce();
+  }
+
+  setPtt(on) {
+    this.ptt = on;
+    this.talking = false;
+    this.enforce();
+  }
+
+  setTalking(on) {
+    this.talking = on;
+    this.enforce();
+  }
+
+  open(pid) {
+    const pc = new RTCPeerConnection({ iceServers: this.io.iceServers() });
+    const sender = pc.addTransceiver("audio", { direction: "sendrecv" }).sender;
+    const peer = { pc, sender, pending: [], makingOffer: false, offeredAt: 0, since: performance.now(), audio: null, analyser: null };
+    this.peers.set(pid, peer);
+    pc.onicecandidate = (e) => {
+      if (e.candidate && this.peers.get(pid) === peer) this.io.send({ to: pid, kind: "ice", candidate: e.candidate.toJSON() });
+    };
+    pc.onnegotiationneeded = async () => {
+      try {
+        peer.makingOffer = true;
+        await pc.setLocalDescription();
+        const d = pc.localDescription;
+        if (this.peers.get(pid) === peer) this.io.send({ to: pid, kind: d.type, sdp: d.sdp });
+        peer.offeredAt = performance.now();
+      } catch {
+        // a closed or replaced connection: nothing to offer
+      } finally {
+        peer.makingOffer = false;
+      }
+    };
+    pc.ontrack = (e) => {
+      const stream = e.streams[0] || new MediaStream([e.track]);
+      const audio = new Audio();
+      audio.autoplay = true;
+      audio.srcObject = stream;
+      audio.play().catch(() => {});
+      peer.audio = audio;
+      peer.analyser = this.analyse(stream);
+    };
+  }
+
+  /** A connection that is still not up after RETRY_MS (a lost offer, a failed path) starts over. */
+  retryStuck() {
+    const now = performance.now();
+    for (const [pid, peer] of this.peers) {
+      const state = peer.pc.connectionState;
+      if (state !== "connected" && state !== "connecting" && now - peer.since > RETRY_MS) {
+        this.drop(pid);
+        this.open(pid);
+      }
+    }
+    this.enforce();
+  }
+
+  drop(pid) {
+    const peer = this.peers.get(pid);
+    if (!peer) return;
+    this.peers.delete(pid);
+    peer.pc.close();
+    if (peer.audio) peer.audio.srcObject = null;
+  }
+
+  /** A `signal` frame from seat `frame.from` (the server relays it only while the policy joins
+   * the two seats, so it may come just before the view that says so). */
+  async signal(frame) {
+    if (!this.joined) return;
+    if (!this.peers.has(frame.from)) this.open(frame.from);
+    const peer = this.peers.get(frame.from);
+    const pc = peer.pc;
+    try {
+      if (frame.kind === "offer" || frame.kind === "answer") {
+        const collision = frame.kind === "offer" && (peer.makingOffer || pc.signalingState !== "stable");
+        const fresh = peer.makingOffer || performance.now() - peer.offeredAt < STALE_OFFER_MS;
+        if (collision && !polite(this.me, frame.from) && fresh) return; // the other side gives way
+        await pc.setRemoteDescription({ type: frame.kind, sdp: frame.sdp });
+        for (const c of peer.pending.splice(0)) await pc.addIceCandidate(c).catch(() => {});
+        if (frame.kind === "offer") {
+          this.adopt(peer);
+          await pc.setLocalDescription();
+          this.io.send({ to: frame.from, kind: "answer", sdp: pc.localDescription.sdp });
+        }
+      } else if (frame.kind === "ice" && frame.candidate) {
+        if (pc.remoteDescription) await pc.addIceCandidate(frame.candidate).catch(() => {});
+        else peer.pending.push(frame.candidate);
+      }
+    } catch {
+      // a stale description after a phase change: the next negotiation starts over
+    }
+    this.enforce();
+  }
+
+  /** After the other side's offer: its audio line is the one both use (our own unanswered
+   * line, made by addTransceiver, is never matched to it), so send on that one. */
+  adopt(peer) {
+    const line = peer.pc.getTransceivers().find((tr) => tr.mid !== null && !tr.stopped);
+    if (!line || line.sender === peer.sender) return;
+    for (const tr of peer.pc.getTransceivers()) if (tr !== line && tr.mid === null && !tr.stopped) tr.stop();
+    line.direction = "sendrecv";
+    peer.sender = line.sender;
+  }
+
+  analyse(stream) {
+    if (!this.ctx) return null;
+    const analyser = this.ctx.createAnalyser();
+    analyser.fftSize = 1024;
+    this.ctx.createMediaStreamSource(stream).connect(analyser);
+    return analyser;
+  }
+
+  /** The seats heard speaking now (this page's own seat while its microphone is sent). */
+  speaking() {
+    const out = new Set();
+    const loud = (a) => {
+      if (!a) return false;
+      const buf = new Float32Array(a.fftSize);
+      a.getFloatTimeDomainData(buf);
+      let sum = 0;
+      for (const x of buf) sum += x * x;
+      return Math.sqrt(sum / buf.length) > LEVEL_SPEAKING;
+    };
+    for (const [pid, peer] of this.peers) if (loud(peer.analyser)) out.add(pid);
+    if (this.me && [...this.peers.keys()].some((pid) => this.sending(pid)) && loud(this.localAnalyser)) out.add(this.me);
+    return out;
+  }
+}
