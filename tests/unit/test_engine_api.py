@@ -147,7 +147,7 @@ def test_result_is_none_while_running_then_the_seed_shape() -> None:
     t.timeout()
     t.execute("p1")
     r = me.result(t.state)
-    assert set(r) == {"winner", "days", "players", "ranking", "summary", "mvp"}
+    assert set(r) == {"winner", "cause", "days", "players", "ranking", "summary", "mvp"}
     assert set(r["players"][0]) == {"id", "role", "team", "alive", "diedDay", "diedBy", "won"}
     assert r["winner"] == "town" and sorted(r["ranking"]) == sorted(t.ids)
 
