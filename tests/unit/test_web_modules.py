@@ -98,3 +98,19 @@ def test_the_client_entry_is_the_page_script():
     page = (WEB.parent / "index.html").read_text(encoding="utf-8")
     assert 'src="js/app.js"' in page
     assert (WEB / "app.js").is_file()
+
+
+STORAGE_KEY = re.compile(r'^\s*(?:export\s+)?const\s+[A-Z_]+\s*=\s*"(mafia\.[\w.]*)"', re.M)
+
+
+def test_no_two_modules_keep_their_data_under_one_storage_key() -> None:
+    """Everything the client keeps in localStorage sits under a `mafia.` key that one module
+    declares. Two modules declaring the same key overwrite each other's data (the device key of
+    one person, one seat once took single-device play's saved table, `mafia.device`)."""
+    declared: dict[str, list[str]] = {}
+    for path in sorted(WEB.rglob("*.js")):
+        for key in STORAGE_KEY.findall(path.read_text(encoding="utf-8")):
+            declared.setdefault(key, []).append(str(path.relative_to(WEB)))
+    assert declared, "the client declares its storage keys as mafia.* constants"
+    clashes = {k: v for k, v in declared.items() if len(v) > 1}
+    assert not clashes, clashes

@@ -64,8 +64,10 @@ async function call(method, path, body) {
 // `lang`: the room's language (bot names and bot chat lines), the creator's language.
 export const createRoom = (name, preset, options, lang) =>
   call("POST", "/rooms", { name, preset, options: options || {}, ...(lang ? { lang } : {}) });
-export const joinRoom = (code, name) =>
-  call("POST", `/rooms/${encodeURIComponent(code)}/players`, { name, device: deviceKey() });
+// `device`: send this browser's device key (one person, one seat). Single-device play seats the
+// whole table from one phone by design, so it sends none (an `untimed` room takes no substitutes).
+export const joinRoom = (code, name, { device = true } = {}) =>
+  call("POST", `/rooms/${encodeURIComponent(code)}/players`, { name, ...(device ? { device: deviceKey() } : {}) });
 export const getRoom = (code) => call("GET", `/rooms/${encodeURIComponent(code)}`);
 
 /** The WebSocket URL from a REST answer; when it is missing (a spectator), config.json's,

@@ -6,7 +6,7 @@
 const SEAT = "mafia.seat.";
 const SEEN = "mafia.seen.";
 const WATCH = "mafia.session"; // a spectator's room, this tab only (sessionStorage)
-const DEVICE = "mafia.device"; // one random key per browser (one person, one seat)
+const DEVICE = "mafia.deviceKey"; // one random key per browser (one person, one seat)
 
 let current = null; // the room of the session in use in this tab
 

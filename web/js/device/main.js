@@ -85,7 +85,7 @@ async function createGame(names, preset) {
   };
   try {
     for (const name of names.slice(1)) {
-      const res = await api.joinRoom(game.room, name);
+      const res = await api.joinRoom(game.room, name, { device: false }); // one phone, every seat
       game.seats.push({ id: res.playerId, name, token: res.token });
     }
   } catch (err) {
