@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from .axe import audit, blocking
 from .test_table_round2 import CITY_SIX, DRAW, UPDATE, Scripted, page_in
 
 WORDS = {"en": "In the room", "ko": "같은 방에서", "ru": "В одной комнате"}
@@ -57,6 +58,7 @@ def test_with_a_screen_the_phone_folds_the_table_and_keeps_the_task_and_the_vote
     expect(page.locator("#actions")).to_be_visible()
     expect(page.locator("#actions")).not_to_be_empty()
     assert page.evaluate("localStorage.getItem('mafia.inroom')") == "1"  # kept on this device
+    assert blocking(audit(page)) == []  # the compact screen, for a screen reader too
 
     # one tap brings the seats back, one more folds them again
     seats = page.locator("#in-room-players")
@@ -84,6 +86,14 @@ def test_with_a_screen_the_phone_folds_the_table_and_keeps_the_task_and_the_vote
     expect(toggle).to_be_hidden()
     expect(page.locator(".players-panel")).to_be_visible()
     expect(page.locator("#chat-log")).to_be_visible()
+    # the screen again: the device remembers the mode; a tap on the toggle turns it off
+    page.evaluate(UPDATE, with_screens(g.view("p4"), 1))
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#chat-log")).to_be_hidden()
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#chat-log")).to_be_visible()
+    expect(page.locator("#in-room-chat")).to_be_hidden()
     pl.close()
 
 
