@@ -172,6 +172,7 @@ FIELDS: dict[str, dict[str, str]] = {
         "idleOptions": KEEP,
         "narrator": KEEP,  # the host's switch for the room's screens (displays.py), no seat
         "lang": KEEP,  # the room's language, the same for everyone
+        "screens": KEEP,  # how many displays are connected: a count, no seat
         "anonymous": KEEP,
         "openSeats": KEEP,  # seat numbers and fresh ids (substitutes.room_facts)
         "substituted": KEEP,

@@ -88,6 +88,7 @@ def admit(
         elif display is not None:
             displays.check_key(c.room, display)
             slots[displays.display_place(c, conn_id)] = conn_id
+            displays.count(c, joining=conn_id)  # the public `room.screens` (a room write)
         else:
             slots[spectator_place(c, conn_id)] = conn_id
         room_made = make_room(c, pid, gateway) if pid is not None else Effects()
@@ -99,7 +100,8 @@ def admit(
             patched=frozenset({conn_id}) if patches else frozenset(),
         )
         if pid is None:
-            return Outcome(c.state, Write.CONNECTIONS, effects, result=pid)
+            write = Write.ROOM if display is not None else Write.CONNECTIONS
+            return Outcome(c.state, write, effects, result=pid)
         state = c.state
         substitutes.note_device(next(p for p in c.room["players"] if p["id"] == pid), device)
         if pid not in c.snap.conns.values():

@@ -56,6 +56,17 @@ def connected(c: Context) -> list[str]:
     )
 
 
+def count(c: Context, joining: str | None = None, leaving: tuple[str, ...] = ()) -> int:
+    """Stores and returns the room's public `screens` fact (views' `room.screens`): how many
+    displays are connected once `joining` has come and `leaving` have gone. It is written
+    only when a display connects or leaves, so a player's phone learns a screen is in the room."""
+    held = set(connected(c)) - set(leaving)
+    if joining is not None:
+        held.add(joining)
+    c.room["screens"] = len(held)
+    return len(held)
+
+
 def check_key(room: dict, key: str) -> None:
     """ServiceError `bad_display_key` unless `key` is the room's current display key."""
     held = room.get("displayKey")
@@ -88,6 +99,7 @@ def answer(c: Context, conn_id: str, frame_id, revoke: bool, narrator: bool | No
         gone = tuple(connected(c))
         farewell = error_frame(None, "display_revoked", "the host stopped showing the room on this screen")
         effects = Effects(deletes=gone, closes=gone, replies={k: farewell for k in gone})
+        count(c, leaving=gone)
     if narrator is not None and bool(room.get("narrator")) != narrator:
         room["narrator"] = narrator
         changed = True

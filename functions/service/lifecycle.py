@@ -13,7 +13,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import away, botplay, scoring
+from . import away, botplay, displays, scoring
 from .change import ChangeFn, Context, Effects, Outcome, Write
 
 
@@ -90,7 +90,10 @@ def forget(c: Context, state: Any, gone: list[str]) -> Outcome:
     for pid in sorted(players - set(remaining.values())):
         state = presence(c.room, state, pid, False, c.now)
         away.left(c.room, state, pid)  # the seat's "while you were away" starts here (away.py)
-    write = Write.ROOM if players else Write.CONNECTIONS
+    screens = set(gone) & set(displays.connected(c))
+    if screens:
+        displays.count(c, leaving=tuple(screens))  # the public `room.screens` (views.room_block)
+    write = Write.ROOM if players or screens else Write.CONNECTIONS
     return Outcome(state, write, Effects(deletes=tuple(gone)))
 
 

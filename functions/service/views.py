@@ -66,6 +66,7 @@ def room_block(
         "idleOptions": list(idle or []),
         "narrator": bool(room.get("narrator")),  # the host's switch for the screens' narrator (displays.py)
         "lang": room.get("lang", "en"),  # the room's language: a screen speaks and reads in it (displays.py)
+        "screens": int(room.get("screens") or 0),  # displays connected now (displays.count)
         **(more or {}),
     }
 

@@ -364,7 +364,7 @@ def test_every_public_field_of_an_anonymous_game_goes_through_the_one_gate(api):
     assert {kind: set(rules) for kind, rules in aliases.FIELDS.items()} == {
         "player": {"id", "name", "alias", "connected", "ready", "host", "bot", "left"},
         "room": {
-            "code", "host", "hostAwaySince", "status", "wakeAt", "scores", "setupError", "idleOptions", "narrator", "lang",
+            "code", "host", "hostAwaySince", "status", "wakeAt", "scores", "setupError", "idleOptions", "narrator", "lang", "screens",
             "anonymous", "openSeats", "substituted", "seatRequests",
         },
         "summary": {

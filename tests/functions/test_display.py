@@ -44,9 +44,10 @@ def test_a_display_sees_the_spectators_view_byte_for_byte_over_a_whole_game(api)
     n = 8
     api.start(n)
     key = show(api)["key"]
+    # the screen first: its coming is a room write (`room.screens`), seen by those already there
+    assert connect_display(api, "tv1", key)[0] == 200
     raw = record_wire(api)
     assert api.connect("s1") == 200
-    assert connect_display(api, "tv1", key)[0] == 200
     api.send("s1", {"action": "sync", "id": 1})
     api.send("tv1", {"action": "sync", "id": 1})
     play(api, n, seed=1)
@@ -139,3 +140,31 @@ def test_the_narrator_switch_is_the_hosts_and_public(api):
     assert api.gw.last("cp2")["view"]["room"]["narrator"] is True
     assert show(api, narrator=False)["narrator"] is False
     assert api.gw.last("s1")["view"]["room"]["narrator"] is False
+
+
+def test_the_room_knows_a_screen_is_connected_the_same_for_every_viewer(api):
+    """`room.screens` (phones' "in the room" mode): set when a display connects, gone when it
+    leaves or is revoked, and the same in every viewer's view (a count, no secret)."""
+    api.start(4)
+    api.connect("s1")
+    key = show(api)["key"]
+
+    def screens() -> set[int]:
+        for conn in ("cp1", "cp2", "cp3", "cp4", "s1"):
+            api.send(conn, {"action": "sync"})
+        return {api.gw.last(conn)["view"]["room"]["screens"] for conn in ("cp1", "cp2", "cp3", "cp4", "s1")}
+
+    assert screens() == {0}
+    assert connect_display(api, "tv1", key)[0] == 200
+    assert screens() == {1} and api.snapshot().room["screens"] == 1
+    assert connect_display(api, "tv2", key)[0] == 200
+    assert screens() == {2}
+    api.disconnect("tv1")
+    assert screens() == {1}
+    show(api, revoke=True)
+    assert screens() == {0}
+    # a spectator leaving is no screen leaving
+    assert connect_display(api, "tv3", show(api)["key"])[0] == 200
+    api.disconnect("s1")
+    api.send("cp2", {"action": "sync"})
+    assert api.gw.last("cp2")["view"]["room"]["screens"] == 1

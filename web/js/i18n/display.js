@@ -1,6 +1,6 @@
 // Words of the room's screen (`?display=KEY`: web/js/display/*) and of the host's
 // "Show on a screen" card (web/js/display/share.js): one block per language, merged by
-// i18n.js like review.js.
+// i18n.js like review.js; and a phone's "In the room" mode (web/js/game/inroom.js).
 export default {
   en: {
     "display.pageTitle": "Mafia: the room's screen",
@@ -41,6 +41,13 @@ export default {
     "display.revokeHint": "Closes every screen and makes a new link.",
     "err.bad_display_key": "This screen link does not work. Ask the host for a new QR code.",
     "err.too_many_displays": "This room already has as many screens as it allows.",
+    "inroom.toggle": "In the room",
+    "inroom.offer": "A screen shows the table: keep only your role, task and vote here.",
+    "inroom.on": "The table is on the screen. Only your role, task and vote here.",
+    "inroom.showSeats": "Show the seats",
+    "inroom.hideSeats": "Hide the seats",
+    "inroom.showChat": "Show chat and news",
+    "inroom.hideChat": "Hide chat and news",
     "err.display_revoked": "The host stopped showing the room on this screen.",
   },
   ko: {
@@ -82,6 +89,13 @@ export default {
     "display.revokeHint": "모든 화면을 닫고 새 링크를 만듭니다.",
     "err.bad_display_key": "이 화면 링크는 쓸 수 없습니다. 방장에게 새 QR 코드를 요청하세요.",
     "err.too_many_displays": "이 방에는 더 이상 화면을 연결할 수 없습니다.",
+    "inroom.toggle": "같은 방에서",
+    "inroom.offer": "화면에 테이블이 나옵니다. 이 폰에는 내 역할, 할 일, 투표만 남길 수 있습니다.",
+    "inroom.on": "테이블은 화면에 있습니다. 여기에는 내 역할, 할 일, 투표만 보입니다.",
+    "inroom.showSeats": "자리 보기",
+    "inroom.hideSeats": "자리 숨기기",
+    "inroom.showChat": "채팅과 소식 보기",
+    "inroom.hideChat": "채팅과 소식 숨기기",
     "err.display_revoked": "방장이 이 화면에 방을 보여 주는 것을 멈췄습니다.",
   },
   ru: {
@@ -123,6 +137,13 @@ export default {
     "display.revokeHint": "Закрывает все экраны и создаёт новую ссылку.",
     "err.bad_display_key": "Эта ссылка для экрана не работает. Попросите у ведущего новый QR-код.",
     "err.too_many_displays": "В этой комнате уже подключено максимальное число экранов.",
+    "inroom.toggle": "В одной комнате",
+    "inroom.offer": "Стол показан на экране: оставьте здесь только свою роль, задачу и голос.",
+    "inroom.on": "Стол на экране. Здесь только ваша роль, задача и голос.",
+    "inroom.showSeats": "Показать места",
+    "inroom.hideSeats": "Скрыть места",
+    "inroom.showChat": "Показать чат и новости",
+    "inroom.hideChat": "Скрыть чат и новости",
     "err.display_revoked": "Ведущий перестал показывать комнату на этом экране.",
   },
 };

@@ -9,6 +9,7 @@ import { awayDigest } from "../game/away.js";
 import { chatPanel } from "../game/chat.js";
 import { isNight, phaseTitle } from "../game/format.js";
 import { hostTools } from "../game/host-tools.js";
+import { inRoomBar } from "../game/inroom.js";
 import { phaseRenderer } from "../game/phases.js";
 import { resultsBox } from "../game/results.js";
 import { seatTools } from "../game/seat-tools.js";
@@ -52,6 +53,9 @@ export function mount(root, ctx) {
   const cols = root.querySelector(".game-cols");
   const playersEl = cols.querySelector(".players-panel");
   const actionsEl = cols.querySelector(".actions-panel");
+  // with a screen in the room, a phone may fold the table away (game/inroom.js)
+  const inRoom = inRoomBar(root.querySelector(".game"), playersEl, chat.el);
+  cols.before(inRoom.el);
   let shownPhase = null;
   function update(view) {
     // At the role reveal "Tap to see your role" comes first in the tab order, before the tiles'
@@ -65,6 +69,7 @@ export function mount(root, ctx) {
     grid.update(view, renderer);
     actions.update(view, renderer);
     chat.update(view);
+    inRoom.update(view);
     const phaseKey = `${view.phase.kind}:${view.phase.seq}`;
     if (phaseKey !== shownPhase) {
       shownPhase = phaseKey;

@@ -1,0 +1,63 @@
+// "In the room": when a screen shows the table (`room.screens`, a public count of the room's
+// connected displays: functions/service/displays.py `count`), a phone may keep only what is
+// its own: the role, the task and the vote (the action panel, and the seat grid only while it
+// asks this player to choose). The grid and the chat with the news fold away, each one tap
+// from coming back. The choice is this device's (localStorage), not the room's.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+
+const KEY = "mafia.inroom";
+
+export function inRoomWanted() {
+  return localStorage.getItem(KEY) === "1";
+}
+
+function setWanted(on) {
+  if (on) localStorage.setItem(KEY, "1");
+  else localStorage.removeItem(KEY);
+}
+
+/** The bar above the panels (`el`) and `update(view)`, which shows the toggle while a screen
+ * is connected and folds `players` and `chat` (elements) in the compact mode. */
+export function inRoomBar(game, players, chat) {
+  const peek = { players: false, chat: false };
+  let last = null;
+  const toggle = h("button", { type: "button", class: "btn in-room-toggle", id: "in-room-btn", onclick: () => {
+    setWanted(!inRoomWanted());
+    peek.players = peek.chat = false;
+    if (last) update(last);
+  } });
+  const showPlayers = h("button", { type: "button", class: "btn btn-small", id: "in-room-players", onclick: () => flip("players") });
+  const showChat = h("button", { type: "button", class: "btn btn-small", id: "in-room-chat", onclick: () => flip("chat") });
+  const folds = h("div", { class: "in-room-folds" }, showPlayers, showChat);
+  const hint = h("p", { class: "hint in-room-hint" });
+  const el = h("div", { class: "in-room-bar", id: "in-room-bar", hidden: true }, toggle, hint, folds);
+
+  function flip(which) {
+    peek[which] = !peek[which];
+    if (last) update(last);
+  }
+
+  function update(view) {
+    last = view;
+    const screen = Number((view.room && view.room.screens) || 0) > 0;
+    const compact = screen && inRoomWanted();
+    el.hidden = !screen;
+    game.classList.toggle("in-room", compact);
+    toggle.textContent = t("inroom.toggle");
+    toggle.setAttribute("aria-pressed", String(compact));
+    hint.textContent = compact ? t("inroom.on") : t("inroom.offer");
+    folds.hidden = !compact;
+    // the grid stays while it is this player's vote or target to tap
+    const choosing = Boolean(players.querySelector(".tile.selectable"));
+    players.hidden = compact && !choosing && !peek.players;
+    chat.hidden = compact && !peek.chat;
+    showPlayers.hidden = choosing;
+    showPlayers.textContent = t(peek.players ? "inroom.hideSeats" : "inroom.showSeats");
+    showPlayers.setAttribute("aria-expanded", String(!players.hidden));
+    showChat.textContent = t(peek.chat ? "inroom.hideChat" : "inroom.showChat");
+    showChat.setAttribute("aria-expanded", String(!chat.hidden));
+  }
+
+  return { el, update };
+}
