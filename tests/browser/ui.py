@@ -422,7 +422,7 @@ PAGE_WORDS_JS = """() => {
   return out.map((t) => names.reduce((s, name) => s.split(name).join(' '), t)).map((t) => t.trim()).filter(Boolean);
 }"""
 LATIN = re.compile(r"[A-Za-z]+")
-LATIN_WORDS_OK = {"MVP", "QR", "SHA"}  # written so in Korean and Russian too (SHA-256: the fair deal)
+LATIN_WORDS_OK = {"MVP", "QR", "SHA", "TV", "HDMI"}  # written so in Korean and Russian too (SHA-256: the fair deal; TV, HDMI: the room's screen)
 RAW_IDS = re.compile(r"\bp\d+\b|\b(classic|city|original)\b|\b[a-z]+[A-Z]\w*\b|\b[a-z]+_[a-z_]+\b")
 
 
