@@ -14,13 +14,13 @@ from pathlib import Path
 import boto3
 import pytest
 from fnkit import CTX
-from moto import mock_aws
 
 from sitedeploy import handler as site
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"
 BUCKET = "mafia-test-web"
+pytestmark = pytest.mark.fresh_aws  # its own bucket, nothing left by another test
 CONFIG = {"apiUrl": "/api", "wsUrl": "wss://abc.execute-api.us-east-1.amazonaws.com/prod"}
 
 
@@ -59,12 +59,11 @@ def answers():
 
 
 @pytest.fixture
-def s3(monkeypatch):
-    with mock_aws():
-        client = boto3.client("s3")
-        client.create_bucket(Bucket=BUCKET)
-        monkeypatch.setattr(site, "s3_client", client)
-        yield client
+def s3(aws, monkeypatch):
+    client = boto3.client("s3")
+    client.create_bucket(Bucket=BUCKET)
+    monkeypatch.setattr(site, "s3_client", client)
+    return client
 
 
 @pytest.fixture
