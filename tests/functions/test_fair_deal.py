@@ -87,6 +87,7 @@ def test_salt_is_32_fresh_bytes_per_game():
     assert all(len(s) == 2 * fairness.SALT_BYTES == 64 and int(s, 16) >= 0 for s in salts)
 
 
+@pytest.mark.whole_game
 def test_seed_and_salt_reach_no_frame_or_rest_answer_before_the_end(api, fixed):
     """A whole game with random frames, refusals, a report and REST reads in between: not one
     byte sequence of the seed or the salt leaves before the first ended view; every ended
