@@ -25,7 +25,6 @@ env.apply()  # before boto3 and the handlers are imported
 import registry  # noqa: E402
 from fnkit import Api, Clock, FakeGateway  # noqa: E402
 
-from harness.emulator import Account  # noqa: E402
 from service import clock, config  # noqa: E402
 
 
@@ -44,15 +43,6 @@ def _registered() -> Iterator[None]:
 def room_seeds(monkeypatch, request):
     """A fixed sequence of game seeds per test (rooms draw theirs with ``secrets.randbits``)."""
     monkeypatch.setattr(secrets, "randbits", random.Random(request.node.nodeid).getrandbits)
-
-
-@pytest.fixture(scope="session")
-def account() -> Iterator[Account]:
-    """One moto account for the session (harness/emulator.py): each test makes its own rooms."""
-    acc = Account()
-    acc.start()
-    yield acc
-    acc.stop()
 
 
 @pytest.fixture

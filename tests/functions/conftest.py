@@ -15,7 +15,7 @@ env.apply()
 
 from fnkit import Api, Clock, FakeGateway  # noqa: E402
 
-from harness.emulator import Account, with_fixes  # noqa: E402
+from harness.emulator import with_fixes  # noqa: E402
 from service import clock, config  # noqa: E402
 
 
@@ -31,15 +31,6 @@ def fake_clock(monkeypatch) -> Clock:
     c = Clock()
     monkeypatch.setattr(clock, "now", c)
     return c
-
-
-@pytest.fixture(scope="session")
-def account():
-    """The tier's one moto account (harness/emulator.py `Account`)."""
-    acc = Account()
-    acc.start()
-    yield acc
-    acc.stop()
 
 
 @pytest.fixture
