@@ -1,4 +1,5 @@
-# The two commands: `make dev` and `make test`. Both install what they need.
+# The two commands: `make dev` and `make test` (`make check`: the quick part of it). All install
+# what they need.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +8,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 export AWS_DEFAULT_REGION ?= us-east-1
 
-.PHONY: dev test install install-sam lint unit functions e2e browser browser-deps sam-check build bench lock clean
+.PHONY: dev test check install install-sam lint unit functions e2e browser browser-deps sam-check build bench lock clean
 
 # The venvs install the lock files (every package pinned exactly); `make lock` regenerates
 # them from requirements-dev.txt / requirements-sam.txt (the direct dependencies).
@@ -63,9 +64,9 @@ $(AXE): tests/browser/package.json tests/browser/package-lock.json
 browser: $(BIN)/.installed browser-deps
 	$(BIN)/python -m pytest tests/browser
 
+TEMPLATE_CHECKS := $(SAMVENV)/bin/sam validate --lint --template template.yaml && $(BIN)/cfn-lint template.yaml
 sam-check: build
-	$(SAMVENV)/bin/sam validate --lint --template template.yaml
-	$(BIN)/cfn-lint template.yaml
+	$(TEMPLATE_CHECKS)
 
 # The deployable artifacts (what `sam deploy` uploads), built and checked; `make test` too.
 build: $(BIN)/.installed $(SAMVENV)/.installed
@@ -107,31 +108,6 @@ build-EngineLayer:
 	@cp -R mafia_engine "$(ARTIFACTS_DIR)/python/"
 	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)/python" /opt/python
 
-# Each tier in its own process: Playwright's sync API keeps an event loop running on the
-# main thread, which would break the asyncio-based e2e tests if they shared a process.
-# The in-process tiers (CPU in the test process) run as two processes, one per core: the
-# functions tier on one (582 s on a fresh clone), the e2e tier (105 s, mostly waiting on its
-# stack's subprocesses; its soak on a scaled clock) then unit+bench+contract (407 s) on the
-# other. The browser tier runs after them, alone: its pages and stack fill both cores. Each
-# tier writes its own log, shown after: a failing tier's whole log, a passing one's closing
-# lines, and each tier's seconds.
-TIER_unit := tests/unit tests/bench tests/contract
-TIER_e2e := tests/e2e
-TIER_functions := tests/functions
-TIER_browser := tests/browser
-TIERS := e2e unit functions browser
-RUN_TIER = ( start=$$(date +%s); $(BIN)/python -m pytest $(TIER_$(1)) >.test-logs/$(1).log 2>&1; \
-  echo "$$? $$(( $$(date +%s) - start ))" >.test-logs/$(1).rc )
-test: lint sam-check browser-deps
-	@mkdir -p .test-logs
-	@start=$$(date +%s); \
-	$(call RUN_TIER,functions) & ( $(call RUN_TIER,e2e); $(call RUN_TIER,unit) ); wait; \
-	$(call RUN_TIER,browser); \
-	failed=0; for t in $(TIERS); do \
-	  read rc secs <.test-logs/$$t.rc; echo "== $$t ($$secs s)"; \
-	  if [ "$$rc" -eq 0 ]; then tail -n 3 .test-logs/$$t.log; else cat .test-logs/$$t.log; failed=1; fi; \
-	done; echo "== the tiers: $$(( $$(date +%s) - start )) s"; test $$failed -eq 0
-
 # checkov over template.yaml (CloudFormation framework: it reads SAM). Its own venv: checkov pins
 # boto3, PyYAML and others exactly, which would clash with requirements.lock. Every check it
 # would fail is skipped in the resource's Metadata with the reason (docs/operations.md).
@@ -141,10 +117,74 @@ $(CHECKOVENV)/.installed: requirements-checkov.lock
 	$(CHECKOVENV)/bin/python -m pip install -q -r requirements-checkov.lock
 	@touch $@
 
+CHECKOV := $(CHECKOVENV)/bin/checkov --file template.yaml --framework cloudformation --quiet --compact --skip-download
 .PHONY: checkov
 checkov: $(CHECKOVENV)/.installed
-	$(CHECKOVENV)/bin/checkov --file template.yaml --framework cloudformation --quiet --compact --skip-download
-test: checkov
+	$(CHECKOV)
+
+# ---- `make test`: every part below, on both cores from the first second, then the browser
+# tier alone. Each part is a process of its own (Playwright's sync API keeps an event loop on
+# the main thread, which would break the asyncio-based stack tests in a shared process); it
+# writes its output to .test-logs/<part>.log and "<exit code> <seconds>" to .test-logs/<part>.rc.
+# `make -j2 -k` runs the parts two at a time in the order of PARTS, each starting
+# as soon as a core is free; a part's make prerequisites (a venv, the SAM build, npm's axe-core)
+# run in the same queue, their output on the terminal. Then the browser tier alone: its pages
+# and stack fill both cores. Shown after: each part's seconds, a failing part's whole log, a
+# passing one's closing lines; `make test` fails if any part failed or did not run (a missing
+# prerequisite fails its part: nothing is skipped).
+# The parts:
+# the Lambda handlers on moto, in process
+PART_handlers := $(BIN)/python -m pytest tests/functions
+# the offline stack in subprocesses, real sockets
+PART_stack := $(BIN)/python -m pytest tests/e2e
+# each bench/ script's quick mode and its JSON (the figures: `make bench`)
+PART_benches := $(BIN)/python -m pytest tests/bench
+# the SAM build (checked by scripts/check_build.py), then sam validate --lint and cfn-lint
+PART_template := $(TEMPLATE_CHECKS)
+part-template: build
+PART_checkov := $(CHECKOV)
+part-checkov: $(CHECKOVENV)/.installed
+# what the browser tier needs from the system (Chromium, the fonts), and axe-core
+PART_browser-deps := scripts/ensure-browser.sh
+part-browser-deps: $(AXE)
+# every preset through the same checks (the room layer on moto, the client's bots on a stack)
+PART_contract := $(BIN)/python -m pytest tests/contract
+# the engine and the modules, no AWS
+PART_unit := $(BIN)/python -m pytest tests/unit
+PART_lint := $(BIN)/ruff check .
+# the order they start in: the two longest first (on a loaded 2-core machine: handlers 763 s,
+# unit 440 s, contract 153 s, stack 119 s, benches 114 s, template 71 s after the build,
+# checkov 29 s), Chromium's install early (on a fresh machine it waits on the network)
+PARTS := handlers unit browser-deps stack contract benches template checkov lint
+# Chromium against the offline stack, after the parts
+PART_browser := $(BIN)/python -m pytest tests/browser
+
+# `make check`, the inner loop: the parts that need no browser and no stack, the handlers
+# without the tests marked `whole_game` (whole games, many days, the 10,000-frame fuzz: `make
+# test` runs them)
+PART_handlers-quick := $(BIN)/python -m pytest tests/functions -m "not whole_game"
+CHECK_PARTS := handlers-quick contract unit lint
+
+part-%:
+	@s=$$(date +%s); { $(PART_$*); } >.test-logs/$*.log 2>&1; echo "$$? $$(( $$(date +%s) - s ))" >.test-logs/$*.rc
+
+# The report: each part's seconds and log; fails if any part failed or did not run.
+REPORT = failed=0; for t in $(1); do \
+	  if [ ! -f .test-logs/$$t.rc ]; then echo "== $$t: did not run"; failed=1; continue; fi; \
+	  read rc secs <.test-logs/$$t.rc; echo "== $$t ($$secs s)"; \
+	  if [ "$$rc" -eq 0 ]; then tail -n 3 .test-logs/$$t.log; else cat .test-logs/$$t.log; failed=1; fi; \
+	done; echo "== all: $$(( $$(date +%s) - $$(cat .test-logs/start) )) s"; test $$failed -eq 0
+
+test: $(BIN)/.installed
+	@rm -rf .test-logs && mkdir -p .test-logs && date +%s >.test-logs/start
+	@$(MAKE) --no-print-directory -j2 -k $(addprefix part-,$(PARTS)) || true
+	@$(MAKE) --no-print-directory part-browser
+	@$(call REPORT,$(PARTS) browser)
+
+check: $(BIN)/.installed
+	@rm -rf .test-logs && mkdir -p .test-logs && date +%s >.test-logs/start
+	@$(MAKE) --no-print-directory -j2 -k $(addprefix part-,$(CHECK_PARTS)) || true
+	@$(call REPORT,$(CHECK_PARTS))
 
 bench: $(BIN)/.installed
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b; done

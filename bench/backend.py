@@ -4,7 +4,7 @@ Prints ONE JSON object. Every AWS call the handlers make is counted (botocore ev
 service's own clients); pushes go through a counting gateway; whether a connection's view
 changed is decided here independently (full view before vs after, without serverNow).
 
-    .venv/bin/python bench/backend.py            # --quick: one round of the cold-start figures
+    .venv/bin/python bench/backend.py            # --quick: every figure from a small run (seconds)
                                                  # --full-views: sockets that do not ask for patches
 
 Not part of the pass/fail suite. Figures are from moto in process: call counts, sizes and
@@ -493,7 +493,7 @@ def _shipped_tree(into: Path) -> Path:
     return into
 
 
-def import_ratio(rounds: int = 5) -> dict:
+def import_ratio(rounds: int = 5, handlers: tuple[str, ...] = HANDLERS) -> dict:
     """Each handler's cold import / a cold `import boto3`: fresh interpreters, interleaved (a
     busy machine slows both sides of each ratio alike), the median of `rounds`.
 
@@ -506,10 +506,10 @@ def import_ratio(rounds: int = 5) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         shipped = _shipped_tree(Path(tmp))
         layouts = {"source": None, "shipped": f"import sys;sys.path[:0]=[{str(shipped)!r}];"}
-        ratios: dict[str, dict[str, list[float]]] = {k: {h: [] for h in HANDLERS} for k in layouts}
+        ratios: dict[str, dict[str, list[float]]] = {k: {h: [] for h in handlers} for k in layouts}
         bases = []
         for _ in range(rounds):
-            for h in HANDLERS:
+            for h in handlers:
                 for layout, prelude in layouts.items():
                     base = _child(code.format(m="boto3"))
                     bases.append(base)
@@ -543,7 +543,7 @@ _CLIENTS = (
 _Posts = CountingGateway  # a gateway for the fixtures the parent builds: nothing is sent
 
 
-def first_event_ratio(rounds: int = 5) -> dict:
+def first_event_ratio(rounds: int = 5, handlers: tuple[str, ...] = HANDLERS) -> dict:
     """Each handler's cold import (the shipped layout, as `import_ratio`'s `shipped`) + its first
     event (a realistic one, against moto's server) /
     `import boto3` + creating the clients the handler uses; interleaved, median of `rounds`.
@@ -617,11 +617,11 @@ def first_event_ratio(rounds: int = 5) -> dict:
                 return events.ws_message_event(connection=c2, body=body, route_key="report")
             return {"room": code, "phase": 0, "at": int(time.time())}
 
-        ratios: dict[str, list[float]] = {h: [] for h in HANDLERS}
-        firsts: dict[str, list[float]] = {h: [] for h in HANDLERS}
+        ratios: dict[str, list[float]] = {h: [] for h in handlers}
+        firsts: dict[str, list[float]] = {h: [] for h in handlers}
         bases = []
         for i in range(rounds):
-            for h in HANDLERS:
+            for h in handlers:
                 stdin = json.dumps(fixture(h, i))
                 base = _child(_CLIENTS, env)
                 bases.append(base)
@@ -654,7 +654,7 @@ def first_event_ratio(rounds: int = 5) -> dict:
     }
 
 
-def spectator_fanout(played: tuple, counts=(0, 20)) -> dict:
+def spectator_fanout(played: tuple, counts=(0, 20), players: int = 12) -> dict:
     """The same scripted 12-player game with 0 and 20 spectators (the default cap): pushes,
     WebSocket messages out and what they cost (docs/operations.md, "Spectators"). `played`:
     (bench, info) of that game without spectators, played already by `run`."""
@@ -668,7 +668,7 @@ def spectator_fanout(played: tuple, counts=(0, 20)) -> dict:
                 template.create_table(ddb, os.environ["TABLE_NAME"])
                 boto3.client("scheduler").create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
                 bench = Bench()
-                info = bench.play(12, spectators=k)
+                info = bench.play(players, spectators=k)
         acts = bench.per_action
         pushes = sum(a["pushes"] for a in acts)
         messages = sum(math.ceil(s / 32768) for s in bench.gw.sizes)
@@ -679,7 +679,7 @@ def spectator_fanout(played: tuple, counts=(0, 20)) -> dict:
             "pushes_per_action": round(pushes / len(acts), 2),
             "ws_messages_out": messages,
             "ws_message_cost_usd": round(messages * PRICE["ws_message"], 6),
-            "ws_connection_minute_cost_usd": round((12 + k) * minutes * PRICE["ws_connection_minute"], 6),
+            "ws_connection_minute_cost_usd": round((players + k) * minutes * PRICE["ws_connection_minute"], 6),
         }
     return out
 
@@ -697,15 +697,17 @@ def main(argv: list[str] | None = None) -> None:
     real_stdout = sys.stdout
     sys.stdout = sys.stderr  # Powertools may print EMF metrics; stdout carries only the result
     try:
-        out = run(rounds=1 if quick else 5, spectators=QUICK_SPECTATORS if quick else 20)
+        out = run(**QUICK) if quick else run()
     finally:
         sys.stdout = real_stdout
     print(json.dumps(out))
 
 
-# `--quick` (the test that keeps this script running, tests/bench/test_backend_bench.py): one
-# round of each cold-start figure, and the spectator fan-out with 2 spectators instead of 20
-QUICK_SPECTATORS = 2
+# `--quick` (the test that keeps this script running, tests/bench/test_backend_bench.py): every
+# figure from a run small enough for seconds, not a measurement: a 4-player game (the fewest
+# classic seats) and the fan-out's second with 2 spectators, long games of 2 days, one round of
+# the cold-start figures for one handler (`make bench` runs the full figures).
+QUICK = {"players": 4, "rounds": 1, "spectators": 2, "days": 2, "handlers": ("ws_default",)}
 
 
 def memory_sizes(own_cpu_s: float, actions: int, calls: int, invocations: int, other_cost: float) -> dict:
@@ -732,15 +734,17 @@ def memory_sizes(own_cpu_s: float, actions: int, calls: int, invocations: int, o
     return out
 
 
-def run(rounds: int = 5, spectators: int = 20) -> dict:
-    """Every figure; `rounds` of the cold-start measurements; `spectators`: the fan-out's second
-    game has that many."""
+def run(
+    rounds: int = 5, spectators: int = 20, players: int = 12, days: int = 30, handlers: tuple[str, ...] = HANDLERS
+) -> dict:
+    """Every figure; `players` in the scripted game; `rounds` of the cold-start measurements of
+    `handlers`; `spectators`: the fan-out's second game has that many; long games of `days`."""
     with mock_aws():
         ddb = boto3.client("dynamodb")
         template.create_table(ddb, os.environ["TABLE_NAME"])
         boto3.client("scheduler").create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
         bench = Bench()
-        info = bench.play(12)
+        info = bench.play(players)
         calls = list(bench.rec.calls)
         handler_s = bench.handler_s
     raw_s = bench.replay_seconds(calls)
@@ -795,11 +799,11 @@ def run(rounds: int = 5, spectators: int = 20) -> dict:
     }
     total_cost = sum(cost.values())
     by_memory = memory_sizes(own_cpu_s, n, len(calls), invocations, total_cost - cost["lambda_compute"])
-    long_game = long_game_item_bytes()
-    city = long_game_item_bytes(16, 30, "city")
-    imports = import_ratio(rounds)
-    first_events = first_event_ratio(rounds)
-    fanout = spectator_fanout((bench, info), counts=(0, spectators))
+    long_game = long_game_item_bytes(days=days)
+    city = long_game_item_bytes(16, days, "city")
+    imports = import_ratio(rounds, handlers)
+    first_events = first_event_ratio(rounds, handlers)
+    fanout = spectator_fanout((bench, info), counts=(0, spectators), players=players)
 
     out = {
         "game": {

@@ -14,10 +14,18 @@ from its send to the moment the LAST connection it posted a view to has received
 changed has its new view". A refusal is timed to its error frame (matched by `id`). No
 attribution by time window or by the room's highest version.
 
-    .venv/bin/python bench/e2e.py                 # 20 rooms x 12 players
-    .venv/bin/python bench/e2e.py --quick         # 2 rooms x 6 players, 15 s: does it run
+    .venv/bin/python bench/e2e.py                 # a sweep: 1, 5 and 20 rooms x 12 players
+    .venv/bin/python bench/e2e.py --rooms 20      # one load
+    .venv/bin/python bench/e2e.py --quick         # 1 then 2 rooms x 4 players, 6 s each: does it run
 
-Prints ONE JSON object:
+Each load of the sweep runs on a stack of its own. Prints ONE JSON object: the figures of the
+heaviest load (below), and
+  sweep                             each load's headline figures (rooms, p50_ms, p99_ms,
+                                    baseline_p99_ms, ratio_p99, phase-end lateness, actions_per_s,
+                                    p99_vs_lightest: its p99_ms / the lightest load's)
+  bend                              where latency bends: the fewest rooms whose p99_ms is more than
+                                    BEND times the lightest load's (None: it never did)
+The figures of the heaviest load:
   method                            this paragraph, in one line
   rooms, players, actions           what ran (actions = frames whose invocation posted a view)
   p50_ms, p99_ms                    frame sent -> every view it posted received
@@ -443,9 +451,25 @@ def _r(x: float | None, nd: int = 1) -> float | None:
     return None if x is None else round(x, nd)
 
 
+# A load "bends" latency where its p99 exceeds this many times the lightest load's.
+BEND = 2.0
+
+
+def sweep_summary(levels: list[dict]) -> dict:
+    """`sweep` and `bend` of the output from each load's figures (lightest first)."""
+    ref = levels[0]["p99_ms"]
+    keys = ("rooms", "players", "actions", "p50_ms", "p99_ms", "baseline_p99_ms", "ratio_p99",
+            "phase_end_lateness_p99_s", "actions_per_s", "load")
+    sweep = [{**{k: lv[k] for k in keys}, "p99_vs_lightest": _r(lv["p99_ms"] / ref, 2) if ref and lv["p99_ms"] else None}
+             for lv in levels]
+    bent = next((lv["rooms"] for lv in sweep if (lv["p99_vs_lightest"] or 0) > BEND), None)
+    return {"sweep": sweep, "bend": {"rooms": bent, "rule": f"the fewest rooms whose p99_ms > {BEND} x "
+                                                            f"the lightest load's ({levels[0]['rooms']} rooms)"}}
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--rooms", type=int, default=20)
+    p.add_argument("--rooms", default="1,5,20", help="the loads to sweep, lightest first (rooms, comma-separated)")
     p.add_argument("--players", type=int, default=12)
     p.add_argument("--time-scale", type=float, default=5.0)
     p.add_argument("--duration", type=float, default=90.0, help="real seconds of play at most")
@@ -456,24 +480,28 @@ def main() -> int:
     p.add_argument("--url", help="bench a running stack (started with --echo-route --trace-posts) instead")
     p.add_argument("--debug", action="store_true", help="explain late phase ends on stderr")
     p.add_argument("--quick", action="store_true",
-                   help="2 rooms x 6 players for 15 s at time scale 20: checks it runs (tests/bench)")
+                   help="1 then 2 rooms x 4 players for 6 s each at time scale 20: checks it runs (tests/bench)")
     a = p.parse_args()
+    loads = sorted(int(n) for n in a.rooms.split(","))
     if a.quick:
-        a.rooms, a.players, a.duration, a.time_scale, a.echo_interval = 2, 6, 15.0, 20.0, 0.5
+        loads, a.players, a.duration, a.time_scale, a.echo_interval = [1, 2], 4, 6.0, 20.0, 0.5
+        a.containers = 2
     global DEBUG
     DEBUG = a.debug
-    stack = None
-    url = a.url
-    if url is None:
-        stack = start_stack("--echo-route", "--trace-posts", "--containers", str(a.containers),
-                            time_scale=a.time_scale)
-        url = stack.url
-    try:
-        out = asyncio.run(bench(url, a.rooms, a.players, a.duration, a.echo_interval, a.think))
-    finally:
-        if stack is not None:
-            stack.stop()
-    print(json.dumps(out), flush=True)
+    levels = []
+    for n_rooms in loads:
+        stack = None
+        url = a.url
+        if url is None:
+            stack = start_stack("--echo-route", "--trace-posts", "--containers", str(a.containers),
+                                time_scale=a.time_scale)
+            url = stack.url
+        try:
+            levels.append(asyncio.run(bench(url, n_rooms, a.players, a.duration, a.echo_interval, a.think)))
+        finally:
+            if stack is not None:
+                stack.stop()
+    print(json.dumps({**levels[-1], **sweep_summary(levels)}), flush=True)
     return 0
 
 

@@ -4,7 +4,7 @@ Prints ONE JSON object: frames sent, replies, refusals, internal errors, invalid
 replies, refusals that changed the stored room, the codes seen, and the wall time.
 
     .venv/bin/python bench/fuzz.py [FRAMES] [SEED]      # default 30000 frames, seed 1; 100000 for a soak
-    .venv/bin/python bench/fuzz.py --quick              # 300 frames: does it run
+    .venv/bin/python bench/fuzz.py --quick              # 100 frames: does it run
 
 Not part of the pass/fail suite (`make test` runs the same test with 10,000 frames).
 """
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def main() -> None:
     args = [a for a in sys.argv[1:] if a != "--quick"]
     quick = len(args) < len(sys.argv) - 1
-    frames = int(args[0]) if args else (300 if quick else 30_000)
+    frames = int(args[0]) if args else (100 if quick else 30_000)
     seed = int(args[1]) if len(args) > 1 else 1
     env = {**os.environ, "FUZZ_FRAMES": str(frames), "FUZZ_SEED": str(seed)}
     started = time.monotonic()

@@ -129,10 +129,11 @@ def main() -> int:
     p.add_argument("--bots", type=int, default=5, help="bots beside the host")
     p.add_argument("--time-scale", type=float, default=30.0)
     p.add_argument("--game-timeout", type=float, default=120.0, help="real seconds per game at most")
-    p.add_argument("--quick", action="store_true", help="3 games, the first reading after 1: does it run")
+    p.add_argument("--quick", action="store_true",
+                   help="2 games of 4 seats at time scale 60, the first reading after 1: does it run")
     a = p.parse_args()
     if a.quick:
-        a.games, a.first, a.parallel = 3, 1, 3
+        a.games, a.first, a.parallel, a.bots, a.time_scale = 2, 1, 2, 3, 60.0
     stack = start_stack("--time-scale", str(a.time_scale))
     readings: dict[str, float] = {}
     t0 = time.monotonic()

@@ -7,6 +7,8 @@
 - `harness.clock`: `Clock`, a settable server clock that replaces `service.clock.now`;
 - `harness.emulator`: `with_fixes(monkeypatch)`, moto with the offline stack's emulator fixes for
   one test (the functions tier's `aws`, the contract tier's stack, tests/functions/test_moto_fixes.py);
+  `Account`, one moto account (table, schedule group) a test session shares (the functions and
+  contract tiers' fixtures);
 - `harness.stack`: the one launcher of the offline stack (`local.process`), re-exported, with
   its manual clock (`start_stack(manual_clock=True).step(...)`).
 

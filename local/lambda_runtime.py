@@ -11,6 +11,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
 import uuid
@@ -98,6 +99,9 @@ def _container_init(paths: list[str], specs: dict[str, str], region: str, timeou
     """A cold start: import every handler once (their boto3 clients live as long as the process)."""
     # Ctrl-C reaches the whole process group; the gateway process stops the containers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A gateway killed outright (SIGKILL: a bench stopped by a timeout) cannot stop them: each
+    # container exits once its gateway is gone rather than idle for ever.
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True, name="parent-watch").start()
     for path in reversed(paths):
         if path not in sys.path:
             sys.path.insert(0, path)
@@ -107,6 +111,13 @@ def _container_init(paths: list[str], specs: dict[str, str], region: str, timeou
             _container["loaded"][name] = load_handler(spec)
         except Exception:  # noqa: BLE001 - reported when the route is called
             logging.getLogger("local.lambda").exception("container: cannot import %s", spec)
+
+
+def _exit_with_parent(parent: int, every: float = 0.5) -> None:
+    """Exit this process once `parent` is gone (the orphan is adopted: `os.getppid` changes)."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(0)
 
 
 def new_trace_id() -> str:

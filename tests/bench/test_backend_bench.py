@@ -1,5 +1,6 @@
-"""bench/backend.py keeps running: its quick mode (one round of each cold-start figure) runs in
-a subprocess, and its one JSON line has every figure, for every handler. Never a time."""
+"""bench/backend.py keeps running: its quick mode (every figure from a small run: a 4-player game,
+one handler's cold start) runs in a subprocess, and its one JSON line has every figure. Never a
+time. The full figures, every handler's, are `make bench`'s."""
 
 from __future__ import annotations
 
@@ -9,10 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
-HANDLERS = {"rest", "ws_connect", "ws_disconnect", "ws_default", "ws_report", "timer"}
+QUICK_HANDLERS = {"ws_default"}  # bench/backend.py QUICK
 FIGURES = {
     "game", "aws_calls_per_action", "aws_calls_per_action_by_operation", "floor_calls_per_action",
     "calls_over_floor_per_action", "scans", "pushes_per_action", "changed_views_per_action",
@@ -25,21 +24,20 @@ FIGURES = {
 }  # fmt: skip
 
 
-@pytest.mark.timeout(1500)  # a cold interpreter per figure: minutes on a busy machine
 def test_the_backend_bench_runs_and_reports_every_figure():
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_ENDPOINT_URL", "POWERTOOLS_"))}
     out = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "backend.py"), "--quick"],
-        capture_output=True, text=True, env=env, cwd=ROOT, timeout=1500,
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=240,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr[-3000:]
     figures = json.loads(out.stdout.strip().splitlines()[-1])
     assert set(figures) == FIGURES
     for key in ("import_ratio_by_handler", "import_ratio_shipped_by_handler"):
-        assert set(figures[key]) == HANDLERS, key
-    assert set(figures["first_event"]["by_handler"]) == HANDLERS
+        assert set(figures[key]) == QUICK_HANDLERS, key
+    assert set(figures["first_event"]["by_handler"]) == QUICK_HANDLERS
     assert set(figures["first_event"]) >= {"by_handler", "first_event_s", "boto3_and_clients_s", "max"}
-    assert figures["scans"] == 0 and figures["game"]["players"] == 12
+    assert figures["scans"] == 0 and figures["game"]["players"] == 4 and figures["game"]["actions"] > 0
     # per-action latency and the game's cost at each compared memory size (docs/operations.md,
     # "Memory size"): more memory, a larger vCPU share, less of the handler's own time
     sizes = figures["memory_sizes"]

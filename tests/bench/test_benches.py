@@ -39,6 +39,10 @@ def test_e2e_bench_quick_times_actions_by_their_frames():
     assert out["untraced"] == 0 and out["sockets_known"] == out["players"], out
     assert out["missing_views"] == 0 and out["version_gaps"] == 0, out
     assert out["pushes_by_cause"].get("action", 0) > 0, out
+    # the sweep: each load's headline figures, lightest first, and where latency bends
+    assert [lv["rooms"] for lv in out["sweep"]] == [1, 2], out["sweep"]
+    assert all(lv["actions"] > 0 and lv["p99_ms"] is not None for lv in out["sweep"]), out["sweep"]
+    assert out["sweep"][0]["p99_vs_lightest"] == 1.0 and set(out["bend"]) == {"rooms", "rule"}, out
 
 
 def test_a_view_that_arrives_after_a_newer_one_is_late_and_a_version_never_received_is_a_gap():

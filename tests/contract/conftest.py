@@ -9,7 +9,6 @@ a fake gateway that records pushes, a step clock.
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 from collections.abc import Iterator
@@ -22,13 +21,10 @@ from harness import env
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "functions"))
 env.apply()  # before boto3 and the handlers are imported
 
-import boto3  # noqa: E402
 import registry  # noqa: E402
 from fnkit import Api, Clock, FakeGateway  # noqa: E402
-from moto import mock_aws  # noqa: E402
 
 from harness import wiring  # noqa: E402
-from local import template  # noqa: E402
 from service import clock, config, fairness  # noqa: E402
 
 
@@ -53,21 +49,18 @@ def room_seeds(monkeypatch, request):
 
 
 @pytest.fixture
-def api(monkeypatch) -> Iterator[Api]:
+def api(monkeypatch, account) -> Iterator[Api]:
     """A room-level driver over the real handlers, on moto, a fake gateway and a step clock."""
     c = Clock()
     monkeypatch.setattr(clock, "now", c)
-    with mock_aws():
-        ddb = boto3.client("dynamodb")
-        template.create_table(ddb, os.environ["TABLE_NAME"])
-        boto3.client("scheduler").create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
-        gateway = FakeGateway()
-        service = config.build_service(gateway=gateway)
-        undo = wiring.inject(service)  # in place of the handlers' own (harness/wiring.py)
-        try:
-            yield Api(service, gateway, c)
-        finally:
-            undo()
+    gateway = FakeGateway()
+    service = config.build_service(gateway=gateway)
+    undo = wiring.inject(service)  # in place of the handlers' own (harness/wiring.py)
+    try:
+        yield Api(service, gateway, c)
+    finally:
+        undo()
+        account.forget_connections()
 
 
 def pytest_configure(config):

@@ -4,7 +4,6 @@ gateway that records pushes (moto's management API cannot answer Gone), a contro
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -13,13 +12,10 @@ from harness import env  # noqa: E402 - stdlib only: before boto3 and the handle
 
 env.apply()
 
-import boto3  # noqa: E402
 from fnkit import Api, Clock, FakeGateway  # noqa: E402
-from moto import mock_aws  # noqa: E402
 
 from harness import wiring  # noqa: E402
 from harness.emulator import with_fixes  # noqa: E402
-from local import template  # noqa: E402
 from service import clock, config, fairness  # noqa: E402
 
 
@@ -40,17 +36,17 @@ def fake_clock(monkeypatch) -> Clock:
 
 
 @pytest.fixture
-def aws(request, monkeypatch):
+def aws(request, monkeypatch, account):
     """moto with the offline stack's fixes (local/moto_fixes.py: emulator only, the handlers
     are untouched; `make dev` runs on the same), about twice as fast; a test marked
-    `plain_moto` gets moto as released."""
+    `plain_moto` gets moto as released, one marked `fresh_aws` an account of its own (an
+    empty table and schedule group, no queues)."""
     if request.node.get_closest_marker("plain_moto") is None:
         with_fixes(monkeypatch)  # plain moto again after the test
-    with mock_aws():
-        ddb = boto3.client("dynamodb")
-        template.create_table(ddb, os.environ["TABLE_NAME"])
-        boto3.client("scheduler").create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
-        yield ddb
+    if request.node.get_closest_marker("fresh_aws") is not None:
+        account.restart()
+    yield account.ddb
+    account.forget_connections()
 
 
 @pytest.fixture

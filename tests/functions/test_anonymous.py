@@ -52,6 +52,7 @@ def report(api, conn_id: str, frame: dict) -> None:
     assert ws_report.handler(ws_event("report", conn_id, body=body), CTX)["statusCode"] == 200
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("preset", ["classic", "city", "original"])
 def test_an_anonymous_game_sends_no_real_name_nor_lobby_id_until_the_end(api, preset):
     lobby_ids = anonymous_room(api, preset)

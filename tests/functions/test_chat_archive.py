@@ -368,6 +368,7 @@ def test_chat_log_pages_are_limited_per_connection(long_game):
     assert api.gw.last(conn, "chatLog") is not None
 
 
+@pytest.mark.whole_game
 def test_after_game_chat_is_bounded_in_lines_and_time_and_archives_nothing(long_game):
     """After the end the day channel stayed writable for good: every 25 lines another archive
     item, every line 24 h more for the room. Now at most POST_GAME_CHAT_LINES lines within

@@ -16,6 +16,7 @@ from ops import timers as ops_timers
 from service import timers
 
 DLQ_NAME = "mafia-test-timer-dlq"
+pytestmark = pytest.mark.fresh_aws  # the queue by its name: empty for each test
 
 
 @pytest.fixture

@@ -231,6 +231,7 @@ class Fuzzer:
         assert self.room["status"] == "ended", "the game could not be played to the end"
 
 
+@pytest.mark.whole_game
 def test_hostile_frames_get_clean_refusals_and_the_game_still_ends(api):
     tally = Tally()
     seed = SEED

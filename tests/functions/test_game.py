@@ -36,6 +36,7 @@ def play(api, n: int, seed: int, max_steps: int = 1500) -> int:
     return steps
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_whole_classic_game(api, seed):
     n = 8

@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parents[2]
 TABLE = os.environ["TABLE_NAME"]
 
 # moto as released (the `aws` fixture would patch it): the `patched` fixture installs the fixes
-pytestmark = pytest.mark.plain_moto
+pytestmark = [pytest.mark.plain_moto, pytest.mark.fresh_aws]  # and it counts what moto walks
 
 
 def _norm(name: str) -> str:

@@ -15,6 +15,9 @@ from service import reports
 
 DAY = 24 * 3600
 
+# reports of every room share a day partition (REPORTS#<day>), and one test scans the table
+pytestmark = pytest.mark.fresh_aws
+
 
 def report(api, conn_id: str, frame: dict) -> dict:
     """Send a report frame through the `report` route; the sender's answer frame."""

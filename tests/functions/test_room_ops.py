@@ -94,6 +94,7 @@ def test_start_deals_roles_and_each_player_sees_only_their_own(api):
     assert err(api, "cp1") == "already_started"
 
 
+@pytest.mark.fresh_aws  # lists the whole schedule group
 def test_start_arms_the_phase_timer(api):
     import boto3
 

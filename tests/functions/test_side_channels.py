@@ -248,6 +248,7 @@ def test_swapping_bots_hidden_roles_changes_no_frame_during_the_night(api, monke
     assert any(f["view"]["room"]["wakeAt"] is not None for _, f in dealt if f["type"] == "view")
 
 
+@pytest.mark.whole_game
 def test_wake_at_is_set_at_every_phase_start_whatever_the_viewers_role(api, monkeypatch):
     """Recorded over seeded bot games: for viewers of every role (a human seat among bots, and
     a spectator), whether `room.wakeAt` is set in the first frame of each phase, day and night.
@@ -394,6 +395,7 @@ def public_requests_cost(api, item: dict, t0: float, mafia_lines: int, dead_line
     return out
 
 
+@pytest.mark.whole_game
 def test_hidden_chat_volume_changes_no_public_requests_dynamodb_calls(night):
     """Two games identical but for how much the mafia (at night) and the dead (by day) wrote,
     enough to overflow their windows and fill archive batches: every request of the living

@@ -17,7 +17,6 @@ from urllib.parse import urljoin
 
 import boto3
 import pytest
-from moto import mock_aws
 
 from local.lambda_runtime import LambdaContext
 from sitedeploy import handler as site
@@ -25,6 +24,7 @@ from sitedeploy import handler as site
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"
 BUCKET = "mafia-test-web"
+pytestmark = pytest.mark.fresh_aws  # its own bucket, nothing left by another test
 CONFIG = {"apiUrl": "/api", "wsUrl": "wss://abc.execute-api.us-east-1.amazonaws.com/prod"}
 FUNCTION_ARN = "arn:aws:lambda:us-east-1:123456789012:function:mafia-test-site-deploy"
 ROOT_FILES = {"index.html", "sw.js", "manifest.webmanifest"}
@@ -65,12 +65,11 @@ def answers():
 
 
 @pytest.fixture
-def s3(monkeypatch):
-    with mock_aws():
-        client = boto3.client("s3")
-        client.create_bucket(Bucket=BUCKET)
-        monkeypatch.setattr(site, "s3_client", client)
-        yield client
+def s3(aws, monkeypatch):
+    client = boto3.client("s3")
+    client.create_bucket(Bucket=BUCKET)
+    monkeypatch.setattr(site, "s3_client", client)
+    return client
 
 
 def ctx() -> LambdaContext:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import boto3
+import pytest
 
 from service import timers
 
@@ -28,6 +29,7 @@ def test_late_timeout_ends_the_phase_once_and_a_duplicate_changes_nothing(api):
     assert api.item() == after
 
 
+@pytest.mark.fresh_aws  # lists the whole schedule group
 def test_early_timeout_changes_nothing_and_rearms_the_next_minute(api):
     api.start(4)
     state = api.state()
@@ -64,6 +66,7 @@ def test_timeout_for_a_lobby_or_unknown_room_is_harmless(api):
     assert timer.handler({"nonsense": True}, CTX) == {"outcome": "malformed"}
 
 
+@pytest.mark.fresh_aws  # lists the whole schedule group
 def test_every_phase_change_arms_exactly_one_new_schedule(api):
     api.start(4)
     assert len(schedules()) == 1

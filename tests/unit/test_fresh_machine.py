@@ -80,7 +80,7 @@ def test_make_test_runs_the_install_step_before_the_browser_tier():
         ["make", "-n", "test"], cwd=REPO, capture_output=True, text=True, timeout=60, check=True
     )
     lines = out.stdout.splitlines()
-    step = lines.index("scripts/ensure-browser.sh")
+    step = next(i for i, line in enumerate(lines) if "scripts/ensure-browser.sh" in line)
     assert step < next(i for i, line in enumerate(lines) if "pytest tests/browser" in line)
 
 
