@@ -135,6 +135,9 @@ checkov: $(CHECKOVENV)/.installed
 # The parts:
 # the Lambda handlers on moto, in process
 PART_handlers := $(BIN)/python -m pytest tests/functions
+# (the deploy rehearsal, tests/functions/test_rehearsal.py, translates in the SAM CLI's venv
+# and runs the built site deployer: the SAM build first, never beside it)
+part-handlers: build
 # the offline stack in subprocesses, real sockets
 PART_stack := $(BIN)/python -m pytest tests/e2e
 # each bench/ script's quick mode and its JSON (the figures: `make bench`)

@@ -296,10 +296,17 @@ def check_reply(tally: Tally, data: bytes | str, sent: str) -> dict | None:
         tally.invalid_json += 1
         tally.note(f"invalid JSON reply {str(data)[:120]!r} ({exc}) to {sent[:120]!r}")
         return None
-    if not isinstance(frame, dict) or frame.get("type") not in ("view", "error", "chatLog", "pong", "signal"):
+    if not isinstance(frame, dict) or frame.get("type") not in (
+        "view",
+        "error",
+        "chatLog",
+        "pong",
+        "signal",
+        "display",
+    ):
         tally.invalid_json += 1
         tally.note(
-            f"reply neither a view, a chat log page, a pong, a signal nor an error: {str(frame)[:120]} to {sent[:120]!r}"
+            f"reply neither a view, a chat log page, a pong, a signal, a display link nor an error: {str(frame)[:120]} to {sent[:120]!r}"
         )
         return None
     if frame["type"] == "error":

@@ -69,6 +69,10 @@ CORE: dict[str, Role] = {
     )
 }
 
+# The core role with no power and no team knowledge: how a seat whose role a viewer may not
+# know is judged (voice.py: a policy never depends on a hidden role).
+PLAIN = "citizen"
+
 # id -> the first declaration of that id (a core role, else the preset that built it first)
 ROLES: dict[str, Role] = dict(CORE)
 

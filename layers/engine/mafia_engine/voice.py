@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-PLAIN = "citizen"  # how a seat whose role is hidden is judged (a core role of every preset)
+from .roles import PLAIN  # how a seat whose role is hidden is judged (a core role of every preset)
 
 
 def off() -> dict:
