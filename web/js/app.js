@@ -17,6 +17,7 @@ import { clearSession, loadSession, takeSeatFromFragment } from "./session.js";
 import { setSound, soundOn, unlock } from "./sound.js";
 import { state } from "./store.js";
 import { TICK_MS, tick } from "./tick.js";
+import { redrawVoice } from "./voice/index.js";
 
 function boot() {
   registerServiceWorker();
@@ -27,10 +28,12 @@ function boot() {
   $("#lang-select").addEventListener("change", (e) => {
     setLang(e.target.value);
     rerenderAll();
+    redrawVoice(); // the voice bar lives outside the screens rerenderAll draws
   });
   $("#kid-toggle").addEventListener("change", (e) => {
     setKid(e.target.checked);
     rerenderAll();
+    redrawVoice();
   });
   $("#sound-btn").addEventListener("click", () => {
     setSound(!soundOn());

@@ -28,6 +28,7 @@ export function renderControls(mesh, view) {
     bar = h("section", { class: "voice-bar", id: "voice-bar", "aria-label": t("voice.title") });
     document.body.append(bar);
   }
+  bar.setAttribute("aria-label", t("voice.title")); // in the page's language now
   bar.hidden = !on;
   if (!on) return;
   const text = status(mesh);

@@ -22,6 +22,11 @@ export function voiceView(view) {
   renderControls(mesh, view);
 }
 
+/** Draw the controls again as they are (the language or the kid wording changed). */
+export function redrawVoice() {
+  renderControls(mesh, state.view);
+}
+
 /** A `signal` frame relayed by the server from another seat. */
 export function voiceSignal(frame) {
   mesh.signal(frame);
