@@ -21,8 +21,9 @@ function status(mesh) {
   return t("voice.status.speak", { n: speak });
 }
 
-/** Draw (or hide) the bar for `view`; announce the status when it changed. */
-export function renderControls(mesh, view) {
+/** Draw (or hide) the bar for `view`; announce the status when it changed (`quiet`: not when
+ * only the words changed, as after a language switch: the page announces nothing then). */
+export function renderControls(mesh, view, { quiet = false } = {}) {
   const on = Boolean(view && view.voice && view.voice.on && view.you);
   if (!bar) {
     bar = h("section", { class: "voice-bar", id: "voice-bar", "aria-label": t("voice.title") });
@@ -105,7 +106,7 @@ export function renderControls(mesh, view) {
     if (again) again.focus();
   }
   if (text !== last) {
-    if (last) announce(text);
+    if (last && !quiet) announce(text);
     last = text;
   }
   if (mesh.joined && !ticking) ticking = setInterval(() => markSpeaking(mesh), 200);

@@ -24,7 +24,7 @@ export function voiceView(view) {
 
 /** Draw the controls again as they are (the language or the kid wording changed). */
 export function redrawVoice() {
-  renderControls(mesh, state.view);
+  renderControls(mesh, state.view, { quiet: true });
 }
 
 /** A `signal` frame relayed by the server from another seat. */
