@@ -91,6 +91,10 @@ class Player:
     # ------------------------------------------------------------------ lobby
     def open(self, query: str = "") -> None:
         self.page.goto(self.url + query)
+        if "display=" not in query:
+            # the client's boot draws its first screen after the config arrives; a screen
+            # mounted before that would be drawn over
+            self.page.wait_for_selector("html[data-ready]", state="attached")
 
     def create(self, options: dict[str, str] | None = None) -> str:
         p = self.page

@@ -52,6 +52,9 @@ function boot() {
   });
   enterFirstRoom();
   setInterval(tick, TICK_MS);
+  // Wired: from here on nothing of the boot draws over the page (tests wait for this mark
+  // before they mount a scripted screen).
+  document.documentElement.dataset.ready = "1";
 }
 
 // A private link (seat in the fragment) seats this browser; else the seat kept for ?room.
