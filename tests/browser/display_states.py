@@ -8,7 +8,7 @@ from __future__ import annotations
 from mafia_engine import fairness
 
 from . import review_shots
-from .test_table_round2 import Scripted
+from .scripted import Scripted
 
 ORIGINAL = ["mafia", "godfather", "police", "citizen", "doctor", "citizen", "citizen", "citizen"]
 SALT = "5a17" * 8

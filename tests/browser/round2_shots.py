@@ -23,18 +23,15 @@ from .stack import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, REPO, Stack
 
 sys.path.insert(0, str(REPO / "layers" / "engine"))  # the engine, as review_shots.py reads it
 
+from .scripted import LOCALES, Scripted, draw, page_in  # noqa: E402
 from .test_table_round2 import (  # noqa: E402
     CITY_SIX,
-    DRAW,
     EXPANSION_14,
-    LOCALES,
     LONG,
     ORIGINAL_EIGHT,
     SMALL,
-    Scripted,
     add_bots,
     city_second_tie,
-    page_in,
 )
 from .ui import DESKTOP, MOBILE, Player  # noqa: E402
 
@@ -112,7 +109,7 @@ def drawn(browser, stack, out: Path, errors: list[str]) -> None:
         pl = page_in(browser, stack, lang, errors)
         # English for the one the table met in English: the original defense
         for name, g, viewer, show, click in games if lang != "en" else games[-1:]:
-            pl.page.evaluate(DRAW, ["game", g.view(viewer)])
+            draw(pl.page, "game", g.view(viewer))
             if click:
                 pl.page.click(click)
             shoot(pl, out, f"{name}-{lang}", show=show)

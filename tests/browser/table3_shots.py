@@ -23,9 +23,9 @@ from .stack import REPO, Stack
 
 sys.path.insert(0, str(REPO / "layers" / "engine"))  # the engine, as round2_shots.py reads it
 
+from .scripted import UPDATE, Scripted, draw, page_in  # noqa: E402
 from .test_substitutes import play_substitution  # noqa: E402
-from .test_table_round2 import DRAW, UPDATE, Scripted, page_in  # noqa: E402
-from .test_table_round3 import CLASSIC_SIX, DRAW_SEATED, classic_parity_by_vote  # noqa: E402
+from .test_table_round3 import CLASSIC_SIX, classic_parity_by_vote  # noqa: E402
 
 
 def one_language(browser, stack: Stack, lang: str, out: Path, errors: list[str]) -> None:
@@ -39,7 +39,7 @@ def one_language(browser, stack: Stack, lang: str, out: Path, errors: list[str])
     # the leave dialog, city with substitutes
     g = Scripted("city", CLASSIC_SIX, substitutes=True)
     g.until("night")
-    page.evaluate(DRAW_SEATED, ["game", g.view("p5")])
+    draw(page, "game", g.view("p5"), seated=True)
     page.evaluate("() => { document.querySelector('#seat-tools').open = true; }")
     page.click("#leave-game-btn")
     page.locator("#leave-expiry").wait_for()
@@ -50,14 +50,14 @@ def one_language(browser, stack: Stack, lang: str, out: Path, errors: list[str])
     g = Scripted("classic", CLASSIC_SIX)
     view = g.view("p1")
     page.evaluate("() => import('./js/game/phases.js').then((m) => m.resetPhaseMemory())")
-    page.evaluate(DRAW, ["game", view])
+    draw(page, "game", view)
     page.click("#reveal-role-btn")
     page.evaluate(UPDATE, view)
     page.locator("#role-goal").scroll_into_view_if_needed()
     save("role-goal")
 
     # the end: the winner and the cause
-    page.evaluate(DRAW, ["end", classic_parity_by_vote().view("p3")])
+    draw(page, "end", classic_parity_by_vote().view("p3"))
     page.evaluate("window.scrollTo(0, 0)")
     save("end-cause")
     pl.close()

@@ -1,55 +1,36 @@
 """Screen readers and keyboards: axe-core 4 on every screen a player meets, in every
 language, with 0 critical and 0 serious violations; phase changes reach the live region.
 
-One game per preset (a person and bots, driven as tests/browser/test_presets.py drives
-them). Each time a screen kind shows up that is not yet checked in some language, the test
-switches the language picker to that language and runs axe: the screen kinds that come
-every day (night, vote) are checked on the first day they pass, the rare ones (defense,
-the end) in all three languages at once. Single-device screens are checked in one game of
-their own (untimed, so nothing races the checks).
+Each screen comes from a scripted engine state (tests/browser/scripted.py): the engine plays
+a game of the preset with chosen roles (the host, p1, a person; the other seats bots, as a
+person's game against bots is), and the view arrives as the app's frames do (`show`), so
+axe reads the whole page a player would: the top bar, the day or night tone, the news
+cards, the host's and the seat's tools. Every screen of every preset is checked in Korean,
+Russian and English: home, the lobby, the role reveal, the role card, each night duty's
+panel, the day's phases (greeting, discussion, speeches, vote, defense, confirmation, last
+word), a dead player's day, the end, and the sheets (rules, notes).
 
-Every game runs on the manual clock (`stack`, tests/browser/conftest.py): game time
-stands still while axe runs. Once the screen's checks are done and the panel asks the person
-nothing, the test moves the clock a second and nudges the room through the page's socket
-(`Link`), so each step can end one phase at most and the page shows it before the next
-step: no phase ends under a check and none passes unchecked, however busy the machine is."""
+The single-device screens come from a game of their own on the offline stack (the device
+holds every seat's socket)."""
 
 from __future__ import annotations
 
 import re
-import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import pytest
 from playwright.sync_api import expect
 
 from .axe import AXE_JS, MISSING_AXE, audit, blocking, record
+from .scripted import Scripted, lobby_view, page_in, show
 from .test_device import Table
-from .test_presets import IDLE_CHECKS, RECORD_PHASES_JS, answer_once, create_room
-from .ui import Link, Player, end_phase, room_phase, seat_everyone, start_and_learn_roles
+from .ui import Player
 
 LANGS = ("ko", "ru", "en")
-LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
-NAMES = {"ko": "민지", "ru": "Аня", "en": "Ann"}
-# On the manual clock a phase lasts until the test steps past it, so these lengths only
-# set the bots' planned moves against the deadlines; the person still ends discussions early.
-OPTIONS = {
-    "classic": {"firstPhase": "night", "discussionMin": "30", "discussionMax": "30", "voteSeconds": "30",
-                "defenseSeconds": "30", "confirmSeconds": "30", "nightSeconds": "30"},
-    "city": {"roleRevealSeconds": "30", "nightSeconds": "30", "discussionSeconds": "30",
-             "voteSeconds": "30", "defenseSeconds": "30"},
-    "original": {"roleRevealSeconds": "30", "nightSeconds": "30", "speechSeconds": "20",
-                 "defenseSeconds": "30", "voteSeconds": "30", "lastWordSeconds": "10"},
-}
-BOTS = {"classic": 4, "city": 5, "original": 7}
-# The screens every game of the preset passes (the person nominates in `original`'s
-# speeches, so its trial always has a defense).
-MUST_SEE = {
-    "classic": {"home", "lobby", "role-card", "night", "discussion", "vote", "end", "rules"},
-    "city": {"home", "lobby", "role-card", "roleReveal", "night", "discussion", "vote", "end", "rules"},
-    "original": {"home", "lobby", "role-card", "roleReveal", "night", "speech", "defense", "vote", "end", "rules"},
-}
-# A cap on one game's real time (about 30 axe runs and the stepped phases): a hang fails here.
-PLAY_SECONDS = 420
+# The person at p1 in each preset's test, named in the language the page opens in
+HOME_LANG = {"classic": "ko", "city": "ru", "original": "en"}
+PERSON = {"ko": "민지", "ru": "Аня", "en": "Ann"}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -58,118 +39,296 @@ def axe_installed():
         pytest.fail(MISSING_AXE, pytrace=False)
 
 
-class Checker:
-    """Runs axe on a page in each language once per screen kind; keeps what it found."""
+@dataclass
+class Screen:
+    """One screen to check: `view` drawn (None: home), `kind` the phase banner it must show
+    (None: no banner), `then` what the person does on it before the check (open a sheet)."""
 
-    def __init__(self, pl: Player, preset: str, home_lang: str) -> None:
-        self.pl = pl
-        self.preset = preset
-        self.lang = home_lang
-        self.seen: dict[str, set[str]] = {}  # screen kind -> languages checked
-        self.bad: list[str] = []
-
-    def set_lang(self, lang: str) -> None:
-        if lang != self.lang:
-            self.pl.page.select_option("#lang-select", lang)
-            expect(self.pl.page.locator("html")).to_have_attribute("lang", lang)
-            self.lang = lang
-
-    def check(self, kind: str, still=lambda: True) -> None:
-        """axe in every language not yet checked for `kind`; `still()` says the screen is
-        still that kind (a phase may end during a check: then the result counts for nothing)."""
-        for lang in sorted(set(LANGS) - self.seen.get(kind, set()), key=lambda x: x != self.lang):
-            if not still():
-                return
-            self.set_lang(lang)
-            found = audit(self.pl.page)
-            if not still():
-                return
-            where = f"{self.preset}/{kind}/{lang}"
-            record(where, found)
-            self.seen.setdefault(kind, set()).add(lang)
-            for v in blocking(found):
-                self.bad.append(f"{where}: {v['impact']} {v['id']} x{v['nodes']} {v['targets']}")
-
-    def missing(self, kinds: set[str]) -> dict[str, set[str]]:
-        return {k: set(LANGS) - self.seen.get(k, set()) for k in kinds if set(LANGS) - self.seen.get(k, set())}
+    name: str
+    view: dict | None
+    screen: str
+    kind: str | None = None
+    then: Callable | None = None
 
 
-def phase_kind(page) -> str | None:
-    return page.evaluate("() => document.querySelector('#phase-banner')?.dataset.kind || null")
+def role_card(page) -> None:
+    page.click("#my-role-btn")
+    expect(page.locator(".overlay .role-name")).to_be_visible()
 
 
-@pytest.mark.parametrize(("preset", "lang"), [("classic", "ko"), ("city", "ru"), ("original", "en")])
-def test_axe_finds_nothing_serious_on_any_screen(browser, stack, console_errors, preset, lang):
-    pl = Player(browser, stack.url, NAMES[lang], locale=LOCALES[lang], errors=console_errors)
-    page = pl.page
-    page.add_init_script(RECORD_PHASES_JS)  # every phase the page showed, for the failure messages
-    link = Link(page)
-    check = Checker(pl, preset, lang)
-    pl.open()
-    expect(page.locator("#create-btn")).to_be_visible()
-    check.check("home")
-    check.set_lang(lang)
-    create_room(pl, preset, OPTIONS[preset], BOTS[preset])  # opens the home page again, in `lang`
-    check.check("lobby")
-    check.set_lang(lang)
-    room = page.locator("#room-chip").inner_text().strip()
-    page.click("#start-btn")
-    expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
-
-    idle = 0
-    deadline = time.monotonic() + PLAY_SECONDS
-    while not page.locator("#end-title").count():
-        if time.monotonic() > deadline:
-            phases = [kind for kind, _ in page.evaluate("() => window.__phases")]
-            pytest.fail(f"{preset}: no end screen; checked {check.seen}; phases {phases}")
-        kind = phase_kind(page)
-        if kind:
-            # The clock stands still, but the person's last move may still end the phase
-            # during a check (its view on the way): then the check counts for nothing.
-            check.check(kind, still=lambda k=kind: phase_kind(page) == k)
-        if "role-card" in check.missing({"role-card"}) and page.locator("#my-role-btn:visible").count():
-            pl.dismiss_cards()
-            page.click("#my-role-btn")
-            if page.locator(".overlay .role-name").count():
-                check.check("role-card", still=lambda: page.locator(".overlay .role-name").count() > 0)
-            page.keyboard.press("Escape")
-        # Only on the screen just checked: a view that came during the checks is checked first.
-        if kind and answer_once(pl, kind) is not None:
-            idle = 0
-            continue
-        idle += 1
-        if idle < IDLE_CHECKS:
-            page.wait_for_timeout(100)  # the page may still be drawing the last push
-            continue
-        idle = 0
-        # This screen is checked and asks the person nothing: time moves on, once the page
-        # shows the room's phase (a view still on its way would meet a step before a check).
-        if kind is None or phase_kind(page) != kind or room_phase(stack.url, room) != kind:
-            continue
-        link.advance(stack)
-        idle = IDLE_CHECKS - 1  # the page has the answer's view: one look, then on
-
-    expect(page.locator("#end-title")).to_be_visible()
-    check.check("end")
+def rules_sheet(page) -> None:
     page.click("#rules-btn")
     expect(page.locator("#rules-roles li").first).to_be_visible()
-    check.check("rules")
-    page.keyboard.press("Escape")
+
+
+def notes_sheet(page) -> None:
+    page.locator(".note-btn").first.click()
+    expect(page.locator("#note-dialog")).to_be_visible()
+
+
+def home_with(preset: str):
+    def then(page) -> None:
+        page.select_option("#create-preset", preset)
+        details = page.locator(".home-details")
+        if details.get_attribute("open") is None:
+            details.locator("summary").click()
+        expect(page.locator("#home-opt-nightSeconds, #home-opt-speechSeconds").first).to_be_visible()
+
+    return then
+
+
+def sleep_all(g: Scripted) -> None:
+    for pid in g.living():
+        if g.kind == "night" and pid not in g.s["phase"]["done"]:
+            g.act("sleep", pid)
+
+
+def classic_screens(person: str) -> list[Screen]:
+    """Classic, 5 seats (1 mafia, police, doctor, 2 citizens), the rulebook's default start
+    with a greeting: night 1 the mafia kills p5; day 2 the town tries and executes the mafia."""
+    roles = ["citizen", "mafia", "police", "doctor", "citizen"]
+    g = Scripted("classic", roles, names=[person], bots=("p2", "p3", "p4", "p5"))
+    out = [Screen("lobby", lobby_view("classic", [person], bots=4), "lobby")]
+    out += [
+        Screen("roleReveal", g.view("p1"), "game", "roleReveal"),
+        Screen("role-card", g.view("p1"), "game", "roleReveal", role_card),
+    ]
+    g.until("greeting")
+    out.append(Screen("greeting", g.view("p1"), "game", "greeting"))
+    g.until("night")
+    out += [Screen(f"night-{g.role_of(p)}", g.view(p), "game", "night") for p in ("p1", "p2", "p3", "p4")]
+    g.act("mafiaTarget", "p2", target="p5")
+    g.act("investigate", "p3", target="p2")
+    g.act("heal", "p4", target="p4")
+    out.append(Screen("night-chosen-police", g.view("p3"), "game", "night"))
+    g.until("discussion")
+    out += [
+        Screen("discussion", g.view("p1"), "game", "discussion"),
+        Screen("discussion-police", g.view("p3"), "game", "discussion"),
+        Screen("discussion-dead", g.view("p5"), "game", "discussion"),
+        Screen("notes", g.view("p1"), "game", "discussion", notes_sheet),
+    ]
+    g.timeout()
+    out.append(Screen("vote", g.view("p1"), "game", "vote"))
+    for voter in ("p1", "p3", "p4"):
+        g.act("vote", voter, target="p2")
+    g.act("vote", "p2", target="p1")
+    out.append(Screen("vote-cast", g.view("p1"), "game", "vote"))
+    g.until("defense")
+    out += [
+        Screen("defense", g.view("p1"), "game", "defense"),
+        Screen("defense-accused", g.view("p2"), "game", "defense"),
+    ]
+    g.until("confirm")
+    out += [
+        Screen("confirm", g.view("p1"), "game", "confirm"),
+        Screen("confirm-accused", g.view("p2"), "game", "confirm"),
+    ]
+    for voter in ("p1", "p3", "p4"):
+        g.act("confirm", voter, choice="yes")
+    g.until("ended")
+    assert g.s["result"]["winner"] == "town"
+    out += [Screen("end", g.view("p1"), "end"), Screen("rules", g.view("p1"), "end", None, rules_sheet)]
+    return out
+
+
+def city_screens(person: str) -> list[Screen]:
+    """City, 6 seats (1 mafia, police, doctor, 3 citizens): night 1 the mafia kills p6; day
+    2's vote ties, both defend, the revote executes the mafia."""
+    roles = ["citizen", "mafia", "police", "doctor", "citizen", "citizen"]
+    g = Scripted("city", roles, names=[person], bots=("p2", "p3", "p4", "p5", "p6"))
+    out = [Screen("lobby", lobby_view("city", [person], bots=5), "lobby")]
+    out += [
+        Screen("roleReveal", g.view("p1"), "game", "roleReveal"),
+        Screen("role-card", g.view("p1"), "game", "roleReveal", role_card),
+    ]
+    g.until("night")
+    out += [Screen(f"night-{g.role_of(p)}", g.view(p), "game", "night") for p in ("p1", "p2", "p3", "p4")]
+    g.act("mafiaTarget", "p2", target="p6")
+    g.act("investigate", "p3", target="p2")
+    g.act("heal", "p4", target="p4")
+    g.until("discussion")
+    out += [
+        Screen("discussion", g.view("p1"), "game", "discussion"),
+        Screen("discussion-police", g.view("p3"), "game", "discussion"),
+        Screen("discussion-dead", g.view("p6"), "game", "discussion"),
+        Screen("notes", g.view("p1"), "game", "discussion", notes_sheet),
+    ]
+    g.timeout()
+    out.append(Screen("vote", g.view("p1"), "game", "vote"))
+    for voter, target in (("p1", "p2"), ("p3", "p2"), ("p2", "p4"), ("p5", "p4"), ("p4", "abstain")):
+        g.act("vote", voter, target=target)
+    assert g.kind == "defense", g.kind
+    out += [
+        Screen("defense", g.view("p1"), "game", "defense"),
+        Screen("defense-accused", g.view(g.s["phase"].get("accused") or "p2"), "game", "defense"),
+    ]
+    g.until("vote")
+    assert g.s["phase"]["round"] == 2
+    out.append(Screen("revote", g.view("p1"), "game", "vote"))
+    for voter in ("p1", "p3", "p4", "p5"):
+        g.act("vote", voter, target="p2")
+    g.until("ended")
+    assert g.s["result"]["winner"] == "town"
+    out += [Screen("end", g.view("p1"), "end"), Screen("rules", g.view("p1"), "end", None, rules_sheet)]
+    return out
+
+
+def original_screens(person: str) -> list[Screen]:
+    """Original, 8 seats (godfather, mafia, police, 5 citizens): day 1's speeches (no trial),
+    night 2 the mafia kills p5; day 2 p1 and p4 nominate the mafiosi, both defend, the vote
+    executes p3, who has a last word; the end comes after the next nights."""
+    roles = ["citizen", "godfather", "mafia", "police", "citizen", "citizen", "citizen", "citizen"]
+    g = Scripted("original", roles, names=[person], bots=tuple(f"p{i}" for i in range(2, 9)))
+    out = [Screen("lobby", lobby_view("original", [person], bots=7), "lobby")]
+    out += [
+        Screen("roleReveal", g.view("p1"), "game", "roleReveal"),
+        Screen("role-card", g.view("p1"), "game", "roleReveal", role_card),
+    ]
+    g.until("night")
+    out += [Screen(f"night-{g.role_of(p)}", g.view(p), "game", "night") for p in ("p1", "p2", "p3", "p4")]
+    sleep_all(g)
+    assert g.kind == "speech" and g.s["phase"]["speaker"] == "p1"
+    out.append(Screen("speech-own", g.view("p1"), "game", "speech"))
+    g.act("endTurn", "p1")
+    out.append(Screen("speech", g.view("p1"), "game", "speech"))
+    while g.kind == "speech":
+        g.act("endTurn", g.s["phase"]["speaker"])
+    g.until("night")
+    g.act("mafiaTarget", "p3", target="p5")
+    g.act("mafiaTarget", "p2", target="p5")
+    out.append(Screen("night-mafia-chosen", g.view("p3"), "game", "night"))
+    sleep_all(g)
+    assert g.kind == "speech" and g.s["phase"]["speaker"] == "p1"
+    out += [
+        Screen("speech-own-day2", g.view("p1"), "game", "speech"),
+        Screen("speech-dead", g.view("p5"), "game", "speech"),
+        Screen("notes", g.view("p1"), "game", "speech", notes_sheet),
+    ]
+    noms = {"p1": "p3", "p4": "p2"}
+    while g.kind == "speech":
+        sp = g.s["phase"]["speaker"]
+        g.act("nominate", sp, target=noms.get(sp))
+    assert g.kind == "defense" and g.s["phase"]["accused"] == "p3"
+    out += [
+        Screen("defense", g.view("p1"), "game", "defense"),
+        Screen("defense-accused", g.view("p3"), "game", "defense"),
+        Screen("defense-waiting-suspect", g.view("p2"), "game", "defense"),
+    ]
+    while g.kind == "defense":
+        g.act("endTurn", g.s["phase"]["accused"])
+    out.append(Screen("vote", g.view("p1"), "game", "vote"))
+    for voter in g.living():
+        g.act("vote", voter, target="p2" if voter == "p3" else "p3")
+    assert g.kind == "lastWord", g.kind
+    out += [
+        Screen("lastWord", g.view("p1"), "game", "lastWord"),
+        Screen("lastWord-own", g.view("p3"), "game", "lastWord"),
+    ]
+    g.act("endTurn", "p3")
+    for _ in range(40):  # the godfather alone against the town: the mafia kills, the town tries him
+        if g.kind == "ended":
+            break
+        if g.kind == "night":
+            g.act("mafiaTarget", "p2", target=next(p for p in g.living() if p not in ("p1", "p2")))
+            sleep_all(g)
+        elif g.kind == "speech":
+            sp = g.s["phase"]["speaker"]
+            g.act("nominate", sp, target=None if g.s["phase"]["nominations"] or sp == "p2" else "p2")
+        elif g.kind in ("defense", "lastWord"):
+            g.act("endTurn", g.s["phase"].get("accused") or g.s["phase"]["player"])
+        elif g.kind == "vote":
+            for voter in g.living():
+                g.act("vote", voter, target="p2" if voter != "p2" else "p1")
+        else:
+            g.timeout()
+    assert g.kind == "ended", g.kind
+    out += [Screen("end", g.view("p1"), "end"), Screen("rules", g.view("p1"), "end", None, rules_sheet)]
+    return out
+
+
+WALKS = {"classic": classic_screens, "city": city_screens, "original": original_screens}
+
+
+class Checker:
+    """Runs axe on the page in each language; keeps what it found."""
+
+    def __init__(self, pl: Player, preset: str) -> None:
+        self.pl = pl
+        self.preset = preset
+        self.bad: list[str] = []
+        self.seen: dict[str, set[str]] = {}  # screen -> languages checked
+
+    def set_lang(self, lang: str) -> None:
+        self.pl.page.select_option("#lang-select", lang)
+        expect(self.pl.page.locator("html")).to_have_attribute("lang", lang)
+
+    def check(self, name: str, lang: str) -> None:
+        found = audit(self.pl.page)
+        where = f"{self.preset}/{name}/{lang}"
+        record(where, found)
+        self.seen.setdefault(name, set()).add(lang)
+        for v in blocking(found):
+            self.bad.append(f"{where}: {v['impact']} {v['id']} x{v['nodes']} {v['targets']}")
+
+
+def put(page, s: Screen) -> None:
+    """Draw the screen `s` names, see it is the one asked for, and do what it asks first."""
+    drawn = show(page, s.view)
+    assert drawn == s.screen, (s.name, drawn)
+    banner = page.locator("#phase-banner")
+    if s.kind:
+        expect(banner).to_have_attribute("data-kind", s.kind)
+    if s.then:
+        s.then(page)
+
+
+@pytest.mark.parametrize("preset", ["classic", "city", "original"])
+def test_axe_finds_nothing_serious_on_any_screen(browser, stack, console_errors, preset):
+    home_lang = HOME_LANG[preset]
+    person = PERSON[home_lang]
+    pl = page_in(browser, stack, home_lang, console_errors, name=person)
+    page = pl.page
+    check = Checker(pl, preset)
+    screens = [Screen("home", None, "home", None, home_with(preset)), *WALKS[preset](person)]
+    for lang in sorted(LANGS, key=lambda x: x != home_lang):
+        check.set_lang(lang)
+        for s in screens:
+            put(page, s)
+            check.check(s.name, lang)
+            pl.check_no_keys()
+            page.keyboard.press("Escape")  # a sheet or card opened for the check closes
     assert not check.bad, "\n".join(check.bad)
-    phases = [kind for kind, _ in page.evaluate("() => window.__phases")]
-    assert not check.missing(MUST_SEE[preset]), f"screens not checked: {check.missing(MUST_SEE[preset])}; phases {phases}"
+    missing = {s.name: set(LANGS) - check.seen.get(s.name, set()) for s in screens}
+    assert not any(missing.values()), f"screens not checked: {missing}"
     pl.close()
 
 
-DEVICE_SCREENS = {"device-setup", "device-closed", "device-turn", "device-news", "device-discussion",
-                  "device-defense", "device-end"}
+DEVICE_SCREENS = {
+    "device-setup",
+    "device-closed",
+    "device-turn",
+    "device-news",
+    "device-discussion",
+    "device-defense",
+    "device-end",
+}
 
 
 def test_axe_finds_nothing_serious_in_single_device_mode(browser, stack, console_errors):
     # untimed: every phase ends when its last player confirms, so the clock is never stepped
     pl = Player(browser, stack.url, "Table", errors=console_errors)
     page = pl.page
-    check = Checker(pl, "device", "en")
+    check = Checker(pl, "device")
+    langs: dict[str, set[str]] = {}
+
+    def check_all(which: str) -> None:
+        for lang in set(LANGS) - langs.get(which, set()):
+            check.set_lang(lang)
+            check.check(which, lang)
+            langs.setdefault(which, set()).add(lang)
+        check.set_lang("en")
+
     pl.open()
     table = Table(page)
     # A tie on day 1 (as in test_device.py), so the defense screen comes too.
@@ -177,14 +336,12 @@ def test_axe_finds_nothing_serious_in_single_device_mode(browser, stack, console
     table.quiet_first_night = True
     page.click("#device-btn")
     expect(page.locator("#device-setup")).to_be_visible()
-    check.check("device-setup")
-    check.set_lang("en")
+    check_all("device-setup")
     page.reload()  # Table.start opens the setup itself
     expect(page.locator("#device-btn")).to_be_visible()
 
     def screen_hook(t: Table) -> None:
-        check.check("device-closed")
-        check.set_lang("en")
+        check_all("device-closed")
 
     # Table.play drives in English; each screen is checked in every language before it acts.
     original_screen = Table.screen
@@ -192,8 +349,7 @@ def test_axe_finds_nothing_serious_in_single_device_mode(browser, stack, console
     def screen(self: Table) -> str:
         which = original_screen(self)
         if which != "device-closed":
-            check.check(which)
-            check.set_lang("en")
+            check_all(which)
             which = original_screen(self)
         return which
 
@@ -207,9 +363,12 @@ def test_axe_finds_nothing_serious_in_single_device_mode(browser, stack, console
     page.click(".device-option >> nth=0")
     page.click("#device-confirm")
     table.play(on_handover=screen_hook)
-    check.check("device-end")
+    check_all("device-end")
     assert not check.bad, "\n".join(check.bad)
-    assert not check.missing(DEVICE_SCREENS), f"screens not checked: {check.missing(DEVICE_SCREENS)}"
+    missing = {
+        k: set(LANGS) - langs.get(k, set()) for k in DEVICE_SCREENS if set(LANGS) - langs.get(k, set())
+    }
+    assert not missing, f"screens not checked: {missing}"
     pl.close()
 
 
@@ -225,34 +384,40 @@ HEARD_JS = """() => {
 
 
 def test_live_region_says_the_phase_and_the_police_result(browser, stack, console_errors):
-    players = seat_everyone(browser, stack.url, ["Ann", "Bob", "Cat", "Dan", "Eve"], console_errors)
-    for pl in players:
-        pl.page.evaluate(HEARD_JS)
-    by_role = start_and_learn_roles(players)
-    mafia, doctor, police = by_role["mafia"][0], by_role["doctor"][0], by_role["police"][0]
-    victim = by_role["citizen"][0]
-    end_phase(stack, players[0], "roleReveal")  # the cards were read, not all tapped
-    for pl in players:
-        pl.wait_phase("night")
-    heard = lambda pl: pl.page.evaluate("() => window.__heard")  # noqa: E731
-    for pl in players:
-        expect(pl.page.locator("#announcer")).to_have_text("Night")
-    # a tile's accessible name is what it shows, and says it can be chosen
-    expect(police.page.get_by_role("button", name=re.compile(rf"^{mafia.name}\b.*choose$"))).to_be_enabled()
-    mafia.tap(victim.pid)
-    doctor.tap(doctor.pid)
-    police.tap(mafia.pid)
-    end_phase(stack, police, "night")  # the choices stand; the night ends at its deadline
-    for pl in players:
-        pl.wait_phase("discussion")
-    # the morning: the phase, and for the police alone what the check found
-    said = re.compile(rf"^Discussion\. Your finding: Night 1: {mafia.name} — mafia$")
-    expect(police.page.locator("#announcer")).to_have_text(said, timeout=10_000)
-    for pl in players:
-        if pl is not police:
-            expect(pl.page.locator("#announcer")).to_have_text("Discussion")
-            assert not any("finding" in h for h in heard(pl)), heard(pl)
-    said_then = heard(police)
-    assert "Night" in said_then and said.match(said_then[-1]), said_then
-    for pl in players:
-        pl.close()
+    """Classic, 5 seats: each seat's page gets the night's view, then the morning's, as its
+    socket would push them. Every page's live region says the phase; the police's alone adds
+    what the check found."""
+    g = Scripted("classic", ["mafia", "doctor", "police", "citizen", "citizen"], firstPhase="night")
+    mafia, doctor, police, victim = "p1", "p2", "p3", "p4"
+    g.until("night")
+    night = {pid: g.view(pid) for pid in g.ids}
+    g.act("mafiaTarget", mafia, target=victim)
+    g.act("heal", doctor, target=doctor)
+    g.act("investigate", police, target=mafia)
+    chosen = g.view(police)
+    g.until("discussion")
+    morning = {pid: g.view(pid) for pid in g.ids}
+    pl = page_in(browser, stack, "en", console_errors)
+    page = pl.page
+    page.evaluate(HEARD_JS)
+    heard = lambda: page.evaluate("() => window.__heard")  # noqa: E731
+    said = re.compile(rf"^Discussion\. Your finding: Night 1: {g.seat_name(mafia)} — mafia$")
+    for pid in g.ids:
+        page.evaluate("() => { window.__heard.length = 0; }")
+        show(page, night[pid])
+        expect(page.locator("#announcer")).to_have_text("Night")
+        if pid == police:
+            # a tile's accessible name is what it shows, and says it can be chosen
+            tile = page.get_by_role("button", name=re.compile(rf"^{g.seat_name(mafia)}\b.*choose$"))
+            expect(tile).to_be_enabled()
+            show(page, chosen, fresh=False)
+        show(page, morning[pid], fresh=False)  # the morning, on the same page
+        expect(page.locator("#phase-banner")).to_have_attribute("data-kind", "discussion")
+        if pid == police:
+            expect(page.locator("#announcer")).to_have_text(said)
+            said_then = heard()
+            assert "Night" in said_then and said.match(said_then[-1]), said_then
+        else:
+            expect(page.locator("#announcer")).to_have_text("Discussion")
+            assert not any("finding" in h for h in heard()), heard()
+    pl.close()

@@ -14,7 +14,8 @@ from playwright.sync_api import expect
 
 from .axe import audit, blocking
 from .display_states import ORIGINAL, states
-from .test_table_round2 import LOCALES, add_bots, name
+from .scripted import LOCALES, name
+from .test_table_round2 import add_bots
 from .ui import DESKTOP, Link, Player
 
 TV = {"width": 1920, "height": 1080}

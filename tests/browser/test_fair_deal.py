@@ -19,8 +19,9 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
+from .scripted import LOCALES
 from .stack import REPO
-from .test_table_round2 import LOCALES, add_bots
+from .test_table_round2 import add_bots
 from .ui import MOBILE, Player
 
 HOSTS = {"ko": "민준", "ru": "Анна", "en": "Ann"}

@@ -9,7 +9,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .axe import audit, blocking
-from .test_table_round2 import CITY_SIX, DRAW, UPDATE, Scripted, page_in
+from .scripted import UPDATE, Scripted, draw, page_in
+from .test_table_round2 import CITY_SIX
 
 WORDS = {"en": "In the room", "ko": "같은 방에서", "ru": "В одной комнате"}
 
@@ -43,7 +44,7 @@ def test_with_a_screen_the_phone_folds_the_table_and_keeps_the_task_and_the_vote
     pl = ready(browser, stack, lang, console_errors)
     page = pl.page
     page.evaluate("() => localStorage.removeItem('mafia.inroom')")
-    page.evaluate(DRAW, ["game", with_screens(g.view("p4"), 1)])
+    draw(page, "game", with_screens(g.view("p4"), 1))
     toggle = page.locator("#in-room-btn")
     expect(toggle).to_be_visible()
     expect(toggle).to_have_text(WORDS[lang])
@@ -103,7 +104,7 @@ def test_without_a_screen_there_is_no_in_the_room_toggle(browser, stack, console
     pl = ready(browser, stack, lang, console_errors)
     page = pl.page
     page.evaluate("() => localStorage.setItem('mafia.inroom', '1')")  # wanted, but no screen
-    page.evaluate(DRAW, ["game", with_screens(g.view("p4"), 0)])
+    draw(page, "game", with_screens(g.view("p4"), 0))
     expect(page.locator("#phase-title")).to_be_visible()
     expect(page.locator("#in-room-btn")).to_be_hidden()
     expect(page.locator(".players-panel")).to_be_visible()

@@ -9,92 +9,14 @@ Start, the end, a new game, long names), a person plays against the offline stac
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 
-import mafia_engine as me
-
+from .scripted import UPDATE, Scripted, draw, name, page_in
 from .ui import MOBILE, Link, Player, end_phase, foreign_words, has_class, screen_keys
 
-LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
-NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea", "Max", "Ned"]
 SMALL = {"width": 320, "height": 640}
-
-# Like review_shots.DRAW, and the mounted screen stays reachable (window.__screen) so a test
-# can hand it the next view, as the app does when a new view arrives.
-DRAW = """async ([screen, view]) => {
-  const m = await import(`./js/screens/${screen}.js`);
-  const main = document.querySelector('#main');
-  main.replaceChildren();
-  document.body.dataset.screen = screen;
-  const ctx = {state: {view}, send() {}, rerender() {}, toast() {}, goHome() {}, shareLink: () => ''};
-  window.__screen = m.mount(main, ctx);
-  window.__screen.update(view);
-}"""
-UPDATE = "(view) => window.__screen.update(view)"
-
-
-class Scripted:
-    """An engine game with chosen roles, played by the test; `view(pid)` is what that seat's
-    page receives (names, presence and the room block merged as functions/service/views.py does)."""
-
-    def __init__(self, preset: str, roles: list[str], **options) -> None:
-        self.ids = [f"p{i}" for i in range(1, len(roles) + 1)]
-        self.now = 0.0
-        s = me.new_game(self.ids, {"preset": preset, "kidSafeChat": False, **options}, seed=5)
-        for p, role in zip(s["players"], roles, strict=True):
-            p["role"] = role
-        self.s = s
-
-    @property
-    def kind(self) -> str:
-        return self.s["phase"]["kind"]
-
-    def act(self, typ: str, player: str | None = None, **payload) -> None:
-        self.now += 1.0
-        a = {"type": typ, **payload}
-        if player:
-            a["player"] = player
-        self.s = me.apply(self.s, a, self.now)
-
-    def timeout(self) -> None:
-        self.now = max(self.now, self.s["phase"]["endsAt"] or self.now)
-        self.s = me.apply(self.s, {"type": "phaseTimeout", "phase": self.s["seq"]}, self.now)
-
-    def until(self, kind: str) -> None:
-        for _ in range(30):
-            if self.kind == kind:
-                return
-            self.timeout()
-        raise AssertionError(f"never reached {kind}")
-
-    def living(self) -> list[str]:
-        return [p["id"] for p in self.s["players"] if p["alive"]]
-
-    def view(self, viewer: str | None) -> dict:
-        v = me.view(self.s, viewer)
-        for p in v["players"]:
-            p["name"] = NAMES[int(p["id"][1:]) - 1]
-            p["connected"] = True
-        v["serverNow"] = time.time()
-        v["clockRate"] = 1
-        v["room"] = {"code": "MAFIA", "host": "p1", "status": self.kind, "scores": {}, "wakeAt": None}
-        if v["phase"]["endsAt"] is not None:
-            v["phase"]["endsAt"] = v["serverNow"] + (v["phase"]["endsAt"] - self.now)
-        return v
-
-
-def page_in(browser, stack, lang: str, errors: list[str], viewport: dict | None = None) -> Player:
-    pl = Player(browser, stack.url, "Ann", viewport=viewport or MOBILE, locale=LOCALES[lang], errors=errors)
-    pl.open()
-    expect(pl.page.locator("html")).to_have_attribute("lang", lang)
-    return pl
-
-
-def name(pid: str) -> str:
-    return NAMES[int(pid[1:]) - 1]
 
 
 # ---------------------------------------------------------------- scripted games, drawn
@@ -127,7 +49,7 @@ def test_a_second_tie_says_nobody_leaves(browser, stack, console_errors, lang):
     g.timeout()
     assert g.kind == "night" and all(p["alive"] for p in g.s["players"])  # nobody left: the rule
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW, ["game", g.view("p6")])
+    draw(pl.page, "game", g.view("p6"))
     pl.page.click("#chat-tab-system")
     lines = pl.page.locator('#chat-log li[data-kind="voteResult"] .msg-text')
     expect(lines).to_have_count(2)
@@ -145,7 +67,7 @@ def test_a_second_tie_says_nobody_leaves(browser, stack, console_errors, lang):
 def test_city_revote_labels_the_first_rounds_bars_as_closed(browser, stack, console_errors, lang):
     g = city_second_tie()
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW, ["game", g.view("p6")])  # p6: not a candidate, votes in round 2
+    draw(pl.page, "game", g.view("p6"))  # p6: not a candidate, votes in round 2
     votes = pl.page.locator("#actions .votes")
     expect(votes).to_have_attribute("data-round", "past")
     expect(votes.locator("h3")).to_have_text({"ru": "Первый тур (закрыт)", "ko": "1차 투표 (마감)", "en": "First round (closed)"}[lang])
@@ -167,7 +89,7 @@ def test_city_discussion_counts_who_is_ready_to_vote(browser, stack, console_err
     g.act("readyEarly", "p3")
     g.act("readyEarly", "p6")
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW, ["game", g.view("p1")])
+    draw(pl.page, "game", g.view("p1"))
     text = {"ru": "Готовы к голосованию: 3 из 6", "en": "3 of 6 ready to vote"}[lang]
     expect(pl.page.locator("#ready-count")).to_have_text(text)
     pl.close()
@@ -187,7 +109,7 @@ def test_the_yakuza_and_the_ninja_see_their_chat_tab_named(browser, stack, conso
     for pid in ("p1", "p2"):  # the yakuza, the ninja
         view = g.view(pid)
         assert "yakuza" in view["channels"]["read"]
-        pl.page.evaluate(DRAW, ["game", view])
+        draw(pl.page, "game", view)
         expect(pl.page.locator("#chat-tab-yakuza")).to_have_text({"ru": "Якудза", "ko": "야쿠자", "en": "Yakuza"}[lang])
         assert screen_keys(pl.page) == set()
         assert foreign_words(pl.page, lang) == set()
@@ -220,7 +142,7 @@ def test_original_defense_says_whose_turn_it_is_and_what_the_others_may_do(brows
     }[lang]
     pl = page_in(browser, stack, lang, console_errors)
     for viewer, expected in zip(("p6", "p7", "p3"), words, strict=True):
-        pl.page.evaluate(DRAW, ["game", g.view(viewer)])
+        draw(pl.page, "game", g.view(viewer))
         hint = pl.page.locator("#phase-hint")
         expect(hint).to_contain_text(expected)
         # the waiting suspect is not told to defend now
@@ -238,7 +160,7 @@ def test_pause_resume_and_removal_at_night_read_night(browser, stack, console_er
     g.act("resume", "p1")
     g.act("remove", "p6")
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW, ["game", g.view("p2")])
+    draw(pl.page, "game", g.view("p2"))
     pl.page.click("#chat-tab-system")
     night = {"ru": "Ночь 1", "ko": "1일차 밤"}[lang]
     for kind in ("paused", "resumed", "death"):
@@ -266,7 +188,7 @@ def test_the_vote_brings_the_tiles_into_view_on_a_small_phone(browser, stack, co
         g.act("chat", g.living()[i % 6], channel="day", text=f"line {i}: who is it, then?")
     pl = page_in(browser, stack, "en", console_errors, viewport=SMALL)
     page = pl.page
-    page.evaluate(DRAW, ["game", g.view("p4")])
+    draw(page, "game", g.view("p4"))
     page.locator("#chat-input").scroll_into_view_if_needed()
     assert page.evaluate("window.scrollY") > 200
     g.timeout()

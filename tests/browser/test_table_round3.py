@@ -1,5 +1,5 @@
 """A real table, round three, each item in the language it was found in, from a
-scripted state: the engine plays a game with chosen roles (test_table_round2.py `Scripted`) and
+scripted state: the engine plays a game with chosen roles (tests/browser/scripted.py `Scripted`) and
 the real client modules draw one seat's view. The Join and the substitute's landing need the
 server's answers, so they are played on the offline stack (tests/browser/test_substitutes.py)."""
 
@@ -10,20 +10,8 @@ from playwright.sync_api import expect
 
 from mafia_engine import fairness
 
-from .test_table_round2 import DRAW, UPDATE, Scripted, name, page_in
+from .scripted import UPDATE, Scripted, draw, name, page_in
 from .ui import foreign_words, screen_keys
-
-# DRAW with a seat kept in this browser (the seat tools need its token), and the view at hand
-DRAW_SEATED = """async ([screen, view]) => {
-  const m = await import(`./js/screens/${screen}.js`);
-  const main = document.querySelector('#main');
-  main.replaceChildren();
-  document.body.dataset.screen = screen;
-  const session = view.you ? {room: 'MAFIA', token: 'tok', playerId: view.you.id} : null;
-  const ctx = {state: {view, session}, send() {}, rerender() {}, toast() {}, goHome() {}, leave() {}, shareLink: () => ''};
-  window.__screen = m.mount(main, ctx);
-  window.__screen.update(view);
-}"""
 
 CLASSIC_SIX = ["mafia", "mafia", "police", "doctor", "citizen", "citizen"]
 
@@ -72,7 +60,7 @@ def test_every_role_card_states_its_sides_goal(browser, stack, console_errors, l
     pl = page_in(browser, stack, lang, console_errors)
     for (_, viewer), words in GOALS.items():
         view = g.view(viewer)
-        pl.page.evaluate(DRAW, ["game", view])
+        draw(pl.page, "game", view)
         pl.page.click("#reveal-role-btn")
         pl.page.evaluate(UPDATE, view)  # the app redraws after the tap
         expect(pl.page.locator("#role-goal")).to_contain_text(words[lang])
@@ -87,7 +75,7 @@ def test_the_original_madman_card_says_he_wins_alone(browser, stack, console_err
     roles = ["mafia", "godfather", "police", "madman", "citizen", "citizen", "citizen", "citizen", "citizen"]
     g = Scripted("original", roles, expansion=True)
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW, ["game", g.view("p4")])
+    draw(pl.page, "game", g.view("p4"))
     pl.page.evaluate("(v) => import('./js/game/overlays.js').then((m) => m.showRoleCard(v))", g.view("p4"))
     words = {
         "ko": "오직 마지막 1명으로 살아남아야 승리합니다",
@@ -102,7 +90,7 @@ def test_the_end_names_the_winning_side_and_the_cause(browser, stack, console_er
     """ "The mafia wins!" with two citizens alive: the end now says it was parity, after the vote."""
     g = classic_parity_by_vote()
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW, ["end", g.view("p3")])
+    draw(pl.page, "end", g.view("p3"))
     expect(pl.page.locator("#end-title")).to_have_text(
         {"ko": "마피아 팀 승리!", "ru": "Победила мафия!", "en": "The mafia wins!"}[lang]
     )
@@ -127,7 +115,7 @@ def test_a_host_ended_game_loses_nobody_and_credits_the_replaced_player(browser,
     view = g.view("p2")
     view["room"]["substituted"] = [{"seat": 3, "player": "p3", "at": 1.0, "was": "Zed"}]
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW, ["end", view])
+    draw(pl.page, "end", view)
     expect(pl.page.locator("#end-cause")).to_have_text(
         {
             "ko": "어느 팀도 이기기 전에 방장이 게임을 끝냈습니다.",
@@ -164,7 +152,7 @@ def test_the_rules_sheet_says_how_each_side_wins(browser, stack, console_errors,
     ):
         g = Scripted(preset, roles)
         view = g.view("p5")
-        pl.page.evaluate(DRAW, ["game", view])
+        draw(pl.page, "game", view)
         pl.page.evaluate("(v) => import('./js/game/rules.js').then((m) => m.showRules(v))", view)
         sides = pl.page.locator("#rules-sides li")
         expect(sides).to_have_count(4)  # town, mafia, the draw rule, the host's end
@@ -183,7 +171,7 @@ def test_the_leave_dialog_with_substitutes_says_the_seat_stays_open(browser, sta
     for preset in ("city", "classic"):
         g = Scripted(preset, CLASSIC_SIX, substitutes=True)
         g.until("night")
-        pl.page.evaluate(DRAW_SEATED, ["game", g.view("p5")])
+        draw(pl.page, "game", g.view("p5"), seated=True)
         pl.page.evaluate("() => { document.querySelector('#seat-tools').open = true; }")
         pl.page.click("#leave-game-btn")
         what = pl.page.locator("#leave-what")
@@ -203,7 +191,7 @@ def test_the_leave_dialog_with_substitutes_says_the_seat_stays_open(browser, sta
     # without the option the rulebook's words stay
     g = Scripted("city", CLASSIC_SIX)
     g.until("night")
-    pl.page.evaluate(DRAW_SEATED, ["game", g.view("p5")])
+    draw(pl.page, "game", g.view("p5"), seated=True)
     pl.page.evaluate("() => { document.querySelector('#seat-tools').open = true; }")
     pl.page.click("#leave-game-btn")
     expect(pl.page.locator("#leave-expiry")).to_have_count(0)
@@ -219,11 +207,11 @@ def test_classic_end_discussion_shows_the_seat_already_ready(browser, stack, con
     g.until("discussion")
     g.act("readyEarly", "p5")
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW, ["game", g.view("p5")])
+    draw(pl.page, "game", g.view("p5"))
     btn = pl.page.locator("#ready-early-btn")
     expect(btn).to_be_disabled()
     expect(btn).to_have_text({"ru": "Ждём остальных…", "en": "Waiting for the others…"}[lang])
-    pl.page.evaluate(DRAW, ["game", g.view("p6")])  # a seat that has not pressed it
+    draw(pl.page, "game", g.view("p6"))  # a seat that has not pressed it
     expect(pl.page.locator("#ready-early-btn")).to_be_enabled()
     pl.close()
 
@@ -262,7 +250,7 @@ def test_the_sticky_header_stays_one_line_with_many_suspects(browser, stack, con
     g = original_many_suspects()
     n = len(g.s["phase"]["suspects"])
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW, ["game", g.view("p1")])
+    draw(pl.page, "game", g.view("p1"))
     sub = pl.page.locator("#phase-sub")
     expect(sub).to_have_text(
         {"ko": f"용의자 {n}명", "ru": f"Подозреваемых: {n}", "en": f"{n} suspects"}[lang]
@@ -315,19 +303,6 @@ def test_the_single_device_end_shows_the_cause_and_the_fair_deal(browser, stack,
 
 
 # ---------------------------------------------------------------- item 5: one name per seat
-# DRAW after the names pass the app gives every view (aliases, bots' names: game/aliases.js)
-DRAW_NAMED = """async ([screen, view]) => {
-  const a = await import('./js/game/aliases.js');
-  a.applyAliases(view);
-  const m = await import(`./js/screens/${screen}.js`);
-  const main = document.querySelector('#main');
-  main.replaceChildren();
-  document.body.dataset.screen = screen;
-  const ctx = {state: {view}, send() {}, rerender() {}, toast() {}, goHome() {}, shareLink: () => ''};
-  window.__screen = m.mount(main, ctx);
-  window.__screen.update(view);
-}"""
-
 ALIASES = {
     "p3": {"ko": "재빠른 물범", "ru": "Ловкий Тюлень", "en": "Nimble Seal"},
     "p4": {"ko": "용감한 여우", "ru": "Смелый Лис", "en": "Brave Fox"},
@@ -355,7 +330,7 @@ def test_every_phone_shows_the_same_seat_beside_an_alias(browser, stack, console
     for p in view["players"]:
         p["alias"] = ALIASES.get(p["id"], {k: f"{k}-{p['id']}" for k in ("ko", "ru", "en")})
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW_NAMED, ["game", view])
+    draw(pl.page, "game", view, named=True)
     line = pl.page.locator('#chat-log li.msg[data-id="day:1"] .msg-from')
     expect(line).to_contain_text(ALIASES["p3"][lang])
     mark = line.locator(".seat-mark")
@@ -378,7 +353,7 @@ def test_bot_names_and_bot_lines_read_in_the_viewers_language(browser, stack, co
         if p["id"] in ("p5", "p6"):
             p["name"], p["bot"] = f"봇 {p['id'][1:]}", True
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW_NAMED, ["game", view])
+    draw(pl.page, "game", view, named=True)
     bot = {"en": "Bot {n}", "ru": "Бот {n}"}[lang]
     expect(pl.page.locator('.tile[data-pid="p5"] .tile-name')).to_have_text(bot.format(n=5))
     said = pl.page.locator('#chat-log li.msg[data-id="day:1"]')
@@ -398,7 +373,7 @@ def test_bot_names_and_bot_lines_read_in_the_viewers_language(browser, stack, co
 def test_a_toast_never_covers_the_chat_box_while_typing(browser, stack, console_errors, lang):
     g = city_day_with_lines([])
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW, ["game", g.view("p2")])
+    draw(pl.page, "game", g.view("p2"))
     box = pl.page.locator("#chat-input")
     box.scroll_into_view_if_needed()
     box.focus()
@@ -423,7 +398,7 @@ def test_the_korean_review_line_says_who_killed_whom(browser, stack, console_err
     """ "봇 3 (경찰) 님 탈락: 마피아" read as if the player was the mafia."""
     g = classic_parity_by_vote()
     pl = page_in(browser, stack, "ko", console_errors)
-    pl.page.evaluate(DRAW, ["end", g.view("p3")])
+    draw(pl.page, "end", g.view("p3"))
     text = pl.page.locator("#main").text_content()
     assert "탈락 — 마피아에게 살해됨" in text and "탈락: 마피아" not in text, text
     assert "탈락 — 투표로 처형됨" in text
@@ -439,7 +414,7 @@ def test_the_dead_players_chat_tabs_fit_one_line(browser, stack, console_errors,
     g.until("discussion")
     assert not next(p for p in g.s["players"] if p["id"] == "p5")["alive"]
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW, ["game", g.view("p5")])
+    draw(pl.page, "game", g.view("p5"))
     tabs = pl.page.locator(".chat-tab")
     assert tabs.count() >= 4
     tops = {round(tabs.nth(i).bounding_box()["y"]) for i in range(tabs.count())}
@@ -457,7 +432,7 @@ def test_the_note_button_shows_on_a_picked_tile(browser, stack, console_errors, 
     g.until("vote")
     pl = page_in(browser, stack, lang, console_errors)
     g.act("vote", "p2", target="p4")  # picked: the tile turns green
-    pl.page.evaluate(DRAW, ["game", g.view("p2")])
+    draw(pl.page, "game", g.view("p2"))
     expect(pl.page.locator(".tile.chosen")).to_have_count(1)
     colours = pl.page.evaluate(
         """() => { const b = document.querySelector('.tile-cell:has(.tile.chosen) .note-btn');
@@ -478,10 +453,10 @@ def test_the_away_digest_is_not_shown_when_nothing_happened(browser, stack, cons
     n = len(view["events"])
     view["you"]["away"] = {"since": 1, "back": 2, "events": [n, n], "results": [0, 0]}
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW, ["game", view])
+    draw(pl.page, "game", view)
     expect(pl.page.locator("#away-digest")).to_have_count(0)
     view["you"]["away"] = {"since": 1, "back": 3, "events": [0, n], "results": [0, 0]}  # something did
-    pl.page.evaluate(DRAW, ["game", view])
+    draw(pl.page, "game", view)
     expect(pl.page.locator("#away-digest")).to_be_visible()
     pl.close()
 
@@ -491,7 +466,7 @@ def test_at_the_role_reveal_the_tap_comes_before_the_note_buttons(browser, stack
     g = Scripted("classic", CLASSIC_SIX)
     pl = page_in(browser, stack, lang, console_errors)
     pl.page.evaluate("() => import('./js/game/phases.js').then((m) => m.resetPhaseMemory())")
-    pl.page.evaluate(DRAW, ["game", g.view("p4")])
+    draw(pl.page, "game", g.view("p4"))
     assert pl.page.locator(".note-btn").count() > 0
     first = pl.page.evaluate(
         """() => { const tap = document.querySelector('#reveal-role-btn');
