@@ -1,13 +1,30 @@
 """Phones from 320 to 430 px wide with the longest name (20 characters): nothing widens the
 page, the Send button stays beside the chat input, a message being typed survives the next
-phase, and the announcements sit under the phase banner without covering it or the chat."""
+phase, and the announcements sit under the phase banner without covering it or the chat.
+
+The home screen is the page as it opens; the lobby and the game's screens come from scripted
+states (tests/browser/scripted.py): the service's lobby view, the engine's views of a classic
+game, each arriving as the app's frames do (`show`), one after another on the same page where
+what a screen keeps across views matters (a draft, the news card)."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
-from .ui import FAST_OPTIONS, Player, end_phase
+from .scripted import Scripted, lobby_view, show
+from .ui import Player
+
+# ui.FAST_OPTIONS as the service keeps them once the host has set them (numbers)
+FAST_OPTIONS = {
+    "firstPhase": "night",
+    "discussionMin": 150,
+    "voteSeconds": 40,
+    "defenseSeconds": 10,
+    "confirmSeconds": 20,
+    "nightSeconds": 45,
+}
+BOTS = ("p2", "p3", "p4", "p5")
 
 LONGEST = "Wolfgang Maximiliano"  # 20 characters, the maximum a name may have
 assert len(LONGEST) == 20
@@ -43,11 +60,11 @@ def overlaps(a: dict, b: dict) -> bool:
     )
 
 
-@pytest.mark.parametrize("width,height", [(320, 640), (390, 844)])
-def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, console_errors, width, height):
-    pl = Player(
-        browser, stack.url, LONGEST, viewport={"width": width, "height": height}, errors=console_errors
-    )
+@pytest.mark.parametrize("width,height,role", [(320, 640, "mafia"), (390, 844, "citizen")])
+def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, console_errors, width, height, role):
+    """`role`: the person's seat (p1). A mafioso's chat follows the mafia's tab at night, a
+    citizen's stays on the town's: the day's draft survives either way."""
+    pl = Player(browser, stack.url, LONGEST, viewport={"width": width, "height": height}, errors=console_errors)
     page = pl.page
     pl.open()
     page.fill("#create-name", LONGEST)
@@ -55,19 +72,21 @@ def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, con
     page.locator("#home-opt-nightSeconds").fill("20")
     page.locator("#home-opt-nightSeconds").dispatch_event("change")
     assert_fits(pl, "home")
-    page.click("#create-btn")
-    expect(page.locator(".lobby-player")).to_have_count(1)
     # Too few players: Start is off and the lobby says why, with the numbers.
+    assert show(page, lobby_view("classic", [LONGEST], options={"nightSeconds": 20})) == "lobby"
+    expect(page.locator(".lobby-player")).to_have_count(1)
     expect(page.locator("#start-btn")).to_be_disabled()
     expect(page.locator("#setup-error")).to_contain_text("at least")
-    for n in range(4):
-        page.click("#add-bot-btn")
-        expect(page.locator(".lobby-player")).to_have_count(n + 2)
+    assert show(page, lobby_view("classic", [LONGEST], bots=4, options={"nightSeconds": 20})) == "lobby"
+    expect(page.locator(".lobby-player")).to_have_count(5)
     expect(page.locator("#start-btn")).to_be_enabled()
     assert_fits(pl, "lobby")
-    page.click("#start-btn")
+    roles = [role, "police", "doctor", "citizen", "mafia" if role != "mafia" else "citizen"]
+    g = Scripted("classic", roles, names=[LONGEST], bots=BOTS, nightSeconds=20)
+    show(page, g.view("p1"))
     pl.wait_phase("roleReveal")
-    end_phase(stack, pl, "roleReveal")  # nobody taps the card: the reveal runs out
+    g.until("greeting")  # nobody taps the card: the reveal runs out
+    show(page, g.view("p1"), fresh=False)
     pl.wait_phase("greeting")
     expect(page.locator(".tile.me .tile-name")).to_have_attribute("title", LONGEST)
     assert_fits(pl, "greeting")
@@ -86,11 +105,17 @@ def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, con
 
     # Half a message survives the views the bots push and the fall of night.
     page.fill("#chat-input", "I think the quiet one")
+    g.act("chat", "p3", channel="day", text="Good morning, all")
+    show(page, g.view("p1"), fresh=False)
+    expect(page.locator("#chat-log")).to_contain_text("Good morning, all")
     # the greeting has no early end (docs/rules.md, classic, "Day"): it ends by itself
-    end_phase(stack, pl, "greeting")
+    g.until("night")
+    show(page, g.view("p1"), fresh=False)
     pl.wait_phase("night")
     # A mafioso's chat follows the mafia's tab at night (a draft per channel, game/chat.js):
     # the day's draft is there when its tab is chosen; a citizen never left it.
+    if role == "mafia":
+        expect(page.locator("#chat-tab-mafia")).to_have_attribute("aria-selected", "true")
     page.click("#chat-tab-day")
     expect(page.locator("#chat-input")).to_have_value("I think the quiet one")
     # Night fall has its sound cue (muted here: browsers under test start muted).
@@ -100,16 +125,18 @@ def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, con
 
     # Morning: the news is a card inside the banner, under the title and the clock; it covers
     # neither them nor the chat tabs.
-    end_phase(stack, pl, "night")
+    mafioso = next(p for p in g.ids if g.role_of(p) == "mafia")
+    g.act("mafiaTarget", mafioso, target="p4")
+    g.until("discussion")
+    show(page, g.view("p1"), fresh=False)
     expect(page.locator("#phase-banner")).not_to_have_attribute("data-kind", "night")
-    card = page.locator("#event-slot .event-card")
-    if card.count():
-        c = box(pl, "#event-slot .event-card")
-        for part in ("#phase-title", "#countdown"):
-            assert not overlaps(c, box(pl, part)), f"the card covers {part}"
-        # The chat tabs still take a tap (Playwright fails a click on a covered element).
-        page.locator("#chat-tab-day").click(trial=True, timeout=3000)
-        page.locator("#chat-tab-system").click(trial=True, timeout=3000)
+    expect(page.locator("#event-slot .event-card")).to_have_count(1)
+    c = box(pl, "#event-slot .event-card")
+    for part in ("#phase-title", "#countdown"):
+        assert not overlaps(c, box(pl, part)), f"the card covers {part}"
+    # The chat tabs still take a tap (Playwright fails a click on a covered element).
+    page.locator("#chat-tab-day").click(trial=True, timeout=3000)
+    page.locator("#chat-tab-system").click(trial=True, timeout=3000)
     assert_fits(pl, "day 2")
     assert pl.missing_keys() == [], pl.missing_keys()
     pl.close()
@@ -161,14 +188,9 @@ def assert_nothing_cut(pl: Player, where: str) -> None:
     assert fields == [], f"{where}: a field's text is cut: {fields}"
 
 
-def start_with_bots(pl: Player, bots: int = 4) -> None:
-    page = pl.page
-    pl.create(FAST_OPTIONS)
-    for n in range(bots):
-        page.click("#add-bot-btn")
-        expect(page.locator(".lobby-player")).to_have_count(n + 2)
-    page.click("#start-btn")
-    expect(page.locator("#my-role-btn")).to_be_visible(timeout=15_000)
+def game_with_bots(name: str) -> Scripted:
+    """The person (p1, the host) and four bots, classic: the role reveal."""
+    return Scripted("classic", ["citizen", "mafia", "police", "doctor", "citizen"], names=[name], bots=BOTS, **FAST_OPTIONS)
 
 
 def test_top_bar_is_one_line_on_a_390_px_phone_in_every_language(browser, stack, console_errors):
@@ -177,7 +199,9 @@ def test_top_bar_is_one_line_on_a_390_px_phone_in_every_language(browser, stack,
     pl = Player(
         browser, stack.url, "Александра", viewport={"width": 390, "height": 844}, errors=console_errors
     )
-    start_with_bots(pl)
+    pl.open()
+    show(pl.page, game_with_bots("Александра").view("p1"))
+    expect(pl.page.locator("#my-role-btn")).to_be_visible()
     for lang in ("en", "ko", "ru"):
         pl.page.select_option("#lang-select", lang)
         expect(pl.page.locator("#lang-code")).to_have_text({"en": "Eng", "ko": "한국어", "ru": "Рус"}[lang])
@@ -213,13 +237,13 @@ def test_nothing_is_cut_on_a_320_px_phone(browser, stack, console_errors, lang):
     for preset in page.locator("#create-preset option").all():
         page.select_option("#create-preset", preset.get_attribute("value"))
         assert_nothing_cut(pl, f"home, {preset.get_attribute('value')} rules with their options")
-    pl.create(FAST_OPTIONS)
-    for n in range(4):
-        page.click("#add-bot-btn")
-        expect(page.locator(".lobby-player")).to_have_count(n + 2)
+    name = {"ru": "Александра", "ko": "김민지", "en": "Maximiliano"}[lang]
+    assert show(page, lobby_view("classic", [name], bots=4, options=FAST_OPTIONS)) == "lobby"
+    expect(page.locator(".lobby-player")).to_have_count(5)
     assert_nothing_cut(pl, "lobby")
-    page.click("#start-btn")
-    expect(page.locator("#my-role-btn")).to_be_visible(timeout=15_000)
+    g = game_with_bots(name)
+    show(page, g.view("p1"))
+    expect(page.locator("#my-role-btn")).to_be_visible()
     assert_nothing_cut(pl, "role card")
     parts = top_bar_rows(pl)
     assert all(p["x"] >= 0 and p["right"] <= 320 for p in parts), parts
@@ -236,7 +260,8 @@ def test_nothing_is_cut_on_a_320_px_phone(browser, stack, console_errors, lang):
         clock,
     )
     # Night: everyone's chat is read-only; its hint fits the field (Send makes room).
-    end_phase(stack, pl, "roleReveal")  # nobody taps the card: the reveal runs out
+    g.until("night")  # nobody taps the card: the reveal runs out
+    show(page, g.view("p1"), fresh=False)
     pl.wait_phase("night")
     page.click("#chat-tab-day")
     expect(page.locator("#chat-input")).to_be_disabled()
@@ -244,8 +269,11 @@ def test_nothing_is_cut_on_a_320_px_phone(browser, stack, console_errors, lang):
     assert_nothing_cut(pl, "night")  # the read-only hint in the chat field among the rest
     # Day: the chat this player may write in (the town's, or the dead's) with Send beside it,
     # the night's news in the banner.
-    end_phase(stack, pl, "night")
+    g.act("mafiaTarget", "p2", target="p5")
+    g.until("discussion")
+    show(page, g.view("p1"), fresh=False)
     pl.wait_phase("discussion")
+    expect(page.locator("#event-slot .event-card")).to_have_count(1)
     expect(page.locator("#chat-send")).to_be_visible()
     expect(page.locator("#chat-input")).to_be_enabled()
     assert_nothing_cut(pl, "day")
