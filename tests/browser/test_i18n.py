@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from . import review_shots
+from .scripted import draw, lobby_view, show
 from .ui import MOBILE, Player, check_switch, foreign_words
 
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU"}
@@ -103,14 +104,16 @@ def test_language_switch_changes_every_visible_string(browser, stack, console_er
     check_switch(host, "ru", "ko")
     check_switch(host, "ko", "en")
     host.page.select_option("#lang-select", "en")
-    host.create()
+    lobby = lobby_view("classic", ["Ann"])  # the host alone: too few (a scripted state)
+    assert show(host.page, lobby) == "lobby"
     expect(host.page.locator("#setup-error")).to_be_visible()  # one player: too few
     assert host.unnamed_controls() == [], host.unnamed_controls()
     check_switch(host, "en", "ko")
     check_switch(host, "ko", "ru")
     expect(host.page.locator("#start-btn")).to_have_text("Начать игру")
     # The choice is remembered.
-    host.page.reload()
+    host.open()
+    show(host.page, lobby)
     expect(host.page.locator("#start-btn")).to_have_text("Начать игру")
     host.page.select_option("#lang-select", "en")
     host.close()
@@ -164,14 +167,15 @@ def test_last_word_and_review_read_in_the_players_language(browser, stack, conso
     pl.open()
     page = pl.page
     expect(page.locator("html")).to_have_attribute("lang", lang)
-    page.evaluate(review_shots.DRAW, ["game", last_word, []])
+    draw(page, "game", last_word)
     expect(page.locator("#phase-banner")).to_have_attribute("data-kind", "lastWord")
     assert foreign_words(page, lang) == set()
-    page.evaluate(review_shots.DRAW, ["game", last_word_own, []])
+    draw(page, "game", last_word_own)
     expect(page.locator("#last-word-done")).to_be_visible()
     assert foreign_words(page, lang) == set()
     steps = len(ended["review"]["steps"])
-    page.evaluate(review_shots.DRAW, ["end", ended, list(range(steps))])
+    draw(page, "end", ended)
+    page.evaluate("(n) => { for (let i = 0; i < n; i++) document.querySelector(`#review-step-${i}`).open = true; }", steps)
     expect(page.locator("#review details[open]")).to_have_count(steps)
     # the last word and the dead's chat are in the review, as the players wrote them
     expect(page.locator("#review .review-lastWord .user-text").first).to_contain_text("plain citizen")
