@@ -10,8 +10,10 @@ Russian and English: home, the lobby, the role reveal, the role card, each night
 panel, the day's phases (greeting, discussion, speeches, vote, defense, confirmation, last
 word), a dead player's day, the end, and the sheets (rules, notes).
 
-The single-device screens come from a game of their own on the offline stack (the device
-holds every seat's socket)."""
+The single-device screens too: the device's page (web/js/device/main.js) is given every
+seat's view of an untimed city game and the queue's progress, as its sockets and this
+browser's store would give them: setup, hand-overs, each role's own screen, the news, the
+discussion, a public defense and the end."""
 
 from __future__ import annotations
 
@@ -24,7 +26,6 @@ from playwright.sync_api import expect
 
 from .axe import AXE_JS, MISSING_AXE, audit, blocking, record
 from .scripted import Scripted, lobby_view, page_in, show
-from .test_device import Table
 from .ui import Player
 
 LANGS = ("ko", "ru", "en")
@@ -100,11 +101,9 @@ def classic_screens(person: str) -> list[Screen]:
     g.act("mafiaTarget", "p2", target="p5")
     g.act("investigate", "p3", target="p2")
     g.act("heal", "p4", target="p4")
-    out.append(Screen("night-chosen-police", g.view("p3"), "game", "night"))
     g.until("discussion")
     out += [
         Screen("discussion", g.view("p1"), "game", "discussion"),
-        Screen("discussion-police", g.view("p3"), "game", "discussion"),
         Screen("discussion-dead", g.view("p5"), "game", "discussion"),
         Screen("notes", g.view("p1"), "game", "discussion", notes_sheet),
     ]
@@ -113,16 +112,13 @@ def classic_screens(person: str) -> list[Screen]:
     for voter in ("p1", "p3", "p4"):
         g.act("vote", voter, target="p2")
     g.act("vote", "p2", target="p1")
-    out.append(Screen("vote-cast", g.view("p1"), "game", "vote"))
     g.until("defense")
     out += [
         Screen("defense", g.view("p1"), "game", "defense"),
-        Screen("defense-accused", g.view("p2"), "game", "defense"),
     ]
     g.until("confirm")
     out += [
         Screen("confirm", g.view("p1"), "game", "confirm"),
-        Screen("confirm-accused", g.view("p2"), "game", "confirm"),
     ]
     for voter in ("p1", "p3", "p4"):
         g.act("confirm", voter, choice="yes")
@@ -150,7 +146,6 @@ def city_screens(person: str) -> list[Screen]:
     g.until("discussion")
     out += [
         Screen("discussion", g.view("p1"), "game", "discussion"),
-        Screen("discussion-police", g.view("p3"), "game", "discussion"),
         Screen("discussion-dead", g.view("p6"), "game", "discussion"),
         Screen("notes", g.view("p1"), "game", "discussion", notes_sheet),
     ]
@@ -161,7 +156,6 @@ def city_screens(person: str) -> list[Screen]:
     assert g.kind == "defense", g.kind
     out += [
         Screen("defense", g.view("p1"), "game", "defense"),
-        Screen("defense-accused", g.view(g.s["phase"].get("accused") or "p2"), "game", "defense"),
     ]
     g.until("vote")
     assert g.s["phase"]["round"] == 2
@@ -189,7 +183,6 @@ def original_screens(person: str) -> list[Screen]:
     out += [Screen(f"night-{g.role_of(p)}", g.view(p), "game", "night") for p in ("p1", "p2", "p3", "p4")]
     sleep_all(g)
     assert g.kind == "speech" and g.s["phase"]["speaker"] == "p1"
-    out.append(Screen("speech-own", g.view("p1"), "game", "speech"))
     g.act("endTurn", "p1")
     out.append(Screen("speech", g.view("p1"), "game", "speech"))
     while g.kind == "speech":
@@ -197,11 +190,10 @@ def original_screens(person: str) -> list[Screen]:
     g.until("night")
     g.act("mafiaTarget", "p3", target="p5")
     g.act("mafiaTarget", "p2", target="p5")
-    out.append(Screen("night-mafia-chosen", g.view("p3"), "game", "night"))
     sleep_all(g)
     assert g.kind == "speech" and g.s["phase"]["speaker"] == "p1"
     out += [
-        Screen("speech-own-day2", g.view("p1"), "game", "speech"),
+        Screen("speech-own", g.view("p1"), "game", "speech"),
         Screen("speech-dead", g.view("p5"), "game", "speech"),
         Screen("notes", g.view("p1"), "game", "speech", notes_sheet),
     ]
@@ -213,7 +205,6 @@ def original_screens(person: str) -> list[Screen]:
     out += [
         Screen("defense", g.view("p1"), "game", "defense"),
         Screen("defense-accused", g.view("p3"), "game", "defense"),
-        Screen("defense-waiting-suspect", g.view("p2"), "game", "defense"),
     ]
     while g.kind == "defense":
         g.act("endTurn", g.s["phase"]["accused"])
@@ -315,60 +306,102 @@ DEVICE_SCREENS = {
 }
 
 
+# The device's page drawn from scripted views (web/js/device/main.js, `window.__device`): every
+# seat's own view and the newest one (`Seats.latest`), the queue's progress as this browser
+# keeps it; a language switch redraws the device's page (its `onChrome`), as it does in play.
+DEVICE_SHOW = """([views, latest, progress]) => {
+  const ctl = window.__device;
+  ctl.game = {room: 'MAFIA', preset: latest.preset, wsUrl: '', progress,
+              seats: Object.keys(views).map((id) => ({id, name: id, token: 'tok'}))};
+  ctl.seats = {latest: () => latest, view: (id) => views[id] || null, send: () => null, close() {}, allOpen: () => true};
+  ctl.mode = 'play';
+  ctl.awaiting = null;
+  ctl.lastSig = null;
+  const pick = document.querySelector('#lang-select');
+  pick.dispatchEvent(new Event('change'));
+}"""
+
+
+def device_screens() -> list[tuple[str, dict, dict, dict]]:
+    """(screen id, seats' views, the newest view, progress): an untimed city game of five
+    (mafia, police, doctor, two citizens) with its hand-overs, each role's own screen, the
+    morning's news, the discussion, a tie's public defense and the end."""
+    g = Scripted("city", ["mafia", "police", "doctor", "citizen", "citizen"], untimed=True)
+
+    def at(progress: dict) -> tuple[dict, dict, dict]:
+        views = {pid: g.view(pid) for pid in g.ids}
+        return (
+            views,
+            views["p1"],
+            {"key": None, "pos": 0, "open": False, "dawnDay": None, "seen": -1, **progress},
+        )
+
+    out = []
+    out.append(("device-closed", *at({})))
+    key = f"roleReveal:{g.s['seq']}"
+    out.append(("device-turn", *at({"key": key, "pos": 0, "open": True})))
+    for pid in g.ids:  # untimed: a phase ends when its last player has answered
+        g.act("readyEarly", pid)
+    assert g.kind == "night", g.kind
+    key = f"night:{g.s['seq']}"
+    for pos in range(4):  # the mafia's, the police's, the doctor's and a citizen's screen
+        out.append((f"device-turn-{g.role_of(g.ids[pos])}", *at({"key": key, "pos": pos, "open": True})))
+    g.act("mafiaTarget", "p1", target="p5")
+    g.act("investigate", "p2", target="p1")
+    g.act("heal", "p3", target="p3")
+    for pid in g.living():
+        if g.kind == "night" and g.view(pid)["private"]["task"] == "sleep":
+            g.act("sleep", pid)
+    assert g.kind == "discussion", g.kind
+    day = g.s["day"]
+    out.append(("device-closed-dawn", *at({})))
+    out.append(("device-discussion", *at({"dawnDay": day})))
+    for pid in g.living():
+        g.act("readyEarly", pid)
+    assert g.kind == "vote", g.kind
+    for voter, target in (("p1", "p2"), ("p2", "p1"), ("p3", "p1"), ("p4", "p2")):
+        g.act("vote", voter, target=target)
+    assert g.kind == "defense", g.kind
+    out.append(("device-news", *at({"dawnDay": day})))  # the night's death and the tie
+    out.append(("device-defense", *at({"dawnDay": day, "seen": len(g.s["events"]) - 1})))
+    for pid in g.s["phase"]["suspects"]:
+        g.act("endTurn", pid)
+    assert g.kind == "vote", g.kind
+    for voter in ("p2", "p3", "p4", "p1"):
+        if g.kind == "vote":
+            g.act("vote", voter, target="p1" if voter != "p1" else "p2")
+    assert g.kind == "ended", g.kind
+    assert g.s["result"]["winner"] == "town"
+    out.append(("device-end", *at({"dawnDay": day})))
+    return out
+
+
 def test_axe_finds_nothing_serious_in_single_device_mode(browser, stack, console_errors):
-    # untimed: every phase ends when its last player confirms, so the clock is never stepped
-    pl = Player(browser, stack.url, "Table", errors=console_errors)
+    pl = page_in(browser, stack, "en", console_errors, name="Table")
     page = pl.page
     check = Checker(pl, "device")
-    langs: dict[str, set[str]] = {}
-
-    def check_all(which: str) -> None:
-        for lang in set(LANGS) - langs.get(which, set()):
-            check.set_lang(lang)
-            check.check(which, lang)
-            langs.setdefault(which, set()).add(lang)
-        check.set_lang("en")
-
-    pl.open()
-    table = Table(page)
-    # A tie on day 1 (as in test_device.py), so the defense screen comes too.
-    table.first_vote = {"p1": "p2", "p2": "p1", "p3": "p1", "p4": "p2", "p5": "abstain"}
-    table.quiet_first_night = True
-    page.click("#device-btn")
-    expect(page.locator("#device-setup")).to_be_visible()
-    check_all("device-setup")
-    page.reload()  # Table.start opens the setup itself
-    expect(page.locator("#device-btn")).to_be_visible()
-
-    def screen_hook(t: Table) -> None:
-        check_all("device-closed")
-
-    # Table.play drives in English; each screen is checked in every language before it acts.
-    original_screen = Table.screen
-
-    def screen(self: Table) -> str:
-        which = original_screen(self)
-        if which != "device-closed":
-            check_all(which)
-            which = original_screen(self)
-        return which
-
-    table.screen = screen.__get__(table)
-    table.start()
-    table.play(on_handover=screen_hook, until="#device-defense")
-    for name in ("Ann", "Bob"):
-        page.get_by_role("button", name=f"{name} has finished").click()
-    expect(page.locator("#device-pass")).to_be_visible()
-    page.click("#device-iam")
-    page.click(".device-option >> nth=0")
-    page.click("#device-confirm")
-    table.play(on_handover=screen_hook)
-    check_all("device-end")
+    screens = device_screens()
+    for lang in LANGS:
+        check.set_lang(lang)
+        page.click("#device-btn")
+        expect(page.locator("#device-setup")).to_be_visible()
+        check.check("device-setup", lang)
+        for name, views, latest, progress in screens:
+            page.evaluate(DEVICE_SHOW, [views, latest, progress])
+            expect(page.locator("#" + "-".join(name.split("-")[:2]))).to_be_visible()
+            if name.startswith("device-turn-"):  # that seat's own screen
+                expect(page.locator("#device-turn")).to_have_attribute("data-role", name.split("-")[2])
+            check.check(name, lang)
+        page.evaluate("() => { window.__device.mode = 'setup'; }")  # back without "end the game?"
+        page.click("#device-exit")
+        expect(page.locator("#device-btn")).to_be_visible()
     assert not check.bad, "\n".join(check.bad)
+    names = {"device-setup", *(name for name, *_ in screens)}
     missing = {
-        k: set(LANGS) - langs.get(k, set()) for k in DEVICE_SCREENS if set(LANGS) - langs.get(k, set())
+        k: set(LANGS) - check.seen.get(k, set()) for k in names if set(LANGS) - check.seen.get(k, set())
     }
     assert not missing, f"screens not checked: {missing}"
+    assert DEVICE_SCREENS <= names
     pl.close()
 
 
