@@ -27,7 +27,8 @@ How it is built, so that the room is one the real handlers could have made:
   phase timer is armed, an ended game gets its status and scores, as after any request;
 - ``steps`` are engine actions as the engine takes them (``mafia_engine.apply``), in order,
   one game second apart; ``"timeout"`` (or ``{"type": "phaseTimeout"}``) ends the phase at
-  its deadline; a seat's ``name`` may stand for its id in ``player`` and ``target``. Then
+  its deadline, ``{"until": {"phase", "day"}}`` ends phases until that one; a seat's
+  ``name`` may stand for its id in ``player`` and ``target``. Then
   ``until`` ends phases at their deadlines until its ``phase`` (and ``day``) is reached
   (``"ended"``: the game's end);
 - the game is played in time that ends now: its last step happened at the stack's current
@@ -116,11 +117,8 @@ def parse(body: Any) -> RoomSpec:
     names = [s.name for s in spec.seats]
     if len(set(names)) != len(names):
         raise SpecError("bad_request", "seat names must differ")
-    if spec.until is not None and spec.until.phase not in {*PRESETS[spec.preset].phases, "ended"}:
-        known = ", ".join(sorted({*PRESETS[spec.preset].phases, "ended"}))
-        raise SpecError(
-            "bad_request", f"until: {spec.preset} has no phase {spec.until.phase!r} (one of {known})"
-        )
+    if spec.until is not None:
+        _check_phase(spec, spec.until, "until")
     if not spec.start and (spec.steps or spec.until):
         raise SpecError("bad_request", "a room left in the lobby has no steps and no until")
     return spec
@@ -190,10 +188,22 @@ def play(spec: RoomSpec, ids: list[str], names: dict[str, str], secret: str, sal
         except me.InvalidAction as exc:
             raise SpecError(exc.code, f"{where}: {exc}") from None
 
+    def until(state: dict, now: float, goal: Until, where: str) -> tuple[dict, float]:
+        for _ in range(UNTIL_STEPS):
+            if _reached(state, goal):
+                return state, now
+            if state["phase"]["kind"] == "ended":
+                raise SpecError("not_reached", f"{where}: the game ended before {goal.phase}")
+            state, now = timeout(state, now, where)
+        raise SpecError("not_reached", f"{where}: {goal.phase} not reached in {UNTIL_STEPS} phase ends")
+
     for n, step in enumerate(spec.steps):
         where = f"steps.{n}"
         if step == "timeout" or step.get("type") == "phaseTimeout":
             state, now = timeout(state, now, where)
+            continue
+        if "until" in step:
+            state, now = until(state, now, _until(spec, step, where), where)
             continue
         now += STEP_SECONDS
         try:
@@ -201,15 +211,29 @@ def play(spec: RoomSpec, ids: list[str], names: dict[str, str], secret: str, sal
         except me.InvalidAction as exc:
             raise SpecError(exc.code, f"{where} ({step.get('type')}): {exc}") from None
     if spec.until is not None:
-        for _ in range(UNTIL_STEPS):
-            if _reached(state, spec.until):
-                break
-            if state["phase"]["kind"] == "ended":
-                raise SpecError("not_reached", f"the game ended before {spec.until.phase}")
-            state, now = timeout(state, now, "until")
-        else:
-            raise SpecError("not_reached", f"{spec.until.phase} not reached in {UNTIL_STEPS} phase ends")
+        state, now = until(state, now, spec.until, "until")
     return state, now
+
+
+def _until(spec: RoomSpec, step: dict, where: str) -> Until:
+    """A step's `{"until": {"phase", "day"}}`."""
+    if set(step) != {"until"}:
+        raise SpecError("bad_request", f"{where}: an until step has nothing but until")
+    try:
+        goal = Until.model_validate(step["until"])
+    except ValidationError as exc:
+        raise SpecError("bad_request", f"{where}: {exc.errors()[0]['msg']}") from None
+    _check_phase(spec, goal, where)
+    return goal
+
+
+def _check_phase(spec: RoomSpec, goal: Until, where: str) -> None:
+    known = {*PRESETS[spec.preset].phases, "ended"}
+    if goal.phase not in known:
+        raise SpecError(
+            "bad_request",
+            f"{where}: {spec.preset} has no phase {goal.phase!r} (one of {', '.join(sorted(known))})",
+        )
 
 
 def _reached(state: dict, until: Until) -> bool:

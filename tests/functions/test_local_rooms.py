@@ -102,8 +102,7 @@ def test_a_game_played_to_its_end_is_ended_and_scored(api, svc):
         steps=[
             "timeout",  # the role reveal
             {"type": "mafiaTarget", "player": "Bob", "target": "Cat"},
-            "timeout",  # the night: Cat is killed
-            "timeout",  # the discussion
+            {"until": {"phase": "vote"}},  # the night (Cat is killed), the discussion
             *({"type": "vote", "player": p, "target": "Bob"} for p in town),
             "timeout",  # the vote: Bob is accused
             "timeout",  # his defense
@@ -155,6 +154,8 @@ def test_a_room_left_in_the_lobby_has_its_seats_and_tokens(api, svc):
         ),
         ({"seats": CLASSIC_FIVE, "until": {"phase": "night", "day": 500}}, "not_reached"),
         ({"seats": CLASSIC_FIVE, "until": {"phase": "speech"}}, "bad_request"),
+        ({"seats": CLASSIC_FIVE, "steps": [{"until": {"phase": "speech"}}]}, "bad_request"),
+        ({"seats": CLASSIC_FIVE, "steps": [{"until": {"phase": "vote"}, "type": "vote"}]}, "bad_request"),
         ({"seats": CLASSIC_FIVE, "start": False, "until": {"phase": "night"}}, "bad_request"),
         ({"seats": CLASSIC_FIVE, "colour": "red"}, "bad_request"),
     ],
