@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 import mafia_engine as me
 
+from .live import bots, live_room, open_seat
 from .ui import MOBILE, Player
 
 TEXTS = {
@@ -62,17 +63,6 @@ LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
 NAMES = {"ko": ("민지", "준호", "서연"), "ru": ("Анна", "Борис", "Вера"), "en": ("Ann", "Bob", "Cat")}
 
 
-def create_with_substitutes(host: Player) -> str:
-    p = host.page
-    host.open()
-    p.fill("#create-name", host.name)
-    p.locator(".home-details summary").click()
-    p.check("#home-opt-substitutes")
-    p.click("#create-btn")
-    expect(p.locator(".lobby-player")).to_have_count(1)
-    return p.locator("#room-chip").inner_text().strip()
-
-
 @pytest.mark.parametrize("lang", ["ko", "ru", "en"])
 def test_a_spectator_takes_a_seat_given_up_and_sees_its_role_card(browser, stack, console_errors, lang):
     for pl in play_substitution(browser, stack, lang, console_errors):
@@ -100,17 +90,18 @@ def play_substitution(
     console_errors = errors
     host_name, guest_name, sub_name = NAMES[lang]
     locale = LOCALES[lang]
-    host = Player(browser, stack.url, host_name, locale=locale, errors=console_errors)
-    code = create_with_substitutes(host)
-    link = host.page.locator("#share-link").input_value()
-    for _ in range(2):
-        host.page.click("#add-bot-btn")
-    guest = Player(browser, stack.url, guest_name, locale=locale, errors=console_errors)
-    guest.join(link)
-    guest.ready()
-    expect(host.page.locator(".lobby-player")).to_have_count(4)
-    host.click("#start-btn")
-    expect(guest.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    # a live room at its deal (POST /_local/rooms): the host, the guest, two bots, the host's
+    # option on (the lobby is not what this test is about)
+    room = live_room(
+        stack,
+        lang=lang,
+        options={"substitutes": True},
+        seats=[{"name": host_name}, {"name": guest_name}, *bots(2, first=3, lang=lang)],
+    )
+    code = room["roomCode"]
+    link = f"{stack.url}?room={code}"
+    host = open_seat(browser, stack, room, host_name, locale=locale, errors=console_errors)
+    guest = open_seat(browser, stack, room, guest_name, locale=locale, errors=console_errors)
     role = guest.read_role()
     seat_no = guest.page.locator(".tile.me").get_attribute("data-seat") or None
     guest_pid = guest.my_pid()
