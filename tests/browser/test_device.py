@@ -4,7 +4,8 @@ seat this browser holds).
 
 One five-player game is played whole from the setup screen
 (`test_five_players_play_a_local_game_through_the_queue`, and with the narrator
-`test_the_narrator_speaks_public_text_only`); the tests of one moment of a game (a tie, a refresh at
+`test_the_narrator_speaks_public_text_only`; the original's eight in
+`test_the_executed_player_speaks_aloud`); the tests of one moment of a game (a tie, a refresh at
 night, a closed browser) start from a live room written at that moment (`POST /_local/rooms`:
 tests/browser/live.py), its seats kept in this browser as the setup screen keeps them."""
 
