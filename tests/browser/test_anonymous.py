@@ -7,7 +7,9 @@ its end; the host's option itself is ticked on the home page."""
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 
 import pytest
 from playwright.sync_api import expect
@@ -26,13 +28,20 @@ SCRIPT = {
 
 
 def host_ticks_the_option(browser, url: str, lang: str, errors: list[str]) -> None:
-    """The host option on the home page, labelled in the viewer's language, can be ticked."""
+    """The host ticks the option on the home page (labelled in the viewer's language) and
+    creates the room: the room's public summary has it on."""
     host = Player(browser, url, NAMES[0], viewport=MOBILE, locale=LOCALES[lang], errors=errors)
     host.open()
+    host.page.fill("#create-name", host.name)
     host.page.locator(".home-details summary").click()
     box = host.page.locator("#home-opt-anonymous")
     box.check()
     expect(box).to_be_checked()
+    host.page.click("#create-btn")
+    expect(host.page.locator(".lobby-player")).to_have_count(1, timeout=20_000)
+    code = host.page.locator("#room-chip").inner_text().strip()
+    with urllib.request.urlopen(f"{url}api/rooms/{code}", timeout=60) as res:  # noqa: S310 - our 127.0.0.1 stack
+        assert json.load(res)["options"]["anonymous"] is True
     host.close()
 
 

@@ -8,7 +8,9 @@ view: `test_the_host_lets_a_substitute_in_with_one_tap`."""
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.request
 
 import pytest
 from playwright.sync_api import expect
@@ -63,6 +65,23 @@ LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
 NAMES = {"ko": ("민지", "준호", "서연"), "ru": ("Анна", "Борис", "Вера"), "en": ("Ann", "Bob", "Cat")}
 
 
+def host_switches_the_option_on(browser, url: str, name: str, locale: str, errors: list[str]) -> None:
+    """The host switches substitutes on in the home page's options and creates the room: its
+    public summary has the option on."""
+    host = Player(browser, url, name, locale=locale, errors=errors)
+    p = host.page
+    host.open()
+    p.fill("#create-name", host.name)
+    p.locator(".home-details summary").click()
+    p.check("#home-opt-substitutes")
+    p.click("#create-btn")
+    expect(p.locator(".lobby-player")).to_have_count(1)
+    code = p.locator("#room-chip").inner_text().strip()
+    with urllib.request.urlopen(f"{url}api/rooms/{code}", timeout=60) as res:  # noqa: S310 - our 127.0.0.1 stack
+        assert json.load(res)["options"]["substitutes"] is True
+    host.close()
+
+
 @pytest.mark.parametrize("lang", ["ko", "ru", "en"])
 def test_a_spectator_takes_a_seat_given_up_and_sees_its_role_card(browser, stack, console_errors, lang):
     for pl in play_substitution(browser, stack, lang, console_errors):
@@ -100,6 +119,7 @@ def play_substitution(
     )
     code = room["roomCode"]
     link = f"{stack.url}?room={code}"
+    host_switches_the_option_on(browser, stack.url, host_name, locale, console_errors)
     host = open_seat(browser, stack, room, host_name, locale=locale, errors=console_errors)
     guest = open_seat(browser, stack, room, guest_name, locale=locale, errors=console_errors)
     role = guest.read_role()
