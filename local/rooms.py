@@ -53,7 +53,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 import mafia_engine as me
 from mafia_engine import rng as engine_rng
 from mafia_engine.presets import PRESETS
-from service import aliases, auth, away, fairness
+from service import aliases, auth, away, fairness, names, views
 from service.change import Context, Outcome
 from service.errors import ServiceError
 from service.lifecycle import presence
@@ -114,9 +114,18 @@ def parse(body: Any) -> RoomSpec:
         raise SpecError("bad_request", f"unknown preset {spec.preset!r} (one of {', '.join(PRESETS)})")
     if spec.seats[0].bot:
         raise SpecError("bad_request", "the first seat is the host: a person, not a bot")
-    names = [s.name for s in spec.seats]
-    if len(set(names)) != len(names):
-        raise SpecError("bad_request", "seat names must differ")
+    for i, seat in enumerate(spec.seats):  # the name rule of a seat taken over REST
+        try:
+            stored = names.clean(seat.name)
+        except ServiceError as exc:
+            raise SpecError(exc.code, f"seats.{i}.name: {exc.message}") from None
+        if stored != seat.name:
+            raise SpecError("bad_name", f"seats.{i}.name: write it as it is stored, {stored!r}")
+        if any(names.same(seat.name, other.name) for other in spec.seats[:i]):
+            raise SpecError("name_taken", f"seats.{i}.name: {seat.name!r} is taken by an earlier seat")
+    most = views.preset_info(spec.preset)["maxPlayers"]
+    if len(spec.seats) > most:
+        raise SpecError("room_full", f"{spec.preset} seats at most {most} players")
     if spec.until is not None:
         _check_phase(spec, spec.until, "until")
     if not spec.start and (spec.steps or spec.until):

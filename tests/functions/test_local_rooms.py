@@ -146,7 +146,10 @@ def test_a_room_left_in_the_lobby_has_its_seats_and_tokens(api, svc):
         ({"seats": []}, "bad_request"),
         ({"seats": CLASSIC_FIVE, "preset": "chess"}, "bad_request"),
         ({"seats": [{"name": "Bot", "bot": True}, *CLASSIC_FIVE[1:]]}, "bad_request"),
-        ({"seats": [*CLASSIC_FIVE[:4], {"name": "Ann"}]}, "bad_request"),
+        ({"seats": [*CLASSIC_FIVE[:4], {"name": "ANN"}]}, "name_taken"),
+        ({"seats": [*CLASSIC_FIVE[:4], {"name": "   "}]}, "bad_name"),
+        ({"seats": [*CLASSIC_FIVE[:4], {"name": " Fay "}]}, "bad_name"),
+        ({"seats": [{"name": f"P{i}"} for i in range(40)], "start": False}, "room_full"),
         ({"seats": [{**CLASSIC_FIVE[0], "role": "godfather"}, *CLASSIC_FIVE[1:]]}, "bad_roles"),
         (
             {"seats": CLASSIC_FIVE, "steps": [{"type": "vote", "player": "Ann", "target": "Bob"}]},
