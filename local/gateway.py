@@ -178,9 +178,11 @@ class GatewayServer:
         disconnect_loss: float = 0.0,
         rng: random.Random | None = None,
         step_clock: Callable[..., Awaitable[dict]] | None = None,
+        write_room: Callable[[object], Awaitable[dict]] | None = None,
     ) -> None:
         self.runtime = runtime
         self.step_clock = step_clock
+        self.write_room = write_room
         self.web_dir = web_dir.resolve() if web_dir else None
         self._gzip_cache: dict[Path, _Gzipped] = {}
         self.rest_resources = tuple(
@@ -220,6 +222,7 @@ class GatewayServer:
         app.router.add_post("/_local/vanish", self.vanish)
         app.router.add_get("/_local/env", self.env_json)
         app.router.add_post("/_local/clock", self.clock_step)
+        app.router.add_post("/_local/rooms", self.rooms_post)
         app.router.add_get("/_local/trace", self.trace_json)
         app.router.add_get("/{tail:.*}", self.static)
         app.on_shutdown.append(self._on_shutdown)
@@ -287,6 +290,23 @@ class GatewayServer:
             return web.json_response(await self.step_clock(by=advance, to=to))
         except RuntimeError as exc:
             return web.json_response({"error": str(exc)}, status=409)
+
+    async def rooms_post(self, request: web.Request) -> web.Response:
+        """Test hook: write a room at a chosen phase (local/rooms.py says what the body holds)
+        and answer its code and the seats' tokens. 400 ``{"error": {"code", "message"}}`` for
+        a room that cannot be written (nothing is); 409 where the stack has no such hook."""
+        try:
+            body = await request.json()
+        except ValueError:
+            return web.json_response(
+                {"error": {"code": "bad_request", "message": "the body must be JSON"}}, status=400
+            )
+        if self.write_room is None:
+            return web.json_response(
+                {"error": {"code": "no_rooms_hook", "message": "this gateway writes no rooms"}}, status=409
+            )
+        status, answer = await self.write_room(body)
+        return web.json_response(answer, status=status)
 
     async def env_json(self, _request: web.Request) -> web.Response:
         """For ops tools (``python -m ops.reports --local URL``): where this stack's table is

@@ -7,6 +7,7 @@
     stack = start_stack(manual_clock=True, seed=7)   # game time moves only when stepped
     stack.step(advance=30)       # 30 game seconds, due schedules delivered in order
     stack.step(to="next")        # to the next planned Scheduler delivery
+    room = stack.room({"seats": [...], "until": {"phase": "night", "day": 2}})  # local/rooms.py
 
 The one launcher of the offline stack: the e2e and browser tiers and the benches start it here.
 """
@@ -22,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +35,15 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+class RoomRefused(Exception):
+    """``POST /_local/rooms`` refused the room (400): ``code`` and ``message`` say why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
 
 
 @dataclass
@@ -72,6 +83,23 @@ class StackProcess:
         )
         with urllib.request.urlopen(req, timeout=timeout) as res:  # noqa: S310 - our own 127.0.0.1 stack
             return json.load(res)
+
+    def room(self, spec: dict, timeout: float = 60.0) -> dict:
+        """A room written at a chosen phase (``POST /_local/rooms``, local/rooms.py): its code,
+        ``wsUrl`` and seats (``playerId``, ``token``, ``role``). Raises ``RoomRefused`` (its
+        ``code`` and ``message``) for a room the stack cannot write."""
+        req = urllib.request.Request(
+            self.url + "_local/rooms",
+            data=json.dumps(spec).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as res:  # noqa: S310 - our own 127.0.0.1 stack
+                return json.load(res)
+        except urllib.error.HTTPError as err:
+            error = json.load(err).get("error") or {}
+            raise RoomRefused(error.get("code", str(err.code)), error.get("message", "")) from None
 
     async def astep(self, advance: float | None = None, to: float | str | None = None) -> dict:
         """``step`` for asyncio tests: the blocking request runs on a thread."""

@@ -79,6 +79,7 @@ class LocalStack:
         self.runner: web.AppRunner | None = None
         self.port: int = options.port
         self._tasks: list[asyncio.Task] = []
+        self._room_service = None  # the service POST /_local/rooms writes through (made on first use)
 
     @property
     def url(self) -> str:
@@ -110,6 +111,7 @@ class LocalStack:
             disconnect_loss=opts.disconnect_loss,
             rng=random.Random(opts.seed) if opts.seed is not None else None,
             step_clock=self.step,
+            write_room=self.write_room,
         )
         self.runner = web.AppRunner(
             self.gateway.app(), access_log=None, handle_signals=False, shutdown_timeout=2.0
@@ -181,6 +183,24 @@ class LocalStack:
         if self.ttl is not None:
             deleted = await asyncio.get_running_loop().run_in_executor(self.runtime.executor, self.ttl.sweep)
         return {**out, "ttlDeleted": deleted}
+
+    async def write_room(self, body: object) -> tuple[int, dict]:
+        """``POST /_local/rooms``: a room at a chosen phase (local/rooms.py), written through
+        the real service on this stack's table and clock: (HTTP status, answer)."""
+        assert self.runtime is not None
+        return await asyncio.get_running_loop().run_in_executor(self.runtime.executor, self._write_room, body)
+
+    def _write_room(self, body: object) -> tuple[int, dict]:
+        from . import rooms  # imports the service and the engine: on the path once started
+
+        if self._room_service is None:
+            from service import config
+
+            self._room_service = config.build_service()
+        try:
+            return 200, rooms.write_room(self._room_service, body)
+        except rooms.SpecError as exc:
+            return 400, exc.answer()
 
     async def stop(self) -> None:
         for task in self._tasks:

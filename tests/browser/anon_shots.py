@@ -14,43 +14,40 @@ from pathlib import Path
 from playwright.sync_api import expect, sync_playwright
 
 from .stack import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, REPO, Stack
-from .test_anonymous import anonymous_table, check_masked
-from .ui import play_classic, start_and_learn_roles
+from .test_anonymous import DAY_TWO, NAMES, anonymous_table, check_masked, play_to_the_end
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
-    ap.add_argument("--time-scale", type=float, default=5.0)
     args = ap.parse_args(argv)
     if not Path(CHROMIUM).exists():
         print(MISSING_CHROMIUM, file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
     expect.set_options(timeout=20_000)  # a script, not a test: a loaded machine only waits longer
-    stack = Stack(time_scale=args.time_scale)
+    stack = Stack(manual_clock=True, seed=22)
     errors: list[str] = []
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for lang in ("ko", "ru", "en"):
-                players = anonymous_table(browser, stack.url, lang, errors)
                 if lang != "en":
-                    players[0].click("#start-btn")
+                    _, players = anonymous_table(browser, stack, lang, errors, seats=[{"name": n} for n in NAMES])
                     pl = players[1]
                     expect(pl.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
                     pl.dismiss_cards()
                     check_masked(pl, lang)
                     pl.page.screenshot(path=str(args.out / f"anonymous-{lang}-mobile.png"))
                 else:
-                    by_role = start_and_learn_roles(players)
+                    room, players = anonymous_table(browser, stack, lang, errors, **DAY_TWO)
 
                     def shot(stage: str, players=players) -> None:
                         if stage == "day":
                             players[1].dismiss_cards()
                             players[1].page.screenshot(path=str(args.out / "anonymous-en-mobile.png"))
 
-                    play_classic(players, by_role, hook=shot)
+                    play_to_the_end(stack, room, players, shot)
                     players[1].page.screenshot(
                         path=str(args.out / "anonymous-end-en-mobile.png"), full_page=True
                     )

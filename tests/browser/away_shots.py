@@ -21,8 +21,8 @@ from .ui import DESKTOP, MOBILE
 
 
 def one_language(browser, stack: Stack, lang: str, out: Path) -> None:
-    pl, code, _, others, link = police_seat(browser, stack, lang, [])
-    away_for_a_night(stack, pl, code, others, link)
+    pl, code, _, others = police_seat(browser, stack, lang, [])
+    away_for_a_night(stack, pl, code, others)
     expect(pl.page.locator("#away-digest")).to_be_visible(timeout=15_000)
     pl.dismiss_cards()
     shoot(pl, out, f"away-digest-{lang}", "#away-digest", sizes=(("mobile", MOBILE), ("desktop", DESKTOP)))

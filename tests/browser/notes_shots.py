@@ -1,8 +1,8 @@
 """Screenshots of notes on tiles (docs/rules.md, "Notes on tiles") in Korean, Russian and
 English: the tiles with marks, the note sheet open, and the vote list with a mark, on a phone
 (390x844), plus the tiles on a desktop (1280x800), into docs/screenshots/ as
-`notes-<screen>-<lang>-<mobile|desktop>.png`. Played on the offline stack (manual clock) by a
-person and bots, as tests/browser/test_notes.py plays it.
+`notes-<screen>-<lang>-<mobile|desktop>.png`. A room of a person and bots on the offline stack
+(manual clock) at day 2's defense, as tests/browser/test_notes.py opens it.
 
     .venv/bin/python -m tests.browser.notes_shots [--out docs/screenshots]
 """
@@ -14,9 +14,10 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from . import shots
+from .live import goto_seat
 from .round2_shots import shoot
 from .stack import Stack
-from .test_notes import LOCALES, NAMES, NOTES, mark, marked_vote_row, start_with_bots
+from .test_notes import LOCALES, NAMES, NOTES, mark, notes_room
 from .ui import DESKTOP, MOBILE, Player
 
 PHONE = (("mobile", MOBILE),)
@@ -26,7 +27,10 @@ SECOND = {"ko": "말 바꿈", "ru": "врёт?", "en": "changed story"}
 def one_language(browser, stack: Stack, lang: str, out: Path) -> None:
     pl = Player(browser, stack.url, NAMES[lang], viewport=MOBILE, locale=LOCALES[lang])
     page = pl.page
-    _, _, others = start_with_bots(pl, lang)
+    room, _ = notes_room(stack, lang)
+    goto_seat(pl, stack, room)
+    expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    others = [t.get_attribute("data-pid") for t in page.locator(".tile:not(.me)").all()]
     mark(pl, others[0], "role:mafia", NOTES[lang])
     mark(pl, others[1], "colour:red", None)
     mark(pl, others[2], "side:town", SECOND[lang])
@@ -38,9 +42,8 @@ def one_language(browser, stack: Stack, lang: str, out: Path) -> None:
     page.fill("#note-text", SECOND[lang])
     shoot(pl, out, f"notes-sheet-{lang}", sizes=PHONE)
     page.click("#note-cancel")
-    if marked_vote_row(stack, pl, others[0], NOTES[lang]):
-        page.evaluate("document.activeElement && document.activeElement.blur()")
-        shoot(pl, out, f"notes-votes-{lang}", ".votes", sizes=PHONE)
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    shoot(pl, out, f"notes-votes-{lang}", ".votes", sizes=PHONE)  # the accused (others[0]) marked
     pl.close()
 
 

@@ -64,6 +64,11 @@ class Stack:
     def step(self, advance: float | None = None, to: float | str | None = None) -> dict:
         return self._proc.step(advance, to)
 
+    def room(self, spec: dict) -> dict:
+        """A live room written at a chosen phase (``POST /_local/rooms``, local/rooms.py): its
+        code, ``wsUrl`` and seats (``playerId``, ``token``, ``role``)."""
+        return self._proc.room(spec)
+
     def step_on(self, at_least: float = STEP_AT_LEAST) -> dict:
         """Manual clock: step to the next Scheduler delivery, or ``at_least`` seconds on if that
         comes sooner (delivering all due on the way). The session's stack holds the schedules of

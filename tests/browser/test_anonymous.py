@@ -1,15 +1,21 @@
 """Anonymous games as players see them (docs/rules.md, "Anonymous games"): the host ticks the
 option, the table plays under aliases in the viewer's language with "you" on their own tile,
-no real name is on anyone's screen until the end, and the end screen shows alias and name."""
+no real name is on anyone's screen until the end, and the end screen shows alias and name.
+The tables are live rooms written by the stack (`POST /_local/rooms`: tests/browser/live.py),
+each person on their seat's private link: at the deal, and at day 2 for the game played to
+its end; the host's option itself is ticked on the home page."""
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
-from .ui import FAST_OPTIONS, MOBILE, Player, play_classic, start_and_learn_roles
+from .live import live_room, open_seat, seat
+from .ui import FAST_OPTIONS, MOBILE, Player, end_phase
 
 NAMES = ["Annabelle", "Borislav", "Chiaroscuro", "Dmitrievna", "Esmeralda"]
 LOCALES = {"en": "en-US", "ko": "ko-KR", "ru": "ru-RU"}
@@ -21,33 +27,46 @@ SCRIPT = {
 }
 
 
-def anonymous_table(browser, url: str, lang: str, errors: list[str]) -> list[Player]:
+def host_ticks_the_option(browser, url: str, lang: str, errors: list[str]) -> None:
+    """The host ticks the option on the home page (labelled in the viewer's language) and
+    creates the room: the room's public summary has it on."""
     host = Player(browser, url, NAMES[0], viewport=MOBILE, locale=LOCALES[lang], errors=errors)
-    p = host.page
     host.open()
-    p.fill("#create-name", host.name)
-    p.locator(".home-details summary").click()
-    for key, value in FAST_OPTIONS.items():
-        control = p.locator(f"#home-opt-{key}")
-        if control.evaluate("e => e.tagName") == "SELECT":
-            control.select_option(value)
-        else:
-            control.fill(value)
-            control.dispatch_event("change")
-    p.locator("#home-opt-anonymous").check()  # the host option, labelled in the viewer's language
-    p.click("#create-btn")
-    expect(p.locator(".lobby-player")).to_have_count(
-        1, timeout=20_000
-    )  # 2 shared cores: connecting can be slow
-    link = p.locator("#share-link").input_value()
-    players = [host]
-    for name in NAMES[1:]:
-        guest = Player(browser, url, name, locale=LOCALES[lang], errors=errors)
-        guest.join(link)
-        guest.ready()
-        players.append(guest)
-    expect(p.locator(".lobby-player.is-ready")).to_have_count(len(NAMES) - 1)
-    return players
+    host.page.fill("#create-name", host.name)
+    host.page.locator(".home-details summary").click()
+    box = host.page.locator("#home-opt-anonymous")
+    box.check()
+    expect(box).to_be_checked()
+    host.page.click("#create-btn")
+    expect(host.page.locator(".lobby-player")).to_have_count(1, timeout=20_000)
+    code = host.page.locator("#room-chip").inner_text().strip()
+    with urllib.request.urlopen(f"{url}api/rooms/{code}", timeout=60) as res:  # noqa: S310 - our 127.0.0.1 stack
+        assert json.load(res)["options"]["anonymous"] is True
+    host.close()
+
+
+def anonymous_table(browser, stack, lang: str, errors: list[str], **spec) -> tuple[dict, list[Player]]:
+    """A live anonymous classic room of NAMES (the first the host) as `spec` has it, every
+    person on their seat in `lang`: (the room, the players)."""
+    room = live_room(
+        stack,
+        lang=lang,
+        options={**{k: int(v) if v.isdigit() else v for k, v in FAST_OPTIONS.items()}, "anonymous": True},
+        **spec,
+    )
+    players = [
+        open_seat(
+            browser,
+            stack,
+            room,
+            name,
+            viewport=MOBILE if i == 0 else None,
+            locale=LOCALES[lang],
+            errors=errors,
+        )
+        for i, name in enumerate(NAMES)
+    ]
+    return room, players
 
 
 def check_masked(pl: Player, lang: str) -> None:
@@ -68,9 +87,9 @@ def check_masked(pl: Player, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["ko", "ru"])
 def test_an_anonymous_table_sees_aliases_in_its_language(browser, stack, console_errors, lang):
-    players = anonymous_table(browser, stack.url, lang, console_errors)
+    host_ticks_the_option(browser, stack.url, lang, console_errors)
+    _, players = anonymous_table(browser, stack, lang, console_errors, seats=[{"name": n} for n in NAMES])
     try:
-        players[0].click("#start-btn")
         for pl in players:
             expect(pl.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
             pl.dismiss_cards()
@@ -80,24 +99,70 @@ def test_an_anonymous_table_sees_aliases_in_its_language(browser, stack, console
             pl.close()
 
 
+# Day 2 of a classic game of five: the mafioso (Borislav) killed Esmeralda in the night.
+ROLES = {
+    "Annabelle": "citizen",
+    "Borislav": "mafia",
+    "Chiaroscuro": "police",
+    "Dmitrievna": "doctor",
+    "Esmeralda": "citizen",
+}
+DAY_TWO = {
+    "seats": [{"name": n, "role": ROLES[n]} for n in NAMES],
+    "steps": [
+        {"until": {"phase": "night"}},
+        {"type": "mafiaTarget", "player": "Borislav", "target": "Esmeralda"},
+    ],
+    "until": {"phase": "discussion", "day": 2},
+}
+
+
+def play_to_the_end(stack, room: dict, players: list[Player], during=lambda stage: None) -> None:
+    """Day 2 (DAY_TWO) to the end: everyone alive is ready, votes the mafioso (who votes
+    Annabelle), and confirms; `during(stage)` at "day", "vote", "confirm" and "end"."""
+    mafioso = seat(room, "Borislav")["playerId"]
+    alive = [pl for pl in players if pl.name != "Esmeralda"]
+    for pl in players:
+        pl.wait_phase("discussion")
+    during("day")
+    for pl in alive:
+        pl.click("#ready-early-btn")
+    for pl in alive:
+        pl.wait_phase("vote")
+    during("vote")
+    for pl in alive:
+        pl.tap(seat(room, "Annabelle")["playerId"] if pl.name == "Borislav" else mafioso)
+    end_phase(stack, alive[0], "vote")
+    end_phase(stack, alive[0], "defense")
+    for pl in alive:
+        pl.wait_phase("confirm")
+    during("confirm")
+    for pl in alive:
+        if pl.name != "Borislav":
+            pl.click("#yes-btn")
+            expect(pl.page.locator("#yes-btn")).to_have_attribute("aria-pressed", "true")
+    end_phase(stack, alive[0], "confirm")
+    for pl in players:
+        expect(pl.page.locator("#end-title")).to_be_visible(timeout=30_000)
+    during("end")
+
+
 def test_an_anonymous_game_played_to_the_end_reveals_names_beside_aliases(browser, stack, console_errors):
-    players = anonymous_table(browser, stack.url, "en", console_errors)
-    try:
-        by_role = start_and_learn_roles(players)
-        for pl in players:
-            check_masked(pl, "en")
+    room, players = anonymous_table(browser, stack, "en", console_errors, **DAY_TWO)
 
-        def during(stage: str) -> None:
-            if stage in ("day", "vote"):
-                for pl in players:
-                    text = pl.page.locator("body").inner_text()
-                    assert not [n for n in NAMES if n in text], (stage, pl.name)
-
-        play_classic(players, by_role, hook=during, stack=stack)
+    def during(stage: str) -> None:
         for pl in players:
+            if stage == "day":
+                check_masked(pl, "en")
             text = pl.page.locator("body").inner_text()
-            for name in NAMES:
-                assert re.search(rf"[A-Z][a-z]+ [A-Z][a-z]+ · {name}", text), (pl.name, name)
+            if stage == "end":
+                for name in NAMES:
+                    assert re.search(rf"[A-Z][a-z]+ [A-Z][a-z]+ · {name}", text), (pl.name, name)
+            else:
+                assert not [n for n in NAMES if n in text], (stage, pl.name)
+
+    try:
+        play_to_the_end(stack, room, players, during)
     finally:
         for pl in players:
             pl.close()

@@ -2,51 +2,43 @@
 with bots checks someone at night, closes the page, the night ends without them, and the page
 opened again shows the digest: the night's public events and the check's result; dismissed,
 it stays gone after a reload. One game per language on the manual clock (game time moves
-only when the test steps it)."""
+only when the test steps it), written at its first night with the person holding the police
+card (`POST /_local/rooms`: tests/browser/live.py) rather than dealt until it came."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
-from .test_notes import LOCALES, NAMES, to_phase
-from .ui import MOBILE, Link, Player, room_phase
+from .live import bots, live_room, open_seat
+from .test_notes import LOCALES, NAMES
+from .ui import MOBILE, Player, room_phase
 
 LANGS = ("ko", "ru", "en")
-BOTS = 3  # four seats: mafia, police, doctor, citizen; a quarter of the deals make us the police
-TRIES = 24
+BOTS = 3  # four seats: mafia, police, doctor, citizen
 TITLE = {"ko": "자리를 비운 사이", "ru": "Пока вас не было", "en": "While you were away"}
 
 
-def police_seat(browser, stack, lang: str, errors: list[str]) -> tuple[Player, str, str, list[str], Link]:
-    """A classic room with bots where the person holds the police card: (player, room, own id,
-    the others, the page's link). The deal is the server's; rooms are made until one deals the
-    police to us."""
-    for _ in range(TRIES):
-        pl = Player(browser, stack.url, NAMES[lang], viewport=MOBILE, locale=LOCALES[lang], errors=errors)
-        page = pl.page
-        link = Link(page)  # the night must be seen: the test nudges as the page would
-        pl.open()
-        page.fill("#create-name", pl.name)
-        page.click("#create-btn")
-        expect(page.locator(".lobby-player")).to_have_count(1, timeout=20_000)
-        code = page.locator("#room-chip").inner_text().strip()
-        for n in range(BOTS):
-            page.click("#add-bot-btn")
-            expect(page.locator(".lobby-player")).to_have_count(n + 2)
-        page.click("#start-btn")
-        expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
-        me = pl.my_pid()
-        if pl.read_role() == "police":
-            return pl, code, me, [t.get_attribute("data-pid") for t in page.locator(".tile:not(.me)").all()], link
-        pl.close()
-    raise AssertionError(f"no room of {TRIES} dealt the police to the person")
+def police_seat(browser, stack, lang: str, errors: list[str]) -> tuple[Player, str, str, list[str]]:
+    """A classic room with bots at its first night, the person holding the police card:
+    (player, room, own id, the others)."""
+    room = live_room(
+        stack,
+        lang=lang,
+        seats=[{"name": NAMES[lang], "role": "police"}, *bots(BOTS, lang=lang)],
+        options={"firstPhase": "night"},
+        until={"phase": "night"},
+    )
+    pl = open_seat(browser, stack, room, NAMES[lang], viewport=MOBILE, locale=LOCALES[lang], errors=errors)
+    expect(pl.page.locator("#phase-banner")).to_have_attribute("data-kind", "night")
+    assert pl.read_role() == "police"
+    others = [t.get_attribute("data-pid") for t in pl.page.locator(".tile:not(.me)").all()]
+    return pl, room["roomCode"], pl.my_pid(), others
 
 
-def away_for_a_night(stack, pl: Player, code: str, others: list[str], link: Link) -> str:
+def away_for_a_night(stack, pl: Player, code: str, others: list[str]) -> str:
     """Check a player at night, close the page, let the night end, open the room again:
     the id of the checked player."""
-    to_phase(stack, pl, ("night",), link=link)
     target = next(o for o in others if pl.page.locator(f'.tile.selectable[data-pid="{o}"]').count())
     pl.tap(target)
     url = pl.page.url
@@ -65,8 +57,8 @@ def away_for_a_night(stack, pl: Player, code: str, others: list[str], link: Link
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_player_back_after_a_night_sees_what_they_missed_once(browser, stack, console_errors, lang):
-    pl, code, me, others, link = police_seat(browser, stack, lang, console_errors)
-    target = away_for_a_night(stack, pl, code, others, link)
+    pl, code, me, others = police_seat(browser, stack, lang, console_errors)
+    target = away_for_a_night(stack, pl, code, others)
     page = pl.page
     digest = page.locator("#away-digest")
     expect(digest).to_be_visible(timeout=15_000)

@@ -1,6 +1,13 @@
 """Single-device mode (docs/rulebooks/001-city.txt «Игра на одном устройстве»): one phone passed
 around the table, on the same server and engine as online play (an `untimed` city room whose every
-seat this browser holds)."""
+seat this browser holds).
+
+One five-player game is played whole from the setup screen
+(`test_five_players_play_a_local_game_through_the_queue`, and with the narrator
+`test_the_narrator_speaks_public_text_only`; the original's eight in
+`test_the_executed_player_speaks_aloud`); the tests of one moment of a game (a tie, a refresh at
+night, a closed browser) start from a live room written at that moment (`POST /_local/rooms`:
+tests/browser/live.py), its seats kept in this browser as the setup screen keeps them."""
 
 from __future__ import annotations
 
@@ -10,6 +17,7 @@ from playwright.sync_api import Page, expect
 
 import mafia_engine as me
 
+from .live import live_room
 from .ui import Player
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
@@ -34,6 +42,45 @@ def secret_words(page: Page) -> list[str]:
     words = {v for k, v in en.items() if re.match(r"role\.\w+(\.(city|classic|original))?$", k)}
     words |= {en["result.mafia"], en["result.notMafia"]}
     return sorted(words)
+
+
+# The five at the table with the cards the live rooms deal them (a city game of five).
+ROLES = {"Ann": "citizen", "Bob": "citizen", "Cat": "mafia", "Dan": "police", "Eve": "doctor"}
+REVEAL = [{"type": "seenRole", "player": n} for n in NAMES]
+QUIET_NIGHT = [  # the mafia skips the first night: nobody dies
+    {"type": "mafiaTarget", "player": "Cat", "target": None},
+    {"type": "investigate", "player": "Dan", "target": "Ann"},
+    {"type": "heal", "player": "Eve", "target": "Eve"},
+    {"type": "sleep", "player": "Ann"},
+    {"type": "sleep", "player": "Bob"},
+]
+
+
+def device_game(browser, stack, errors: list[str], steps: list, until: str) -> tuple[Player, Table]:
+    """A live untimed city room of the five at `until` (after `steps`), every seat kept in
+    this browser as the setup screen keeps them (web/js/device/store.js): the page, the table."""
+    room = live_room(
+        stack,
+        preset="city",
+        options={"untimed": True},
+        seats=[{"name": n, "role": ROLES[n]} for n in NAMES],
+        steps=steps,
+        until={"phase": until},
+    )
+    pl = Player(browser, stack.url, "Table", errors=errors)
+    pl.open()
+    game = {
+        "room": room["roomCode"],
+        "preset": "city",
+        "wsUrl": room["wsUrl"],
+        "seats": [{"id": s["playerId"], "name": s["name"], "token": s["token"]} for s in room["seats"]],
+        "progress": {"key": None, "pos": 0, "open": False, "dawnDay": None, "seen": -1},
+    }
+    pl.page.evaluate("(g) => localStorage.setItem('mafia.device', JSON.stringify(g))", game)
+    pl.page.reload()
+    table = Table(pl.page)
+    table.roles = {s["playerId"]: s["role"] for s in room["seats"]}
+    return pl, table
 
 
 class Table:
@@ -196,13 +243,10 @@ def test_five_players_play_a_local_game_through_the_queue(browser, stack, consol
 
 
 def test_a_tie_goes_to_a_public_defense_and_a_revote(browser, stack, console_errors):
-    pl = Player(browser, stack.url, "Table", errors=console_errors)
-    pl.open()
-    table = Table(pl.page)
+    # day 1 after a quiet first night: all five vote
+    pl, table = device_game(browser, stack, console_errors, [*REVEAL, *QUIET_NIGHT], "discussion")
     # Ann and Bob get two votes each, Eve abstains: a tie.
     table.first_vote = {"p1": "p2", "p2": "p1", "p3": "p1", "p4": "p2", "p5": "abstain"}
-    table.quiet_first_night = True
-    table.start()
     table.play(until="#device-defense")
     page = pl.page
     expect(page.locator("#device-defense")).to_contain_text(re.compile("Ann, Bob|Bob, Ann"))
@@ -236,10 +280,7 @@ def test_a_tie_goes_to_a_public_defense_and_a_revote(browser, stack, console_err
 
 
 def test_refresh_mid_night_keeps_the_game(browser, stack, console_errors):
-    pl = Player(browser, stack.url, "Table", errors=console_errors)
-    pl.open()
-    table = Table(pl.page)
-    table.start()
+    pl, table = device_game(browser, stack, console_errors, REVEAL, "night")  # night 1, the cards seen
     seen: dict = {}
 
     def refresh_at_third_night_turn(t: Table) -> None:
@@ -261,10 +302,7 @@ def test_refresh_mid_night_keeps_the_game(browser, stack, console_errors):
 
 def test_closing_the_browser_keeps_the_game(browser, stack, console_errors):
     """localStorage outlives the tab: a new page in the same browser profile goes on."""
-    pl = Player(browser, stack.url, "Table", errors=console_errors)
-    pl.open()
-    table = Table(pl.page)
-    table.start()
+    pl, table = device_game(browser, stack, console_errors, [*REVEAL, *QUIET_NIGHT], "discussion")
     table.play(until="#device-discussion")
     room = table.room()
     pl.page.close()

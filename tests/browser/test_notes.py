@@ -2,8 +2,10 @@
 suspected role, side or colour and a short note, from the tile's note button, on a phone; the
 mark shows on the tile and in the vote list, survives a reload, is gone once the game ends
 (and the next game in the room starts clean), and is never on the wire: no WebSocket frame
-and no HTTP request of the page carries it. One short game against bots per language, on the
-manual clock (game time moves only when the test steps it)."""
+and no HTTP request of the page carries it. One room with bots per language, on the manual
+clock (game time moves only when the test steps it), written at day 2's defense with a bot
+accused (`POST /_local/rooms`: tests/browser/live.py) rather than played until some vote
+had a result."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from playwright.sync_api import expect
 import mafia_engine as me_engine
 
 from .axe import AXE_JS, MISSING_AXE, audit, blocking, record
-from .ui import MOBILE, Link, Player
+from .live import bots, goto_seat, live_room, seat
+from .ui import MOBILE, Player
 
 LANGS = ("ko", "ru", "en")
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
@@ -59,25 +62,6 @@ def notes_stored(pl: Player, code: str):
     return pl.page.evaluate("(k) => localStorage.getItem(k)", f"mafia.notes.{code}")
 
 
-def to_phase(stack, pl: Player, kinds: tuple[str, ...], steps: int = 120, link: Link | None = None) -> str:
-    """Step game time on (`stack.step_on`) until the person's screen shows one of `kinds` (or
-    the end screen); a short phase may pass in the same Scheduler delivery as the one before
-    (no page nudges), so the steps go on into the next days. With the page's `link`, a second
-    at a time and a nudge, as the page would send at each deadline: no phase passes unseen."""
-    for _ in range(steps if link is None else 5 * steps):
-        kind = pl.page.evaluate(
-            "() => document.querySelector('#end-title') ? 'ended' : document.querySelector('#phase-banner')?.dataset.kind"
-        )
-        if kind in kinds:
-            return kind
-        if link is not None:
-            link.advance(stack)
-        else:
-            stack.step_on()
-            pl.page.wait_for_timeout(300)
-    raise AssertionError(f"{pl.name}: never reached {kinds}")
-
-
 def mark(pl: Player, pid: str, tag: str, note: str | None) -> None:
     """Tap the tile's note button, pick a suspicion, type the note, save."""
     page = pl.page
@@ -94,63 +78,39 @@ def mark(pl: Player, pid: str, tag: str, note: str | None) -> None:
     expect(page.locator(f'[data-note-btn="{pid}"]')).to_be_focused()
 
 
-def start_with_bots(pl: Player, lang: str) -> tuple[str, str, list[str]]:
-    """Create a classic room, add the bots, start, read the role card: (room, my id, the others)."""
-    page = pl.page
-    pl.open()
-    expect(page.locator("html")).to_have_attribute("lang", lang)
-    # pl.create with room for a cold start: the first room of a fresh stack may take more
-    # than 5 s on a busy 2-core machine (as test_a11y.create_room)
-    page.fill("#create-name", pl.name)
-    page.click("#create-btn")
-    expect(page.locator(".lobby-player")).to_have_count(1, timeout=20_000)
-    code = page.locator("#room-chip").inner_text().strip()
-    for n in range(BOTS):
-        page.click("#add-bot-btn")
-        expect(page.locator(".lobby-player")).to_have_count(n + 2)
-    page.click("#start-btn")
-    expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
-    me = pl.my_pid()
-    pl.read_role()
-    return code, me, [t.get_attribute("data-pid") for t in page.locator(".tile:not(.me)").all()]
-
-
-def marked_vote_row(stack, pl: Player, suspect: str, note: str) -> str | None:
-    """Play to a day's vote; the person (if alive) votes for `suspect`. Once the vote list has
-    a player's row (its result shows in the defense and the yes/no vote), returns that player,
-    marked from the tile if they were not yet; None if the game ended first."""
-    page = pl.page
-    me = pl.pid
-    rows = page.locator(f'.vote-row:not(.vote-yes):not(.vote-no):not(.vote-abstain):not([data-target="{me}"])')
-    voted_on = None
-    for _ in range(60):
-        kind = to_phase(stack, pl, ("vote", "defense", "confirm", "ended"))
-        if kind == "ended":
-            return None
-        if rows.count():
-            break
-        day = page.locator("#day-label").inner_text()
-        if kind == "vote" and voted_on != day:
-            voted_on = day
-            if page.locator(f'.tile.selectable[data-pid="{suspect}"]').count():
-                pl.tap(suspect)
-        stack.step_on()
-        page.wait_for_timeout(300)
-    target = rows.first.get_attribute("data-target")
-    if not page.locator(f'.tile[data-pid="{target}"] .note-chip').count():
-        mark(pl, target, "role:mafia", note)
-    return target
+def notes_room(stack, lang: str) -> tuple[dict, str]:
+    """A classic room of the person (a citizen) and BOTS bots at day 2's defense, five bots
+    having voted the first bot out: (the room, the accused's name)."""
+    seats = [{"name": NAMES[lang], "role": "citizen"}, *bots(BOTS, lang=lang)]
+    accused = seats[1]["name"]
+    votes = [{"type": "vote", "player": b["name"], "target": accused} for b in seats[2:7]]
+    room = live_room(
+        stack,
+        lang=lang,
+        seats=seats,
+        steps=[{"until": {"phase": "vote"}}, *votes, "timeout"],
+        until={"phase": "defense"},
+    )
+    return room, accused
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_player_marks_tiles_and_the_marks_stay_in_this_browser_for_one_game(
     browser, stack, console_errors, lang
 ):
+    room, accused = notes_room(stack, lang)
+    code = room["roomCode"]
     pl = Player(browser, stack.url, NAMES[lang], viewport=MOBILE, locale=LOCALES[lang], errors=console_errors)
     wire = Wire(pl.page)
     page = pl.page
-    code, me, others = start_with_bots(pl, lang)
+    goto_seat(pl, stack, room)
+    expect(page.locator("#phase-banner")).to_have_attribute("data-kind", "defense", timeout=15_000)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    me = pl.my_pid()
+    pl.read_role()
+    others = [t.get_attribute("data-pid") for t in page.locator(".tile:not(.me)").all()]
     assert len(others) == BOTS
+    assert others[0] == seat(room, accused)["playerId"]
     # no note button on one's own tile, one on every other
     expect(page.locator(f'[data-note-btn="{me}"]')).to_have_count(0)
     expect(page.locator("[data-note-btn]")).to_have_count(BOTS)
@@ -195,32 +155,16 @@ def test_a_player_marks_tiles_and_the_marks_stay_in_this_browser_for_one_game(
     expect(page.locator(f'.tile[data-pid="{others[0]}"] .note-chip')).to_contain_text(NOTES[lang])
     expect(page.locator(f'.tile[data-pid="{others[1]}"] .note-chip')).to_contain_text(RED[lang])
 
-    # The vote list: the person votes for the marked player if alive; either way the mark is on
-    # the vote row of whoever has votes (marked from the tile first if need be).
-    target = None
-    for _ in range(3):  # the deal is random: a game can end before any vote has a result
-        target = marked_vote_row(stack, pl, others[0], NOTES[lang])
-        if target:
-            break
-        page.click("#new-game-btn")  # the same seats, a new deal; the marks start clean
-        expect(page.locator("#start-btn")).to_be_visible(timeout=15_000)
-        page.click("#start-btn")
-        expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
-        pl.read_role()
-        mark(pl, others[0], "role:mafia", NOTES[lang])
-        mark(pl, others[1], "colour:red", None)
-    assert target, "three games ended before any vote had a result"
-    if target:
-        row = page.locator(f'.vote-row[data-target="{target}"] .note-chip')
-        expect(row).to_be_visible()
-        expect(row).to_contain_text(RED[lang] if target == others[1] else NOTES[lang])
+    # The vote list: the accused's row carries the mark made on their tile.
+    row = page.locator(f'.vote-row[data-target="{others[0]}"] .note-chip')
+    expect(row).to_be_visible()
+    expect(row).to_contain_text(NOTES[lang])
 
     # The host ends the game: the end screen, and the notes are gone from this browser.
-    if not page.locator("#end-title").count():
-        pl.dismiss_cards()
-        page.locator("#host-tools summary").click()
-        page.click("#end-game-btn")
-        page.click("#end-game-btn")
+    pl.dismiss_cards()
+    page.locator("#host-tools summary").click()
+    page.click("#end-game-btn")
+    page.click("#end-game-btn")
     expect(page.locator("#end-title")).to_be_visible(timeout=15_000)
     assert notes_stored(pl, code) is None
     expect(page.locator(".note-chip")).to_have_count(0)

@@ -13,15 +13,14 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from .live import bots, live_room, open_seat
 from .stack import REPO, Stack
-from .ui import FAST_OPTIONS, Player, end_phase
+from .ui import FAST_OPTIONS, Player
 
 SHOTS = os.environ.get("SEAT_SCREENSHOTS")
 
@@ -48,12 +47,6 @@ def ops(url: str, *args: str) -> str:
     return out.stdout
 
 
-def add_bots(pl: Player, n: int, seated: int) -> None:
-    for i in range(n):
-        pl.page.click("#add-bot-btn")
-        expect(pl.page.locator(".lobby-player")).to_have_count(seated + i + 1)
-
-
 def open_seat_tools(pl: Player) -> None:
     pl.dismiss_cards()
     tools = pl.page.locator("#seat-tools")
@@ -63,22 +56,18 @@ def open_seat_tools(pl: Player) -> None:
 
 
 def test_seat_follows_the_player_home_tabs_and_devices_and_a_guest_leaves(browser, stack, console_errors):
-    ann = Player(browser, stack.url, "Ann", errors=console_errors)
-    code = ann.create({**FAST_OPTIONS, "discussionMin": "300", "discussionMax": "300"})
-    link = ann.page.locator("#share-link").input_value()
-    bob = Player(browser, stack.url, "Bob", errors=console_errors)
-    bob.join(link)
-    bob.ready()
-    add_bots(ann, 3, 2)
-    ann.click("#start-btn")
-    for pl in (ann, bob):
-        expect(pl.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
-        pl.my_pid()
-
-    # play a night: the first phase is the night; the day follows at its deadline
-    end_phase(stack, bob, "roleReveal")  # the roles were read, not every card tapped
-    bob.wait_phase("night")
-    end_phase(stack, bob, "night")
+    # a live room at day 2 (POST /_local/rooms): Ann hosts, Bob plays, three bots; the
+    # night spared everyone (classic: the mafia may kill nobody)
+    options = {k: int(v) if v.isdigit() else v for k, v in FAST_OPTIONS.items()}
+    room = live_room(
+        stack,
+        options={**options, "discussionMin": 300, "discussionMax": 300},
+        seats=[{"name": "Ann"}, {"name": "Bob"}, *bots(3, first=3)],
+        until={"phase": "discussion", "day": 2},
+    )
+    code = room["roomCode"]
+    ann = open_seat(browser, stack, room, "Ann", errors=console_errors)
+    bob = open_seat(browser, stack, room, "Bob", errors=console_errors)
     for pl in (ann, bob):
         pl.wait_phase("discussion")
 
@@ -184,9 +173,6 @@ def test_seat_follows_the_player_home_tabs_and_devices_and_a_guest_leaves(browse
 
 # The 7 days are stepped on a manual clock (local/scheduler.py `advance`): an untimed city
 # game waits for the person, so nothing but the TTL depends on game time.
-STEP_SECONDS = 30  # game seconds a loop turn lets pass, so the bots' planned moves fall due
-
-
 @pytest.fixture(scope="module")
 def ttl_stack():
     s = Stack(manual_clock=True, seed=22)
@@ -194,73 +180,43 @@ def ttl_stack():
     s.stop()
 
 
-def fresh(pl: Player) -> None:
-    """Reload the page: the seat kept in this browser reconnects it at once (and its sync,
-    like any request, lets the bots make the moves that fell due)."""
-    pl.page.reload()
-    expect(pl.page.locator("#phase-banner, .lobby-player, #end-title").first).to_be_visible(timeout=15_000)
-
-
-def _answer(pl: Player) -> None:
-    """What the panel asks before the day: read the role and confirm, sleep (or skip) at night."""
-    page = pl.page
-    pl.dismiss_cards()
-    # Skipping ahead, but never the day, which waits: that is where the bots talk. One read
-    # and click: the phase may turn to the discussion between a read and a later click.
-    page.evaluate(
-        """() => {
-            const kind = document.querySelector('#phase-banner')?.dataset.kind;
-            const skip = document.querySelector('#ready-early-btn');
-            if (kind && kind !== 'discussion' && skip && !skip.disabled) skip.click();
-        }"""
-    )
-    for selector in ("#reveal-role-btn:enabled", "#sleep-btn:enabled"):
-        loc = page.locator(selector)
-        if loc.count():
-            try:
-                loc.first.click(timeout=1000)
-            except PlaywrightError:
-                pass
-
-
 def test_a_reported_line_reaches_the_ops_command_and_is_gone_after_seven_days(
     browser, ttl_stack, console_errors
 ):
     """docs/rulebooks/000-classic.txt §9: 「채팅 로그 보관: 신고 처리용으로 짧게(예: 7일) 보관하고 이후 삭제」."""
-    ann = Player(browser, ttl_stack.url, "Ann", errors=console_errors)
+    # a live untimed city room at its first day (POST /_local/rooms): Ann hosts, Bob plays,
+    # three bots; the night took the police's life, not theirs
+    room = live_room(
+        ttl_stack,
+        preset="city",
+        options={"untimed": True},
+        seats=[
+            {"name": "Ann", "role": "citizen"},
+            {"name": "Bob", "role": "citizen"},
+            {"name": "Cat", "bot": True, "role": "mafia"},
+            {"name": "Dan", "bot": True, "role": "police"},
+            {"name": "Eve", "bot": True, "role": "doctor"},
+        ],
+        steps=[
+            *({"type": "seenRole", "player": n} for n in ("Ann", "Bob", "Cat", "Dan", "Eve")),
+            {"type": "mafiaTarget", "player": "Cat", "target": "Dan"},
+            {"type": "investigate", "player": "Dan", "target": "Cat"},
+            {"type": "heal", "player": "Eve", "target": "Eve"},
+            {"type": "sleep", "player": "Ann"},
+            {"type": "sleep", "player": "Bob"},
+        ],
+        until={"phase": "discussion"},
+    )
+    code = room["roomCode"]
+    ann = open_seat(browser, ttl_stack, room, "Ann", errors=console_errors)
+    bob = open_seat(browser, ttl_stack, room, "Bob", errors=console_errors)
     page = ann.page
-    ann.open()
-    page.fill("#create-name", "Ann")
-    page.select_option("#create-preset", "city")
-    page.locator(".home-details summary").click()
-    page.locator("#home-opt-untimed").check()
-    page.click("#create-btn")
-    expect(page.locator(".lobby-player")).to_have_count(1)
-    code = page.locator("#room-chip").inner_text().strip()
-    # Two people: one of them survives the first night, so the untimed day waits for them
-    # (a dead Ann still reads the day chat and may report).
-    bob = Player(browser, ttl_stack.url, "Bob", errors=console_errors)
-    bob.join(page.locator("#share-link").input_value())
-    bob.ready()
-    fresh(ann)
-    add_bots(ann, 3, 2)
-    page.click("#start-btn")
-    deadline = time.monotonic() + 180
-    while ann.phase() != "discussion" or bob.phase() != "discussion":
-        assert time.monotonic() < deadline, f"no first day; phase {ann.phase()}"
-        assert not page.locator("#end-title").count(), "the game ended before the first day"
-        ttl_stack.step(advance=STEP_SECONDS)
-        for pl in (ann, bob):
-            fresh(pl)
-            _answer(pl)
-    # The first night takes one life at most: a living one of the two speaks by day, the other
-    # (alive, or dead and still reading the day chat) reports the line.
+    for pl in (ann, bob):
+        pl.wait_phase("discussion")
+    # Bob speaks by day, Ann reports the line.
     speaker, reporter = bob, ann
     for pl in (bob, ann):
-        fresh(pl)
         pl.page.click("#chat-tab-day")
-    if not bob.page.locator("#chat-input:enabled").count():
-        speaker, reporter = ann, bob
     speaker.page.fill("#chat-input", "I am just a citizen")
     speaker.page.press("#chat-input", "Enter")
     rpage = reporter.page

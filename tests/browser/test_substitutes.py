@@ -8,13 +8,16 @@ view: `test_the_host_lets_a_substitute_in_with_one_tap`."""
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
 import mafia_engine as me
 
+from .live import bots, live_room, open_seat
 from .ui import MOBILE, Player
 
 TEXTS = {
@@ -62,7 +65,10 @@ LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
 NAMES = {"ko": ("민지", "준호", "서연"), "ru": ("Анна", "Борис", "Вера"), "en": ("Ann", "Bob", "Cat")}
 
 
-def create_with_substitutes(host: Player) -> str:
+def host_switches_the_option_on(browser, url: str, name: str, locale: str, errors: list[str]) -> None:
+    """The host switches substitutes on in the home page's options and creates the room: its
+    public summary has the option on."""
+    host = Player(browser, url, name, locale=locale, errors=errors)
     p = host.page
     host.open()
     p.fill("#create-name", host.name)
@@ -70,7 +76,10 @@ def create_with_substitutes(host: Player) -> str:
     p.check("#home-opt-substitutes")
     p.click("#create-btn")
     expect(p.locator(".lobby-player")).to_have_count(1)
-    return p.locator("#room-chip").inner_text().strip()
+    code = p.locator("#room-chip").inner_text().strip()
+    with urllib.request.urlopen(f"{url}api/rooms/{code}", timeout=60) as res:  # noqa: S310 - our 127.0.0.1 stack
+        assert json.load(res)["options"]["substitutes"] is True
+    host.close()
 
 
 @pytest.mark.parametrize("lang", ["ko", "ru", "en"])
@@ -100,17 +109,19 @@ def play_substitution(
     console_errors = errors
     host_name, guest_name, sub_name = NAMES[lang]
     locale = LOCALES[lang]
-    host = Player(browser, stack.url, host_name, locale=locale, errors=console_errors)
-    code = create_with_substitutes(host)
-    link = host.page.locator("#share-link").input_value()
-    for _ in range(2):
-        host.page.click("#add-bot-btn")
-    guest = Player(browser, stack.url, guest_name, locale=locale, errors=console_errors)
-    guest.join(link)
-    guest.ready()
-    expect(host.page.locator(".lobby-player")).to_have_count(4)
-    host.click("#start-btn")
-    expect(guest.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    # a live room at its deal (POST /_local/rooms): the host, the guest, two bots, the host's
+    # option on (the lobby is not what this test is about)
+    room = live_room(
+        stack,
+        lang=lang,
+        options={"substitutes": True},
+        seats=[{"name": host_name}, {"name": guest_name}, *bots(2, first=3, lang=lang)],
+    )
+    code = room["roomCode"]
+    link = f"{stack.url}?room={code}"
+    host_switches_the_option_on(browser, stack.url, host_name, locale, console_errors)
+    host = open_seat(browser, stack, room, host_name, locale=locale, errors=console_errors)
+    guest = open_seat(browser, stack, room, guest_name, locale=locale, errors=console_errors)
     role = guest.read_role()
     seat_no = guest.page.locator(".tile.me").get_attribute("data-seat") or None
     guest_pid = guest.my_pid()
