@@ -15,14 +15,17 @@ the others."""
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
+from . import voice_shots
+from .axe import audit, blocking
 from .stack import CHROMIUM_ARGS
-from .ui import Player, end_phase, room_phase
+from .ui import Player, end_phase, foreign_words, room_phase
 
 FAKE_MEDIA = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
 OPTIONS = {"firstPhase": "day", "discussionMin": 150, "nightSeconds": 45}
@@ -433,3 +436,62 @@ def test_voice_in_original_follows_the_night_the_speech_turns_the_defense_the_la
     finally:
         for pl in players:
             pl.close()
+
+
+# A stand-in for a seat's incoming audio (no signaling here): what the page plays it at.
+PLAYS_AT = (
+    """async (pid) => {
+  """
+    + MODULES
+    + """
+  const { mesh } = await import(base + 'voice/index.js');
+  const peer = mesh.peers.get(pid);
+  peer.audio = peer.audio || new Audio();
+  mesh.playAt(peer, pid);
+  return [peer.audio.volume, peer.audio.muted];
+}"""
+)
+
+
+def test_the_voice_bar_keeps_each_seats_volume_on_this_device_in_korean_russian_and_english(
+    media_browser, stack, console_errors
+):
+    """The bar drawn from a scripted classic day (voice_shots.py): once in voice, a fold lists
+    every other person (bots have no voice) with a slider and a mute, both named after the
+    seat; a change plays that seat at the new volume here, is announced, and is still there
+    after a reload; every control has a name, axe finds nothing serious, every word is in the
+    page's language."""
+    for lang in ("ko", "ru", "en"):
+        pl = voice_shots.voice_page(media_browser, stack, lang, console_errors)
+        page = pl.page
+        rows = page.locator("#voice-volumes .voice-seat")
+        expect(rows.first).to_be_hidden()  # folded
+        voice_shots.turn_down_and_mute(pl)
+        expect(rows).to_have_count(4)
+        expect(rows.first).to_be_visible()
+        for pid, name in zip(("p2", "p3", "p4", "p5"), voice_shots.NAMES[lang][1:], strict=True):
+            expect(page.locator(f"#voice-vol-{pid}")).to_have_attribute(
+                "aria-label", re.compile(re.escape(name))
+            )
+            expect(page.locator(f"#voice-mute-{pid}")).to_have_attribute(
+                "aria-label", re.compile(re.escape(name))
+            )
+        expect(page.locator("#announcer")).to_contain_text(voice_shots.NAMES[lang][2])
+        assert page.evaluate(PLAYS_AT, "p2") == [0.4, False]
+        assert page.evaluate(PLAYS_AT, "p3") == [1.0, True]
+        assert page.evaluate(PLAYS_AT, "p4") == [1.0, False]
+        assert pl.unnamed_controls() == []
+        assert not foreign_words(page, lang), foreign_words(page, lang)
+        if lang == "ko":
+            assert blocking(audit(page)) == []
+        # kept on this device: after a reload the same seats play the same
+        page.reload()
+        page.wait_for_selector("html[data-ready]", state="attached")
+        page.evaluate(voice_shots.DRAW, [voice_shots.day_view(lang), lang])
+        page.click("#voice-join")
+        page.locator("#voice-volumes summary").click()
+        expect(page.locator("#voice-vol-p2")).to_have_value("40")
+        expect(page.locator("#voice-mute-p3")).to_have_attribute("aria-pressed", "true")
+        assert page.evaluate(PLAYS_AT, "p2") == [0.4, False]
+        assert pl.missing_keys() == []
+        pl.close()
