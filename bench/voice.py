@@ -32,7 +32,6 @@ sys.path[:0] = [str(ROOT), str(ROOT / "layers" / "engine"), str(ROOT / "function
 
 import mafia_engine as me  # noqa: E402
 from mafia_engine.testing import random_game  # noqa: E402
-
 from service import server_frames  # noqa: E402
 
 SAMPLE = json.loads((ROOT / "bench" / "voice_sample.json").read_text())
@@ -61,7 +60,9 @@ def client_frame(n: int, to: str, kind: str, sdp: str | None = None, candidate: 
 
 
 def relayed(sender: str, kind: str, sdp: str | None = None, candidate: dict | None = None) -> bytes:
-    return server_frames.encode(server_frames.SignalFrame(from_=sender, kind=kind, sdp=sdp, candidate=candidate))
+    return server_frames.encode(
+        server_frames.SignalFrame(from_=sender, kind=kind, sdp=sdp, candidate=candidate)
+    )
 
 
 def pair_exchange(a: str = "p1", b: str = "p8") -> dict:
@@ -126,7 +127,11 @@ def preset_figures(options: dict, games: int, per_pair: int) -> dict:
         "seats": SEATS,
         "games": games,
         "phaseChanges": changes,
-        "voiceKeyBytes": {"min": min(key_bytes), "max": max(key_bytes), "mean": round(sum(key_bytes) / len(key_bytes))},
+        "voiceKeyBytes": {
+            "min": min(key_bytes),
+            "max": max(key_bytes),
+            "mean": round(sum(key_bytes) / len(key_bytes)),
+        },
     }
 
 
