@@ -15,9 +15,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def run_bench(name: str, *args: str, timeout: float = 240.0) -> dict:
-    out = subprocess.run(
-        [sys.executable, f"bench/{name}", *args], cwd=REPO, capture_output=True, text=True, timeout=timeout
-    )
+    out = subprocess.run([sys.executable, f"bench/{name}", *args], cwd=REPO, capture_output=True,
+                         text=True, timeout=timeout)
     assert out.returncode == 0, out.stderr[-3000:]
     lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
     assert len(lines) == 1, out.stdout[-3000:]
@@ -28,32 +27,11 @@ def run_bench(name: str, *args: str, timeout: float = 240.0) -> dict:
 
 def test_e2e_bench_quick_times_actions_by_their_frames():
     out = run_bench("e2e.py", "--quick")
-    for key in (
-        "rooms",
-        "players",
-        "actions",
-        "p50_ms",
-        "p99_ms",
-        "ack_p50_ms",
-        "baseline_p50_ms",
-        "baseline_p99_ms",
-        "ratio_p99",
-        "views_per_action",
-        "max_message_bytes",
-        "phase_end_lateness_p50_s",
-        "phase_end_lateness_p99_s",
-        "refused",
-        "unchanged",
-        "missing_views",
-        "untraced",
-        "version_gaps",
-        "version_repeats",
-        "views_out_of_order",
-        "pushes_by_cause",
-        "sent_by_action",
-        "echoes",
-        "load",
-    ):
+    for key in ("rooms", "players", "actions", "p50_ms", "p99_ms", "ack_p50_ms", "baseline_p50_ms",
+                "baseline_p99_ms", "ratio_p99", "views_per_action", "max_message_bytes",
+                "phase_end_lateness_p50_s", "phase_end_lateness_p99_s", "refused", "unchanged",
+                "missing_views", "untraced", "version_gaps", "version_repeats", "views_out_of_order",
+                "pushes_by_cause", "sent_by_action", "echoes", "load"):
         assert key in out, key
     assert out["rooms"] == 2 and out["actions"] > 0 and out["echoes"] > 0
     # What makes the figures the truth, never a timing: every frame sent is found in the
@@ -89,11 +67,8 @@ def test_a_view_that_arrives_after_a_newer_one_is_late_and_a_version_never_recei
     [
         ("engine.py", ("--quick",), ("games", "actions", "actions_per_s", "views_per_s", "max_view_bytes")),
         ("fuzz.py", ("--quick",), ("requestedFrames", "passed", "frames")),
-        (
-            "memory.py",
-            ("--quick",),
-            ("games", "rss_mb_after_first", "rss_mb_after_all", "growth_mb", "failed_games", "stack_exit"),
-        ),
+        ("memory.py", ("--quick",), ("games", "rss_mb_after_first", "rss_mb_after_all", "growth_mb",
+                                     "failed_games", "stack_exit")),
         ("original_draws.py", ("--quick",), ("now", "before_issue_14")),
         ("views.py", ("--quick",), ("views",)),
         ("voice.py", ("--quick",), ("perOpenedPair", "presets")),
