@@ -70,7 +70,7 @@ VIEW = (
   if (!v || !v.phase) return null;
   return { kind: v.phase.kind, day: v.day, speaker: v.phase.speaker || null, accused: v.phase.accused || null,
            me: v.you ? v.you.id : null, role: v.you ? v.you.role : null, alive: v.you ? v.you.alive !== false : null,
-           voice: v.voice || null, status: (v.room && v.room.status) || null };
+           voice: v.voice || null, status: (v.room && v.room.status) || null, round: v.phase.round || null };
 }"""
 )
 SEND = (
@@ -306,7 +306,7 @@ def test_voice_audio_follows_the_policy_by_bytes_received_day_night_defense_and_
             pl.close()
 
 
-def step_until(stack, players: list[Player], ok, what: str, move=None, steps: int = 80) -> dict[str, dict]:
+def step_until(stack, players: list[Player], ok, what: str, move=None, steps: int = 120) -> dict[str, dict]:
     """Step game time until every page's view satisfies `ok`; before each step `move(views)`
     may play the humans' part (end a turn, vote) and return True when it sent something (the
     room answers before the next look). The views by seat."""
@@ -368,11 +368,16 @@ def test_voice_in_original_follows_the_night_the_speech_turns_the_defense_the_la
                 plot["accused"] = sorted(alive)[0]
                 return once((2, "nominate"), by_pid[speaker], "nominate", target=plot["accused"])
             return once((v["day"], "turn", speaker), by_pid[speaker], "endTurn")
-        if v["kind"] == "vote":
+        if v["kind"] in ("vote", "allOrNone"):  # a revote or the all-or-none vote: again
             sent = False
             for pl in players:
-                if pl.pid != plot["accused"] and view(pl)["alive"]:
-                    sent |= once((v["day"], "vote", pl.pid), pl, "vote", target=plot["accused"])
+                mine = view(pl)
+                if pl.pid != plot["accused"] and mine["alive"]:
+                    key = (v["day"], v["kind"], mine["round"], pl.pid)
+                    if v["kind"] == "vote":
+                        sent |= once(key, pl, "vote", target=plot["accused"])
+                    else:
+                        sent |= once(key, pl, "confirm", choice="yes")
             return sent
         return False
 
