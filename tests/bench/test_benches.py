@@ -71,6 +71,7 @@ def test_a_view_that_arrives_after_a_newer_one_is_late_and_a_version_never_recei
                                      "failed_games", "stack_exit")),
         ("original_draws.py", ("--quick",), ("now", "before_issue_14")),
         ("views.py", ("--quick",), ("views",)),
+        ("voice.py", ("--quick",), ("perOpenedPair", "presets")),
     ],
 )
 def test_bench_quick_mode_prints_its_keys(name, args, keys):
@@ -81,6 +82,13 @@ def test_bench_quick_mode_prints_its_keys(name, args, keys):
         assert out["passed"] and out["frames"] > 0, out
     if name == "views.py":
         assert all(v["same_bytes"] and v["bytes"] > 0 for v in out["views"].values()), out
+    if name == "voice.py":
+        # one pair's exchange: an offer, an answer and each side's ICE candidates, up and down
+        assert out["perOpenedPair"]["frames"] >= 4 and out["perOpenedPair"]["down"] > 1000, out
+        classic = out["presets"]["classic"]["phaseChanges"]
+        assert classic["roleReveal>greeting"]["opened"] == 28, classic  # the first day joins all
+        assert classic["discussion>vote"]["bytesPerChange"] == 0, classic  # a kept pair costs nothing
+        assert set(out["presets"]) == {"classic", "city", "original"}, out
     if name == "memory.py":
         assert out["failed_games"] == 0 and out["stack_exit"] == 0, out
 

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from .display_follow import ScreenWatch
 from .stack import Stack
 from .ui import Player, foreign_words
 
@@ -148,6 +149,8 @@ NIGHT_BOX_JS = """() => {
   };
 }"""
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
+# The room's screen beside a whole game: a TV for classic, a laptop for original.
+SCREENS = {"classic": {"width": 1920, "height": 1080}, "original": {"width": 1280, "height": 720}}
 NAMES = {"ko": "민지", "ru": "Аня", "en": "Ann"}
 
 
@@ -171,6 +174,10 @@ def test_one_person_and_bots_play_a_preset_to_the_end(
     read_page("home")
     create_room(pl, preset, SHORT_OPTIONS[preset], bots)
     read_page("lobby")
+    # the room's screen follows the whole game beside a spectator (display_follow.py)
+    watch = None
+    if preset in SCREENS:
+        watch = ScreenWatch(browser, fast_stack.url, pl, SCREENS[preset], console_errors, LOCALES[lang])
     page.click("#start-btn")
     expect(page.locator("#phase-banner")).to_be_visible(timeout=15_000)
 
@@ -183,6 +190,8 @@ def test_one_person_and_bots_play_a_preset_to_the_end(
             seen = [kind for kind, _ in page.evaluate("() => window.__phases")]
             pytest.fail(f"{preset}: no end screen after {PLAY_SECONDS} s; phases {seen}; person {done}")
         read_page(pl.phase() or "end")
+        if watch is not None:
+            watch.maybe_check(pl.phase())
         if role is None:  # read in one step: the card may close between two separate reads
             role = page.evaluate(
                 "() => document.querySelector('.role-card .role-name')?.getAttribute('data-role') ?? null"
@@ -237,4 +246,12 @@ def test_one_person_and_bots_play_a_preset_to_the_end(
     if preset == "original":
         assert "speech" in kinds, phases
     assert pl.missing_keys() == [], pl.missing_keys()
+    if watch is not None:
+        watch.check_end(bots + 1)
+        compared = watch.same_views()
+        drawn = watch.check_recorded()
+        print(f"{preset}: the screen checked live at {len(watch.seen)} phases {watch.seen}; drawn {drawn}; "
+              f"{compared} versions byte for byte")
+        assert compared >= len(watch.seen), (compared, watch.seen)
+        watch.close()
     pl.close()

@@ -1,27 +1,52 @@
-"""Voice with real WebRTC (docs/rules.md, "Voice"): four pages in Chromium with a fake
-microphone (`--use-fake-device-for-media-stream --use-fake-ui-for-media-stream`, on this
-test's own browser only) join voice on the offline stack; each page's `getStats()` shows, by
-bytes received, that audio follows the policy: in the day every page hears every other, at
-night a page receives nothing from a seat whose voice does not reach it (a citizen from the
-mafia, as from anyone)."""
+"""Voice with real WebRTC (docs/rules.md, "Voice"): pages in Chromium with a fake microphone
+(`--use-fake-device-for-media-stream --use-fake-ui-for-media-stream`, on this test's own
+browser only) join voice on the offline stack; each page's `getStats()` shows, by bytes
+received, that audio follows the policy: in the day every page hears every other, at night a
+page receives nothing from a seat whose voice does not reach it (a citizen from the mafia, as
+from anyone); in a defense only the accused is heard; the dead are heard by nobody and listen
+to the day; in original's turn-based discussion only the speaker is heard, and an executed
+player's last word.
+
+The rooms are made over REST and the pages open on their seats (no lobby clicks); the pages'
+own sockets send the moves; game time is stepped (`end_phase`). A check of silence waits for
+the permitted seats' audio to grow (real audio time passing), then finds no byte at all from
+the others."""
 
 from __future__ import annotations
 
+import json
+import re
 import time
+import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
+from . import voice_shots
+from .axe import audit, blocking
 from .stack import CHROMIUM_ARGS
-from .ui import end_phase, seat_everyone
+from .ui import Player, end_phase, foreign_words, room_phase
 
 FAKE_MEDIA = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
-OPTIONS = {"firstPhase": "day", "discussionMin": "150", "nightSeconds": "45"}
+OPTIONS = {"firstPhase": "day", "discussionMin": 150, "nightSeconds": 45}
+ORIGINAL_OPTIONS = {
+    "roleRevealSeconds": 30,
+    "nightSeconds": 20,
+    "speechSeconds": 60,
+    "defenseSeconds": 30,
+    "voteSeconds": 30,
+    "lastWordSeconds": 30,
+}
 
-# In the page: bytes received per peer seat, from each peer connection's inbound audio (the
-# voice module is the page's own: importing its URL again gives the same instance).
-STATS = """async () => {
-  const base = document.querySelector('script[type=module]').src.replace(/app\\.js.*$/, '');
+# The page's own modules (importing a module's URL again gives the same instance).
+MODULES = "const base = document.querySelector('script[type=module]').src.replace(/app\\.js.*$/, '');"
+
+# In the page: bytes received per peer seat, from each peer connection's inbound audio.
+STATS = (
+    """async () => {
+  """
+    + MODULES
+    + """
   const { mesh } = await import(base + 'voice/index.js');
   const out = {};
   for (const [pid, peer] of mesh.peers) {
@@ -33,6 +58,108 @@ STATS = """async () => {
   }
   return out;
 }"""
+)
+# The page's view as the server sent it, in short: phase, who, and the voice policy.
+VIEW = (
+    """async () => {
+  """
+    + MODULES
+    + """
+  const { state } = await import(base + 'store.js');
+  const v = state.view;
+  if (!v || !v.phase) return null;
+  return { kind: v.phase.kind, day: v.day, speaker: v.phase.speaker || null, accused: v.phase.accused || null,
+           me: v.you ? v.you.id : null, role: v.you ? v.you.role : null, alive: v.you ? v.you.alive !== false : null,
+           voice: v.voice || null, status: (v.room && v.room.status) || null, round: v.phase.round || null };
+}"""
+)
+SEND = (
+    """async ([action, payload]) => {
+  """
+    + MODULES
+    + """
+  const { state } = await import(base + 'store.js');
+  state.conn.send(action, payload);
+}"""
+)
+
+
+def rest(stack, path: str, body: dict) -> dict:
+    req = urllib.request.Request(
+        f"{stack.url}api/{path}",
+        method="POST",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Origin": stack.url.rstrip("/")},
+    )
+    with urllib.request.urlopen(req, timeout=60) as res:  # noqa: S310 - our own 127.0.0.1 stack
+        return json.load(res)
+
+
+def seat_room(
+    browser, stack, preset: str, options: dict, names: list[str], errors, bots: int = 0, locale: str = "en-US"
+) -> list[Player]:
+    """A room made over REST, every name seated over REST and its page opened on the seat (the
+    seat kept in the browser, as after "Create" or "Join"); the host's socket adds the bots and
+    starts once the guests' sockets said ready. Returns the pages, host first, in seat order."""
+    made = rest(stack, "rooms", {"name": names[0], "preset": preset, "options": options})
+    code = made["roomCode"]
+    seats = [made] + [rest(stack, f"rooms/{code}/players", {"name": n}) for n in names[1:]]
+    players = []
+    for name, seat in zip(names, seats, strict=True):
+        pl = Player(browser, stack.url, name, locale=locale, errors=errors)
+        keep = {
+            "room": code,
+            "token": seat["token"],
+            "playerId": seat["playerId"],
+            "wsUrl": seat.get("wsUrl", ""),
+            "savedAt": 0,
+        }
+        pl.context.add_init_script(
+            f"localStorage.setItem('mafia.seat.{code}', {json.dumps(json.dumps(keep))})"
+        )
+        pl.open(f"?room={code}")
+        pl.pid = seat["playerId"]
+        players.append(pl)
+    host = players[0]
+    expect(host.page.locator(".lobby-player")).to_have_count(len(names))
+    for n in range(bots):
+        send(host, "addBot")
+        expect(host.page.locator(".lobby-player")).to_have_count(len(names) + n + 1)
+    for pl in players[1:]:
+        expect(pl.page.locator("#ready-btn")).to_be_visible()
+        send(pl, "ready")
+    expect(host.page.locator(".lobby-player.is-ready")).to_have_count(len(names) - 1 + bots)
+    send(host, "start")
+    for pl in players:
+        expect(pl.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    return players
+
+
+def send(pl: Player, action: str, **payload) -> None:
+    pl.page.evaluate(SEND, [action, payload])
+
+
+def view(pl: Player) -> dict | None:
+    return pl.page.evaluate(VIEW)
+
+
+def wait_views(players: list[Player], ok, what: str, seconds: float = 30.0) -> dict[str, dict]:
+    """Poll until every page's view satisfies `ok(view)`; the views by seat."""
+    deadline = time.monotonic() + seconds
+    while True:
+        views = {pl.pid: view(pl) for pl in players}
+        if all(v is not None and ok(v) for v in views.values()):
+            return views
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the pages never showed {what}: {views}")
+        players[0].page.wait_for_timeout(100)
+
+
+def join_voice(players: list[Player]) -> None:
+    for pl in players:
+        expect(pl.page.locator("#voice-join")).to_be_visible()
+        pl.page.click("#voice-join")
+        expect(pl.page.locator("#voice-mute")).to_be_visible()
 
 
 @pytest.fixture
@@ -84,47 +211,292 @@ def wait_growth(pl, senders: list[str], least: int = 2000, seconds: float = 45.0
         pl.page.wait_for_timeout(250)
 
 
-def test_voice_audio_follows_the_policy_by_bytes_received_day_then_night(
+def follows(players: list[Player], views: dict[str, dict], least: int = 3000) -> dict[str, dict[str, int]]:
+    """By bytes received: every page gets audio from each page in voice whose voice reaches
+    it (its view's `hearFrom`, and the sender's own view says `speakTo` it), and not one byte
+    from any other. Settles first (the new phase's connections up, the old phase's last
+    packets in); then, while each heard seat's audio grows by `least` bytes on every page,
+    the silent seats' stays still. Returns the growth per page and sender."""
+    pids = [pl.pid for pl in players]
+    hear = {
+        pl.pid: [q for q in pids if q != pl.pid and q in views[pl.pid]["voice"]["hearFrom"]] for pl in players
+    }
+    for pid, heard in hear.items():
+        for q in heard:
+            assert pid in views[q]["voice"]["speakTo"], (q, "does not speak to", pid, views[q]["voice"])
+    silent = {pl.pid: [q for q in pids if q != pl.pid and q not in hear[pl.pid]] for pl in players}
+    for pl in players:
+        if hear[pl.pid]:
+            wait_growth(pl, hear[pl.pid], 1000)
+    start = {pl.pid: inbound(pl) for pl in players}
+    grown = {pl.pid: wait_growth(pl, hear[pl.pid], least) for pl in players if hear[pl.pid]}
+    if not grown:  # nobody hears anybody: a window of real audio time instead (~8 KB per pair)
+        players[0].page.wait_for_timeout(2000)
+    for pl in players:
+        now = inbound(pl)
+        leaked = {q: now.get(q, 0) - start[pl.pid].get(q, 0) for q in silent[pl.pid]}
+        assert not any(leaked.values()), (
+            pl.pid,
+            "received audio from seats that do not reach it",
+            leaked,
+            hear,
+        )
+    return grown
+
+
+def test_voice_audio_follows_the_policy_by_bytes_received_day_night_defense_and_death_in_classic(
     media_browser, stack, console_errors
 ):
-    players = seat_everyone(
-        media_browser, stack.url, ["Ann", "Bo", "Cy", "Di"], console_errors, options=OPTIONS
-    )
+    players = seat_room(media_browser, stack, "classic", OPTIONS, ["Ann", "Bo", "Cy", "Di"], console_errors)
+    host = players[0]
+    pids = [pl.pid for pl in players]
+    figures = {}
     try:
-        players[0].click("#start-btn")
-        for pl in players:
-            expect(pl.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
-            pl.my_pid()
-        for pl in players:
-            expect(pl.page.locator("#voice-join")).to_be_visible()
-            pl.page.click("#voice-join")
-            expect(pl.page.locator("#voice-mute")).to_be_visible()
-        end_phase(stack, players[0], "roleReveal")
-        for pl in players:
-            pl.wait_phase("greeting")
+        join_voice(players)
+        end_phase(stack, host, "roleReveal")
         # the day: every page hears every other seat (all alive)
-        figures = {}
-        for pl in players:
-            others = [q.pid for q in players if q is not pl]
-            assert sorted(voice_of(pl)["sendTo"]) == sorted(others)
-            figures[pl.pid] = wait_growth(pl, others)
-        print("day bytes received per pair", figures)
-        end_phase(stack, players[0], "greeting")
-        for pl in players:
-            pl.wait_phase("night")
+        views = wait_views(players, lambda v: v["kind"] == "greeting", "the greeting")
+        for pid, v in views.items():
+            assert v["voice"]["speakTo"] == [q for q in pids if q != pid]
+        figures["greeting"] = follows(players, views)
         # the night: a page gets audio only from a seat whose voice reaches it (the mafia's
         # mates); from every other seat nothing at all, the mafia's as a citizen's
-        night = {}
-        first = {pl.pid: inbound(pl) for pl in players}
-        players[0].page.wait_for_timeout(2000)  # real audio time: would carry ~8 KB per pair
+        end_phase(stack, host, "greeting")
+        views = wait_views(players, lambda v: v["kind"] == "night", "the night")
+        for v in views.values():
+            if v["role"] != "mafia":
+                assert v["voice"] == {"on": True, "speakTo": [], "hearFrom": []}, v
+        figures["night"] = follows(players, views)
+        # day 2: the vote puts a townsperson on trial; only the accused is heard
+        end_phase(stack, host, "night")
+        views = wait_views(players, lambda v: v["kind"] == "discussion", "the discussion")
+        accused = next(pid for pid, v in views.items() if v["role"] != "mafia")
+        end_phase(stack, host, "discussion")
+        wait_views(players, lambda v: v["kind"] == "vote", "the vote")
         for pl in players:
-            plan = voice_of(pl)
-            hear = [q.pid for q in players if q is not pl and pl.pid in voice_of(q)["sendTo"]]
-            now = inbound(pl)
-            night[pl.pid] = {s: now.get(s, 0) - first[pl.pid].get(s, 0) for s in now}
-            silent = [q.pid for q in players if q is not pl and q.pid not in hear]
-            assert all(night[pl.pid].get(s, 0) == 0 for s in silent), (pl.pid, night[pl.pid], plan)
-        print("night bytes received per pair", night)
+            send(pl, "vote", target=accused if pl.pid != accused else next(q for q in pids if q != accused))
+        end_phase(stack, host, "vote")
+        views = wait_views(players, lambda v: v["kind"] == "defense", "the defense")
+        for pid, v in views.items():
+            if pid == accused:
+                assert v["voice"]["speakTo"] == [q for q in pids if q != pid] and v["voice"]["hearFrom"] == []
+            else:
+                assert v["voice"] == {"on": True, "speakTo": [], "hearFrom": [accused]}, v
+        figures["defense"] = follows(players, views)
+        # the town confirms: the accused dies, and from then on listens where the chat lets
+        # them read (the day) and is heard by nobody
+        end_phase(stack, host, "defense")
+        wait_views(players, lambda v: v["kind"] == "confirm", "the confirmation")
+        for pl in players:
+            if pl.pid != accused:
+                send(pl, "confirm", choice="yes")
+        end_phase(stack, host, "confirm")
+        wait_views(players, lambda v: v["kind"] == "night", "the second night")
+        end_phase(stack, host, "night")
+        views = wait_views(players, lambda v: v["kind"] == "discussion" and v["day"] == 3, "day 3")
+        assert views[accused]["alive"] is False
+        living = [q for q in pids if q != accused]
+        assert views[accused]["voice"] == {"on": True, "speakTo": [], "hearFrom": living}, views[accused]
+        for pid in living:
+            assert accused not in views[pid]["voice"]["hearFrom"]
+        figures["dead"] = follows(players, views)
+        print("bytes received per pair (receiver -> sender -> bytes in the window)", json.dumps(figures))
     finally:
         for pl in players:
             pl.close()
+
+
+def step_until(stack, players: list[Player], ok, what: str, move=None, steps: int = 120) -> dict[str, dict]:
+    """Step game time until every page's view satisfies `ok`; before each step `move(views)`
+    may play the humans' part (end a turn, vote) and return True when it sent something (the
+    room answers before the next look). The views by seat."""
+    room = players[0].page.locator("#room-chip").inner_text().strip()
+    seen = []  # the phases passed, for the failure's message
+    for _ in range(steps):
+        views = {pl.pid: view(pl) for pl in players}
+        first = views[players[0].pid] or {}
+        now = (first.get("day"), first.get("kind"), first.get("speaker") or first.get("accused"))
+        if not seen or seen[-1] != now:
+            seen.append(now)
+        if all(v is not None and ok(v) for v in views.values()):
+            return views
+        if move is not None and move(views):
+            players[0].page.wait_for_timeout(300)  # the move's view is on its way: look again
+            continue
+        before = room_phase(stack.url, room)
+        stack.step_on()
+        if room_phase(stack.url, room) == before:
+            continue
+    raise AssertionError(f"the pages never showed {what} in {steps} steps: {seen} {views}")
+
+
+def test_voice_in_original_follows_the_night_the_speech_turns_the_defense_the_last_word_and_the_dead(
+    media_browser, stack, console_errors
+):
+    """Original, in Russian: six people (four in voice) and two bots. The first night only each
+    criminal group hears itself; day 1's speech turns open only the speaker's microphone; on
+    day 2 the first person to speak names someone in voice, who alone is heard in their
+    defense and, voted out by every other person (a majority whoever the bots vote for), in
+    their last word; on the next day they hear the speaker and nobody hears them."""
+    names = ["Аня", "Боря", "Вера", "Глеб", "Даша", "Егор"]
+    players = seat_room(
+        media_browser, stack, "original", ORIGINAL_OPTIONS, names, console_errors, bots=2, locale="ru-RU"
+    )
+    voiced = players[:4]
+    voiced_ids = {pl.pid for pl in voiced}
+    by_pid = {pl.pid: pl for pl in players}
+    host = players[0]
+    plot: dict = {"accused": None, "trialDay": None}  # the day after the first speeches
+    figures = {}
+    done: set = set()
+
+    def once(key, pl: Player, action: str, **payload) -> bool:
+        if key in done:
+            return False
+        done.add(key)
+        send(pl, action, **payload)
+        return True
+
+    def humans_pass(views) -> bool:
+        """A person's speech turn ends at once, but on day 2 the first person to speak names
+        someone else in voice; every person votes for that suspect (the suspect, for nobody)."""
+        v = views[host.pid]
+        speaker = v["speaker"]
+        if v["kind"] == "speech" and speaker in by_pid:
+            if v["day"] == plot["trialDay"] and plot["accused"] is None:
+                alive = [pid for pid in voiced_ids if pid != speaker and view(by_pid[pid])["alive"]]
+                plot["accused"] = sorted(alive)[0]
+                return once((2, "nominate"), by_pid[speaker], "nominate", target=plot["accused"])
+            return once((v["day"], "turn", speaker), by_pid[speaker], "endTurn")
+        if v["kind"] in ("vote", "allOrNone"):  # a revote or the all-or-none vote: again
+            sent = False
+            for pl in players:
+                mine = view(pl)
+                if pl.pid != plot["accused"] and mine["alive"]:
+                    key = (v["day"], v["kind"], mine["round"], pl.pid)
+                    if v["kind"] == "vote":
+                        sent |= once(key, pl, "vote", target=plot["accused"])
+                    else:
+                        sent |= once(key, pl, "confirm", choice="yes")
+            return sent
+        return False
+
+    try:
+        join_voice(voiced)
+        end_phase(stack, host, "roleReveal")
+        views = wait_views(voiced, lambda v: v["kind"] == "night", "the first night")
+        for v in views.values():
+            if v["role"] not in ("mafia", "godfather"):  # the base game's only group
+                assert v["voice"] == {"on": True, "speakTo": [], "hearFrom": []}, v
+        figures["night"] = follows(voiced, views)
+        end_phase(stack, host, "night")
+        for speaker in (players[0], players[1]):
+            views = wait_views(
+                voiced,
+                lambda v, s=speaker.pid: v["kind"] == "speech" and v["speaker"] == s,
+                f"{speaker.name}'s turn",
+            )
+            for pid, v in views.items():
+                if pid == speaker.pid:
+                    assert len(v["voice"]["speakTo"]) == 7 and v["voice"]["hearFrom"] == [], v
+                else:
+                    assert v["voice"] == {"on": True, "speakTo": [], "hearFrom": [speaker.pid]}, v
+            plot["trialDay"] = views[speaker.pid]["day"] + 1  # no trial on the first day of speeches
+            figures[f"speech {speaker.pid}"] = follows(voiced, views)
+            once((1, "turn", speaker.pid), speaker, "endTurn")
+        views = step_until(
+            stack,
+            voiced,
+            lambda v: v["kind"] == "defense" and v["accused"] is not None and v["accused"] == plot["accused"],
+            "the suspect's defense",
+            humans_pass,
+        )
+        accused = plot["accused"]
+        for pid, v in views.items():
+            if pid != accused:
+                assert v["voice"]["speakTo"] == [] and v["voice"]["hearFrom"] == [accused], v
+        figures["defense"] = follows(voiced, views)
+        send(by_pid[accused], "endTurn")
+        views = step_until(stack, voiced, lambda v: v["kind"] == "lastWord", "the last word", humans_pass)
+        for pid, v in views.items():
+            if pid != accused:
+                assert v["voice"]["speakTo"] == [] and v["voice"]["hearFrom"] == [accused], v
+        figures["lastWord"] = follows(voiced, views)
+        send(by_pid[accused], "endTurn")
+        views = step_until(
+            stack,
+            voiced,
+            lambda v: (
+                v["day"] == plot["trialDay"] + 1 and v["kind"] == "speech" and v["speaker"] in voiced_ids
+            ),
+            "the next day, with a speaker in voice",
+            humans_pass,
+        )
+        speaker = views[accused]["speaker"]
+        assert views[accused]["alive"] is False
+        assert views[accused]["voice"]["hearFrom"] == [speaker]
+        assert not set(views[accused]["voice"]["speakTo"]) & voiced_ids
+        figures["dead"] = follows(voiced, views)
+        print("bytes received per pair (receiver -> sender -> bytes in the window)", json.dumps(figures))
+    finally:
+        for pl in players:
+            pl.close()
+
+
+# A stand-in for a seat's incoming audio (no signaling here): what the page plays it at.
+PLAYS_AT = (
+    """async (pid) => {
+  """
+    + MODULES
+    + """
+  const { mesh } = await import(base + 'voice/index.js');
+  const peer = mesh.peers.get(pid);
+  peer.audio = peer.audio || new Audio();
+  mesh.playAt(peer, pid);
+  return [peer.audio.volume, peer.audio.muted];
+}"""
+)
+
+
+def test_the_voice_bar_keeps_each_seats_volume_on_this_device_in_korean_russian_and_english(
+    media_browser, stack, console_errors
+):
+    """The bar drawn from a scripted classic day (voice_shots.py): once in voice, a fold lists
+    every other person (bots have no voice) with a slider and a mute, both named after the
+    seat; a change plays that seat at the new volume here, is announced, and is still there
+    after a reload; every control has a name, axe finds nothing serious, every word is in the
+    page's language."""
+    for lang in ("ko", "ru", "en"):
+        pl = voice_shots.voice_page(media_browser, stack, lang, console_errors)
+        page = pl.page
+        rows = page.locator("#voice-volumes .voice-seat")
+        expect(rows.first).to_be_hidden()  # folded
+        voice_shots.turn_down_and_mute(pl)
+        expect(rows).to_have_count(4)
+        expect(rows.first).to_be_visible()
+        for pid, name in zip(("p2", "p3", "p4", "p5"), voice_shots.NAMES[lang][1:], strict=True):
+            expect(page.locator(f"#voice-vol-{pid}")).to_have_attribute(
+                "aria-label", re.compile(re.escape(name))
+            )
+            expect(page.locator(f"#voice-mute-{pid}")).to_have_attribute(
+                "aria-label", re.compile(re.escape(name))
+            )
+        expect(page.locator("#announcer")).to_contain_text(voice_shots.NAMES[lang][2])
+        assert page.evaluate(PLAYS_AT, "p2") == [0.4, False]
+        assert page.evaluate(PLAYS_AT, "p3") == [1.0, True]
+        assert page.evaluate(PLAYS_AT, "p4") == [1.0, False]
+        assert pl.unnamed_controls() == []
+        assert not foreign_words(page, lang), foreign_words(page, lang)
+        if lang == "ko":
+            assert blocking(audit(page)) == []
+        # kept on this device: after a reload the same seats play the same
+        page.reload()
+        page.wait_for_selector("html[data-ready]", state="attached")
+        page.evaluate(voice_shots.DRAW, [voice_shots.day_view(lang), lang])
+        page.click("#voice-join")
+        page.locator("#voice-volumes summary").click()
+        expect(page.locator("#voice-vol-p2")).to_have_value("40")
+        expect(page.locator("#voice-mute-p3")).to_have_attribute("aria-pressed", "true")
+        assert page.evaluate(PLAYS_AT, "p2") == [0.4, False]
+        assert pl.missing_keys() == []
+        pl.close()

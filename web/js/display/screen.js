@@ -20,12 +20,19 @@ export function onStage(view) {
   return { speaker: ph.speaker || null, accused: ph.kind === "defense" ? ph.accused || null : null };
 }
 
-/** The night's public news, told at dawn: the events of the night that led to day `view.day`. */
+/** The night's public news, told at dawn: the night's events between the day before's
+ * "morning" and this day's. (Night events carry the night's number, which is the day's in
+ * original and city but the day before's in classic: the mornings mark the night instead.) */
 export function dawnNews(view) {
   if (isNight(view.phase && view.phase.kind) || view.phase.kind === "ended") return [];
-  return (view.events || []).filter(
-    (ev) => ev && ev.day === view.day && (NIGHT_NEWS.has(ev.kind) || (ev.kind === "death" && isNightDeath(ev.by))),
-  );
+  const events = view.events || [];
+  const morning = (ev) => ev && ev.kind === "morning";
+  const now = events.findLastIndex((ev) => morning(ev) && ev.day === view.day);
+  if (now < 0) return [];
+  const before = events.slice(0, now).findLastIndex(morning);
+  return events
+    .slice(before + 1, now)
+    .filter((ev) => ev && (NIGHT_NEWS.has(ev.kind) || (ev.kind === "death" && isNightDeath(ev.by))));
 }
 
 /** "mm:ss" of the phase clock, or null when the phase has no clock. */

@@ -665,4 +665,10 @@ export default {
   "voice.joined": "You joined the voice.",
   "voice.left": "You left the voice.",
   "voice.denied": "No microphone: the browser did not allow it.",
+  "voice.volumes": "Volume of each player",
+  "voice.volumeOf": "Volume: {name}",
+  "voice.muteSeat": "Mute {name} on this device",
+  "voice.seatMute": "Mute",
+  "voice.seatMuted": "{name} is muted on this device.",
+  "voice.seatUnmuted": "{name} can be heard again.",
 };

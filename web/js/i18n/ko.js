@@ -668,4 +668,10 @@ export default {
   "voice.joined": "음성에 참여했습니다.",
   "voice.left": "음성에서 나왔습니다.",
   "voice.denied": "마이크를 쓸 수 없습니다. 브라우저가 허용하지 않았습니다.",
+  "voice.volumes": "플레이어별 음량",
+  "voice.volumeOf": "음량: {name}",
+  "voice.muteSeat": "이 기기에서 {name} 님 음소거",
+  "voice.seatMute": "음소거",
+  "voice.seatMuted": "이 기기에서 {name} 님을 음소거했습니다.",
+  "voice.seatUnmuted": "{name} 님의 소리가 다시 들립니다.",
 };

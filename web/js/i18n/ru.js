@@ -665,4 +665,10 @@ export default {
   "voice.joined": "Вы вошли в голосовой чат.",
   "voice.left": "Вы вышли из голосового чата.",
   "voice.denied": "Нет микрофона: браузер его не разрешил.",
+  "voice.volumes": "Громкость игроков",
+  "voice.volumeOf": "Громкость: {name}",
+  "voice.muteSeat": "Выключить звук игрока {name} на этом устройстве",
+  "voice.seatMute": "Без звука",
+  "voice.seatMuted": "Игрок {name} не слышен на этом устройстве.",
+  "voice.seatUnmuted": "Игрока {name} снова слышно.",
 };

@@ -1,12 +1,16 @@
 // The voice controls: a small bar of its own under the page (outside #main, so a redraw of
 // the screen keeps it): "Join voice" (the browser asks for the microphone), mute,
-// push-to-talk with a hold-to-talk button, a status line, and a speaking mark on the tiles.
+// push-to-talk with a hold-to-talk button, a status line, a speaking mark on the tiles, and
+// (once joined) a fold with each other seat's volume and mute on this device (volumes.js).
 // Every change of the voice state is announced to screen readers (cues.js `announce`).
 import { announce } from "../cues.js";
 import { h, replaceChildren } from "../dom.js";
 import { t } from "../i18n.js";
 
 let bar = null;
+let row = null; // the buttons and the status, drawn again on every change
+let fold = null; // the per-seat volumes: kept (a slider being dragged is never redrawn)
+let foldKey = ""; // the seats, names and language the fold's rows were drawn for
 let last = ""; // the status last announced
 let ticking = null;
 
@@ -27,6 +31,9 @@ export function renderControls(mesh, view, { quiet = false } = {}) {
   const on = Boolean(view && view.voice && view.voice.on && view.you);
   if (!bar) {
     bar = h("section", { class: "voice-bar", id: "voice-bar", "aria-label": t("voice.title") });
+    row = h("div", { class: "voice-row" });
+    fold = h("details", { class: "voice-volumes", id: "voice-volumes" });
+    bar.append(row, fold);
     document.body.append(bar);
   }
   bar.setAttribute("aria-label", t("voice.title")); // in the page's language now
@@ -100,11 +107,12 @@ export function renderControls(mesh, view, { quiet = false } = {}) {
   }
   parts.push(h("p", { class: "voice-status", role: "status" }, text));
   const focused = document.activeElement && document.activeElement.id;
-  replaceChildren(bar, ...parts);
+  replaceChildren(row, ...parts);
   if (focused && focused.startsWith("voice-")) {
-    const again = bar.querySelector(`#${focused}`);
+    const again = row.querySelector(`#${focused}`);
     if (again) again.focus();
   }
+  drawVolumes(mesh, view);
   if (text !== last) {
     if (last && !quiet) announce(text);
     last = text;
@@ -115,6 +123,67 @@ export function renderControls(mesh, view, { quiet = false } = {}) {
     ticking = null;
     markSpeaking(mesh);
   }
+}
+
+/** The fold of per-seat volumes (joined only): one row per other person at the table (bots
+ * have no voice), a slider 0–100 and a mute button, both named after the seat. Rows are drawn
+ * again only when the seats, their names or the language change. */
+function drawVolumes(mesh, view) {
+  fold.hidden = !mesh.joined;
+  if (!mesh.joined) return;
+  const me = view.you.id;
+  const seats = (view.players || [])
+    .filter((p) => p.id !== me && !p.bot)
+    .sort((a, b) => (a.seat || 0) - (b.seat || 0));
+  const key = JSON.stringify([t("voice.volumes"), mesh.room, seats.map((p) => [p.id, p.name])]);
+  if (key === foldKey) return;
+  foldKey = key;
+  const rows = seats.map((p) => {
+    const name = p.name || p.id;
+    const now = mesh.volumeOf(p.id);
+    const slider = h("input", {
+      type: "range",
+      min: "0",
+      max: "100",
+      step: "5",
+      value: String(now.volume),
+      id: `voice-vol-${p.id}`,
+      "aria-label": t("voice.volumeOf", { name }),
+      "aria-valuetext": `${now.volume}%`,
+      oninput: (e) => {
+        const volume = Number(e.target.value);
+        e.target.setAttribute("aria-valuetext", `${volume}%`);
+        mesh.setSeatVolume(p.id, { volume });
+      },
+    });
+    const mute = h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-small",
+        id: `voice-mute-${p.id}`,
+        "aria-pressed": String(now.muted),
+        "aria-label": t("voice.muteSeat", { name }),
+        onclick: (e) => {
+          const muted = e.currentTarget.getAttribute("aria-pressed") !== "true";
+          e.currentTarget.setAttribute("aria-pressed", String(muted));
+          mesh.setSeatVolume(p.id, { muted });
+          announce(t(muted ? "voice.seatMuted" : "voice.seatUnmuted", { name }));
+        },
+      },
+      t("voice.seatMute"),
+    );
+    return h(
+      "li",
+      { class: "voice-seat", "data-pid": p.id },
+      h("span", { class: "voice-seat-name user-text", "aria-hidden": "true" }, name),
+      slider,
+      mute,
+    );
+  });
+  const open = fold.open;
+  replaceChildren(fold, h("summary", null, t("voice.volumes")), h("ul", { class: "voice-seats" }, rows));
+  fold.open = open;
 }
 
 /** The speaking mark on each tile (the screen's redraw drops it; this puts it back). */

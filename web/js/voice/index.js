@@ -17,6 +17,7 @@ export const mesh = new VoiceMesh({
 export function voiceView(view) {
   const me = view && view.you ? view.you.id : null;
   const plan = voicePlan(view, me);
+  mesh.room = view && view.room ? view.room.code || null : null;
   if (!plan.on && mesh.joined) mesh.leave(); // the game is over for voice (lobby, single device)
   mesh.update(plan, me);
   renderControls(mesh, view);

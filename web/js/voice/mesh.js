@@ -4,12 +4,13 @@
 // no audio at all (the sender's track is replaced by none), every such peer alike; a peer the
 // plan no longer joins is closed.
 import { polite } from "./policy.js";
+import { FULL, keepSeatVolume, seatVolume } from "./volumes.js";
 
 const LEVEL_SPEAKING = 0.02; // RMS of the last 1/20 s above this: speaking
 // An offer of ours still unanswered after this long went to a page that was not in voice yet
 // (it dropped it): in a collision we then take the other side's offer even as the impolite one.
 const STALE_OFFER_MS = 3000;
-const RETRY_MS = 8000; // a peer connection not up by then is made again
+const RETRY_MS = 8000; // a peer connection not up by then (or down for that long) is made again
 
 export class VoiceMesh {
   /**
@@ -29,6 +30,27 @@ export class VoiceMesh {
     this.plan = { on: false, peers: [], sendTo: new Set() };
     this.ctx = null;
     this.localAnalyser = null;
+    this.room = null; // the room code: per-seat volumes are kept per room (volumes.js)
+  }
+
+  /** Seat `pid`'s volume on this page: `{volume: 0–100, muted}` (kept on the device). */
+  volumeOf(pid) {
+    return seatVolume(this.room, pid);
+  }
+
+  /** Set how loud seat `pid` plays here (a listener's own choice; nothing is sent). */
+  setSeatVolume(pid, change) {
+    const next = { ...this.volumeOf(pid), ...change };
+    keepSeatVolume(this.room, pid, next);
+    const peer = this.peers.get(pid);
+    if (peer) this.playAt(peer, pid);
+  }
+
+  playAt(peer, pid) {
+    if (!peer.audio) return;
+    const { volume, muted } = this.volumeOf(pid);
+    peer.audio.volume = volume / FULL;
+    peer.audio.muted = muted;
   }
 
   async join() {
@@ -120,23 +142,30 @@ export class VoiceMesh {
         peer.makingOffer = false;
       }
     };
+    pc.onconnectionstatechange = () => {
+      // the retry clock runs while the connection is not up: from its making, or from its fall
+      if (pc.connectionState === "connected") peer.since = Infinity;
+      else if (peer.since === Infinity) peer.since = performance.now();
+    };
     pc.ontrack = (e) => {
       const stream = e.streams[0] || new MediaStream([e.track]);
       const audio = new Audio();
       audio.autoplay = true;
       audio.srcObject = stream;
-      audio.play().catch(() => {});
       peer.audio = audio;
+      this.playAt(peer, pid);
+      audio.play().catch(() => {});
       peer.analyser = this.analyse(stream);
     };
   }
 
-  /** A connection that is still not up after RETRY_MS (a lost offer, a failed path) starts over. */
+  /** A connection that is still not up RETRY_MS after it was made or fell (a lost offer, two
+   * offers each dropped by a page not in voice yet, a handshake lost on a loaded machine)
+   * starts over; the other side takes the new offer on a new connection (`signal`). */
   retryStuck() {
     const now = performance.now();
     for (const [pid, peer] of this.peers) {
-      const state = peer.pc.connectionState;
-      if (state !== "connected" && state !== "connecting" && now - peer.since > RETRY_MS) {
+      if (peer.pc.connectionState !== "connected" && now - peer.since > RETRY_MS) {
         this.drop(pid);
         this.open(pid);
       }
@@ -157,14 +186,24 @@ export class VoiceMesh {
   async signal(frame) {
     if (!this.joined) return;
     if (!this.peers.has(frame.from)) this.open(frame.from);
-    const peer = this.peers.get(frame.from);
-    const pc = peer.pc;
+    let peer = this.peers.get(frame.from);
+    let pc = peer.pc;
     try {
       if (frame.kind === "offer" || frame.kind === "answer") {
         const collision = frame.kind === "offer" && (peer.makingOffer || pc.signalingState !== "stable");
         const fresh = peer.makingOffer || performance.now() - peer.offeredAt < STALE_OFFER_MS;
         if (collision && !polite(this.me, frame.from) && fresh) return; // the other side gives way
-        await pc.setRemoteDescription({ type: frame.kind, sdp: frame.sdp });
+        try {
+          await pc.setRemoteDescription({ type: frame.kind, sdp: frame.sdp });
+        } catch (err) {
+          // an offer from the other side's new connection (it started over): a new one here too
+          if (frame.kind !== "offer" || this.peers.get(frame.from) !== peer) throw err;
+          this.drop(frame.from);
+          this.open(frame.from);
+          peer = this.peers.get(frame.from);
+          pc = peer.pc;
+          await pc.setRemoteDescription({ type: frame.kind, sdp: frame.sdp });
+        }
         for (const c of peer.pending.splice(0)) await pc.addIceCandidate(c).catch(() => {});
         if (frame.kind === "offer") {
           this.adopt(peer);
