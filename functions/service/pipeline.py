@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from . import access, aliases, away, chat_archive, clock, connections, lifecycle, substitutes, viewframes
+from . import access, afk, aliases, away, chat_archive, clock, connections, lifecycle, substitutes, viewframes
 from .change import ChangeFn, Context, Effects, Outcome, Ports, Request, Write
 from .connections import ConnectionRooms
 from .errors import ServiceError, quote
@@ -70,19 +70,28 @@ class Pipeline:
             room = copy.deepcopy(snap.room)
             state, drained = lifecycle.drain_bots(room, snap.state, now)
             state, expired = substitutes.expire(room, state, now)  # open seats nobody took
+            # idle seats (afk.py): the phases the bots' ticks and the open seats' ends passed
+            state, idle = afk.step(Context(snap, room, state, now), snap.state, state)
             drained = drained or expired
             c = Context(snap, room, state, now)
             # command: who may act, then what it decides (ServiceError: nothing is written)
+            actor = None
             try:
                 if request is None:
                     out = command(c)
                 else:
-                    out = command(c, replace(request, actor=access.actor(c, request.conn_id, request.frame)))
+                    actor = access.actor(c, request.conn_id, request.frame)
+                    out = command(c, replace(request, actor=actor))
             except ServiceError as exc:
                 raise aliases.refusal(room, exc) from None  # an anonymous game's errors: the one gate
             write = Write.ROOM if drained else out.write  # the bots' actions are stored and pushed anyway
+            # idle seats (afk.py): what the command did to each seat's count
+            new_state, idled = afk.step(c, c.state, out.state, actor)
+            out = replace(out, state=new_state)
+            effects = out.effects + idle + idled
+            if any(room.get(k) != snap.room.get(k) for k in afk.ROOM_KEYS):
+                write = Write.ROOM  # a count moved or a seat was handed on
             lifecycle.plan_bots(room, out.state, now)
-            effects = out.effects
             writes = write is not Write.NOTHING
             conns = snap.conns
             if writes:  # the room to write: its end, the host's presence, the away markers
