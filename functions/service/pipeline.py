@@ -16,7 +16,19 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from . import access, afk, aliases, away, chat_archive, clock, connections, lifecycle, substitutes, viewframes
+from . import (
+    access,
+    afk,
+    aliases,
+    away,
+    chat_archive,
+    clock,
+    connections,
+    leavers,
+    lifecycle,
+    substitutes,
+    viewframes,
+)
 from .change import ChangeFn, Context, Effects, Outcome, Ports, Request, Write
 from .connections import ConnectionRooms
 from .errors import ServiceError, quote
@@ -112,10 +124,19 @@ class Pipeline:
             except Conflict:
                 count("Conflicts")
                 continue
-            # effects: pushes, closes, the timer, connections gone
+            # effects: pushes, closes, the timer, connections gone, the leavers' cool-down
             self._after_write(code, c, conns, frames, effects, arm)
+            self._note_leavers(snap, room, out.state, now)
             return out.result
         raise ServiceError("busy", "the room is busy, try again", 503)
+
+    def _note_leavers(self, snap: Snapshot, room: dict, state: Any, now: float) -> None:
+        """A public game's leaves this write made, by device (leavers.py); a failure here
+        costs the cool-down one leave, never the request."""
+        try:
+            leavers.record_after(self.store, snap.room, room, state, now)
+        except Exception:  # noqa: BLE001 - the room is written; the note is best effort
+            logger.exception("noting a leave failed", extra={"room": snap.code})
 
     def _reply(self, frames: dict[str, bytes], effects: Effects) -> None:
         """A read-only request: its direct replies (and the sender's full view), nothing else."""
