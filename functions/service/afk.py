@@ -118,6 +118,12 @@ def replace(c: Context, state: Any, pid: str) -> tuple[Any, Effects]:
     nobody does (`substitutes.expire`, `substitutes.bot_takes`)."""
     seat = next(s for s in c.room["players"] if s["id"] == pid)
     _set(c.room, pid, 0)
+    if c.room.get("host") == pid:  # the room passes to the next person, as on a leave (never a bot)
+        others = [
+            p["id"] for p in c.room["players"] if p["id"] != pid and not p.get("left") and not p.get("bot")
+        ]
+        if others:
+            c.room["host"] = others[0]
     substitutes.retire_token(seat)
     conns = tuple(k for k, v in c.snap.conns.items() if v == pid)
     farewell = encode(

@@ -56,10 +56,10 @@ def act_required(api, idle=IDLE):
         api.send(f"c{pid}", frame)
 
 
-def next_phase(api):
+def next_phase(api, idle=IDLE):
     """Step the clock to the phase's deadline and fire its timer (unless it moved on already)."""
     seq = me.phase_seq(api.state())
-    act_required(api)
+    act_required(api, idle)
     if me.phase_seq(api.state()) != seq:
         return
     api.clock.t = max(api.clock.t, me.deadline(api.state()))
@@ -67,12 +67,12 @@ def next_phase(api):
     assert me.phase_seq(api.state()) != seq or api.snapshot().room["status"] != "running"
 
 
-def until(api, done, phases=40):
+def until(api, done, phases=40, idle=IDLE):
     for _ in range(phases):
         if done():
             return
         assert api.snapshot().room["status"] == "running", "the game ended first"
-        next_phase(api)
+        next_phase(api, idle)
     raise AssertionError("never happened")
 
 
@@ -215,3 +215,12 @@ def test_the_bot_that_took_an_idle_seat_plays_its_next_required_action(api):
             break
         next_phase(api)
     assert bot_acted()
+
+
+def test_an_idle_host_passes_the_room_to_the_next_person(api):
+    """The host's seat handed on to a bot: the room passes to the next person (a bot is never
+    the host), as on a leave."""
+    api.start(6, preset="city", options={"afkLimit": 2})
+    until(api, lambda: room_seat(api, "p1").get("bot"), idle="p1")
+    assert api.snapshot().room["host"] == "p2"
+    assert seat(api, "p1")["alive"] is True
