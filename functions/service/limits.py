@@ -15,7 +15,7 @@ condition cancels both). The clients are
   by `MAFIA_LIMIT_KEY` (the stack's id on AWS: not public) and the window, so the same address
   gives another digest in every window and no item names an address.
 
-A refused request answers `429 rate_limited` with the seconds until its window ends
+A refused request answers `429 too_many_requests` with the seconds until its window ends
 (`retryAfter`, and the `Retry-After` header on REST).
 """
 
@@ -53,7 +53,7 @@ QUICK_PLAY = Budget("quickPlay", window=600, per_device=30, per_ip=200)
 
 
 class RateLimited(ServiceError):
-    """`429 rate_limited`: too many requests of this kind from this client in this window."""
+    """`429 too_many_requests`: too many requests of this kind from this client in this window."""
 
     def __init__(self, code: str, message: str, retry_after: int) -> None:
         super().__init__(code, message, 429)
@@ -117,5 +117,5 @@ def spend(store: Any, budget: Budget, device: str | None, ip: str | None, now: f
         store.client.transact_write_items(TransactItems=items)
     except store.client.exceptions.TransactionCanceledException:
         raise RateLimited(
-            "rate_limited", f"too many requests from this device or network: try again in {wait} s", wait
+            "too_many_requests", f"too many requests from this device or network: try again in {wait} s", wait
         ) from None

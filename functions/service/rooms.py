@@ -54,14 +54,14 @@ class RoomService:
         ip: str | None = None,
     ) -> dict:
         """A new room with its creator as host and first player (p1), within the client's
-        budget (`limits.CREATE_ROOM`: `429 rate_limited` first, nothing stored)."""
+        budget (`limits.CREATE_ROOM`: `429 too_many_requests` first, nothing stored)."""
         require_valid_options(preset, {k: v for k, v in (options or {}).items() if k != "preset"}, 1)
         limits.spend(self.store, limits.CREATE_ROOM, device, ip)
         return rest_ops.create_room(self.store, self.ws_url, name, preset, options or {}, lang)
 
     def admit_quick_play(self, device: str | None, ip: str | None) -> None:
         """What quick play (`POST /quickplay`) asks before it seats anyone: `429 leaver_cooldown`
-        for a device that left public games mid-game lately (leavers.py), `429 rate_limited`
+        for a device that left public games mid-game lately (leavers.py), `429 too_many_requests`
         over the client's budget (`limits.QUICK_PLAY`); either refusal stores nothing."""
         leavers.require_no_wait(self.store, device)
         limits.spend(self.store, limits.QUICK_PLAY, device, ip)

@@ -50,7 +50,7 @@ def items(api, prefix, window=None):
 
 
 def test_room_creation_is_limited_per_device_and_the_refusal_stores_nothing(api, monkeypatch):
-    """A device's budget of new rooms per window: the next one is 429 `rate_limited` with the
+    """A device's budget of new rooms per window: the next one is 429 `too_many_requests` with the
     seconds until the window ends (body and Retry-After); no room, no count is written."""
     monkeypatch.setattr(
         limits, "CREATE_ROOM", limits.Budget("createRoom", window=600, per_device=3, per_ip=100)
@@ -61,7 +61,7 @@ def test_room_creation_is_limited_per_device_and_the_refusal_stores_nothing(api,
         assert status == 201, body
     before = items(api, "")
     status, body, headers = create(api)
-    assert status == 429 and body["error"]["code"] == "rate_limited"
+    assert status == 429 and body["error"]["code"] == "too_many_requests"
     assert body["error"]["retryAfter"] == 500 and headers["Retry-After"] == "500"
     assert items(api, "") == before  # nothing stored: no room, no count moved
     assert create(api, device=OTHER)[0] == 201  # another device has its own budget
@@ -80,7 +80,7 @@ def test_room_creation_is_limited_per_address_which_no_item_names(api, monkeypat
     assert create(api, device="a" * 20)[0] == 201
     assert create(api, device="b" * 20)[0] == 201
     status, body, _ = create(api, device="c" * 20)
-    assert status == 429 and body["error"]["code"] == "rate_limited"
+    assert status == 429 and body["error"]["code"] == "too_many_requests"
     assert create(api, ip="198.51.100.9", device="d" * 20)[0] == 201  # another address
     stored = items(api, limits.LIMIT_PREFIX, window=6_000_000)
     assert stored and all("203.0.113.7" not in json.dumps(i) for i in stored)
@@ -120,7 +120,7 @@ def test_a_budget_admits_exactly_its_count_in_a_window(api):
             limits.spend(api.svc.store, budget, DEVICE, "203.0.113.7", now=1_000.0)
             admitted += 1
         except limits.RateLimited as exc:
-            assert exc.status == 429 and exc.code == "rate_limited" and exc.retry_after == 200
+            assert exc.status == 429 and exc.code == "too_many_requests" and exc.retry_after == 200
     assert admitted == 5
 
 
