@@ -1,10 +1,11 @@
 """The request pipeline: every room change, read top to bottom in `Pipeline.run`.
 
 load (one Query) → the bots' due ticks → who may act (a client frame's sender) → the command
-(an `Outcome`: new engine state, what to write, effects) → the life-cycle steps → one
-conditional write (retried on a conflict with jittered, doubling back-off, at most
-`MAX_ATTEMPTS`) → the effects: pushes, closes, the phase timer, the clean-up of connections
-that answered 410. docs/architecture.md ("Request path", "Data") says why.
+(an `Outcome`: new engine state, what to write, effects) → the idle seats' counts (`afk.step`,
+after the ticks and after the command) → the life-cycle steps → one conditional write (retried
+on a conflict with jittered, doubling back-off, at most `MAX_ATTEMPTS`) → the effects: pushes,
+closes, the phase timer, the clean-up of connections that answered 410, a public game's leaves
+(`leavers.record_after`). docs/architecture.md ("Request path", "Data") says why.
 """
 
 from __future__ import annotations
