@@ -88,10 +88,12 @@ def _created(body: Any) -> Response:
     "/rooms",
     operation_id="create_room",
     description="Create a room; the creator is the host and player p1.",
-    responses=_responses(201, RoomCreated, "room created", 400, 415, 503),
+    responses=_responses(201, RoomCreated, "room created", 400, 415, 429, 503),
 )
 def create_room(body: CreateRoom) -> Response[RoomCreated]:
-    out = room_service.create_room(body.name, body.preset, body.options, lang=body.lang)
+    out = room_service.create_room(
+        body.name, body.preset, body.options, lang=body.lang, device=body.device, ip=source_ip()
+    )
     logger.append_keys(room=out["roomCode"], player=out["playerId"])
     return _created(out)
 
@@ -120,10 +122,24 @@ def get_room(roomCode: RoomCode) -> RoomSummary:
     return room_service.summary(roomCode)
 
 
+def source_ip() -> str | None:
+    """The client's address as API Gateway saw it (a budget's key: service/limits.py)."""
+    return app.current_event.request_context.identity.source_ip or None
+
+
 # ---------------------------------------------------------------- every error, one shape
-def error_answer(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Response:
+def error_answer(
+    status: int,
+    code: str,
+    message: str,
+    headers: dict[str, str] | None = None,
+    retry_after: int | None = None,
+) -> Response:
     """Every REST error answer: the message quotes at most a short prefix of any input."""
-    body = ErrorAnswer(error=Error(code=code, message=tidy(message))).model_dump()
+    error = Error(code=code, message=tidy(message), retryAfter=retry_after)
+    body = ErrorAnswer(error=error).model_dump(exclude_none=True)
+    if retry_after is not None:
+        headers = {**(headers or {}), "Retry-After": str(retry_after)}
     return Response(
         status_code=status, content_type=content_types.APPLICATION_JSON, body=body, headers=headers
     )
@@ -148,7 +164,7 @@ app.use(middlewares=[json_bodies_only])
 
 @app.exception_handler(ServiceError)
 def service_error(exc: ServiceError) -> Response:
-    return error_answer(exc.status, exc.code, exc.message)
+    return error_answer(exc.status, exc.code, exc.message, retry_after=getattr(exc, "retry_after", None))
 
 
 def refusal(errors: list[dict[str, Any]]) -> ServiceError:

@@ -68,11 +68,13 @@ class Body(Model):
 
 
 class CreateRoom(Body):
-    """`POST /rooms`: the host's name, the preset and its options, the room's language."""
+    """`POST /rooms`: the host's name, the preset and its options, the room's language, and the
+    key the creating device keeps (`device`, optional: its budget of new rooms, service/limits.py)."""
 
     preset: PresetName = "classic"
     options: dict[str, Any] = {}
     lang: Lang = "en"
+    device: Annotated[str, Field(pattern=DEVICE_PATTERN)] | None = None
 
 
 class JoinRoom(Body):
@@ -143,10 +145,12 @@ class RoomSummary(Answer):
 
 
 class Error(Answer):
-    """A refusal: a short machine `code` and a human `message`."""
+    """A refusal: a short machine `code` and a human `message`; a `429` also says in how many
+    seconds to try again (`retryAfter`, as the `Retry-After` header)."""
 
     code: str
     message: str
+    retryAfter: int | None = None
 
 
 class ErrorAnswer(Answer):

@@ -17,7 +17,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import aliases, away, chat_archive, connections, displays, fairness, names, substitutes, views
+from . import afk, aliases, away, chat_archive, connections, displays, fairness, names, substitutes, views
 from . import frames as f
 from .change import ChangeFn, Context, Effects, Outcome, Request
 from .errors import ServiceError, quote
@@ -156,6 +156,7 @@ def start(c: Context, req: Request) -> Outcome:
         raise ServiceError(exc.code, tidy(str(exc)), 409) from exc
     room["status"] = "running"
     away.reset(room)  # markers of the last game's absences mean nothing in this one
+    afk.reset(room)  # nor the last game's missed turns
     count("GamesStarted")  # the dashboard's "games" (template.yaml, OpsDashboard)
     present = set({**c.snap.conns, **moved}.values())
     bots = {p["id"] for p in room["players"] if p.get("bot")}

@@ -1,10 +1,11 @@
 """The request pipeline: every room change, read top to bottom in `Pipeline.run`.
 
 load (one Query) → the bots' due ticks → who may act (a client frame's sender) → the command
-(an `Outcome`: new engine state, what to write, effects) → the life-cycle steps → one
-conditional write (retried on a conflict with jittered, doubling back-off, at most
-`MAX_ATTEMPTS`) → the effects: pushes, closes, the phase timer, the clean-up of connections
-that answered 410. docs/architecture.md ("Request path", "Data") says why.
+(an `Outcome`: new engine state, what to write, effects) → the idle seats' counts (`afk.step`,
+after the ticks and after the command) → the life-cycle steps → one conditional write (retried
+on a conflict with jittered, doubling back-off, at most `MAX_ATTEMPTS`) → the effects: pushes,
+closes, the phase timer, the clean-up of connections that answered 410, a public game's leaves
+(`leavers.record_after`). docs/architecture.md ("Request path", "Data") says why.
 """
 
 from __future__ import annotations
@@ -16,7 +17,19 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from . import access, aliases, away, chat_archive, clock, connections, lifecycle, substitutes, viewframes
+from . import (
+    access,
+    afk,
+    aliases,
+    away,
+    chat_archive,
+    clock,
+    connections,
+    leavers,
+    lifecycle,
+    substitutes,
+    viewframes,
+)
 from .change import ChangeFn, Context, Effects, Outcome, Ports, Request, Write
 from .connections import ConnectionRooms
 from .errors import ServiceError, quote
@@ -70,19 +83,28 @@ class Pipeline:
             room = copy.deepcopy(snap.room)
             state, drained = lifecycle.drain_bots(room, snap.state, now)
             state, expired = substitutes.expire(room, state, now)  # open seats nobody took
+            # idle seats (afk.py): the phases the bots' ticks and the open seats' ends passed
+            state, idle = afk.step(Context(snap, room, state, now), snap.state, state)
             drained = drained or expired
             c = Context(snap, room, state, now)
             # command: who may act, then what it decides (ServiceError: nothing is written)
+            actor = None
             try:
                 if request is None:
                     out = command(c)
                 else:
-                    out = command(c, replace(request, actor=access.actor(c, request.conn_id, request.frame)))
+                    actor = access.actor(c, request.conn_id, request.frame)
+                    out = command(c, replace(request, actor=actor))
             except ServiceError as exc:
                 raise aliases.refusal(room, exc) from None  # an anonymous game's errors: the one gate
             write = Write.ROOM if drained else out.write  # the bots' actions are stored and pushed anyway
+            # idle seats (afk.py): what the command did to each seat's count
+            new_state, idled = afk.step(c, c.state, out.state, actor)
+            out = replace(out, state=new_state)
+            effects = out.effects + idle + idled
+            if any(room.get(k) != snap.room.get(k) for k in afk.ROOM_KEYS):
+                write = Write.ROOM  # a count moved or a seat was handed on
             lifecycle.plan_bots(room, out.state, now)
-            effects = out.effects
             writes = write is not Write.NOTHING
             conns = snap.conns
             if writes:  # the room to write: its end, the host's presence, the away markers
@@ -103,10 +125,19 @@ class Pipeline:
             except Conflict:
                 count("Conflicts")
                 continue
-            # effects: pushes, closes, the timer, connections gone
+            # effects: pushes, closes, the timer, connections gone, the leavers' cool-down
             self._after_write(code, c, conns, frames, effects, arm)
+            self._note_leavers(snap, room, out.state, now)
             return out.result
         raise ServiceError("busy", "the room is busy, try again", 503)
+
+    def _note_leavers(self, snap: Snapshot, room: dict, state: Any, now: float) -> None:
+        """A public game's leaves this write made, by device (leavers.py); a failure here
+        costs the cool-down one leave, never the request."""
+        try:
+            leavers.record_after(self.store, snap.room, room, state, now)
+        except Exception:  # noqa: BLE001 - the room is written; the note is best effort
+            logger.exception("noting a leave failed", extra={"room": snap.code})
 
     def _reply(self, frames: dict[str, bytes], effects: Effects) -> None:
         """A read-only request: its direct replies (and the sender's full view), nothing else."""

@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import clock, connections, displays, frames, lifecycle, operations, rest_ops, voice
+from . import clock, connections, displays, frames, leavers, lifecycle, limits, operations, rest_ops, voice
 from .auth import DEVICE_PATTERN, origin_allowed, token_shaped
 from .connections import CONNECT_GRACE_SECONDS
 from .errors import ServiceError
 from .fanout import Gateway
 from .pipeline import MAX_ATTEMPTS, Pipeline
 from .roomcode import room_code_shaped
+from .setup import require_valid_options
 from .storage import Store
 from .telemetry import count, logger
 from .timers import Timers
@@ -44,10 +45,30 @@ class RoomService:
 
     # ---------------------------------------------------------------- REST
     def create_room(
-        self, name: str, preset: str = "classic", options: dict | None = None, lang: str = "en"
+        self,
+        name: str,
+        preset: str = "classic",
+        options: dict | None = None,
+        lang: str = "en",
+        device: str | None = None,
+        ip: str | None = None,
     ) -> dict:
-        """A new room with its creator as host and first player (p1)."""
+        """A new room with its creator as host and first player (p1), within the client's
+        budget (`limits.CREATE_ROOM`: `429 too_many_requests` first, nothing stored)."""
+        require_valid_options(preset, {k: v for k, v in (options or {}).items() if k != "preset"}, 1)
+        limits.spend(self.store, limits.CREATE_ROOM, device, ip)
         return rest_ops.create_room(self.store, self.ws_url, name, preset, options or {}, lang)
+
+    def admit_quick_play(self, device: str | None, ip: str | None) -> None:
+        """What quick play (`POST /quickplay`) asks before it seats anyone: `429 leaver_cooldown`
+        for a device that left public games mid-game lately (leavers.py), `429 too_many_requests`
+        over the client's budget (`limits.QUICK_PLAY`); either refusal stores nothing."""
+        leavers.require_no_wait(self.store, device)
+        limits.spend(self.store, limits.QUICK_PLAY, device, ip)
+
+    def leaver_wait(self, device: str | None) -> int:
+        """Seconds before quick play may seat this device again (0: now; leavers.py)."""
+        return leavers.leaver_wait(self.store, device)
 
     def join_room(self, code: str, name: str, device: str | None = None) -> dict:
         """A new seat in a lobby: the next player id and a fresh token."""

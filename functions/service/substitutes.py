@@ -52,6 +52,7 @@ DEVICES_KEPT = 8  # per seat: the hashes of the devices that held it in this gam
 REQUESTS_KEPT = 8  # newcomers waiting for the host's tap (the oldest goes first)
 # what expiry does to a vacated character: exactly what happened without the option
 EXPIRY_ACTION = {"left": "leave", "removed": "remove"}
+BOT_WORD = {"en": "Bot", "ko": "봇", "ru": "Бот"}  # as operations.BOT_WORD: a bot seat is "<word> N"
 
 
 def enabled(state: Any) -> bool:
@@ -157,7 +158,9 @@ def expire(room: dict, state: Any, now: float) -> tuple[Any, bool]:
             continue
         v = vacant.pop(pid)
         changed = True
-        if alive and running(room, state):
+        if alive and running(room, state) and v["reason"] == "afk":
+            state = bot_takes(room, state, pid, now)  # an idle seat nobody took (docs/rules.md, "Idle seats")
+        elif alive and running(room, state):
             try:
                 state = me.apply(state, {"type": EXPIRY_ACTION[v["reason"]], "player": pid}, now=now)
             except me.InvalidAction:
@@ -210,7 +213,9 @@ def _name_taken(room: dict, pid: str, name: str) -> bool:
     any unused name (docs/rules.md, "Anonymous games")."""
     if aliases.masked(room):
         return any(
-            names.same(word, name) for p in room["players"] for word in (aliases.alias_of(room, p["id"]) or {}).values()
+            names.same(word, name)
+            for p in room["players"]
+            for word in (aliases.alias_of(room, p["id"]) or {}).values()
         )
     return any(names.same(p["name"], name) for p in room["players"] if p["id"] != pid)
 
@@ -315,7 +320,9 @@ def _hand_over(c: Context, conn_id: str, pid: str, name: str, device: str, frame
     if not c.room.get("vacant"):
         c.room.pop("vacant", None)
     # the newcomer's other requests, and everyone's for this seat, are answered by this
-    _keep_requests(c.room, [r for r in c.room.get("seatRequests", []) if r["conn"] != conn_id and r["player"] != pid])
+    _keep_requests(
+        c.room, [r for r in c.room.get("seatRequests", []) if r["conn"] != conn_id and r["player"] != pid]
+    )
     engine_seat = _engine_player(c.state, pid)["seat"]
     c.room["substituted"] = [
         *c.room.get("substituted", [])[-(NOTICES_KEPT - 1) :],
@@ -360,8 +367,41 @@ def room_facts(room: dict, state: Any, viewer: str | None = None) -> dict:
         ],
         "substituted": notes,
         "seatRequests": [
-            {"request": r["request"], "player": r["player"], "seat": seats[r["player"]], "name": r["name"], "at": r["at"]}
+            {
+                "request": r["request"],
+                "player": r["player"],
+                "seat": seats[r["player"]],
+                "name": r["name"],
+                "at": r["at"],
+            }
             for r in (room.get("seatRequests") or [])
             if host and r["player"] in offered
         ],
     }
+
+
+def bot_takes(room: dict, state: Any, pid: str, now: float) -> Any:
+    """A bot plays seat `pid` from now on (the engine's seat, role and knowledge unchanged; the
+    bot reads only that seat's view): an idle seat (functions/service/afk.py) nobody took. The
+    room sees "seat N has a new player" and its name, "Bot N" with N the seat's number."""
+    seat = next(s for s in room["players"] if s["id"] == pid)
+    number = next(p["seat"] for p in state["players"] if p["id"] == pid)
+    word = BOT_WORD.get(room.get("lang") or "en", BOT_WORD["en"])
+    name = f"{word} {number}"
+    if any(names.same(p["name"], name) for p in room["players"] if p["id"] != pid):
+        name = next(
+            f"{word} {i}"
+            for i in range(100, 200)
+            if not any(names.same(p["name"], f"{word} {i}") for p in room["players"])
+        )
+    was = seat["name"]
+    retire_token(seat)
+    seat.update(name=name, bot=True, ready=True, sub=True)
+    room["substituted"] = [
+        *room.get("substituted", [])[-(NOTICES_KEPT - 1) :],
+        {"seat": number, "player": pid, "at": now, "was": was},
+    ]
+    plan = room.get("botPlan")
+    if plan and plan.get("seq") == me.phase_seq(state):
+        room.pop("botPlan")  # planned without this seat: the phase is planned again with it
+    return presence(room, state, pid, True, now)  # a bot is never absent

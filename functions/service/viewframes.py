@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import aliases, away, clock, patches, server_frames, substitutes, views
+from . import afk, aliases, away, clock, patches, server_frames, substitutes, views
 from .change import Context
 from .connections import CONNECT_GRACE_SECONDS
 from .setup import idle_options, room_setup_error
@@ -68,8 +68,10 @@ def view_of(room: dict, state: Any, connected: set[str], who: str | None, setup_
     else:
         view = views.game_view(state, who)
         view = away.mark(view, room, who)  # only the seat's own view learns when it was away
+        view = afk.mark(view, room, state, who)  # only the seat's own view is warned it idles
         # open seats and "seat N has a new player" (the same for everyone), the host's requests
-        more = substitutes.room_facts(room, state, who) if substitutes.enabled(state) else None
+        handed_on = substitutes.enabled(state) or afk.limit(state)
+        more = substitutes.room_facts(room, state, who) if handed_on else None
         block = views.room_block(room, None, (view.get("phase") or {}).get("kind"), more=more)
     # the anonymous games' one gate: aliases for names, no host seat, no scores (aliases.py)
     facts = aliases.facts(room, views.player_facts(room, connected), who)

@@ -48,6 +48,8 @@ def test_defaults_are_the_seed_defaults() -> None:
         "policeRevealRole": False,
         "substitutes": False,  # a host option beside the seed's, off (docs/rules.md, "Substitutes")
         "substituteApproval": True,  # the host approves each substitute (docs/rules.md, "Substitutes")
+        "afkLimit": 0,  # idle seats are handed on only if the host asks (docs/rules.md, "Idle seats")
+        "afkReplace": "bot",
     }
     assert me.presets()["classic"]["defaults"] == d
 

@@ -167,6 +167,27 @@ export default {
         "default": true
       },
       {
+        "key": "afkLimit",
+        "type": "choice",
+        "default": 0,
+        "choices": [
+          0,
+          2,
+          3,
+          4,
+          5
+        ]
+      },
+      {
+        "key": "afkReplace",
+        "type": "choice",
+        "default": "bot",
+        "choices": [
+          "bot",
+          "substitute"
+        ]
+      },
+      {
         "key": "policeRevealRole",
         "type": "bool",
         "default": false
@@ -277,6 +298,27 @@ export default {
         "key": "substituteApproval",
         "type": "bool",
         "default": true
+      },
+      {
+        "key": "afkLimit",
+        "type": "choice",
+        "default": 0,
+        "choices": [
+          0,
+          2,
+          3,
+          4,
+          5
+        ]
+      },
+      {
+        "key": "afkReplace",
+        "type": "choice",
+        "default": "bot",
+        "choices": [
+          "bot",
+          "substitute"
+        ]
       }
     ]
   },
@@ -356,6 +398,27 @@ export default {
         "key": "substituteApproval",
         "type": "bool",
         "default": true
+      },
+      {
+        "key": "afkLimit",
+        "type": "choice",
+        "default": 0,
+        "choices": [
+          0,
+          2,
+          3,
+          4,
+          5
+        ]
+      },
+      {
+        "key": "afkReplace",
+        "type": "choice",
+        "default": "bot",
+        "choices": [
+          "bot",
+          "substitute"
+        ]
       }
     ]
   }

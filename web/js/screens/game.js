@@ -5,6 +5,7 @@
 import { secondsLeft } from "../clock.js";
 import { h, replaceChildren } from "../dom.js";
 import { t } from "../i18n.js";
+import { afkWarning } from "../game/afk.js";
 import { awayDigest } from "../game/away.js";
 import { chatPanel } from "../game/chat.js";
 import { isNight, phaseTitle } from "../game/format.js";
@@ -136,7 +137,7 @@ function actionPanel(ctx) {
   const el = h("div", { class: "actions-body", id: "actions" });
   const host = hostTools(ctx);
   function update(view, renderer) {
-    replaceChildren(el, awayDigest(view), seatRequestsBox(view, ctx), openSeatsBox(view, ctx), ...renderer.panel(view, ctx).filter(Boolean), resultsBox(view), host(view), takeHostButton(ctx, view), seatTools(view, ctx));
+    replaceChildren(el, afkWarning(view), awayDigest(view), seatRequestsBox(view, ctx), openSeatsBox(view, ctx), ...renderer.panel(view, ctx).filter(Boolean), resultsBox(view), host(view), takeHostButton(ctx, view), seatTools(view, ctx));
   }
   return { el, update };
 }

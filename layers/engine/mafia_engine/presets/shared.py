@@ -18,6 +18,8 @@ __all__ = [
     "act_chat",
     "ANONYMOUS",
     "ROLE_REVEAL_SECONDS",
+    "AFK_LIMIT",
+    "AFK_REPLACE",
     "SUBSTITUTES",
     "SUBSTITUTE_APPROVAL",
     "act_ready",
@@ -174,6 +176,24 @@ SUBSTITUTE_APPROVAL = OptionSpec(
     "bool",
     True,
     help="with substitutes on, the host approves each newcomer before they take a seat",
+)
+
+# Idle seats: a seat that misses this many required actions in a row is warned one miss
+# before, then handed on (0: never); the room layer counts, the engine never reads either
+# option (functions/service/afk.py; docs/rules.md, "Idle seats").
+AFK_LIMIT = OptionSpec(
+    "afkLimit",
+    "choice",
+    0,
+    choices=(0, 2, 3, 4, 5),
+    help="a seat that misses this many required actions in a row is warned, then handed on (0: never)",
+)
+AFK_REPLACE = OptionSpec(
+    "afkReplace",
+    "choice",
+    "bot",
+    choices=("bot", "substitute"),
+    help="who takes an idle seat: a bot at once, or a substitute (with substitutes on; a bot if nobody comes)",
 )
 
 

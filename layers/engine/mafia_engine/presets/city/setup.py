@@ -10,6 +10,8 @@ from ...game import Game
 from ...options import OptionSpec
 from ...roles import Role, core
 from ..shared import (
+    AFK_LIMIT,
+    AFK_REPLACE,
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
     SUBSTITUTE_APPROVAL,
@@ -62,6 +64,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ANONYMOUS,
     SUBSTITUTES,
     SUBSTITUTE_APPROVAL,
+    AFK_LIMIT,
+    AFK_REPLACE,
 )
 
 

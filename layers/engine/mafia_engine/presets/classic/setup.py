@@ -11,6 +11,8 @@ from ...options import OptionSpec
 from ...roles import TOWN, Role, core
 from ...tasks import Task
 from ..shared import (
+    AFK_LIMIT,
+    AFK_REPLACE,
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
     SUBSTITUTE_APPROVAL,
@@ -92,6 +94,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ANONYMOUS,
     SUBSTITUTES,
     SUBSTITUTE_APPROVAL,
+    AFK_LIMIT,
+    AFK_REPLACE,
     OptionSpec("policeRevealRole", "bool", False, help="the police learn the exact role"),
 )
 

@@ -10,6 +10,8 @@ from ...options import OptionSpec
 from ...roles import MAFIA, SOLO, TOWN, YAKUZA, Role, core
 from ...tasks import Task
 from ..shared import (
+    AFK_LIMIT,
+    AFK_REPLACE,
     ANONYMOUS,
     ROLE_REVEAL_SECONDS,
     SUBSTITUTE_APPROVAL,
@@ -194,6 +196,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ANONYMOUS,
     SUBSTITUTES,
     SUBSTITUTE_APPROVAL,
+    AFK_LIMIT,
+    AFK_REPLACE,
 )
 
 

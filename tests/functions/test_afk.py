@@ -1,0 +1,226 @@
+"""Idle seats (docs/rules.md, "Idle seats"; functions/service/afk.py): a seat that misses
+`afkLimit` required actions in a row is warned in its own view one miss before, then handed to
+a bot or opened to a substitute; never eliminated for it. Every preset, through the real
+handlers on moto, the clock stepped to each deadline and the phase timer fired."""
+
+from __future__ import annotations
+
+import pytest
+
+import mafia_engine as me
+from service import afk, substitutes
+
+SIZES = {"classic": 7, "city": 6, "original": 8}
+IDLE = "p2"  # the seat that never does what its phase asks (not the host)
+
+
+def seat(api, pid):
+    return next(p for p in api.state()["players"] if p["id"] == pid)
+
+
+def room_seat(api, pid):
+    return next(p for p in api.snapshot().room["players"] if p["id"] == pid)
+
+
+def town_target(state, targets, avoid):
+    """A target that keeps the game going: a town seat other than `avoid` when there is one."""
+    town = [
+        t
+        for t in targets
+        if t != avoid and me.team_of(next(p for p in state["players"] if p["id"] == t)["role"]) == "town"
+    ]
+    rest = [t for t in targets if t != avoid]
+    return (town or rest or [None])[0]
+
+
+def act_required(api, idle=IDLE):
+    """Every living person but `idle` does what its phase requires (afk.REQUIRED); the mafia
+    kill nobody, so the game lasts."""
+    state = api.state()
+    required = afk.REQUIRED[state["preset"]]
+    bots = {p["id"] for p in api.snapshot().room["players"] if p.get("bot")}
+    for p in state["players"]:
+        pid = p["id"]
+        if pid == idle or pid in bots or not p["alive"]:
+            continue
+        private = me.view(api.state(), pid).get("private") or {}
+        task = private.get("task")
+        if task not in required or me.phase_seq(api.state()) != me.phase_seq(state):
+            continue
+        if task == "sleep":
+            frame = {"action": "sleep"}
+        elif task in ("mafiaTarget", "nominate"):
+            frame = {"action": task, "target": None}
+        else:
+            frame = {"action": task, "target": town_target(state, private.get("targets") or [], idle)}
+        api.send(f"c{pid}", frame)
+
+
+def next_phase(api, idle=IDLE):
+    """Step the clock to the phase's deadline and fire its timer (unless it moved on already)."""
+    seq = me.phase_seq(api.state())
+    act_required(api, idle)
+    if me.phase_seq(api.state()) != seq:
+        return
+    api.clock.t = max(api.clock.t, me.deadline(api.state()))
+    api.fire(seq)
+    assert me.phase_seq(api.state()) != seq or api.snapshot().room["status"] != "running"
+
+
+def until(api, done, phases=40, idle=IDLE):
+    for _ in range(phases):
+        if done():
+            return
+        assert api.snapshot().room["status"] == "running", "the game ended first"
+        next_phase(api, idle)
+    raise AssertionError("never happened")
+
+
+def misses(api, pid=IDLE):
+    return (api.snapshot().room.get("afk") or {}).get(pid, 0)
+
+
+def warned(api, pid=IDLE):
+    api.send(f"c{pid}", {"action": "sync"})
+    return (api.gw.last(f"c{pid}")["view"].get("you") or {}).get("afk")
+
+
+@pytest.mark.parametrize("preset", ["classic", "city", "original"])
+def test_an_idle_seat_is_warned_one_miss_before_then_a_bot_plays_it(api, preset):
+    """afkLimit 3: after 2 missed required actions the seat's own view carries the warning
+    (no other view does); at the 3rd the seat's socket is told `afk_replaced` and closed, its
+    token stops working, and a bot plays the same character, alive: nobody is eliminated for
+    idling, in any preset."""
+    api.start(SIZES[preset], preset=preset, options={"afkLimit": 3})
+    role = seat(api, IDLE)["role"]
+    until(api, lambda: misses(api) == 1)
+    assert warned(api) is None  # one miss: not yet
+    until(api, lambda: misses(api) == 2)
+    assert warned(api) == {"misses": 2, "limit": 3}
+    for other in ("p1", "p3"):  # nobody else's view says anything of it
+        api.send(f"c{other}", {"action": "sync"})
+        assert "afk" not in api.gw.last(f"c{other}")["view"]["you"]
+    assert api.connect("cspec") == 200
+    api.send("cspec", {"action": "sync"})
+    assert "afk" not in str(api.gw.last("cspec")["view"].get("you"))
+    assert not room_seat(api, IDLE).get("bot")
+    until(api, lambda: room_seat(api, IDLE).get("bot"))
+    assert api.errors(f"c{IDLE}")[-1]["code"] == "afk_replaced"
+    assert f"c{IDLE}" in api.gw.closed and f"c{IDLE}" not in api.snapshot().conns
+    p = seat(api, IDLE)
+    assert p["alive"] is True and p["role"] == role and p.get("diedBy") is None
+    assert room_seat(api, IDLE)["tokenHash"] == ""
+    assert api.connect("cback", IDLE) == 403  # the old token stops working
+    notice = api.snapshot().room["substituted"][-1]
+    assert notice["player"] == IDLE and notice["seat"] == p["seat"]
+    assert misses(api) == 0
+
+
+@pytest.mark.parametrize("preset", ["classic", "city", "original"])
+def test_a_seat_that_does_what_its_phase_asks_starts_again_from_zero(api, preset):
+    """A miss, then the required action: the count is back to 0 and no warning shows."""
+    api.start(SIZES[preset], preset=preset, options={"afkLimit": 2})
+    until(api, lambda: misses(api) == 1)
+    assert warned(api) == {"misses": 1, "limit": 2}
+
+    for _ in range(40):
+        task = (me.view(api.state(), IDLE).get("private") or {}).get("task")
+        if task in afk.REQUIRED[preset]:
+            act_required(api, idle=None)
+            break
+        next_phase(api)
+    else:
+        raise AssertionError("the phase never asked the seat again")
+    assert misses(api) == 0 and warned(api) is None
+    assert not room_seat(api, IDLE).get("bot")
+
+
+def test_idle_seats_are_off_by_default(api):
+    """Without afkLimit nothing is counted and nobody is handed on, however long a seat idles."""
+    api.start(6, preset="city")
+    assert api.state()["options"]["afkLimit"] == 0
+    for _ in range(8):
+        next_phase(api)
+    assert "afk" not in api.snapshot().room and not room_seat(api, IDLE).get("bot")
+    assert warned(api) is None
+
+
+def test_an_idle_seat_is_opened_to_a_substitute_then_a_bot_takes_it_if_nobody_comes(api):
+    """afkReplace `substitute` (with substitutes on): at the limit the seat is open for
+    VACANCY_SECONDS like a seat given up; nobody comes, and a bot plays it: the character
+    stays alive (city's "leaving eliminates" is about a leave, docs/rulebooks/001-city.txt)."""
+    api.start(
+        6,
+        preset="city",
+        options={"afkLimit": 2, "afkReplace": "substitute", "substitutes": True, "substituteApproval": False},
+    )
+    until(api, lambda: IDLE in (api.snapshot().room.get("vacant") or {}))
+    assert api.snapshot().room["vacant"][IDLE]["reason"] == "afk"
+    assert api.errors(f"c{IDLE}")[-1]["code"] == "afk_replaced"
+    api.send("cp1", {"action": "sync"})
+    assert [s["player"] for s in api.gw.last("cp1")["view"]["room"]["openSeats"]] == [IDLE]
+    api.clock.advance(substitutes.VACANCY_SECONDS + 1)
+    api.send("cp1", {"action": "sync"})
+    assert room_seat(api, IDLE).get("bot") is True
+    assert seat(api, IDLE)["alive"] is True
+    assert IDLE not in (api.snapshot().room.get("vacant") or {})
+
+
+def test_an_idle_seat_opened_to_a_substitute_is_taken_whole(api):
+    """Someone with the link takes the idle seat: a person plays it again, not a bot."""
+    api.start(
+        6,
+        preset="city",
+        options={"afkLimit": 2, "afkReplace": "substitute", "substitutes": True, "substituteApproval": False},
+    )
+    until(api, lambda: IDLE in (api.snapshot().room.get("vacant") or {}))
+    assert api.connect("cs") == 200
+    api.send("cs", {"action": "takeSeat", "seat": IDLE, "name": "Zed", "device": "a-new-device-key-0001"})
+    assert api.errors("cs") == []
+    assert api.snapshot().conns["cs"] == IDLE
+    assert not room_seat(api, IDLE).get("bot") and room_seat(api, IDLE)["name"] == "Zed"
+
+
+def test_an_idle_seat_becomes_a_bot_when_substitutes_are_off(api):
+    """afkReplace `substitute` without substitutes on: a bot takes the seat at once."""
+    api.start(6, preset="city", options={"afkLimit": 2, "afkReplace": "substitute"})
+    until(api, lambda: room_seat(api, IDLE).get("bot"))
+    assert seat(api, IDLE)["alive"] is True and "vacant" not in api.snapshot().room
+
+
+def test_the_bot_that_took_an_idle_seat_plays_its_next_required_action(api):
+    """The bot is planned in at once: in the next phase that asks the seat for something, the
+    bot does it (its count stays 0 and the phase records its action)."""
+    api.start(6, preset="city", options={"afkLimit": 2})
+    until(api, lambda: room_seat(api, IDLE).get("bot"))
+
+    def bot_acted():
+        task = (me.view(api.state(), IDLE).get("private") or {}).get("task")
+        return task == "done"
+
+    for _ in range(20):
+        if bot_acted():
+            break
+        seq = me.phase_seq(api.state())
+        act_required(api)
+        deadline = me.deadline(api.state())
+        # the bots' ticks fall inside the phase: a request half-way drains them
+        api.clock.t = max(api.clock.t, (api.clock.t + deadline) / 2)
+        api.send("cp1", {"action": "sync"})
+        if bot_acted() or me.phase_seq(api.state()) != seq:
+            continue
+        api.clock.t = max(api.clock.t, deadline - 0.5)
+        api.send("cp1", {"action": "sync"})
+        if bot_acted():
+            break
+        next_phase(api)
+    assert bot_acted()
+
+
+def test_an_idle_host_passes_the_room_to_the_next_person(api):
+    """The host's seat handed on to a bot: the room passes to the next person (a bot is never
+    the host), as on a leave."""
+    api.start(6, preset="city", options={"afkLimit": 2})
+    until(api, lambda: room_seat(api, "p1").get("bot"), idle="p1")
+    assert api.snapshot().room["host"] == "p2"
+    assert seat(api, "p1")["alive"] is True
