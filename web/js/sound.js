@@ -1,7 +1,7 @@
 // Short sound cues (WebAudio, no files): night falls, morning, your turn, the last 5 seconds;
 // a buzz on phones that vibrate. One switch mutes both, remembered in this browser. Browsers
 // driven by tests (navigator.webdriver) start muted. Every cue is noted in window.__cues.
-const KEY = "mafia.sound";
+import { device, KEYS } from "./storage.js";
 
 const CUES = {
   night: { notes: [523, 392, 262], step: 0.22, type: "sine", buzz: [80] },
@@ -15,13 +15,13 @@ const cues = [];
 window.__cues = cues;
 
 export function soundOn() {
-  const saved = localStorage.getItem(KEY);
+  const saved = device.get(KEYS.sound);
   if (saved === "on" || saved === "off") return saved === "on";
   return !navigator.webdriver;
 }
 
 export function setSound(on) {
-  localStorage.setItem(KEY, on ? "on" : "off");
+  device.set(KEYS.sound, on ? "on" : "off");
   if (on) unlock();
 }
 
