@@ -1,19 +1,13 @@
-// Translation: flat dictionaries per language, `{param}` placeholders, a kid-wording
-// variant per key (`key@kid`), and role names per preset (`role.police.original`).
+// Translation: one flat dictionary per language (web/js/i18n/en.js, ko.js, ru.js), `{param}`
+// placeholders, a kid-wording variant per key (`key@kid`), and role names per preset
+// (`role.police.original`).
 import en from "./i18n/en.js";
 import ko from "./i18n/ko.js";
 import ru from "./i18n/ru.js";
-import extra from "./i18n/review.js";
-import table from "./i18n/table.js";
-import away from "./i18n/away.js";
-import sides from "./i18n/sides.js";
-import display from "./i18n/display.js";
 import { device, KEYS } from "./storage.js";
 
-// Last word, removal and post-game review words (docs/rules.md: Original "Day", "Room rules",
-// "Post-game review") live in their own file.
-for (const [code, dict] of Object.entries({ ko, ru, en }))
-  Object.assign(dict, extra[code], table[code], away[code], sides[code], display[code]);
+// One file per language, every key in each (a new key goes into all three, beside its kin);
+// tests/unit/test_i18n_keys.py and the browser tests check the three hold the same keys.
 
 export const DICTS = { ko, ru, en };
 export const LANGS = ["ko", "ru", "en"];
