@@ -5,6 +5,7 @@ import en from "./i18n/en.js";
 import ko from "./i18n/ko.js";
 import ru from "./i18n/ru.js";
 import { device, KEYS } from "./storage.js";
+import { testHook } from "./testhooks.js";
 
 // One file per language, every key in each (a new key goes into all three, beside its kin);
 // tests/unit/test_i18n_keys.py and the browser tests check the three hold the same keys.
@@ -16,7 +17,7 @@ let lang = pickDefault();
 let kid = device.get(KEYS.kid) === "1";
 // Keys asked for but missing in the current language; the browser tests read this.
 export const missing = new Set();
-window.__i18nMissing = missing;
+testHook("i18nMissing", missing);
 
 function pickDefault() {
   const saved = device.get(KEYS.lang);

@@ -10,6 +10,7 @@ import { playerName } from "../game/format.js";
 import { queueOf, step } from "./flow.js";
 import { hush, say } from "./narrator.js";
 import { Seats } from "./seats.js";
+import { testHook } from "../testhooks.js";
 import { lastWord } from "./lastword.js";
 import { toast } from "../toast.js";
 import * as screens from "./screens.js";
@@ -41,7 +42,7 @@ const ctl = {
   lastStart: 0,
   notice: null,
 };
-window.__device = ctl;
+testHook("device", ctl);
 
 function root() {
   if (!ctl.root) {
