@@ -69,9 +69,10 @@ export function awayDigest(view) {
         type: "button",
         class: "btn btn-small",
         id: "away-dismiss",
-        onclick: () => {
+        onclick: (e) => {
           device.set(k, "1");
-          el.remove();
+          // the digest on the page (the panel keeps its nodes between views: maybe not `el`)
+          e.currentTarget.closest(".away-digest").remove();
         },
       },
       t("away.dismiss"),
