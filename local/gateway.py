@@ -194,7 +194,9 @@ class GatewayServer:
         self.ws_stage = ws_stage
         self.idle_timeout_s = idle_timeout_s
         self.max_connection_s = max_connection_s
-        self.config = config if config is not None else {"apiUrl": "/api"}
+        # testHooks: the client puts its test handles on `window` (web/js/testhooks.js); a
+        # deployed site's config.json never has it (functions/sitedeploy/handler.py).
+        self.config = config if config is not None else {"apiUrl": "/api", "testHooks": True}
         self.disconnect_loss = disconnect_loss
         self.rng = rng or random.Random()
         self.ws_domain = "127.0.0.1"  # host:port once the site is bound (domainName of WS events)

@@ -59,6 +59,7 @@ ENTRY = "index.html"
 WORKER = "sw.js"
 MANIFEST = "manifest.webmanifest"
 CONFIG = "config.json"
+TEST_HOOKS = "testHooks"  # the offline stack's config.json key for the client's test hooks
 ROOT_FILES = (ENTRY, WORKER, MANIFEST)  # served from the site's root, never cached
 RELEASES = "v/"
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -152,6 +153,8 @@ def plan(source: Path, config: dict) -> tuple[str, dict[str, tuple[bytes, str]]]
     objects[ENTRY] = (index.encode("utf-8"), NO_CACHE)
     objects[WORKER] = (worker.encode("utf-8"), NO_CACHE)
     objects[MANIFEST] = ((json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode(), NO_CACHE)
+    # never the client's test hooks on a deployed site (web/js/testhooks.js)
+    config = {k: v for k, v in config.items() if k != TEST_HOOKS}
     objects[CONFIG] = ((json.dumps(config, sort_keys=True) + "\n").encode(), NO_CACHE)
     return release, objects
 

@@ -123,6 +123,8 @@ def test_the_published_client_loads_every_module_of_its_release(page, deployed, 
     assert ("/config.json", 200) in Bucket.served
     assert not failed
     assert {p.split("/", 3)[3] for p, _ in assets} >= {"style.css", "js/app.js", "js/api.js"}
+    # no test handles on a published page (web/js/testhooks.js: only the offline stack's config)
+    assert page.evaluate("() => ['__i18nMissing', '__cues', '__device'].filter((k) => k in window)") == []
 
 
 def test_the_published_site_installs_its_worker_at_the_root(page, deployed):

@@ -203,6 +203,55 @@ def test_the_vote_brings_the_tiles_into_view_on_a_small_phone(browser, stack, co
     pl.close()
 
 
+def test_the_action_panel_keeps_its_nodes_when_the_next_view_comes(browser, stack, console_errors):
+    """The same panel drawn again keeps its nodes (web/js/dom.js patchChildren): the focused
+    button is the same element and keeps the focus, the scroll stays put, the words that changed
+    are written and nothing else is; the kept button answers with the new view's listener."""
+    g = Scripted("city", CITY_SIX)
+    g.until("night")
+    for pid in g.living():
+        g.act("sleep", pid)
+    g.until("discussion")
+    for i in range(12):
+        g.act("chat", g.living()[i % 6], channel="day", text=f"line {i}: who is it, then?")
+    pl = page_in(browser, stack, "en", console_errors, viewport=SMALL)
+    page = pl.page
+    page.evaluate(DRAW, ["game", g.view("p1")])
+    page.focus("#ready-early-btn")
+    page.evaluate("window.scrollBy(0, 120); window.__kept = document.activeElement")
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 0
+    expect(page.locator("#ready-count")).to_have_text("0 of 6 ready to vote")
+
+    g.act("readyEarly", "p2")
+    page.evaluate(UPDATE, g.view("p1"))
+    expect(page.locator("#ready-count")).to_have_text("1 of 6 ready to vote")
+    kept = page.evaluate(
+        """() => { const b = document.querySelector('#ready-early-btn');
+                   return {same: b === window.__kept, focused: document.activeElement === b}; }"""
+    )
+    assert kept == {"same": True, "focused": True}
+    assert page.evaluate("window.scrollY") == scrolled
+
+    # The same view again writes nothing into the panel.
+    writes = page.evaluate(
+        """(view) => { const o = new MutationObserver(() => {});
+                       o.observe(document.querySelector('#actions'), {subtree: true, childList: true, attributes: true, characterData: true});
+                       window.__screen.update(view);
+                       const n = o.takeRecords().length; o.disconnect(); return n; }""",
+        g.view("p1"),
+    )
+    assert writes == 0
+
+    # The kept button runs the listener of the view it was drawn with last.
+    page.click("#ready-early-btn")
+    page.evaluate(UPDATE, g.view("p1"))
+    expect(page.locator("#ready-early-btn")).to_be_disabled()
+    assert page.evaluate("document.querySelector('#ready-early-btn') === window.__kept")
+    assert pl.missing_keys() == []
+    pl.close()
+
+
 def test_single_device_defense_lists_and_buttons_follow_one_order(browser, stack, console_errors):
     """Korean, one phone: the defense screen names the suspects in one order and its buttons
     come in the same order (they came in seat order)."""

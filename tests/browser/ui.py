@@ -190,7 +190,9 @@ class Player:
         return self.page.evaluate(UNNAMED_JS)
 
     def missing_keys(self) -> list[str]:
-        return self.page.evaluate("() => [...(window.__i18nMissing || [])]")
+        # the hook appears once the page has read the offline stack's config.json (testHooks)
+        self.page.wait_for_function("() => window.__i18nMissing instanceof Set")
+        return self.page.evaluate("() => [...window.__i18nMissing]")
 
     def close(self) -> None:
         try:

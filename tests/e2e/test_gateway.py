@@ -33,7 +33,8 @@ def test_static_client_and_config(fake_stack):
         async with aiohttp.ClientSession() as http:
             async with http.get(fake_stack.url + "config.json") as r:
                 assert r.status == 200
-                assert await r.json() == {"apiUrl": "/api"}
+                # the offline stack turns the client's test hooks on (web/js/testhooks.js)
+                assert await r.json() == {"apiUrl": "/api", "testHooks": True}
             async with http.get(fake_stack.url) as r:
                 assert r.status == 200
                 assert "<html" in (await r.text()).lower()

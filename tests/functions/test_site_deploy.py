@@ -186,6 +186,17 @@ def test_a_failure_is_answered_so_the_stack_does_not_wait(s3, answers, web, monk
     assert "secret" not in json.dumps(answer) + caplog.text
 
 
+def test_the_published_config_never_turns_the_test_hooks_on(s3, answers, web, monkeypatch):
+    """The offline stack's `testHooks` (web/js/testhooks.js) never reaches a deployed site's
+    config.json, whatever the stack's Config says."""
+    monkeypatch.setattr(site, "SOURCE", web)
+    e = event("Create", answers)
+    e["ResourceProperties"]["Config"] = {**CONFIG, "testHooks": True}
+    site.handler(e, ctx())
+    cfg = json.loads(s3.get_object(Bucket=BUCKET, Key="config.json")["Body"].read())
+    assert cfg == CONFIG and "testHooks" not in cfg
+
+
 def test_the_shipped_dev_config_is_never_published(s3, answers, web, monkeypatch):
     """web/config.json (the offline stack's) is replaced by the stack's own, not copied."""
     monkeypatch.setattr(site, "SOURCE", web)

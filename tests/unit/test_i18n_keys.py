@@ -2,8 +2,7 @@
 the engine declares (roles, teams, tasks, phases, chat channels, event kinds, death causes,
 options and their choices, presets) exists in all three languages, and every key the client
 names outright in web/js does too. Checked statically: the dictionaries are read from
-web/js/i18n/*.js (flat `"key": "text"` lines; review.js, table.js, away.js and display.js hold one block per
-language), the engine's names from mafia_engine itself, so a role, channel or event added
+web/js/i18n/{en,ko,ru}.js (flat `"key": "text"` lines, one file per language), the engine's names from mafia_engine itself, so a role, channel or event added
 to the engine without words fails here, before any browser shows `chat.channel.yakuza`."""
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from mafia_engine.tasks import TASKS
 WEB = Path(__file__).resolve().parents[2] / "web" / "js"
 LANGS = ("en", "ko", "ru")
 LINE = re.compile(r'^\s*"([^"\\]+)":\s*"((?:[^"\\]|\\.)*)",?\s*$')
-BLOCK = re.compile(r"^\s*(en|ko|ru):\s*\{\s*$")
 
 
 def _flat(path: Path) -> dict[str, str]:
@@ -32,32 +30,20 @@ def _flat(path: Path) -> dict[str, str]:
     return out
 
 
-def _blocks(path: Path) -> dict[str, dict[str, str]]:
-    out: dict[str, dict[str, str]] = {lang: {} for lang in LANGS}
-    lang = None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        b = BLOCK.match(line)
-        if b:
-            lang = b.group(1)
-            continue
-        m = LINE.match(line)
-        if m and lang:
-            out[lang][m.group(1)] = m.group(2)
-    return out
-
-
 def dictionaries() -> dict[str, dict[str, str]]:
-    """The merged dictionaries, as web/js/i18n.js builds them."""
-    extras = [
-        _blocks(WEB / "i18n" / name) for name in ("review.js", "table.js", "away.js", "sides.js", "display.js")
-    ]
-    dicts = {}
-    for lang in LANGS:
-        d = _flat(WEB / "i18n" / f"{lang}.js")
-        for extra in extras:
-            d.update(extra[lang])
-        dicts[lang] = d
-    return dicts
+    """The dictionaries, one file per language, as web/js/i18n.js imports them."""
+    return {lang: _flat(WEB / "i18n" / f"{lang}.js") for lang in LANGS}
+
+
+def test_one_file_per_language_holds_every_key() -> None:
+    """One i18n layout: web/js/i18n/ holds en.js, ko.js and ru.js and nothing else, and
+    i18n.js imports just those (a file per feature holding all three languages gave a new key
+    two possible homes)."""
+    assert sorted(p.name for p in (WEB / "i18n").iterdir()) == [f"{lang}.js" for lang in sorted(LANGS)]
+    imported = re.findall(
+        r'^import \w+ from "\./i18n/([^"]+)";$', (WEB / "i18n.js").read_text(encoding="utf-8"), re.M
+    )
+    assert sorted(imported) == [f"{lang}.js" for lang in sorted(LANGS)]
 
 
 def test_the_dictionary_reader_reads_every_line() -> None:
@@ -107,8 +93,18 @@ def engine_keys() -> set[str]:
 def test_the_engine_declares_what_this_test_reads() -> None:
     """The readings above find the names (an empty regex match would pass anything)."""
     keys = engine_keys()
-    for key in ("role.yakuza", "team.yakuza", "chat.channel.yakuza", "phase.speech", "task.ninjaCheck",
-                "event.quietNight", "event.paused", "event.death.removed", "event.death.night", "opt.expansion"):
+    for key in (
+        "role.yakuza",
+        "team.yakuza",
+        "chat.channel.yakuza",
+        "phase.speech",
+        "task.ninjaCheck",
+        "event.quietNight",
+        "event.paused",
+        "event.death.removed",
+        "event.death.night",
+        "opt.expansion",
+    ):
         assert key in keys, key
 
 

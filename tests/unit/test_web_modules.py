@@ -100,17 +100,53 @@ def test_the_client_entry_is_the_page_script():
     assert (WEB / "app.js").is_file()
 
 
-STORAGE_KEY = re.compile(r'^\s*(?:export\s+)?const\s+[A-Z_]+\s*=\s*"(mafia\.[\w.]*)"', re.M)
+STORAGE = WEB / "storage.js"
+# `name: "mafia.x",` inside storage.js's KEYS (a trailing "." marks a prefix: + a room code)
+STORAGE_KEY = re.compile(r'^\s*(\w+):\s*"(mafia\.[\w.]*)"', re.M)
+DIRECT_STORAGE = re.compile(r"\b(?:localStorage|sessionStorage)\b")
+
+
+def storage_keys() -> dict[str, str]:
+    return dict(STORAGE_KEY.findall(STORAGE.read_text(encoding="utf-8")))
 
 
 def test_no_two_modules_keep_their_data_under_one_storage_key() -> None:
-    """Everything the client keeps in localStorage sits under a `mafia.` key that one module
-    declares. Two modules declaring the same key overwrite each other's data (the device key of
-    one person, one seat once took single-device play's saved table, `mafia.device`)."""
-    declared: dict[str, list[str]] = {}
-    for path in sorted(WEB.rglob("*.js")):
-        for key in STORAGE_KEY.findall(path.read_text(encoding="utf-8")):
-            declared.setdefault(key, []).append(str(path.relative_to(WEB)))
-    assert declared, "the client declares its storage keys as mafia.* constants"
-    clashes = {k: v for k, v in declared.items() if len(v) > 1}
+    """Everything the client keeps on the device sits under a `mafia.` key named once, in
+    web/js/storage.js's KEYS. Two names for the same key, or a prefix key (a room's seat,
+    `mafia.seat.` + code) that another key starts with, overwrite each other's data (the device
+    key of one person, one seat once took single-device play's saved table, `mafia.device`)."""
+    keys = storage_keys()
+    assert keys, "storage.js declares the client's storage keys in KEYS"
+    by_value: dict[str, list[str]] = {}
+    for name, key in keys.items():
+        by_value.setdefault(key, []).append(name)
+    clashes = {k: v for k, v in by_value.items() if len(v) > 1}
+    clashes |= {p: [k for k in by_value if k != p and k.startswith(p)] for p in by_value if p.endswith(".")}
+    clashes = {k: v for k, v in clashes.items() if v}
     assert not clashes, clashes
+
+
+def test_the_storage_keys_keep_their_names() -> None:
+    """A seat, a setting or a note saved by an earlier client is found after an update: the
+    key names are the ones players' browsers already hold (docs/rules.md, "in this browser")."""
+    assert set(storage_keys().values()) == {
+        "mafia.lang", "mafia.kid", "mafia.sound", "mafia.deviceKey", "mafia.seat.", "mafia.seen.",
+        "mafia.session", "mafia.name", "mafia.former.", "mafia.mute.", "mafia.notes.", "mafia.away.",
+        "mafia.inroom", "mafia.dealCommitments", "mafia.device", "mafia.device.voice", "mafia.voiceVolume.",
+    }  # fmt: skip
+
+
+def code_only(text: str) -> str:
+    """The text without its comments (none of these modules has "//" inside a string)."""
+    return re.sub(r"(?m)//.*$", "", re.sub(r"/\*.*?\*/", "", text, flags=re.S))
+
+
+def test_only_the_storage_module_reads_the_browsers_storage() -> None:
+    """One module keeps everything on the device (storage.js: named keys, JSON, storage that is
+    off or full in a private window); every other module goes through it."""
+    direct = {
+        str(f.relative_to(WEB)): n
+        for f in sorted(WEB.rglob("*.js"))
+        if f != STORAGE and (n := len(DIRECT_STORAGE.findall(code_only(f.read_text(encoding="utf-8")))))
+    }
+    assert not direct, direct

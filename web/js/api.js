@@ -1,5 +1,6 @@
 // REST calls (docs/protocol.md, "REST"). Errors come back as ApiError with the server's code.
 import { deviceKey } from "./session.js";
+import { enableTestHooks } from "./testhooks.js";
 
 let apiUrl = "/api";
 // config.json's WebSocket URL: a deployed site's sockets go to API Gateway, not to its own
@@ -30,6 +31,7 @@ export async function loadConfig() {
       if (cfg.apiUrl) apiUrl = cfg.apiUrl.replace(/\/$/, "");
       if (typeof cfg.wsUrl === "string" && /^wss?:\/\//.test(cfg.wsUrl)) configWsUrl = cfg.wsUrl;
       if (Array.isArray(cfg.iceServers)) configIceServers = cfg.iceServers;
+      if (cfg.testHooks === true) enableTestHooks(); // the offline stack's only (testhooks.js)
     }
   } catch {
     // Keep the default: the offline stack serves the API on /api.

@@ -1,33 +1,26 @@
-// Translation: flat dictionaries per language, `{param}` placeholders, a kid-wording
-// variant per key (`key@kid`), and role names per preset (`role.police.original`).
+// Translation: one flat dictionary per language (web/js/i18n/en.js, ko.js, ru.js), `{param}`
+// placeholders, a kid-wording variant per key (`key@kid`), and role names per preset
+// (`role.police.original`).
 import en from "./i18n/en.js";
 import ko from "./i18n/ko.js";
 import ru from "./i18n/ru.js";
-import extra from "./i18n/review.js";
-import table from "./i18n/table.js";
-import away from "./i18n/away.js";
-import sides from "./i18n/sides.js";
-import display from "./i18n/display.js";
+import { device, KEYS } from "./storage.js";
+import { testHook } from "./testhooks.js";
 
-// Last word, removal and post-game review words (docs/rules.md: Original "Day", "Room rules",
-// "Post-game review") live in their own file.
-for (const [code, dict] of Object.entries({ ko, ru, en }))
-  Object.assign(dict, extra[code], table[code], away[code], sides[code], display[code]);
+// One file per language, every key in each (a new key goes into all three, beside its kin);
+// tests/unit/test_i18n_keys.py and the browser tests check the three hold the same keys.
 
 export const DICTS = { ko, ru, en };
 export const LANGS = ["ko", "ru", "en"];
 
-const LANG_KEY = "mafia.lang";
-const KID_KEY = "mafia.kid";
-
 let lang = pickDefault();
-let kid = localStorage.getItem(KID_KEY) === "1";
+let kid = device.get(KEYS.kid) === "1";
 // Keys asked for but missing in the current language; the browser tests read this.
 export const missing = new Set();
-window.__i18nMissing = missing;
+testHook("i18nMissing", missing);
 
 function pickDefault() {
-  const saved = localStorage.getItem(LANG_KEY);
+  const saved = device.get(KEYS.lang);
   if (LANGS.includes(saved)) return saved;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const base = String(tag).toLowerCase().slice(0, 2);
@@ -42,13 +35,13 @@ export const getKid = () => kid;
 export function setLang(next) {
   if (!LANGS.includes(next)) return;
   lang = next;
-  localStorage.setItem(LANG_KEY, next);
+  device.set(KEYS.lang, next);
   document.documentElement.lang = next;
 }
 
 export function setKid(on) {
   kid = Boolean(on);
-  localStorage.setItem(KID_KEY, kid ? "1" : "0");
+  device.set(KEYS.kid, kid ? "1" : "0");
 }
 
 export function has(key) {

@@ -3,20 +3,13 @@
 // A seat is removed when the player leaves the room's end screen, leaves or is removed,
 // or the server says the room is gone. Spectators are not seated: they stay per tab.
 // Docs: docs/rules.md ("in this browser", under "Seats, leaving, reports and mute").
-const SEAT = "mafia.seat.";
-const SEEN = "mafia.seen.";
-const WATCH = "mafia.session"; // a spectator's room, this tab only (sessionStorage)
-const DEVICE = "mafia.deviceKey"; // one random key per browser (one person, one seat)
+import { device, KEYS, tab } from "./storage.js";
+
+const SEAT = KEYS.seat;
+const SEEN = KEYS.seen;
+const WATCH = KEYS.watch; // a spectator's room, this tab only
 
 let current = null; // the room of the session in use in this tab
-
-function read(store, key) {
-  try {
-    return JSON.parse(store.getItem(key) || "null");
-  } catch {
-    return null;
-  }
-}
 
 /**
  * This browser's device key: one random id kept in localStorage, sent with every connect and
@@ -27,19 +20,11 @@ function read(store, key) {
 let deviceKeyHere = null;
 export function deviceKey() {
   if (deviceKeyHere) return deviceKeyHere;
-  try {
-    deviceKeyHere = localStorage.getItem(DEVICE);
-  } catch {
-    deviceKeyHere = null;
-  }
+  deviceKeyHere = device.get(KEYS.deviceId); // one random key per browser (one person, one seat)
   if (!deviceKeyHere || !/^[A-Za-z0-9_-]{16,64}$/.test(deviceKeyHere)) {
     const bytes = crypto.getRandomValues(new Uint8Array(16));
     deviceKeyHere = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    try {
-      localStorage.setItem(DEVICE, deviceKeyHere);
-    } catch {
-      // storage full or disabled: this page keeps the key it made
-    }
+    device.set(KEYS.deviceId, deviceKeyHere); // storage full or off: this page keeps the key it made
   }
   return deviceKeyHere;
 }
@@ -47,17 +32,17 @@ export function deviceKey() {
 /** The seat kept for `room`, or (no room given) this tab's spectator session; null if none. */
 export function loadSession(room) {
   if (!room) {
-    const s = read(sessionStorage, WATCH);
+    const s = tab.getJSON(WATCH);
     return s && s.room && s.spectator ? s : null;
   }
-  const s = read(localStorage, SEAT + room.toUpperCase());
+  const s = device.getJSON(SEAT + room.toUpperCase());
   return s && s.room && s.token ? s : null;
 }
 
 export function saveSession(session) {
   current = session.room;
   if (session.spectator || !session.token) {
-    sessionStorage.setItem(WATCH, JSON.stringify(session));
+    tab.setJSON(WATCH, session);
     return;
   }
   const keep = {
@@ -67,26 +52,24 @@ export function saveSession(session) {
     wsUrl: session.wsUrl || "",
     savedAt: Date.now(),
   };
-  localStorage.setItem(SEAT + session.room, JSON.stringify(keep));
+  device.setJSON(SEAT + session.room, keep);
 }
 
 /** Forget the seat of `room` (default: the room in use in this tab) and its seen events. */
 export function clearSession(room) {
   const r = (room || current || "").toUpperCase();
-  sessionStorage.removeItem(WATCH);
+  tab.remove(WATCH);
   if (!r) return;
-  localStorage.removeItem(SEAT + r);
-  localStorage.removeItem(SEEN + r);
+  device.remove(SEAT + r);
+  device.remove(SEEN + r);
   if (r === current) current = null;
 }
 
 /** Every seat kept in this browser, newest first. */
 export function allSeats() {
   const out = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const key = localStorage.key(i);
-    if (!key || !key.startsWith(SEAT)) continue;
-    const s = read(localStorage, key);
+  for (const key of device.keys(SEAT)) {
+    const s = device.getJSON(key);
     if (s && s.room && s.token) out.push(s);
   }
   return out.sort((a, b) => (b.savedAt || 0) - (a.savedAt || 0));
@@ -108,11 +91,11 @@ export function seatFate(summary, seat) {
 
 /** Events already shown as a card, per room, so a refresh or another tab does not replay them. */
 export function seenEvents(room) {
-  return Number(localStorage.getItem(SEEN + room) || "-1");
+  return Number(device.get(SEEN + room) || "-1");
 }
 
 export function markEventsSeen(room, count) {
-  localStorage.setItem(SEEN + room, String(count));
+  device.set(SEEN + room, String(count));
 }
 
 // ---- the private link: the seat in the URL fragment --------------------------------------

@@ -1,7 +1,8 @@
 // Short sound cues (WebAudio, no files): night falls, morning, your turn, the last 5 seconds;
 // a buzz on phones that vibrate. One switch mutes both, remembered in this browser. Browsers
-// driven by tests (navigator.webdriver) start muted. Every cue is noted in window.__cues.
-const KEY = "mafia.sound";
+// driven by tests (navigator.webdriver) start muted. Every cue is noted (the test hook `__cues`).
+import { device, KEYS } from "./storage.js";
+import { testHook } from "./testhooks.js";
 
 const CUES = {
   night: { notes: [523, 392, 262], step: 0.22, type: "sine", buzz: [80] },
@@ -12,16 +13,16 @@ const CUES = {
 
 let ctx = null;
 const cues = [];
-window.__cues = cues;
+testHook("cues", cues);
 
 export function soundOn() {
-  const saved = localStorage.getItem(KEY);
+  const saved = device.get(KEYS.sound);
   if (saved === "on" || saved === "off") return saved === "on";
   return !navigator.webdriver;
 }
 
 export function setSound(on) {
-  localStorage.setItem(KEY, on ? "on" : "off");
+  device.set(KEYS.sound, on ? "on" : "off");
   if (on) unlock();
 }
 

@@ -1,8 +1,7 @@
 // The single-device game kept in this browser (localStorage, not the tab's sessionStorage):
 // the room code, every seat's token and where the queue stands, so a refresh or a closed
 // browser finds the same game. The server keeps the room 24 h after its last change.
-const KEY = "mafia.device";
-const VOICE_KEY = "mafia.device.voice";
+import { device, KEYS } from "../storage.js";
 
 /** A fresh queue position: nothing seen, no queue started. */
 export function freshProgress() {
@@ -11,23 +10,19 @@ export function freshProgress() {
 
 /** {room, preset, wsUrl, seats: [{id, name, token}], progress} or null. */
 export function loadGame() {
-  try {
-    const g = JSON.parse(localStorage.getItem(KEY) || "null");
-    if (!g || !g.room || !Array.isArray(g.seats) || !g.seats.length) return null;
-    g.progress = { ...freshProgress(), ...(g.progress || {}) };
-    return g;
-  } catch {
-    return null;
-  }
+  const g = device.getJSON(KEYS.deviceGame);
+  if (!g || !g.room || !Array.isArray(g.seats) || !g.seats.length) return null;
+  g.progress = { ...freshProgress(), ...(g.progress || {}) };
+  return g;
 }
 
 export function saveGame(game) {
-  localStorage.setItem(KEY, JSON.stringify(game));
+  device.setJSON(KEYS.deviceGame, game);
 }
 
 export function clearGame() {
-  localStorage.removeItem(KEY);
+  device.remove(KEYS.deviceGame);
 }
 
-export const voiceOn = () => localStorage.getItem(VOICE_KEY) === "1";
-export const setVoice = (on) => localStorage.setItem(VOICE_KEY, on ? "1" : "0");
+export const voiceOn = () => device.get(KEYS.deviceVoice) === "1";
+export const setVoice = (on) => device.set(KEYS.deviceVoice, on ? "1" : "0");

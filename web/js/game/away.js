@@ -6,10 +6,9 @@
 // does not bring it back.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { device, KEYS } from "../storage.js";
 import { state } from "../store.js";
 import { eventText, eventWhen, myResults, resultText, storyEvents } from "./format.js";
-
-const KEY = "mafia.away.";
 
 function span(pair) {
   return Array.isArray(pair) && pair.length === 2 && pair.every(Number.isInteger) ? pair : null;
@@ -18,7 +17,7 @@ function span(pair) {
 function key(view) {
   const a = view.you.away;
   const room = (state.session && state.session.room) || "";
-  return `${KEY}${room}.${view.you.id}.${a.since}-${a.back}`;
+  return `${KEYS.away}${room}.${view.you.id}.${a.since}-${a.back}`;
 }
 
 /** What the seat missed: {events, results}, or null when its view marks no absence. */
@@ -40,7 +39,7 @@ export function awayDigest(view) {
   // nothing public happened and nothing found: no box (it took the top of the panel for nothing)
   if (!m || view.result || (!m.events.length && !m.results.length)) return null;
   const k = key(view);
-  if (localStorage.getItem(k)) return null;
+  if (device.get(k)) return null;
   const el = h(
     "section",
     { class: "away-digest", id: "away-digest", "aria-labelledby": "away-title" },
@@ -70,9 +69,10 @@ export function awayDigest(view) {
         type: "button",
         class: "btn btn-small",
         id: "away-dismiss",
-        onclick: () => {
-          localStorage.setItem(k, "1");
-          el.remove();
+        onclick: (e) => {
+          device.set(k, "1");
+          // the digest on the page (the panel keeps its nodes between views: maybe not `el`)
+          e.currentTarget.closest(".away-digest").remove();
         },
       },
       t("away.dismiss"),

@@ -4,10 +4,10 @@
 // (layers/engine/mafia_engine/fairness.py); the ended view reveals seed and salt, and this
 // browser checks the hash itself with WebCrypto. It only checks the hash: replaying the deal
 // from the seed is `python -m mafia_engine.verify` (the command `verifyCommand` writes).
+import { device, KEYS } from "../storage.js";
 
 const PREFIX = "mafia-deal-v1";
 const SCHEME = "sha256/mafia-deal-v1";
-const SEEN_KEY = "mafia.dealCommitments"; // {room code: [commitments seen while a game ran]}
 const SEEN_PER_ROOM = 8;
 
 /** The text that is hashed: `mafia-deal-v1:<salt>:<seed as JSON>` (JSON keeps 7 and "7" apart). */
@@ -25,12 +25,8 @@ export async function sha256Hex(text) {
 }
 
 function seenAll() {
-  try {
-    const data = JSON.parse(localStorage.getItem(SEEN_KEY) || "{}");
-    return data && typeof data === "object" ? data : {};
-  } catch {
-    return {};
-  }
+  const data = device.getJSON(KEYS.deals, {}); // {room code: [commitments seen while a game ran]}
+  return data && typeof data === "object" ? data : {};
 }
 
 /** Keep the commitment a running game's view carries, so the end can tell whether the one
@@ -43,11 +39,7 @@ export function remember(room, view) {
   const list = Array.isArray(all[room]) ? all[room] : [];
   if (list.includes(f.commitment)) return;
   all[room] = [...list, f.commitment].slice(-SEEN_PER_ROOM);
-  try {
-    localStorage.setItem(SEEN_KEY, JSON.stringify(all));
-  } catch {
-    /* storage full or off: the hash check still runs */
-  }
+  device.setJSON(KEYS.deals, all); // storage full or off: the hash check still runs
 }
 
 /** The commitments this browser saw in running games of `room`. */

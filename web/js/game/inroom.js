@@ -5,16 +5,15 @@
 // from coming back. The choice is this device's (localStorage), not the room's.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-
-const KEY = "mafia.inroom";
+import { device, KEYS } from "../storage.js";
 
 export function inRoomWanted() {
-  return localStorage.getItem(KEY) === "1";
+  return device.get(KEYS.inRoom) === "1";
 }
 
 function setWanted(on) {
-  if (on) localStorage.setItem(KEY, "1");
-  else localStorage.removeItem(KEY);
+  if (on) device.set(KEYS.inRoom, "1");
+  else device.remove(KEYS.inRoom);
 }
 
 /** The bar above the panels (`el`) and `update(view)`, which shows the toggle while a screen

@@ -1,14 +1,10 @@
 // Mute: hide one player's chat lines on this screen only. Kept in this browser per room;
 // the server never knows (nothing is sent).
-const KEY = "mafia.mute.";
+import { device, KEYS } from "../storage.js";
 
 function load(room) {
-  try {
-    const list = JSON.parse(localStorage.getItem(KEY + room) || "[]");
-    return new Set(Array.isArray(list) ? list : []);
-  } catch {
-    return new Set();
-  }
+  const list = device.getJSON(KEYS.mute + room, []);
+  return new Set(Array.isArray(list) ? list : []);
 }
 
 export function isMuted(room, pid) {
@@ -19,8 +15,8 @@ export function setMuted(room, pid, on) {
   const set = load(room);
   if (on) set.add(pid);
   else set.delete(pid);
-  if (set.size) localStorage.setItem(KEY + room, JSON.stringify([...set]));
-  else localStorage.removeItem(KEY + room);
+  if (set.size) device.setJSON(KEYS.mute + room, [...set]);
+  else device.remove(KEYS.mute + room);
 }
 
 /** The messages left once muted players' lines are taken out, and how many were hidden. */

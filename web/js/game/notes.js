@@ -6,9 +6,10 @@
 import { h } from "../dom.js";
 import { roleName, t, teamName } from "../i18n.js";
 import { catalogue } from "./format.js";
+import { device, KEYS } from "../storage.js";
 import { closeSheet, showSheet } from "./sheet.js";
 
-const KEY = "mafia.notes.";
+const KEY = KEYS.notes;
 export const NOTE_MAX = 40; // characters: a few words fit a tile and the vote row
 export const COLOURS = ["red", "yellow", "green", "blue"];
 // The sides a mark can name, in this order, when this game deals a role of that team
@@ -29,13 +30,9 @@ function seatsOf(view) {
 }
 
 function load(room) {
-  try {
-    const rec = JSON.parse(localStorage.getItem(KEY + room) || "null");
-    if (!rec || typeof rec !== "object" || typeof rec.marks !== "object" || !rec.marks) return null;
-    return rec;
-  } catch {
-    return null;
-  }
+  const rec = device.getJSON(KEY + room);
+  if (!rec || typeof rec !== "object" || typeof rec.marks !== "object" || !rec.marks) return null;
+  return rec;
 }
 
 function clean(mark) {
@@ -58,10 +55,10 @@ export function marksFor(view) {
   if (!rec) return {};
   const seq = (view.phase && view.phase.seq) || 0;
   if (rec.seats !== seatsOf(view) || (typeof rec.seq === "number" && rec.seq > seq)) {
-    localStorage.removeItem(KEY + room); // another game of this room
+    device.remove(KEY + room); // another game of this room
     return {};
   }
-  if (rec.seq !== seq) localStorage.setItem(KEY + room, JSON.stringify({ ...rec, seq }));
+  if (rec.seq !== seq) device.setJSON(KEY + room, { ...rec, seq });
   const out = {};
   for (const [pid, mark] of Object.entries(rec.marks)) {
     const m = clean(mark);
@@ -79,16 +76,16 @@ export function setMark(view, pid, mark) {
   if (m) marks[pid] = m;
   else delete marks[pid];
   if (Object.keys(marks).length) {
-    localStorage.setItem(KEY + room, JSON.stringify({ seats: seatsOf(view), seq: (view.phase && view.phase.seq) || 0, marks }));
+    device.setJSON(KEY + room, { seats: seatsOf(view), seq: (view.phase && view.phase.seq) || 0, marks });
   } else {
-    localStorage.removeItem(KEY + room);
+    device.remove(KEY + room);
   }
 }
 
 /** The game is over (the end screen, a new lobby): its notes go. */
 export function forgetNotes(view) {
   const room = roomOf(view);
-  if (room) localStorage.removeItem(KEY + room);
+  if (room) device.remove(KEY + room);
 }
 
 /** The choices this game offers: its roster's roles, the sides, the colours. */

@@ -1,7 +1,8 @@
 // How each side wins (the role card's goal, the rules sheet's "How each side wins") and why a
 // game ended (the end screens' cause line), from the preset, the role's team and the result's
 // `cause` (mafia_engine/presets/shared.py finish_game; docs/rules.md, "How each side wins").
-// The words are in web/js/i18n/sides.js, in each rulebook's own terms.
+// The words are in web/js/i18n/{en,ko,ru}.js (the section on how each side wins), in each
+// rulebook's own terms.
 import { has, t } from "../i18n.js";
 
 /** The goal line's key for `role` (on `team`) in `preset`: the role's own goal where the

@@ -11,9 +11,8 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { deviceKey, loadSession, saveSession } from "../session.js";
+import { device, KEYS, tab } from "../storage.js";
 import { showRoleCard } from "./overlays.js";
-
-const FORMER = "mafia.former."; // a token this browser held in a room, kept after the seat ended
 
 let form = null; // kept across redraws so a typed name survives the next view
 let pending = null; // {request, player}: this connection's request waiting for the host
@@ -22,21 +21,13 @@ let shownNotices = null; // "room:at" of the notices already shown in this tab
 /** Remember the seat's token before the seat ends on this browser (left, kicked). */
 export function rememberFormer(session) {
   if (!session || !session.token || !session.room) return;
-  try {
-    localStorage.setItem(FORMER + session.room.toUpperCase(), session.token);
-  } catch {
-    // storage full or disabled: the server's other checks still hold
-  }
+  device.set(KEYS.former + session.room.toUpperCase(), session.token); // storage off: the server's other checks still hold
 }
 
 function formerToken(room) {
   const kept = loadSession(room);
   if (kept && kept.token) return kept.token;
-  try {
-    return localStorage.getItem(FORMER + room.toUpperCase()) || null;
-  } catch {
-    return null;
-  }
+  return device.get(KEYS.former + room.toUpperCase()) || null;
 }
 
 /** A newcomer whose "Join" found the game running (room.js `join`) watches it: say so, and
@@ -62,7 +53,7 @@ function seatsBox(view, ctx) {
   if (view.you || !open.length || !ctx.state.session) return null;
   if (!form) {
     // the name typed on the home screen (a late "Join" lands here) fills it in
-    const typed = sessionStorage.getItem("mafia.name") || "";
+    const typed = tab.get(KEYS.name) || "";
     const input = h("input", { id: "sub-name", "data-key": "sub-name", class: "input", maxlength: "20", autocomplete: "nickname", value: typed });
     form = {
       input,

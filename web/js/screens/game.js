@@ -3,7 +3,7 @@
 // (below), the tile grid (game/tiles.js), the action panel (below, with game/host-tools.js),
 // the chat (game/chat.js).
 import { secondsLeft } from "../clock.js";
-import { h, replaceChildren } from "../dom.js";
+import { h, patchChildren } from "../dom.js";
 import { t } from "../i18n.js";
 import { afkWarning } from "../game/afk.js";
 import { awayDigest } from "../game/away.js";
@@ -131,13 +131,15 @@ function phaseBanner() {
   return { el, update, tick };
 }
 
-// What this player can do now (after what it missed while away, game/away.js): the phase's own panel (game/phases.js), their findings, the
-// host's tools, "take over as host", and the seat's own tools.
+// What this player can do now (after what it missed while away, game/away.js): the phase's own
+// panel (game/phases.js), their findings, the host's tools, "take over as host", and the seat's
+// own tools. Drawn again with every view into the same nodes (dom.js patchChildren): the
+// focused button, an open menu and the scroll stay put, and only what changed is written.
 function actionPanel(ctx) {
   const el = h("div", { class: "actions-body", id: "actions" });
   const host = hostTools(ctx);
   function update(view, renderer) {
-    replaceChildren(el, afkWarning(view), awayDigest(view), seatRequestsBox(view, ctx), openSeatsBox(view, ctx), ...renderer.panel(view, ctx).filter(Boolean), resultsBox(view), host(view), takeHostButton(ctx, view), seatTools(view, ctx));
+    patchChildren(el, afkWarning(view), awayDigest(view), seatRequestsBox(view, ctx), openSeatsBox(view, ctx), ...renderer.panel(view, ctx).filter(Boolean), resultsBox(view), host(view), takeHostButton(ctx, view), seatTools(view, ctx));
   }
   return { el, update };
 }

@@ -5,10 +5,11 @@ import { defaultsFor, optionsEditor } from "../game/options.js";
 import SPECS from "../game/option-specs.js";
 import { openDevice } from "../device/main.js";
 import { yourGames } from "./mygames.js";
+import { KEYS, tab } from "../storage.js";
 
 // What the user typed survives a language switch (which rebuilds the screen).
 const draft = {
-  name: sessionStorage.getItem("mafia.name") || "",
+  name: tab.get(KEYS.name) || "",
   preset: "classic",
   options: defaultsFor("classic"),
   code: "",
@@ -111,7 +112,7 @@ export function mount(root, ctx) {
         e.preventDefault();
         const name = draft.name.trim();
         if (!name) return void (createError.textContent = t("err.nameRequired"));
-        sessionStorage.setItem("mafia.name", name);
+        tab.set(KEYS.name, name);
         guarded(createError, () => ctx.create(name, draft.preset, changedOptions()));
       },
     },
@@ -135,7 +136,7 @@ export function mount(root, ctx) {
         if (!room) return void (joinError.textContent = t("err.codeRequired"));
         if (!CODE_RE.test(room)) return void (joinError.textContent = t("err.codeLength", { n: CODE_LENGTH }));
         if (!name) return void (joinError.textContent = t("err.nameRequired"));
-        sessionStorage.setItem("mafia.name", name);
+        tab.set(KEYS.name, name);
         guarded(joinError, () => ctx.join(room, name));
       },
     },
