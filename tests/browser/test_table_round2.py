@@ -216,7 +216,7 @@ def test_the_action_panel_keeps_its_nodes_when_the_next_view_comes(browser, stac
         g.act("chat", g.living()[i % 6], channel="day", text=f"line {i}: who is it, then?")
     pl = page_in(browser, stack, "en", console_errors, viewport=SMALL)
     page = pl.page
-    page.evaluate(DRAW, ["game", g.view("p1")])
+    draw(page, "game", g.view("p1"))
     page.focus("#ready-early-btn")
     page.evaluate("window.scrollBy(0, 120); window.__kept = document.activeElement")
     scrolled = page.evaluate("window.scrollY")
