@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .test_table_round2 import CITY_SIX, DRAW, Scripted, page_in
+from .scripted import Scripted, draw, page_in
+from .test_table_round2 import CITY_SIX
 
 WORDS = {
     "en": "You have missed 2 turns in a row. Miss one more and someone else will play your seat.",
@@ -25,9 +26,9 @@ def test_an_idle_seat_reads_the_warning_in_its_language_and_nobody_else_does(
     warned = g.view("p2")
     warned["you"] = {**warned["you"], "afk": {"misses": 2, "limit": 3}}
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate(DRAW, ["game", warned])
+    draw(pl.page, "game", warned)
     expect(pl.page.locator("#afk-warning")).to_have_text(WORDS[lang])
-    pl.page.evaluate(DRAW, ["game", g.view("p1")])  # a seat without the mark: no warning
+    draw(pl.page, "game", g.view("p1"))  # a seat without the mark: no warning
     expect(pl.page.locator("#actions")).to_be_visible()
     expect(pl.page.locator("#afk-warning")).to_have_count(0)
     pl.close()
