@@ -16,7 +16,18 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from . import access, aliases, away, chat_archive, clock, connections, lifecycle, substitutes, viewframes
+from . import (
+    access,
+    aliases,
+    away,
+    chat_archive,
+    clock,
+    connections,
+    lifecycle,
+    public,
+    substitutes,
+    viewframes,
+)
 from .change import ChangeFn, Context, Effects, Outcome, Ports, Request, Write
 from .connections import ConnectionRooms
 from .errors import ServiceError, quote
@@ -72,6 +83,11 @@ class Pipeline:
             state, expired = substitutes.expire(room, state, now)  # open seats nobody took
             drained = drained or expired
             c = Context(snap, room, state, now)
+            started = public.start_if_due(c)  # a public lobby's countdown ended: it starts by itself
+            if started is not None:
+                state, extra = started
+                c = Context(snap, room, state, now)
+            drained = drained or started is not None or public.refresh_due(room, now)
             # command: who may act, then what it decides (ServiceError: nothing is written)
             try:
                 if request is None:
@@ -82,7 +98,7 @@ class Pipeline:
                 raise aliases.refusal(room, exc) from None  # an anonymous game's errors: the one gate
             write = Write.ROOM if drained else out.write  # the bots' actions are stored and pushed anyway
             lifecycle.plan_bots(room, out.state, now)
-            effects = out.effects
+            effects = out.effects if started is None else extra + out.effects
             writes = write is not Write.NOTHING
             conns = snap.conns
             if writes:  # the room to write: its end, the host's presence, the away markers
@@ -90,12 +106,13 @@ class Pipeline:
                 lifecycle.end_game_if_decided(room, out.state, now)
                 lifecycle.track_host_presence(room, conns, now)
                 away.expire(room, out.state, {p for p in conns.values() if p})
+                public.track(room, {p for p in conns.values() if p}, now)  # the list's entry, the countdown
             # every view or patch frame of this change: viewframes.py, where a connection's frame is made
             frames = viewframes.frames_for(c, out.state, conns, effects.full_view, write=writes)
             if not writes:
                 self._reply(frames, effects)
                 return out.result
-            arm = lifecycle.timer_to_arm(room, out.state)
+            arm = lifecycle.timer_to_arm(room, out.state) or public.countdown_to_arm(room)
             chat_items = chat_archive.collect(room, snap.state, out.state, out.wrote)
             plan = effects.write_plan(bump=write is Write.ROOM, chat_items=chat_items)
             try:

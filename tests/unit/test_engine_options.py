@@ -48,6 +48,9 @@ def test_defaults_are_the_seed_defaults() -> None:
         "policeRevealRole": False,
         "substitutes": False,  # a host option beside the seed's, off (docs/rules.md, "Substitutes")
         "substituteApproval": True,  # the host approves each substitute (docs/rules.md, "Substitutes")
+        "public": False,  # listed for strangers (docs/rules.md, "Public rooms")
+        "autoStart": 4,  # a public room starts by itself with this many people (docs/rules.md, "Public rooms")
+        "autoStartBots": True,  # ... bots filling the seats a game needs
     }
     assert me.presets()["classic"]["defaults"] == d
 

@@ -167,6 +167,23 @@ export default {
         "default": true
       },
       {
+        "key": "public",
+        "type": "bool",
+        "default": false
+      },
+      {
+        "key": "autoStart",
+        "type": "int",
+        "default": 4,
+        "min": 2,
+        "max": 12
+      },
+      {
+        "key": "autoStartBots",
+        "type": "bool",
+        "default": true
+      },
+      {
         "key": "policeRevealRole",
         "type": "bool",
         "default": false
@@ -277,6 +294,23 @@ export default {
         "key": "substituteApproval",
         "type": "bool",
         "default": true
+      },
+      {
+        "key": "public",
+        "type": "bool",
+        "default": false
+      },
+      {
+        "key": "autoStart",
+        "type": "int",
+        "default": 4,
+        "min": 2,
+        "max": 12
+      },
+      {
+        "key": "autoStartBots",
+        "type": "bool",
+        "default": true
       }
     ]
   },
@@ -354,6 +388,23 @@ export default {
       },
       {
         "key": "substituteApproval",
+        "type": "bool",
+        "default": true
+      },
+      {
+        "key": "public",
+        "type": "bool",
+        "default": false
+      },
+      {
+        "key": "autoStart",
+        "type": "int",
+        "default": 4,
+        "min": 2,
+        "max": 12
+      },
+      {
+        "key": "autoStartBots",
         "type": "bool",
         "default": true
       }

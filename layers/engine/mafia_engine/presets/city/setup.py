@@ -11,6 +11,9 @@ from ...options import OptionSpec
 from ...roles import Role, core
 from ..shared import (
     ANONYMOUS,
+    AUTO_START,
+    AUTO_START_BOTS,
+    PUBLIC,
     ROLE_REVEAL_SECONDS,
     SUBSTITUTE_APPROVAL,
     SUBSTITUTES,
@@ -62,6 +65,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ANONYMOUS,
     SUBSTITUTES,
     SUBSTITUTE_APPROVAL,
+    PUBLIC,
+    AUTO_START,
+    AUTO_START_BOTS,
 )
 
 

@@ -12,6 +12,9 @@ from ...roles import TOWN, Role, core
 from ...tasks import Task
 from ..shared import (
     ANONYMOUS,
+    AUTO_START,
+    AUTO_START_BOTS,
+    PUBLIC,
     ROLE_REVEAL_SECONDS,
     SUBSTITUTE_APPROVAL,
     SUBSTITUTES,
@@ -92,6 +95,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ANONYMOUS,
     SUBSTITUTES,
     SUBSTITUTE_APPROVAL,
+    PUBLIC,
+    AUTO_START,
+    AUTO_START_BOTS,
     OptionSpec("policeRevealRole", "bool", False, help="the police learn the exact role"),
 )
 

@@ -11,6 +11,9 @@ from ...roles import MAFIA, SOLO, TOWN, YAKUZA, Role, core
 from ...tasks import Task
 from ..shared import (
     ANONYMOUS,
+    AUTO_START,
+    AUTO_START_BOTS,
+    PUBLIC,
     ROLE_REVEAL_SECONDS,
     SUBSTITUTE_APPROVAL,
     SUBSTITUTES,
@@ -194,6 +197,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ANONYMOUS,
     SUBSTITUTES,
     SUBSTITUTE_APPROVAL,
+    PUBLIC,
+    AUTO_START,
+    AUTO_START_BOTS,
 )
 
 
