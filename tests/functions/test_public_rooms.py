@@ -357,3 +357,17 @@ def test_a_public_lobby_without_bots_and_too_few_people_has_no_countdown(api):
     public_room(api, name="P1", autoStart=2, autoStartBots=False)
     api.join("P2")
     assert "autoStartAt" not in api.snapshot().room
+
+
+def test_a_nudge_at_the_end_of_the_countdown_starts_the_game_and_one_before_writes_nothing(api):
+    public_room(api, name="P1")
+    for i in range(2, 5):
+        api.join(f"P{i}")
+    for pid in ("p1", "p2", "p3", "p4"):
+        api.connect(f"c{pid}", pid)
+    version = api.snapshot().version
+    api.send("cp3", {"action": "nudge", "phase": public.LOBBY_PHASE})
+    assert api.snapshot().version == version and api.errors("cp3") == []
+    api.clock.advance(public.COUNTDOWN_SECONDS)
+    api.send("cp3", {"action": "nudge", "phase": public.LOBBY_PHASE})
+    assert api.snapshot().room["status"] == "running"

@@ -2,7 +2,7 @@
 the engine declares (roles, teams, tasks, phases, chat channels, event kinds, death causes,
 options and their choices, presets) exists in all three languages, and every key the client
 names outright in web/js does too. Checked statically: the dictionaries are read from
-web/js/i18n/*.js (flat `"key": "text"` lines; review.js, table.js, away.js and display.js hold one block per
+web/js/i18n/*.js (flat `"key": "text"` lines; review.js, table.js, away.js, display.js and public.js hold one block per
 language), the engine's names from mafia_engine itself, so a role, channel or event added
 to the engine without words fails here, before any browser shows `chat.channel.yakuza`."""
 
@@ -49,7 +49,7 @@ def _blocks(path: Path) -> dict[str, dict[str, str]]:
 def dictionaries() -> dict[str, dict[str, str]]:
     """The merged dictionaries, as web/js/i18n.js builds them."""
     extras = [
-        _blocks(WEB / "i18n" / name) for name in ("review.js", "table.js", "away.js", "sides.js", "display.js")
+        _blocks(WEB / "i18n" / name) for name in ("review.js", "table.js", "away.js", "sides.js", "display.js", "public.js")
     ]
     dicts = {}
     for lang in LANGS:

@@ -8,11 +8,12 @@ import table from "./i18n/table.js";
 import away from "./i18n/away.js";
 import sides from "./i18n/sides.js";
 import display from "./i18n/display.js";
+import publicWords from "./i18n/public.js";
 
 // Last word, removal and post-game review words (docs/rules.md: Original "Day", "Room rules",
 // "Post-game review") live in their own file.
 for (const [code, dict] of Object.entries({ ko, ru, en }))
-  Object.assign(dict, extra[code], table[code], away[code], sides[code], display[code]);
+  Object.assign(dict, extra[code], table[code], away[code], sides[code], display[code], publicWords[code]);
 
 export const DICTS = { ko, ru, en };
 export const LANGS = ["ko", "ru", "en"];
