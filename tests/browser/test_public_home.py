@@ -68,6 +68,7 @@ def test_home_puts_play_now_first_then_the_open_rooms_of_the_language(stack, bro
             assert foreign_words(p, lang) == set()
             assert pl.missing_keys() == []
             assert p.locator("#create-public").is_visible()
+            assert pl.unnamed_controls() == []
             p.screenshot(path=f"/tmp/public-home-{lang}-{width}.png", full_page=True)
         finally:
             pl.close()
