@@ -29,13 +29,25 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
     RequestUnsupportedContentType,
     RequestValidationError,
 )
-from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.logging import correlation_paths
 
 from handlers.wiring import room_service
+from mafia_engine.presets import PRESETS
 from service import wire
 from service.errors import ServiceError, quote
-from service.models import CreateRoom, Error, ErrorAnswer, JoinRoom, RoomCreated, RoomSummary, SeatCreated
+from service.models import (
+    CreateRoom,
+    Error,
+    ErrorAnswer,
+    JoinRoom,
+    PublicRooms,
+    QuickPlay,
+    RoomCreated,
+    RoomSummary,
+    SeatCreated,
+)
+from service.public import PAGE_MAX, PAGE_SIZE
 from service.quoting import tidy
 from service.roomcode import ROOM_CODE_PATTERN
 from service.telemetry import count, logger, metrics, tracer
@@ -125,6 +137,38 @@ def get_room(roomCode: RoomCode) -> RoomSummary:
 def source_ip() -> str | None:
     """The client's address as API Gateway saw it (a budget's key: service/limits.py)."""
     return app.current_event.request_context.identity.source_ip or None
+
+
+@app.get(
+    "/rooms",
+    operation_id="list_public_rooms",
+    description="One page of the public lobbies of a language (and preset), fullest first: one "
+    "Query of a sparse index. No tokens, no names.",
+    responses=_responses(200, PublicRooms, "OK", 400),
+)
+def list_public_rooms(
+    public: Annotated[str, Query(pattern="^1$", description="must be 1: the public list")],
+    lang: Annotated[str, Query(pattern="^(en|ko|ru)$")] = "en",
+    preset: Annotated[str | None, Query(pattern="^[a-z]{1,20}$")] = None,
+    cursor: Annotated[str | None, Query(max_length=400, description="the last page's cursor")] = None,
+    limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = PAGE_SIZE,
+) -> PublicRooms:
+    if preset is not None and preset not in PRESETS:
+        raise ServiceError("bad_request", f"unknown preset {quote(preset)} (one of {', '.join(PRESETS)})")
+    return room_service.public_rooms(lang, preset, cursor, limit)
+
+
+@app.post(
+    "/quickplay",
+    operation_id="quick_play",
+    description="Play now: a seat in the fullest public lobby of the language (and preset), or a "
+    "new public room; answers as a create does.",
+    responses=_responses(201, RoomCreated, "seated", 400, 415, 429, 503),
+)
+def quick_play(body: QuickPlay) -> Response[RoomCreated]:
+    out = room_service.quick_play(body.name, body.lang, body.preset, device=body.device, ip=source_ip())
+    logger.append_keys(room=out["roomCode"], player=out["playerId"])
+    return _created(out)
 
 
 # ---------------------------------------------------------------- every error, one shape

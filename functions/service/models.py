@@ -84,6 +84,35 @@ class JoinRoom(Body):
     device: Annotated[str, Field(pattern=DEVICE_PATTERN)] | None = None
 
 
+class QuickPlay(Body):
+    """`POST /quickplay`: the player's name, the language to play in, the preset (optional: any),
+    and the key the joining device keeps (`device`, optional, as a join's: one person, one seat;
+    its quick-play budget and leaver cool-down)."""
+
+    lang: Lang = "en"
+    preset: PresetName | None = None
+    device: Annotated[str, Field(pattern=DEVICE_PATTERN)] | None = None
+
+
+class PublicRoom(Answer):
+    """A listed public lobby as anyone may see it."""
+
+    roomCode: str
+    lang: str
+    preset: str
+    seats: int = Field(description="seats taken (people and bots)")
+    maxPlayers: int
+    status: Literal["lobby"]
+
+
+class PublicRooms(Answer):
+    """`GET /rooms?public=1`: one page of the listed lobbies, fullest first; `cursor` (opaque)
+    asks for the next page, null on the last."""
+
+    rooms: list[PublicRoom]
+    cursor: str | None
+
+
 class RoomCreated(Answer):
     """The new room: its code, the host's seat (`p1`) and secret token, and where to connect."""
 

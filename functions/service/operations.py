@@ -23,12 +23,13 @@ from .change import ChangeFn, Context, Effects, Outcome, Request
 from .errors import ServiceError, quote
 from .lifecycle import presence
 from .quoting import tidy
-from .setup import require_valid_options, room_setup_error
+from .setup import public_defaults, require_valid_options, room_setup_error
 from .telemetry import count
 from .views import preset_info
 
 BOT_WORD = {"en": "Bot", "ko": "봇", "ru": "Бот"}  # a bot seat's default name: "<word> N"
 REMOVED_KEPT = 32  # ids of seats the host removed, newest last, for the public summary
+LOBBY_PHASE = -1  # the timer of a public lobby's countdown (service/public.py)
 HOST_AWAY_SECONDS = 60  # city: another player may take the room over after the host is gone this long
 
 Operation = Callable[[Context, Request], Outcome]
@@ -124,6 +125,7 @@ def set_options(c: Context, req: Request) -> Outcome:
     frame = req.frame
     options = dict(frame.options)
     preset = options.pop("preset", None) or frame.preset or c.room["preset"]
+    options = public_defaults(options, bool(c.room["options"].get("public")))
     require_valid_options(preset, options, len(c.room["players"]))
     c.room["preset"] = preset
     c.room["options"] = options
@@ -142,6 +144,14 @@ def start(c: Context, req: Request) -> Outcome:
     waiting = [p["name"] for p in room["players"] if p["id"] != req.actor and not p.get("ready")]
     if waiting:
         raise ServiceError("not_ready", "waiting for: " + ", ".join(waiting), 409)
+    state, effects = begin(c)
+    return c.changed(state, effects=effects)
+
+
+def begin(c: Context) -> tuple[Any, Effects]:
+    """Deal the lobby's game (the host's `start`, or a public room's start by itself:
+    service/public.py): the new engine state and the effects the start writes with it."""
+    room = c.room
     moved = aliases.deal(room, c.snap.conns)  # anonymous: shuffled seats, fresh ids, aliases
     ids = [p["id"] for p in room["players"]]
     try:
@@ -165,13 +175,15 @@ def start(c: Context, req: Request) -> Outcome:
             state = presence(room, state, pid, False, c.now)
     # an anonymous deal moved the seats' sockets to their fresh ids (a socket that asked for
     # patches keeps asking: service/patches.py)
-    return c.changed(
-        state, effects=Effects(puts=moved, patched=frozenset(k for k in moved if k in c.snap.conn_patches))
-    )
+    return state, Effects(puts=moved, patched=frozenset(k for k in moved if k in c.snap.conn_patches))
 
 
 @operation(f.Nudge)
 def nudge(c: Context, req: Request) -> Outcome:
+    if c.room["status"] == "lobby" and c.room.get("autoStartAt") is not None:
+        # a public lobby's countdown not yet over (service/public.py starts it once it is, in
+        # the pipeline, before this): the current view corrects the sender's countdown
+        return c.unchanged(Effects(full_view=req.conn_id))
     if not c.running:
         raise ServiceError("not_running", "no phase to end")
     seq = me.phase_seq(c.state)
@@ -265,6 +277,11 @@ def add_bot(c: Context, req: Request) -> Outcome:
     require_room_for(room, name)
     room["players"].append(new_seat(next_player_id(room), name, "", bot=True))
     return c.changed()
+
+
+def add_bot_seat(room: dict) -> None:
+    """A bot in the next seat, named as `addBot` names it (a public room filling its seats)."""
+    room["players"].append(new_seat(next_player_id(room), bot_name(room), "", bot=True))
 
 
 def bot_name(room: dict) -> str:
@@ -362,6 +379,12 @@ def phase_timeout(phase: int, rearm: Callable[[float], None]) -> ChangeFn:
     """A Scheduler delivery: end phase `phase` if it is due; too early re-arms at the deadline."""
 
     def change(c: Context) -> Outcome:
+        if phase == LOBBY_PHASE:  # a public lobby's countdown (service/public.py)
+            at = c.room.get("autoStartAt")
+            if c.room["status"] == "lobby" and at is not None:
+                rearm(at)  # fired inside the minute before the second: the pipeline starts it later
+                return c.unchanged(result="too_early")
+            return c.unchanged(result="started" if c.running else "not_due")
         if not c.running:
             return c.unchanged(result="not_running")
         try:

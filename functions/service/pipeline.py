@@ -27,6 +27,7 @@ from . import (
     connections,
     leavers,
     lifecycle,
+    public,
     substitutes,
     viewframes,
 )
@@ -87,6 +88,11 @@ class Pipeline:
             state, idle = afk.step(Context(snap, room, state, now), snap.state, state)
             drained = drained or expired
             c = Context(snap, room, state, now)
+            started = public.start_if_due(c)  # a public lobby's countdown ended: it starts by itself
+            if started is not None:
+                state, extra = started
+                c = Context(snap, room, state, now)
+            drained = drained or started is not None or public.refresh_due(room, now)
             # command: who may act, then what it decides (ServiceError: nothing is written)
             actor = None
             try:
@@ -102,6 +108,8 @@ class Pipeline:
             new_state, idled = afk.step(c, c.state, out.state, actor)
             out = replace(out, state=new_state)
             effects = out.effects + idle + idled
+            if started is not None:  # the start's own effects come first
+                effects = extra + effects
             if any(room.get(k) != snap.room.get(k) for k in afk.ROOM_KEYS):
                 write = Write.ROOM  # a count moved or a seat was handed on
             lifecycle.plan_bots(room, out.state, now)
@@ -112,12 +120,13 @@ class Pipeline:
                 lifecycle.end_game_if_decided(room, out.state, now)
                 lifecycle.track_host_presence(room, conns, now)
                 away.expire(room, out.state, {p for p in conns.values() if p})
+                public.track(room, {p for p in conns.values() if p}, now)  # the list's entry, the countdown
             # every view or patch frame of this change: viewframes.py, where a connection's frame is made
             frames = viewframes.frames_for(c, out.state, conns, effects.full_view, write=writes)
             if not writes:
                 self._reply(frames, effects)
                 return out.result
-            arm = lifecycle.timer_to_arm(room, out.state)
+            arm = lifecycle.timer_to_arm(room, out.state) or public.countdown_to_arm(room)
             chat_items = chat_archive.collect(room, snap.state, out.state, out.wrote)
             plan = effects.write_plan(bump=write is Write.ROOM, chat_items=chat_items)
             try:

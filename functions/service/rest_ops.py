@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import mafia_engine as me
 
-from . import aliases, auth, fairness, substitutes, views
+from . import aliases, auth, clock, fairness, public, substitutes, views
 from .change import Context, Outcome
 from .errors import ServiceError
 from .operations import new_seat, next_player_id, require_room_for
 from .roomcode import ROOM_ALPHABET, ROOM_CODE_LENGTH
-from .setup import require_valid_options, room_setup_error
+from .setup import public_defaults, require_valid_options, room_setup_error
 from .storage import Store
-from .telemetry import logger
+from .telemetry import count, logger
 
 if TYPE_CHECKING:
     from .pipeline import Pipeline
@@ -26,6 +27,7 @@ def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict
     """A new room with its creator as host and first player (p1)."""
     options = dict(options)
     options.pop("preset", None)
+    options = public_defaults(options)  # a public room: anonymous, kid-safe, substitutes unless given
     require_valid_options(preset, options, 1)
     token = auth.new_token()
     room = {
@@ -41,6 +43,7 @@ def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict
         "timer": None,
         "archive": {"seq": 0, "first": 1, "buffers": {}},
     }
+    public.track(room, set(), clock.now())  # listed from its first write (service/public.py)
     for _ in range(CODE_TRIES):
         code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
         room["code"] = code
@@ -50,14 +53,25 @@ def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict
     raise ServiceError("busy", "could not find a free room code", 503)
 
 
-def join_room(pipeline: Pipeline, ws_url: str, code: str, name: str, device: str | None = None) -> dict:
+def join_room(
+    pipeline: Pipeline,
+    ws_url: str,
+    code: str,
+    name: str,
+    device: str | None = None,
+    check: Callable[[Context], None] | None = None,
+) -> dict:
     """A new seat in a lobby: the next player id and a fresh token. `device`: the key the
-    joining device keeps; a device that holds a seat of this room takes no second one."""
+    joining device keeps; a device that holds a seat of this room takes no second one.
+    `check`: more conditions on the room as this attempt read it (quick play: service/public.py);
+    the write is conditional on that reading, so of two racing for the last seat one gets it."""
     token = auth.new_token()
 
     def change(c: Context) -> Outcome:
         if c.room["status"] != "lobby":
             raise ServiceError("already_started", "the game has already started", 409)
+        if check is not None:
+            check(c)
         require_room_for(c.room, name, 409)
         if substitutes.played(c.room, device):  # one person, one seat (docs/rules.md, "Substitutes")
             raise ServiceError("device_seated", "this device already holds a seat in this room", 409)
@@ -71,6 +85,37 @@ def join_room(pipeline: Pipeline, ws_url: str, code: str, name: str, device: str
     out = pipeline.run(code, change)
     logger.info("player joined", extra={"room": code, "player": out["playerId"]})
     return out
+
+
+def quick_play(
+    pipeline: Pipeline,
+    store: Store,
+    ws_url: str,
+    now: float,
+    name: str,
+    lang: str,
+    preset: str | None,
+    device: str | None,
+) -> dict:
+    """A seat in the fullest listed lobby that fits, or a new public room: the answer of a
+    create (`roomCode`, `playerId`, `token`, `wsUrl`)."""
+    if lang not in public.LANGS:
+        raise ServiceError("bad_request", f"lang: one of {', '.join(public.LANGS)}")
+    index, partition = ("PublicByPreset", f"{lang}#{preset}") if preset else ("PublicByLang", lang)
+    items, _, _ = store.list_public(index, partition, public.QUICK_CANDIDATES, None, now)
+    for it in items:
+        code = it["pk"]["S"].split("#", 1)[1]
+        try:
+            out = join_room(pipeline, ws_url, code, name, device, check=public.join_check(lang, preset))
+        except ServiceError as exc:
+            if exc.code in public.SKIP:
+                count("QuickPlaySkips")
+                continue
+            raise
+        logger.info("quick play seated", extra={"room": code, "player": out["playerId"]})
+        return {"roomCode": code, **out}
+    count("QuickPlayRooms")
+    return create_room(store, ws_url, name, preset or "classic", {"public": True}, lang)
 
 
 def summary(pipeline: Pipeline, code: str) -> dict:

@@ -10,7 +10,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import clock, connections, displays, frames, leavers, lifecycle, limits, operations, rest_ops, voice
+from . import (
+    clock,
+    connections,
+    displays,
+    frames,
+    leavers,
+    lifecycle,
+    limits,
+    operations,
+    public,
+    rest_ops,
+    voice,
+)
 from .auth import DEVICE_PATTERN, origin_allowed, token_shaped
 from .connections import CONNECT_GRACE_SECONDS
 from .errors import ServiceError
@@ -77,6 +89,27 @@ class RoomService:
     def summary(self, code: str) -> dict:
         """The public lobby summary (no tokens, no roles)."""
         return rest_ops.summary(self.pipeline, code.upper())
+
+    def public_rooms(
+        self, lang: str, preset: str | None = None, cursor: str | None = None, limit: int = public.PAGE_SIZE
+    ) -> dict:
+        """One page of the listed public lobbies (one Query of a sparse index): `{rooms, cursor}`."""
+        return public.list_rooms(self.store, clock.now(), lang, preset, cursor, limit)
+
+    def quick_play(
+        self,
+        name: str,
+        lang: str = "en",
+        preset: str | None = None,
+        device: str | None = None,
+        ip: str | None = None,
+    ) -> dict:
+        """A seat in the fullest public lobby that fits, or a new public room (as `create_room`);
+        first the leaver's cool-down and the client's budget (`admit_quick_play`)."""
+        self.admit_quick_play(device, ip)
+        return rest_ops.quick_play(
+            self.pipeline, self.store, self.ws_url, clock.now(), name, lang, preset, device
+        )
 
     # ---------------------------------------------------------------- socket life cycle
     def connect(

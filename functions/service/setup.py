@@ -52,3 +52,19 @@ def require_valid_options(preset: str, options: dict, n_players: int, status: in
     err = setup_error(preset, options, n_players)
     if err and err["code"] == "bad_options":
         raise ServiceError("bad_options", err["message"], status)
+
+
+# What a public room turns on unless its host says otherwise (docs/rules.md, "Public rooms"):
+# substitutes take seats without the host's approval, so the host holds no power over strangers.
+PUBLIC_DEFAULTS = {"anonymous": True, "kidSafeChat": True, "substitutes": True, "substituteApproval": False}
+
+
+def public_defaults(options: dict, was_public: bool = False) -> dict:
+    """`options` of a room made public now (host option `public`: service/public.py): the
+    protecting defaults unless given. Refused: an untimed public room (strangers would wait
+    for each other's confirmations)."""
+    if not options.get("public"):
+        return options
+    if options.get("untimed"):
+        raise ServiceError("bad_options", "a public room is timed (switch 'untimed' off)")
+    return options if was_public else {**PUBLIC_DEFAULTS, **options}

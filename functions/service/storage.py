@@ -61,6 +61,24 @@ def room_pk(code: str) -> str:
     return f"ROOM#{code}"
 
 
+def index_attributes(code: str, room: dict) -> dict:
+    """The listed room's attributes for the two sparse indexes (none when it is not listed):
+    keys `pubLang` / `pubPreset` + `pubRank` (fullest first, then the longest waiting), and the
+    few attributes the indexes project (template.yaml: `INCLUDE`). Which room is listed: service/public.py (`track`)."""
+    lst = room.get("listing")
+    if not lst:
+        return {}
+    rank = f"{99 - lst['seats']:02d}#{int(lst['since']):011d}#{code}"
+    return {
+        "pubLang": {"S": lst["lang"]},
+        "pubPreset": {"S": f"{lst['lang']}#{lst['preset']}"},
+        "pubRank": {"S": rank},
+        "pubSeats": {"N": str(lst["seats"])},
+        "pubMax": {"N": str(lst["max"])},
+        "listUntil": {"N": str(int(lst["until"]))},
+    }
+
+
 def encode(doc: dict) -> bytes:
     """Room data + state as compact, compressed JSON (keeps the item and its WCU small)."""
     return zlib.compress(json.dumps(doc, separators=(",", ":")).encode("utf-8"), 6)
@@ -131,6 +149,29 @@ class Store:
             conn_patches=conn_patches,
             size=len(blob),
         )
+
+    def list_public(
+        self, index: str, partition: str, limit: int, start: dict | None, now: float
+    ) -> tuple[list[dict], dict | None, float]:
+        """One page of a sparse public-room index (service/public.py): one eventually consistent
+        Query of `index`'s `partition`, `limit` entries read, the idle ones (`listUntil` past)
+        filtered out. Returns (items, LastEvaluatedKey or None, read units consumed)."""
+        part = "pubLang" if index == "PublicByLang" else "pubPreset"
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "IndexName": index,
+            "KeyConditionExpression": "#p = :p",
+            "FilterExpression": "listUntil >= :now",
+            "ExpressionAttributeNames": {"#p": part},
+            "ExpressionAttributeValues": {":p": {"S": partition}, ":now": {"N": str(int(now))}},
+            "Limit": limit,
+            "ReturnConsumedCapacity": "TOTAL",
+        }
+        if start:
+            kwargs["ExclusiveStartKey"] = start
+        page = self.client.query(**kwargs)
+        units = float((page.get("ConsumedCapacity") or {}).get("CapacityUnits") or 0.0)
+        return page.get("Items", []), page.get("LastEvaluatedKey"), units
 
     def lookup_connection(self, conn_id: str) -> str | None:
         """The room code of a connection (GetItem on CONN#<id>), or None."""
@@ -231,6 +272,9 @@ class Store:
             "expiresAt": {"N": str(int(now + TTL_SECONDS))},
             "status": {"S": room.get("status", "lobby")},
             "data": {"B": encode({"room": room, "state": state})},
+            # a listed public lobby: the sparse indexes' keys (service/public.py); any write
+            # without them (the start, the last seat) takes the room off the list
+            **index_attributes(code, room),
         }
 
     def create(self, code: str, room: dict) -> bool:

@@ -67,6 +67,8 @@ def room_block(
         "narrator": bool(room.get("narrator")),  # the host's switch for the screens' narrator (displays.py)
         "lang": room.get("lang", "en"),  # the room's language: a screen speaks and reads in it (displays.py)
         "screens": int(room.get("screens") or 0),  # displays connected now (displays.count)
+        # a public lobby's start by itself (service/public.py): when it starts, or null
+        "autoStartAt": room.get("autoStartAt") if room["status"] == "lobby" else None,
         **(more or {}),
     }
 

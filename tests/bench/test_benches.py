@@ -98,3 +98,14 @@ def test_bot_day_bench_quick_times_a_day_of_speeches_in_game_seconds():
     assert out["games"] == 1 and out["runs"][0]["days"], out
     day = out["runs"][0]["days"][0]
     assert day["turns"] >= 7 and day["seconds"] >= day["longestTurn"] > 0, out
+
+
+def test_public_list_bench_quick_reads_each_page_with_one_query_and_counts_its_units():
+    out = run_bench("public_list.py", "--quick")
+    for key in ("rooms_listed", "pages_by_lang", "pages_by_preset", "calls_per_page", "entry_bytes",
+                "rcu_per_page_20", "rcu_per_page_50", "moto_rcu_per_page_20", "entries_per_4kb_unit"):
+        assert key in out, key
+    # every room listed was seen once, private rooms never; each page was one Query, no Scan
+    assert out["rooms_seen_by_lang"] == out["rooms_listed"] and out["pages_by_lang"] >= 2, out
+    assert out["calls_per_page"] == [["Query"]], out
+    assert 0 < out["rcu_per_page_20"] <= 1.0, out

@@ -142,7 +142,9 @@ def test_a_known_path_with_another_method_is_405(api):
     answer = rest.handler(rest_event("DELETE", "/rooms/ABCDE"), CTX)
     assert (answer["statusCode"], json.loads(answer["body"])["error"]["code"]) == (405, "method_not_allowed")
     assert answer["multiValueHeaders"]["Allow"] == ["GET"]
-    answer = rest.handler(rest_event("GET", "/rooms"), CTX)
+    answer = rest.handler(rest_event("DELETE", "/rooms"), CTX)
+    assert (answer["statusCode"], answer["multiValueHeaders"]["Allow"]) == (405, ["GET, POST"])
+    answer = rest.handler(rest_event("GET", "/quickplay"), CTX)
     assert (answer["statusCode"], answer["multiValueHeaders"]["Allow"]) == (405, ["POST"])
     status, out = api.rest("POST", "/rooms", {})
     assert (status, out["error"]["message"]) == (400, "body: missing required field 'name'")

@@ -50,6 +50,9 @@ def test_defaults_are_the_seed_defaults() -> None:
         "substituteApproval": True,  # the host approves each substitute (docs/rules.md, "Substitutes")
         "afkLimit": 0,  # idle seats are handed on only if the host asks (docs/rules.md, "Idle seats")
         "afkReplace": "bot",
+        "public": False,  # listed for strangers (docs/rules.md, "Public rooms")
+        "autoStart": 4,  # a public room starts by itself with this many people (docs/rules.md, "Public rooms")
+        "autoStartBots": True,  # ... bots filling the seats a game needs
     }
     assert me.presets()["classic"]["defaults"] == d
 

@@ -70,6 +70,11 @@ export const createRoom = (name, preset, options, lang) =>
 // whole table from one phone by design, so it sends none (an `untimed` room takes no substitutes).
 export const joinRoom = (code, name, { device = true } = {}) =>
   call("POST", `/rooms/${encodeURIComponent(code)}/players`, { name, ...(device ? { device: deviceKey() } : {}) });
+// Public rooms (docs/protocol.md, "REST"): a page of the open rooms of a language, and "Play now".
+export const listPublicRooms = (lang, preset) =>
+  call("GET", `/rooms?public=1&lang=${encodeURIComponent(lang)}${preset ? `&preset=${encodeURIComponent(preset)}` : ""}`);
+export const quickPlay = (name, lang, preset) =>
+  call("POST", "/quickplay", { name, lang, ...(preset ? { preset } : {}), device: deviceKey() });
 export const getRoom = (code) => call("GET", `/rooms/${encodeURIComponent(code)}`);
 
 /** The WebSocket URL from a REST answer; when it is missing (a spectator), config.json's,

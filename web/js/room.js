@@ -30,6 +30,11 @@ export const ctx = {
     const res = await api.createRoom(name, preset, options, getLang());
     enterRoom({ room: res.roomCode, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
   },
+  async quickPlay(name, preset) {
+    // "Play now": a seat in the fullest open room of this language, or a new public room
+    const res = await api.quickPlay(name, getLang(), preset);
+    enterRoom({ room: res.roomCode, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
+  },
   async join(code, name) {
     // A running game takes no new seat (the server answers 409), but it may take a substitute:
     // watch it, where an open seat is offered with the name filled in (game/substitute.js),

@@ -188,6 +188,23 @@ export default {
         ]
       },
       {
+        "key": "public",
+        "type": "bool",
+        "default": false
+      },
+      {
+        "key": "autoStart",
+        "type": "int",
+        "default": 4,
+        "min": 2,
+        "max": 12
+      },
+      {
+        "key": "autoStartBots",
+        "type": "bool",
+        "default": true
+      },
+      {
         "key": "policeRevealRole",
         "type": "bool",
         "default": false
@@ -319,6 +336,23 @@ export default {
           "bot",
           "substitute"
         ]
+      },
+      {
+        "key": "public",
+        "type": "bool",
+        "default": false
+      },
+      {
+        "key": "autoStart",
+        "type": "int",
+        "default": 4,
+        "min": 2,
+        "max": 12
+      },
+      {
+        "key": "autoStartBots",
+        "type": "bool",
+        "default": true
       }
     ]
   },
@@ -419,6 +453,23 @@ export default {
           "bot",
           "substitute"
         ]
+      },
+      {
+        "key": "public",
+        "type": "bool",
+        "default": false
+      },
+      {
+        "key": "autoStart",
+        "type": "int",
+        "default": 4,
+        "min": 2,
+        "max": 12
+      },
+      {
+        "key": "autoStartBots",
+        "type": "bool",
+        "default": true
       }
     ]
   }

@@ -869,4 +869,24 @@ export default {
   "inroom.showChat": "Show chat and news",
   "inroom.hideChat": "Hide chat and news",
   "err.display_revoked": "The host stopped showing the room on this screen.",
+
+  // Public rooms (docs/rules.md, "Public rooms"): the home screen's "Play now" and open rooms
+  // list (web/js/screens/public-list.js), the lobby's countdown, the options public, autoStart,
+  // autoStartBots.
+  "opt.public": "Public room (strangers join with Play now)",
+  "opt.autoStart": "Starts by itself with this many people",
+  "opt.autoStartBots": "Bots fill the seats when it starts by itself",
+  "home.play.title": "Play now",
+  "home.play.hint": "Play with people in your language: the fullest open room, or a new one.",
+  "home.play.preset": "Rules",
+  "home.play.any": "Any rules",
+  "home.play": "Play now",
+  "home.public.title": "Open rooms",
+  "home.public.empty": "No open rooms in your language right now. Press Play now to open one.",
+  "home.public.seats": "{n} of {max} seats",
+  "home.public.join": "Join",
+  "home.public.joinLabel": "Join: {preset}, {seats}",
+  "home.public.switch": "Public room: strangers can join it with Play now",
+  "lobby.public": "Public room: anyone in your language may join.",
+  "lobby.autoStart": "Starts by itself in {s} s",
 };

@@ -872,4 +872,24 @@ export default {
   "inroom.showChat": "채팅과 소식 보기",
   "inroom.hideChat": "채팅과 소식 숨기기",
   "err.display_revoked": "방장이 이 화면에 방을 보여 주는 것을 멈췄습니다.",
+
+  // Public rooms (docs/rules.md, "Public rooms"): the home screen's "Play now" and open rooms
+  // list (web/js/screens/public-list.js), the lobby's countdown, the options public, autoStart,
+  // autoStartBots.
+  "opt.public": "공개 방 (모르는 사람도 바로 입장)",
+  "opt.autoStart": "이 인원이 모이면 자동 시작",
+  "opt.autoStartBots": "자동 시작할 때 봇이 빈자리를 채움",
+  "home.play.title": "바로 플레이",
+  "home.play.hint": "같은 언어를 쓰는 사람들과 플레이: 가장 꽉 찬 공개 방, 없으면 새 방.",
+  "home.play.preset": "규칙",
+  "home.play.any": "아무 규칙",
+  "home.play": "바로 플레이",
+  "home.public.title": "공개 방",
+  "home.public.empty": "지금은 이 언어의 공개 방이 없어요. 바로 플레이를 눌러 새 방을 여세요.",
+  "home.public.seats": "{max}자리 중 {n}자리",
+  "home.public.join": "입장",
+  "home.public.joinLabel": "입장: {preset}, {seats}",
+  "home.public.switch": "공개 방: 모르는 사람도 바로 플레이로 입장",
+  "lobby.public": "공개 방: 같은 언어를 쓰는 누구나 입장할 수 있어요.",
+  "lobby.autoStart": "{s}초 뒤 자동 시작",
 };

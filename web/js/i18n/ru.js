@@ -869,4 +869,24 @@ export default {
   "inroom.showChat": "Показать чат и новости",
   "inroom.hideChat": "Скрыть чат и новости",
   "err.display_revoked": "Ведущий перестал показывать комнату на этом экране.",
+
+  // Public rooms (docs/rules.md, "Public rooms"): the home screen's "Play now" and open rooms
+  // list (web/js/screens/public-list.js), the lobby's countdown, the options public, autoStart,
+  // autoStartBots.
+  "opt.public": "Открытая комната (незнакомцы входят через «Играть сейчас»)",
+  "opt.autoStart": "Начинается сама, когда соберётся столько людей",
+  "opt.autoStartBots": "Боты занимают места, когда игра начинается сама",
+  "home.play.title": "Играть сейчас",
+  "home.play.hint": "Игра с людьми на вашем языке: самая полная открытая комната или новая.",
+  "home.play.preset": "Правила",
+  "home.play.any": "Любые правила",
+  "home.play": "Играть сейчас",
+  "home.public.title": "Открытые комнаты",
+  "home.public.empty": "Сейчас нет открытых комнат на вашем языке. Нажмите «Играть сейчас», чтобы открыть свою.",
+  "home.public.seats": "{n} из {max} мест",
+  "home.public.join": "Войти",
+  "home.public.joinLabel": "Войти: {preset}, {seats}",
+  "home.public.switch": "Открытая комната: незнакомцы могут войти через «Играть сейчас»",
+  "lobby.public": "Открытая комната: войти может любой, кто играет на вашем языке.",
+  "lobby.autoStart": "Начнётся сама через {s} с",
 };

@@ -1,4 +1,5 @@
-// Home: create a room (name, rules, options) or join one by code or shared link.
+// Home: play now with strangers, the open rooms of this language, create a room (name, rules,
+// options) or join one by code or shared link.
 import { h } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { defaultsFor, optionsEditor } from "../game/options.js";
@@ -6,6 +7,7 @@ import SPECS from "../game/option-specs.js";
 import { openDevice } from "../device/main.js";
 import { yourGames } from "./mygames.js";
 import { KEYS, tab } from "../storage.js";
+import { PUBLIC_DEFAULTS, playNowCard, publicList } from "./public-list.js";
 
 // What the user typed survives a language switch (which rebuilds the screen).
 const draft = {
@@ -13,7 +15,9 @@ const draft = {
   preset: "classic",
   options: defaultsFor("classic"),
   code: "",
+  playPreset: "", // "Play now": any preset unless one is chosen
 };
+
 
 // Every preset the engine offers (the generated copy of mafia_engine.presets()).
 const PRESETS = Object.keys(SPECS);
@@ -35,16 +39,25 @@ export function mount(root, ctx) {
   let busy = false;
 
   const createError = h("p", { class: "form-error", role: "alert", id: "create-error" });
+  const playError = h("p", { class: "form-error", role: "alert", id: "play-error" });
   const joinError = h("p", { class: "form-error", role: "alert", id: "join-error" });
 
-  const nameCreate = h("input", {
-    id: "create-name", name: "name", autocomplete: "nickname", maxlength: 20, required: true,
-    value: draft.name, oninput: (e) => (draft.name = nameJoin.value = e.target.value),
-  });
-  const nameJoin = h("input", {
-    id: "join-name", name: "name", autocomplete: "nickname", maxlength: 20, required: true,
-    value: draft.name, oninput: (e) => (draft.name = nameCreate.value = e.target.value),
-  });
+  // One name, three fields (Play now, Create, Join): typing in one fills the others.
+  const names = [];
+  const nameField = (id) => {
+    const input = h("input", {
+      id, name: "name", autocomplete: "nickname", maxlength: 20, required: true, value: draft.name,
+      oninput: (e) => {
+        draft.name = e.target.value;
+        for (const other of names) if (other !== input) other.value = draft.name;
+      },
+    });
+    names.push(input);
+    return input;
+  };
+  const namePlay = nameField("play-name");
+  const nameCreate = nameField("create-name");
+  const nameJoin = nameField("join-name");
   const code = h("input", {
     id: "join-code", name: "code", autocomplete: "off", autocapitalize: "characters", maxlength: 12,
     required: true, value: draft.code, class: "code-input",
@@ -59,13 +72,21 @@ export function mount(root, ctx) {
         editable: true,
         idPrefix: "home-opt",
         preset: draft.preset,
-        onChange: (k, v) => {
-          draft.options[k] = v;
-          drawOptions();
-        },
+        onChange: (k, v) => setOption(k, v),
       }),
     );
   }
+  function setOption(k, v) {
+    if (k === "public" && v && !draft.options.public) Object.assign(draft.options, PUBLIC_DEFAULTS);
+    draft.options[k] = v;
+    publicSwitch.checked = Boolean(draft.options.public);
+    drawOptions();
+  }
+  // "Public" in plain sight (the same option as in the editor below)
+  const publicSwitch = h("input", {
+    type: "checkbox", id: "create-public", checked: Boolean(draft.options.public),
+    onchange: (e) => setOption("public", e.target.checked),
+  });
   drawOptions();
 
   const preset = h(
@@ -74,7 +95,7 @@ export function mount(root, ctx) {
       id: "create-preset",
       onchange: (e) => {
         draft.preset = e.target.value;
-        draft.options = defaultsFor(draft.preset);
+        draft.options = { ...defaultsFor(draft.preset), ...(draft.options.public ? { public: true, ...PUBLIC_DEFAULTS } : {}) };
         drawOptions();
       },
     },
@@ -119,6 +140,7 @@ export function mount(root, ctx) {
     h("h2", { id: "create-title" }, t("home.create.title")),
     h("div", { class: "field" }, h("label", { for: "create-name" }, t("home.name")), nameCreate),
     h("div", { class: "field" }, h("label", { for: "create-preset" }, t("home.preset")), preset),
+    h("label", { class: "check public-switch" }, publicSwitch, h("span", null, t("home.public.switch"))),
     h("details", { class: "home-details" }, h("summary", null, t("home.options")), optionsBox),
     createError,
     h("button", { type: "submit", class: "btn btn-primary", id: "create-btn" }, t("home.create")),
@@ -167,6 +189,18 @@ export function mount(root, ctx) {
     ),
   );
 
+  // Play now, then the open rooms of this language (docs/rules.md, "Public rooms")
+  const rooms = publicList(draft, (code) => {
+    const name = draft.name.trim();
+    if (!name) {
+      playError.textContent = t("err.nameRequired");
+      return void namePlay.focus();
+    }
+    tab.set(KEYS.name, name);
+    guarded(playError, () => ctx.join(code, name));
+  });
+  const playForm = playNowCard(draft, PRESETS, namePlay, playError, guarded, ctx, () => rooms.refresh());
+
   const n = ctx.state.notice; // {key, params}: why this browser came home (removed, room gone)
   const notice = n ? h("p", { class: "notice", role: "alert", "data-notice": n.key }, t(n.key, n.params)) : null;
   ctx.state.notice = null;
@@ -178,8 +212,8 @@ export function mount(root, ctx) {
       h("section", { class: "hero" }, h("h1", null, t("app.title")), h("p", null, t("app.tagline"))),
       notice,
       yourGames(ctx), // seats kept in this browser (docs/rules.md, "Seats, leaving, reports and mute")
-      // An invitation puts joining first.
-      invited ? [joinForm, createForm] : [createForm, joinForm],
+      // Play now first, then the open rooms, then Create and Join; an invitation puts joining first.
+      invited ? [joinForm, playForm, rooms.el, createForm] : [playForm, rooms.el, createForm, joinForm],
       // Single-device mode lives in web/js/device/ and takes over the page when opened.
       h(
         "section",
@@ -190,5 +224,5 @@ export function mount(root, ctx) {
     ),
   );
   if (invited) (draft.name ? code : nameJoin).focus();
-  return { update() {}, destroy() {} };
+  return { update() {}, destroy: () => rooms.stop() };
 }

@@ -5,6 +5,7 @@ import { serverNow } from "../clock.js";
 import { optionLabel, optionsEditor, presetSpecs, sendable } from "../game/options.js";
 import { qrSvg } from "../qr.js";
 import { screenCard } from "../display/share.js";
+import { PUBLIC_DEFAULTS, lobbyCountdown } from "./public-list.js";
 
 // One QR drawing per link, reused by every redraw of the lobby.
 let qrCache = { link: null, label: null, svg: null };
@@ -47,6 +48,8 @@ let optionsOpen = false;
 export function mount(root, ctx) {
   const body = h("div", { class: "lobby" });
   root.append(body);
+
+  let countdown = { el: null, tick() {} };
 
   function update(view) {
     const code = ctx.state.session.room;
@@ -151,6 +154,8 @@ export function mount(root, ctx) {
 
     // The setup problem in words, from its code and numbers the view holds (never the
     // server's English text).
+    // a public room: who may join, and its start by itself (web/js/screens/public-list.js)
+    countdown = lobbyCountdown(view, ctx.send);
     const status = setupError
       ? h("p", { class: "setup-error", role: "status", id: "setup-error" }, setupText(setupError, view))
       : h("p", { class: "setup-ok", role: "status" }, t(isHost ? "lobby.setupOk" : "lobby.waitingHost"));
@@ -216,7 +221,11 @@ export function mount(root, ctx) {
           editable: isHost,
           idPrefix: "lobby-opt",
           preset: view.preset,
-          onChange: (k, v) => ctx.send("setOptions", { options: { ...sendable(view.options), [k]: v } }),
+          onChange: (k, v) =>
+            ctx.send("setOptions", {
+              // made public: the protecting defaults come with it (docs/rules.md, "Public rooms")
+              options: { ...sendable(view.options), ...(k === "public" && v ? PUBLIC_DEFAULTS : {}), [k]: v },
+            }),
         }),
       ),
     );
@@ -224,9 +233,9 @@ export function mount(root, ctx) {
     replaceChildren(
       body,
       h("h1", { class: "lobby-title" }, t("lobby.room", { code })),
-      h("div", { class: "lobby-cols" }, h("div", null, list, status, ...idle, actions, share, screenCard(ctx, view, isHost)), options),
+      h("div", { class: "lobby-cols" }, h("div", null, list, status, countdown.el, ...idle, actions, share, screenCard(ctx, view, isHost)), options),
     );
   }
 
-  return { update, destroy() {} };
+  return { update, tick: () => countdown.tick(), destroy() {} };
 }

@@ -17,6 +17,9 @@ from .base import Preset
 __all__ = [
     "act_chat",
     "ANONYMOUS",
+    "AUTO_START",
+    "AUTO_START_BOTS",
+    "PUBLIC",
     "ROLE_REVEAL_SECONDS",
     "AFK_LIMIT",
     "AFK_REPLACE",
@@ -301,4 +304,31 @@ ANONYMOUS = OptionSpec(
     "bool",
     False,
     help="everyone plays under an alias drawn for the game; names are shown at the end",
+)
+
+
+# Public rooms: host options of every preset that change no rule of the engine. A public room is
+# listed on the home screen by language and preset while its lobby is open, strangers take its
+# seats with "Play now", and once ``autoStart`` people are seated it starts by itself after a
+# short countdown, bots filling seats if ``autoStartBots`` (functions/service/public.py;
+# docs/rules.md, "Public rooms").
+PUBLIC = OptionSpec(
+    "public",
+    "bool",
+    False,
+    help="listed for strangers to join with Play now; anonymous, kid-safe and with substitutes by default",
+)
+AUTO_START = OptionSpec(
+    "autoStart",
+    "int",
+    4,
+    min=2,
+    max=12,
+    help="a public room starts by itself once this many people are seated",
+)
+AUTO_START_BOTS = OptionSpec(
+    "autoStartBots",
+    "bool",
+    True,
+    help="when a public room starts by itself, bots fill the seats a game needs",
 )

@@ -13,6 +13,9 @@ from ..shared import (
     AFK_LIMIT,
     AFK_REPLACE,
     ANONYMOUS,
+    AUTO_START,
+    AUTO_START_BOTS,
+    PUBLIC,
     ROLE_REVEAL_SECONDS,
     SUBSTITUTE_APPROVAL,
     SUBSTITUTES,
@@ -66,6 +69,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
     SUBSTITUTE_APPROVAL,
     AFK_LIMIT,
     AFK_REPLACE,
+    PUBLIC,
+    AUTO_START,
+    AUTO_START_BOTS,
 )
 
 

@@ -14,6 +14,9 @@ from ..shared import (
     AFK_LIMIT,
     AFK_REPLACE,
     ANONYMOUS,
+    AUTO_START,
+    AUTO_START_BOTS,
+    PUBLIC,
     ROLE_REVEAL_SECONDS,
     SUBSTITUTE_APPROVAL,
     SUBSTITUTES,
@@ -96,6 +99,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
     SUBSTITUTE_APPROVAL,
     AFK_LIMIT,
     AFK_REPLACE,
+    PUBLIC,
+    AUTO_START,
+    AUTO_START_BOTS,
     OptionSpec("policeRevealRole", "bool", False, help="the police learn the exact role"),
 )
 
