@@ -35,9 +35,10 @@ LEAVES_KEPT = 12  # the longest wait: this many leaves' worth (WAIT_SECONDS each
 
 
 def counts(room: dict) -> bool:
-    """Whether leaving this room counts towards the cool-down: a public room (the flag of
-    public rooms and quick play; a room made with a link between friends never counts)."""
-    return bool(room.get("public"))
+    """Whether leaving this room counts towards the cool-down: a public room (the host option
+    `public`, which quick play's rooms carry; a room made with a link between friends never
+    counts)."""
+    return bool(room.get("options", {}).get("public"))
 
 
 def _leaves(store: Store, digest: str, now: float) -> list[float]:

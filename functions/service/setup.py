@@ -55,8 +55,16 @@ def require_valid_options(preset: str, options: dict, n_players: int, status: in
 
 
 # What a public room turns on unless its host says otherwise (docs/rules.md, "Public rooms"):
-# substitutes take seats without the host's approval, so the host holds no power over strangers.
-PUBLIC_DEFAULTS = {"anonymous": True, "kidSafeChat": True, "substitutes": True, "substituteApproval": False}
+# substitutes take seats without the host's approval, so the host holds no power over strangers;
+# a seat idle for 3 required actions in a row is opened to a substitute, then a bot (afk.py).
+PUBLIC_DEFAULTS = {
+    "anonymous": True,
+    "kidSafeChat": True,
+    "substitutes": True,
+    "substituteApproval": False,
+    "afkLimit": 3,
+    "afkReplace": "substitute",
+}
 
 
 def public_defaults(options: dict, was_public: bool = False) -> dict:

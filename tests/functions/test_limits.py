@@ -126,11 +126,11 @@ def test_a_budget_admits_exactly_its_count_in_a_window(api):
 
 # ---------------------------------------------------------------- leavers
 def leave_public_game(api, pid="p3", device=None):
-    """A public room (the flag quick play sets), a running game, and seat `pid` leaving it;
+    """A public room (the host option quick play's rooms carry), a running game, and seat `pid` leaving it;
     `device`: the key its connect sent (`?device=`, as web/js/session.js does)."""
     api.start(6, preset="city")
     snap = api.snapshot()
-    api.svc.store.save(snap, dict(snap.room, public=True), snap.state)
+    api.svc.store.save(snap, dict(snap.room, options={**snap.room["options"], "public": True}), snap.state)
     if device:
         query = {"room": api.code, "token": api.tokens[pid], "device": device}
         assert ws_connect.handler(ws_event("$connect", f"c{pid}d", query=query), CTX)["statusCode"] == 200
@@ -193,7 +193,7 @@ def test_a_seat_handed_on_for_idling_counts_as_a_leave(api):
     device = "device-key-of-an-idler-0001"
     api.start(6, preset="city", options={"afkLimit": 2})
     snap = api.snapshot()
-    api.svc.store.save(snap, dict(snap.room, public=True), snap.state)
+    api.svc.store.save(snap, dict(snap.room, options={**snap.room["options"], "public": True}), snap.state)
     query = {"room": api.code, "token": api.tokens["p2"], "device": device}
     assert ws_connect.handler(ws_event("$connect", "cp2d", query=query), CTX)["statusCode"] == 200
     until(api, lambda: room_seat(api, "p2").get("bot"))

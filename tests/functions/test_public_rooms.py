@@ -197,6 +197,8 @@ def test_public_rooms_are_anonymous_kid_safe_with_substitutes_by_default(api):
         "kidSafeChat": True,
         "substitutes": True,
         "substituteApproval": False,
+        "afkLimit": 3,  # an idle seat is warned, then opened to a substitute (docs/rules.md, "Idle seats")
+        "afkReplace": "substitute",
     }
     public_room(api, anonymous=False)
     assert api.snapshot().room["options"]["anonymous"] is False

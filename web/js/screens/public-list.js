@@ -10,7 +10,14 @@ import { KEYS, tab } from "../storage.js";
 export const POLL_MS = 5000;
 // A room made public turns these on unless the host changes them (functions/service/setup.py
 // PUBLIC_DEFAULTS; docs/rules.md, "Public rooms"): the editors show what the server will do.
-export const PUBLIC_DEFAULTS = { anonymous: true, kidSafeChat: true, substitutes: true, substituteApproval: false };
+export const PUBLIC_DEFAULTS = {
+  anonymous: true,
+  kidSafeChat: true,
+  substitutes: true,
+  substituteApproval: false,
+  afkLimit: 3,
+  afkReplace: "substitute",
+};
 export const LOBBY_PHASE = -1; // a nudge for a public lobby's countdown (functions/service/public.py)
 
 /** A public lobby's note and countdown (`room.autoStartAt`): `el`, and `tick()` that redraws
