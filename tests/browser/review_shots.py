@@ -26,34 +26,18 @@ sys.path.insert(0, str(REPO / "layers" / "engine"))
 
 import mafia_engine as me  # noqa: E402
 
+from .scripted import Scripted  # noqa: E402
+
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 ROLES = ["mafia", "godfather", "police", "citizen", "doctor", "citizen", "citizen", "citizen"]
 MOBILE = {"width": 390, "height": 844}
 
 
-class Game:
+class Game(Scripted):
+    """Original with the expansion, eight seats dealt as ROLES (tests/browser/scripted.py)."""
+
     def __init__(self) -> None:
-        self.ids = [f"p{i}" for i in range(1, 9)]
-        self.now = 0.0
-        s = me.new_game(self.ids, {"preset": "original", "expansion": True, "kidSafeChat": False}, seed=3)
-        for p, role in zip(s["players"], ROLES, strict=True):
-            p["role"] = role
-        self.s = s
-
-    def act(self, typ: str, player: str | None = None, **payload) -> None:
-        self.now += 1.0
-        a = {"type": typ, **payload}
-        if player:
-            a["player"] = player
-        self.s = me.apply(self.s, a, self.now)
-
-    def timeout(self) -> None:
-        self.now = max(self.now, self.s["phase"]["endsAt"] or self.now)
-        self.s = me.apply(self.s, {"type": "phaseTimeout", "phase": self.s["seq"]}, self.now)
-
-    @property
-    def kind(self) -> str:
-        return self.s["phase"]["kind"]
+        super().__init__("original", ROLES, seed=3, expansion=True)
 
     def night(self, **acts) -> None:
         while self.kind != "night":
