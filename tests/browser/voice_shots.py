@@ -18,7 +18,7 @@ from .stack import CHROMIUM, CHROMIUM_ARGS, REPO
 
 sys.path.insert(0, str(REPO / "layers" / "engine"))  # the engine plays the scripted state
 
-from .test_table_round2 import LOCALES, Scripted  # noqa: E402
+from .scripted import LOCALES, Scripted  # noqa: E402
 from .ui import MOBILE, Player  # noqa: E402
 
 FAKE_MEDIA = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
