@@ -284,23 +284,28 @@ class IceCandidate(BaseModel):
 
 
 class Signal(Frame):
-    """Voice: a WebRTC offer or answer (`sdp`) or one ICE candidate (`candidate`) for seat `to`,
-    relayed to that seat's connections as a `signal` frame only while the voice policy lets
-    the two seats exchange audio (`mafia_engine.voice_pair`; docs/rules.md, "Voice"); else
-    `voice_not_permitted`. Never stored; rate-limited per connection (`voice.py`)."""
+    """Voice: a WebRTC offer or answer (`sdp`) or one ICE candidate (`candidate`) for seat `to`
+    (or, from a seat, for a listening spectator's `L…` id), relayed to that seat's (that
+    spectator's) connections as a `signal` frame only while the voice policy lets the two
+    exchange audio (`mafia_engine.voice_pair`, `voice_to_spectators`; docs/rules.md, "Voice");
+    else `voice_not_permitted`. `listen` (no payload): a spectator asks a seat whose voice it
+    hears for an offer. Never stored; rate-limited per connection (`voice.py`)."""
 
     route: ClassVar[Route] = "signal"
     max_bytes: ClassVar[int] = MAX_SIGNAL_BYTES
 
     action: Literal["signal"]
-    to: Annotated[str, StringConstraints(pattern=r"^p[0-9]{1,3}$")]
-    kind: Literal["offer", "answer", "ice"]
+    to: Annotated[str, StringConstraints(pattern=r"^(p[0-9]{1,3}|L[A-Za-z0-9_-]{22})$")]
+    kind: Literal["offer", "answer", "ice", "listen"]
     sdp: Annotated[str, StringConstraints(min_length=1, max_length=MAX_SDP_CHARS)] | None = None
     candidate: IceCandidate | None = None
 
     @model_validator(mode="after")
     def _one_payload(self) -> Signal:
-        if self.kind == "ice":
+        if self.kind == "listen":
+            if self.candidate is not None or self.sdp is not None:
+                raise ValueError("a listen signal carries no 'sdp' and no 'candidate'")
+        elif self.kind == "ice":
             if self.candidate is None or self.sdp is not None:
                 raise ValueError("an ice signal carries one 'candidate' and no 'sdp'")
         elif self.sdp is None or self.candidate is not None:

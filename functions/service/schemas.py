@@ -62,7 +62,7 @@ _ANSWERED_BY = {
     "heartbeat": "the heartbeat (`connections.py`): a `pong`",
     "archive": "the chat archive (`chat_archive.py`): a `chatLog` page",
     "engine": "the engine",
-    "signal": "the voice relay (`voice.py`): a `signal` frame to the target seat's connections, no write",
+    "signal": "the voice relay (`voice.py`): a `signal` frame to the target seat's (or listening spectator's) connections, no write",
 }
 _SENDERS = {
     "player": "the engine, from a player",

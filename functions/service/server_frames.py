@@ -217,14 +217,18 @@ class DisplayFrame(ServerFrame):
 
 
 class SignalFrame(ServerFrame):
-    """Voice: a WebRTC offer, answer or ICE candidate from seat `from`, relayed to this seat's
-    connections only (the client frame `signal`; docs/protocol.md, "Voice signaling")."""
+    """Voice: a WebRTC offer, answer or ICE candidate from seat `from` (or from a listening
+    spectator's `L…` id: an answer, an ICE candidate or `listen`, its ask for an offer),
+    relayed to this seat's (this spectator's) connections only (the client frame `signal`;
+    docs/protocol.md, "Voice signaling")."""
 
     model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
 
     type: Literal["signal"] = "signal"
-    from_: str = Field(alias="from", description="the sending seat's player id")
-    kind: Literal["offer", "answer", "ice"]
+    from_: str = Field(
+        alias="from", description="the sending seat's player id, or a listening spectator's random `L…` id"
+    )
+    kind: Literal["offer", "answer", "ice", "listen"]
     sdp: str | None = Field(default=None, description="offer, answer: the session description")
     candidate: dict[str, Any] | None = Field(default=None, description="ice: one ICE candidate")
 

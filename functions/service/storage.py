@@ -7,6 +7,7 @@ One strongly consistent Query reads a room and its connections; writes are condi
 from __future__ import annotations
 
 import json
+import secrets
 import zlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,8 @@ class Snapshot:
     conn_patches: set[str] = field(default_factory=set)  # connections that asked for patches (patches.py)
     slots: dict[int, str] = field(default_factory=dict)  # spectator place -> connection holding it
     conn_log: dict[str, float] = field(default_factory=dict)  # connection -> time of its last chatLog page
+    # connection -> its voice listener id (spectators only: `listener_id`; voice.py)
+    listeners: dict[str, str] = field(default_factory=dict)
     size: int = 0  # stored bytes of the room item's data
 
 
@@ -55,6 +58,13 @@ class WritePlan:
     conn_deletes: tuple[str, ...] = ()
     chat_items: tuple[tuple[int, list[dict]], ...] = ()  # archive items: (seq, messages)
     slot_claims: dict[int, str] = field(default_factory=dict)  # spectator place -> connection
+
+
+def listener_id() -> str:
+    """A spectator connection's voice address: 128 bits from the OS's CSPRNG, drawn at each
+    connection item's put, from nothing else (not the connection id, not the room's seeds), so
+    two connections' ids, or one connection's and its next one's, cannot be linked."""
+    return "L" + secrets.token_urlsafe(16)
 
 
 def room_pk(code: str) -> str:
@@ -118,6 +128,7 @@ class Store:
         slots: dict[int, str] = {}
         conn_log: dict[str, float] = {}
         conn_patches: set[str] = set()
+        listeners: dict[str, str] = {}
         for it in items:
             sk = it["sk"]["S"]
             if float(it.get("expiresAt", {"N": "0"})["N"]) < now:
@@ -131,6 +142,8 @@ class Store:
                     conn_log[sk[len(CONN_PREFIX) :]] = float(it["logAt"]["N"])
                 if "patches" in it:
                     conn_patches.add(sk[len(CONN_PREFIX) :])
+                if "listener" in it:
+                    listeners[sk[len(CONN_PREFIX) :]] = it["listener"]["S"]
             elif sk.startswith(SLOT_PREFIX):
                 slots[int(sk[len(SLOT_PREFIX) :])] = it["conn"]["S"]
         if state_item is None:
@@ -147,6 +160,7 @@ class Store:
             slots=slots,
             conn_log=conn_log,
             conn_patches=conn_patches,
+            listeners=listeners,
             size=len(blob),
         )
 
@@ -329,6 +343,8 @@ class Store:
             }
             if player:
                 item["player"] = {"S": player}
+            else:  # a spectator: the address a seat's voice reaches it by (voice.py)
+                item["listener"] = {"S": listener_id()}
             if conn_id in plan.conn_patches:
                 item["patches"] = {"BOOL": True}
             ops.append({"Put": {"TableName": self.table, "Item": item}})

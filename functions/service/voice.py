@@ -1,6 +1,9 @@
 """The voice relay: a `signal` frame (a WebRTC offer, answer or ICE candidate) goes to the
 target seat's connections only while the voice policy lets the two seats exchange audio
-(`mafia_engine.voice_pair`; docs/rules.md, "Voice").
+(`mafia_engine.voice_pair`; docs/rules.md, "Voice"). Spectators listen: each spectator
+connection has a random listener id (`storage.listener_id`, drawn when its connection item is
+put: nothing more is stored here); a seat the spectators hear now (`voice_to_spectators`)
+offers audio to a listener that asked (`listen`), and the listener only answers.
 
 Nothing is stored: the relay reads the room once (`Pipeline.load`: one Query) and posts;
 it never writes, so it runs beside the pipeline's write path, not through it. The sender
@@ -50,26 +53,55 @@ class Limiter:
         self._buckets.pop(conn_id, None)
 
 
-def check(snap: Snapshot, conn_id: str, frame: Signal) -> str:
-    """The sender's player id if `frame` may go to seat `frame.to` now, else ServiceError."""
+def _is_listener(addr: str) -> bool:
+    return addr.startswith("L")
+
+
+def check(snap: Snapshot, conn_id: str, frame: Signal) -> tuple[str, list[str]]:
+    """`(from, target connections)` if `frame` may go to `frame.to` now, else ServiceError.
+
+    Seat to seat: while the two exchange audio (`voice_pair`); never `listen`. Seat to a
+    listening spectator (its `L…` id): an offer, answer or ICE candidate, while the spectators
+    hear the seat (`voice_to_spectators`). A spectator, from its own listener id, to a seat:
+    `listen`, an answer or ICE, never an offer (it sends no audio), while it hears that seat."""
     if conn_id not in snap.conns:
         raise ServiceError("not_connected", "this connection is not in the room")
     pid = snap.conns[conn_id]
-    if pid is None:
-        raise ServiceError("spectator", "spectators listen only: they send no voice")
+    listener = snap.listeners.get(conn_id) if pid is None else None
+    if pid is None and listener is None:
+        raise ServiceError("spectator", "this connection has no voice address: reconnect to listen")
     state = snap.state
     if state is None or snap.room.get("status") == "lobby":
         raise ServiceError("voice_closed", "voice opens when the game starts")
+    if pid is None:  # a listener: it asks, answers and sends ICE to a seat it hears
+        if _is_listener(frame.to) or not any(p["id"] == frame.to for p in state["players"]):
+            raise ServiceError("bad_target", "there is no such seat in this game")
+        if frame.kind == "offer":
+            raise ServiceError("spectator", "spectators listen only: they send no voice")
+        if not me.voice_to_spectators(state, frame.to):
+            raise ServiceError("voice_not_permitted", "you do not hear this seat in this phase")
+        return listener, [c for c, p in snap.conns.items() if p == frame.to]
+    if frame.kind == "listen":
+        raise ServiceError("voice_not_permitted", "only a listening spectator asks to listen")
+    if _is_listener(frame.to):
+        targets = [
+            c for c, lid in snap.listeners.items() if lid == frame.to and snap.conns.get(c, "") is None
+        ]
+        if not targets:
+            raise ServiceError("bad_target", "that listener is not in the room")
+        if not me.voice_to_spectators(state, pid):
+            raise ServiceError("voice_not_permitted", "spectators do not hear you in this phase")
+        return pid, targets
     if not any(p["id"] == frame.to for p in state["players"]):
         raise ServiceError("bad_target", "there is no such seat in this game")
     if not me.voice_pair(state, pid, frame.to):
         raise ServiceError("voice_not_permitted", "your voices do not reach each other in this phase")
-    return pid
+    return pid, [c for c, p in snap.conns.items() if p == frame.to]
 
 
 def relay(snap: Snapshot, gateway: Gateway, conn_id: str, frame: Signal) -> int:
-    """Post `frame` to the target seat's connections (after `check`); returns how many."""
-    sender = check(snap, conn_id, frame)
+    """Post `frame` to its target's connections (after `check`); returns how many."""
+    sender, targets = check(snap, conn_id, frame)
     data = server_frames.encode(
         server_frames.SignalFrame(
             from_=sender,
@@ -78,6 +110,5 @@ def relay(snap: Snapshot, gateway: Gateway, conn_id: str, frame: Signal) -> int:
             candidate=None if frame.candidate is None else frame.candidate.model_dump(exclude_none=True),
         )
     )
-    targets = {c: data for c, p in snap.conns.items() if p == frame.to}
-    push_all(gateway, targets)
+    push_all(gateway, {c: data for c in targets})
     return len(targets)

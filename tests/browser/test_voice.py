@@ -162,6 +162,46 @@ def join_voice(players: list[Player]) -> None:
         expect(pl.page.locator("#voice-mute")).to_be_visible()
 
 
+# In a page: how often it asked for the microphone (a listening spectator: never).
+COUNT_MIC = """(() => {
+  window.micAsks = 0;
+  const md = navigator.mediaDevices;
+  const ask = md.getUserMedia.bind(md);
+  md.getUserMedia = (c) => { window.micAsks += 1; return ask(c); };
+})();"""
+
+
+def listening_spectator(browser, stack, code: str, errors) -> Player:
+    """A page watching room `code` (no seat) that taps "Listen to the table"."""
+    spec = Player(browser, stack.url, "", errors=errors)
+    spec.context.add_init_script(COUNT_MIC)
+    spec.open()
+    spec.page.fill("#join-code", code)
+    spec.page.click("#watch-btn")
+    expect(spec.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
+    spec.pid = None
+    expect(spec.page.locator("#voice-join")).to_have_text("Listen to the table")
+    spec.page.click("#voice-join")
+    expect(spec.page.locator("#voice-join")).to_have_text("Stop listening")
+    expect(spec.page.locator("#voice-mute")).to_have_count(0)  # nothing to mute: no microphone
+    return spec
+
+
+# In a page: its voice connections as (peer, transceiver directions, sends a track?).
+LINES = (
+    """async () => {
+  """
+    + MODULES
+    + """
+  const { mesh } = await import(base + 'voice/index.js');
+  const out = {};
+  for (const [pid, p] of mesh.peers)
+    out[pid] = [p.pc.getTransceivers().map((t) => t.currentDirection), Boolean(p.sender && p.sender.track)];
+  return out;
+}"""
+)
+
+
 @pytest.fixture
 def media_browser(browser, chromium_path):
     b = browser.browser_type.launch(executable_path=chromium_path, args=[*CHROMIUM_ARGS, *FAKE_MEDIA])
@@ -251,6 +291,7 @@ def test_voice_audio_follows_the_policy_by_bytes_received_day_night_defense_and_
     host = players[0]
     pids = [pl.pid for pl in players]
     figures = {}
+    spec = None
     try:
         join_voice(players)
         end_phase(stack, host, "roleReveal")
@@ -259,14 +300,34 @@ def test_voice_audio_follows_the_policy_by_bytes_received_day_night_defense_and_
         for pid, v in views.items():
             assert v["voice"]["speakTo"] == [q for q in pids if q != pid]
         figures["greeting"] = follows(players, views)
+        # a spectator listens: it hears every living seat by day, receive-only, no microphone
+        code = host.page.locator("#room-chip").inner_text().strip()
+        spec = listening_spectator(media_browser, stack, code, console_errors)
+        figures["spectator day"] = wait_growth(spec, pids, 3000)
+        assert spec.page.evaluate("window.micAsks") == 0
+        lines = spec.page.evaluate(LINES)
+        assert sorted(lines) == sorted(pids) and all(v == [["recvonly"], False] for v in lines.values()), (
+            lines
+        )
+        for pl in players:  # each seat sends to its listener on a send-only line
+            theirs = [v for k, v in pl.page.evaluate(LINES).items() if k.startswith("L")]
+            assert theirs == [[["sendonly"], True]], (pl.pid, theirs)
         # the night: a page gets audio only from a seat whose voice reaches it (the mafia's
         # mates); from every other seat nothing at all, the mafia's as a citizen's
         end_phase(stack, host, "greeting")
         views = wait_views(players, lambda v: v["kind"] == "night", "the night")
         for v in views.values():
             if v["role"] != "mafia":
-                assert v["voice"] == {"on": True, "speakTo": [], "hearFrom": []}, v
+                assert v["voice"] == {"on": True, "speakTo": [], "hearFrom": [], "toSpectators": False}, v
         figures["night"] = follows(players, views)
+        # the spectator hears nobody at night: every seat, the mafia too, closed its listener's
+        # connection (the sender enforces), so not a byte can reach the spectator
+        assert (
+            wait_views([spec], lambda v: v["kind"] == "night", "the night")[None]["voice"]["hearFrom"] == []
+        )
+        for pl in players:
+            assert not [k for k in pl.page.evaluate(LINES) if k.startswith("L")], pl.pid
+        assert inbound(spec) == {}
         # day 2: the vote puts a townsperson on trial; only the accused is heard
         end_phase(stack, host, "night")
         views = wait_views(players, lambda v: v["kind"] == "discussion", "the discussion")
@@ -281,7 +342,12 @@ def test_voice_audio_follows_the_policy_by_bytes_received_day_night_defense_and_
             if pid == accused:
                 assert v["voice"]["speakTo"] == [q for q in pids if q != pid] and v["voice"]["hearFrom"] == []
             else:
-                assert v["voice"] == {"on": True, "speakTo": [], "hearFrom": [accused]}, v
+                assert v["voice"] == {
+                    "on": True,
+                    "speakTo": [],
+                    "hearFrom": [accused],
+                    "toSpectators": False,
+                }, v
         figures["defense"] = follows(players, views)
         # the town confirms: the accused dies, and from then on listens where the chat lets
         # them read (the day) and is heard by nobody
@@ -296,7 +362,12 @@ def test_voice_audio_follows_the_policy_by_bytes_received_day_night_defense_and_
         views = wait_views(players, lambda v: v["kind"] == "discussion" and v["day"] == 3, "day 3")
         assert views[accused]["alive"] is False
         living = [q for q in pids if q != accused]
-        assert views[accused]["voice"] == {"on": True, "speakTo": [], "hearFrom": living}, views[accused]
+        assert views[accused]["voice"] == {
+            "on": True,
+            "speakTo": [],
+            "hearFrom": living,
+            "toSpectators": False,
+        }, views[accused]
         for pid in living:
             assert accused not in views[pid]["voice"]["hearFrom"]
         figures["dead"] = follows(players, views)
@@ -304,6 +375,8 @@ def test_voice_audio_follows_the_policy_by_bytes_received_day_night_defense_and_
     finally:
         for pl in players:
             pl.close()
+        if spec is not None:
+            spec.close()
 
 
 def step_until(stack, players: list[Player], ok, what: str, move=None, steps: int = 120) -> dict[str, dict]:
@@ -387,7 +460,7 @@ def test_voice_in_original_follows_the_night_the_speech_turns_the_defense_the_la
         views = wait_views(voiced, lambda v: v["kind"] == "night", "the first night")
         for v in views.values():
             if v["role"] not in ("mafia", "godfather"):  # the base game's only group
-                assert v["voice"] == {"on": True, "speakTo": [], "hearFrom": []}, v
+                assert v["voice"] == {"on": True, "speakTo": [], "hearFrom": [], "toSpectators": False}, v
         figures["night"] = follows(voiced, views)
         end_phase(stack, host, "night")
         for speaker in (players[0], players[1]):
@@ -400,7 +473,12 @@ def test_voice_in_original_follows_the_night_the_speech_turns_the_defense_the_la
                 if pid == speaker.pid:
                     assert len(v["voice"]["speakTo"]) == 7 and v["voice"]["hearFrom"] == [], v
                 else:
-                    assert v["voice"] == {"on": True, "speakTo": [], "hearFrom": [speaker.pid]}, v
+                    assert v["voice"] == {
+                        "on": True,
+                        "speakTo": [],
+                        "hearFrom": [speaker.pid],
+                        "toSpectators": False,
+                    }, v
             plot["trialDay"] = views[speaker.pid]["day"] + 1  # no trial on the first day of speeches
             figures[f"speech {speaker.pid}"] = follows(voiced, views)
             once((1, "turn", speaker.pid), speaker, "endTurn")

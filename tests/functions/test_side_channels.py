@@ -108,7 +108,7 @@ def play_night(api, item: dict, t0: float, swap, chatty: int, watchers: list[str
     # the actions every half second; the viewer looks at its screen (sync) every 3 s all
     # night, whatever happens: the same requests of its own in every run
     moves = [
-        (t0 + 0.5 * (i + 1), f"c{actor}", frame)
+        (t0 + 0.5 * (i + 1), actor if actor.startswith("s") else f"c{actor}", frame)
         for i, (actor, frame) in enumerate(night_script(api, target, chatty))
     ]
     moves += [(t0 + 3.0 * (i + 1) + 0.25, viewer, {"action": "sync"}) for i in range(8)]
@@ -175,6 +175,33 @@ def test_voice_policy_and_the_mafias_voice_signals_change_no_frame_a_citizen_or_
     busy = play_night(api, item, t0, None, 0, watchers)
     assert len(mafia) >= 2 and any(f["type"] == "signal" for _, f in api.gw.sent)  # the mafia's went through
     assert quiet == busy
+
+
+def test_voice_a_listening_spectator_at_night_gets_the_same_frames_whoever_the_mafia_are(night, monkeypatch):
+    """A spectator listening (docs/rules.md, "Voice"): at night it asks every seat to be heard
+    (`listen`) and the mafia try to offer it audio; every ask and every offer is refused alike,
+    and what the spectator and a citizen receive is the same byte for byte whoever the mafia are."""
+    api, item, t0, viewer, mafioso, citizen = night
+    watchers = [f"c{viewer}", "s1"]
+    lid = api.snapshot().listeners["s1"]
+    script = night_script
+
+    def listening(api_, target: str, chatty: int) -> list[tuple[str, dict]]:
+        out = script(api_, target, chatty)
+        for p in sorted(roles(api_)):
+            out.append(("s1", {"action": "signal", "to": p, "kind": "listen"}))
+        for p in sorted(p for p, r in roles(api_).items() if r == "mafia"):
+            out.append((p, {"action": "signal", "to": lid, "kind": "offer", "sdp": "v=0"}))
+        return out
+
+    listening.target = script.target  # type: ignore[attr-defined]
+    monkeypatch.setattr(__import__(__name__), "night_script", listening, raising=True)
+    dealt = play_night(api, item, t0, None, 0, watchers)
+    swapped = play_night(api, item, t0, (mafioso, citizen), 0, watchers)
+    refusals = [f["code"] for c, f in dealt if c == "s1" and f["type"] == "error"]
+    assert refusals == ["voice_not_permitted"] * len(roles(api))
+    assert not any(f["type"] == "signal" for _, f in api.gw.sent)  # nothing got through
+    assert dealt == swapped
 
 
 def test_secret_writes_do_not_move_a_viewers_version(night):

@@ -6,11 +6,12 @@ and a relay costs one room read and the posts, no write."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 import mafia_engine as me
-from service import frames, voice
+from service import frames, storage, voice
 
 OFFER = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
 
@@ -113,6 +114,21 @@ def test_voice_relay_reaches_every_connection_of_the_target_seat(api):
     ("who", "frame", "code"),
     [
         ("spectator", offer("p2"), "spectator"),
+        ("spectator", {"action": "signal", "to": "p2", "kind": "listen", "sdp": OFFER}, "bad_frame"),
+        (
+            "spectator",
+            {"action": "signal", "to": "p2", "kind": "ice", "candidate": {"candidate": 5}},
+            "bad_frame",
+        ),
+        ("spectator", {"action": "signal", "to": "Lxyz", "kind": "answer", "sdp": OFFER}, "bad_frame"),
+        (
+            "spectator",
+            {"action": "signal", "to": "L" + "a" * 22, "kind": "answer", "sdp": OFFER},
+            "bad_target",
+        ),
+        ("spectator", {"action": "signal", "to": "p9", "kind": "listen"}, "bad_target"),
+        ("cp1", {"action": "signal", "to": "p2", "kind": "listen"}, "voice_not_permitted"),
+        ("cp1", offer("L" + "a" * 22), "bad_target"),
         ("cp1", offer("p9"), "bad_target"),
         ("cp1", offer("p1"), "voice_not_permitted"),
         ("cp1", {"action": "signal", "to": "p2", "kind": "ice", "sdp": OFFER}, "bad_frame"),
@@ -173,3 +189,88 @@ def test_voice_signals_are_rate_limited_per_connection(api):
     api.clock.advance(1.0)  # game time refills RATE signals a second
     api.send("cp1", ice)
     assert len(api.gw.to("cp2")) == int(voice.BURST) + 2
+
+
+# ---------------------------------------------------------------- listening spectators
+LISTEN = {"action": "signal", "kind": "listen"}
+ANSWER = {"action": "signal", "kind": "answer", "sdp": OFFER}
+
+
+def listener_of(api, conn_id: str) -> str:
+    return api.snapshot().listeners[conn_id]
+
+
+def listener_pairs(api, pids: list[str], spectator: str) -> tuple[list[str], list[str]]:
+    """Every seat with the listening `spectator`, both ways: the listener's `listen` and answer
+    to the seat, the seat's offer to the listener. Returns the seats relayed and refused (all
+    three frames agree), each frame reaching only its target's connection."""
+    lid = listener_of(api, spectator)
+    version = api.snapshot().version
+    relayed, refused = [], []
+    for pid in pids:
+        outcomes = []
+        for sender, frame, target, sent_from in (
+            (spectator, {**LISTEN, "to": pid}, f"c{pid}", lid),
+            (spectator, {**ANSWER, "to": pid}, f"c{pid}", lid),
+            (f"c{pid}", offer(lid), spectator, pid),
+        ):
+            api.gw.clear()
+            api.send(sender, frame)
+            got = api.gw.sent
+            if [c for c, _ in got] == [target]:
+                assert got[0][1]["type"] == "signal" and got[0][1]["from"] == sent_from, got
+                assert got[0][1]["kind"] == frame["kind"]
+                outcomes.append(True)
+            else:
+                assert [(c, f.get("code")) for c, f in got] == [(sender, "voice_not_permitted")], got
+                outcomes.append(False)
+        assert len(set(outcomes)) == 1, (pid, outcomes)
+        (relayed if outcomes[0] else refused).append(pid)
+    assert api.snapshot().version == version  # nothing stored
+    return relayed, refused
+
+
+def test_voice_relay_spectators_listen_to_the_living_by_day_and_to_nobody_at_night(api):
+    pids = start_day(api, 6)
+    assert api.connect("spec") == 200
+    relayed, refused = listener_pairs(api, pids, "spec")
+    heard = me.view(api.state(), None)["voice"]["hearFrom"]
+    assert relayed == heard == pids and refused == []
+    api.gw.clear()
+    api.send("spec", offer("p2"))  # a listener never offers: it sends no audio
+    assert [(c, f.get("code")) for c, f in api.gw.sent] == [("spec", "spectator")]
+    advance_to(api, "night")
+    relayed, refused = listener_pairs(api, pids, "spec")
+    assert relayed == [] and refused == pids  # the mafia's voice too: spectators hear no night
+
+
+def test_voice_listener_ids_are_random_per_connection_stored_with_it_and_shown_to_nobody(api):
+    start_day(api, 6)
+    for i in range(8):
+        assert api.connect(f"spec{i}") == 200
+    ids = [listener_of(api, f"spec{i}") for i in range(8)]
+    assert len(set(ids)) == 8
+    assert all(re.fullmatch(r"L[A-Za-z0-9_-]{22}", lid) for lid in ids)
+    assert all(f"spec{i}" not in lid for i, lid in enumerate(ids))
+    assert not set(api.snapshot().listeners) & {f"c{p}" for p in ("p1", "p2")}  # seats have none
+    # the same connection id again: a new draw, not a function of the connection
+    api.disconnect("spec0")
+    assert api.connect("spec0") == 200
+    assert listener_of(api, "spec0") not in ids
+    # two rooms dealt alike would still differ: the id comes from the OS, not the room's seeds
+    drawn = {storage.listener_id() for _ in range(1000)}
+    assert len(drawn) == 1000
+    # no view (nor any other frame) names a listener: a seat learns one only from its `listen`
+    everything = json.dumps([f for _, f in api.gw.sent])
+    assert not any(lid in everything for lid in ids)
+
+
+def test_voice_listen_signals_count_against_the_spectators_rate_limit(api):
+    pids = start_day(api, 6)
+    api.connect("spec")
+    api.gw.clear()
+    for _ in range(int(voice.BURST)):
+        api.send("spec", {**LISTEN, "to": pids[1]})
+    assert len(api.gw.to(f"c{pids[1]}")) == int(voice.BURST) and not api.errors("spec")
+    api.send("spec", {**LISTEN, "to": pids[1]})
+    assert api.errors("spec")[-1]["code"] == "voice_rate_limited"

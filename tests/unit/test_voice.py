@@ -19,7 +19,10 @@ ORIGINAL = ["mafia", "godfather", "police", "citizen", "citizen", "citizen", "ci
 
 
 def voice(t: Table, viewer: str | None) -> dict:
-    return t.view(viewer)["voice"]
+    """The policy without `toSpectators` (its own tests below)."""
+    v = dict(t.view(viewer)["voice"])
+    v.pop("toSpectators")
+    return v
 
 
 def others(t: Table, pid: str | None, alive: bool | None = None) -> list[str]:
@@ -116,7 +119,7 @@ def test_voice_single_device_mode_has_no_voice():
 
 def test_voice_is_off_in_the_lobby():
     v = me.lobby_view(["p1", "p2"], {"preset": "classic"}, "p1")
-    assert v["voice"] == {"on": False, "speakTo": [], "hearFrom": []}
+    assert v["voice"] == {"on": False, "speakTo": [], "hearFrom": [], "toSpectators": False}
 
 
 def test_voice_pair_is_either_direction_of_the_policy():
@@ -194,3 +197,25 @@ def test_voice_never_carries_what_the_chat_would_not(name, n, options):
                 assert a in me.view(s, b)["voice"]["hearFrom"]
                 pairs += 1
     assert pairs > 50
+
+
+@pytest.mark.parametrize(("name", "n", "options"), GAMES, ids=[f"{g[0]}-{g[1]}" for g in GAMES])
+def test_voice_spectators_listen_where_their_chat_lets_them_read_and_each_seat_knows_if_they_hear_it(
+    name, n, options
+):
+    """A seat's `toSpectators` is exactly "the spectators' policy hears this seat" (and
+    `voice_to_spectators`, the relay's question): the living by day, nobody at night."""
+    seen = set()
+    for s in _states(options, n, 4):
+        if s["phase"]["kind"] == "ended":
+            continue
+        heard = me.view(s, None)["voice"]["hearFrom"]
+        for p in s["players"]:
+            mine = me.view(s, p["id"])["voice"]["toSpectators"]
+            assert mine == (p["id"] in heard) == me.voice_to_spectators(s, p["id"]), (p["id"], s["phase"])
+            seen.add((s["phase"]["kind"], mine))
+        if s["phase"]["kind"] == "night":
+            assert heard == []
+    assert ("night", False) in seen and any(on for _, on in seen)
+    assert me.view(s, None)["voice"]["toSpectators"] is False
+    assert not me.voice_to_spectators(s, "p99")

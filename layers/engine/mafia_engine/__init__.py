@@ -68,6 +68,7 @@ __all__ = [
     "team_of",
     "view",
     "voice_pair",
+    "voice_to_spectators",
 ]
 
 STATE_VERSION = 1
@@ -337,6 +338,12 @@ def voice_pair(state: dict, a: str, b: str) -> bool:
     """May seats ``a`` and ``b`` exchange audio in this phase (either's voice reaches the
     other, by the voice policy of ``voice.py``)? False for an unknown seat or for ``a == b``."""
     return _voice.may_exchange(state, a, b, _preset_of_state(state))
+
+
+def voice_to_spectators(state: dict, seat: str) -> bool:
+    """Does seat ``seat``'s voice reach the spectators in this phase (the voice policy of
+    ``voice.py``, judged as the spectators see the seat)? False for an unknown seat."""
+    return _voice.reaches_spectators(state, seat, _preset_of_state(state))
 
 
 def lobby_view(players: list[str], options: dict | None, viewer: str | None) -> dict:

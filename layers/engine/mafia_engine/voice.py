@@ -21,7 +21,7 @@ from .roles import PLAIN  # how a seat whose role is hidden is judged (a core ro
 
 def off() -> dict:
     """The policy where there is no voice (the lobby, single-device play)."""
-    return {"on": False, "speakTo": [], "hearFrom": []}
+    return {"on": False, "speakTo": [], "hearFrom": [], "toSpectators": False}
 
 
 class _Table:
@@ -82,9 +82,10 @@ def _table(s: dict, preset: Any) -> _Table:
 
 
 def policy(s: dict, viewer: str | None, preset: Any) -> dict:
-    """``{"on", "speakTo", "hearFrom"}``: whether the game has voice, the seats ``viewer``'s
-    voice reaches now and the seats whose voice reaches ``viewer`` (ids in seat order; a
-    spectator speaks to no one)."""
+    """``{"on", "speakTo", "hearFrom", "toSpectators"}``: whether the game has voice, the seats
+    ``viewer``'s voice reaches now, the seats whose voice reaches ``viewer`` (ids in seat order;
+    a spectator speaks to no one) and whether ``viewer``'s voice reaches the spectators now
+    (judged as the spectators see the seat: never by a hidden role)."""
     if s["options"].get("untimed"):
         return off()
     table = _table(s, preset)
@@ -98,7 +99,8 @@ def policy(s: dict, viewer: str | None, preset: Any) -> dict:
             speak.append(qid)
         if table.reaches(qid, viewer):
             hear.append(qid)
-    return {"on": True, "speakTo": speak, "hearFrom": hear}
+    to_spectators = viewer is not None and viewer in table.by_id and table.reaches(viewer, None)
+    return {"on": True, "speakTo": speak, "hearFrom": hear, "toSpectators": to_spectators}
 
 
 def may_exchange(s: dict, a: str, b: str, preset: Any) -> bool:
@@ -110,3 +112,12 @@ def may_exchange(s: dict, a: str, b: str, preset: Any) -> bool:
     if a not in table.by_id or b not in table.by_id:
         return False
     return table.reaches(a, b) or table.reaches(b, a)
+
+
+def reaches_spectators(s: dict, a: str, preset: Any) -> bool:
+    """Does seat ``a``'s voice reach the spectators now (as they see ``a``)? The relay asks
+    this for a listening spectator's signals, both ways."""
+    if s["options"].get("untimed"):
+        return False
+    table = _Table(s, preset)
+    return a in table.by_id and table.reaches(a, None)

@@ -679,6 +679,11 @@ export default {
   "voice.seatMute": "Mute",
   "voice.seatMuted": "{name} is muted on this device.",
   "voice.seatUnmuted": "{name} can be heard again.",
+  "voice.listenJoin": "Listen to the table",
+  "voice.listenLeave": "Stop listening",
+  "voice.listening": "You are listening to the table.",
+  "voice.status.spectatorOff": "Spectators can listen to the table's voice; your microphone is never used.",
+  "voice.status.spectatorListen": "You are listening to {n} players.",
 
   // Last word, the host's removal and the post-game review (docs/rules.md: Original "Day",
   // "Room rules", "Post-game review").

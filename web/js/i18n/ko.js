@@ -682,6 +682,11 @@ export default {
   "voice.seatMute": "음소거",
   "voice.seatMuted": "이 기기에서 {name} 님을 음소거했습니다.",
   "voice.seatUnmuted": "{name} 님의 소리가 다시 들립니다.",
+  "voice.listenJoin": "테이블 음성 듣기",
+  "voice.listenLeave": "듣기 중지",
+  "voice.listening": "테이블 음성을 듣고 있습니다.",
+  "voice.status.spectatorOff": "관전자는 테이블 음성을 들을 수 있습니다. 마이크는 사용하지 않습니다.",
+  "voice.status.spectatorListen": "플레이어 {n}명의 목소리를 듣고 있습니다.",
 
   // Last word, the host's removal and the post-game review (docs/rules.md: Original "Day",
   // "Room rules", "Post-game review").

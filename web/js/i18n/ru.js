@@ -679,6 +679,11 @@ export default {
   "voice.seatMute": "Без звука",
   "voice.seatMuted": "Игрок {name} не слышен на этом устройстве.",
   "voice.seatUnmuted": "Игрока {name} снова слышно.",
+  "voice.listenJoin": "Слушать стол",
+  "voice.listenLeave": "Перестать слушать",
+  "voice.listening": "Вы слушаете стол.",
+  "voice.status.spectatorOff": "Зрители могут слушать голос стола; микрофон не используется.",
+  "voice.status.spectatorListen": "Вы слушаете игроков: {n}.",
 
   // Last word, the host's removal and the post-game review (docs/rules.md: Original "Day",
   // "Room rules", "Post-game review").

@@ -14,7 +14,12 @@ let foldKey = ""; // the seats, names and language the fold's rows were drawn fo
 let last = ""; // the status last announced
 let ticking = null;
 
-function status(mesh) {
+function status(mesh, spectator) {
+  if (spectator) {
+    if (!mesh.joined) return t("voice.status.spectatorOff");
+    const hear = mesh.plan.peers.length;
+    return hear ? t("voice.status.spectatorListen", { n: hear }) : t("voice.status.silent");
+  }
   if (!mesh.joined) return t("voice.status.off");
   if (mesh.muted) return t("voice.status.muted");
   const speak = mesh.plan.sendTo.size;
@@ -28,7 +33,9 @@ function status(mesh) {
 /** Draw (or hide) the bar for `view`; announce the status when it changed (`quiet`: not when
  * only the words changed, as after a language switch: the page announces nothing then). */
 export function renderControls(mesh, view, { quiet = false } = {}) {
-  const on = Boolean(view && view.voice && view.voice.on && view.you);
+  // a spectator listens only: one button, no microphone (docs/rules.md, "Voice")
+  const spectator = Boolean(view && !view.you);
+  const on = Boolean(view && view.voice && view.voice.on);
   if (!bar) {
     bar = h("section", { class: "voice-bar", id: "voice-bar", "aria-label": t("voice.title") });
     row = h("div", { class: "voice-row" });
@@ -39,7 +46,7 @@ export function renderControls(mesh, view, { quiet = false } = {}) {
   bar.setAttribute("aria-label", t("voice.title")); // in the page's language now
   bar.hidden = !on;
   if (!on) return;
-  const text = status(mesh);
+  const text = status(mesh, spectator);
   const join = h(
     "button",
     {
@@ -54,17 +61,17 @@ export function renderControls(mesh, view, { quiet = false } = {}) {
         }
         try {
           await mesh.join();
-          announce(t("voice.joined"));
+          announce(t(mesh.listening ? "voice.listening" : "voice.joined"));
         } catch {
           announce(t("voice.denied"));
           replaceChildren(bar.querySelector(".voice-status"), t("voice.denied"));
         }
       },
     },
-    mesh.joined ? t("voice.leave") : t("voice.join"),
+    spectator ? t(mesh.joined ? "voice.listenLeave" : "voice.listenJoin") : t(mesh.joined ? "voice.leave" : "voice.join"),
   );
   const parts = [join];
-  if (mesh.joined) {
+  if (mesh.joined && !spectator) {
     parts.push(
       h(
         "button",
@@ -131,7 +138,7 @@ export function renderControls(mesh, view, { quiet = false } = {}) {
 function drawVolumes(mesh, view) {
   fold.hidden = !mesh.joined;
   if (!mesh.joined) return;
-  const me = view.you.id;
+  const me = view.you ? view.you.id : null;
   const seats = (view.players || [])
     .filter((p) => p.id !== me && !p.bot)
     .sort((a, b) => (a.seat || 0) - (b.seat || 0));

@@ -19,6 +19,7 @@ export function voiceView(view) {
   const plan = voicePlan(view, me);
   mesh.room = view && view.room ? view.room.code || null : null;
   if (!plan.on && mesh.joined) mesh.leave(); // the game is over for voice (lobby, single device)
+  if (mesh.joined && plan.listener !== mesh.listening) mesh.leave(); // a spectator took a seat (or left it)
   mesh.update(plan, me);
   renderControls(mesh, view);
 }

@@ -3,7 +3,13 @@
 // "Voice signaling"). The sender enforces the policy: a peer this page may not speak to gets
 // no audio at all (the sender's track is replaced by none), every such peer alike; a peer the
 // plan no longer joins is closed.
-import { polite } from "./policy.js";
+//
+// Listening spectators: a spectator's page joins without a microphone and asks each seat it
+// hears (`listen`); the seat, while its plan says the spectators hear it (`toSpectators`),
+// offers a send-only connection to the listener's random `L…` id, and the listener only
+// answers. The seat stays the sender that enforces: it closes its listeners' connections when
+// the spectators no longer hear it.
+import { isListener, polite } from "./policy.js";
 import { FULL, keepSeatVolume, seatVolume } from "./volumes.js";
 
 const LEVEL_SPEAKING = 0.02; // RMS of the last 1/20 s above this: speaking
@@ -11,6 +17,7 @@ const LEVEL_SPEAKING = 0.02; // RMS of the last 1/20 s above this: speaking
 // (it dropped it): in a collision we then take the other side's offer even as the impolite one.
 const STALE_OFFER_MS = 3000;
 const RETRY_MS = 8000; // a peer connection not up by then (or down for that long) is made again
+const ASK_MS = 2000; // a listener asks a seat it hears but has no connection with again this often
 
 export class VoiceMesh {
   /**
@@ -27,7 +34,9 @@ export class VoiceMesh {
     this.ptt = false; // push-to-talk: the microphone is open only while `talking`
     this.talking = false;
     this.me = null;
-    this.plan = { on: false, peers: [], sendTo: new Set() };
+    this.plan = { on: false, peers: [], sendTo: new Set(), toSpectators: false, listener: false };
+    this.listening = false; // joined as a listening spectator (no microphone)
+    this.asked = new Map(); // listener: seat -> when it last asked it (`listen`)
     this.ctx = null;
     this.localAnalyser = null;
     this.room = null; // the room code: per-seat volumes are kept per room (volumes.js)
@@ -54,9 +63,11 @@ export class VoiceMesh {
   }
 
   async join() {
-    this.stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: false });
+    this.listening = this.plan.listener; // a spectator only listens: no microphone is asked for
+    this.stream = this.listening ? null : await navigator.mediaDevices.getUserMedia({ audio: true, video: false });
     this.joined = true;
-    this.watchdog = setInterval(() => this.retryStuck(), RETRY_MS);
+    this.asked.clear();
+    this.watchdog = setInterval(() => this.retryStuck(), this.listening ? ASK_MS : RETRY_MS);
     try {
       this.ctx = new AudioContext();
       this.localAnalyser = this.analyse(this.stream);
@@ -71,6 +82,7 @@ export class VoiceMesh {
     if (this.stream) for (const track of this.stream.getTracks()) track.stop();
     this.stream = null;
     this.joined = false;
+    this.listening = false;
     clearInterval(this.watchdog);
     if (this.ctx) this.ctx.close();
     this.ctx = null;
@@ -86,19 +98,39 @@ export class VoiceMesh {
 
   apply() {
     const want = new Set(this.plan.on ? this.plan.peers : []);
-    for (const pid of [...this.peers.keys()]) if (!want.has(pid)) this.drop(pid);
-    for (const pid of want) if (!this.peers.has(pid)) this.open(pid);
+    for (const pid of [...this.peers.keys()]) {
+      // a listener's connection lasts while the spectators hear this seat (it asked for it)
+      const keep = isListener(pid) ? this.plan.on && this.plan.toSpectators : want.has(pid);
+      if (!keep) this.drop(pid);
+    }
+    if (this.listening) this.ask(want);
+    else for (const pid of want) if (!this.peers.has(pid)) this.open(pid);
     this.enforce();
+  }
+
+  /** A listener asks every seat it hears and has no live connection with (not more often
+   * than ASK_MS each): a seat that is in voice answers with an offer. */
+  ask(want) {
+    const now = performance.now();
+    for (const pid of want) {
+      const peer = this.peers.get(pid);
+      if (peer && (peer.pc.connectionState === "connected" || now - peer.since < RETRY_MS)) continue;
+      if (now - (this.asked.get(pid) || -Infinity) < ASK_MS) continue;
+      this.asked.set(pid, now);
+      this.io.send({ to: pid, kind: "listen" });
+    }
   }
 
   /** Does this page send its microphone to `pid` now? */
   sending(pid) {
-    return this.joined && this.plan.sendTo.has(pid) && !this.muted && (!this.ptt || this.talking);
+    const permitted = isListener(pid) ? this.plan.toSpectators : this.plan.sendTo.has(pid);
+    return this.joined && !this.listening && permitted && !this.muted && (!this.ptt || this.talking);
   }
 
   enforce() {
     const track = this.stream ? this.stream.getAudioTracks()[0] || null : null;
     for (const [pid, peer] of this.peers) {
+      if (!peer.sender) continue; // a listener's connection: nothing to send
       const want = this.sending(pid) ? track : null;
       if (peer.sender.track !== want) peer.sender.replaceTrack(want).catch(() => {});
     }
@@ -123,13 +155,16 @@ export class VoiceMesh {
 
   open(pid) {
     const pc = new RTCPeerConnection({ iceServers: this.io.iceServers() });
-    const sender = pc.addTransceiver("audio", { direction: "sendrecv" }).sender;
+    // to a listener: send only; as a listener: no line of our own (the seat's offer makes it)
+    const direction = isListener(pid) ? "sendonly" : "sendrecv";
+    const sender = this.listening ? null : pc.addTransceiver("audio", { direction }).sender;
     const peer = { pc, sender, pending: [], makingOffer: false, offeredAt: 0, since: performance.now(), audio: null, analyser: null };
     this.peers.set(pid, peer);
     pc.onicecandidate = (e) => {
       if (e.candidate && this.peers.get(pid) === peer) this.io.send({ to: pid, kind: "ice", candidate: e.candidate.toJSON() });
     };
     pc.onnegotiationneeded = async () => {
+      if (this.listening) return; // a listener never offers
       try {
         peer.makingOffer = true;
         await pc.setLocalDescription();
@@ -167,9 +202,11 @@ export class VoiceMesh {
     for (const [pid, peer] of this.peers) {
       if (peer.pc.connectionState !== "connected" && now - peer.since > RETRY_MS) {
         this.drop(pid);
-        this.open(pid);
+        // a listener's connection is made again when it asks again (`listen`)
+        if (!isListener(pid) && !this.listening) this.open(pid);
       }
     }
+    if (this.listening) this.ask(new Set(this.plan.on ? this.plan.peers : []));
     this.enforce();
   }
 
@@ -185,6 +222,17 @@ export class VoiceMesh {
    * the two seats, so it may come just before the view that says so). */
   async signal(frame) {
     if (!this.joined) return;
+    if (this.listening) return this.heard(frame);
+    if (isListener(frame.from)) {
+      if (frame.kind === "listen") {
+        if (!this.plan.on || !this.plan.toSpectators) return; // the spectators do not hear us now
+        this.drop(frame.from);
+        this.open(frame.from); // its negotiation sends the offer
+        this.enforce();
+        return;
+      }
+      if (frame.kind === "offer" || !this.peers.has(frame.from)) return; // a listener never offers
+    }
     if (!this.peers.has(frame.from)) this.open(frame.from);
     let peer = this.peers.get(frame.from);
     let pc = peer.pc;
@@ -218,6 +266,32 @@ export class VoiceMesh {
       // a stale description after a phase change: the next negotiation starts over
     }
     this.enforce();
+  }
+
+  /** As a listener: a seat's offer (a fresh connection each time: the seat made a new one for
+   * our ask) is answered; its ICE candidates are added. */
+  async heard(frame) {
+    const wanted = this.plan.on && this.plan.peers.includes(frame.from);
+    try {
+      if (frame.kind === "offer") {
+        if (!wanted) return;
+        this.drop(frame.from);
+        this.open(frame.from);
+        const peer = this.peers.get(frame.from);
+        await peer.pc.setRemoteDescription({ type: "offer", sdp: frame.sdp });
+        for (const c of peer.pending.splice(0)) await peer.pc.addIceCandidate(c).catch(() => {});
+        await peer.pc.setLocalDescription();
+        if (this.peers.get(frame.from) === peer) this.io.send({ to: frame.from, kind: "answer", sdp: peer.pc.localDescription.sdp });
+      } else if (frame.kind === "ice" && frame.candidate) {
+        const peer = this.peers.get(frame.from);
+        if (!peer) return;
+        if (peer.pc.remoteDescription) await peer.pc.addIceCandidate(frame.candidate).catch(() => {});
+        else peer.pending.push(frame.candidate);
+      }
+    } catch {
+      // a stale offer after a phase change: the next ask starts over
+    }
+    this.io.onChange();
   }
 
   /** After the other side's offer: its audio line is the one both use (our own unanswered

@@ -2,13 +2,27 @@
 // keeps a peer connection with (whoever's voice reaches it or whom its voice reaches) and the
 // seats it sends its microphone to. The server decides; this only reads.
 
-/** `{on, peers, sendTo}` for the view `view` seen by seat `me` (null: a spectator, no voice). */
+/** `{on, peers, sendTo, toSpectators, listener}` for the view `view` seen by seat `me` (null:
+ * a spectator, who listens only: it keeps a connection with each seat it hears and sends to
+ * none). `toSpectators`: this seat's voice reaches the listening spectators now. */
 export function voicePlan(view, me) {
   const v = view && view.voice;
-  if (!v || !v.on || !me) return { on: false, peers: [], sendTo: new Set() };
+  if (!v || !v.on) return { on: false, peers: [], sendTo: new Set(), toSpectators: false, listener: !me };
   const speak = Array.isArray(v.speakTo) ? v.speakTo : [];
   const hear = Array.isArray(v.hearFrom) ? v.hearFrom : [];
-  return { on: true, peers: [...new Set([...speak, ...hear])], sendTo: new Set(speak) };
+  if (!me) return { on: true, peers: [...hear], sendTo: new Set(), toSpectators: false, listener: true };
+  return {
+    on: true,
+    peers: [...new Set([...speak, ...hear])],
+    sendTo: new Set(speak),
+    toSpectators: v.toSpectators === true,
+    listener: false,
+  };
+}
+
+/** A listening spectator's address (the server's random `L…` id), not a seat. */
+export function isListener(id) {
+  return /^L/.test(String(id));
 }
 
 /** The seat number of a player id ("p12" -> 12). */
