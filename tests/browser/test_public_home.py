@@ -91,6 +91,17 @@ BOT_NAME = {"en": r" · Bot \d+$", "ko": r" · 봇 \d+$", "ru": r" · Бот \d+
 # A cap on one game's real time: a hang fails here, not at the session's timeout.
 PLAY_SECONDS = 150
 IDLE_CHECKS = 3  # looks in a row with nothing to do on either page before the clock is stepped
+# What a page shows, in one look: the end screen, something to answer (what `answer_once`
+# would press: test_presets.py), or nothing to do.
+ASKS_JS = """() => {
+  if (document.querySelector("#end-title")) return "end";
+  const press = ["#reveal-role-btn", "#end-turn-btn", "#yes-btn", "#no-nomination-btn"]
+    .map((s) => `${s}:enabled:not([aria-pressed=true])`)
+    .concat(["#sleep-btn:enabled", "#ready-early-btn:enabled", ".event-card button"]);
+  if (press.some((s) => document.querySelector(s))) return "act";
+  const pick = document.querySelector(".tile.selectable") && !document.querySelector(".tile.selectable.chosen");
+  return pick ? "act" : "wait";
+}"""
 
 
 def listed(stack, lang: str, preset: str) -> list[str]:
@@ -135,6 +146,12 @@ def test_two_strangers_press_play_now_land_together_and_it_starts_by_itself(
                 field = host.locator("#lobby-opt-autoStart")
                 field.fill("2")
                 field.dispatch_event("change")
+                for _ in range(100):  # the option is the room's before anyone else comes
+                    if rest(stack, "GET", f"/rooms/{codes[0]}")["options"].get("autoStart") == 2:
+                        break
+                    host.wait_for_timeout(50)
+                else:
+                    raise AssertionError("autoStart 2 never reached the room")
                 assert listed(stack, lang, preset) == [codes[0]]
         assert len(set(codes)) == 1, codes  # the same room: the open one of the language and preset
         for pl in players:
@@ -156,13 +173,16 @@ def test_two_strangers_press_play_now_land_together_and_it_starts_by_itself(
         # the game, to the end: each page does what it asks; when neither has anything to do,
         # game time steps to the next Scheduler delivery (the bots' moves and the deadlines)
         done = {pl.name: 0 for pl in players}
-        idle = 0
+        idle = steps = 0
         deadline = time.monotonic() + PLAY_SECONDS
-        while not all(pl.page.locator("#end-title").count() for pl in players):
+        while True:
+            asks = [pl.page.evaluate(ASKS_JS) for pl in players]  # one look a page
+            if all(a == "end" for a in asks):
+                break
             assert time.monotonic() < deadline, f"{lang} {preset}: no end screen in {PLAY_SECONDS} s; {done}"
             acted = False
-            for pl in players:
-                if answer_once(pl) is not None:
+            for pl, ask in zip(players, asks, strict=True):
+                if ask == "act" and answer_once(pl) is not None:
                     done[pl.name] += 1
                     acted = True
             if acted:
@@ -174,6 +194,7 @@ def test_two_strangers_press_play_now_land_together_and_it_starts_by_itself(
                 continue
             idle = 0
             stack.step(to="next")
+            steps += 1
 
         bot = re.compile(BOT_NAME[lang])
         for pl in players:
@@ -188,7 +209,9 @@ def test_two_strangers_press_play_now_land_together_and_it_starts_by_itself(
             assert foreign_words(page, lang) == set()
             assert pl.missing_keys() == []
         assert done[players[0].name] and done[players[1].name], done
-        print(f"{lang} {preset}: {time.monotonic() - started:.1f} s in the browser; actions {done}")
+        print(
+            f"{lang} {preset}: {time.monotonic() - started:.1f} s in the browser; actions {done}; {steps} steps"
+        )
     finally:
         for pl in players:
             pl.close()
