@@ -1,15 +1,19 @@
 """Public rooms on the home screen (docs/rules.md, "Public rooms"): Play now first, then the open
 rooms of the interface language (words and layout in ko/ru/en at 320 and 430 px); two strangers
-press Play now, land in the same room, and it starts by itself with bots filling seats."""
+press Play now, land in the same room, it starts by itself with bots filling seats, and they play
+it to the end (one preset per language)."""
 
 from __future__ import annotations
 
 import json
+import re
+import time
 import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
+from .test_presets import answer_once
 from .ui import Player, foreign_words
 
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
@@ -74,26 +78,85 @@ def test_home_puts_play_now_first_then_the_open_rooms_of_the_language(stack, bro
             pl.close()
 
 
-def test_two_strangers_press_play_now_land_together_and_it_starts_by_itself(stack, browser, console_errors):
+# One rulebook per language, so the three presets are each played once by strangers.
+STRANGERS = {
+    "ko": ("classic", ("민지", "준호")),
+    "ru": ("city", ("Аня", "Борис")),
+    "en": ("original", ("Ann", "Bob")),
+}
+COUNTDOWN = {"en": "Starts by itself in", "ko": "자동 시작", "ru": "Начнётся сама через"}
+# A bot's default name in each language (web/js/i18n/*.js "bot.name"), after its alias on the
+# end screen of an anonymous game ("alias · name")
+BOT_NAME = {"en": r" · Bot \d+$", "ko": r" · 봇 \d+$", "ru": r" · Бот \d+$"}
+# A cap on one game's real time: a hang fails here, not at the session's timeout.
+PLAY_SECONDS = 150
+IDLE_CHECKS = 3  # looks in a row with nothing to do on either page before the clock is stepped
+# What a page shows, in one look: the end screen, something to answer (what `answer_once`
+# would press: test_presets.py), or nothing to do.
+ASKS_JS = """() => {
+  if (document.querySelector("#end-title")) return "end";
+  const press = ["#reveal-role-btn", "#end-turn-btn", "#yes-btn", "#no-nomination-btn"]
+    .map((s) => `${s}:enabled:not([aria-pressed=true])`)
+    .concat(["#sleep-btn:enabled", "#ready-early-btn:enabled", ".event-card button"]);
+  if (press.some((s) => document.querySelector(s))) return "act";
+  const pick = document.querySelector(".tile.selectable") && !document.querySelector(".tile.selectable.chosen");
+  return pick ? "act" : "wait";
+}"""
+
+
+def listed(stack, lang: str, preset: str) -> list[str]:
+    return [
+        r["roomCode"] for r in rest(stack, "GET", f"/rooms?public=1&lang={lang}&preset={preset}")["rooms"]
+    ]
+
+
+@pytest.mark.parametrize("lang", ["ko", "ru", "en"])
+def test_two_strangers_press_play_now_land_together_and_it_starts_by_itself(
+    stack, browser, console_errors, lang
+):
+    """Two strangers press Play now and land in the same public room; the first, its host by
+    making it, lowers its `autoStart` to 2 with the lobby's option (the least a public room
+    allows; docs/rules.md, "Public rooms"), so the second one's seat starts the countdown. The
+    game starts by itself with bots in the free seats, leaves the list, and the two play it to
+    the end through their pages: public rooms hand on idle seats (docs/rules.md, "Idle seats"),
+    so each answers what its page asks (a ballot, city's night confirmation, original's turn)."""
+    preset, names = STRANGERS[lang]
+    if listed(stack, lang, preset):  # an earlier test's public lobby nobody is connected to
+        stack.step(advance=91)  # leaves the list after its grace (functions/service/public.py)
+    assert listed(stack, lang, preset) == []
+    started = time.monotonic()
     players = [
-        Player(browser, stack.url, name, locale="ru-RU", errors=console_errors)
-        for name in ("Ann", "Bob", "Cid", "Dan")
+        Player(browser, stack.url, name, locale=LOCALES[lang], errors=console_errors) for name in names
     ]
     try:
         codes = []
-        for pl in players:
+        for n, pl in enumerate(players):
             pl.open()
             pl.page.fill("#play-name", pl.name)
-            pl.page.select_option("#play-preset", "city")
+            pl.page.select_option("#play-preset", preset)
             pl.page.click("#play-now-btn")
-            expect(pl.page.locator(".lobby-player").first).to_be_visible()
+            expect(pl.page.locator(".lobby-player")).to_have_count(n + 1)
             codes.append(pl.page.locator("#room-chip").inner_text().strip())
-        assert len(set(codes)) == 1, codes  # the same room: the fullest open one
-        first = players[0].page
-        expect(first.locator("#public-note")).to_be_visible()
-        expect(first.locator("#auto-start")).to_contain_text("Начнётся сама через")
-        assert rest(stack, "GET", "/rooms?public=1&lang=ru&preset=city")["rooms"][0]["roomCode"] == codes[0]
-        # the countdown ends; the Scheduler's delivery (or a nudge) starts the game with bots
+            if n == 0:  # nobody was waiting: Play now made a public room, and its maker hosts it
+                host = pl.page
+                expect(host.locator("#start-btn")).to_be_visible()
+                expect(host.locator("#public-note")).to_be_visible()
+                expect(host.locator("#auto-start")).to_have_count(0)  # one person: no countdown
+                host.locator("#lobby-options summary").click()
+                field = host.locator("#lobby-opt-autoStart")
+                field.fill("2")
+                field.dispatch_event("change")
+                for _ in range(100):  # the option is the room's before anyone else comes
+                    if rest(stack, "GET", f"/rooms/{codes[0]}")["options"].get("autoStart") == 2:
+                        break
+                    host.wait_for_timeout(50)
+                else:
+                    raise AssertionError("autoStart 2 never reached the room")
+                assert listed(stack, lang, preset) == [codes[0]]
+        assert len(set(codes)) == 1, codes  # the same room: the open one of the language and preset
+        for pl in players:
+            expect(pl.page.locator("#auto-start")).to_contain_text(COUNTDOWN[lang])
+        # the countdown ends; the Scheduler's delivery (or a page's nudge) starts the game with bots
         stack.step(advance=16)
         for _ in range(4):
             if rest(stack, "GET", f"/rooms/{codes[0]}")["status"] == "running":
@@ -101,11 +164,54 @@ def test_two_strangers_press_play_now_land_together_and_it_starts_by_itself(stac
             stack.step_on()
         summary = rest(stack, "GET", f"/rooms/{codes[0]}")
         assert summary["status"] == "running"
-        assert len(summary["players"]) == 8  # four people, four bots (city needs five or more)
+        assert len(summary["players"]) == 8  # two people, six bots (up to 8 seats)
+        assert codes[0] not in listed(stack, lang, preset)  # it left the list when it started
         for pl in players:
             expect(pl.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
-        listed = rest(stack, "GET", "/rooms?public=1&lang=ru&preset=city")["rooms"]
-        assert codes[0] not in [r["roomCode"] for r in listed]  # it left the list when it started
+        print(f"{lang} {preset}: seated and started in {time.monotonic() - started:.1f} s")
+
+        # the game, to the end: each page does what it asks; when neither has anything to do,
+        # game time steps to the next Scheduler delivery (the bots' moves and the deadlines)
+        done = {pl.name: 0 for pl in players}
+        idle = steps = 0
+        deadline = time.monotonic() + PLAY_SECONDS
+        while True:
+            asks = [pl.page.evaluate(ASKS_JS) for pl in players]  # one look a page
+            if all(a == "end" for a in asks):
+                break
+            assert time.monotonic() < deadline, f"{lang} {preset}: no end screen in {PLAY_SECONDS} s; {done}"
+            acted = False
+            for pl, ask in zip(players, asks, strict=True):
+                if ask == "act" and answer_once(pl) is not None:
+                    done[pl.name] += 1
+                    acted = True
+            if acted:
+                idle = 0
+                continue
+            idle += 1
+            if idle < IDLE_CHECKS:
+                players[0].page.wait_for_timeout(100)  # the pages may still be drawing the last push
+                continue
+            idle = 0
+            stack.step(to="next")
+            steps += 1
+
+        bot = re.compile(BOT_NAME[lang])
+        for pl in players:
+            page = pl.page
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            expect(page.locator("#end-roles li")).to_have_count(8)
+            seats = page.locator("#end-roles .pname").all_inner_texts()
+            # an anonymous game's end screen: "alias · name" for every seat
+            assert sum(bool(bot.search(s)) for s in seats) == 6, seats
+            assert {s.rsplit(" · ", 1)[-1] for s in seats} >= set(names), seats
+            assert not page.locator("#end-roles .end-subbed").count()  # nobody's seat was handed on
+            assert foreign_words(page, lang) == set()
+            assert pl.missing_keys() == []
+        assert done[players[0].name] and done[players[1].name], done
+        print(
+            f"{lang} {preset}: {time.monotonic() - started:.1f} s in the browser; actions {done}; {steps} steps"
+        )
     finally:
         for pl in players:
             pl.close()
