@@ -7,7 +7,8 @@ from anyone); in a defense only the accused is heard; the dead are heard by nobo
 to the day; in original's turn-based discussion only the speaker is heard, and an executed
 player's last word.
 
-The rooms are made over REST and the pages open on their seats (no lobby clicks); the pages'
+The classic room is made over REST, original's are written at the phase with the roles
+asked (`POST /_local/rooms`, live.py), and the pages open on their seats (no lobby clicks); the pages'
 own sockets send the moves; game time is stepped (`end_phase`). A check of silence waits for
 the permitted seats' audio to grow (real audio time passing), then finds no byte at all from
 the others."""
