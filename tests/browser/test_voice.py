@@ -7,7 +7,8 @@ from anyone); in a defense only the accused is heard; the dead are heard by nobo
 to the day; in original's turn-based discussion only the speaker is heard, and an executed
 player's last word.
 
-The rooms are made over REST and the pages open on their seats (no lobby clicks); the pages'
+The classic room is made over REST, original's are written at the phase with the roles
+asked (`POST /_local/rooms`, live.py), and the pages open on their seats (no lobby clicks); the pages'
 own sockets send the moves; game time is stepped (`end_phase`). A check of silence waits for
 the permitted seats' audio to grow (real audio time passing), then finds no byte at all from
 the others."""
@@ -24,6 +25,7 @@ from playwright.sync_api import expect
 
 from . import voice_shots
 from .axe import audit, blocking
+from .live import bots, live_room, open_seat
 from .stack import CHROMIUM_ARGS
 from .ui import Player, end_phase, foreign_words, room_phase
 
@@ -379,10 +381,8 @@ def test_voice_audio_follows_the_policy_by_bytes_received_day_night_defense_and_
             spec.close()
 
 
-def step_until(stack, players: list[Player], ok, what: str, move=None, steps: int = 120) -> dict[str, dict]:
-    """Step game time until every page's view satisfies `ok`; before each step `move(views)`
-    may play the humans' part (end a turn, vote) and return True when it sent something (the
-    room answers before the next look). The views by seat."""
+def step_until(stack, players: list[Player], ok, what: str, steps: int = 120) -> dict[str, dict]:
+    """Step game time until every page's view satisfies `ok`. The views by seat."""
     room = players[0].page.locator("#room-chip").inner_text().strip()
     seen = []  # the phases passed, for the failure's message
     for _ in range(steps):
@@ -393,9 +393,6 @@ def step_until(stack, players: list[Player], ok, what: str, move=None, steps: in
             seen.append(now)
         if all(v is not None and ok(v) for v in views.values()):
             return views
-        if move is not None and move(views):
-            players[0].page.wait_for_timeout(300)  # the move's view is on its way: look again
-            continue
         before = room_phase(stack.url, room)
         stack.step_on()
         if room_phase(stack.url, room) == before:
@@ -403,69 +400,62 @@ def step_until(stack, players: list[Player], ok, what: str, move=None, steps: in
     raise AssertionError(f"the pages never showed {what} in {steps} steps: {seen} {views}")
 
 
+# Original, base game for eight: the criminals are two people in voice, the bots are citizens
+# (nobody acts at night unless a person does, so nobody dies but the one voted out).
+ORIGINAL_SEATS = [
+    {"name": "Аня", "role": "mafia"},
+    {"name": "Боря", "role": "godfather"},
+    {"name": "Вера", "role": "citizen"},
+    {"name": "Глеб", "role": "citizen"},
+    {"name": "Даша", "role": "police"},
+    {"name": "Егор", "role": "citizen"},
+    *({**b, "role": "citizen"} for b in bots(2, first=7, lang="ru")),
+]
+
+
+def voiced_seats(media_browser, stack, room: dict, errors) -> list[Player]:
+    """The first four people's pages on their seats of `room`, in voice."""
+    pages = [
+        open_seat(media_browser, stack, room, s["name"], locale="ru-RU", errors=errors)
+        for s in ORIGINAL_SEATS[:4]
+    ]
+    join_voice(pages)
+    return pages
+
+
 def test_voice_in_original_follows_the_night_the_speech_turns_the_defense_the_last_word_and_the_dead(
     media_browser, stack, console_errors
 ):
-    """Original, in Russian: six people (four in voice) and two bots. The first night only each
-    criminal group hears itself; day 1's speech turns open only the speaker's microphone; on
-    day 2 the first person to speak names someone in voice, who alone is heard in their
-    defense and, voted out by every other person (a majority whoever the bots vote for), in
-    their last word; on the next day they hear the speaker and nobody hears them."""
-    names = ["Аня", "Боря", "Вера", "Глеб", "Даша", "Егор"]
-    players = seat_room(
-        media_browser, stack, "original", ORIGINAL_OPTIONS, names, console_errors, bots=2, locale="ru-RU"
+    """Original, in Russian: six people (four in voice) and two bots, the roles dealt as asked
+    (local/rooms.py). The first night only the criminal group (Аня and Боря) hears itself;
+    day 1's speech turns open only the speaker's microphone. A room written at day 2's
+    defense (Аня named Вера): only Вера is heard in her defense and, the only suspect, in her
+    last word; on the next day she hears the speaker and nobody hears her."""
+    room = live_room(
+        stack,
+        preset="original",
+        options=ORIGINAL_OPTIONS,
+        lang="ru",
+        seats=ORIGINAL_SEATS,
+        until={"phase": "night", "day": 1},
     )
-    voiced = players[:4]
-    voiced_ids = {pl.pid for pl in voiced}
-    by_pid = {pl.pid: pl for pl in players}
-    host = players[0]
-    plot: dict = {"accused": None, "trialDay": None}  # the day after the first speeches
+    players: list[Player] = []
     figures = {}
-    done: set = set()
-
-    def once(key, pl: Player, action: str, **payload) -> bool:
-        if key in done:
-            return False
-        done.add(key)
-        send(pl, action, **payload)
-        return True
-
-    def humans_pass(views) -> bool:
-        """A person's speech turn ends at once, but on day 2 the first person to speak names
-        someone else in voice; every person votes for that suspect (the suspect, for nobody)."""
-        v = views[host.pid]
-        speaker = v["speaker"]
-        if v["kind"] == "speech" and speaker in by_pid:
-            if v["day"] == plot["trialDay"] and plot["accused"] is None:
-                alive = [pid for pid in voiced_ids if pid != speaker and view(by_pid[pid])["alive"]]
-                plot["accused"] = sorted(alive)[0]
-                return once((2, "nominate"), by_pid[speaker], "nominate", target=plot["accused"])
-            return once((v["day"], "turn", speaker), by_pid[speaker], "endTurn")
-        if v["kind"] in ("vote", "allOrNone"):  # a revote or the all-or-none vote: again
-            sent = False
-            for pl in players:
-                mine = view(pl)
-                if pl.pid != plot["accused"] and mine["alive"]:
-                    key = (v["day"], v["kind"], mine["round"], pl.pid)
-                    if v["kind"] == "vote":
-                        sent |= once(key, pl, "vote", target=plot["accused"])
-                    else:
-                        sent |= once(key, pl, "confirm", choice="yes")
-            return sent
-        return False
-
     try:
-        join_voice(voiced)
-        end_phase(stack, host, "roleReveal")
-        views = wait_views(voiced, lambda v: v["kind"] == "night", "the first night")
-        for v in views.values():
-            if v["role"] not in ("mafia", "godfather"):  # the base game's only group
+        players = voiced_seats(media_browser, stack, room, console_errors)
+        host = players[0]
+        views = wait_views(players, lambda v: v["kind"] == "night", "the first night")
+        criminals = {players[0].pid, players[1].pid}
+        for pid, v in views.items():
+            if pid in criminals:
+                assert v["voice"]["hearFrom"] == sorted(criminals - {pid}), v
+            else:
                 assert v["voice"] == {"on": True, "speakTo": [], "hearFrom": [], "toSpectators": False}, v
-        figures["night"] = follows(voiced, views)
+        figures["night"] = follows(players, views)
         end_phase(stack, host, "night")
         for speaker in (players[0], players[1]):
             views = wait_views(
-                voiced,
+                players,
                 lambda v, s=speaker.pid: v["kind"] == "speech" and v["speaker"] == s,
                 f"{speaker.name}'s turn",
             )
@@ -479,42 +469,51 @@ def test_voice_in_original_follows_the_night_the_speech_turns_the_defense_the_la
                         "hearFrom": [speaker.pid],
                         "toSpectators": False,
                     }, v
-            plot["trialDay"] = views[speaker.pid]["day"] + 1  # no trial on the first day of speeches
-            figures[f"speech {speaker.pid}"] = follows(voiced, views)
-            once((1, "turn", speaker.pid), speaker, "endTurn")
-        views = step_until(
+            figures[f"speech {speaker.pid}"] = follows(players, views)
+            send(speaker, "endTurn")
+        for pl in players:
+            pl.close()
+        players = []
+        # day 2: Аня, the first to speak, named Вера, the only suspect
+        room = live_room(
             stack,
-            voiced,
-            lambda v: v["kind"] == "defense" and v["accused"] is not None and v["accused"] == plot["accused"],
-            "the suspect's defense",
-            humans_pass,
+            preset="original",
+            options=ORIGINAL_OPTIONS,
+            lang="ru",
+            seats=ORIGINAL_SEATS,
+            steps=[
+                {"until": {"phase": "speech", "day": 2}},
+                {"type": "nominate", "player": "Аня", "target": "Вера"},
+            ],
+            until={"phase": "defense", "day": 2},
         )
-        accused = plot["accused"]
+        players = voiced_seats(media_browser, stack, room, console_errors)
+        accused = players[2].pid
+        views = wait_views(players, lambda v: v["kind"] == "defense", "the defense")
+        for pid, v in views.items():
+            assert v["accused"] == accused, v
+            if pid != accused:
+                assert v["voice"]["speakTo"] == [] and v["voice"]["hearFrom"] == [accused], v
+        figures["defense"] = follows(players, views)
+        send(players[2], "endTurn")  # the only suspect: executed at once, no vote
+        views = wait_views(players, lambda v: v["kind"] == "lastWord", "the last word")
         for pid, v in views.items():
             if pid != accused:
                 assert v["voice"]["speakTo"] == [] and v["voice"]["hearFrom"] == [accused], v
-        figures["defense"] = follows(voiced, views)
-        send(by_pid[accused], "endTurn")
-        views = step_until(stack, voiced, lambda v: v["kind"] == "lastWord", "the last word", humans_pass)
-        for pid, v in views.items():
-            if pid != accused:
-                assert v["voice"]["speakTo"] == [] and v["voice"]["hearFrom"] == [accused], v
-        figures["lastWord"] = follows(voiced, views)
-        send(by_pid[accused], "endTurn")
+        figures["lastWord"] = follows(players, views)
+        send(players[2], "endTurn")
         views = step_until(
             stack,
-            voiced,
-            lambda v: (
-                v["day"] == plot["trialDay"] + 1 and v["kind"] == "speech" and v["speaker"] in voiced_ids
-            ),
-            "the next day, with a speaker in voice",
-            humans_pass,
+            players,
+            lambda v: v["day"] == 3 and v["kind"] == "speech",
+            "the next day's first speech",
         )
         speaker = views[accused]["speaker"]
+        assert speaker == players[0].pid, views[accused]  # the first seat speaks first again
         assert views[accused]["alive"] is False
         assert views[accused]["voice"]["hearFrom"] == [speaker]
-        assert not set(views[accused]["voice"]["speakTo"]) & voiced_ids
-        figures["dead"] = follows(voiced, views)
+        assert not set(views[accused]["voice"]["speakTo"]) & {pl.pid for pl in players}
+        figures["dead"] = follows(players, views)
         print("bytes received per pair (receiver -> sender -> bytes in the window)", json.dumps(figures))
     finally:
         for pl in players:

@@ -158,7 +158,7 @@ export class VoiceMesh {
     // to a listener: send only; as a listener: no line of our own (the seat's offer makes it)
     const direction = isListener(pid) ? "sendonly" : "sendrecv";
     const sender = this.listening ? null : pc.addTransceiver("audio", { direction }).sender;
-    const peer = { pc, sender, pending: [], makingOffer: false, offeredAt: 0, since: performance.now(), audio: null, analyser: null };
+    const peer = { pc, sender, pending: [], makingOffer: false, offeredAt: 0, resent: false, since: performance.now(), audio: null, analyser: null };
     this.peers.set(pid, peer);
     pc.onicecandidate = (e) => {
       if (e.candidate && this.peers.get(pid) === peer) this.io.send({ to: pid, kind: "ice", candidate: e.candidate.toJSON() });
@@ -171,6 +171,7 @@ export class VoiceMesh {
         const d = pc.localDescription;
         if (this.peers.get(pid) === peer) this.io.send({ to: pid, kind: d.type, sdp: d.sdp });
         peer.offeredAt = performance.now();
+        peer.resent = false;
       } catch {
         // a closed or replaced connection: nothing to offer
       } finally {
@@ -240,7 +241,16 @@ export class VoiceMesh {
       if (frame.kind === "offer" || frame.kind === "answer") {
         const collision = frame.kind === "offer" && (peer.makingOffer || pc.signalingState !== "stable");
         const fresh = peer.makingOffer || performance.now() - peer.offeredAt < STALE_OFFER_MS;
-        if (collision && !polite(this.me, frame.from) && fresh) return; // the other side gives way
+        if (collision && !polite(this.me, frame.from) && fresh) {
+          // the other side gives way, but only to an offer it has: ours may have reached its page
+          // before it joined voice (dropped there), and both would sit with an unanswered offer
+          // until RETRY_MS. Ours again, once (a page that had it takes it as a no-op).
+          if (!peer.resent && pc.signalingState === "have-local-offer" && pc.localDescription) {
+            peer.resent = true;
+            this.io.send({ to: frame.from, kind: "offer", sdp: pc.localDescription.sdp });
+          }
+          return;
+        }
         try {
           await pc.setRemoteDescription({ type: frame.kind, sdp: frame.sdp });
         } catch (err) {
