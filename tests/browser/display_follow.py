@@ -181,8 +181,9 @@ class ScreenWatch:
             expect(page.locator(".d-seat")).to_have_count(0)
             quiet = page.evaluate(TEXT_WITHOUT_CLOCK)
             assert not [n for n in names if n in quiet], quiet  # eyes closed: no name at all
-            if self.alive_before_night is None:
-                self.alive_before_night = alive
+            # who was alive as this night fell (the latest night looked at: a day between two
+            # nights looked at may have executed someone, who is not the dawn's news)
+            self.alive_before_night = alive
             return
         if kind == "ended":
             return
