@@ -15,10 +15,10 @@ import pytest
 from playwright.sync_api import expect
 
 from .live import live_room, open_seat, seat
+from .scripted import LOCALES
 from .ui import FAST_OPTIONS, MOBILE, Player, end_phase
 
 NAMES = ["Annabelle", "Borislav", "Chiaroscuro", "Dmitrievna", "Esmeralda"]
-LOCALES = {"en": "en-US", "ko": "ko-KR", "ru": "ru-RU"}
 YOU = {"en": "You · ", "ko": "나 · ", "ru": "Вы · "}
 SCRIPT = {
     "en": re.compile(r"^[A-Z][a-z]+ [A-Z][a-z]+$"),

@@ -18,10 +18,10 @@ import mafia_engine as me_engine
 
 from .axe import AXE_JS, MISSING_AXE, audit, blocking, record
 from .live import bots, goto_seat, live_room, seat
+from .scripted import LOCALES
 from .ui import MOBILE, Player
 
 LANGS = ("ko", "ru", "en")
-LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
 NAMES = {"ko": "민지", "ru": "Аня", "en": "Ann"}
 # What the mark says, in the player's words: distinct enough to find in any byte on the wire.
 NOTES = {"ko": "조용함 qz7", "ru": "молчит qz7", "en": "too quiet qz7"}

@@ -15,6 +15,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from .display_follow import ScreenWatch
+from .scripted import LOCALES
 from .stack import Stack
 from .ui import Player, foreign_words
 
@@ -148,7 +149,6 @@ NIGHT_BOX_JS = """() => {
     noChat: Boolean(document.querySelector('#no-night-chat')),
   };
 }"""
-LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
 # The room's screen beside a whole game: a TV for classic, a laptop for original.
 SCREENS = {"classic": {"width": 1920, "height": 1080}, "original": {"width": 1280, "height": 720}}
 NAMES = {"ko": "민지", "ru": "Аня", "en": "Ann"}

@@ -13,10 +13,10 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from .scripted import LOCALES
 from .test_presets import answer_once
 from .ui import Player, foreign_words
 
-LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
 HEADINGS = {
     "en": ("Play now", "Open rooms"),
     "ko": ("바로 플레이", "공개 방"),

@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 import mafia_engine as me
 
 from .live import bots, live_room, open_seat
+from .scripted import LOCALES
 from .ui import MOBILE, Player
 
 TEXTS = {
@@ -61,7 +62,6 @@ TEXTS = {
         "lateOpen": "A seat is open",
     },
 }
-LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
 NAMES = {"ko": ("민지", "준호", "서연"), "ru": ("Анна", "Борис", "Вера"), "en": ("Ann", "Bob", "Cat")}
 
 
