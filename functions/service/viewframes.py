@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import afk, aliases, away, clock, patches, server_frames, substitutes, views
+from . import afk, aliases, away, botplay, clock, patches, server_frames, substitutes, views
 from .change import Context
 from .connections import CONNECT_GRACE_SECONDS
 from .setup import idle_options, room_setup_error
@@ -72,7 +72,8 @@ def view_of(room: dict, state: Any, connected: set[str], who: str | None, setup_
         # open seats and "seat N has a new player" (the same for everyone), the host's requests
         handed_on = substitutes.enabled(state) or afk.limit(state)
         more = substitutes.room_facts(room, state, who) if handed_on else None
-        block = views.room_block(room, None, (view.get("phase") or {}).get("kind"), more=more)
+        kind = (view.get("phase") or {}).get("kind")
+        block = views.room_block(room, None, kind, more=more, wake_at=botplay.wake_at(room))
     # the anonymous games' one gate: aliases for names, no host seat, no scores (aliases.py)
     facts = aliases.facts(room, views.player_facts(room, connected), who)
     view["players"] = [{**p, **facts.get(p.get("id"), {})} for p in view.get("players", [])]

@@ -17,7 +17,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from . import botplay, clock, server_frames
+from . import clock, server_frames
 from .quoting import tidy
 
 # Views carry the most recent chat messages only: the engine keeps up to 60 day + 40 system
@@ -48,10 +48,12 @@ def room_block(
     kind: str | None = None,
     idle: list[str] | None = None,
     more: dict | None = None,
+    wake_at: float | None = None,
 ) -> dict:
     """The view's `room` block as the room holds it (`kind`: the game's phase, None in the
-    lobby; `more`: the substitutes' facts of a running game). Not gated: `viewframes.view_of`
-    passes it through the anonymous games' gate."""
+    lobby; `more`: the substitutes' facts of a running game; `wake_at`: the bots' next public
+    tick, `botplay.wake_at`, in a game). Not gated: `viewframes.view_of` passes it through the
+    anonymous games' gate."""
     return {
         "code": room["code"],
         "host": room.get("host"),
@@ -59,7 +61,7 @@ def room_block(
         "status": room["status"],
         # the bots' next public tick (phase start + k * step, the same for every viewer in
         # every phase: docs/architecture.md, "Bots"); null in the lobby
-        "wakeAt": botplay.wake_at(room) if kind is not None else None,
+        "wakeAt": wake_at if kind is not None else None,
         "scores": dict(room.get("scores") or {}),  # player id -> games won in this room
         "setupError": setup_error,
         # lobby: switched-on options that change no role at this player count (setup.idle_options)
