@@ -148,10 +148,11 @@ class Bench:
     def __init__(self) -> None:
         from handlers import rest, timer, ws_connect, ws_default, ws_disconnect
         from harness import wiring
-        from service import clock, config, storage
+        from service import config
+        from service.infra import clock, storage
 
         clock.now = CLOCK
-        from service import operations, rest_ops
+        from service.room import operations, rest_ops
 
         class FixedSeed:  # the same roles every run: a deterministic benchmark
             choice = staticmethod(rest_ops.secrets.choice)
@@ -216,7 +217,7 @@ class Bench:
         return snap
 
     def views_of(self, snap) -> dict[str, dict]:
-        from service import viewframes
+        from service.room import viewframes
 
         connected = {p for p in snap.conns.values() if p}
         out = {}
@@ -382,7 +383,7 @@ CHAT = (
 
 def long_game_item_bytes(n: int = 12, days: int = 30, preset: str = "classic") -> dict:
     """Room item size after a long game with chat at the rate limit (engine-direct; see notes)."""
-    from service import storage
+    from service.infra import storage
 
     players = [f"p{i}" for i in range(1, n + 1)]
     now = 1_800_000_000.0
@@ -554,10 +555,10 @@ def first_event_ratio(rounds: int = 5, handlers: tuple[str, ...] = HANDLERS) -> 
     (refused `not_started` after reading the room); timer a phase timeout in the lobby.
     """
     from local.aws import Moto
-    from service import clock
-    from service.rooms import RoomService
-    from service.storage import Store
-    from service.timers import Timers
+    from service.infra import clock
+    from service.infra.storage import Store
+    from service.infra.timers import Timers
+    from service.room.rooms import RoomService
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's server logs every request
     # The children run on the real clock (they are cold handlers): the fixtures and the checks

@@ -72,7 +72,9 @@ def run(quick: bool) -> dict:
         ddb = boto3.client("dynamodb")
         template.create_table(ddb, "mafia-bench")
         boto3.client("scheduler").create_schedule_group(Name="mafia-bench-phases")  # countdowns arm timers
-        from service import clock, config, rooms  # noqa: F401 - after the table exists
+        from service import config  # noqa: F401 - after the table exists
+        from service.infra import clock  # noqa: F401 - after the table exists
+        from service.room import rooms  # noqa: F401 - after the table exists
 
         fake = Clock()
         clock.now = fake  # the service reads `clock.now()` at each call

@@ -28,7 +28,8 @@ import hashlib  # noqa: E402
 
 import viewsamples  # noqa: E402
 
-from service import clock, server_frames, views  # noqa: E402
+from service.infra import clock  # noqa: E402
+from service.protocol import server_frames, views  # noqa: E402
 
 
 def push(view: dict) -> tuple[str, bytes]:

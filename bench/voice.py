@@ -32,7 +32,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "layers" / "engine"), str(ROOT / "function
 
 import mafia_engine as me  # noqa: E402
 from mafia_engine.testing import random_game  # noqa: E402
-from service import server_frames  # noqa: E402
+from service.protocol import server_frames  # noqa: E402
 
 SAMPLE = json.loads((ROOT / "bench" / "voice_sample.json").read_text())
 SEATS = 8

@@ -4,7 +4,7 @@
   (tests/functions/conftest.py, bench/backend.py);
 - `harness.gateways`: `CountingGateway` (sizes of what was pushed) and `FakeGateway` (also
   records every frame, and answers 410 for connections marked gone);
-- `harness.clock`: `Clock`, a settable server clock that replaces `service.clock.now`;
+- `harness.clock`: `Clock`, a settable server clock that replaces `service.infra.clock.now`;
 - `harness.emulator`: `with_fixes(monkeypatch)`, moto with the offline stack's emulator fixes for
   one test (the functions tier's `aws`, the contract tier's stack, tests/functions/test_moto_fixes.py);
   `Account`, one moto account (table, schedule group) a test session shares (the functions and

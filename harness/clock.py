@@ -1,5 +1,5 @@
 """A settable server clock for in-process runs: tests and benches put an instance in place
-of `service.clock.now` (the offline stack's equivalent is its manual clock, `local.clock`)."""
+of `service.infra.clock.now` (the offline stack's equivalent is its manual clock, `local.clock`)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import boto3
 from moto import mock_aws
 
 from local import template
-from service.storage import CONN_PREFIX
+from service.infra.storage import CONN_PREFIX
 
 
 def with_fixes(monkeypatch: Any) -> None:

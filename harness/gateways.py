@@ -1,4 +1,4 @@
-"""Stand-ins for the API Gateway management API (`service.fanout` calls `post`, `close`,
+"""Stand-ins for the API Gateway management API (`service.infra.fanout` calls `post`, `close`,
 `alive`): moto's cannot answer 410 Gone, and tests and benches want to see what was sent."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The offline stack's game clock is the handlers' own (``service.clock``): ``ScaledClock``
+"""The offline stack's game clock is the handlers' own (``service.infra.clock``): ``ScaledClock``
 turns Scheduler ``at()`` times and TTL deadlines (game time) into real waiting times;
 ``ManualClock`` (``--manual-clock``) does not move until ``POST /_local/clock`` steps it."""
 
@@ -11,8 +11,8 @@ _FUNCTIONS = str(Path(__file__).resolve().parents[1] / "functions")
 if _FUNCTIONS not in sys.path:
     sys.path.append(_FUNCTIONS)  # appended: start() still puts the code paths first
 
-from service.clock import ManualClock  # noqa: E402
-from service.clock import ScaledClock as VirtualClock  # noqa: E402
+from service.infra.clock import ManualClock  # noqa: E402
+from service.infra.clock import ScaledClock as VirtualClock  # noqa: E402
 
 GameClock = VirtualClock | ManualClock
 

@@ -53,12 +53,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 import mafia_engine as me
 from mafia_engine import rng as engine_rng
 from mafia_engine.presets import PRESETS
-from service import aliases, auth, away, fairness, names, views
-from service.change import Context, Outcome
-from service.errors import ServiceError
-from service.lifecycle import presence
-from service.operations import new_seat
-from service.rooms import RoomService
+from service.features import aliases, away, fairness
+from service.infra import auth
+from service.infra.errors import ServiceError
+from service.protocol import names, views
+from service.room.change import Context, Outcome
+from service.room.lifecycle import presence
+from service.room.operations import new_seat
+from service.room.rooms import RoomService
 
 SEARCH_TRIES = 200_000  # secrets tried for the chosen roles (a full 8-seat classic deal: 840 on average)
 UNTIL_STEPS = 300  # phase ends `until` may take

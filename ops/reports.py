@@ -67,13 +67,13 @@ def _when(at: float) -> str:
 def _store():
     import boto3
 
-    from service.storage import Store
+    from service.infra.storage import Store
 
     return Store(boto3.client("dynamodb"), os.environ.get("TABLE_NAME", "mafia"))
 
 
 def cmd_list(args: argparse.Namespace, out) -> int:
-    from service.reports import Reports
+    from service.features.reports import Reports
 
     found = Reports(_store()).recent(days=args.days)
     if args.json:
@@ -93,7 +93,7 @@ def cmd_list(args: argparse.Namespace, out) -> int:
 
 
 def cmd_show(args: argparse.Namespace, out) -> int:
-    from service.reports import Reports
+    from service.features.reports import Reports
 
     r = Reports(_store()).get(args.id)
     if r is None:

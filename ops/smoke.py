@@ -177,7 +177,7 @@ async def play(s: Smoke, http: Any, config: dict) -> None:
 def _table(region: str | None) -> Any:
     import boto3
 
-    from service.storage import Store
+    from service.infra.storage import Store
 
     return Store(boto3.client("dynamodb", region_name=region or os.environ.get("AWS_DEFAULT_REGION")),
                  os.environ["TABLE_NAME"])  # fmt: skip
@@ -209,7 +209,7 @@ async def report(s: Smoke, player: Any, host: Any) -> None:
 
 
 def read_back(s: Smoke, store: Any, report_id: str, room: str, target: str) -> None:
-    from service.reports import DAY_PK, MARK_PK, Reports
+    from service.features.reports import DAY_PK, MARK_PK, Reports
 
     found = Reports(store).get(report_id)
     s.row("report read back", bool(found and found.room == room and found.reported == target),

@@ -1,7 +1,7 @@
 """Dead-lettered phase timeouts: `python -m ops.timers list | replay`.
 
 EventBridge Scheduler retries a phase timeout it cannot deliver to the timer function
-(`RetryPolicy` in functions/service/timers.py), then puts it in the stack's dead-letter queue
+(`RetryPolicy` in functions/service/infra/timers.py), then puts it in the stack's dead-letter queue
 (the target's `DeadLetterConfig`, template.yaml `TimerDeadLetterQueue`). A room whose players
 are all offline then waits in an ended phase: nobody nudges it. `list` shows those timeouts;
 `replay` hands each to the timer function again, exactly as Scheduler would have, and deletes
@@ -33,7 +33,7 @@ from typing import Any, TextIO
 
 from ops.reports import _safe
 
-# Scheduler's names for our schedules: service/timers.py schedule_name (mafia-CODE-SEQ-AT)
+# Scheduler's names for our schedules: service/infra/timers.py schedule_name (mafia-CODE-SEQ-AT)
 SCHEDULE_NAME = re.compile(r"/mafia-(?P<room>[A-Za-z0-9]{4,8})-(?P<phase>\d+)-(?P<at>\d+)$")
 # A receive hides the messages for this long; `list` gives them back at once, `replay` as it goes.
 HOLD_SECONDS = 120

@@ -1,7 +1,7 @@
 """`docs/openapi.json`, the REST API's OpenAPI document, as the resolver itself writes it.
 
 Powertools' `APIGatewayRestResolver` (`functions/handlers/rest.py`) generates the document from
-its routes and the pydantic models they validate and answer with (`functions/service/models.py`),
+its routes and the pydantic models they validate and answer with (`functions/service/protocol/models.py`),
 so it cannot drift from what the API checks; `tests/functions/test_deploy_artifacts.py` fails
 when the checked-in file is stale. One change to what the resolver writes: it documents its
 own 422 validation answer on every route, which this API never gives (`handlers/rest.py` turns

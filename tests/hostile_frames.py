@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import mafia_engine as me
-from service import frames  # the functions' code: on the path by pyproject.toml's pythonpath
+from service.protocol import frames  # the functions' code: on the path by pyproject.toml's pythonpath
 
-# Every frame the server accepts, from its models (functions/service/frames.py): room
+# Every frame the server accepts, from its models (functions/service/protocol/frames.py): room
 # operations (the heartbeat too: answered with a pong) and every engine action of every preset.
 ROOM_ACTIONS = tuple(f.tag() for f in frames.ROOM_FRAMES)
 ENGINE_ACTIONS = tuple(f.tag() for f in frames.ENGINE_FRAMES)

@@ -1,11 +1,11 @@
 """REST API (API Gateway REST API v1 proxy events): create rooms, join them, read a summary.
 
 Powertools' `APIGatewayRestResolver` with `enable_validation=True` routes each request, checks
-its path parameters and body against the pydantic models of `service/models.py` and serializes
+its path parameters and body against the pydantic models of `service/protocol/models.py` and serializes
 the answer through its model; `scripts/openapi.py` writes `docs/openapi.json` from the same
 resolver. What we add, each in one place below:
 
-- bodies are strict JSON (`json_body_deserializer`: `service/wire.py`, the parser the socket
+- bodies are strict JSON (`json_body_deserializer`: `service/protocol/wire.py`, the parser the socket
   uses, so REST and the socket refuse the same input with the same code: `bad_unicode`,
   `bad_json` for NaN, `1e999` or nesting too deep);
 - JSON only: any other content type is 415 `unsupported_media_type`, a cross-site form
@@ -34,9 +34,10 @@ from aws_lambda_powertools.logging import correlation_paths
 
 from handlers.wiring import room_service
 from mafia_engine.presets import PRESETS
-from service import wire
-from service.errors import ServiceError, quote
-from service.models import (
+from service.infra.errors import ServiceError, quote
+from service.infra.telemetry import count, logger, metrics, tracer
+from service.protocol import wire
+from service.protocol.models import (
     CreateRoom,
     Error,
     ErrorAnswer,
@@ -47,15 +48,14 @@ from service.models import (
     RoomSummary,
     SeatCreated,
 )
-from service.public import PAGE_MAX, PAGE_SIZE
-from service.quoting import tidy
-from service.roomcode import ROOM_CODE_PATTERN
-from service.telemetry import count, logger, metrics, tracer
+from service.protocol.quoting import tidy
+from service.protocol.roomcode import ROOM_CODE_PATTERN
+from service.room.public import PAGE_MAX, PAGE_SIZE
 
 UNSUPPORTED = ServiceError(
     "unsupported_media_type", "request bodies are JSON (Content-Type: application/json)", 415
 )
-# A refusal a body model raises itself (`PydanticCustomError` types in service/models.py) keeps its code.
+# A refusal a body model raises itself (`PydanticCustomError` types in service/protocol/models.py) keeps its code.
 MODEL_CODES = frozenset({"bad_name", "bad_request"})
 # What a value not matching a path parameter's pattern is told (the parameter's own words).
 PATH_REFUSALS = {"roomCode": "a room code is 4 to 8 letters and digits"}
@@ -135,7 +135,7 @@ def get_room(roomCode: RoomCode) -> RoomSummary:
 
 
 def source_ip() -> str | None:
-    """The client's address as API Gateway saw it (a budget's key: service/limits.py)."""
+    """The client's address as API Gateway saw it (a budget's key: service/features/limits.py)."""
     return app.current_event.request_context.identity.source_ip or None
 
 

@@ -6,11 +6,11 @@ from aws_lambda_powertools.utilities.parser import parse
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from handlers.wiring import room_service
-from service.telemetry import logger, metrics, tracer
+from service.infra.telemetry import logger, metrics, tracer
 
 
 class TimerEvent(BaseModel):
-    """A phase timeout (the Scheduler target `Input` `service.timers` writes): the room, the
+    """A phase timeout (the Scheduler target `Input` `service.infra.timers` writes): the room, the
     phase seq it ends, and the second it was scheduled for. Strict: `"3"` is not a phase."""
 
     model_config = ConfigDict(strict=True, frozen=True)

@@ -1,5 +1,5 @@
 """WebSocket `$connect`: room code + token -> player, no token -> spectator, display key -> a
-screen (service/displays.py); else refused."""
+screen (service/room/displays.py); else refused."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from aws_lambda_powertools.utilities.parser import event_parser
 
 from handlers.wiring import room_service
 from handlers.ws_events import ConnectEvent
-from service import patches
-from service.errors import ServiceError
-from service.roomcode import room_code_shaped
-from service.telemetry import logger, metrics, tracer
+from service.infra.errors import ServiceError
+from service.infra.telemetry import logger, metrics, tracer
+from service.protocol import patches
+from service.protocol.roomcode import room_code_shaped
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)

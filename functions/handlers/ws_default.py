@@ -5,10 +5,10 @@ from __future__ import annotations
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.parser import event_parser
 
-import service.frames  # noqa: F401 - every frame is validated by it: load it at init
+import service.protocol.frames  # noqa: F401 - every frame is validated by it: load it at init
 from handlers.wiring import room_service
 from handlers.ws_events import MessageEvent, frame
-from service.telemetry import logger, metrics, tracer
+from service.infra.telemetry import logger, metrics, tracer
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)

@@ -10,8 +10,8 @@ from aws_lambda_powertools.utilities.parser import event_parser
 
 from handlers.wiring import room_service
 from handlers.ws_events import MessageEvent, frame
-from service import reports
-from service.telemetry import logger, metrics, tracer
+from service.features import reports
+from service.infra.telemetry import logger, metrics, tracer
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)

@@ -1,1 +1,2 @@
-"""Service layer shared by every Lambda handler: storage, rooms, views, fan-out, timers, auth, clock."""
+"""Service layer shared by every Lambda handler, in four layers, each importing only those below:
+room/ (RoomService, the pipeline, the commands), features/, protocol/ (the wire), infra/."""

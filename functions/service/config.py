@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import boto3
 from botocore.config import Config
 
-from .fanout import ApiGateway, Gateway
-from .rooms import RoomService
-from .storage import Store
-from .timers import Timers
+from .infra.fanout import ApiGateway, Gateway
+from .infra.storage import Store
+from .infra.timers import Timers
+from .room.rooms import RoomService
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Scripted games for the room's screen (web/js/display/): the engine plays them with chosen
 roles, and `states()` gives the spectator's view at each moment the screen must draw (a display
 connection's view is the spectator's: tests/functions/test_display.py), with the room block
-the room layer adds (functions/service/views.py `room_block`)."""
+the room layer adds (functions/service/protocol/views.py `room_block`)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ class Game(Scripted):
         v["room"].update(
             {"narrator": narrator, "lang": lang, "status": "ended" if self.kind == "ended" else "running"}
         )
-        # the deal's commitment as the room layer's game has it (functions/service/fairness.py)
+        # the deal's commitment as the room layer's game has it (functions/service/features/fairness.py)
         v["fairness"] = fairness.gate({"fairness": fairness.record(5, SALT), "phase": self.s["phase"]})
         return v
 

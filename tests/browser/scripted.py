@@ -34,7 +34,7 @@ ROOM = "MAFIA"
 
 class Scripted:
     """An engine game with chosen roles, played by the test; `view(pid)` is what that seat's
-    page receives (names, presence and the room block merged as functions/service/views.py does).
+    page receives (names, presence and the room block merged as functions/service/protocol/views.py does).
 
     `names`: seat names in seat order (NAMES by default); `bots`: the seats that are bots
     (named "Bot N" by the server, in the viewer's language by the client)."""
@@ -127,11 +127,11 @@ def lobby_view(
     options: dict | None = None,
     lang: str = "en",
 ) -> dict:
-    """The lobby as the service builds it (functions/service/viewframes.py `view_of`: the
+    """The lobby as the service builds it (functions/service/room/viewframes.py `view_of`: the
     engine's lobby view, the room block with its setup error and idle options, each seat's
     facts): `names` are people (p1 the host), then `bots` bots named as the server names them;
     everyone but the host is ready."""
-    from service import operations, viewframes  # the functions' code, on the tests' path
+    from service.room import operations, viewframes  # the functions' code, on the tests' path
 
     room = {
         "code": ROOM,

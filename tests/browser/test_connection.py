@@ -8,7 +8,7 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from service.connections import CONNECT_GRACE_SECONDS
+from service.room.connections import CONNECT_GRACE_SECONDS
 
 from .ui import Player, has_class
 
@@ -120,7 +120,7 @@ def test_views_arrive_as_patches_and_the_screen_follows_them(browser, stack, con
     host.page.on("websocket", on_socket)
     host.create()
     # a socket gets patches once it was there, past the connect grace (game time:
-    # service/connections.py CONNECT_GRACE_SECONDS), when its previous view went out
+    # service/room/connections.py CONNECT_GRACE_SECONDS), when its previous view went out
     stack.step(advance=CONNECT_GRACE_SECONDS + 0.5)
     guest = Player(browser, stack.url, "Bob", errors=console_errors)
     guest.join(host.page.locator("#share-link").input_value())

@@ -1,5 +1,5 @@
 """Phones in the same room (web/js/game/inroom.js; docs/rules.md, "A screen for the room"): with a screen connected
-(`room.screens`, functions/service/displays.py `count`), the game screen offers "In the room";
+(`room.screens`, functions/service/room/displays.py `count`), the game screen offers "In the room";
 in that mode the phone keeps the role, the task and the vote, and the seat grid and the chat
 fold away (one tap brings each back). Drawn from scripted states at 390x844 in ko/ru/en."""
 

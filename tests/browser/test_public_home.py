@@ -122,7 +122,7 @@ def test_two_strangers_press_play_now_land_together_and_it_starts_by_itself(
     so each answers what its page asks (a ballot, city's night confirmation, original's turn)."""
     preset, names = STRANGERS[lang]
     if listed(stack, lang, preset):  # an earlier test's public lobby nobody is connected to
-        stack.step(advance=91)  # leaves the list after its grace (functions/service/public.py)
+        stack.step(advance=91)  # leaves the list after its grace (functions/service/room/public.py)
     assert listed(stack, lang, preset) == []
     started = time.monotonic()
     players = [

@@ -209,7 +209,7 @@ DRAW = """async ([view]) => {
 
 def host_view_with_a_request(name: str) -> dict:
     """The host's (p1's) view of a running city game in which seat 4 is open and `name` asks
-    for it: the engine's view with the room layer's facts, as functions/service/views.py makes it."""
+    for it: the engine's view with the room layer's facts, as functions/service/protocol/views.py makes it."""
     ids = [f"p{i}" for i in range(1, 7)]
     state = me.new_game(ids, {"preset": "city", "substitutes": True}, seed=5, now=0.0)
     v = me.view(state, "p1")

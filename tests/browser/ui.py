@@ -249,7 +249,7 @@ class Link:
     (they wait for the next Scheduler delivery, over a minute later, which then plays several
     phases in one request: too fast for any check). A `nudge` without a phase ends the phase
     if its deadline has passed, else plays the bots' moves due by now; either way the sender
-    gets exactly one view frame (functions/service/operations.py, `nudge`)."""
+    gets exactly one view frame (functions/service/room/operations.py, `nudge`)."""
 
     def __init__(self, page) -> None:
         self.page = page

@@ -25,7 +25,9 @@ import registry  # noqa: E402
 from fnkit import Api, Clock, FakeGateway  # noqa: E402
 
 from harness import wiring  # noqa: E402
-from service import clock, config, fairness  # noqa: E402
+from service import config  # noqa: E402
+from service.features import fairness  # noqa: E402
+from service.infra import clock  # noqa: E402
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 from mafia_engine.presets import BUILT_IN, PRESETS
-from service import views
+from service.protocol import views
 
 TESTS = Path(__file__).resolve().parents[1]
 

@@ -11,7 +11,7 @@ import mafia_engine as me
 from mafia_engine import actions
 from mafia_engine.presets import PRESETS
 from mafia_engine.tasks import TASKS
-from service import frames
+from service.protocol import frames
 
 
 def _defaults(preset: str) -> dict:
@@ -97,7 +97,7 @@ def test_a_room_of_bots_plays_to_the_end_at_both_ends_of_the_range(api, preset) 
 
 def test_every_action_the_preset_declares_itself_is_a_client_frame(preset) -> None:
     """A preset's own actions (``Preset.action_models``) reach the wire: the socket's frame
-    union is built from the registered presets (functions/service/frames.py ``FrameSet``), so
+    union is built from the registered presets (functions/service/protocol/frames.py ``FrameSet``), so
     none of them is refused as an unknown action before its room's engine sees it."""
     own = {actions.type_of(m) for m in PRESETS[preset].action_models}
     taken = {f.tag() for f in frames.ENGINE_FRAMES} | frames.ROOM_ACTIONS

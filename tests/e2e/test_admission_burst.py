@@ -11,7 +11,7 @@ import asyncio
 import aiohttp
 
 from local.client import Api, fill_room
-from service.connections import MAX_SPECTATORS
+from service.room.connections import MAX_SPECTATORS
 
 from .stackproc import run
 

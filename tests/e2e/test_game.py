@@ -16,7 +16,7 @@ import aiohttp
 import pytest
 
 from local.client import Api, Bot, Player, fill_room, start_game
-from service.rooms import CONNECT_GRACE_SECONDS
+from service.room.rooms import CONNECT_GRACE_SECONDS
 
 from .stackproc import drive, run
 

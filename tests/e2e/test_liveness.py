@@ -17,8 +17,8 @@ import aiohttp
 import pytest
 
 from local.client import Api, Player, fill_room, start_game
-from service.operations import HOST_AWAY_SECONDS
-from service.rooms import CONNECT_GRACE_SECONDS
+from service.room.operations import HOST_AWAY_SECONDS
+from service.room.rooms import CONNECT_GRACE_SECONDS
 
 from .stackproc import SEED, run, start_stack
 

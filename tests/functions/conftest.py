@@ -16,7 +16,9 @@ from fnkit import Api, Clock, FakeGateway  # noqa: E402
 
 from harness import wiring  # noqa: E402
 from harness.emulator import with_fixes  # noqa: E402
-from service import clock, config, fairness  # noqa: E402
+from service import config  # noqa: E402
+from service.features import fairness  # noqa: E402
+from service.infra import clock  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ from harness.clock import Clock
 from harness.gateways import FakeGateway
 from local import events
 from local.lambda_runtime import LambdaContext
-from service import storage
+from service.infra import storage
 
 CTX = LambdaContext(function_name="mafia-test", memory_limit_in_mb=512)
 __all__ = ["CTX", "Api", "Clock", "FakeGateway", "rest_event", "ws_event"]
@@ -48,7 +48,7 @@ class Api:
         self.clock = clock
         self.tokens: dict[str, str] = {}
         self.code: str | None = None
-        self.patches = False  # connections ask for patches (`?patches=1`, service/patches.py)
+        self.patches = False  # connections ask for patches (`?patches=1`, service/protocol/patches.py)
 
     # REST
     def rest(self, method: str, path: str, body: Any = None, headers: dict | None = None) -> tuple[int, dict]:

@@ -3,7 +3,7 @@
 A spectator's connect used to write no room item (only a ConditionCheck of its version), so
 concurrent ones all passed on one version, each counting a snapshot without the others: 21-23
 got in past a cap of 20. Now each admitted spectator claims a slot item of its own
-(`SPEC#nn`, a conditional Put: functions/service/connections.py `admit`, storage.py), and a
+(`SPEC#nn`, a conditional Put: functions/service/room/connections.py `admit`, storage.py), and a
 seat socket is a conditional write of the room item, so a burst admits exactly the cap.
 
 moto answers each DynamoDB request on the caller's thread with no lock, so two conditional
@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from moto.dynamodb.responses import DynamoHandler
 
-from service import connections
+from service.room import connections
 
 BURST = 60
 

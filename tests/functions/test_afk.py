@@ -1,4 +1,4 @@
-"""Idle seats (docs/rules.md, "Idle seats"; functions/service/afk.py): a seat that misses
+"""Idle seats (docs/rules.md, "Idle seats"; functions/service/room/afk.py): a seat that misses
 `afkLimit` required actions in a row is warned in its own view one miss before, then handed to
 a bot or opened to a substitute; never eliminated for it. Every preset, through the real
 handlers on moto, the clock stepped to each deadline and the phase timer fired."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import mafia_engine as me
-from service import afk, substitutes
+from service.room import afk, substitutes
 
 SIZES = {"classic": 7, "city": 6, "original": 8}
 IDLE = "p2"  # the seat that never does what its phase asks (not the host)

@@ -1,4 +1,4 @@
-"""Anonymous games (host option `anonymous`, functions/service/aliases.py; docs/rules.md,
+"""Anonymous games (host option `anonymous`, functions/service/features/aliases.py; docs/rules.md,
 "Anonymous games"): from the start to the end nobody's real name, nor the join order it could
 be read from, leaves the server on any path; at the end names and aliases go out together.
 
@@ -19,7 +19,7 @@ from fnkit import CTX, ws_event
 
 from handlers import ws_report
 from mafia_engine.testing import legal_actions
-from service import aliases, fairness
+from service.features import aliases, fairness
 
 HUMANS = ("Annabelle", "Borislav", "Chiaroscuro", "Dmitrievna")
 BOTS = ("Zorrito", "Quixotica", "Ulyssander")
@@ -386,13 +386,13 @@ def test_every_public_field_of_an_anonymous_game_goes_through_the_one_gate(api):
     snap = api.snapshot()
     room = snap.room
     # what the builders make before the gate: every key must have a rule
-    from service import views
+    from service.protocol import views
 
     connected = {p for p in snap.conns.values() if p}
     for p in room["players"]:
         raw = {"id": p["id"], **views.player_facts(room, connected)[p["id"]]}
         assert set(raw) - {"id"} <= set(aliases.FIELDS["player"]), raw
-    from service import substitutes
+    from service.room import substitutes
 
     more = substitutes.room_facts(room, snap.state, room["host"])
     raw_block = views.room_block(room, None, "night", more=more)

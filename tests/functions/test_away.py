@@ -1,5 +1,5 @@
 """ "While you were away" in the room layer (docs/rules.md, "While you were away";
-functions/service/away.py): the marker a seat's last socket leaves, what its return writes
+functions/service/features/away.py): the marker a seat's last socket leaves, what its return writes
 into the seat's own view, and that no one else's view learns anything of it."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 
-from service import away, fairness
+from service.features import away, fairness
 
 
 def kind(api) -> str:

@@ -13,9 +13,9 @@ import json
 
 import pytest
 
-from service import chat_archive
-from service.chat_archive import ARCHIVE_BATCH
-from service.storage import WritePlan
+from service.infra.storage import WritePlan
+from service.room import chat_archive
+from service.room.chat_archive import ARCHIVE_BATCH
 
 
 def msg(channel: str, n: int, text: str | None = None) -> dict:
@@ -226,7 +226,7 @@ def test_chat_log_writes_nothing_and_checks_its_frame(long_game):
 def test_chat_log_never_serves_an_earlier_room_with_the_same_code(long_game):
     """Room codes are reused once a room expires, and TTL deletes the old room's items days
     later: its CHAT# items, numbered past this game's, must not reach this game's log."""
-    from service.storage import CHAT_PREFIX, encode, room_pk
+    from service.infra.storage import CHAT_PREFIX, encode, room_pk
 
     api, _mafia, _town = long_game
     seq = api.snapshot().room["archive"]["seq"]

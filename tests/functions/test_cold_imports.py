@@ -27,7 +27,7 @@ EVERY_PATH_SKIPS = {
 REST_ONLY = {
     "aws_lambda_powertools.event_handler": "Powertools' resolvers (its package imports all of them)",
     "handlers.rest": "the REST handler",
-    "service.models": "the REST bodies and answers",
+    "service.protocol.models": "the REST bodies and answers",
 }
 PARSER_MODELS = "aws_lambda_powertools.utilities.parser.models."
 WEBSOCKET_MODELS = PARSER_MODELS + "apigw_websocket"
@@ -87,7 +87,7 @@ def test_tracing_on_uses_the_x_ray_provider():
     """With tracing on (in Lambda, POWERTOOLS_TRACE_DISABLED unset) the Tracer's provider is
     the X-Ray SDK's recorder, as Powertools sets it up."""
     code = (
-        "from service.telemetry import tracer; import json; "
+        "from service.infra.telemetry import tracer; import json; "
         "print(json.dumps([type(tracer).__name__, tracer.disabled, type(tracer.provider).__module__]))"
     )
     name, disabled, provider = run(code, _env(LAMBDA_TASK_ROOT="/var/task"))

@@ -163,7 +163,7 @@ def test_a_well_shaped_room_code_in_lower_case_still_connects(api):
 
 
 def test_a_refused_connect_logs_its_reason_but_not_the_room_or_the_token(api):
-    from service.telemetry import logger
+    from service.infra.telemetry import logger
 
     api.lobby(2, connect=False)
     out, handler, level = io.StringIO(), logger.registered_handler, logger.log_level

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from service import storage
-from service.rooms import CONNECT_GRACE_SECONDS
+from service.infra import storage
+from service.room.rooms import CONNECT_GRACE_SECONDS
 
 
 @pytest.fixture

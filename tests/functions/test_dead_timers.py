@@ -13,7 +13,7 @@ from fnkit import CTX
 
 from handlers import timer
 from ops import timers as ops_timers
-from service import timers
+from service.infra import timers
 
 DLQ_NAME = "mafia-test-timer-dlq"
 pytestmark = pytest.mark.fresh_aws  # the queue by its name: empty for each test

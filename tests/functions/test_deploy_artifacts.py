@@ -226,7 +226,7 @@ def test_each_function_policy_allows_exactly_what_its_handler_calls(api):
 def test_the_spectator_cap_is_a_deploy_parameter_passed_to_the_connect_function():
     """`MaxSpectators` (Number, default 20, at least 0) reaches `$connect` as MAFIA_MAX_SPECTATORS,
     and the offline stack values the variable from the same template (docs/operations.md)."""
-    from service import connections
+    from service.room import connections
 
     tpl = template.load()
     param = tpl["Parameters"]["MaxSpectators"]
@@ -239,7 +239,7 @@ def test_the_spectator_cap_is_a_deploy_parameter_passed_to_the_connect_function(
 
 
 def test_the_spectator_cap_is_read_from_the_environment():
-    code = "from service import connections; print(connections.MAX_SPECTATORS)"
+    code = "from service.room import connections; print(connections.MAX_SPECTATORS)"
     env = {**os.environ, "MAFIA_MAX_SPECTATORS": "7", "PYTHONPATH": os.pathsep.join(ROOT_PATHS)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "7"

@@ -1,4 +1,4 @@
-"""A screen for the room (service/displays.py): a display is a spectator by rights (its view
+"""A screen for the room (service/room/displays.py): a display is a spectator by rights (its view
 is the spectator's, byte for byte, over a whole played game), it is admitted by the room's
 display key alone, has a small cap of its own apart from the spectators' places, the host
 revokes it, and the key reaches the host's connection only: no view, no other frame."""
@@ -11,7 +11,7 @@ from fnkit import CTX, ws_event
 from test_game import play
 
 from handlers import ws_connect
-from service import connections, displays
+from service.room import connections, displays
 
 
 def show(api, frame_id="d", **extra) -> dict:

@@ -103,7 +103,7 @@ def test_tracing_is_off_by_the_powertools_rule_and_then_needs_no_xray_sdk():
     the X-Ray SDK's recorder is never imported (tests/functions/test_cold_imports.py)."""
     from aws_lambda_powertools.tracing import Tracer
 
-    from service import telemetry
+    from service.infra import telemetry
 
     lam = {"LAMBDA_TASK_ROOT": "/var/task"}
     assert telemetry.tracing_enabled(lam)
@@ -123,8 +123,9 @@ def test_tracing_is_off_by_the_powertools_rule_and_then_needs_no_xray_sdk():
 
 
 def test_every_room_operation_has_a_frame_model_and_a_change_function():
-    from service import frames, operations
+    from service.protocol import frames
+    from service.room import operations
 
     # `ping` and `chatLog` too: their commands call the connection layer and the chat archive;
-    # a voice `signal` is relayed beside the pipeline, with no change (service/voice.py)
+    # a voice `signal` is relayed beside the pipeline, with no change (service/features/voice.py)
     assert set(operations.OPERATIONS) == frames.ROOM_ACTIONS - {"signal"}

@@ -1,6 +1,6 @@
 """A provably fair deal through the handlers (docs/rules.md, "A provably fair deal").
 
-The room layer draws a salt at `start` (`service/fairness.py`) and the engine commits the deal
+The room layer draws a salt at `start` (`service/features/fairness.py`) and the engine commits the deal
 with it: every view frame of every player and spectator carries the commitment from the start;
 the seed and the salt leave the server by no path (view, chat, error, report answer, REST)
 before the end, and every ended view reveals both; the same deal under another seed and salt
@@ -22,7 +22,8 @@ import mafia_engine as me
 from handlers import ws_report
 from harness.gateways import FakeGateway
 from mafia_engine import rng
-from service import fairness, storage
+from service.features import fairness
+from service.infra import storage
 
 # a game's secret as rooms draw it (fairness.new_secret): 256 bits as 64 hex digits
 SEED = "9d3c" + "1987654321abcdef" * 3 + "5eed0c0ffee0"

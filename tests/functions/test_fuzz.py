@@ -23,7 +23,8 @@ from fnkit import CTX, FakeGateway
 from handlers import ws_default
 from local import events
 from mafia_engine.testing import legal_actions
-from service import names, storage
+from service.infra import storage
+from service.protocol import names
 from tests.hostile_frames import FAREWELLS, HostileFrames, Room, Tally, check_reply, room_problems
 
 FRAMES = int(os.environ.get("FUZZ_FRAMES", "10000"))

@@ -15,7 +15,7 @@ from fnkit import CTX
 
 from handlers import rest
 from local import events
-from service import quoting, views
+from service.protocol import quoting, views
 from tests.hostile_frames import strict_loads
 
 

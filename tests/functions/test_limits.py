@@ -13,7 +13,7 @@ from fnkit import CTX, ws_event
 
 from handlers import rest, ws_connect
 from local import events
-from service import leavers, limits
+from service.features import leavers, limits
 
 DEVICE = "device-key-of-a-phone-0001"
 OTHER = "device-key-of-a-phone-0002"

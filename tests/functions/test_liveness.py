@@ -15,9 +15,9 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from service import connections
-from service.fanout import HEARTBEAT_SECONDS, SILENT_SECONDS, ApiGateway
-from service.operations import HOST_AWAY_SECONDS
+from service.infra.fanout import HEARTBEAT_SECONDS, SILENT_SECONDS, ApiGateway
+from service.room import connections
+from service.room.operations import HOST_AWAY_SECONDS
 
 
 def players(api) -> dict[str, bool]:

@@ -1,6 +1,6 @@
 """Names that cannot impersonate a seat: the Unicode TR39 confusable skeleton, case-folded both
 ways round, with invisible and default-ignorable characters removed before a name is compared
-and before it is shown (docs/protocol.md, "Names"; functions/service/names.py)."""
+and before it is shown (docs/protocol.md, "Names"; functions/service/protocol/names.py)."""
 
 from __future__ import annotations
 

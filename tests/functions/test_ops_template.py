@@ -70,7 +70,7 @@ def test_every_function_has_an_errors_and_a_throttles_alarm(metric):
 
 def test_the_internal_errors_alarm_watches_the_metric_the_code_counts():
     """Namespace and `service` dimension as Powertools Metrics publishes them
-    (functions/service/telemetry.py: POWERTOOLS_METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME)."""
+    (functions/service/infra/telemetry.py: POWERTOOLS_METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME)."""
     (alarm,) = alarms_on(GLOBAL_ENV["POWERTOOLS_METRICS_NAMESPACE"], "InternalErrors")
     assert dims(alarm) == {"service": GLOBAL_ENV["POWERTOOLS_SERVICE_NAME"]}
     assert alarm["Threshold"] == 1

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from service import names
-from service.operations import BOT_WORD
+from service.protocol import names
+from service.room.operations import BOT_WORD
 
 BOT_NAMES = {"en": "Bot", "ko": "봇", "ru": "Бот"}
 
@@ -43,7 +43,7 @@ def test_bots_are_named_in_the_rooms_language(api, lang):
 def test_every_room_language_has_a_bot_word():
     from typing import get_args
 
-    from service.models import Lang
+    from service.protocol.models import Lang
 
     assert set(get_args(Lang)) == set(BOT_WORD)
 

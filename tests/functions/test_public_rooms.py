@@ -12,7 +12,7 @@ from fnkit import CTX
 
 from handlers import rest
 from local import events
-from service import public
+from service.room import public
 
 pytestmark = pytest.mark.fresh_aws  # an empty table: the list holds this test's rooms only
 

@@ -11,7 +11,7 @@ from fnkit import CTX, ws_event
 
 from handlers import ws_report
 from mafia_engine.testing import legal_actions
-from service import reports
+from service.features import reports
 
 DAY = 24 * 3600
 

@@ -200,7 +200,7 @@ def test_an_answer_off_its_model_is_a_500(stub):
 
 
 def test_a_bug_in_a_route_is_a_500_without_details(stub):
-    from service.telemetry import metrics
+    from service.infra.telemetry import metrics
 
     stub.error = KeyError("secret-internal-detail")
     metrics.clear_metrics()

@@ -22,7 +22,7 @@ from fnkit import CTX, ws_event
 from handlers import ws_report
 from mafia_engine import bots, rng, verify
 from mafia_engine.testing import legal_actions
-from service import aliases, reports
+from service.features import aliases, reports
 
 HUMANS = ("Ann", "Bob", "Cyd")
 

@@ -12,8 +12,10 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 import mafia_engine as me
-from service import chat_archive, connections, frames, operations, schemas, views
-from service.errors import ServiceError
+from service import schemas
+from service.infra.errors import ServiceError
+from service.protocol import frames, views
+from service.room import chat_archive, connections, operations
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "schemas"
 
@@ -40,7 +42,7 @@ def test_one_registry_every_list_of_frames_comes_from_the_models():
     assert set(me.ACTION_TYPES) - frames.ROOM_ACTIONS <= {f.tag() for f in frames.ENGINE_FRAMES}
     assert {"godfatherCheck", "lawyerPeek", "madmanKill", "ninjaCheck", "yakuzaTarget"} <= set(mapping)
     # one registry: every room frame (ping and chatLog too) has its command there, and nothing
-    # else; a voice signal is relayed without a write, beside the pipeline (service/voice.py)
+    # else; a voice signal is relayed without a write, beside the pipeline (service/features/voice.py)
     relayed = {f.tag() for f in frames.ROOM_FRAMES if f.route == "signal"}
     assert relayed == {"signal"}
     assert set(operations.OPERATIONS) == frames.ROOM_ACTIONS - relayed

@@ -1,4 +1,4 @@
-"""One person, one seat (docs/rules.md, "Substitutes"; functions/service/substitutes.py): a
+"""One person, one seat (docs/rules.md, "Substitutes"; functions/service/room/substitutes.py): a
 connection or device that holds a seat, or held one in this game, takes no other; a seat a
 substitute gave back is not offered again; the host approves each substitute with one tap
 unless the room's option `substituteApproval` is off. Every refusal leaves the stored room as
@@ -10,7 +10,7 @@ import pytest
 from fnkit import CTX, ws_event
 
 from handlers import ws_connect
-from service import substitutes
+from service.room import substitutes
 
 SEATED = "device-of-a-seated-player-0001"
 NEWCOMER = "device-of-a-newcomer-00000001"

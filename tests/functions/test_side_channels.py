@@ -9,7 +9,7 @@ not know swapped (the night's actions are sent by whoever holds each role). The 
 pushed to a citizen and to a spectator must be identical, byte for byte.
 
 Every test runs twice: with full views, and with every connection asking for patches
-(service/patches.py): a patch is made from that viewer's own two views, and its bytes too may
+(service/protocol/patches.py): a patch is made from that viewer's own two views, and its bytes too may
 not depend on what the viewer may not know.
 """
 
@@ -19,7 +19,9 @@ import boto3
 import pytest
 
 from mafia_engine.testing import legal_actions
-from service import fairness, patches, storage
+from service.features import fairness
+from service.infra import storage
+from service.protocol import patches
 
 
 @pytest.fixture(params=[False, True], ids=["views", "patches"])

@@ -6,7 +6,7 @@ a new device is never refused (docs/operations.md, "Sockets per player")."""
 
 from __future__ import annotations
 
-from service import connections
+from service.room import connections
 
 
 def seat_sockets(api, pid: str) -> list[str]:

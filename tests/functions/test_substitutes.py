@@ -1,4 +1,4 @@
-"""Substitutes (docs/rules.md, "Substitutes"; functions/service/substitutes.py): a seat given up
+"""Substitutes (docs/rules.md, "Substitutes"; functions/service/room/substitutes.py): a seat given up
 mid-game is first offered to someone who holds no seat, who then holds it whole; nobody else
 learns more than "seat N has a new player"."""
 
@@ -11,7 +11,7 @@ from fnkit import CTX, ws_event
 
 import mafia_engine as me
 from handlers import ws_connect
-from service import substitutes
+from service.room import substitutes
 
 ENGINE_KEYS = ("you", "private", "chat", "channels", "votes", "events", "phase", "day", "roster", "result")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import boto3
 import pytest
 
-from service import timers
+from service.infra import timers
 
 
 def schedules():

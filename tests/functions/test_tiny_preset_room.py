@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mafia_engine.presets import PRESETS
-from service import views
+from service.protocol import views
 
 _SPEC = importlib.util.spec_from_file_location(
     "tinypreset_room", Path(__file__).resolve().parents[1] / "unit" / "tinypreset.py"

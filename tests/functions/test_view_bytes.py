@@ -11,7 +11,8 @@ import math
 import pytest
 from viewsamples import samples
 
-from service import clock, server_frames, views
+from service.infra import clock
+from service.protocol import server_frames, views
 
 SAMPLES = samples()
 

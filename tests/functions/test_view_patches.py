@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.gateways import patched
-from service import patches
-from service.connections import CONNECT_GRACE_SECONDS
+from service.protocol import patches
+from service.room.connections import CONNECT_GRACE_SECONDS
 
 
 @pytest.fixture

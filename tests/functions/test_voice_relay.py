@@ -1,4 +1,4 @@
-"""The voice relay (functions/service/voice.py; docs/rules.md, "Voice"; docs/protocol.md, "Voice
+"""The voice relay (functions/service/features/voice.py; docs/rules.md, "Voice"; docs/protocol.md, "Voice
 signaling"): a `signal` frame reaches the target seat's connections only while the voice
 policy lets the two seats exchange audio, nobody else ever gets it, a refusal changes nothing,
 and a relay costs one room read and the posts, no write."""
@@ -11,7 +11,9 @@ import re
 import pytest
 
 import mafia_engine as me
-from service import frames, storage, voice
+from service.features import voice
+from service.infra import storage
+from service.protocol import frames
 
 OFFER = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
 

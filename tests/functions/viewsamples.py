@@ -4,7 +4,7 @@ spectator's view of a game, built by the engine and `viewframes.view_of` (no AWS
 from __future__ import annotations
 
 import mafia_engine as me
-from service import viewframes
+from service.room import viewframes
 
 IDS = [f"p{i}" for i in range(1, 9)]
 

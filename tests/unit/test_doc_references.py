@@ -4,7 +4,7 @@ The prose is every Markdown file (docs/*.md, the READMEs), and the comments and 
 our Python and JavaScript (vendored code and the rulebooks, which are quoted sources, aside).
 What it names and this test checks:
 
-- a path (``functions/service/frames.py``, ``docs/rules.md``, ``web/js/``): a tracked file or
+- a path (``functions/service/protocol/frames.py``, ``docs/rules.md``, ``web/js/``): a tracked file or
   folder, from the repository's root, from the folder of the file that names it, or from one
   of the roots the prose abbreviates (``service/x.py`` for functions/service/x.py,
   ``mafia_engine/x.py``, ``js/x.js``, ``tests/x``);
@@ -196,9 +196,9 @@ def test_the_check_sees_a_stale_name(tmp_path) -> None:
     """The checks above fail on what they are for (the names this test found once)."""
     assert not path_exists("catalogue.py", "layers/engine/mafia_engine/roles.py")
     assert not path_exists("tests/functions/test_nothing_here.py", "docs/operations.md")
-    assert path_exists("functions/service/frames.py", "docs/protocol.md")
-    assert path_exists("service/frames.py", "docs/protocol.md")
+    assert path_exists("functions/service/protocol/frames.py", "docs/protocol.md")
+    assert path_exists("service/protocol/frames.py", "docs/protocol.md")
     assert path_exists("../dom.js", "web/js/game/chat.js")
-    assert "build" not in defined("functions/service/views.py")
-    assert "game_view" in defined("functions/service/views.py")
-    assert "FRAMES" in defined("functions/service/frames.py")  # a module __getattr__'s name
+    assert "build" not in defined("functions/service/protocol/views.py")
+    assert "game_view" in defined("functions/service/protocol/views.py")
+    assert "FRAMES" in defined("functions/service/protocol/frames.py")  # a module __getattr__'s name

@@ -1,6 +1,6 @@
 """What the engine imports (a Lambda cold start imports it: docs/operations.md "Cold starts"), how
 the pydantic action models refuse malformed actions, and how messages quote client input (never
-unbounded: functions/service/quoting.py)."""
+unbounded: functions/service/protocol/quoting.py)."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ def test_defaults_are_the_seed_defaults() -> None:
 
 @pytest.mark.parametrize("preset,n", [("classic", 6), ("city", 7), ("original", 9)])
 def test_anonymous_is_an_option_of_every_preset_off_by_default_that_changes_no_rule(preset, n) -> None:
-    """The engine only accepts `anonymous`; the room layer does the rest (functions/service/aliases.py)."""
+    """The engine only accepts `anonymous`; the room layer does the rest (functions/service/features/aliases.py)."""
     assert me.presets()[preset]["defaults"]["anonymous"] is False
     ids = [f"p{i}" for i in range(1, n + 1)]
     plain = me.new_game(players=ids, options={"preset": preset}, seed=11, now=0.0)

@@ -149,6 +149,6 @@ def test_the_check_finds_a_cycle_through_an_import_inside_a_function(tmp_path):
 
 def test_the_check_sees_the_modules_of_every_listed_package():
     edges = graph([ROOT / p for p in PACKAGES])
-    assert {"service.pipeline", "service.rooms", "handlers.ws_default", "local.gateway"} <= set(edges)
-    assert "service.change" in edges["service.pipeline"]  # a relative `from .x import y`
-    assert "service.frames" in edges["service.rooms"]  # `from . import frames`
+    assert {"service.room.pipeline", "service.room.rooms", "handlers.ws_default", "local.gateway"} <= set(edges)
+    assert "service.room.change" in edges["service.room.pipeline"]  # a relative `from .x import y`
+    assert "service.protocol.frames" in edges["service.room.rooms"]  # `from ..protocol import frames`

@@ -4,7 +4,7 @@
 // The rest of the client only ever sees full view frames.
 import { applyPatch } from "../vendor/fast-json-patch/core.mjs";
 
-export const PATCH_QUERY = "patches"; // the connect URL's query key (service/patches.py)
+export const PATCH_QUERY = "patches"; // the connect URL's query key (service/protocol/patches.py)
 
 /**
  * The view a frame gives a client that holds `held` ({version, view} exactly as received,
@@ -16,7 +16,7 @@ export function nextView(held, frame) {
   if (frame.type === "view") return { version: frame.version, view: frame.view };
   if (!held || frame.version !== held.version + 1 || !Array.isArray(frame.ops)) return null;
   const base = structuredClone(held.view);
-  delete base.serverNow; // patches are made between views without the clock (service/patches.py)
+  delete base.serverNow; // patches are made between views without the clock (service/protocol/patches.py)
   delete base.clockRate;
   let view;
   try {

@@ -8,7 +8,7 @@ actions plus the ones its ``Preset.actions`` names (from ``LIBRARY`` or its own
 needs. Anything malformed is refused with code ``bad_action`` and a message naming the field
 and the problem (quoting at most a short prefix of the input: ``errors.quoted``).
 
-What the room layer decoded already (``functions/service/frames.py`` builds these models from
+What the room layer decoded already (``functions/service/protocol/frames.py`` builds these models from
 the client's frame) is taken as it is: ``parse`` validates a plain dict, never a model twice.
 """
 
@@ -48,7 +48,7 @@ class Action(BaseModel):
     """The base of every action: subclass with ``type: Literal["<type>"]`` (a preset's own too).
 
     ``sender`` says who may send it over the socket (the room layer reads it, see
-    ``functions/service/operations.py``): ``player`` (any seated player), ``host`` (the host
+    ``functions/service/room/operations.py``): ``player`` (any seated player), ``host`` (the host
     only), ``server`` (never a client: the server's own timer and presence) or ``room``
     (applied by the room layer on a room operation's behalf, ``hint`` says which)."""
 

@@ -1,7 +1,7 @@
 """Random numbers for a game, all derived from its one secret (docs/rules.md, "Randomness").
 
 A room draws one secret per game: 256 bits from the operating system's CSPRNG, as 64 hex
-digits (``functions/service/fairness.py``, ``new_secret``). Nothing random is drawn from the
+digits (``functions/service/features/fairness.py``, ``new_secret``). Nothing random is drawn from the
 secret itself: each purpose has its own key, ``derive(secret, label)`` =
 HMAC-SHA-256(key = the secret's JSON text, message = the label), with the labels of
 ``LABELS``:
@@ -116,7 +116,7 @@ def sample(state: dict[str, Any], population: int, k: int) -> tuple[dict[str, An
 def alias_draw(seed: int | str, seats: int, adjectives: int, animals: int) -> dict[str, list[int]]:
     """An anonymous game's draw, from the ``aliases`` key only: ``order`` (new seat i holds the
     lobby's seat ``order[i]``, 0-based), and per new seat an adjective and an animal index,
-    no word twice (``functions/service/aliases.py`` holds the words)."""
+    no word twice (``functions/service/features/aliases.py`` holds the words)."""
     r = seed_state(seed, "aliases")
     r, order = shuffle(r, list(range(seats)))
     r, adj = sample(r, adjectives, seats)

@@ -10,7 +10,7 @@ SHA-256 of seed and salt is the commitment, deals again with the engine's own ``
 (the same code the server ran, so the replay cannot drift from the game), and prints every
 seat's role (none when the hash does not match). ``--anonymous`` replays an anonymous game's
 seat shuffle and aliases too (``rng.alias_draw``: each seat's place in the lobby's join order,
-1-based, and its alias as word indices into ``functions/service/aliases.py``'s tables), and
+1-based, and its alias as word indices into ``functions/service/features/aliases.py``'s tables), and
 every purpose's key is printed (``rng.derive``: the game's draws, the bots'; docs/rules.md,
 "Randomness"). Exit status: 0 when the hash matches, 1 when it does not, 2 for input it
 cannot replay.
@@ -28,7 +28,7 @@ from . import fairness, new_game, rng
 from .errors import InvalidAction
 
 # how many adjectives and animals an anonymous game's aliases are drawn from: the sizes of
-# ADJECTIVES and ANIMALS in functions/service/aliases.py (tests/functions/test_room_randomness.py
+# ADJECTIVES and ANIMALS in functions/service/features/aliases.py (tests/functions/test_room_randomness.py
 # checks they agree)
 ALIAS_WORDS = (24, 24)
 

@@ -1,5 +1,5 @@
 // The room's screen, drawn from one view: the display's view, which is the spectator's
-// (service/displays.py). Seats in a grid with large names, alive or out, who is speaking now
+// (service/room/displays.py). Seats in a grid with large names, alive or out, who is speaking now
 // (the original's turns, the accused in a defense), a large phase clock, the night as a calm
 // "eyes closed" screen that shows nothing but the clock, public vote tallies, the night's
 // news at dawn, the end with every role and the fair-deal check. Nothing here reads anything

@@ -1,4 +1,4 @@
-// Idle seats (docs/rules.md, "Idle seats"; functions/service/afk.py): a seat one missed
+// Idle seats (docs/rules.md, "Idle seats"; functions/service/room/afk.py): a seat one missed
 // required action short of the room's limit finds a warning at the top of its action panel.
 // Only its own view carries `you.afk = {misses, limit}`; nobody else learns of it.
 import { h } from "../dom.js";

@@ -1,6 +1,6 @@
 // Anonymous games (host option `anonymous`; docs/rules.md, "Anonymous games"). The server
 // deals the aliases and sends each seat's alias in every language (`players[].alias`,
-// functions/service/aliases.py); this module only picks the viewer's language, marks the
+// functions/service/features/aliases.py); this module only picks the viewer's language, marks the
 // viewer's own seat ("You · Brave Fox"), and at the end shows alias and real name together.
 // It rewrites `players[].name` once per view, so every screen that names a player (tiles,
 // votes, chat, timeline, review) shows the alias without knowing about anonymity.

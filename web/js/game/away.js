@@ -1,6 +1,6 @@
 // "While you were away" (docs/rules.md, "While you were away"): a seat back after missing at
 // least one phase finds a short digest at the top of its action panel: the public events and
-// its own results it missed, as its own view marks them (`you.away`, functions/service/away.py:
+// its own results it missed, as its own view marks them (`you.away`, functions/service/features/away.py:
 // the counts of view.events and private.results when its last socket went and when it came
 // back). Dismissed once per seat and absence, in this browser (localStorage), so a reload
 // does not bring it back.

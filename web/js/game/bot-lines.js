@@ -3,7 +3,7 @@
 // back against the phrasebook (bot-phrases.js, a generated copy), finds its intent, its variant
 // and the player it names, and says the same variant in the viewer's language with that
 // player's name as this phone shows it. A line that matches no phrase is shown as it came.
-// A bot's default name ("Bot 5", "봇 5", "Бот 5": functions/service/operations.py bot_name)
+// A bot's default name ("Bot 5", "봇 5", "Бот 5": functions/service/room/operations.py bot_name)
 // reads in the viewer's language too (`localBotNames`).
 import { getLang, t } from "../i18n.js";
 import { player, playerName } from "./format.js";

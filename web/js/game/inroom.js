@@ -1,5 +1,5 @@
 // "In the room": when a screen shows the table (`room.screens`, a public count of the room's
-// connected displays: functions/service/displays.py `count`), a phone may keep only what is
+// connected displays: functions/service/room/displays.py `count`), a phone may keep only what is
 // its own: the role, the task and the vote (the action panel, and the seat grid only while it
 // asks this player to choose). The grid and the chat with the news fold away, each one tap
 // from coming back. The choice is this device's (localStorage), not the room's.

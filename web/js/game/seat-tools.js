@@ -89,7 +89,7 @@ function confirmLeave(ctx, view) {
       "div",
       null,
       // with substitutes on, a living character stays in for a minute while its seat is offered
-      // (functions/service/substitutes.py should_vacate): say that, and what happens if nobody comes
+      // (functions/service/room/substitutes.py should_vacate): say that, and what happens if nobody comes
       offersSeat(view)
         ? [h("p", { id: "leave-what" }, t("leave.sub")), h("p", { id: "leave-expiry" }, t("leave.subExpiry"))]
         : h("p", { id: "leave-what" }, t(has(`leave.what.${preset}`) ? `leave.what.${preset}` : "leave.what")),

@@ -653,7 +653,7 @@ export default {
   "a11y.newResult": "Your finding: {text}",
   "net.offline": "No network connection. The game goes on where it was as soon as the network is back.",
   "net.back": "Back online.",
-  // voice: the relay's refusals (functions/service/voice.py)
+  // voice: the relay's refusals (functions/service/features/voice.py)
   "err.voice_not_permitted": "Your voices do not reach each other in this phase.",
   "err.voice_closed": "Voice opens when the game starts.",
   "err.voice_rate_limited": "Too many voice signals: wait a moment.",

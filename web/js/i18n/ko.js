@@ -656,7 +656,7 @@ export default {
   "a11y.newResult": "내 조사 결과: {text}",
   "net.offline": "인터넷 연결이 끊겼습니다. 연결이 돌아오면 하던 게임이 그대로 이어집니다.",
   "net.back": "다시 연결되었습니다.",
-  // voice: the relay's refusals (functions/service/voice.py)
+  // voice: the relay's refusals (functions/service/features/voice.py)
   "err.voice_not_permitted": "지금 단계에서는 서로 목소리가 닿지 않습니다.",
   "err.voice_closed": "음성은 게임이 시작되면 열립니다.",
   "err.voice_rate_limited": "음성 신호가 너무 많습니다. 잠시 기다려 주세요.",

@@ -653,7 +653,7 @@ export default {
   "a11y.newResult": "Ваш результат: {text}",
   "net.offline": "Нет подключения к сети. Игра продолжится с того же места, как только сеть вернётся.",
   "net.back": "Сеть снова есть.",
-  // voice: the relay's refusals (functions/service/voice.py)
+  // voice: the relay's refusals (functions/service/features/voice.py)
   "err.voice_not_permitted": "В этой фазе ваши голоса друг до друга не доходят.",
   "err.voice_closed": "Голосовая связь откроется, когда начнётся игра.",
   "err.voice_rate_limited": "Слишком много голосовых сигналов: подождите немного.",

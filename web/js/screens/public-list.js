@@ -8,7 +8,7 @@ import { secondsLeft } from "../clock.js";
 import { KEYS, tab } from "../storage.js";
 
 export const POLL_MS = 5000;
-// A room made public turns these on unless the host changes them (functions/service/setup.py
+// A room made public turns these on unless the host changes them (functions/service/room/setup.py
 // PUBLIC_DEFAULTS; docs/rules.md, "Public rooms"): the editors show what the server will do.
 export const PUBLIC_DEFAULTS = {
   anonymous: true,
@@ -18,7 +18,7 @@ export const PUBLIC_DEFAULTS = {
   afkLimit: 3,
   afkReplace: "substitute",
 };
-export const LOBBY_PHASE = -1; // a nudge for a public lobby's countdown (functions/service/public.py)
+export const LOBBY_PHASE = -1; // a nudge for a public lobby's countdown (functions/service/room/public.py)
 
 /** A public lobby's note and countdown (`room.autoStartAt`): `el`, and `tick()` that redraws
  * the seconds and nudges the server once the countdown is over (the game starts by itself). */

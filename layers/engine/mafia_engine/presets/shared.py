@@ -164,7 +164,7 @@ ROLE_REVEAL_SECONDS = OptionSpec(
 
 # --- substitutes (every preset; a host option, off by default) ---------------------------------
 # The engine never reads it: a vacated seat is offered to a newcomer by the room layer
-# (functions/service/substitutes.py), which swaps who holds the seat; the seat id, its role
+# (functions/service/room/substitutes.py), which swaps who holds the seat; the seat id, its role
 # and its results stay as they are here (docs/rules.md, "Substitutes").
 SUBSTITUTES = OptionSpec(
     "substitutes",
@@ -173,7 +173,7 @@ SUBSTITUTES = OptionSpec(
     help="a seat given up mid-game is first offered to a spectator or newcomer for 60 s",
 )
 # One person, one seat: with substitutes on, the host approves each newcomer with one tap
-# unless switched off (functions/service/substitutes.py; docs/rules.md, "Substitutes").
+# unless switched off (functions/service/room/substitutes.py; docs/rules.md, "Substitutes").
 SUBSTITUTE_APPROVAL = OptionSpec(
     "substituteApproval",
     "bool",
@@ -183,7 +183,7 @@ SUBSTITUTE_APPROVAL = OptionSpec(
 
 # Idle seats: a seat that misses this many required actions in a row is warned one miss
 # before, then handed on (0: never); the room layer counts, the engine never reads either
-# option (functions/service/afk.py; docs/rules.md, "Idle seats").
+# option (functions/service/room/afk.py; docs/rules.md, "Idle seats").
 AFK_LIMIT = OptionSpec(
     "afkLimit",
     "choice",
@@ -298,7 +298,7 @@ def finish_game(
 
 # Anonymous games: a host option of every preset that changes no rule of the engine. The room
 # layer shuffles the seats, gives them fresh ids and shows aliases until the end
-# (functions/service/aliases.py; docs/rules.md, "Anonymous games").
+# (functions/service/features/aliases.py; docs/rules.md, "Anonymous games").
 ANONYMOUS = OptionSpec(
     "anonymous",
     "bool",
@@ -310,7 +310,7 @@ ANONYMOUS = OptionSpec(
 # Public rooms: host options of every preset that change no rule of the engine. A public room is
 # listed on the home screen by language and preset while its lobby is open, strangers take its
 # seats with "Play now", and once ``autoStart`` people are seated it starts by itself after a
-# short countdown, bots filling seats if ``autoStartBots`` (functions/service/public.py;
+# short countdown, bots filling seats if ``autoStartBots`` (functions/service/room/public.py;
 # docs/rules.md, "Public rooms").
 PUBLIC = OptionSpec(
     "public",

@@ -1,6 +1,6 @@
 """The ``classic`` preset's own actions (the ones no other preset takes), named in
 ``Preset.action_models``: the engine's union for a classic game and the socket's frame union
-(functions/service/frames.py) take them from here.
+(functions/service/protocol/frames.py) take them from here.
 
 Sections of docs/rulebooks/000-classic.txt are cited as §n.
 """

@@ -1,6 +1,6 @@
 """The ``original`` preset's own actions (the ones no other preset takes), named in
 ``Preset.action_models``: the engine's union for an original game and the socket's frame
-union (functions/service/frames.py) take them from here."""
+union (functions/service/protocol/frames.py) take them from here."""
 
 from __future__ import annotations
 

@@ -1,0 +1,121 @@
+"""Abuse limits: a budget of room creations (and quick plays) per client and time window,
+kept in the room table with TTL (docs/operations.md, "Abuse limits" says why this and API
+Gateway's throttling, and not WAF).
+
+One item per (kind, client, window): `pk = LIMIT#<kind>#<client digest>`, `sk = W#<window
+start>`, `n` the requests counted, `expiresAt` the window's end plus a minute (TTL deletes it
+later; the next window is another item). One conditional update per budget, `ADD n 1` under the
+condition `attribute_not_exists(n) OR n < :max`, the device's and the address's in one
+`TransactWriteItems`: concurrent requests never overspend, and a refusal stores nothing (a failed
+condition cancels both). The clients are
+
+- the device: the random key the web client keeps (`mafia.deviceKey`, web/js/session.js), stored
+  only as its hash (`auth.hash_token`, as a seat keeps it);
+- the source IP (API Gateway's `requestContext.identity.sourceIp`), stored only as an HMAC keyed
+  by `MAFIA_LIMIT_KEY` (the stack's id on AWS: not public) and the window, so the same address
+  gives another digest in every window and no item names an address.
+
+A refused request answers `429 too_many_requests` with the seconds until its window ends
+(`retryAfter`, and the `Retry-After` header on REST).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import math
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from ..infra import auth, clock
+from ..infra.errors import ServiceError
+
+LIMIT_PREFIX = "LIMIT#"
+TTL_SLACK_SECONDS = 60
+
+
+@dataclass(frozen=True)
+class Budget:
+    """At most `per_device` requests per device and `per_ip` per source address, per window."""
+
+    kind: str
+    window: int  # seconds
+    per_device: int
+    per_ip: int
+
+
+# Room creation: a host makes a few rooms an evening; a school's NAT may hold a whole class.
+CREATE_ROOM = Budget("createRoom", window=600, per_device=10, per_ip=60)
+# Quick play (branch public's POST /quickplay): a tap per game, retries included.
+QUICK_PLAY = Budget("quickPlay", window=600, per_device=30, per_ip=200)
+
+
+class RateLimited(ServiceError):
+    """`429 too_many_requests`: too many requests of this kind from this client in this window."""
+
+    def __init__(self, code: str, message: str, retry_after: int) -> None:
+        super().__init__(code, message, 429)
+        self.retry_after = max(1, int(retry_after))
+
+    def as_dict(self) -> dict:
+        return {**super().as_dict(), "retryAfter": self.retry_after}
+
+
+def _key() -> bytes:
+    return os.environ.get("MAFIA_LIMIT_KEY", "").encode("utf-8")
+
+
+def _loopback(ip: str) -> bool:
+    try:
+        return ipaddress.ip_address(ip).is_loopback
+    except ValueError:
+        return False
+
+
+def ip_digest(ip: str, window_start: int) -> str:
+    """What an item keeps of a source address: an HMAC of it and the window (no address)."""
+    return hmac.new(_key(), f"{ip}#{window_start}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def _update(table: str, pk: str, window_start: int, expires: int, limit: int) -> dict:
+    """One more request on `pk`'s count for this window, on the condition it is below `limit`."""
+    return {
+        "Update": {
+            "TableName": table,
+            "Key": {"pk": {"S": pk}, "sk": {"S": f"W#{window_start}"}},
+            "UpdateExpression": "ADD n :one SET expiresAt = :exp",
+            "ConditionExpression": "attribute_not_exists(n) OR n < :max",
+            "ExpressionAttributeValues": {
+                ":one": {"N": "1"},
+                ":max": {"N": str(limit)},
+                ":exp": {"N": str(expires)},
+            },
+        }
+    }
+
+
+def spend(store: Any, budget: Budget, device: str | None, ip: str | None, now: float | None = None) -> None:
+    """Count one request of `budget.kind` from this client, or raise `RateLimited` (nothing
+    written). The device is counted first: a device over its budget spends no IP budget."""
+    now = clock.now() if now is None else now
+    start = int(now // budget.window) * budget.window
+    end = start + budget.window
+    expires = end + TTL_SLACK_SECONDS
+    wait = math.ceil(end - now)
+    checks = []
+    if device:
+        checks.append((f"{LIMIT_PREFIX}{budget.kind}#d#{auth.hash_token(device)}", budget.per_device))
+    if ip and not _loopback(ip):  # the offline stack's clients (API Gateway never reports one)
+        checks.append((f"{LIMIT_PREFIX}{budget.kind}#ip#{ip_digest(ip, start)}", budget.per_ip))
+    if not checks:
+        return
+    # every budget of the client in one transaction: all counted, or (one is spent) none
+    items = [_update(store.table, pk, start, expires, limit) for pk, limit in checks]
+    try:
+        store.client.transact_write_items(TransactItems=items)
+    except store.client.exceptions.TransactionCanceledException:
+        raise RateLimited(
+            "too_many_requests", f"too many requests from this device or network: try again in {wait} s", wait
+        ) from None

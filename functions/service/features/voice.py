@@ -1,0 +1,114 @@
+"""The voice relay: a `signal` frame (a WebRTC offer, answer or ICE candidate) goes to the
+target seat's connections only while the voice policy lets the two seats exchange audio
+(`mafia_engine.voice_pair`; docs/rules.md, "Voice"). Spectators listen: each spectator
+connection has a random listener id (`storage.listener_id`, drawn when its connection item is
+put: nothing more is stored here); a seat the spectators hear now (`voice_to_spectators`)
+offers audio to a listener that asked (`listen`), and the listener only answers.
+
+Nothing is stored: the relay reads the room once (`Pipeline.load`: one Query) and posts;
+it never writes, so it runs beside the pipeline's write path, not through it. The sender
+never gets its own signal back, nor does anyone but the target seat. Each connection may
+send `BURST` signals at once and `RATE` per second after that (`Limiter`: in this
+container's memory, as a signal leaves no trace in the store; a second container gives a
+connection a second bucket, which API Gateway's own stage throttling bounds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import mafia_engine as me
+
+from ..infra.errors import ServiceError
+from ..infra.fanout import Gateway, push_all
+from ..infra.storage import Snapshot
+from ..protocol import server_frames
+from ..protocol.frames import Signal
+
+BURST = 200.0  # a join: an offer or an answer and ~10 ICE candidates for each of 15 peers
+RATE = 20.0  # signals per second after the burst
+_FORGET_AFTER = 600.0  # seconds: a bucket idle this long is full again, so it can go
+
+
+@dataclass
+class Limiter:
+    """A token bucket per connection: `allow` takes one token, or says no."""
+
+    burst: float = BURST
+    rate: float = RATE
+    _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)  # conn -> (tokens, at)
+
+    def allow(self, conn_id: str, now: float) -> bool:
+        tokens, at = self._buckets.get(conn_id, (self.burst, now))
+        tokens = min(self.burst, tokens + max(0.0, now - at) * self.rate)
+        if len(self._buckets) > 10_000:  # a warm container's memory stays bounded
+            self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < _FORGET_AFTER}
+        if tokens < 1.0:
+            self._buckets[conn_id] = (tokens, now)
+            return False
+        self._buckets[conn_id] = (tokens - 1.0, now)
+        return True
+
+    def forget(self, conn_id: str) -> None:
+        self._buckets.pop(conn_id, None)
+
+
+def _is_listener(addr: str) -> bool:
+    return addr.startswith("L")
+
+
+def check(snap: Snapshot, conn_id: str, frame: Signal) -> tuple[str, list[str]]:
+    """`(from, target connections)` if `frame` may go to `frame.to` now, else ServiceError.
+
+    Seat to seat: while the two exchange audio (`voice_pair`); never `listen`. Seat to a
+    listening spectator (its `L…` id): an offer, answer or ICE candidate, while the spectators
+    hear the seat (`voice_to_spectators`). A spectator, from its own listener id, to a seat:
+    `listen`, an answer or ICE, never an offer (it sends no audio), while it hears that seat."""
+    if conn_id not in snap.conns:
+        raise ServiceError("not_connected", "this connection is not in the room")
+    pid = snap.conns[conn_id]
+    listener = snap.listeners.get(conn_id) if pid is None else None
+    if pid is None and listener is None:
+        raise ServiceError("spectator", "this connection has no voice address: reconnect to listen")
+    state = snap.state
+    if state is None or snap.room.get("status") == "lobby":
+        raise ServiceError("voice_closed", "voice opens when the game starts")
+    if pid is None:  # a listener: it asks, answers and sends ICE to a seat it hears
+        if _is_listener(frame.to) or not any(p["id"] == frame.to for p in state["players"]):
+            raise ServiceError("bad_target", "there is no such seat in this game")
+        if frame.kind == "offer":
+            raise ServiceError("spectator", "spectators listen only: they send no voice")
+        if not me.voice_to_spectators(state, frame.to):
+            raise ServiceError("voice_not_permitted", "you do not hear this seat in this phase")
+        return listener, [c for c, p in snap.conns.items() if p == frame.to]
+    if frame.kind == "listen":
+        raise ServiceError("voice_not_permitted", "only a listening spectator asks to listen")
+    if _is_listener(frame.to):
+        targets = [
+            c for c, lid in snap.listeners.items() if lid == frame.to and snap.conns.get(c, "") is None
+        ]
+        if not targets:
+            raise ServiceError("bad_target", "that listener is not in the room")
+        if not me.voice_to_spectators(state, pid):
+            raise ServiceError("voice_not_permitted", "spectators do not hear you in this phase")
+        return pid, targets
+    if not any(p["id"] == frame.to for p in state["players"]):
+        raise ServiceError("bad_target", "there is no such seat in this game")
+    if not me.voice_pair(state, pid, frame.to):
+        raise ServiceError("voice_not_permitted", "your voices do not reach each other in this phase")
+    return pid, [c for c, p in snap.conns.items() if p == frame.to]
+
+
+def relay(snap: Snapshot, gateway: Gateway, conn_id: str, frame: Signal) -> int:
+    """Post `frame` to its target's connections (after `check`); returns how many."""
+    sender, targets = check(snap, conn_id, frame)
+    data = server_frames.encode(
+        server_frames.SignalFrame(
+            from_=sender,
+            kind=frame.kind,
+            sdp=frame.sdp,
+            candidate=None if frame.candidate is None else frame.candidate.model_dump(exclude_none=True),
+        )
+    )
+    push_all(gateway, {c: data for c in targets})
+    return len(targets)

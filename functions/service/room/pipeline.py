@@ -1,0 +1,176 @@
+"""The request pipeline: every room change, read top to bottom in `Pipeline.run`.
+
+load (one Query) → the bots' due ticks → who may act (a client frame's sender) → the command
+(an `Outcome`: new engine state, what to write, effects) → the idle seats' counts (`afk.step`,
+after the ticks and after the command) → the life-cycle steps → one conditional write (retried
+on a conflict with jittered, doubling back-off, at most `MAX_ATTEMPTS`) → the effects: pushes,
+closes, the phase timer, the clean-up of connections that answered 410, a public game's leaves
+(`leavers.record_after`). docs/architecture.md ("Request path", "Data") says why.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from ..features import aliases, away, leavers
+from ..infra import clock
+from ..infra.errors import ServiceError, quote
+from ..infra.fanout import Gateway, push_all
+from ..infra.storage import Conflict, Snapshot, Store
+from ..infra.telemetry import count, logger
+from ..infra.timers import Timers
+from . import access, afk, chat_archive, connections, lifecycle, public, substitutes, viewframes
+from .change import ChangeFn, Context, Effects, Outcome, Ports, Request, Write
+from .connections import ConnectionRooms
+
+MAX_ATTEMPTS = 8
+BACKOFF_BASE_SECONDS = 0.01  # full jitter, doubling: racing writers of one room spread out
+
+Command = Callable[[Context, Request], Outcome]
+
+
+class Pipeline:
+    """Runs commands against one room with optimistic locking."""
+
+    def __init__(self, store: Store, gateway: Gateway, timers: Timers, rooms: ConnectionRooms) -> None:
+        self.store = store
+        self.gateway = gateway
+        self.timers = timers
+        self.rooms = rooms
+
+    def load(self, code: str) -> Snapshot:
+        """The room's snapshot, or ServiceError("room_not_found")."""
+        snap = self.store.load(code)
+        if snap is None:
+            raise ServiceError("room_not_found", f"no room {quote(code)}", 404)
+        return snap
+
+    def frame(self, code: str, conn_id: str, frame: Any, command: Command) -> Any:
+        """Run `command` for a client frame sent on `conn_id` (its sender checked first)."""
+        if frame.asks_gateway:
+            # the host's sockets may have vanished without $disconnect: ask API Gateway first
+            self.run(code, connections.check_host(self.gateway))
+        return self.run(code, command, Request(conn_id, frame, Ports(self.store, self.gateway)))
+
+    def run(self, code: str, command: ChangeFn | Command, request: Request | None = None) -> Any:
+        """load → command → outcome + effects → conditional write → effects; returns the
+        outcome's `result`. `request` is a client frame's (then `command` takes it, with its
+        sender checked by `access.actor`); without one, `command` is a server-side change."""
+        for attempt in range(MAX_ATTEMPTS):
+            if attempt:
+                # A burst of frames to one room (everyone presses ready) would otherwise
+                # collide again on every immediate retry and end in `busy`.
+                time.sleep(random.uniform(0, BACKOFF_BASE_SECONDS * 2**attempt))
+            # load: the stored dump was just decoded and belongs to this attempt alone, and
+            # the engine never changes the state it is given: only the room document is copied
+            snap = self.load(code)
+            now = clock.now()
+            room = copy.deepcopy(snap.room)
+            state, drained = lifecycle.drain_bots(room, snap.state, now)
+            state, expired = substitutes.expire(room, state, now)  # open seats nobody took
+            # idle seats (afk.py): the phases the bots' ticks and the open seats' ends passed
+            state, idle = afk.step(Context(snap, room, state, now), snap.state, state)
+            drained = drained or expired
+            c = Context(snap, room, state, now)
+            started = public.start_if_due(c)  # a public lobby's countdown ended: it starts by itself
+            if started is not None:
+                state, extra = started
+                c = Context(snap, room, state, now)
+            drained = drained or started is not None or public.refresh_due(room, now)
+            # command: who may act, then what it decides (ServiceError: nothing is written)
+            actor = None
+            try:
+                if request is None:
+                    out = command(c)
+                else:
+                    actor = access.actor(c, request.conn_id, request.frame)
+                    out = command(c, replace(request, actor=actor))
+            except ServiceError as exc:
+                raise aliases.refusal(room, exc) from None  # an anonymous game's errors: the one gate
+            write = Write.ROOM if drained else out.write  # the bots' actions are stored and pushed anyway
+            # idle seats (afk.py): what the command did to each seat's count
+            new_state, idled = afk.step(c, c.state, out.state, actor)
+            out = replace(out, state=new_state)
+            effects = out.effects + idle + idled
+            if started is not None:  # the start's own effects come first
+                effects = extra + effects
+            if any(room.get(k) != snap.room.get(k) for k in afk.ROOM_KEYS):
+                write = Write.ROOM  # a count moved or a seat was handed on
+            lifecycle.plan_bots(room, out.state, now)
+            writes = write is not Write.NOTHING
+            conns = snap.conns
+            if writes:  # the room to write: its end, the host's presence, the away markers
+                conns = {k: v for k, v in conns.items() if k not in effects.deletes} | dict(effects.puts)
+                lifecycle.end_game_if_decided(room, out.state, now)
+                lifecycle.track_host_presence(room, conns, now)
+                away.expire(room, out.state, {p for p in conns.values() if p})
+                public.track(room, {p for p in conns.values() if p}, now)  # the list's entry, the countdown
+            # every view or patch frame of this change: viewframes.py, where a connection's frame is made
+            frames = viewframes.frames_for(c, out.state, conns, effects.full_view, write=writes)
+            if not writes:
+                self._reply(frames, effects)
+                return out.result
+            arm = lifecycle.timer_to_arm(room, out.state) or public.countdown_to_arm(room)
+            chat_items = chat_archive.collect(room, snap.state, out.state, out.wrote)
+            plan = effects.write_plan(bump=write is Write.ROOM, chat_items=chat_items)
+            try:
+                self.store.save(snap, room, out.state, plan)
+            except Conflict:
+                count("Conflicts")
+                continue
+            # effects: pushes, closes, the timer, connections gone, the leavers' cool-down
+            self._after_write(code, c, conns, frames, effects, arm)
+            self._note_leavers(snap, room, out.state, now)
+            return out.result
+        raise ServiceError("busy", "the room is busy, try again", 503)
+
+    def _note_leavers(self, snap: Snapshot, room: dict, state: Any, now: float) -> None:
+        """A public game's leaves this write made, by device (leavers.py); a failure here
+        costs the cool-down one leave, never the request."""
+        try:
+            leavers.record_after(self.store, snap.room, room, state, now)
+        except Exception:  # noqa: BLE001 - the room is written; the note is best effort
+            logger.exception("noting a leave failed", extra={"room": snap.code})
+
+    def _reply(self, frames: dict[str, bytes], effects: Effects) -> None:
+        """A read-only request: its direct replies (and the sender's full view), nothing else."""
+        replies = {**effects.replies, **frames}
+        if replies:
+            push_all(self.gateway, replies)
+        self._post_last(effects)
+
+    def _after_write(
+        self,
+        code: str,
+        c: Context,
+        conns: dict,
+        frames: dict[str, bytes],
+        effects: Effects,
+        arm: tuple | None,
+    ) -> None:
+        for k in effects.deletes:
+            self.rooms.pop(k, None)
+        frames = {k: v for k, v in frames.items() if k not in effects.unpushed}
+        frames.update(effects.replies)
+        gone = push_all(self.gateway, frames)
+        for k in effects.closes:
+            self.gateway.close(k)
+        if arm:
+            self.timers.arm(code, *arm)
+        # a young connection's 410 means "$connect not returned yet" (connections.young)
+        gone = [g for g in gone if g in conns and not connections.young(c.snap, g, c.now)]
+        if gone:
+            try:
+                self.run(code, lifecycle.drop_connections(gone))
+            except ServiceError:
+                logger.warning("dropping gone connections failed", extra={"room": code})
+        self._post_last(effects)
+
+    def _post_last(self, effects: Effects) -> None:
+        for conn_id, data in effects.last.items():
+            self.gateway.post(conn_id, data)  # a gone connection is dropped by the next push

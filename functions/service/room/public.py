@@ -1,0 +1,229 @@
+"""Public rooms (host option `public`): the list strangers read, quick play, and the lobby's
+countdown to a start by itself (docs/rules.md, "Public rooms"; docs/architecture.md, "Public
+rooms").
+
+- **The list.** A public room's item carries the keys of two sparse global secondary indexes
+  (`PublicByLang`, `PublicByPreset`: template.yaml) only while its lobby is open: public, in
+  the lobby, not full and not idle. `track` decides it at every write of the room (the
+  pipeline's life-cycle step) and `storage.index_attributes` writes the keys, so the write that
+  starts or fills the room is the write that takes it off the list. A page of the list is one
+  Query of one index (`Store.list_public`), never a Scan.
+- **Idle.** A lobby where no person is connected leaves the list `EMPTY_GRACE_SECONDS` after
+  the last one went (or after it was made, if its creator never connected); one where nothing
+  was written for `IDLE_SECONDS` leaves it too, unless a heartbeat renews it (`refresh_due`).
+  The index keeps an idle room's entry until its next write: the Query filters on `listUntil`.
+- **Quick play** (`rest_ops.quick_play`): the fullest listed lobby of the language (and preset) whose
+  conditional write takes the seat; a lost race reads the room again and moves on when it is
+  full; no room fits: a new public room.
+- **Start by itself.** Once `autoStart` people (not bots) sit in a public lobby, it starts
+  after `COUNTDOWN_SECONDS` (`room.autoStartAt`), bots filling the seats a game needs when
+  `autoStartBots` is on. The countdown rides on the phase timer's Scheduler path (phase
+  `LOBBY_PHASE`), and any request after it (a heartbeat, a client's nudge) starts it too
+  (`start_if_due`, a pipeline step like the bots' ticks).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import TYPE_CHECKING, Any
+
+from ..infra.errors import ServiceError
+from ..infra.telemetry import count, logger
+from ..protocol.views import preset_info
+from . import operations
+from .change import Context, Effects
+from .setup import room_setup_error
+
+if TYPE_CHECKING:
+    from ..infra.storage import Store
+
+LANGS = ("en", "ko", "ru")
+COUNTDOWN_SECONDS = 15  # a public lobby with enough people starts this long after it got them
+EMPTY_GRACE_SECONDS = 90  # a public lobby nobody is connected to stays listed this long
+IDLE_SECONDS = 15 * 60  # a listing lasts this long after the room's last write
+LOBBY_PHASE = operations.LOBBY_PHASE  # the countdown's timer: the phase a lobby's delivery carries
+FILL_TO = 8  # a game started by itself: bots fill up to this many seats (within the preset's range)
+PAGE_SIZE = 20  # rooms per page of the list (the Query's Limit)
+PAGE_MAX = 50
+QUICK_CANDIDATES = 10  # listed rooms quick play tries before it makes a new one
+SKIP = frozenset(
+    {"room_full", "already_started", "not_public", "room_not_found", "name_taken", "device_seated", "busy"}
+)
+
+
+def is_public(room: dict) -> bool:
+    return bool(room.get("options", {}).get("public"))
+
+
+def humans(room: dict) -> list[dict]:
+    return [p for p in room["players"] if not p.get("bot")]
+
+
+# ---------------------------------------------------------------- the list: a room's entry
+def track(room: dict, present: set[str], now: float) -> None:
+    """At each write of the room: whether it is listed (`room.listing`, which
+    `storage.index_attributes` turns into the indexes' keys) and its countdown (`room.autoStartAt`).
+    `present`: the player ids with a connection."""
+    if not is_public(room) or room.get("status") != "lobby":
+        room.pop("listing", None)
+        room.pop("emptySince", None)
+        room.pop("autoStartAt", None)
+        return
+    people = humans(room)
+    if any(p["id"] in present for p in people):
+        room.pop("emptySince", None)
+        until = now + IDLE_SECONDS
+    else:
+        since = room.setdefault("emptySince", now)
+        until = since + EMPTY_GRACE_SECONDS
+    seats = len(room["players"])
+    limit = preset_info(room["preset"])["maxPlayers"]
+    if seats >= limit or not people:
+        room.pop("listing", None)
+    else:
+        room["listing"] = {
+            "lang": room.get("lang") or "en",
+            "preset": room["preset"],
+            "seats": seats,
+            "max": limit,
+            "until": until,
+            "since": room.get("listedSince") or now,
+        }
+        room.setdefault("listedSince", now)
+    enough = len(people) >= room["options"].get("autoStart", 4) and _can_start(room)
+    if enough and room.get("autoStartAt") is None:
+        room["autoStartAt"] = now + COUNTDOWN_SECONDS
+    elif not enough:
+        room.pop("autoStartAt", None)
+
+
+def _can_start(room: dict) -> bool:
+    """Whether a start by itself would deal a game (with bots, if they may fill seats)."""
+    if room["options"].get("autoStartBots", True):
+        return True
+    return room_setup_error(room) is None
+
+
+def refresh_due(room: dict, now: float) -> bool:
+    """A listed lobby whose listing ends within half of `IDLE_SECONDS` while people are
+    connected: the request (a heartbeat) writes the room to renew it."""
+    lst = room.get("listing")
+    return bool(lst) and "emptySince" not in room and lst["until"] - now < IDLE_SECONDS / 2
+
+
+# ---------------------------------------------------------------- the list: reading it
+def encode_cursor(key: dict | None) -> str | None:
+    if not key:
+        return None
+    plain = {k: v["S"] for k, v in key.items()}
+    return base64.urlsafe_b64encode(json.dumps(plain, separators=(",", ":")).encode()).decode().rstrip("=")
+
+
+KEY_NAMES = {
+    "PublicByLang": frozenset({"pk", "sk", "pubLang", "pubRank"}),
+    "PublicByPreset": frozenset({"pk", "sk", "pubPreset", "pubRank"}),
+}
+
+
+def decode_cursor(cursor: str | None, index: str, partition: str) -> dict | None:
+    """The Query's ExclusiveStartKey from an opaque cursor this API gave; refused when it is
+    not one of this list's (another language or preset, or made up)."""
+    if not cursor:
+        return None
+    bad = ServiceError("bad_cursor", "this cursor does not belong to this list")
+    if len(cursor) > 400:
+        raise bad
+    try:
+        plain = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        raise bad from None
+    part = "pubLang" if index == "PublicByLang" else "pubPreset"
+    if (
+        not isinstance(plain, dict)
+        or set(plain) != KEY_NAMES[index]
+        or not all(isinstance(v, str) and len(v) <= 100 for v in plain.values())
+        or plain[part] != partition
+    ):
+        raise bad
+    return {k: {"S": v} for k, v in plain.items()}
+
+
+def list_rooms(
+    store: Store, now: float, lang: str, preset: str | None, cursor: str | None, limit: int
+) -> dict:
+    """One page of the listed lobbies of `lang` (and `preset`): one Query of one sparse index."""
+    if lang not in LANGS:
+        raise ServiceError("bad_request", f"lang: one of {', '.join(LANGS)}")
+    if not 1 <= limit <= PAGE_MAX:
+        raise ServiceError("bad_request", f"limit: 1 to {PAGE_MAX}")
+    index, partition = ("PublicByPreset", f"{lang}#{preset}") if preset else ("PublicByLang", lang)
+    start = decode_cursor(cursor, index, partition)
+    items, last, _ = store.list_public(index, partition, limit, start, now)
+    return {"rooms": [_entry(it) for it in items], "cursor": encode_cursor(last)}
+
+
+def _entry(item: dict) -> dict:
+    """A listed room as anyone may see it: code, language, preset, seats; nothing else."""
+    lang, preset = item["pubPreset"]["S"].split("#", 1)
+    return {
+        "roomCode": item["pk"]["S"].split("#", 1)[1],
+        "lang": lang,
+        "preset": preset,
+        "seats": int(item["pubSeats"]["N"]),
+        "maxPlayers": int(item["pubMax"]["N"]),
+        "status": "lobby",
+    }
+
+
+# ---------------------------------------------------------------- quick play
+def join_check(lang: str, preset: str | None):
+    """The extra conditions of a quick play seat, checked on the room as read by the write's
+    own attempt (so the conditional write decides races: `rest_ops.join_room`)."""
+
+    def check(c: Context) -> None:
+        room = c.room
+        lst = room.get("listing")
+        if not is_public(room) or not lst or lst["until"] < c.now:
+            raise ServiceError("not_public", "this room is not open to strangers", 409)
+        if (room.get("lang") or "en") != lang or (preset and room["preset"] != preset):
+            raise ServiceError("not_public", "this room plays another language or preset", 409)
+
+    return check
+
+
+# ---------------------------------------------------------------- start by itself
+def countdown_to_arm(room: dict) -> tuple[int, float] | None:
+    """The lobby countdown's timer to schedule (once per countdown): (LOBBY_PHASE, when)."""
+    at = room.get("autoStartAt")
+    if at is None or room.get("status") != "lobby":
+        return None
+    timer = [LOBBY_PHASE, at]
+    if room.get("timer") == timer:
+        return None
+    room["timer"] = timer
+    return LOBBY_PHASE, at
+
+
+def start_if_due(c: Context) -> tuple[Any, Effects] | None:
+    """The game of a public lobby whose countdown has ended, started by itself (bots filling
+    seats if allowed): (state, effects) or None. Refused set-ups leave the lobby as it is."""
+    room = c.room
+    at = room.get("autoStartAt")
+    if room.get("status") != "lobby" or at is None or c.now < at or not is_public(room):
+        return None
+    room.pop("autoStartAt", None)
+    if room["options"].get("autoStartBots", True):
+        info = preset_info(room["preset"])
+        target = max(info["minPlayers"], min(FILL_TO, info["maxPlayers"]), len(room["players"]))
+        while len(room["players"]) < target:
+            operations.add_bot_seat(room)
+        while room_setup_error(room) and len(room["players"]) < info["maxPlayers"]:
+            operations.add_bot_seat(room)  # a preset whose roster wants another count
+    if room_setup_error(room):
+        logger.info("public room could not start by itself", extra={"room": room.get("code")})
+        return None
+    state, effects = operations.begin(c)
+    count("AutoStarts")
+    return state, effects

@@ -1,0 +1,159 @@
+"""The REST side of a room: create it, take a seat in its lobby, read its public summary."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import mafia_engine as me
+
+from ..features import aliases, fairness
+from ..infra import auth, clock
+from ..infra.errors import ServiceError
+from ..infra.storage import Store
+from ..infra.telemetry import count, logger
+from ..protocol import views
+from ..protocol.roomcode import ROOM_ALPHABET, ROOM_CODE_LENGTH
+from . import public, substitutes
+from .change import Context, Outcome
+from .operations import new_seat, next_player_id, require_room_for
+from .setup import public_defaults, require_valid_options, room_setup_error
+
+if TYPE_CHECKING:
+    from .pipeline import Pipeline
+
+CODE_TRIES = 20
+
+
+def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict, lang: str) -> dict:
+    """A new room with its creator as host and first player (p1)."""
+    options = dict(options)
+    options.pop("preset", None)
+    options = public_defaults(options)  # a public room: anonymous, kid-safe, substitutes unless given
+    require_valid_options(preset, options, 1)
+    token = auth.new_token()
+    room = {
+        "preset": preset,
+        "options": options,
+        "status": "lobby",
+        "host": "p1",
+        "nextId": 2,
+        "seed": fairness.new_secret(),  # the game's secret: every random draw derives from it
+        "lang": lang,
+        "players": [new_seat("p1", name, auth.hash_token(token))],
+        "views": {},
+        "timer": None,
+        "archive": {"seq": 0, "first": 1, "buffers": {}},
+    }
+    public.track(room, set(), clock.now())  # listed from its first write (service/room/public.py)
+    for _ in range(CODE_TRIES):
+        code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+        room["code"] = code
+        if store.create(code, room):
+            logger.info("room created", extra={"room": code, "player": "p1"})
+            return {"roomCode": code, "playerId": "p1", "token": token, "wsUrl": ws_url}
+    raise ServiceError("busy", "could not find a free room code", 503)
+
+
+def join_room(
+    pipeline: Pipeline,
+    ws_url: str,
+    code: str,
+    name: str,
+    device: str | None = None,
+    check: Callable[[Context], None] | None = None,
+) -> dict:
+    """A new seat in a lobby: the next player id and a fresh token. `device`: the key the
+    joining device keeps; a device that holds a seat of this room takes no second one.
+    `check`: more conditions on the room as this attempt read it (quick play: service/room/public.py);
+    the write is conditional on that reading, so of two racing for the last seat one gets it."""
+    token = auth.new_token()
+
+    def change(c: Context) -> Outcome:
+        if c.room["status"] != "lobby":
+            raise ServiceError("already_started", "the game has already started", 409)
+        if check is not None:
+            check(c)
+        require_room_for(c.room, name, 409)
+        if substitutes.played(c.room, device):  # one person, one seat (docs/rules.md, "Substitutes")
+            raise ServiceError("device_seated", "this device already holds a seat in this room", 409)
+        pid = next_player_id(c.room)
+        c.room["players"].append(new_seat(pid, name, auth.hash_token(token)))
+        substitutes.note_device(c.room["players"][-1], device)
+        if c.room.get("host") is None:  # everyone left the lobby: the newcomer runs it
+            c.room["host"] = pid
+        return c.changed(result={"playerId": pid, "token": token, "wsUrl": ws_url})
+
+    out = pipeline.run(code, change)
+    logger.info("player joined", extra={"room": code, "player": out["playerId"]})
+    return out
+
+
+def quick_play(
+    pipeline: Pipeline,
+    store: Store,
+    ws_url: str,
+    now: float,
+    name: str,
+    lang: str,
+    preset: str | None,
+    device: str | None,
+) -> dict:
+    """A seat in the fullest listed lobby that fits, or a new public room: the answer of a
+    create (`roomCode`, `playerId`, `token`, `wsUrl`)."""
+    if lang not in public.LANGS:
+        raise ServiceError("bad_request", f"lang: one of {', '.join(public.LANGS)}")
+    index, partition = ("PublicByPreset", f"{lang}#{preset}") if preset else ("PublicByLang", lang)
+    items, _, _ = store.list_public(index, partition, public.QUICK_CANDIDATES, None, now)
+    for it in items:
+        code = it["pk"]["S"].split("#", 1)[1]
+        try:
+            out = join_room(pipeline, ws_url, code, name, device, check=public.join_check(lang, preset))
+        except ServiceError as exc:
+            if exc.code in public.SKIP:
+                count("QuickPlaySkips")
+                continue
+            raise
+        logger.info("quick play seated", extra={"room": code, "player": out["playerId"]})
+        return {"roomCode": code, **out}
+    count("QuickPlayRooms")
+    return create_room(store, ws_url, name, preset or "classic", {"public": True}, lang)
+
+
+def summary(pipeline: Pipeline, code: str) -> dict:
+    """The public lobby summary (no tokens, no roles)."""
+    snap = pipeline.load(code)
+    room = snap.room
+    connected = {p for p in snap.conns.values() if p}
+    phase = "lobby"
+    if snap.state is not None:
+        phase = (me.dump(me.load(snap.state)).get("phase") or {}).get("kind", "unknown")
+    # an anonymous game: every field through the one gate (aliases.gate)
+    return aliases.summary(
+        room,
+        {
+            "roomCode": room["code"],
+            "preset": room["preset"],
+            "options": views.shown_options(room["preset"], room["options"]),
+            "status": room["status"],
+            "phase": phase,
+            "host": room["host"],
+            "maxPlayers": views.preset_info(room["preset"])["maxPlayers"],
+            "setupError": room_setup_error(room) if room["status"] == "lobby" else None,
+            "players": [
+                {
+                    "id": p["id"],
+                    "name": p["name"],
+                    "ready": bool(p.get("ready")),
+                    "host": p["id"] == room["host"],
+                    "bot": bool(p.get("bot")),
+                    "connected": p["id"] in connected,
+                    "left": bool(p.get("left")),  # left a running game: the seat is closed
+                }
+                for p in room["players"]
+            ],
+            # seats the host removed (ids only): a refused device learns why its seat is gone
+            "removed": list(room.get("removed", [])),
+        },
+    )

@@ -1,0 +1,212 @@
+"""The one place where a connection's frame is made: `frames_for`, called once by
+`Pipeline.run` (pipeline.py) for every change, read-only or written.
+
+(Not the client frames: those are `frames.py`. These are what the server pushes.)
+
+For each connection, in this order, and nowhere else:
+
+1. its viewer (`viewer_of`): a seat's id, or `SPECTATOR` for every connection without a seat
+   (spectators share one view). A new kind of connection (a TV display that shows the
+   spectator's frame) is a new case of `viewer_of`;
+2. its view (`view_of`): the engine's gate (`views.game_view`, or `views.lobby_view` before
+   the start), the seat's own "while you were away" digest (`away.mark`), the substitutes'
+   facts (`substitutes.room_facts`), the room block and each seat's facts
+   (`views.room_block`, `views.player_facts`), all of it through the anonymous games' one
+   gate (`aliases.facts`, `aliases.room_facts`). A new per-connection key is added in
+   `view_of`;
+3. whether it changed: the view serialised once (`views.render`), its digest against the one
+   stored at the last write (`room["views"]`), the viewer's own version (`room["viewSeq"]`,
+   kept for every viewer ever seen so it never goes back: it moves by one exactly when that
+   viewer's view changes, so it counts nobody else's secret writes);
+4. its bytes: the full view frame (`views.frame`), or for a connection that asked for
+   patches and holds the previous version, an RFC 6902 patch against it (`_patch`, with
+   `patches.diff` and the bases of `patches.BASES`; docs/protocol.md "Patches"); a `sync`
+   gets its full view whether it changed or not, never a patch.
+
+The modules named above are leaves: none of them calls back into this one or into another
+of them on the way, so a frame's path is this module's calls, top to bottom.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..features import aliases, away, botplay
+from ..infra import clock
+from ..infra.telemetry import count
+from ..protocol import patches, server_frames, views
+from . import afk, substitutes
+from .change import Context
+from .connections import CONNECT_GRACE_SECONDS
+from .setup import idle_options, room_setup_error
+
+SPECTATOR = "*"  # the viewer of every connection without a seat (digests, versions, bases)
+
+_UNSET: Any = object()
+
+
+def viewer_of(player: str | None) -> str:
+    """The viewer a connection's frame is made for: its seat, or the spectators' one view."""
+    return player if player else SPECTATOR
+
+
+def _seat(viewer: str) -> str | None:
+    return None if viewer == SPECTATOR else viewer
+
+
+def _connected(conns: dict[str, str | None]) -> set[str]:
+    return {p for p in conns.values() if p}
+
+
+def view_of(room: dict, state: Any, connected: set[str], who: str | None, setup_error: Any = _UNSET) -> dict:
+    """`who`'s whole view (None: a spectator's), without the server's clock: the lobby's
+    before the game (`setup_error`: the room's reason a start would be refused, when the
+    caller has it already), else the game's. Every key a view carries is decided here."""
+    if state is None:
+        error = room_setup_error(room) if setup_error is _UNSET else setup_error
+        view = views.lobby_view(room, who)
+        idle = idle_options(room["preset"], room["options"], len(room["players"]))
+        block = views.room_block(room, error, idle=idle)
+    else:
+        view = views.game_view(state, who)
+        view = away.mark(view, room, who)  # only the seat's own view learns when it was away
+        view = afk.mark(view, room, state, who)  # only the seat's own view is warned it idles
+        # open seats and "seat N has a new player" (the same for everyone), the host's requests
+        handed_on = substitutes.enabled(state) or afk.limit(state)
+        more = substitutes.room_facts(room, state, who) if handed_on else None
+        kind = (view.get("phase") or {}).get("kind")
+        block = views.room_block(room, None, kind, more=more, wake_at=botplay.wake_at(room))
+    # the anonymous games' one gate: aliases for names, no host seat, no scores (aliases.py)
+    facts = aliases.facts(room, views.player_facts(room, connected), who)
+    view["players"] = [{**p, **facts.get(p.get("id"), {})} for p in view.get("players", [])]
+    view["room"] = aliases.room_facts(room, block, who)
+    return view
+
+
+def frames_for(
+    c: Context, state: Any, conns: dict[str, str | None], sync_to: str | None = None, *, write: bool = True
+) -> dict[str, bytes]:
+    """Connection -> the frame it gets for this change. `state`: the engine state after the
+    change; `conns`: the connections after it; `sync_to`: the connection that asked for its
+    full view (`sync`, a too-early `nudge`), which gets it whether it changed or not.
+
+    `write`: the room document is written after this (the pipeline's write path): every
+    connection whose viewer's view changed gets a frame, and the new digests, versions and
+    push times go into `c.room`. Without it (a read-only request) only `sync_to` gets its
+    full view and the room document is left as it is."""
+    if not write:
+        return {} if sync_to is None else {sync_to: _full_frame(c.room, state, conns, sync_to)}
+    room = c.room
+    seqs = dict(room.get("viewSeq") or {})
+    connected = _connected(conns)
+    old = dict(room.get("views") or {})
+    new: dict[str, str] = {}
+    frames_by_viewer: dict[str, bytes] = {}
+    changed: dict[str, server_frames.RenderedView] = {}  # viewer -> its new view
+    setup_error = room_setup_error(room) if state is None else None
+    before_viewers = {viewer_of(p) for p in c.snap.conns.values()}
+    at = views.server_clock()  # one reading for the whole fan-out (env reads, every viewer alike)
+    for viewer in {viewer_of(p) for p in conns.values()}:
+        # serialised once: fingerprinted, and sent if it changed
+        rendered = views.render(view_of(room, state, connected, _seat(viewer), setup_error))
+        new[viewer] = views.digest(rendered)
+        if viewer not in old and viewer in before_viewers:
+            # connected without a write (spectators): the view as it was before
+            old[viewer] = views.digest(_before(c, viewer))
+        if new[viewer] != old.get(viewer):
+            seqs[viewer] = seqs.get(viewer, 0) + 1
+            frames_by_viewer[viewer] = views.frame(rendered, seqs[viewer], at)
+            changed[viewer] = rendered
+    room["views"] = new
+    room["viewSeq"] = seqs
+    frames = {}
+    for conn_id, pid in conns.items():
+        data = frames_by_viewer.get(viewer_of(pid))
+        if data is not None:
+            frames[conn_id] = data
+    if c.snap.conn_patches:
+        _patch(c, conns, changed, old, seqs, at, frames, sync_to)
+    if sync_to is not None and sync_to not in frames:  # unchanged: its full view all the same
+        frames[sync_to] = _full_frame(room, state, conns, sync_to)
+    return frames
+
+
+def _before(c: Context, viewer: str) -> server_frames.RenderedView:
+    """`viewer`'s view as the snapshot the change read had it."""
+    return views.render(view_of(c.snap.room, c.before, _connected(c.snap.conns), _seat(viewer)))
+
+
+def _full_frame(room: dict, state: Any, conns: dict[str, str | None], conn_id: str) -> bytes:
+    """Connection `conn_id`'s full view frame, with its viewer's current version (the view
+    is the one last pushed to that viewer)."""
+    who = conns.get(conn_id)
+    version = (room.get("viewSeq") or {}).get(viewer_of(who), 0)
+    return views.frame(view_of(room, state, _connected(conns), who), version)
+
+
+# ---------------------------------------------------------------- patches instead of views
+def _patch(
+    c: Context,
+    conns: dict[str, str | None],
+    changed: dict[str, server_frames.RenderedView],
+    digests: dict[str, str],
+    seqs: dict[str, int],
+    at: server_frames.ServerClock,
+    frames: dict[str, bytes],
+    sync_to: str | None,
+) -> None:
+    """Replaces in `frames` (connection -> full view frame) the frames of the connections that
+    hold their viewer's previous view by patches; notes when each changed viewer's new version
+    goes out (`room["viewAt"]`). `digests`: the digests as stored at the last write.
+
+    Which connections: one that opted in (`?patches=1`), is not the one being answered a
+    `sync`, and was there, past the connect grace, when its viewer's current version was
+    pushed. Everyone else gets the full view, exactly as without patches."""
+    room = c.room
+    wants = c.snap.conn_patches
+    pushed_at = dict(room.get("viewAt") or {})
+    grace = CONNECT_GRACE_SECONDS * clock.rate()
+    made: dict[str, bytes | None] = {}
+    parsed: dict[str, Any] = {}
+    for conn_id, pid in conns.items():
+        viewer = viewer_of(pid)
+        if conn_id not in frames or conn_id not in wants or viewer not in changed or conn_id == sync_to:
+            continue
+        since = c.snap.conn_since.get(conn_id)
+        if since is None or since + grace > pushed_at.get(viewer, float("-inf")):
+            continue  # it may not hold the previous version: the full view
+        if viewer not in made:
+            made[viewer] = None
+            parsed[viewer] = new = json.loads(changed[viewer].body)
+            base = _base(c, viewer, digests.get(viewer))
+            if base is not None:
+                data = patches.patch_frame(seqs[viewer], patches.diff(base, new), at)
+                # never more bytes than the view itself (a new game, a phase that changes all)
+                made[viewer] = data if len(data) < len(frames[conn_id]) else None
+        if made[viewer] is not None:
+            frames[conn_id] = made[viewer]
+    held = {viewer_of(p) for k, p in conns.items() if k in wants}
+    for viewer, rendered in changed.items():
+        pushed_at[viewer] = int(c.now)
+        if viewer in held:
+            doc = parsed[viewer] if viewer in parsed else json.loads(rendered.body)
+            patches.BASES.put((room["code"], viewer), room["views"][viewer], doc)
+    room["viewAt"] = {v: t for v, t in pushed_at.items() if v in room["views"]}
+
+
+def _base(c: Context, viewer: str, digest: str | None) -> Any | None:
+    """The view of the version `viewer` holds, parsed: this process's last push
+    (`patches.BASES`) or rebuilt from the snapshot, used only if its digest is the stored one."""
+    if digest is None:
+        return None
+    code = c.room["code"]
+    base = patches.BASES.get((code, viewer), digest)
+    if base is not None:
+        return base
+    count("PatchBaseRebuilt")
+    rendered = _before(c, viewer)
+    if views.digest(rendered) != digest:
+        count("PatchBaseMismatch")
+        return None
+    return json.loads(rendered.body)
