@@ -122,45 +122,46 @@ CHECKOV := $(CHECKOVENV)/bin/checkov --file template.yaml --framework cloudforma
 checkov: $(CHECKOVENV)/.installed
 	$(CHECKOV)
 
-# ---- `make test`: every part below, on both cores from the first second, then the browser
-# tier alone. Each part is a process of its own (Playwright's sync API keeps an event loop on
-# the main thread, which would break the asyncio-based stack tests in a shared process); it
-# writes its output to .test-logs/<part>.log and "<exit code> <seconds>" to .test-logs/<part>.rc.
-# `make -j2 -k` runs the parts two at a time in the order of PARTS, each starting
-# as soon as a core is free; a part's make prerequisites (a venv, the SAM build, npm's axe-core)
-# run in the same queue, their output on the terminal. Then the browser tier alone: its pages
-# and stack fill both cores. Shown after: each part's seconds, a failing part's whole log, a
-# passing one's closing lines; `make test` fails if any part failed or did not run (a missing
-# prerequisite fails its part: nothing is skipped).
+# ---- `make test`: every part below, three at a time on the two cores from the first second
+# (`make -j3 -k` in the order of PARTS, each starting as soon as a slot is free): the browser
+# tier is two of them (tests/browser/shards.py), whose pages mostly wait for a push, so a third
+# part keeps the cores busy meanwhile. Each part is a process of its own (Playwright's sync API
+# keeps an event loop on the main thread, which would break the asyncio-based stack tests in a
+# shared process); it writes its output to .test-logs/<part>.log and "<exit code> <seconds>" to
+# .test-logs/<part>.rc. A part's make prerequisites (a venv, the SAM build, Chromium, npm's
+# axe-core) run in the same queue, their output on the terminal. Shown after: each part's
+# seconds, a failing part's whole log, a passing one's closing lines; `make test` fails if any
+# part failed or did not run (a missing prerequisite fails its part: nothing is skipped).
 # The parts:
-# the Lambda handlers on moto, in process
-PART_handlers := $(BIN)/python -m pytest tests/functions
-# (the deploy rehearsal, tests/functions/test_rehearsal.py, translates in the SAM CLI's venv
-# and runs the built site deployer: the SAM build first, never beside it)
-part-handlers: build
+# the Lambda handlers on moto, in process (the deploy rehearsal goes with the template)
+PART_handlers := $(BIN)/python -m pytest tests/functions --ignore=tests/functions/test_rehearsal.py
 # the offline stack in subprocesses, real sockets
 PART_stack := $(BIN)/python -m pytest tests/e2e
 # each bench/ script's quick mode and its JSON (the figures: `make bench`)
 PART_benches := $(BIN)/python -m pytest tests/bench
-# the SAM build (checked by scripts/check_build.py), then sam validate --lint and cfn-lint
-PART_template := $(TEMPLATE_CHECKS)
+# the SAM build (checked by scripts/check_build.py), then sam validate --lint and cfn-lint, then
+# the deploy rehearsal (tests/functions/test_rehearsal.py: it translates in the SAM CLI's venv
+# and runs the built site deployer)
+PART_template := $(TEMPLATE_CHECKS) && $(BIN)/python -m pytest tests/functions/test_rehearsal.py
 part-template: build
 PART_checkov := $(CHECKOV)
 part-checkov: $(CHECKOVENV)/.installed
 # what the browser tier needs from the system (Chromium, the fonts), and axe-core
 PART_browser-deps := scripts/ensure-browser.sh
 part-browser-deps: $(AXE)
+# Chromium against the offline stack: half the files each (BROWSER_SHARD, tests/browser/shards.py)
+PART_browser-1 := BROWSER_SHARD=1/2 $(BIN)/python -m pytest tests/browser
+PART_browser-2 := BROWSER_SHARD=2/2 $(BIN)/python -m pytest tests/browser
+part-browser-1 part-browser-2: part-browser-deps
 # every preset through the same checks (the room layer on moto, the client's bots on a stack)
 PART_contract := $(BIN)/python -m pytest tests/contract
 # the engine and the modules, no AWS
 PART_unit := $(BIN)/python -m pytest tests/unit
 PART_lint := $(BIN)/ruff check .
-# the order they start in: the two longest first (on a loaded 2-core machine: handlers 763 s,
-# unit 440 s, contract 153 s, stack 119 s, benches 114 s, template 71 s after the build,
-# checkov 29 s), Chromium's install early (on a fresh machine it waits on the network)
-PARTS := handlers unit browser-deps stack contract benches template checkov lint
-# Chromium against the offline stack, after the parts
-PART_browser := $(BIN)/python -m pytest tests/browser
+# the order they start in: the longest first (clean clone, loaded 2-core machine: the browser
+# halves ~450 s each, handlers ~230 s, stack ~100 s, unit ~90 s, benches ~60 s, the template
+# with the rehearsal ~60 s after the build, contract ~35 s, checkov ~5 s)
+PARTS := browser-1 browser-2 handlers stack unit benches template contract checkov lint
 
 # `make check`, the inner loop: the parts that need no browser and no stack, the handlers
 # without the tests marked `whole_game` (whole games, many days, the 10,000-frame fuzz: `make
@@ -180,9 +181,8 @@ REPORT = failed=0; for t in $(1); do \
 
 test: $(BIN)/.installed
 	@rm -rf .test-logs && mkdir -p .test-logs && date +%s >.test-logs/start
-	@$(MAKE) --no-print-directory -j2 -k $(addprefix part-,$(PARTS)) || true
-	@$(MAKE) --no-print-directory part-browser
-	@$(call REPORT,$(PARTS) browser)
+	@$(MAKE) --no-print-directory -j3 -k $(addprefix part-,$(PARTS)) || true
+	@$(call REPORT,$(PARTS) browser-deps)
 
 check: $(BIN)/.installed
 	@rm -rf .test-logs && mkdir -p .test-logs && date +%s >.test-logs/start

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from . import shards
 from .stack import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, Stack
 
 # A page's wait for a push (5 s by default): the tiers run side by side on two shared cores
@@ -21,6 +22,21 @@ expect.set_options(timeout=10_000)
 # (`timed_stack`, test_game.py) plays on a scaled clock, where the page's own countdown and
 # nudge end a phase: the timing path stays covered (as the e2e soak covers it for bots).
 TIME_SCALE = float(os.environ.get("BROWSER_TIME_SCALE", "5"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """BROWSER_SHARD=k/n (`make test`): only the files of shard k (tests/browser/shards.py)."""
+    spec = os.environ.get("BROWSER_SHARD")
+    if not spec:
+        return
+    shard, count = shards.parse(spec)
+    files: dict[str, int] = {}
+    for item in items:
+        files[item.path.stem] = files.get(item.path.stem, 0) + 1
+    mine = shards.assign(files, count)
+    keep = [item for item in items if mine[item.path.stem] == shard]
+    config.hook.pytest_deselected(items=[item for item in items if mine[item.path.stem] != shard])
+    items[:] = keep
 
 
 @pytest.fixture(scope="session")

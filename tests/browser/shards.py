@@ -1,0 +1,46 @@
+"""The browser tier as several processes (`make test`: BROWSER_SHARD=1/2 and 2/2, each beside the
+other parts, so a page's waits for a push leave the core to them): whole files per shard (their
+module fixtures stay in one process), balanced by the seconds each file took.
+
+SECONDS: each file's seconds in a loaded clean-clone run (pytest --durations, 2026-12-04); a file
+not listed counts DEFAULT_PER_TEST seconds a test. A stale figure only unbalances the shards:
+every file still runs in exactly one of them (tests/unit/test_browser_shards.py).
+"""
+
+from __future__ import annotations
+
+SECONDS = {
+    "test_voice": 114, "test_public_home": 71, "test_table_round3": 69, "test_a11y": 62,
+    "test_device": 62, "test_table_round2": 59, "test_game": 56, "test_presets": 45,
+    "test_seats": 43, "test_removed_seat": 42, "test_anonymous": 27, "test_substitutes": 27,
+    "test_deployed_site": 24, "test_display": 24, "test_chat_log": 20, "test_city_night": 19,
+    "test_away": 17, "test_fair_deal": 15, "test_notes": 14, "test_role_card": 14,
+    "test_socket_cap": 14, "test_chat_drafts": 11, "test_feedback": 10, "test_i18n": 10,
+    "test_private_link": 10, "test_connection": 9, "test_inroom": 9, "test_layout": 9,
+    "test_afk": 4, "test_install": 3, "test_options": 2,
+}
+DEFAULT_PER_TEST = 1.5
+
+
+def parse(spec: str) -> tuple[int, int]:
+    """"k/n" -> (k, n), 1 <= k <= n."""
+    k, _, n = spec.partition("/")
+    try:
+        shard, count = int(k), int(n)
+    except ValueError:
+        raise ValueError(f"BROWSER_SHARD must be k/n (like 1/2), not {spec!r}") from None
+    if not 1 <= shard <= count:
+        raise ValueError(f"BROWSER_SHARD {spec!r}: k must be 1..n")
+    return shard, count
+
+
+def assign(tests_per_file: dict[str, int], count: int) -> dict[str, int]:
+    """Each file's shard (1..count): the heaviest file first, each to the lightest shard."""
+    weight = {f: SECONDS.get(f, DEFAULT_PER_TEST * n) for f, n in tests_per_file.items()}
+    load = [0.0] * count
+    out: dict[str, int] = {}
+    for f in sorted(weight, key=lambda f: (-weight[f], f)):
+        i = min(range(count), key=lambda i: (load[i], i))
+        load[i] += weight[f]
+        out[f] = i + 1
+    return out
