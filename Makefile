@@ -122,16 +122,17 @@ CHECKOV := $(CHECKOVENV)/bin/checkov --file template.yaml --framework cloudforma
 checkov: $(CHECKOVENV)/.installed
 	$(CHECKOV)
 
-# ---- `make test`: every part below, three at a time on the two cores from the first second
-# (`make -j3 -k` in the order of PARTS, each starting as soon as a slot is free): the browser
-# tier is two of them (tests/browser/shards.py), whose pages mostly wait for a push, so a third
-# part keeps the cores busy meanwhile. Each part is a process of its own (Playwright's sync API
-# keeps an event loop on the main thread, which would break the asyncio-based stack tests in a
-# shared process); it writes its output to .test-logs/<part>.log and "<exit code> <seconds>" to
-# .test-logs/<part>.rc. A part's make prerequisites (a venv, the SAM build, Chromium, npm's
-# axe-core) run in the same queue, their output on the terminal. Shown after: each part's
-# seconds, a failing part's whole log, a passing one's closing lines; `make test` fails if any
-# part failed or did not run (a missing prerequisite fails its part: nothing is skipped).
+# ---- `make test`: every part below, four at a time on the two cores from the first second
+# (`make -j4 -k` in the order of PARTS, each starting as soon as a slot is free): the browser
+# tier is two of them (tests/browser/shards.py), started first as the longest, whose pages
+# mostly wait for a push, so two more parts keep the cores busy meanwhile. Each part is a
+# process of its own (Playwright's sync API keeps an event loop on the main thread, which would
+# break the asyncio-based stack tests in a shared process); it writes its output to
+# .test-logs/<part>.log and "<exit code> <seconds>" to .test-logs/<part>.rc. A part's make
+# prerequisites (a venv, the SAM build, npm's axe-core) run in the same queue, their output on
+# the terminal. Shown after: each part's seconds, a failing part's whole log, a passing one's
+# closing lines; `make test` fails if any part failed or did not run (a missing prerequisite
+# fails its part: nothing is skipped).
 # The parts:
 # the Lambda handlers on moto, in process (the deploy rehearsal goes with the template)
 PART_handlers := $(BIN)/python -m pytest tests/functions --ignore=tests/functions/test_rehearsal.py
@@ -146,13 +147,13 @@ PART_template := $(TEMPLATE_CHECKS) && $(BIN)/python -m pytest tests/functions/t
 part-template: build
 PART_checkov := $(CHECKOV)
 part-checkov: $(CHECKOVENV)/.installed
-# what the browser tier needs from the system (Chromium, the fonts), and axe-core
-PART_browser-deps := scripts/ensure-browser.sh
-part-browser-deps: $(AXE)
-# Chromium against the offline stack: half the files each (BROWSER_SHARD, tests/browser/shards.py)
-PART_browser-1 := BROWSER_SHARD=1/2 $(BIN)/python -m pytest tests/browser
-PART_browser-2 := BROWSER_SHARD=2/2 $(BIN)/python -m pytest tests/browser
-part-browser-1 part-browser-2: part-browser-deps
+# Chromium against the offline stack, half the files each (BROWSER_SHARD, tests/browser/shards.py),
+# after what the browser tier needs from the system (Chromium, the fonts: the first shard there
+# installs them, the other waits on the lock) and axe-core
+BROWSER_READY := flock .test-logs/browser-deps.lock scripts/ensure-browser.sh
+PART_browser-1 := $(BROWSER_READY) && BROWSER_SHARD=1/2 $(BIN)/python -m pytest tests/browser
+PART_browser-2 := $(BROWSER_READY) && BROWSER_SHARD=2/2 $(BIN)/python -m pytest tests/browser
+part-browser-1 part-browser-2: $(AXE)
 # every preset through the same checks (the room layer on moto, the client's bots on a stack)
 PART_contract := $(BIN)/python -m pytest tests/contract
 # the engine and the modules, no AWS
@@ -181,8 +182,8 @@ REPORT = failed=0; for t in $(1); do \
 
 test: $(BIN)/.installed
 	@rm -rf .test-logs && mkdir -p .test-logs && date +%s >.test-logs/start
-	@$(MAKE) --no-print-directory -j3 -k $(addprefix part-,$(PARTS)) || true
-	@$(call REPORT,$(PARTS) browser-deps)
+	@$(MAKE) --no-print-directory -j4 -k $(addprefix part-,$(PARTS)) || true
+	@$(call REPORT,$(PARTS))
 
 check: $(BIN)/.installed
 	@rm -rf .test-logs && mkdir -p .test-logs && date +%s >.test-logs/start
