@@ -231,10 +231,21 @@ def states(pl) -> dict:
       const base = document.querySelector('script[type=module]').src.replace(/app\\.js.*$/, '');
       const { mesh } = await import(base + 'voice/index.js');
       const out = {};
-      for (const [pid, p] of mesh.peers) out[pid] = [p.pc.signalingState, p.pc.connectionState, p.pc.iceConnectionState, Boolean(p.sender.track)];
+      for (const [pid, p] of mesh.peers) out[pid] = [p.pc.signalingState, p.pc.connectionState, p.pc.iceConnectionState, Boolean(p.sender && p.sender.track)];
       return out;
     }"""
     )
+
+
+def traces(players: list[Player], last: int = 120) -> str:
+    """Each page's voice trace (web/js/voice/mesh.js `log`, the `__voiceLog` test hook): its
+    last `last` events `[ms, peer, what, detail]`, for a failure's message."""
+    out = []
+    for pl in players:
+        log = pl.page.evaluate("window.__voiceLog || []")
+        out.append(f"--- {pl.name} ({pl.pid}): {states(pl)}")
+        out.extend(" ".join(str(x) for x in e) for e in log[-last:])
+    return "\n".join(out)
 
 
 def wait_growth(pl, senders: list[str], least: int = 2000, seconds: float = 45.0) -> dict[str, int]:
@@ -248,7 +259,7 @@ def wait_growth(pl, senders: list[str], least: int = 2000, seconds: float = 45.0
             return grown
         if time.monotonic() > deadline:
             raise AssertionError(
-                f"{pl.name}: inbound audio did not grow from every seat: {grown} {states(pl)}"
+                f"{pl.name}: inbound audio did not grow from every seat: {grown} {states(pl)}\n{traces([pl])}"
             )
         pl.page.wait_for_timeout(250)
 
@@ -423,15 +434,10 @@ def voiced_seats(media_browser, stack, room: dict, errors) -> list[Player]:
     return pages
 
 
-def test_voice_in_original_follows_the_night_and_the_speech_turns(
-    media_browser, stack, console_errors
-):
+def test_voice_in_original_follows_the_night_and_the_speech_turns(media_browser, stack, console_errors):
     """Original, in Russian: six people (four in voice) and two bots, the roles dealt as asked
     (local/rooms.py). The first night only the criminal group (Аня and Боря) hears itself;
-    day 1's speech turns open only the speaker's microphone. (Original's defense, last word and
-    dead are checked by the policy's unit tests and the relay's functions tests; in the browser,
-    pages that join voice all at once at a defense can leave a pair unconnected: docs/rules.md,
-    "Voice".)"""
+    day 1's speech turns open only the speaker's microphone."""
     room = live_room(
         stack,
         preset="original",
@@ -476,6 +482,63 @@ def test_voice_in_original_follows_the_night_and_the_speech_turns(
             pl.close()
         players = []
         print("bytes received per pair (receiver -> sender -> bytes in the window)", json.dumps(figures))
+    finally:
+        for pl in players:
+            pl.close()
+
+
+def test_voice_in_original_hears_only_the_accused_in_the_defense_and_the_last_word_and_never_the_dead(
+    media_browser, stack, console_errors
+):
+    """Original, in Russian, a room written at day 2's defense (Аня named Вера, the only
+    suspect), four people's pages joining voice there at once: only Вера is heard in her
+    defense and in her last word; on the next day she hears the speaker and nobody hears her."""
+    room = live_room(
+        stack,
+        preset="original",
+        options=ORIGINAL_OPTIONS,
+        lang="ru",
+        seats=ORIGINAL_SEATS,
+        steps=[
+            {"until": {"phase": "speech", "day": 2}},
+            {"type": "nominate", "player": "Аня", "target": "Вера"},
+        ],
+        until={"phase": "defense", "day": 2},
+    )
+    players: list[Player] = []
+    figures = {}
+    try:
+        players = voiced_seats(media_browser, stack, room, console_errors)
+        accused = players[2].pid
+        views = wait_views(players, lambda v: v["kind"] == "defense", "the defense")
+        for pid, v in views.items():
+            assert v["accused"] == accused, v
+            if pid != accused:
+                assert v["voice"]["speakTo"] == [] and v["voice"]["hearFrom"] == [accused], v
+        figures["defense"] = follows(players, views)
+        send(players[2], "endTurn")  # the only suspect: executed at once, no vote
+        views = wait_views(players, lambda v: v["kind"] == "lastWord", "the last word")
+        for pid, v in views.items():
+            if pid != accused:
+                assert v["voice"]["speakTo"] == [] and v["voice"]["hearFrom"] == [accused], v
+        figures["lastWord"] = follows(players, views)
+        send(players[2], "endTurn")
+        views = step_until(
+            stack,
+            players,
+            lambda v: v["day"] == 3 and v["kind"] == "speech",
+            "the next day's first speech",
+        )
+        speaker = views[accused]["speaker"]
+        assert speaker == players[0].pid, views[accused]  # the first seat speaks first again
+        assert views[accused]["alive"] is False
+        assert views[accused]["voice"]["hearFrom"] == [speaker]
+        assert not set(views[accused]["voice"]["speakTo"]) & {pl.pid for pl in players}
+        figures["dead"] = follows(players, views)
+        print("bytes received per pair (receiver -> sender -> bytes in the window)", json.dumps(figures))
+    except AssertionError:
+        print(traces(players))
+        raise
     finally:
         for pl in players:
             pl.close()
