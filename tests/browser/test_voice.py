@@ -544,6 +544,74 @@ def test_voice_in_original_hears_only_the_accused_in_the_defense_and_the_last_wo
             pl.close()
 
 
+# In a page: two meshes (web/js/voice/mesh.js) as two seats' pages, each the other's only peer,
+# their signals handed over after `delay` ms (the relay, without the server); `gap` ms between
+# the two joins (0: at once, their offers cross).
+TWO_MESHES = (
+    """async ([gap, delay]) => {
+  """
+    + MODULES
+    + """
+  const { VoiceMesh } = await import(base + 'voice/mesh.js');
+  const meshes = {};
+  const sdp = { p1: 0, p2: 0 }; // offers and answers sent
+  const flight = { n: 0 }; // signals sent and not yet taken by the other mesh
+  for (const [me, other] of [['p1', 'p2'], ['p2', 'p1']]) {
+    meshes[me] = new VoiceMesh({
+      send: (payload) => {
+        if (payload.kind !== 'ice') sdp[me] += 1;
+        flight.n += 1;
+        setTimeout(() => meshes[payload.to].signal({ ...payload, from: me }).finally(() => { flight.n -= 1; }), delay);
+      },
+      iceServers: () => [],
+      onChange: () => {},
+    });
+    meshes[me].update({ on: true, peers: [other], sendTo: new Set([other]), toSpectators: false, listener: false }, me);
+  }
+  window.twoMeshes = { meshes, sdp, flight };
+  const first = meshes.p1.join();
+  await new Promise((ok) => setTimeout(ok, gap));
+  await Promise.all([first, meshes.p2.join()]);
+}"""
+)
+TWO_TRACES = """() => ['p1', 'p2'].map((me) => me + ': ' + window.twoMeshes.meshes[me].log.map((e) => e.join(' ')).join('\\n')).join('\\n')"""
+BOTH_UP = """() => {
+  const { meshes, flight } = window.twoMeshes;
+  return flight.n === 0 && ['p1', 'p2'].every((me) => [...meshes[me].peers.values()].some(
+    (p) => p.pc.connectionState === 'connected' && p.pc.signalingState === 'stable'));
+}"""
+
+
+@pytest.mark.parametrize("gap", [0, 1000, 4000])
+def test_two_pages_joining_voice_together_connect_once_and_then_stop_signaling(
+    media_browser, stack, console_errors, gap
+):
+    """Two meshes in one page, as two seats' pages (their signals handed over after 30 ms):
+    joining at once (their offers cross), 1 s apart (the first offer reaches a page not in
+    voice yet) or 4 s apart (that offer is stale by then), both connect, with few offers and
+    answers, and then send none (docs/rules.md, "Voice": the page that takes the other side's
+    offer takes it on a new connection; before, it stopped its own unanswered line and
+    Chromium renegotiated after every negotiation, an endless offer/answer round)."""
+    pl = Player(media_browser, stack.url, "", errors=console_errors)
+    try:
+        pl.open()
+        pl.page.evaluate(TWO_MESHES, [gap, 30])
+        pl.page.wait_for_function(BOTH_UP, timeout=20_000)  # and no signal on its way
+        settled = pl.page.evaluate("({ ...window.twoMeshes.sdp })")
+        # an offer each, an answer, and the lower seat's offer again (the higher seat may have
+        # dropped it, not in voice yet) with its answer
+        assert sum(settled.values()) <= 5, (settled, pl.page.evaluate(TWO_TRACES))
+        # a window of real time as long as several rounds took: not one more offer or answer
+        pl.page.wait_for_timeout(1500)
+        assert pl.page.evaluate("({ ...window.twoMeshes.sdp })") == settled, pl.page.evaluate(TWO_TRACES)
+        assert pl.page.evaluate(BOTH_UP)
+    finally:
+        pl.page.evaluate(
+            "window.twoMeshes && ['p1', 'p2'].forEach((me) => window.twoMeshes.meshes[me].leave())"
+        )
+        pl.close()
+
+
 # A stand-in for a seat's incoming audio (no signaling here): what the page plays it at.
 PLAYS_AT = (
     """async (pid) => {
