@@ -14,7 +14,7 @@ import { forgetGame, phaseKey, state } from "./store.js";
 import { onSeatFrame, onSeatPending, rememberFormer, seatRefused, substituteCues } from "./game/substitute.js";
 import { toast } from "./toast.js";
 import { onDisplayFrame } from "./display/share.js";
-import { voiceSignal, voiceView } from "./voice/index.js";
+import { voiceRefused, voiceSignal, voiceView } from "./voice/index.js";
 
 /** A `view` frame. Views carry the room version; an older one arriving late must not undo a newer one. */
 export function onViewFrame(frame) {
@@ -62,6 +62,7 @@ function archiveChat(view) {
 
 /** An `error` frame: a refusal of one of this tab's frames, or the seat's end on this socket. */
 export function onErrorFrame(frame, ctx) {
+  if (voiceRefused(frame)) return; // a refused voice signal: the mesh's, not the person's
   const action = state.pending.get(frame.id) || null;
   state.pending.delete(frame.id);
   // This seat opened more sockets than the server keeps and this one was the oldest

@@ -3,15 +3,28 @@
 // `signal` frame (`voiceSignal`) here.
 import { iceServers } from "../api.js";
 import { state } from "../store.js";
+import { testHook } from "../testhooks.js";
 import { renderControls } from "./controls.js";
 import { VoiceMesh } from "./mesh.js";
 import { voicePlan } from "./policy.js";
 
+// The signals sent lately, by frame id: a refusal (an `error` frame with its id) is the mesh's,
+// not something to show (the policy or the limiter said no; the mesh starts over by itself).
+const sent = new Map();
+const SENT_KEEP = 500;
+
 export const mesh = new VoiceMesh({
-  send: (payload) => state.conn && state.conn.send("signal", payload),
+  send: (payload) => {
+    const id = state.conn && state.conn.send("signal", payload);
+    if (!id) return;
+    sent.set(id, { to: payload.to, kind: payload.kind });
+    if (sent.size > SENT_KEEP) sent.delete(sent.keys().next().value);
+  },
   iceServers,
   onChange: () => renderControls(mesh, state.view),
 });
+
+testHook("voiceLog", mesh.log);
 
 /** Every new view: the plan follows the phase (and the controls with it). */
 export function voiceView(view) {
@@ -32,4 +45,13 @@ export function redrawVoice() {
 /** A `signal` frame relayed by the server from another seat. */
 export function voiceSignal(frame) {
   mesh.signal(frame);
+}
+
+/** An `error` frame: true if it refused one of this page's signals (then it is the mesh's). */
+export function voiceRefused(frame) {
+  const signal = sent.get(frame.id);
+  if (!signal) return false;
+  sent.delete(frame.id);
+  mesh.refused(signal, frame.code);
+  return true;
 }

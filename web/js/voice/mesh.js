@@ -18,6 +18,7 @@ const LEVEL_SPEAKING = 0.02; // RMS of the last 1/20 s above this: speaking
 const STALE_OFFER_MS = 3000;
 const RETRY_MS = 8000; // a peer connection not up by then (or down for that long) is made again
 const ASK_MS = 2000; // a listener asks a seat it hears but has no connection with again this often
+const LOG_KEEP = 400; // the trace keeps this many last events (read by the browser tests)
 
 export class VoiceMesh {
   /**
@@ -40,6 +41,20 @@ export class VoiceMesh {
     this.ctx = null;
     this.localAnalyser = null;
     this.room = null; // the room code: per-seat volumes are kept per room (volumes.js)
+    // The last LOG_KEEP events `[ms, peer, what, detail]` (connections made and dropped, their
+    // state changes, signals in, out and refused): what a failing browser test prints.
+    this.log = [];
+  }
+
+  note(pid, what, detail = "") {
+    this.log.push([Math.round(performance.now()), pid, what, detail]);
+    if (this.log.length > LOG_KEEP) this.log.splice(0, this.log.length - LOG_KEEP);
+  }
+
+  /** The server refused signal `sent` (`{to, kind}`) with `code` (docs/protocol.md, "Voice
+   * signaling"). */
+  refused(sent, code) {
+    this.note(sent.to, "refused", `${sent.kind} ${code}`);
   }
 
   /** Seat `pid`'s volume on this page: `{volume: 0–100, muted}` (kept on the device). */
@@ -153,23 +168,31 @@ export class VoiceMesh {
     this.enforce();
   }
 
-  open(pid) {
+  /** A new connection with seat `pid`: ours, with our own audio line (its negotiation sends
+   * our offer), or, `answering` the other side's offer, with none (the offer makes the line,
+   * `adopt`). */
+  open(pid, answering = false) {
     const pc = new RTCPeerConnection({ iceServers: this.io.iceServers() });
     // to a listener: send only; as a listener: no line of our own (the seat's offer makes it)
     const direction = isListener(pid) ? "sendonly" : "sendrecv";
-    const sender = this.listening ? null : pc.addTransceiver("audio", { direction }).sender;
-    const peer = { pc, sender, pending: [], makingOffer: false, offeredAt: 0, resent: false, since: performance.now(), audio: null, analyser: null };
+    const own = !this.listening && !answering;
+    const sender = own ? pc.addTransceiver("audio", { direction }).sender : null;
+    const peer = { pc, sender, own, pending: [], makingOffer: false, offeredAt: 0, resent: false, since: performance.now(), audio: null, analyser: null };
     this.peers.set(pid, peer);
+    this.note(pid, "open");
+    pc.onsignalingstatechange = () => this.note(pid, "signaling", pc.signalingState);
     pc.onicecandidate = (e) => {
       if (e.candidate && this.peers.get(pid) === peer) this.io.send({ to: pid, kind: "ice", candidate: e.candidate.toJSON() });
     };
     pc.onnegotiationneeded = async () => {
       if (this.listening) return; // a listener never offers
+      this.note(pid, "negotiation needed", JSON.stringify(pc.getTransceivers().map((t) => [t.mid, t.direction, t.currentDirection, t.stopped])));
       try {
         peer.makingOffer = true;
         await pc.setLocalDescription();
         const d = pc.localDescription;
         if (this.peers.get(pid) === peer) this.io.send({ to: pid, kind: d.type, sdp: d.sdp });
+        this.note(pid, "sent", d.type);
         peer.offeredAt = performance.now();
         peer.resent = false;
       } catch {
@@ -179,6 +202,7 @@ export class VoiceMesh {
       }
     };
     pc.onconnectionstatechange = () => {
+      this.note(pid, "connection", pc.connectionState);
       // the retry clock runs while the connection is not up: from its making, or from its fall
       if (pc.connectionState === "connected") peer.since = Infinity;
       else if (peer.since === Infinity) peer.since = performance.now();
@@ -202,6 +226,7 @@ export class VoiceMesh {
     const now = performance.now();
     for (const [pid, peer] of this.peers) {
       if (peer.pc.connectionState !== "connected" && now - peer.since > RETRY_MS) {
+        this.note(pid, "retry", `${peer.pc.signalingState} ${peer.pc.connectionState}`);
         this.drop(pid);
         // a listener's connection is made again when it asks again (`listen`)
         if (!isListener(pid) && !this.listening) this.open(pid);
@@ -215,6 +240,7 @@ export class VoiceMesh {
     const peer = this.peers.get(pid);
     if (!peer) return;
     this.peers.delete(pid);
+    this.note(pid, "drop");
     peer.pc.close();
     if (peer.audio) peer.audio.srcObject = null;
   }
@@ -222,6 +248,7 @@ export class VoiceMesh {
   /** A `signal` frame from seat `frame.from` (the server relays it only while the policy joins
    * the two seats, so it may come just before the view that says so). */
   async signal(frame) {
+    if (frame.kind !== "ice") this.note(frame.from, this.joined ? "got" : "got before joining", frame.kind);
     if (!this.joined) return;
     if (this.listening) return this.heard(frame);
     if (isListener(frame.from)) {
@@ -234,9 +261,20 @@ export class VoiceMesh {
       }
       if (frame.kind === "offer" || !this.peers.has(frame.from)) return; // a listener never offers
     }
-    if (!this.peers.has(frame.from)) this.open(frame.from);
+    if (!this.peers.has(frame.from)) this.open(frame.from, frame.kind === "offer");
     let peer = this.peers.get(frame.from);
     let pc = peer.pc;
+    // Take an offer on a connection made for it: our own line, never negotiated, is not matched
+    // to the offer's (addTransceiver's lines never are), and Chromium, once such a line is
+    // stopped, finds negotiation needed after every negotiation: an endless offer/answer round
+    // with that seat, which used up the relay's signal allowance (docs/rules.md, "Voice").
+    const renew = () => {
+      this.drop(frame.from);
+      this.open(frame.from, true);
+      const next = this.peers.get(frame.from);
+      next.pending = peer.pending; // the other side's candidates that came before its offer
+      return next;
+    };
     try {
       if (frame.kind === "offer" || frame.kind === "answer") {
         const collision = frame.kind === "offer" && (peer.makingOffer || pc.signalingState !== "stable");
@@ -245,20 +283,28 @@ export class VoiceMesh {
           // the other side gives way, but only to an offer it has: ours may have reached its page
           // before it joined voice (dropped there), and both would sit with an unanswered offer
           // until RETRY_MS. Ours again, once (a page that had it takes it as a no-op).
+          this.note(frame.from, "ignored", `offer (${pc.signalingState}, ours ${Math.round(performance.now() - peer.offeredAt)} ms old)`);
           if (!peer.resent && pc.signalingState === "have-local-offer" && pc.localDescription) {
             peer.resent = true;
+            this.note(frame.from, "sent", "offer again");
             this.io.send({ to: frame.from, kind: "offer", sdp: pc.localDescription.sdp });
           }
           return;
+        }
+        if (frame.kind === "offer" && peer.own && !pc.currentRemoteDescription) {
+          // our own offer not answered yet (a collision we give way in, or an offer the other
+          // page dropped): the other side's offer on a new connection
+          this.note(frame.from, "new connection for", `offer (${pc.signalingState})`);
+          peer = renew();
+          pc = peer.pc;
         }
         try {
           await pc.setRemoteDescription({ type: frame.kind, sdp: frame.sdp });
         } catch (err) {
           // an offer from the other side's new connection (it started over): a new one here too
           if (frame.kind !== "offer" || this.peers.get(frame.from) !== peer) throw err;
-          this.drop(frame.from);
-          this.open(frame.from);
-          peer = this.peers.get(frame.from);
+          this.note(frame.from, "new connection for", `offer (${err.message})`);
+          peer = renew();
           pc = peer.pc;
           await pc.setRemoteDescription({ type: frame.kind, sdp: frame.sdp });
         }
@@ -267,13 +313,15 @@ export class VoiceMesh {
           this.adopt(peer);
           await pc.setLocalDescription();
           this.io.send({ to: frame.from, kind: "answer", sdp: pc.localDescription.sdp });
+          this.note(frame.from, "sent", "answer");
         }
       } else if (frame.kind === "ice" && frame.candidate) {
         if (pc.remoteDescription) await pc.addIceCandidate(frame.candidate).catch(() => {});
         else peer.pending.push(frame.candidate);
       }
-    } catch {
+    } catch (err) {
       // a stale description after a phase change: the next negotiation starts over
+      this.note(frame.from, "failed", `${frame.kind}: ${err && err.message}`);
     }
     this.enforce();
   }
@@ -304,12 +352,11 @@ export class VoiceMesh {
     this.io.onChange();
   }
 
-  /** After the other side's offer: its audio line is the one both use (our own unanswered
-   * line, made by addTransceiver, is never matched to it), so send on that one. */
+  /** After the other side's offer on a connection made to answer it: the offer's audio line is
+   * the one both use, so send on that one (what is sent on it: `enforce`). */
   adopt(peer) {
     const line = peer.pc.getTransceivers().find((tr) => tr.mid !== null && !tr.stopped);
     if (!line || line.sender === peer.sender) return;
-    for (const tr of peer.pc.getTransceivers()) if (tr !== line && tr.mid === null && !tr.stopped) tr.stop();
     line.direction = "sendrecv";
     peer.sender = line.sender;
   }
