@@ -10,7 +10,7 @@ every file still runs in exactly one of them (tests/unit/test_browser_shards.py)
 from __future__ import annotations
 
 SECONDS = {
-    "test_voice": 114, "test_public_home": 71, "test_table_round3": 69, "test_a11y": 62,
+    "test_voice": 130, "test_public_home": 40, "test_table_round3": 69, "test_a11y": 62,
     "test_device": 62, "test_table_round2": 59, "test_game": 56, "test_presets": 45,
     "test_seats": 43, "test_removed_seat": 42, "test_anonymous": 27, "test_substitutes": 27,
     "test_deployed_site": 24, "test_display": 24, "test_chat_log": 20, "test_city_night": 19,
