@@ -148,12 +148,12 @@ part-template: build
 PART_checkov := $(CHECKOV)
 part-checkov: $(CHECKOVENV)/.installed
 # Chromium against the offline stack, half the files each (BROWSER_SHARD, tests/browser/shards.py),
-# after what the browser tier needs from the system (Chromium, the fonts: the first shard there
-# installs them, the other waits on the lock) and axe-core
-BROWSER_READY := flock .test-logs/browser-deps.lock scripts/ensure-browser.sh
+# after what the browser tier needs: axe-core, Chromium and the fonts (scripts/browser-ready.sh,
+# run by each shard under one lock: the first installs, the other waits; not a make
+# prerequisite, which would wait for a free slot and start the longest parts last)
+BROWSER_READY := flock .test-logs/browser-deps.lock scripts/browser-ready.sh
 PART_browser-1 := $(BROWSER_READY) && BROWSER_SHARD=1/2 $(BIN)/python -m pytest tests/browser
 PART_browser-2 := $(BROWSER_READY) && BROWSER_SHARD=2/2 $(BIN)/python -m pytest tests/browser
-part-browser-1 part-browser-2: $(AXE)
 # every preset through the same checks (the room layer on moto, the client's bots on a stack)
 PART_contract := $(BIN)/python -m pytest tests/contract
 # the engine and the modules, no AWS

@@ -83,7 +83,9 @@ def test_make_test_runs_the_install_step_before_the_browser_tier():
     runs = [line for line in out.stdout.splitlines() if "pytest tests/browser" in line]
     assert runs
     for line in runs:
-        assert -1 < line.find("scripts/ensure-browser.sh") < line.find("pytest tests/browser"), line
+        assert -1 < line.find("scripts/browser-ready.sh") < line.find("pytest tests/browser"), line
+    ready = (REPO / "scripts" / "browser-ready.sh").read_text().splitlines()
+    assert ready[-1] == "exec scripts/ensure-browser.sh"
 
 
 def test_ci_is_a_thin_call_of_make_test():

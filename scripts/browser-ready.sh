@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# What the browser tier needs, for `make test`'s browser shards (run under one lock, so the
+# first installs and the other waits): axe-core from npm when tests/browser/package-lock.json
+# is newer than the copy installed (as the Makefile's axe-core target decides), then the
+# system's Chromium and fonts (scripts/ensure-browser.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+AXE=tests/browser/node_modules/axe-core/axe.min.js
+if [ ! -f "$AXE" ] || [ tests/browser/package-lock.json -nt "$AXE" ] || [ tests/browser/package.json -nt "$AXE" ]; then
+  command -v npm >/dev/null || { echo "the browser tests need npm (apt-get install -y npm)" >&2; exit 1; }
+  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+  touch "$AXE"
+fi
+exec scripts/ensure-browser.sh
