@@ -173,6 +173,8 @@ class ScreenWatch:
         """The screen against the spectator's `view` of phase `kind`, at the same version."""
         page = self.tv.page
         expect(page.locator("body")).to_have_attribute("data-phase", kind)
+        if kind == "ended":  # the spectator's page shows the end screen: no tiles to read names from
+            return
         players = sorted(view["players"], key=lambda p: p.get("seat") or 0)
         names = self.shown_names(players)
         alive = {p["id"] for p in players if p.get("alive") is not False}
@@ -184,8 +186,6 @@ class ScreenWatch:
             # who was alive as this night fell (the latest night looked at: a day between two
             # nights looked at may have executed someone, who is not the dawn's news)
             self.alive_before_night = alive
-            return
-        if kind == "ended":
             return
         expect(page.locator(".d-seat .d-name")).to_have_text(names)
         shown = {p["id"]: n for p, n in zip(players, names, strict=True)}
