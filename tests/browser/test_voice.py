@@ -487,6 +487,13 @@ def test_voice_in_original_follows_the_night_and_the_speech_turns(media_browser,
             pl.close()
 
 
+def only_heard(views: dict, speaker: str) -> None:
+    """Every other page's plan: silent, hearing `speaker` alone."""
+    for pid, v in views.items():
+        if pid != speaker:
+            assert v["voice"]["speakTo"] == [] and v["voice"]["hearFrom"] == [speaker], v
+
+
 def test_voice_in_original_hears_only_the_accused_in_the_defense_and_the_last_word_and_never_the_dead(
     media_browser, stack, console_errors
 ):
@@ -511,16 +518,12 @@ def test_voice_in_original_hears_only_the_accused_in_the_defense_and_the_last_wo
         players = voiced_seats(media_browser, stack, room, console_errors)
         accused = players[2].pid
         views = wait_views(players, lambda v: v["kind"] == "defense", "the defense")
-        for pid, v in views.items():
-            assert v["accused"] == accused, v
-            if pid != accused:
-                assert v["voice"]["speakTo"] == [] and v["voice"]["hearFrom"] == [accused], v
+        assert all(v["accused"] == accused for v in views.values()), views
+        only_heard(views, accused)
         figures["defense"] = follows(players, views)
         send(players[2], "endTurn")  # the only suspect: executed at once, no vote
         views = wait_views(players, lambda v: v["kind"] == "lastWord", "the last word")
-        for pid, v in views.items():
-            if pid != accused:
-                assert v["voice"]["speakTo"] == [] and v["voice"]["hearFrom"] == [accused], v
+        only_heard(views, accused)
         figures["lastWord"] = follows(players, views)
         send(players[2], "endTurn")
         views = step_until(
