@@ -95,6 +95,28 @@ def test_leave_of_the_classic_accused_ends_the_day() -> None:
     assert t.kind == "night"
 
 
+def test_leave_of_the_last_player_not_ready_opens_the_classic_vote() -> None:
+    t = table("classic")
+    t.until("discussion")
+    for pid in t.ids[:-1]:
+        t.act("readyEarly", pid)
+    assert t.kind == "discussion"
+    t.act("leave", "p8")
+    assert t.kind == "vote"
+
+
+def test_leave_of_a_city_suspect_ends_the_defense_once_the_other_is_done() -> None:
+    t = table("city")
+    t.until("vote")
+    for pid in t.ids:  # a tie, four votes each: p1 and p5 defend themselves
+        t.act("vote", pid, target="p1" if pid in ("p2", "p3", "p4", "p5") else "p5")
+    assert t.kind == "defense" and sorted(t.state["phase"]["suspects"]) == ["p1", "p5"]
+    t.act("endTurn", "p1")
+    assert t.kind == "defense"
+    t.act("leave", "p5")
+    assert t.kind != "defense" and not t.alive("p5")
+
+
 def test_leave_while_paused_keeps_the_new_phase_frozen() -> None:
     t = table("city")
     t.until("night")
