@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import mafia_engine as me
 
@@ -344,6 +345,10 @@ def test_the_narrator_speaks_public_text_only(browser, stack, console_errors):
     pl.close()
 
 
+ACT_MS = 5_000  # a tap on a step the page shows
+CHANGED_JS = "(before) => document.querySelector('#device-root').innerHTML !== before"
+
+
 def test_the_executed_player_speaks_aloud(browser, stack, console_errors):
     """Original rules on one device: after an execution the table sees one public screen,
     "<name> speaks a last word aloud", with no card shown; that player's "done" moves the
@@ -369,25 +374,32 @@ def test_the_executed_player_speaks_aloud(browser, stack, console_errors):
         seen.append(which)
         if which == "device-last-word":
             break
-        if which == "device-closed":
-            page.click("#device-iam")
-        elif which == "device-turn":
-            options = page.locator(".device-option")
-            if options.count():
-                options.first.click()  # the mafia agree on the first target; everyone votes the suspect
-            page.click("#device-confirm")
-        elif which == "device-news":
-            page.click("#device-continue")
-        elif which == "device-speech":
-            accuse = page.locator("#device-speech .device-options button:not(.btn-primary)")
-            if accuse.count() and not accused:
-                accused.append(accuse.first.inner_text())
-                accuse.first.click()
-            else:
-                page.locator("#device-speech .device-options .btn-primary").click()
-        elif which == "device-defense":
-            page.locator(".device-finished").first.click()
-        page.wait_for_timeout(150)
+        before = page.locator("#device-root").inner_html()
+        try:
+            if which == "device-closed":
+                page.click("#device-iam", timeout=ACT_MS)
+            elif which == "device-turn":
+                options = page.locator(".device-option")
+                if options.count():
+                    options.first.click(timeout=ACT_MS)  # the mafia agree on the first target; everyone votes the suspect
+                page.click("#device-confirm", timeout=ACT_MS)
+            elif which == "device-news":
+                page.click("#device-continue", timeout=ACT_MS)
+            elif which == "device-speech":
+                accuse = page.locator("#device-speech .device-options button:not(.btn-primary)")
+                if accuse.count() and not accused:
+                    who = accuse.first.inner_text()
+                    accuse.first.click(timeout=ACT_MS)
+                    accused.append(who)
+                else:
+                    page.locator("#device-speech .device-options .btn-primary").click(timeout=ACT_MS)
+            elif which == "device-defense":
+                page.locator(".device-finished").first.click(timeout=ACT_MS)
+        except PlaywrightTimeoutError:
+            continue  # the screen moved on under the click (a push drew the next step): look again
+        # the next look after the page has drawn what the tap did (never a tap on a screen
+        # the last tap already left)
+        page.wait_for_function(CHANGED_JS, arg=before, timeout=20_000)
     else:
         raise AssertionError(f"no last word: {seen[-20:]}")
     # One suspect, executed (everyone must vote for a suspect): that player speaks aloud.
