@@ -159,9 +159,11 @@ PART_contract := $(BIN)/python -m pytest tests/contract
 # the engine and the modules, no AWS
 PART_unit := $(BIN)/python -m pytest tests/unit
 PART_lint := $(BIN)/ruff check .
-# the order they start in: the longest first (clean clone, loaded 2-core machine: the browser
-# halves ~450 s each, handlers ~230 s, stack ~100 s, unit ~90 s, benches ~60 s, the template
-# with the rehearsal ~60 s after the build, contract ~35 s, checkov ~5 s)
+# the order they start in: the longest first (a clean clone, four at a time on 2 cores, each
+# slowed by the others: handlers ~640 s, the browser halves ~480-610 s, unit ~330 s, stack
+# ~180 s, benches ~115 s, contract ~60 s, the template with the rehearsal ~45 s after the
+# build, checkov ~5 s; the machine is CPU-bound throughout, so the whole is about the sum of
+# the parts' CPU over two cores)
 PARTS := browser-1 browser-2 handlers stack unit benches template contract checkov lint
 
 # `make check`, the inner loop: the parts that need no browser and no stack, the handlers
