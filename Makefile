@@ -50,16 +50,12 @@ functions: $(BIN)/.installed
 e2e: $(BIN)/.installed
 	$(BIN)/python -m pytest tests/e2e
 
-# Chromium and the screenshot fonts (Korean, emoji): apt-get when root, else the command to run.
-# axe-core (the accessibility checks) from npm, pinned in tests/browser/package-lock.json.
-AXE := tests/browser/node_modules/axe-core/axe.min.js
-browser-deps: $(AXE)
-	scripts/ensure-browser.sh
-
-$(AXE): tests/browser/package.json tests/browser/package-lock.json
-	@command -v npm >/dev/null || { echo "the browser tests need npm (apt-get install -y npm)" >&2; exit 1; }
-	cd tests/browser && npm ci --no-audit --no-fund --loglevel=error
-	@touch $@
+# What the browser tier needs: axe-core (the accessibility checks) from npm, pinned in
+# tests/browser/package-lock.json, then Chromium and the screenshot fonts (Korean, emoji):
+# apt-get when root, else the command to run (scripts/browser-ready.sh; `make test`'s shards
+# run the same script).
+browser-deps:
+	scripts/browser-ready.sh
 
 browser: $(BIN)/.installed browser-deps
 	$(BIN)/python -m pytest tests/browser

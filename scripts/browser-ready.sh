@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# What the browser tier needs, for `make test`'s browser shards (run under one lock, so the
-# first installs and the other waits): axe-core from npm when tests/browser/package-lock.json
-# is newer than the copy installed (as the Makefile's axe-core target decides), then the
+# What the browser tier needs (`make browser-deps`; `make test`'s shards run it under one lock,
+# so the first installs and the other waits): axe-core from npm when it is missing or
+# tests/browser/package.json or package-lock.json is newer than the copy installed, then the
 # system's Chromium and fonts (scripts/ensure-browser.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
