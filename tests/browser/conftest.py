@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from . import shards
+from .scripted import pooled_pages
 from .stack import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, Stack
 
 # A page's wait for a push (5 s by default): the tiers run side by side on two shared cores
@@ -70,6 +71,13 @@ def browser(chromium_path):
         b = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def page_pool():
+    """A module's scripted-state tests reuse its booted pages (scripted.py, `page_in`)."""
+    with pooled_pages():
+        yield
 
 
 @pytest.fixture

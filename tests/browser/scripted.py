@@ -20,12 +20,13 @@ The lobby's view comes from the service's own view builder (`lobby_view`)."""
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 
 from playwright.sync_api import expect
 
 import mafia_engine as me
 
-from .ui import MOBILE, Player
+from .ui import MOBILE, Player, screen_keys
 
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea", "Max", "Ned"]
@@ -156,12 +157,96 @@ def lobby_view(
     return v
 
 
+# ---------------------------------------------------------------- booted pages, reused
+# A page's boot costs about 1.2 CPU-s of Chromium (a context, 83 requests, 78 modules; measured
+# on this machine), most of what one screen check costs. Within a test module, a page that a
+# test closed (`Player.close`: its checks passed) goes back to a pool and the module's next
+# `page_in` of the same language and viewport takes it, reset as a boot leaves a page (RESET).
+# The pool is open only inside `pooled_pages()` (tests/browser/conftest.py: per module); the
+# screenshot scripts get a fresh page each time.
+_POOL: dict[tuple, list[Player]] | None = None
+
+# How a boot leaves the page: no seat, no view, nothing stored in this tab or device, the
+# language of the browser's locale, every dialog and sheet shut, the home screen mounted anew
+# (its first showing: the browser keeps its own focus), the test hooks' records empty.
+RESET = """async (lang) => {
+  const {state, forgetGame} = await import('./js/store.js');
+  const {closeOverlays} = await import('./js/game/overlays.js');
+  const {closeRules} = await import('./js/game/rules.js');
+  const {closeSheet} = await import('./js/game/sheet.js');
+  const {render} = await import('./js/render.js');
+  const i18n = await import('./js/i18n.js');
+  closeOverlays();
+  closeRules();
+  closeSheet();
+  for (const d of document.querySelectorAll('dialog[open]')) d.close();
+  if (state.screen && state.screen.destroy) state.screen.destroy();
+  document.querySelector('#main').replaceChildren();
+  Object.assign(state, {session: null, conn: null, status: 'idle', view: null, version: -1,
+    lastError: null, screenName: null, shownScreen: null, focusPending: false, screen: null,
+    nudged: {key: null, count: 0, next: 0}, notice: null, lateJoin: null});
+  state.pending.clear();
+  forgetGame();
+  i18n.setKid(false);
+  i18n.setLang(lang);
+  localStorage.clear();
+  sessionStorage.clear();
+  const toast = document.querySelector('#toast');
+  if (toast) toast.hidden = true;
+  if (window.__i18nMissing) window.__i18nMissing.clear();
+  if (window.__cues) window.__cues.length = 0;
+  render();
+  (await import('./js/voice/index.js')).redrawVoice();  // hidden at home, its last status forgotten
+  if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
+  window.scrollTo(0, 0);
+}"""
+
+
+class _Pooled(Player):
+    """A page of the pool: `close` checks it as `Player.close` does, then gives it back."""
+
+    key: tuple
+    idle_errors: list[str]
+
+    def close(self) -> None:
+        if _POOL is None or self.page.is_closed() or self.errors:
+            return super().close()
+        keys = screen_keys(self.page)
+        assert not keys, f"{self.name}: untranslated keys on screen: {sorted(keys)}"
+        self.errors = self.idle_errors  # what the page says while it waits goes to its next test
+        _POOL.setdefault(self.key, []).append(self)
+
+
+@contextmanager
+def pooled_pages():
+    """Inside: `page_in` reuses the pages closed before it; after: every pooled page closes."""
+    global _POOL
+    _POOL = {}
+    try:
+        yield
+    finally:
+        pool, _POOL = _POOL, None
+        for pl in (pl for pls in pool.values() for pl in pls):
+            pl.context.close()
+
+
 def page_in(
     browser, stack, lang: str, errors: list[str], viewport: dict | None = None, name: str = "Ann"
 ) -> Player:
     """A page of the client in `lang` (the browser's locale), booted: ready for `draw`/`show`."""
-    pl = Player(browser, stack.url, name, viewport=viewport or MOBILE, locale=LOCALES[lang], errors=errors)
-    pl.open()
+    viewport = viewport or MOBILE
+    key = (id(browser), stack.url, lang, viewport["width"], viewport["height"])
+    free = _POOL.get(key) if _POOL is not None else None
+    if free:
+        pl = free.pop()
+        errors.extend(pl.idle_errors)
+        pl.idle_errors.clear()
+        pl.errors, pl.name = errors, name
+        pl.page.evaluate(RESET, lang)
+    else:
+        pl = _Pooled(browser, stack.url, name, viewport=viewport, locale=LOCALES[lang], errors=errors)
+        pl.key, pl.idle_errors = key, []
+        pl.open()
     expect(pl.page.locator("html")).to_have_attribute("lang", lang)
     return pl
 

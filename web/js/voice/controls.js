@@ -45,7 +45,10 @@ export function renderControls(mesh, view, { quiet = false } = {}) {
   }
   bar.setAttribute("aria-label", t("voice.title")); // in the page's language now
   bar.hidden = !on;
-  if (!on) return;
+  if (!on) {
+    last = ""; // the bar shown again (the next game) starts as on a fresh page: said by no one
+    return;
+  }
   const text = status(mesh, spectator);
   const join = h(
     "button",
