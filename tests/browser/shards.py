@@ -2,16 +2,16 @@
 other parts, so a page's waits for a push leave the core to them): whole files per shard (their
 module fixtures stay in one process), balanced by the seconds each file took.
 
-SECONDS: each file's seconds in a loaded clean-clone run (pytest --durations, 2026-12-04); a file
-not listed counts DEFAULT_PER_TEST seconds a test. A stale figure only unbalances the shards:
+SECONDS: each file's seconds in a loaded clean-clone run (pytest --durations, 2026-12-04; the
+table rounds since they reuse their pages, 2026-12-05); a file not listed counts DEFAULT_PER_TEST seconds a test. A stale figure only unbalances the shards:
 every file still runs in exactly one of them (tests/unit/test_browser_shards.py).
 """
 
 from __future__ import annotations
 
 SECONDS = {
-    "test_voice": 130, "test_public_home": 40, "test_table_round3": 69, "test_a11y": 62,
-    "test_device": 62, "test_table_round2": 59, "test_game": 56, "test_presets": 45,
+    "test_voice": 130, "test_public_home": 40, "test_table_round3": 12, "test_a11y": 62,
+    "test_device": 62, "test_table_round2": 35, "test_game": 56, "test_presets": 45,
     "test_seats": 43, "test_removed_seat": 42, "test_anonymous": 27, "test_substitutes": 27,
     "test_deployed_site": 24, "test_display": 24, "test_chat_log": 20, "test_city_night": 19,
     "test_away": 17, "test_fair_deal": 15, "test_notes": 14, "test_role_card": 14,
