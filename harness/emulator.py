@@ -5,22 +5,37 @@ one moto account a whole session shares (`Account`)."""
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 import boto3
 from moto import mock_aws
+from moto.dynamodb.responses import DynamoHandler
 
 from local import template
 from service.infra.storage import CONN_PREFIX
 
+# DynamoDB runs a conditional write atomically; moto's backend does not against a concurrent
+# thread (a test racing 20 clients for the last seats saw two told they had the same seat, on a
+# loaded machine). The offline stack's server holds local.moto_fixes.DYNAMODB_LOCK around each
+# DynamoDB request for the same reason; in process, each DynamoDB call holds this one.
+_ONE_DYNAMODB_CALL = threading.RLock()
+_call_action = DynamoHandler.call_action
+
+
+def _one_call_at_a_time(self: DynamoHandler) -> Any:
+    with _ONE_DYNAMODB_CALL:
+        return _call_action(self)
+
 
 def with_fixes(monkeypatch: Any) -> None:
     """Install every fix of `local.moto_fixes.PATCHES` through pytest's `monkeypatch`, which
-    puts moto as released back after the test."""
+    puts moto as released back after the test; and one DynamoDB call at a time."""
     from local import moto_fixes
 
     for owner, name, replacement in moto_fixes.PATCHES:
         monkeypatch.setattr(owner, name, replacement)
+    monkeypatch.setattr(DynamoHandler, "call_action", _one_call_at_a_time)
 
 
 class Account:

@@ -26,7 +26,7 @@ from playwright.sync_api import expect
 
 from .axe import AXE_JS, MISSING_AXE, audit, blocking, record
 from .scripted import Scripted, lobby_view, page_in, show
-from .ui import Player
+from .ui import Player, open_fold
 
 LANGS = ("ko", "ru", "en")
 # The person at p1 in each preset's test, named in the language the page opens in
@@ -70,19 +70,7 @@ def notes_sheet(page) -> None:
 def home_with(preset: str):
     def then(page) -> None:
         page.select_option("#create-preset", preset)
-        # open the settings; a click may land as the public list above fills in and moves the
-        # summary (seen once on a loaded clean clone: the box stayed shut), so look and retry
-        details = page.locator(".home-details")
-        first = page.locator("#home-opt-nightSeconds, #home-opt-speechSeconds").first
-        for _ in range(3):
-            if details.get_attribute("open") is None:
-                details.locator("summary").click()
-            try:
-                expect(first).to_be_visible(timeout=3_000)
-                return
-            except AssertionError:
-                continue
-        expect(first).to_be_visible()
+        open_fold(page, ".home-details", "#home-opt-nightSeconds, #home-opt-speechSeconds")
 
     return then
 

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from service.room.connections import CONNECT_GRACE_SECONDS
 
-from .ui import Player, has_class
+from .ui import Player, has_class, open_fold
 
 
 def vanish(stack_url: str, room: str, token: str) -> None:
@@ -90,7 +90,7 @@ def test_host_removes_a_player_mid_game_with_two_taps(browser, stack, console_er
     bob = guest.my_pid()
 
     host.dismiss_cards()
-    host.page.locator("#host-tools summary").click()
+    open_fold(host.page, "#host-tools", f'#host-remove button[data-pid="{bob}"]')
     remove = host.page.locator(f'#host-remove button[data-pid="{bob}"]')
     expect(remove).to_have_text("Remove Bob")
     remove.click()  # the first tap only arms it

@@ -22,7 +22,7 @@ from playwright.sync_api import expect
 from .scripted import LOCALES
 from .stack import REPO
 from .test_table_round2 import add_bots
-from .ui import MOBILE, Player
+from .ui import MOBILE, Player, open_fold
 
 HOSTS = {"ko": "민준", "ru": "Анна", "en": "Ann"}
 VERIFIED = {"ko": "배분 검증됨", "ru": "Раздача проверена", "en": "Deal verified"}
@@ -49,7 +49,7 @@ def play_to_end(browser, stack, lang: str, errors: list[str], viewport=MOBILE, b
     if before_end:
         before_end(host)
     host.dismiss_cards()
-    page.locator("#host-tools summary").click()
+    open_fold(page, "#host-tools", "#end-game-btn")
     page.click("#end-game-btn")
     page.click("#end-game-btn")
     expect(page.locator("#end-title")).to_be_visible(timeout=15_000)

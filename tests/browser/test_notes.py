@@ -19,7 +19,7 @@ import mafia_engine as me_engine
 from .axe import AXE_JS, MISSING_AXE, audit, blocking, record
 from .live import bots, goto_seat, live_room, seat
 from .scripted import LOCALES
-from .ui import MOBILE, Player
+from .ui import MOBILE, Player, open_fold
 
 LANGS = ("ko", "ru", "en")
 NAMES = {"ko": "민지", "ru": "Аня", "en": "Ann"}
@@ -162,7 +162,7 @@ def test_a_player_marks_tiles_and_the_marks_stay_in_this_browser_for_one_game(
 
     # The host ends the game: the end screen, and the notes are gone from this browser.
     pl.dismiss_cards()
-    page.locator("#host-tools summary").click()
+    open_fold(page, "#host-tools", "#end-game-btn")
     page.click("#end-game-btn")
     page.click("#end-game-btn")
     expect(page.locator("#end-title")).to_be_visible(timeout=15_000)

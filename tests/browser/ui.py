@@ -206,6 +206,25 @@ class Player:
             self.context.close()
 
 
+def open_fold(page: Page, details: str, shows: str, tries: int = 3) -> None:
+    """Open the <details> `details` by a tap on its summary until `shows` inside it is visible.
+    A tap can miss while the panel moves or is drawn anew (a push redraws the host tools; the
+    public list fills in above the home's settings): the press lands on the old summary, the
+    release on the new, and nothing opens (seen on loaded clean-clone runs). A person taps
+    again; so does this."""
+    fold = page.locator(details)
+    target = page.locator(shows).first
+    for _ in range(tries):
+        if fold.get_attribute("open") is None:
+            fold.locator("summary").first.click()
+        try:
+            expect(target).to_be_visible(timeout=3_000)
+            return
+        except AssertionError:
+            continue
+    expect(target).to_be_visible()
+
+
 def room_phase(url: str, room: str):
     """The room's phase as its REST summary gives it (``GET /api/rooms/{code}``)."""
     with urllib.request.urlopen(f"{url}api/rooms/{room}", timeout=60) as res:  # noqa: S310 - our 127.0.0.1 stack
