@@ -167,8 +167,9 @@ def lobby_view(
 _POOL: dict[tuple, list[Player]] | None = None
 
 # How a boot leaves the page: no seat, no view, nothing stored in this tab or device, the
-# language of the browser's locale, every dialog and sheet shut, the home screen mounted anew
-# (its first showing: the browser keeps its own focus), the test hooks' records empty.
+# language of the browser's locale, every dialog and sheet shut, the live region silent, the
+# home screen mounted anew (its first showing: the browser keeps its own focus), the voice bar
+# hidden with no status said, the test hooks' records empty (tests/browser/test_page_pool.py).
 RESET = """async (lang) => {
   const {state, forgetGame} = await import('./js/store.js');
   const {closeOverlays} = await import('./js/game/overlays.js');
@@ -191,6 +192,8 @@ RESET = """async (lang) => {
   i18n.setLang(lang);
   localStorage.clear();
   sessionStorage.clear();
+  await new Promise((done) => setTimeout(done, 60));  // an announcement on its way (cues.js: 50 ms)
+  document.querySelector('#announcer').textContent = '';
   const toast = document.querySelector('#toast');
   if (toast) toast.hidden = true;
   if (window.__i18nMissing) window.__i18nMissing.clear();
