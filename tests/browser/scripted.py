@@ -26,7 +26,7 @@ from playwright.sync_api import expect
 
 import mafia_engine as me
 
-from .ui import MOBILE, Player, screen_keys
+from .ui import MOBILE, Player
 
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU", "en": "en-US"}
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea", "Max", "Ned"]
@@ -214,8 +214,7 @@ class _Pooled(Player):
     def close(self) -> None:
         if _POOL is None or self.page.is_closed() or self.errors:
             return super().close()
-        keys = screen_keys(self.page)
-        assert not keys, f"{self.name}: untranslated keys on screen: {sorted(keys)}"
+        self.check_no_keys()
         self.errors = self.idle_errors  # what the page says while it waits goes to its next test
         _POOL.setdefault(self.key, []).append(self)
 
