@@ -166,28 +166,21 @@ def lobby_view(
 # screenshot scripts get a fresh page each time.
 _POOL: dict[tuple, list[Player]] | None = None
 
-# How a boot leaves the page: no seat, no view, nothing stored in this tab or device, the
-# language of the browser's locale, every dialog and sheet shut, the live region silent, the
-# home screen mounted anew (its first showing: the browser keeps its own focus), the voice bar
-# hidden with no status said, the test hooks' records empty (tests/browser/test_page_pool.py).
+# How a boot leaves the page, with `show(page, None)` after it (which shuts the dialogs and
+# sheets, forgets the view, the seat and the game, and draws the home): the home screen mounted
+# anew (its first showing: the browser keeps its own focus), nothing stored in this tab or
+# device, the language of the browser's locale, the live region silent, the voice bar hidden with
+# no status said, the test hooks' records empty (tests/browser/test_page_pool.py).
 RESET = """async (lang) => {
-  const {state, forgetGame} = await import('./js/store.js');
-  const {closeOverlays} = await import('./js/game/overlays.js');
-  const {closeRules} = await import('./js/game/rules.js');
-  const {closeSheet} = await import('./js/game/sheet.js');
-  const {render} = await import('./js/render.js');
+  const {state} = await import('./js/store.js');
   const i18n = await import('./js/i18n.js');
-  closeOverlays();
-  closeRules();
-  closeSheet();
   for (const d of document.querySelectorAll('dialog[open]')) d.close();
   if (state.screen && state.screen.destroy) state.screen.destroy();
   document.querySelector('#main').replaceChildren();
-  Object.assign(state, {session: null, conn: null, status: 'idle', view: null, version: -1,
-    lastError: null, screenName: null, shownScreen: null, focusPending: false, screen: null,
-    nudged: {key: null, count: 0, next: 0}, notice: null, lateJoin: null});
+  Object.assign(state, {view: null, conn: null, status: 'idle', screenName: null, shownScreen: null,
+    focusPending: false, screen: null, nudged: {key: null, count: 0, next: 0}, notice: null,
+    lateJoin: null});
   state.pending.clear();
-  forgetGame();
   i18n.setKid(false);
   i18n.setLang(lang);
   localStorage.clear();
@@ -198,10 +191,8 @@ RESET = """async (lang) => {
   if (toast) toast.hidden = true;
   if (window.__i18nMissing) window.__i18nMissing.clear();
   if (window.__cues) window.__cues.length = 0;
-  render();
-  (await import('./js/voice/index.js')).redrawVoice();  // hidden at home, its last status forgotten
+  (await import('./js/voice/index.js')).redrawVoice();  // no view: hidden, its last status forgotten
   if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
-  window.scrollTo(0, 0);
 }"""
 
 
@@ -245,6 +236,7 @@ def page_in(
         pl.idle_errors.clear()
         pl.errors, pl.name = errors, name
         pl.page.evaluate(RESET, lang)
+        show(pl.page, None)
     else:
         pl = _Pooled(browser, stack.url, name, viewport=viewport, locale=LOCALES[lang], errors=errors)
         pl.key, pl.idle_errors = key, []
