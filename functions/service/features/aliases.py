@@ -20,9 +20,12 @@ aliases go out together.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from mafia_engine import rng
+
+from .base import Feature, ViewParts
 
 LANGS = ("en", "ko", "ru")
 
@@ -207,7 +210,10 @@ def gate(room: dict, kind: str, fields: dict, viewer: str | None = None, seat: s
     if not anonymous(room) or room.get("status") == "lobby":
         return fields
     if kind == "summary" and "players" in fields:
-        fields = {**fields, "players": [gate(room, "player", p, None, p.get("id")) for p in fields["players"]]}
+        fields = {
+            **fields,
+            "players": [gate(room, "player", p, None, p.get("id")) for p in fields["players"]],
+        }
     if kind == "player" and seat is not None:
         alias = alias_of(room, seat)
         if alias is None:
@@ -273,3 +279,14 @@ def refusal(room: dict, exc: Any) -> Any:
 def summary(room: dict, fields: dict) -> dict:
     """The REST summary through `gate` ("summary"; its seats as a spectator reads them)."""
     return gate(room, "summary", fields)
+
+
+# ---------------------------------------------------------------- the feature (features/base.py)
+def _gate_view(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:
+    """The last step of every view: each seat's facts and the room block through `gate`."""
+    return replace(
+        parts, players=facts(room, dict(parts.players), viewer), block=room_facts(room, parts.block, viewer)
+    )
+
+
+FEATURE = Feature("aliases", refuse=refusal, view=_gate_view)

@@ -18,9 +18,12 @@ event count and the seat's own result count, nothing of anyone else's.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import mafia_engine as me
+
+from .base import Feature, ViewParts
 
 
 def _where(state: Any, pid: str) -> dict:
@@ -84,3 +87,18 @@ def mark(view: dict, room: dict, viewer: str | None) -> dict:
         },
     }
     return view
+
+
+# ---------------------------------------------------------------- the feature (features/base.py)
+def _on_write(c: Any, state: Any, present: set[str]) -> None:
+    expire(c.room, state, present)
+
+
+def _own_fact(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:
+    """A game view's `you.away` (its own seat's alone)."""
+    if state is None:
+        return parts
+    return replace(parts, view=mark(parts.view, room, viewer))
+
+
+FEATURE = Feature("away", on_write=_on_write, view=_own_fact)

@@ -8,7 +8,10 @@ without it is shorter; docs/operations.md, "Cold starts").
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
+
+from .base import Feature, Step, ViewParts
 
 
 def _bots() -> Any:
@@ -83,3 +86,29 @@ def wake_at(room: dict) -> float | None:
     deadline only, never from what the bots plan (so it says nothing about their cards)."""
     stored = room.get("botPlan")
     return _bots().wake_at(stored) if stored else None
+
+
+# ---------------------------------------------------------------- the feature (features/base.py)
+def _drain_step(c: Any) -> Step:
+    """Before the command: the bot actions due by now (a game only); a passed tick writes."""
+    if c.state is None:
+        return Step(c.state)
+    state, changed = drain(c.room, c.state, c.now)
+    return Step(state, writes=changed)
+
+
+def _plan_step(c: Any, state: Any, actor: str | None) -> Step:
+    """After the command: plan the phase it ended in, while the game runs."""
+    if state is not None and c.room["status"] == "running":
+        replan(c.room, state, c.now)
+    return Step(state)
+
+
+def _wake_fact(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:
+    """Every game view's `room.wakeAt` (the lobby's stays null)."""
+    if state is None or (parts.view.get("phase") or {}).get("kind") is None:
+        return parts
+    return replace(parts, block={**parts.block, "wakeAt": wake_at(room)})
+
+
+FEATURE = Feature("bots", before=_drain_step, after=_plan_step, view=_wake_fact)

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..infra import auth, clock
 from ..infra.storage import Store
+from .base import Feature
 from .limits import RateLimited
 
 LEAVER_PREFIX = "LEAVER#"
@@ -133,3 +134,6 @@ def record_after(store: Store, before: dict, after: dict, state: Any, now: float
         devices = seat.get("devices") or []
         if devices:
             record(store, devices[-1], f"{after['code']}#{seat['id']}", now)
+
+
+FEATURE = Feature("leavers")

@@ -24,10 +24,12 @@ a new player" (`room.substituted`), which names no reason.
 
 from __future__ import annotations
 
+from dataclasses import replace as _replace
 from typing import Any
 
 import mafia_engine as me
 
+from ..features.base import Feature, Step, ViewParts
 from ..protocol.quoting import tidy
 from ..protocol.server_frames import ErrorFrame, encode
 from . import substitutes
@@ -151,3 +153,28 @@ def mark(view: dict, room: dict, state: Any, viewer: str | None) -> dict:
         return view
     view["you"] = {**view["you"], "afk": {"misses": misses, "limit": n}}
     return view
+
+
+# ---------------------------------------------------------------- the feature (features/base.py)
+def _passed_step(c: Context) -> Step:
+    """Before the command: the phases the bots' ticks and the open seats' ends passed."""
+    state, effects = step(c, c.before, c.state)
+    return Step(state, effects)
+
+
+def _acted_step(c: Context, state: Any, actor: str | None) -> Step:
+    """After the command: what it did to each seat's count; a count moved or a seat handed on
+    (in either step) writes the room."""
+    state, effects = step(c, c.state, state, actor)
+    moved = any(c.room.get(k) != c.snap.room.get(k) for k in ROOM_KEYS)
+    return Step(state, effects, writes=moved)
+
+
+def _own_fact(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:
+    """A game view's `you.afk` (its own seat's warning alone)."""
+    if state is None:
+        return parts
+    return _replace(parts, view=mark(parts.view, room, state, viewer))
+
+
+FEATURE = Feature("afk", before=_passed_step, after=_acted_step, view=_own_fact)

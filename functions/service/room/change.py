@@ -62,16 +62,17 @@ class Effects:
             if isinstance(value, Mapping) and not isinstance(value, MappingProxyType):
                 object.__setattr__(self, f.name, MappingProxyType(dict(value)))
 
-    def write_plan(self, *, bump: bool, chat_items: list[tuple[int, list[dict]]]) -> WritePlan:
+    def write_plan(self, *, bump: bool, **items: tuple) -> WritePlan:
         """What the conditional write stores for these effects (`Store.save`'s one argument
-        besides the room): the connection items, the places claimed, the archive items."""
+        besides the room): the connection items, the places claimed, and the features' items
+        (`featureset.items`: `chat_items`, ...)."""
         return WritePlan(
             bump=bump,
             conn_puts=dict(self.puts),
             conn_patches=frozenset(self.patched),
             conn_deletes=tuple(self.deletes),
-            chat_items=tuple(chat_items),
             slot_claims=dict(self.slots),
+            **items,
         )
 
     def __add__(self, other: Effects) -> Effects:

@@ -20,6 +20,7 @@ from pydantic import TypeAdapter
 
 import mafia_engine as me
 
+from ..features.base import Feature
 from ..infra.errors import ServiceError
 from ..protocol.server_frames import ChatLogPage, encode
 from ..protocol.views import VIEW_CHAT_LIMIT
@@ -197,3 +198,12 @@ def chat_log(c: Context, store: Store, conn_id: str, frame: Any) -> Outcome:
     shown = {m.get("id") for m in view["chat"][-VIEW_CHAT_LIMIT:]}
     page = log_page(store, c.snap.code, c.room, c.state, read, shown, frame.before, frame.id)
     return c.unchanged(Effects(replies={conn_id: page}))
+
+
+# ---------------------------------------------------------------- the feature (features/base.py)
+def _archive_items(c: Context, state: Any, wrote: str | None) -> dict:
+    """The archive items this write stores (`WritePlan.chat_items`)."""
+    return {"chat_items": tuple(collect(c.room, c.before, state, wrote))}
+
+
+FEATURE = Feature("chat_archive", items=_archive_items)

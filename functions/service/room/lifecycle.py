@@ -1,8 +1,9 @@
 """The room's life-cycle steps, each named, run by the pipeline around every command.
 
-Order (`pipeline.Pipeline.run`): `drain_bots` (before the request's own command), the command,
-`plan_bots`, then on a write `end_game_if_decided` (status + scores), `track_host_presence`,
-the view diff, and `timer_to_arm`. Each step changes the attempt's room document and returns
+Order (`pipeline.Pipeline.run`): the features' `before` hooks (room/featureset.py: the bots'
+ticks are one), the command, the features' `after` hooks, then on a write `end_game_if_decided`
+(status + scores), `track_host_presence`, the features' `on_write` hooks, the view diff, and
+`timer_to_arm`. Each step changes the attempt's room document and returns
 what it decided. `presence` and `drop_connections` feed the engine's absence rule from
 connection changes.
 """
@@ -13,7 +14,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from ..features import away, botplay, scoring
+from ..features import away, scoring
 from . import displays
 from .change import ChangeFn, Context, Effects, Outcome, Write
 
@@ -21,21 +22,6 @@ from .change import ChangeFn, Context, Effects, Outcome, Write
 def running(room: dict, state: Any) -> bool:
     """A game is on (started, not ended)."""
     return state is not None and room["status"] == "running"
-
-
-def drain_bots(room: dict, state: Any, now: float) -> tuple[Any, bool]:
-    """Apply the bot actions of the public ticks passed before this request (docs/architecture.md,
-    "Bots"): (state, whether anything changed). A request that passes a tick writes, whatever
-    the bots had to do then."""
-    if state is None:
-        return state, False
-    return botplay.drain(room, state, now)
-
-
-def plan_bots(room: dict, state: Any, now: float) -> None:
-    """Plan the bots' actions for the phase the command ended in (if it is a new one)."""
-    if running(room, state):
-        botplay.replan(room, state, now)
 
 
 def end_game_if_decided(room: dict, state: Any, now: float) -> None:

@@ -17,14 +17,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ..features import aliases, away, leavers
+from ..features import leavers
 from ..infra import clock
 from ..infra.errors import ServiceError, quote
 from ..infra.fanout import Gateway, push_all
 from ..infra.storage import Conflict, Snapshot, Store
 from ..infra.telemetry import count, logger
 from ..infra.timers import Timers
-from . import access, afk, chat_archive, connections, lifecycle, public, substitutes, viewframes
+from . import access, connections, featureset, lifecycle, viewframes
 from .change import ChangeFn, Context, Effects, Outcome, Ports, Request, Write
 from .connections import ConnectionRooms
 
@@ -69,19 +69,10 @@ class Pipeline:
             # load: the stored dump was just decoded and belongs to this attempt alone, and
             # the engine never changes the state it is given: only the room document is copied
             snap = self.load(code)
-            now = clock.now()
             room = copy.deepcopy(snap.room)
-            state, drained = lifecycle.drain_bots(room, snap.state, now)
-            state, expired = substitutes.expire(room, state, now)  # open seats nobody took
-            # idle seats (afk.py): the phases the bots' ticks and the open seats' ends passed
-            state, idle = afk.step(Context(snap, room, state, now), snap.state, state)
-            drained = drained or expired
-            c = Context(snap, room, state, now)
-            started = public.start_if_due(c)  # a public lobby's countdown ended: it starts by itself
-            if started is not None:
-                state, extra = started
-                c = Context(snap, room, state, now)
-            drained = drained or started is not None or public.refresh_due(room, now)
+            # the features before the command (featureset.py): the bots' due ticks, the open
+            # seats' ends, the idle seats' counts of what they passed, a lobby's countdown
+            c, lead, trail, forced = featureset.before(Context(snap, room, snap.state, clock.now()))
             # command: who may act, then what it decides (ServiceError: nothing is written)
             actor = None
             try:
@@ -91,41 +82,36 @@ class Pipeline:
                     actor = access.actor(c, request.conn_id, request.frame)
                     out = command(c, replace(request, actor=actor))
             except ServiceError as exc:
-                raise aliases.refusal(room, exc) from None  # an anonymous game's errors: the one gate
-            write = Write.ROOM if drained else out.write  # the bots' actions are stored and pushed anyway
-            # idle seats (afk.py): what the command did to each seat's count
-            new_state, idled = afk.step(c, c.state, out.state, actor)
-            out = replace(out, state=new_state)
-            effects = out.effects + idle + idled
-            if started is not None:  # the start's own effects come first
-                effects = extra + effects
-            if any(room.get(k) != snap.room.get(k) for k in afk.ROOM_KEYS):
-                write = Write.ROOM  # a count moved or a seat was handed on
-            lifecycle.plan_bots(room, out.state, now)
+                raise featureset.refuse(room, exc) from None  # an anonymous game's errors: the one gate
+            # the features after it (the idle seats' counts, the bots' plan), innermost first
+            state, after, moved = featureset.after(c, out.state, actor)
+            out = replace(out, state=state)
+            effects = lead + out.effects + trail + after
+            write = (
+                Write.ROOM if forced or moved else out.write
+            )  # the bots' actions are stored and pushed anyway
             writes = write is not Write.NOTHING
             conns = snap.conns
-            if writes:  # the room to write: its end, the host's presence, the away markers
+            if writes:  # the room to write: its end, the host's presence, the features' last word
                 conns = {k: v for k, v in conns.items() if k not in effects.deletes} | dict(effects.puts)
-                lifecycle.end_game_if_decided(room, out.state, now)
-                lifecycle.track_host_presence(room, conns, now)
-                away.expire(room, out.state, {p for p in conns.values() if p})
-                public.track(room, {p for p in conns.values() if p}, now)  # the list's entry, the countdown
+                lifecycle.end_game_if_decided(room, state, c.now)
+                lifecycle.track_host_presence(room, conns, c.now)
+                featureset.on_write(c, state, {p for p in conns.values() if p})
             # every view or patch frame of this change: viewframes.py, where a connection's frame is made
-            frames = viewframes.frames_for(c, out.state, conns, effects.full_view, write=writes)
+            frames = viewframes.frames_for(c, state, conns, effects.full_view, write=writes)
             if not writes:
                 self._reply(frames, effects)
                 return out.result
-            arm = lifecycle.timer_to_arm(room, out.state) or public.countdown_to_arm(room)
-            chat_items = chat_archive.collect(room, snap.state, out.state, out.wrote)
-            plan = effects.write_plan(bump=write is Write.ROOM, chat_items=chat_items)
+            arms = [a for a in (lifecycle.timer_to_arm(room, state), *featureset.timers(c, state)) if a]
+            plan = effects.write_plan(bump=write is Write.ROOM, **featureset.items(c, state, out.wrote))
             try:
-                self.store.save(snap, room, out.state, plan)
+                self.store.save(snap, room, state, plan)
             except Conflict:
                 count("Conflicts")
                 continue
-            # effects: pushes, closes, the timer, connections gone, the leavers' cool-down
-            self._after_write(code, c, conns, frames, effects, arm)
-            self._note_leavers(snap, room, out.state, now)
+            # effects: pushes, closes, the timers, connections gone, the leavers' cool-down
+            self._after_write(code, c, conns, frames, effects, arms)
+            self._note_leavers(snap, room, state, c.now)
             return out.result
         raise ServiceError("busy", "the room is busy, try again", 503)
 
@@ -151,7 +137,7 @@ class Pipeline:
         conns: dict,
         frames: dict[str, bytes],
         effects: Effects,
-        arm: tuple | None,
+        arms: list[tuple[int, float]],
     ) -> None:
         for k in effects.deletes:
             self.rooms.pop(k, None)
@@ -160,7 +146,7 @@ class Pipeline:
         gone = push_all(self.gateway, frames)
         for k in effects.closes:
             self.gateway.close(k)
-        if arm:
+        for arm in arms:
             self.timers.arm(code, *arm)
         # a young connection's 410 means "$connect not returned yet" (connections.young)
         gone = [g for g in gone if g in conns and not connections.young(c.snap, g, c.now)]

@@ -29,6 +29,7 @@ import binascii
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..features.base import Feature, Step
 from ..infra.errors import ServiceError
 from ..infra.telemetry import count, logger
 from ..protocol.views import preset_info
@@ -227,3 +228,25 @@ def start_if_due(c: Context) -> tuple[Any, Effects] | None:
     state, effects = operations.begin(c)
     count("AutoStarts")
     return state, effects
+
+
+# ---------------------------------------------------------------- the feature (features/base.py)
+def _start_step(c: Context) -> Step:
+    """Before the command: a lobby whose countdown ended starts (its effects before the
+    command's); a listing about to lapse while people are here is renewed by a write."""
+    started = start_if_due(c)
+    if started is not None:
+        state, effects = started
+        return Step(state, effects, writes=True, lead=True)
+    return Step(c.state, writes=refresh_due(c.room, c.now))
+
+
+def _on_write(c: Context, state: Any, present: set[str]) -> None:
+    track(c.room, present, c.now)  # the list's entry, the countdown
+
+
+def _countdown(c: Context, state: Any) -> tuple[int, float] | None:
+    return countdown_to_arm(c.room)
+
+
+FEATURE = Feature("public", before=_start_step, on_write=_on_write, timer=_countdown)

@@ -35,11 +35,13 @@ path ends a vacancy like a phase.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import mafia_engine as me
 
 from ..features import aliases
+from ..features.base import Feature, Step, ViewParts
 from ..infra import auth
 from ..infra.errors import ServiceError
 from ..protocol import names
@@ -60,6 +62,12 @@ BOT_WORD = {"en": "Bot", "ko": "봇", "ru": "Бот"}  # as operations.BOT_WORD:
 def enabled(state: Any) -> bool:
     """Whether this game offers given-up seats to substitutes (the host's option)."""
     return bool(state and (state.get("options") or {}).get("substitutes"))
+
+
+def handed_on(state: Any) -> bool:
+    """Whether a seat of this game may change hands (substitutes, or idle seats counted:
+    `afkLimit`, room/afk.py): its views then carry the open seats and the notices."""
+    return enabled(state) or bool((state.get("options") or {}).get("afkLimit"))
 
 
 def approval(state: Any) -> bool:
@@ -407,3 +415,20 @@ def bot_takes(room: dict, state: Any, pid: str, now: float) -> Any:
     if plan and plan.get("seq") == me.phase_seq(state):
         room.pop("botPlan")  # planned without this seat: the phase is planned again with it
     return presence(room, state, pid, True, now)  # a bot is never absent
+
+
+# ---------------------------------------------------------------- the feature (features/base.py)
+def _expire_step(c: Context) -> Step:
+    """Before the command: the open seats whose time is up (a due one makes the request write)."""
+    state, due = expire(c.room, c.state, c.now)
+    return Step(state, writes=due)
+
+
+def _room_facts(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:
+    """A game's `room.openSeats`, `room.substituted`, `room.seatRequests` (when seats change hands)."""
+    if state is None or not handed_on(state):
+        return parts
+    return replace(parts, block={**parts.block, **room_facts(room, state, viewer)})
+
+
+FEATURE = Feature("substitutes", before=_expire_step, view=_room_facts)

@@ -32,11 +32,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..features import aliases, away, botplay
+from ..features.base import ViewParts
 from ..infra import clock
 from ..infra.telemetry import count
 from ..protocol import patches, server_frames, views
-from . import afk, substitutes
+from . import featureset
 from .change import Context
 from .connections import CONNECT_GRACE_SECONDS
 from .setup import idle_options, room_setup_error
@@ -62,7 +62,8 @@ def _connected(conns: dict[str, str | None]) -> set[str]:
 def view_of(room: dict, state: Any, connected: set[str], who: str | None, setup_error: Any = _UNSET) -> dict:
     """`who`'s whole view (None: a spectator's), without the server's clock: the lobby's
     before the game (`setup_error`: the room's reason a start would be refused, when the
-    caller has it already), else the game's. Every key a view carries is decided here."""
+    caller has it already), else the game's, then every feature's facts (`featureset.view`,
+    the anonymous games' gate last). Every key a view carries is decided here or by a feature."""
     if state is None:
         error = room_setup_error(room) if setup_error is _UNSET else setup_error
         view = views.lobby_view(room, who)
@@ -70,17 +71,11 @@ def view_of(room: dict, state: Any, connected: set[str], who: str | None, setup_
         block = views.room_block(room, error, idle=idle)
     else:
         view = views.game_view(state, who)
-        view = away.mark(view, room, who)  # only the seat's own view learns when it was away
-        view = afk.mark(view, room, state, who)  # only the seat's own view is warned it idles
-        # open seats and "seat N has a new player" (the same for everyone), the host's requests
-        handed_on = substitutes.enabled(state) or afk.limit(state)
-        more = substitutes.room_facts(room, state, who) if handed_on else None
-        kind = (view.get("phase") or {}).get("kind")
-        block = views.room_block(room, None, kind, more=more, wake_at=botplay.wake_at(room))
-    # the anonymous games' one gate: aliases for names, no host seat, no scores (aliases.py)
-    facts = aliases.facts(room, views.player_facts(room, connected), who)
+        block = views.room_block(room, None, (view.get("phase") or {}).get("kind"))
+    parts = featureset.view(room, state, who, ViewParts(view, block, views.player_facts(room, connected)))
+    view, facts = parts.view, parts.players
     view["players"] = [{**p, **facts.get(p.get("id"), {})} for p in view.get("players", [])]
-    view["room"] = aliases.room_facts(room, block, who)
+    view["room"] = parts.block
     return view
 
 
