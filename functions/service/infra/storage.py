@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,8 @@ CHAT_PREFIX = "CHAT#"
 # share one and a burst admits exactly the cap. "CONN#" < "SPEC#" < "STATE": the room's one
 # Query returns them.
 SLOT_PREFIX = "SPEC#"
+# One TransactWriteItems holds at most this many items (DynamoDB's limit).
+MAX_TRANSACT_ITEMS = 100
 
 
 class Conflict(Exception):
@@ -48,6 +51,21 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
+class SideItem:
+    """An item a feature keeps outside the room's partition, under its owner (a device digest,
+    ...): `kind` names the family, `key` tells the owner's items apart (writing the same key
+    again replaces the item), `data` is the feature's small JSON-able mapping, `expires_at` its
+    TTL (epoch seconds). Written with the room (`WritePlan.side_items`), read by
+    `Store.side_items`; only storage knows how it is keyed (`side_key`)."""
+
+    kind: str
+    owner: str
+    key: str
+    data: Mapping
+    expires_at: int
+
+
+@dataclass(frozen=True)
 class WritePlan:
     """What one conditional write stores besides the room item: the one value the pipeline
     hands `Store.save` (`change.Effects.write_plan` makes it)."""
@@ -58,6 +76,7 @@ class WritePlan:
     conn_deletes: tuple[str, ...] = ()
     chat_items: tuple[tuple[int, list[dict]], ...] = ()  # archive items: (seq, messages)
     slot_claims: dict[int, str] = field(default_factory=dict)  # spectator place -> connection
+    side_items: tuple[SideItem, ...] = ()  # features' items, committed with the room or not at all
 
 
 def listener_id() -> str:
@@ -69,6 +88,42 @@ def listener_id() -> str:
 
 def room_pk(code: str) -> str:
     return f"ROOM#{code}"
+
+
+# Side items' key shapes. "leaver" keeps the shape its IAM policy and TTL were written for
+# (features/leavers.py): pk `LEAVER#<device digest>`, sk `L#<room>#<seat>`, attributes `at`
+# (the game time, a number) and `expiresAt`. Any other kind: pk `<KIND>#<owner>`, sk `<key>`,
+# the data as compact JSON in `data`.
+LEAVER_KIND = "leaver"
+
+
+def side_key(kind: str, owner: str, key: str = "") -> tuple[str, str]:
+    """(pk, sk) of a side item (with `key` "": the sk prefix of the owner's items)."""
+    if kind == LEAVER_KIND:
+        return f"LEAVER#{owner}", f"L#{key}"
+    return f"{kind.upper()}#{owner}", key
+
+
+def side_item_attrs(item: SideItem) -> dict:
+    """The DynamoDB item of a side item."""
+    pk, sk = side_key(item.kind, item.owner, item.key)
+    out: dict = {"pk": {"S": pk}, "sk": {"S": sk}, "expiresAt": {"N": str(int(item.expires_at))}}
+    if item.kind == LEAVER_KIND:
+        out["at"] = {"N": repr(float(item.data["at"]))}
+    else:
+        out["data"] = {"S": json.dumps(dict(item.data), separators=(",", ":"), sort_keys=True)}
+    return out
+
+
+def side_item_of(kind: str, owner: str, it: dict) -> SideItem:
+    """The side item a stored DynamoDB item holds (inverse of `side_item_attrs`)."""
+    _, prefix = side_key(kind, owner)
+    key = it["sk"]["S"][len(prefix) :]
+    if kind == LEAVER_KIND:
+        data: dict = {"at": float(it["at"]["N"])}
+    else:
+        data = json.loads(it["data"]["S"]) if "data" in it else {}
+    return SideItem(kind, owner, key, data, int(float(it.get("expiresAt", {"N": "0"})["N"])))
 
 
 def index_attributes(code: str, room: dict) -> dict:
@@ -255,6 +310,29 @@ class Store:
             if float(it.get("expiresAt", {"N": "inf"})["N"]) >= now
         ]
 
+    def side_items(self, kind: str, owner: str, limit: int) -> list[SideItem]:
+        """Up to `limit` of the owner's side items of `kind`, in key order: one strongly
+        consistent Query of its partition. Items past their TTL are not returned (TTL deletes
+        them days later, not at once)."""
+        pk, prefix = side_key(kind, owner)
+        cond = "pk = :pk" + (" AND begins_with(sk, :s)" if prefix else "")
+        values: dict[str, Any] = {":pk": {"S": pk}}
+        if prefix:
+            values[":s"] = {"S": prefix}
+        out = self.client.query(
+            TableName=self.table,
+            KeyConditionExpression=cond,
+            ExpressionAttributeValues=values,
+            ConsistentRead=True,
+            Limit=limit,
+        )
+        now = clock.now()
+        return [
+            side_item_of(kind, owner, it)
+            for it in out.get("Items", [])
+            if float(it.get("expiresAt", {"N": "inf"})["N"]) >= now
+        ]
+
     def mark_chat_log(self, code: str, conn_id: str, now: float, seen: float | None) -> bool:
         """Note a `chatLog` page on the connection's item, on condition that its last page is
         still the one read (`seen`): of several pages in flight one passes. False if not."""
@@ -381,6 +459,11 @@ class Store:
                 "data": {"B": encode({"messages": messages})},
             }
             ops.append({"Put": {"TableName": self.table, "Item": item}})
+        for side in plan.side_items:
+            ops.append({"Put": {"TableName": self.table, "Item": side_item_attrs(side)}})
+        if len(ops) > MAX_TRANSACT_ITEMS:
+            # all or nothing: a plan this large cannot commit in one transaction
+            raise ValueError(f"a write plan of {len(ops)} items exceeds {MAX_TRANSACT_ITEMS}")
         if len(ops) == 1 and bump:
             try:
                 self.client.put_item(**ops[0]["Put"])
