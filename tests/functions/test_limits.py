@@ -162,7 +162,7 @@ def test_a_device_that_left_two_public_games_in_an_hour_waits_before_quick_play(
 def test_leaves_are_kept_by_device_hash_with_a_short_ttl_and_only_for_public_rooms(api):
     """The items name the device's hash only and expire within hours; a friends' room (not
     public) records nothing."""
-    mine = leavers.LEAVER_PREFIX + leavers.auth.hash_token(LEAVER_B)
+    mine = storage.side_key(storage.LEAVER_KIND, leavers.auth.hash_token(LEAVER_B))[0]
     leave_public_game(api, device=LEAVER_B)
     stored = items(api, mine)
     assert len(stored) == 1 and LEAVER_B not in json.dumps(stored)
@@ -198,5 +198,5 @@ def test_a_seat_handed_on_for_idling_counts_as_a_leave(api):
     query = {"room": api.code, "token": api.tokens["p2"], "device": device}
     assert ws_connect.handler(ws_event("$connect", "cp2d", query=query), CTX)["statusCode"] == 200
     until(api, lambda: room_seat(api, "p2").get("bot"))
-    stored = items(api, leavers.LEAVER_PREFIX + leavers.auth.hash_token(device))
+    stored = items(api, storage.side_key(storage.LEAVER_KIND, leavers.auth.hash_token(device))[0])
     assert [i["sk"]["S"] for i in stored] == [f"L#{api.code}#p2"]

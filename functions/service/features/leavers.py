@@ -1,15 +1,16 @@
 """Leavers' cool-down: a device that left `LEAVES_BEFORE_WAIT` public games mid-game in the
 last hour waits before quick play seats it again (docs/rules.md, "Leaving public games").
 
-Kept in the room table, one short-lived item per leave: `pk = LEAVER#<device digest>`,
-`sk = L#<room>#<seat>` (a retried request writes the same item again), `at` the game time of
-the leave, `expiresAt` an hour later plus the longest wait; `leaver_wait` reads them with one
-Query. The device is the random key the web client keeps (`mafia.deviceKey`,
+Kept in the room table, one short-lived side item per leave (`storage.SideItem`, kind
+`leaver`): its owner the device digest, its key `<room>#<seat>` (a retried request writes the
+same item again), `at` the game time of the leave, expiring an hour later plus the longest
+wait; `leaver_wait` reads them back with one Query (`Store.side_items`). Only storage knows
+how the item is keyed. The device is the random key the web client keeps (`mafia.deviceKey`,
 web/js/session.js), stored only as its hash (`auth.hash_token`); nothing else about the person.
 The room functions' table policy (Query, PutItem) covers both.
 
-A leave is recorded after the room's write that made it (`record_after`, called by the
-pipeline): a seat whose player left a running game (`leave`), or that was handed on for idling
+A leave is written in the room's write that made it, in the same transaction (the feature's
+`items` hook, `FEATURE`: the room and its leaves commit together or not at all): a seat whose player left a running game (`leave`), or that was handed on for idling
 (functions/service/room/afk.py; closing the tab is how most people leave), in a room that counts
 (`counts`: a public room). The device is the seat's newest (`devices[-1]`, what its last
 connect or join sent).
@@ -24,11 +25,10 @@ import math
 from typing import Any
 
 from ..infra import auth, clock
-from ..infra.storage import Store
+from ..infra.storage import LEAVER_KIND, SideItem, Store
 from .base import Feature
 from .limits import RateLimited
 
-LEAVER_PREFIX = "LEAVER#"
 WINDOW_SECONDS = 3600  # leaves counted: the last hour
 LEAVES_BEFORE_WAIT = 2  # the second leave in an hour starts a wait
 WAIT_SECONDS = 300  # per leave from the second on: 5 min, then 10, 15, ...
@@ -44,14 +44,7 @@ def counts(room: dict) -> bool:
 
 def _leaves(store: Store, digest: str, now: float) -> list[float]:
     """The device's leaves in the last hour, oldest first (one Query of its partition)."""
-    out = store.client.query(
-        TableName=store.table,
-        KeyConditionExpression="pk = :pk AND begins_with(sk, :l)",
-        ExpressionAttributeValues={":pk": {"S": LEAVER_PREFIX + digest}, ":l": {"S": "L#"}},
-        ConsistentRead=True,
-        Limit=LEAVES_KEPT * 4,
-    )
-    times = [float(i["at"]["N"]) for i in out.get("Items", [])]
+    times = [float(i.data["at"]) for i in store.side_items(LEAVER_KIND, digest, LEAVES_KEPT * 4)]
     return sorted(t for t in times if now - WINDOW_SECONDS < t <= now)
 
 
@@ -89,16 +82,11 @@ def require_no_wait(store: Store, device: str | None, now: float | None = None) 
         raise refusal(seconds)
 
 
-def record(store: Store, digest: str, key: str, now: float) -> None:
-    """Note that the device with hash `digest` left game seat `key` (`<room>#<seat>`) at `now`."""
-    store.client.put_item(
-        TableName=store.table,
-        Item={
-            "pk": {"S": LEAVER_PREFIX + digest},
-            "sk": {"S": "L#" + key},
-            "at": {"N": repr(float(now))},
-            "expiresAt": {"N": str(int(now + WINDOW_SECONDS + LEAVES_KEPT * WAIT_SECONDS))},
-        },
+def mark(digest: str, key: str, now: float) -> SideItem:
+    """The item saying that the device with hash `digest` left game seat `key`
+    (`<room>#<seat>`) at `now`."""
+    return SideItem(
+        LEAVER_KIND, digest, key, {"at": float(now)}, int(now + WINDOW_SECONDS + LEAVES_KEPT * WAIT_SECONDS)
     )
 
 
@@ -126,14 +114,23 @@ def gone(before: dict, after: dict, state: Any) -> list[dict]:
     return out
 
 
-def record_after(store: Store, before: dict, after: dict, state: Any, now: float) -> None:
-    """After a room's write: record each leave it made, by the seat's newest device."""
+def marks(before: dict, after: dict, state: Any, now: float) -> list[SideItem]:
+    """The leaves a room's write makes (`before`: the room as read, `after`: as written), each
+    under the seat's newest device."""
     if not counts(after):
-        return
+        return []
+    out = []
     for seat in gone(before, after, state):
         devices = seat.get("devices") or []
         if devices:
-            record(store, devices[-1], f"{after['code']}#{seat['id']}", now)
+            out.append(mark(devices[-1], f"{after['code']}#{seat['id']}", now))
+    return out
 
 
-FEATURE = Feature("leavers")
+# ---------------------------------------------------------------- the feature (features/base.py)
+def _leave_items(c: Any, state: Any, wrote: str | None) -> dict:
+    """The leaves this write makes, committed with the room (`WritePlan.side_items`)."""
+    return {"side_items": tuple(marks(c.snap.room, c.room, state, c.now))}
+
+
+FEATURE = Feature("leavers", items=_leave_items)

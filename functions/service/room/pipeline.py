@@ -1,11 +1,14 @@
 """The request pipeline: every room change, read top to bottom in `Pipeline.run`.
 
-load (one Query) → the bots' due ticks → who may act (a client frame's sender) → the command
-(an `Outcome`: new engine state, what to write, effects) → the idle seats' counts (`afk.step`,
-after the ticks and after the command) → the life-cycle steps → one conditional write (retried
-on a conflict with jittered, doubling back-off, at most `MAX_ATTEMPTS`) → the effects: pushes,
-closes, the phase timer, the clean-up of connections that answered 410, a public game's leaves
-(`leavers.record_after`). docs/architecture.md ("Request path", "Data") says why.
+load (one Query) → the features' `before` hooks (featureset.py: the bots' due ticks, the open
+seats' ends, the idle seats' counts, a lobby's countdown) → who may act (a client frame's
+sender) → the command (an `Outcome`: new engine state, what to write, effects) → the features'
+`after` hooks (the idle seats' counts, the bots' plan) → the life-cycle steps and the features'
+`on_write` hooks → one conditional write with the features' items (the chat archive's, a public
+game's leaves), retried on a conflict with jittered, doubling back-off, at most `MAX_ATTEMPTS` →
+the effects: pushes, closes, the phase timer and the features' timers, the clean-up of
+connections that answered 410. No feature is named here: docs/architecture.md ("Request path",
+"Room features", "Data") says why.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ..features import leavers
 from ..infra import clock
 from ..infra.errors import ServiceError, quote
 from ..infra.fanout import Gateway, push_all
@@ -109,19 +111,10 @@ class Pipeline:
             except Conflict:
                 count("Conflicts")
                 continue
-            # effects: pushes, closes, the timers, connections gone, the leavers' cool-down
+            # effects: pushes, closes, the timers, connections gone
             self._after_write(code, c, conns, frames, effects, arms)
-            self._note_leavers(snap, room, state, c.now)
             return out.result
         raise ServiceError("busy", "the room is busy, try again", 503)
-
-    def _note_leavers(self, snap: Snapshot, room: dict, state: Any, now: float) -> None:
-        """A public game's leaves this write made, by device (leavers.py); a failure here
-        costs the cool-down one leave, never the request."""
-        try:
-            leavers.record_after(self.store, snap.room, room, state, now)
-        except Exception:  # noqa: BLE001 - the room is written; the note is best effort
-            logger.exception("noting a leave failed", extra={"room": snap.code})
 
     def _reply(self, frames: dict[str, bytes], effects: Effects) -> None:
         """A read-only request: its direct replies (and the sender's full view), nothing else."""
