@@ -82,7 +82,17 @@ def test_a_registered_feature_plays_a_game_and_goes_away_with_unregister(api):
 
 def test_the_built_in_features_stand_in_one_ordered_tuple():
     names = [f.name for f in featureset.FEATURES]
-    assert names == ["aliases", "bots", "substitutes", "afk", "public", "away", "chat_archive", "leavers"]
+    assert names == [
+        "aliases",
+        "bots",
+        "substitutes",
+        "afk",
+        "public",
+        "away",
+        "displays",
+        "chat_archive",
+        "leavers",
+    ]
     assert featureset.active() == featureset.FEATURES
 
 

@@ -105,10 +105,10 @@ def _plan_step(c: Any, state: Any, actor: str | None) -> Step:
 
 
 def _wake_fact(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:
-    """Every game view's `room.wakeAt` (the lobby's stays null)."""
-    if state is None or (parts.view.get("phase") or {}).get("kind") is None:
-        return parts
-    return replace(parts, block={**parts.block, "wakeAt": wake_at(room)})
+    """Every view's `room.wakeAt`: the bots' next public tick in a game (phase start + k * step,
+    the same for every viewer in every phase: docs/architecture.md, "Bots"), null in the lobby."""
+    ticking = state is not None and (parts.view.get("phase") or {}).get("kind") is not None
+    return replace(parts, block={**parts.block, "wakeAt": wake_at(room) if ticking else None})
 
 
 FEATURE = Feature("bots", before=_drain_step, after=_plan_step, view=_wake_fact)

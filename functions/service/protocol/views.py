@@ -43,36 +43,21 @@ def shown_options(preset: str, options: dict) -> dict:
     return {**preset_info(preset)["defaults"], **options, "preset": preset}
 
 
-def room_block(
-    room: dict,
-    setup_error: dict | None,
-    kind: str | None = None,
-    idle: list[str] | None = None,
-    more: dict | None = None,
-    wake_at: float | None = None,
-) -> dict:
-    """The view's `room` block as the room holds it (`kind`: the game's phase, None in the
-    lobby; `more`: the substitutes' facts of a running game; `wake_at`: the bots' next public
-    tick, `botplay.wake_at`, in a game). Not gated: `viewframes.view_of` passes it through the
-    anonymous games' gate."""
+def room_block(room: dict, setup_error: dict | None, idle: list[str] | None = None) -> dict:
+    """The view's `room` block as the room itself holds it; the room's features add theirs
+    (`featureset.view`: the bots' `wakeAt`, the screens' `narrator` and `screens`, a public
+    lobby's `autoStartAt`, the substitutes' facts, ...). Not gated: `viewframes.view_of`
+    passes it through the anonymous games' gate."""
     return {
         "code": room["code"],
         "host": room.get("host"),
         "hostAwaySince": room.get("hostAwaySince"),
         "status": room["status"],
-        # the bots' next public tick (phase start + k * step, the same for every viewer in
-        # every phase: docs/architecture.md, "Bots"); null in the lobby
-        "wakeAt": wake_at if kind is not None else None,
         "scores": dict(room.get("scores") or {}),  # player id -> games won in this room
         "setupError": setup_error,
         # lobby: switched-on options that change no role at this player count (setup.idle_options)
         "idleOptions": list(idle or []),
-        "narrator": bool(room.get("narrator")),  # the host's switch for the screens' narrator (displays.py)
         "lang": room.get("lang", "en"),  # the room's language: a screen speaks and reads in it (displays.py)
-        "screens": int(room.get("screens") or 0),  # displays connected now (displays.count)
-        # a public lobby's start by itself (service/room/public.py): when it starts, or null
-        "autoStartAt": room.get("autoStartAt") if room["status"] == "lobby" else None,
-        **(more or {}),
     }
 
 

@@ -20,7 +20,10 @@ import os
 import re
 import secrets
 import zlib
+from dataclasses import replace
+from typing import Any
 
+from ..features.base import Feature, ViewParts
 from ..infra.errors import ServiceError
 from ..protocol.server_frames import DisplayFrame, encode
 from ..protocol.views import error_frame
@@ -115,3 +118,14 @@ def answer(c: Context, conn_id: str, frame_id, revoke: bool, narrator: bool | No
     )
     effects = effects + Effects(last={conn_id: reply})
     return c.changed(effects=effects) if changed else c.unchanged(effects)
+
+
+# ---------------------------------------------------------------- the feature (features/base.py)
+def _screen_facts(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:
+    """Every view's `room.narrator` (the host's switch for the screens' narrator) and
+    `room.screens` (displays connected now, `count`): public, the same for everyone."""
+    facts = {"narrator": bool(room.get("narrator")), "screens": int(room.get("screens") or 0)}
+    return replace(parts, block={**parts.block, **facts})
+
+
+FEATURE = Feature("displays", view=_screen_facts)

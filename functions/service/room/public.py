@@ -27,9 +27,10 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..features.base import Feature, Step
+from ..features.base import Feature, Step, ViewParts
 from ..infra import storage
 from ..infra.errors import ServiceError
 from ..infra.telemetry import count, logger
@@ -221,8 +222,14 @@ def _on_write(c: Context, state: Any, present: set[str]) -> None:
     track(c.room, present, c.now)  # the list's entry, the countdown
 
 
+def _lobby_fact(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:
+    """Every view's `room.autoStartAt`: when a public lobby starts by itself, or null."""
+    at = room.get("autoStartAt") if room["status"] == "lobby" else None
+    return replace(parts, block={**parts.block, "autoStartAt": at})
+
+
 def _countdown(c: Context, state: Any) -> tuple[int, float] | None:
     return countdown_to_arm(c.room)
 
 
-FEATURE = Feature("public", before=_start_step, on_write=_on_write, timer=_countdown)
+FEATURE = Feature("public", before=_start_step, on_write=_on_write, view=_lobby_fact, timer=_countdown)

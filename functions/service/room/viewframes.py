@@ -71,7 +71,7 @@ def view_of(room: dict, state: Any, connected: set[str], who: str | None, setup_
         block = views.room_block(room, error, idle=idle)
     else:
         view = views.game_view(state, who)
-        block = views.room_block(room, None, (view.get("phase") or {}).get("kind"))
+        block = views.room_block(room, None)
     parts = featureset.view(room, state, who, ViewParts(view, block, views.player_facts(room, connected)))
     view, facts = parts.view, parts.players
     view["players"] = [{**p, **facts.get(p.get("id"), {})} for p in view.get("players", [])]
