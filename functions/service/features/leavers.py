@@ -7,13 +7,14 @@ same item again), `at` the game time of the leave, expiring an hour later plus t
 wait; `leaver_wait` reads them back with one Query (`Store.side_items`). Only storage knows
 how the item is keyed. The device is the random key the web client keeps (`mafia.deviceKey`,
 web/js/session.js), stored only as its hash (`auth.hash_token`); nothing else about the person.
-The room functions' table policy (Query, PutItem) covers both.
+The room functions' table policy (Query, TransactWriteItems' Put) covers both.
 
 A leave is written in the room's write that made it, in the same transaction (the feature's
-`items` hook, `FEATURE`: the room and its leaves commit together or not at all): a seat whose player left a running game (`leave`), or that was handed on for idling
-(functions/service/room/afk.py; closing the tab is how most people leave), in a room that counts
-(`counts`: a public room). The device is the seat's newest (`devices[-1]`, what its last
-connect or join sent).
+`items` hook, `FEATURE`: the room and its leaves commit together or not at all): a seat whose
+player left a running game (`leave`), or that was handed on for idling
+(functions/service/room/afk.py; closing the tab is how most people leave), in a room that
+counts (`counts`: a public room). The device is the seat's newest (`devices[-1]`, what its
+last connect or join sent).
 
 `leaver_wait(device)` is what quick play asks before seating a device; `refusal(seconds)` is
 its answer when the device must wait: `429 leaver_cooldown`, with `retryAfter`.

@@ -89,9 +89,8 @@ class Pipeline:
             state, after, moved = featureset.after(c, out.state, actor)
             out = replace(out, state=state)
             effects = lead + out.effects + trail + after
-            write = (
-                Write.ROOM if forced or moved else out.write
-            )  # the bots' actions are stored and pushed anyway
+            # a feature's own change (a bot's action, a count moved) is stored and pushed anyway
+            write = Write.ROOM if forced or moved else out.write
             writes = write is not Write.NOTHING
             conns = snap.conns
             if writes:  # the room to write: its end, the host's presence, the features' last word
