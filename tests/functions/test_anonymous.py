@@ -397,7 +397,7 @@ def test_every_public_field_of_an_anonymous_game_goes_through_the_one_gate(api):
     # the room block as every feature but the gate makes it (the host's: every key it may carry)
     ungated = tuple(f for f in featureset.active() if f.name != "aliases")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(featureset, "_active", [ungated])
+        mp.setattr(featureset, "_active", ungated)
         raw_block = viewframes.view_of(room, snap.state, connected, room["host"])["room"]
     assert set(raw_block) | {"anonymous"} == set(aliases.FIELDS["room"]), raw_block
     summary = api.rest("GET", f"/rooms/{api.code}")[1]

@@ -12,6 +12,7 @@ from fnkit import CTX, ws_event
 
 from handlers import ws_connect
 from service.features import leavers
+from service.features.base import Feature, Step
 from service.infra import storage
 from service.room import featureset
 
@@ -94,6 +95,43 @@ def test_the_built_in_features_stand_in_one_ordered_tuple():
         "leavers",
     ]
     assert featureset.active() == featureset.FEATURES
+
+
+def test_before_hooks_run_outermost_first_and_the_others_innermost_first(api):
+    """The onion (features/base.py): of two registered features the first wraps the second."""
+    calls: list[tuple[str, str]] = []
+
+    def feature(name: str) -> Feature:
+        def before(c):
+            calls.append(("before", name))
+            return Step(c.state)
+
+        def after(c, state, actor):
+            calls.append(("after", name))
+            return Step(state)
+
+        def view(room, state, viewer, parts):
+            calls.append(("view", name))
+            return parts
+
+        return Feature(name, before=before, after=after, view=view)
+
+    featureset.register(feature("outer"))
+    featureset.register(feature("inner"))
+    try:
+        api.create("Host")
+        api.connect("cp1", "p1")
+    finally:
+        featureset.unregister("inner")
+        featureset.unregister("outer")
+    for hook, order in (
+        ("before", ["outer", "inner"]),
+        ("after", ["inner", "outer"]),
+        ("view", ["inner", "outer"]),
+    ):
+        seen = [name for h, name in calls if h == hook]
+        assert seen and seen[:2] == order and len(seen) % 2 == 0, (hook, seen)
+        assert all(seen[i : i + 2] == order for i in range(0, len(seen), 2)), (hook, seen)
 
 
 def test_a_leavers_mark_commits_in_the_rooms_one_write(api, monkeypatch):

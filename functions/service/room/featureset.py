@@ -20,32 +20,34 @@ from .change import NO_EFFECTS, Context, Effects
 # outermost first: `before` hooks run in this order, every other hook in the reverse one
 FEATURES: tuple[Feature, ...] = (aliases.FEATURE, botplay.FEATURE, substitutes.FEATURE, afk.FEATURE, public.FEATURE, away.FEATURE, displays.FEATURE, chat_archive.FEATURE, leavers.FEATURE)  # fmt: skip
 
-_active: list[tuple[Feature, ...]] = [FEATURES]
+_active: tuple[Feature, ...] = FEATURES  # and any feature a test registered
 
 
 def active() -> tuple[Feature, ...]:
     """The features the room runs now (`FEATURES`, and any a test registered)."""
-    return _active[0]
+    return _active
 
 
 def register(feature: Feature) -> Feature:
     """Add `feature` innermost (its `before` runs last, its other hooks first, inside every
     built-in one: the anonymous games' gate still sees its facts)."""
-    if any(f.name == feature.name for f in _active[0]):
+    global _active
+    if any(f.name == feature.name for f in _active):
         raise ValueError(f"a feature named {feature.name!r} is registered already")
-    _active[0] = (*_active[0], feature)
+    _active = (*_active, feature)
     return feature
 
 
 def unregister(name: str) -> None:
     """Remove a feature added by `register` (tests clean up after themselves)."""
+    global _active
     if any(f.name == name for f in FEATURES):
         raise ValueError(f"{name!r} is a built-in feature")
-    _active[0] = tuple(f for f in _active[0] if f.name != name)
+    _active = tuple(f for f in _active if f.name != name)
 
 
 def _outward() -> Iterator[Feature]:
-    return reversed(_active[0])
+    return reversed(_active)
 
 
 # ---------------------------------------------------------------- the pipeline's folds
@@ -54,7 +56,7 @@ def before(c: Context) -> tuple[Context, Effects, Effects, bool]:
     the command runs in, the effects before the command's, those after it, and whether the
     request writes the room whatever the command decides."""
     lead, trail, writes = NO_EFFECTS, NO_EFFECTS, False
-    for f in _active[0]:
+    for f in _active:
         if f.before is None:
             continue
         step = f.before(c)
