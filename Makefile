@@ -172,7 +172,7 @@ CHECK_PARTS := handlers-quick contract unit lint
 # waited for, Chromium's included), summed to seconds in .test-logs/<part>.cpu
 part-%:
 	@s=$$(date +%s); { $(PART_$*); } >.test-logs/$*.log 2>&1; echo "$$? $$(( $$(date +%s) - s ))" >.test-logs/$*.rc; \
-	times | tail -n 1 | awk '{ t = 0; for (i = 1; i <= NF; i++) { split($$i, a, "m"); t += a[1] * 60 + a[2] } printf "%d\n", t }' >.test-logs/$*.cpu
+	times | tail -n 1 | awk '{ t = 0; for (i = 1; i <= NF; i++) { split($$i, a, "m"); t += a[1] * 60 + a[2] } printf "%.1f\n", t }' >.test-logs/$*.cpu
 
 # The report: each part's seconds and log; fails if any part failed or did not run.
 REPORT = failed=0; for t in $(1); do \
