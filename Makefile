@@ -168,11 +168,12 @@ PARTS := browser-1 browser-2 handlers stack unit benches template contract check
 PART_handlers-quick := $(BIN)/python -m pytest tests/functions -m "not whole_game"
 CHECK_PARTS := handlers-quick contract unit lint
 
-# each part's CPU: the shell's `times` after it (its second line: the CPU of the processes it
-# waited for, Chromium's included), summed to seconds in .test-logs/<part>.cpu
+# each part's CPU: the shell's own `times` after it (not in a pipe, whose subshell would have
+# waited for nothing; its second line: the CPU of the processes it waited for, Chromium's
+# included), summed to seconds in .test-logs/<part>.cpu
 part-%:
 	@s=$$(date +%s); { $(PART_$*); } >.test-logs/$*.log 2>&1; echo "$$? $$(( $$(date +%s) - s ))" >.test-logs/$*.rc; \
-	times | tail -n 1 | awk '{ t = 0; for (i = 1; i <= NF; i++) { split($$i, a, "m"); t += a[1] * 60 + a[2] } printf "%.1f\n", t }' >.test-logs/$*.cpu
+	times >.test-logs/$*.times; tail -n 1 .test-logs/$*.times | awk '{ t = 0; for (i = 1; i <= NF; i++) { split($$i, a, "m"); t += a[1] * 60 + a[2] } printf "%.1f\n", t }' >.test-logs/$*.cpu
 
 # The report: each part's seconds and log; fails if any part failed or did not run.
 REPORT = failed=0; for t in $(1); do \
