@@ -10,6 +10,8 @@ import pytest
 import mafia_engine as me
 from service.room import afk, substitutes
 
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
 SIZES = {"classic": 7, "city": 6, "original": 8}
 IDLE = "p2"  # the seat that never does what its phase asks (not the host)
 

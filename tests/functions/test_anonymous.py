@@ -21,6 +21,8 @@ from handlers import ws_report
 from mafia_engine.testing import legal_actions
 from service.features import aliases, fairness
 
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
 HUMANS = ("Annabelle", "Borislav", "Chiaroscuro", "Dmitrievna")
 BOTS = ("Zorrito", "Quixotica", "Ulyssander")
 NAMES = HUMANS + BOTS
