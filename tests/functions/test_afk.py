@@ -1,7 +1,7 @@
 """Idle seats (docs/rules.md, "Idle seats"; functions/service/room/afk.py): a seat that misses
 `afkLimit` required actions in a row is warned in its own view one miss before, then handed to
 a bot or opened to a substitute; never eliminated for it. Every preset, through the real
-handlers on moto, the clock stepped to each deadline and the phase timer fired."""
+handlers on the in-memory store, the clock stepped to each deadline and the phase timer fired."""
 
 from __future__ import annotations
 
