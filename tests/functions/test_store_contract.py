@@ -6,6 +6,7 @@ table is shared by the session, so every test makes its own keys (`fresh`).
 
 from __future__ import annotations
 
+import inspect
 import os
 import threading
 import uuid
@@ -24,6 +25,22 @@ def store(request, fake_clock):
         request.getfixturevalue("aws")
         return storage.Store(boto3.client("dynamodb"), os.environ["TABLE_NAME"])
     return MemStore()
+
+
+def test_both_stores_have_the_same_public_methods():
+    """The in-memory store answers every method the DynamoDB one does, with the same parameters
+    (`state_item`, the DynamoDB item of a room, is the DynamoDB store's own)."""
+
+    def methods(cls: type) -> dict[str, list[str]]:
+        return {
+            name: list(inspect.signature(fn).parameters)
+            for name, fn in inspect.getmembers(cls, inspect.isfunction)
+            if not name.startswith("_")
+        }
+
+    ours = methods(storage.Store)
+    del ours["state_item"]
+    assert methods(MemStore) == ours
 
 
 def fresh(prefix: str = "T") -> str:

@@ -204,12 +204,6 @@ class MemStore:
                 self._budgets[k] = (self._budgets.get(k, (0, 0))[0] + 1, int(expires_at))
             return True
 
-    def budget_count(self, kind: str, who: str, digest: str, window_start: int) -> int:
-        """Requests counted on one budget (tests read the DynamoDB store's item instead)."""
-        key = budget_key(kind, who, digest, window_start)
-        with self._lock:
-            return self._budgets.get((key["pk"]["S"], key["sk"]["S"]), (0, 0))[0]
-
     def put_report(self, rec: ReportRecord) -> bool:
         mark = (rec.room, rec.game, rec.reporter, rec.reported)
         with self._lock:
