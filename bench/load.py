@@ -1,7 +1,7 @@
 """Load model: recorded games replayed at N concurrent tables, frames per second per route
 (docs/operations.md, "Capacity").
 
-1. Record. Seeded 12-player classic games are played through the Lambda handlers on moto, as
+1. Record. Seeded 12-player classic games (the script's choices and the room's fair-deal secret) are played through the Lambda handlers on moto, as
    bench/backend.py plays them (its `Bench`: REST to create and join, `$connect`, `sync`, `ready`,
    `start`, chat, votes and night actions at a game clock, two nudges and the Scheduler's delivery
    at each deadline, `$disconnect`). Every handler invocation (by API route and, for `$default`,
@@ -30,8 +30,16 @@ the path (docs/operations.md cites each) is reached.
     .venv/bin/python bench/load.py            # 3 seeded games; 100, 1,000 and 10,000 tables
     .venv/bin/python bench/load.py --quick    # 1 game of 4 players; 10 and 100 tables (tests/bench)
 
-Prints ONE JSON object (keys below, in `main`). Counts are exact for the recorded script; rates
-scale them by the game clock (the script's pace: a frame every 0.75 s or slower per room).
+Prints ONE JSON object: `method`; `recorded` (games, seeds, seconds, phase changes and voice
+pairs opened per game, what one ping costs); `assumptions`; `limits` (the template's throttles
+and the default quotas); per mode, `without_voice` and `with_voice`: `per_table_per_s` and
+`per_game` (per route: `ws $connect`, `ws $default` and `ws $default:<action>`, `ws $disconnect`,
+`ws report`, `rest <route>`, `push PostToConnection`, `scheduler <call>`, `lambda timer
+(Scheduler)`, `dynamodb <call>`, `dynamodb reads`/`writes`/`RRU`/`WRU`, and the totals `ws inbound
+(stage throttle)`, `rest (all routes)`, `lambda invocations`), `phase_change_burst`, `tables` (per
+N: each key's mean and busiest second), `tables_at_limit`, `lambda_busy_s_per_table`,
+`room_partition`; `public_list`; `quick`. Counts are exact for the recorded script; rates scale
+them by the game clock (the script's pace: a frame every 0.75 s or slower per room).
 """
 
 from __future__ import annotations
@@ -199,10 +207,10 @@ class _Stamped:
 
 def record(seed: int, players: int) -> dict:
     """One seeded game: its events on a timeline starting at 0 (the lobby's first request)."""
+    from types import SimpleNamespace
+
     import boto3
     from moto import mock_aws
-
-    from types import SimpleNamespace
 
     from service.features import fairness
 
