@@ -12,7 +12,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import clock
+from . import clock, migrations
 
 TTL_SECONDS = 24 * 3600
 STATE_SK = "STATE"
@@ -149,7 +149,7 @@ class Store:
         if state_item is None:
             return None
         blob = state_item["data"]["B"]
-        doc = decode(blob)
+        doc = migrations.upgrade(decode(blob))  # an earlier release's room or state: this one's shape
         return Snapshot(
             code=code,
             version=int(state_item["version"]["N"]),
