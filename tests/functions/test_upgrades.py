@@ -1,0 +1,110 @@
+"""Upgrades with games in flight, over the handlers: a room item the previous release stored
+is read by this release's handlers and its game plays to the end.
+
+tests/functions/golden/<release>/<preset>-<phase>.json hold the `STATE` item that release's
+handlers wrote (golden/make_rooms.py, run as a test of that release's own functions tier): a
+lobby every seat has joined, the role reveal, a night, a day vote and a defence, per preset.
+Each is put into moto as it was stored, the players connect with the tokens their browsers
+kept, and random legal frames, timers and nudges play the game to its end (test_game.play);
+the room then stores this release's shape (service/infra/migrations.py, the engine's
+migrations.py). The engine tier plays the golden states of older releases
+(tests/unit/test_upgrades.py).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import boto3
+import pytest
+from test_game import play
+
+import mafia_engine as me
+from service.infra import migrations, storage
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+PREVIOUS = "b208b0a"  # main before this cycle's changes (the release a deploy updates)
+FILES = sorted((GOLDEN / PREVIOUS).glob("*.json"))
+# played here: a lobby (started by this release), a night and a defence of each preset (the
+# role reveal and the day vote too are saved; the engine tier plays every saved state)
+PLAYED = [p for p in FILES if p.stem.split("-")[1] in ("lobby", "night", "defense")]
+
+
+def stored(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def put(api, doc: dict) -> None:
+    """The item into the table exactly as the release stored it; the clock at its saving."""
+    item = {k: ({"B": base64.b64decode(v["B"])} if "B" in v else v) for k, v in doc["item"].items()}
+    boto3.client("dynamodb").put_item(TableName=api.svc.store.table, Item=item)
+    api.code = doc["code"]
+    api.tokens.update(doc["tokens"])
+    api.clock.t = doc["now"]
+
+
+def raw_doc(api) -> dict:
+    return storage.decode(api.item()["data"]["B"])
+
+
+def test_the_previous_release_saved_every_preset_at_every_phase():
+    assert {(stored(p)["preset"], stored(p)["phase"]) for p in FILES} == {
+        (preset, phase)
+        for preset in ("classic", "city", "original")
+        for phase in ("lobby", "roleReveal", "night", "vote", "defense")
+    }
+
+
+@pytest.mark.whole_game
+@pytest.mark.parametrize("path", PLAYED, ids=[p.stem for p in PLAYED])
+def test_a_room_the_previous_release_stored_plays_to_its_end_over_the_handlers(api, path):
+    doc = stored(path)
+    put(api, doc)
+    old = raw_doc(api)
+    assert "v" not in old["room"]  # saved before room versions
+    seats = sorted(doc["tokens"], key=lambda pid: int(pid[1:]))
+    for pid in seats:
+        assert api.connect(f"c{pid}", pid) == 200
+    if doc["phase"] == "lobby":
+        assert old["state"] is None
+        for pid in seats[1:]:
+            api.send(f"c{pid}", {"action": "ready"})
+        api.send("cp1", {"action": "start", "id": "start"})
+        assert api.snapshot().room["status"] == "running", api.gw.last("cp1", "error")
+    else:
+        assert old["state"]["phase"]["kind"] == doc["phase"]
+        assert api.snapshot().state["phase"]["kind"] == doc["phase"]  # read by this release
+    steps = play(api, len(seats), seed=1)
+    snap = api.snapshot()
+    assert snap.room["status"] == "ended", f"not over after {steps} steps"
+    winner = snap.state["result"]["winner"]
+    for pid in seats:
+        view = api.gw.last(f"c{pid}")["view"]
+        assert view["phase"]["kind"] == "ended" and view["result"]["winner"] == winner
+    new = raw_doc(api)
+    assert new["room"]["v"] == migrations.ROOM_VERSION and new["state"]["v"] == me.STATE_VERSION
+    assert not [f for c, f in api.gw.sent if f["type"] == "error" and f["code"] == "internal_error"]
+
+
+def test_a_room_this_release_creates_carries_its_version(api):
+    api.lobby(3)
+    assert raw_doc(api)["room"]["v"] == migrations.ROOM_VERSION
+
+
+@pytest.mark.parametrize("part", ["room", "state"])
+def test_a_room_a_newer_release_stored_is_refused_and_left_as_it_was(api, part):
+    """A rollback while a newer release's games run: read, refused with a code, not written."""
+    doc = stored(GOLDEN / PREVIOUS / "classic-night.json")
+    newer = storage.decode(base64.b64decode(doc["item"]["data"]["B"]))
+    newer[part]["v"] = (migrations.ROOM_VERSION if part == "room" else me.STATE_VERSION) + 1
+    doc = {**doc, "item": {**doc["item"], "data": {"B": base64.b64encode(storage.encode(newer)).decode()}}}
+    put(api, doc)
+    before = api.item()
+    status, body = api.rest("GET", f"/rooms/{api.code}")
+    assert status == 503 and body["error"]["code"] == "state_too_new", body
+    assert f"{part} version {newer[part]['v']}" in body["error"]["message"]
+    assert api.connect("cp1", "p1") != 200
+    api.fire(newer["state"]["seq"])  # the phase's timer
+    assert api.item() == before
