@@ -4,9 +4,10 @@ Runs as a test of the functions tier *of the release that saves them* (its handl
 fixtures, moto), so copy it into a worktree of that commit and run it there::
 
     git worktree add --detach /tmp/old b208b0a
-    cp tests/functions/golden/make_rooms.py /tmp/old/tests/functions/test_make_golden_rooms.py
-    cd /tmp/old && GOLDEN_OUT=$PWD_OF_THIS_REPO/tests/functions/golden/b208b0a GOLDEN_RELEASE=b208b0a \
-        /path/to/.venv/bin/python -m pytest -q tests/functions/test_make_golden_rooms.py
+    T=/tmp/old/tests/functions/test_make_rooms.py  # a test file of that release's tier
+    cp tests/functions/golden/make_rooms.py $T
+    cd /tmp/old && GOLDEN_OUT=<this repo>/tests/functions/golden/b208b0a GOLDEN_RELEASE=b208b0a \
+        <this repo>/.venv/bin/python -m pytest -q -p no:cacheprovider $T
 
 Each file `<preset>-<phase>.json` holds `{"release", "preset", "phase", "now", "code",
 "tokens", "item"}`: the item as DynamoDB returned it (attribute values; the binary `data` as
