@@ -97,14 +97,31 @@ def test_a_room_this_release_creates_carries_its_version(api):
 def test_a_room_a_newer_release_stored_is_refused_and_left_as_it_was(api, part):
     """A rollback while a newer release's games run: read, refused with a code, not written."""
     doc = stored(GOLDEN / PREVIOUS / "classic-night.json")
+    put(api, doc)
+    assert api.connect("cp1", "p1") == 200  # connected while the room was still of a known shape
     newer = storage.decode(base64.b64decode(doc["item"]["data"]["B"]))
     newer[part]["v"] = (migrations.ROOM_VERSION if part == "room" else me.STATE_VERSION) + 1
-    doc = {**doc, "item": {**doc["item"], "data": {"B": base64.b64encode(storage.encode(newer)).decode()}}}
-    put(api, doc)
+    put(api, {**doc, "item": {**doc["item"], "data": {"B": base64.b64encode(storage.encode(newer)).decode()}}})
     before = api.item()
     status, body = api.rest("GET", f"/rooms/{api.code}")
     assert status == 503 and body["error"]["code"] == "state_too_new", body
     assert f"{part} version {newer[part]['v']}" in body["error"]["message"]
-    assert api.connect("cp1", "p1") != 200
+    api.send("cp1", {"action": "chat", "channel": "day", "text": "hi", "id": 7})
+    assert api.errors("cp1")[-1]["code"] == "state_too_new"
+    assert api.connect("cp2", "p2") != 200
     api.fire(newer["state"]["seq"])  # the phase's timer
     assert api.item() == before
+
+
+def test_upgrade_copies_only_what_it_changes():
+    """The read path's cost: a current document comes back as itself; an older one as a new
+    document, the stored one untouched."""
+    old = storage.decode(base64.b64decode(stored(GOLDEN / PREVIOUS / "city-vote.json")["item"]["data"]["B"]))
+    frozen = json.dumps(old, sort_keys=True)
+    new = migrations.upgrade(old)
+    assert json.dumps(old, sort_keys=True) == frozen and new is not old
+    assert new["room"] == {**old["room"], "v": migrations.ROOM_VERSION}
+    assert new["state"] == {**old["state"], "v": me.STATE_VERSION}  # b208b0a had the new shape but its version
+    assert migrations.upgrade(new) is new
+    lobby = storage.decode(base64.b64decode(stored(GOLDEN / PREVIOUS / "city-lobby.json")["item"]["data"]["B"]))
+    assert migrations.upgrade(lobby)["state"] is None
