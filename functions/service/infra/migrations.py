@@ -7,7 +7,7 @@ Both halves carry their version: the engine state its `v` (the engine migrates i
 carries none and has version 1's shape). A release that changes the room data's shape bumps
 `ROOM_VERSION` and appends a step to `STEPS` (version n -> n + 1, on a copy). `Store.load`
 runs `upgrade` on every read, so a game in flight during a deploy plays on under the new
-handlers, and the next write stores the new shape (tests/functions/test_upgrades.py plays
+handlers, and the next write stores the new shape (tests/functions/test_room_upgrades.py plays
 golden room items of the previous release to their end over the handlers).
 
 A document saved by a newer release than this one (a rollback while its games run) is

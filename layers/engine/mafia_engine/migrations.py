@@ -6,7 +6,7 @@ appends one step to ``STEPS``: a function that takes a state of version ``n`` to
 in place, on a copy ``migrate`` made. ``migrate`` runs the steps from the saved version to
 this one, in order, so a game saved by any earlier release plays on (the golden states of
 tests/unit/golden/ are saved by earlier releases and played to the end by
-tests/unit/test_upgrades.py). A state saved by a newer release than this one is refused
+tests/unit/test_state_upgrades.py). A state saved by a newer release than this one is refused
 (``state_too_new``): a rollback must not play a state whose meaning it does not know.
 
 Pure like the rest of the engine: the steps read nothing but the state.

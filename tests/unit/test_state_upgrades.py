@@ -79,7 +79,9 @@ def test_a_migrated_state_has_the_shape_this_release_makes(path):
     the old shape, nothing missing (the player's, the top level's, the preset's `extra`)."""
     doc = saved(path)
     state = me.load(doc["state"])
-    fresh = me.new_game([p["id"] for p in state["players"]], {"preset": doc["preset"]}, seed=5, salt="ab" * 32)
+    fresh = me.new_game(
+        [p["id"] for p in state["players"]], {"preset": doc["preset"]}, seed=5, salt="ab" * 32
+    )
     assert set(state) == set(fresh)
     assert set(state["extra"]) == set(fresh["extra"])
     assert all(set(p) == set(fresh["players"][0]) for p in state["players"])
@@ -92,7 +94,10 @@ def test_a_classic_game_saved_before_extra_moved_needs_its_migration():
     with pytest.raises(KeyError, match="extra"):
         play_to_the_end(doc["state"], doc["now"], 1)
     migrated = me.load(doc["state"])
-    assert migrated["extra"] == {"mvpVotes": doc["state"]["mvpVotes"], "nominatedBy": doc["state"]["nominatedBy"]}
+    assert migrated["extra"] == {
+        "mvpVotes": doc["state"]["mvpVotes"],
+        "nominatedBy": doc["state"]["nominatedBy"],
+    }
     assert all("soldierUsed" in p for p in migrated["players"])  # classic's armour stays
 
 

@@ -1,14 +1,16 @@
 """Upgrades with games in flight, over the handlers: a room item the previous release stored
-is read by this release's handlers and its game plays to the end.
+is read by this release's handlers and its game plays to the end (and one an older release
+stored).
 
 tests/functions/golden/<release>/<preset>-<phase>.json hold the `STATE` item that release's
 handlers wrote (golden/make_rooms.py, run as a test of that release's own functions tier): a
 lobby every seat has joined, the role reveal, a night, a day vote and a defence, per preset.
 Each is put into moto as it was stored, the players connect with the tokens their browsers
-kept, and random legal frames, timers and nudges play the game to its end (test_game.play);
+kept, and random legal frames, timers and nudges play the game to its end (test_game.play: no
+internal error on the way);
 the room then stores this release's shape (service/infra/migrations.py, the engine's
 migrations.py). The engine tier plays the golden states of older releases
-(tests/unit/test_upgrades.py).
+(tests/unit/test_state_upgrades.py).
 """
 
 from __future__ import annotations
@@ -26,10 +28,19 @@ from service.infra import migrations, storage
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 PREVIOUS = "b208b0a"  # main before this cycle's changes (the release a deploy updates)
-FILES = sorted((GOLDEN / PREVIOUS).glob("*.json"))
-# played here: a lobby (started by this release), a night and a defence of each preset (the
-# role reveal and the day vote too are saved; the engine tier plays every saved state)
-PLAYED = [p for p in FILES if p.stem.split("-")[1] in ("lobby", "night", "defense")]
+# and bc3b1e5: before classic's bookkeeping moved into `extra` (merged by 6566d99), the LCG's
+# integer rng and 31-bit room seeds
+RELEASES = ("bc3b1e5", PREVIOUS)
+FILES = sorted(p for release in RELEASES for p in (GOLDEN / release).glob("*.json"))
+# played here (a whole game over the handlers takes seconds): the previous release's lobby
+# (started by this release), night and defence, the older one's night and day vote, per
+# preset; the engine tier plays every saved state of three releases
+PLAYED = [
+    p
+    for p in FILES
+    if p.stem.split("-")[1]
+    in {PREVIOUS: ("lobby", "night", "defense"), "bc3b1e5": ("night", "vote")}[p.parent.name]
+]
 
 
 def stored(path: Path) -> dict:
@@ -49,16 +60,17 @@ def raw_doc(api) -> dict:
     return storage.decode(api.item()["data"]["B"])
 
 
-def test_the_previous_release_saved_every_preset_at_every_phase():
-    assert {(stored(p)["preset"], stored(p)["phase"]) for p in FILES} == {
-        (preset, phase)
+def test_every_release_saved_every_preset_at_every_phase():
+    assert {(stored(p)["release"], stored(p)["preset"], stored(p)["phase"]) for p in FILES} == {
+        (release, preset, phase)
+        for release in RELEASES
         for preset in ("classic", "city", "original")
         for phase in ("lobby", "roleReveal", "night", "vote", "defense")
     }
 
 
 @pytest.mark.whole_game
-@pytest.mark.parametrize("path", PLAYED, ids=[p.stem for p in PLAYED])
+@pytest.mark.parametrize("path", PLAYED, ids=[f"{p.parent.name}/{p.stem}" for p in PLAYED])
 def test_a_room_the_previous_release_stored_plays_to_its_end_over_the_handlers(api, path):
     doc = stored(path)
     put(api, doc)
@@ -101,7 +113,9 @@ def test_a_room_a_newer_release_stored_is_refused_and_left_as_it_was(api, part):
     assert api.connect("cp1", "p1") == 200  # connected while the room was still of a known shape
     newer = storage.decode(base64.b64decode(doc["item"]["data"]["B"]))
     newer[part]["v"] = (migrations.ROOM_VERSION if part == "room" else me.STATE_VERSION) + 1
-    put(api, {**doc, "item": {**doc["item"], "data": {"B": base64.b64encode(storage.encode(newer)).decode()}}})
+    put(
+        api, {**doc, "item": {**doc["item"], "data": {"B": base64.b64encode(storage.encode(newer)).decode()}}}
+    )
     before = api.item()
     status, body = api.rest("GET", f"/rooms/{api.code}")
     assert status == 503 and body["error"]["code"] == "state_too_new", body
@@ -121,7 +135,12 @@ def test_upgrade_copies_only_what_it_changes():
     new = migrations.upgrade(old)
     assert json.dumps(old, sort_keys=True) == frozen and new is not old
     assert new["room"] == {**old["room"], "v": migrations.ROOM_VERSION}
-    assert new["state"] == {**old["state"], "v": me.STATE_VERSION}  # b208b0a had the new shape but its version
+    assert new["state"] == {
+        **old["state"],
+        "v": me.STATE_VERSION,
+    }  # b208b0a had the new shape but its version
     assert migrations.upgrade(new) is new
-    lobby = storage.decode(base64.b64decode(stored(GOLDEN / PREVIOUS / "city-lobby.json")["item"]["data"]["B"]))
+    lobby = storage.decode(
+        base64.b64decode(stored(GOLDEN / PREVIOUS / "city-lobby.json")["item"]["data"]["B"])
+    )
     assert migrations.upgrade(lobby)["state"] is None
