@@ -12,7 +12,7 @@ real update would refuse or destroy. A release's definition is kept as
 tests/unit/golden_tables/<release>.json (tests/unit/test_table_update.py checks this
 template against the previous release's).
 
-    python -m ops.table_update BEFORE.json [template.yaml]   # exit 1 with one line per problem
+    python -m ops.table_update tests/unit/golden_tables/b208b0a.json [template.yaml]  # exit 1: a line per problem
 """
 
 from __future__ import annotations
