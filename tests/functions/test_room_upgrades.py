@@ -33,13 +33,13 @@ PREVIOUS = "b208b0a"  # main before this cycle's changes (the release a deploy u
 RELEASES = ("bc3b1e5", PREVIOUS)
 FILES = sorted(p for release in RELEASES for p in (GOLDEN / release).glob("*.json"))
 # played here (a whole game over the handlers takes seconds): the previous release's lobby
-# (started by this release), night and defence, the older one's night and day vote, per
+# (started by this release), night and defence, the older one's day vote, per
 # preset; the engine tier plays every saved state of three releases
 PLAYED = [
     p
     for p in FILES
     if p.stem.split("-")[1]
-    in {PREVIOUS: ("lobby", "night", "defense"), "bc3b1e5": ("night", "vote")}[p.parent.name]
+    in {PREVIOUS: ("lobby", "night", "defense"), "bc3b1e5": ("vote",)}[p.parent.name]
 ]
 
 
