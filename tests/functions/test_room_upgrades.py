@@ -38,8 +38,7 @@ FILES = sorted(p for release in RELEASES for p in (GOLDEN / release).glob("*.jso
 PLAYED = [
     p
     for p in FILES
-    if p.stem.split("-")[1]
-    in {PREVIOUS: ("lobby", "night", "defense"), "bc3b1e5": ("vote",)}[p.parent.name]
+    if p.stem.split("-")[1] in {PREVIOUS: ("lobby", "night", "defense"), "bc3b1e5": ("vote",)}[p.parent.name]
 ]
 
 
@@ -144,3 +143,32 @@ def test_upgrade_copies_only_what_it_changes():
         base64.b64decode(stored(GOLDEN / PREVIOUS / "city-lobby.json")["item"]["data"]["B"])
     )
     assert migrations.upgrade(lobby)["state"] is None
+
+
+def test_a_lobby_stored_with_a_31_bit_secret_starts_its_game_with_a_fresh_256_bit_one(api):
+    """bc3b1e5's rooms drew `secrets.randbits(31)`: trying every one finds the deal from the
+    commitment. A lobby's secret has served no game, so the upgrade draws a new one; the game
+    it starts commits to that (docs/rules.md, "Randomness")."""
+    doc = stored(GOLDEN / "bc3b1e5" / "classic-lobby.json")
+    put(api, doc)
+    old_seed = raw_doc(api)["room"]["seed"]
+    assert isinstance(old_seed, int) and old_seed < 2**31
+    seats = sorted(doc["tokens"], key=lambda pid: int(pid[1:]))
+    for pid in seats:
+        assert api.connect(f"c{pid}", pid) == 200
+    for pid in seats[1:]:
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start", "id": "start"})
+    stored_now = raw_doc(api)
+    seed = stored_now["room"]["seed"]
+    assert stored_now["room"]["status"] == "running" and stored_now["room"]["v"] == migrations.ROOM_VERSION
+    assert isinstance(seed, str) and len(seed) == 64 and int(seed, 16) != old_seed
+    assert stored_now["state"]["fairness"]["seed"] == seed
+
+
+def test_a_running_game_keeps_the_secret_its_deal_was_made_with():
+    old = storage.decode(
+        base64.b64decode(stored(GOLDEN / "bc3b1e5" / "classic-vote.json")["item"]["data"]["B"])
+    )
+    new = migrations.upgrade(old)
+    assert new["room"]["seed"] == old["room"]["seed"] == old["state"]["fairness"]["seed"]
