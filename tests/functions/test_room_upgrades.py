@@ -7,7 +7,7 @@ handlers wrote (golden/make_rooms.py, run as a test of that release's own functi
 lobby every seat has joined, the role reveal, a night, a day vote and a defence, per preset.
 Each is put into moto as it was stored, the players connect with the tokens their browsers
 kept, and random legal frames, timers and nudges play the game to its end (test_game.play: no
-internal error on the way);
+internal error on the way), and the room starts its next game
 the room then stores this release's shape (service/infra/migrations.py, the engine's
 migrations.py). The engine tier plays the golden states of older releases
 (tests/unit/test_state_upgrades.py).
@@ -96,6 +96,14 @@ def test_a_room_the_previous_release_stored_plays_to_its_end_over_the_handlers(a
         assert view["phase"]["kind"] == "ended" and view["result"]["winner"] == winner
     new = raw_doc(api)
     assert new["room"]["v"] == migrations.ROOM_VERSION and new["state"]["v"] == me.STATE_VERSION
+    # and the room goes on: its next game starts under this release with a secret of its own
+    api.send("cp1", {"action": "newGame", "id": "again"})
+    for pid in seats[1:]:
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start", "id": "start"})
+    again = raw_doc(api)
+    assert again["room"]["status"] == "running", api.gw.last("cp1", "error")
+    assert again["room"]["seed"] != new["room"]["seed"] and len(again["room"]["seed"]) == 64
     assert not [f for c, f in api.gw.sent if f["type"] == "error" and f["code"] == "internal_error"]
 
 

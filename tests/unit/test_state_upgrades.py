@@ -6,7 +6,7 @@ role reveal (the state a room's lobby starts), a night, a day vote, a defence an
 ended. Loaded by this release (`mafia_engine.load`: migrations.py), each plays on with the
 random legal-action player to the end, and shows every view and the review on the way out.
 
-Releases (main's commits that others ran; README.md beside the states):
+Releases (commits of main, each folder named after one):
 - bc3b1e5: before classic's bookkeeping moved into `extra` (978fbc7, merged by 6566d99), with
   the 48-bit LCG's integer `rng`: a classic game saved then fails at its first vote's end
   without the migration (KeyError 'extra');
