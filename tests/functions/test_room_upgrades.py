@@ -7,9 +7,8 @@ handlers wrote (golden/make_rooms.py, run as a test of that release's own functi
 lobby every seat has joined, the role reveal, a night, a day vote and a defence, per preset.
 Each is put into moto as it was stored, the players connect with the tokens their browsers
 kept, and random legal frames, timers and nudges play the game to its end (test_game.play: no
-internal error on the way), and the room starts its next game
-the room then stores this release's shape (service/infra/migrations.py, the engine's
-migrations.py). The engine tier plays the golden states of older releases
+internal error on the way); the room then stores this release's shape
+(service/infra/migrations.py, the engine's migrations.py) and starts its next game. The engine tier plays the golden states of older releases
 (tests/unit/test_state_upgrades.py).
 """
 
