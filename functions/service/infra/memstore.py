@@ -28,7 +28,7 @@ import math
 import threading
 from dataclasses import dataclass, field
 
-from . import clock
+from . import clock, migrations
 from .storage import (
     LIMIT_PREFIX,
     MAX_TRANSACT_ITEMS,
@@ -97,7 +97,7 @@ class MemStore:
             if r is None or r.expires < now:
                 return None
             live = {c: v for c, v in r.conns.items() if v.expires >= now}
-            doc = decode(r.blob)
+            doc = migrations.upgrade(decode(r.blob))  # as Store.load: an earlier release's shape
             return Snapshot(
                 code=code,
                 version=r.version,
