@@ -14,9 +14,14 @@ import uuid
 import boto3
 import pytest
 
-from service.infra import storage
+import mafia_engine as me
+from service.infra import migrations, storage
 from service.infra.memstore import MemStore
 from service.infra.storage import Conflict, ReportRecord, SideItem, WritePlan
+
+# the engine states these tests store: any dict a current release reads (its version, then anything)
+STATE_V = me.STATE_VERSION
+ROOM_V = migrations.ROOM_VERSION  # and the room documents: this release's shape
 
 
 @pytest.fixture(params=["moto", "memory"])
@@ -50,7 +55,7 @@ def fresh(prefix: str = "T") -> str:
 
 def new_room(store, code: str | None = None) -> storage.Snapshot:
     code = code or fresh()
-    assert store.create(code, {"code": code, "status": "lobby", "players": []})
+    assert store.create(code, {"code": code, "v": ROOM_V, "status": "lobby", "players": []})
     snap = store.load(code)
     assert snap is not None
     return snap
@@ -66,7 +71,7 @@ def test_side_items_commit_with_the_room(store, fake_clock):
     owner = fresh("D")
     now = fake_clock()
     plan = WritePlan(side_items=(leave(owner, f"{snap.code}#p1", now, int(now) + 600),))
-    assert store.save(snap, {**snap.room, "status": "running"}, {"x": 1}, plan) == snap.version + 1
+    assert store.save(snap, {**snap.room, "status": "running"}, {"v": STATE_V, "x": 1}, plan) == snap.version + 1
     items = store.side_items("leaver", owner, 10)
     assert items == [SideItem("leaver", owner, f"{snap.code}#p1", {"at": now}, int(now) + 600)]
 
@@ -148,7 +153,7 @@ def test_leaver_items_keep_the_key_shape_their_policy_names(aws, fake_clock):
 # ---- rooms: create, load, save ------------------------------------------------------------
 def test_a_new_room_loads_as_written(store):
     code = fresh()
-    room = {"code": code, "status": "lobby", "players": [{"id": "p1", "name": "Ann"}]}
+    room = {"code": code, "v": ROOM_V, "status": "lobby", "players": [{"id": "p1", "name": "Ann"}]}
     assert store.create(code, room)
     snap = store.load(code)
     assert (snap.code, snap.version, snap.room, snap.state) == (code, 1, room, None)
@@ -162,22 +167,22 @@ def test_a_new_room_loads_as_written(store):
 
 def test_a_live_code_is_not_created_twice_but_an_expired_one_is(store, fake_clock):
     snap = new_room(store)
-    assert not store.create(snap.code, {"code": snap.code, "other": True})
+    assert not store.create(snap.code, {"code": snap.code, "v": ROOM_V, "other": True})
     assert store.load(snap.code).room == snap.room
     fake_clock.advance(storage.TTL_SECONDS + 1)
     assert store.load(snap.code) is None  # past its TTL: gone for reads
-    assert store.create(snap.code, {"code": snap.code, "other": True})
+    assert store.create(snap.code, {"code": snap.code, "v": ROOM_V, "other": True})
     again = store.load(snap.code)
-    assert again.version == 1 and again.room == {"code": snap.code, "other": True}
+    assert again.version == 1 and again.room == {"code": snap.code, "v": ROOM_V, "other": True}
 
 
 def test_save_bumps_the_version_and_a_stale_snapshot_conflicts(store):
     snap = new_room(store)
-    assert store.save(snap, {**snap.room, "n": 1}, {"s": 1}) == 2
+    assert store.save(snap, {**snap.room, "n": 1}, {"v": STATE_V, "s": 1}) == 2
     with pytest.raises(Conflict):
-        store.save(snap, {**snap.room, "n": 2}, {"s": 2})
+        store.save(snap, {**snap.room, "n": 2}, {"v": STATE_V, "s": 2})
     now = store.load(snap.code)
-    assert (now.version, now.room["n"], now.state) == (2, 1, {"s": 1})
+    assert (now.version, now.room["n"], now.state) == (2, 1, {"v": STATE_V, "s": 1})
     assert store.save(now, {**now.room, "n": 3}, None) == 3
 
 
@@ -190,7 +195,7 @@ def test_a_loaded_room_is_a_copy(store):
 def test_a_check_only_plan_writes_its_items_but_not_the_room(store):
     snap = new_room(store)
     plan = WritePlan(bump=False, conn_puts={"c1": None})
-    assert store.save(snap, {**snap.room, "ignored": True}, {"x": 1}, plan) == snap.version
+    assert store.save(snap, {**snap.room, "ignored": True}, {"v": STATE_V, "x": 1}, plan) == snap.version
     now = store.load(snap.code)
     assert now.version == snap.version and "ignored" not in now.room and now.state is None
     assert now.conns == {"c1": None}
@@ -346,7 +351,7 @@ def test_chat_items_of_an_earlier_room_under_the_code_are_not_read(store, fake_c
     snap = new_room(store)
     store.save(snap, snap.room, None, WritePlan(chat_items=((1, [{"id": "old"}]), (2, [{"id": "old2"}]))))
     fake_clock.advance(storage.TTL_SECONDS + 1)
-    assert store.create(snap.code, {"code": snap.code, "status": "lobby", "players": []})
+    assert store.create(snap.code, {"code": snap.code, "v": ROOM_V, "status": "lobby", "players": []})
     again = store.load(snap.code)
     store.save(again, again.room, None, WritePlan(chat_items=((2, [{"id": "new"}]),)))
     assert store.chat_archive(snap.code, 1, 2) == [{"id": "new"}]
@@ -483,7 +488,7 @@ def test_the_public_list_pages_fullest_first_and_leaves_idle_rooms_out(store, fa
     fake_clock.advance(1)
     older = listed(store, fake_clock, lang, "classic", 4, now + 90)
     private = fresh("P")
-    store.create(private, {"code": private, "status": "lobby", "players": []})
+    store.create(private, {"code": private, "v": ROOM_V, "status": "lobby", "players": []})
     t = fake_clock()
 
     entries, last, units = store.list_public("PublicByLang", lang, 2, None, t)
@@ -512,5 +517,15 @@ def test_a_room_written_without_its_listing_leaves_the_list(store, fake_clock):
     ]
     snap = store.load(code)
     room = {k: v for k, v in snap.room.items() if k != "listing"}
-    store.save(snap, {**room, "status": "running"}, {"s": 1})
+    store.save(snap, {**room, "status": "running"}, {"v": STATE_V, "s": 1})
     assert store.list_public("PublicByLang", lang, 10, None, fake_clock())[0] == []
+
+
+def test_an_earlier_release_room_loads_in_this_release_shape(store):
+    """Both stores upgrade on read (infra/migrations.py): a room written by a release before
+    rooms carried their version loads stamped with this one's, the stored item unchanged."""
+    code = fresh()
+    old = {"code": code, "status": "lobby", "players": []}
+    assert store.create(code, old)
+    snap = store.load(code)
+    assert snap.room == {**old, "v": ROOM_V} and snap.size == len(storage.encode({"room": old, "state": None}))
