@@ -1,9 +1,11 @@
 """Kept panels: the tile grid (web/js/game/tiles.js) and the chat (web/js/game/chat.js) are
 drawn again with every view into the nodes they have (web/js/dom.js patchChildren), as the
-action panel is. The view comes through the app (web/js/frames.js, render.js), drawn from a
-scripted city game at the vote: the same view again writes nothing into the game screen's
-panels, a focused tile or chat input keeps its focus (the same node), the chat keeps its
-draft and where the player scrolled to, and a changed view writes only what changed."""
+action panel is, and the rest of the page writes only what differs (the banner, the top bar:
+render.js renderChrome, the in-room bar, the voice bar). The view comes through the app
+(web/js/frames.js onViewFrame), drawn from a scripted city game at the vote: the same view
+again writes nothing into the page, a focused tile or chat input keeps its focus (the same
+node), the chat keeps its draft and where the player scrolled to, and a changed view writes
+only what changed."""
 
 from __future__ import annotations
 
@@ -13,33 +15,40 @@ from .scripted import Scripted, page_in, show
 from .test_table_round2 import CITY_SIX
 
 SMALL = {"width": 360, "height": 640}
-# What the next view writes into the game screen's panels and the banner's words: per part, one
-# line a record ("childList cell-p3 +1 -0"), where (the nearest data-key or id) and what.
-PARTS = {"grid": "#player-grid", "chat": ".chat-panel", "actions": "#actions", "banner": ".phase-words"}
+# What the next view writes into the page, per part (the game screen's panels, the banner's
+# words, and the rest of the page: the top bar, the in-room bar, the voice bar), one line a
+# record ("childList cell-p3 +1 -0"): where (the nearest data-key or id) and what.
+# The countdown is a part of its own: a next view's deadline is a second nearer.
+PARTS = {
+    "grid": "#player-grid",
+    "chat": ".chat-panel",
+    "actions": "#actions",
+    "clock": "#countdown",
+    "banner": ".phase-banner",
+}
 APPLY = """async ([view, parts]) => {
   const {state} = await import('./js/store.js');
   const {onViewFrame} = await import('./js/frames.js');
-  const watch = Object.entries(parts).map(([part, sel]) => {
-    const o = new MutationObserver(() => {});
-    o.observe(document.querySelector(sel), {subtree: true, childList: true, attributes: true, characterData: true});
-    return [part, o];
-  });
+  const o = new MutationObserver(() => {});
+  o.observe(document.documentElement, {subtree: true, childList: true, attributes: true, characterData: true});
   onViewFrame({type: 'view', version: state.version + 1, view});
   const where = (n) => {
     const el = n.nodeType === 1 ? n : n.parentElement;
     const k = el && el.closest('[data-key], [id]');
-    return k ? (k.dataset.key || k.id) : '?';
+    return k ? (k.dataset.key || k.id) : (el ? el.tagName.toLowerCase() : '?');
   };
-  const out = {};
-  for (const [part, o] of watch) {
-    out[part] = o.takeRecords().map((r) => r.type === 'childList'
+  const out = {page: []};
+  for (const part of Object.keys(parts)) out[part] = [];
+  for (const r of o.takeRecords()) {
+    const part = Object.keys(parts).find((p) => document.querySelector(parts[p]).contains(r.target)) || 'page';
+    out[part].push(r.type === 'childList'
       ? `childList ${where(r.target)} +${r.addedNodes.length} -${r.removedNodes.length}`
       : `${r.type} ${where(r.target)} ${r.attributeName || ''}`.trim());
-    o.disconnect();
   }
+  o.disconnect();
   return out;
 }"""
-NOTHING = {part: [] for part in PARTS}
+NOTHING = {part: [] for part in [*PARTS, "page"]}
 
 
 def apply(page, view: dict) -> dict[str, list[str]]:
@@ -108,7 +117,7 @@ def test_a_changed_view_writes_only_what_changed(browser, stack, console_errors)
     view["players"][2]["connected"] = False
     writes = apply(page, view)
     assert writes["grid"] and all(w.split()[1] in ("tile-p3", "cell-p3") for w in writes["grid"]), writes
-    assert writes["chat"] == [], writes
+    assert writes["chat"] == writes["banner"] == writes["page"] == [], writes
     expect(page.locator('[data-key="tile-p3"] .tile-status')).to_have_text("offline")
     assert page.evaluate(
         "[...document.querySelectorAll('#player-grid .tile')].every((t, i) => t === window.__tiles[i])"
@@ -121,7 +130,7 @@ def test_a_changed_view_writes_only_what_changed(browser, stack, console_errors)
     view["players"][2]["connected"] = False  # still away
     writes = apply(page, view)
     assert writes["chat"] == ["childList chat-log +1 -0"], writes
-    assert writes["grid"] == [], writes
+    assert writes["grid"] == writes["banner"] == writes["page"] == [], writes
     expect(page.locator(".chat-lines .msg").last).to_contain_text("Cat, explain yourself")
     assert page.evaluate("document.querySelector('#chat-log').scrollTop") == 0
     pl.close()
