@@ -1,6 +1,6 @@
 """The room service without moto: `MemStore` (service/infra/memstore.py) and `MemTimers`, for
-the tests of room rules (tests/functions/conftest.py `mem_api`, the contract tier's `api`).
-The handlers' own tests, storage semantics and the stacks stay on moto."""
+the tests of room rules (tests/functions/conftest.py `svc` for a test marked `memstore`, the
+contract tier's `api`). The handlers' own tests, storage semantics and the stacks stay on moto."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ const draft = {
 // Every preset the engine offers (the generated copy of mafia_engine.presets()).
 const PRESETS = Object.keys(SPECS);
 
-// Room codes are 5 letters and digits (functions/service/room/rooms.py ROOM_CODE_LENGTH).
+// Room codes are 5 letters and digits (functions/service/protocol/roomcode.py ROOM_CODE_LENGTH).
 const CODE_LENGTH = 5;
 const CODE_RE = /^[A-Z0-9]{5}$/;
 
