@@ -10,7 +10,7 @@ DynamoDB calls against the resource `*` only.
 Besides the roles, the resource policies the services use are checked by the same evaluator, as
 the services' own calls: CloudWatch publishing an alarm to the alarm topic (the topic policy) with
 the topic's key (the key policy), Scheduler's role invoking the target a schedule names, CloudFront
-reading the site bucket, and the deployer's right to manage every KMS key (KMS refuses a key
+reading the site bucket, API Gateway invoking each route's function (its Lambda permissions), and the deployer's right to manage every KMS key (KMS refuses a key
 policy that would lock it out). Then two template facts no call shows: every function's
 `Runtime` and architecture are what the Makefile builds wheels and bytecode for, and every WAF
 rate limit is within WAF's bounds for every value its parameter permits.
@@ -460,6 +460,69 @@ def service_problems(r: Resolver) -> list[str]:
                             ("service", "cloudfront.amazonaws.com"))  # fmt: skip
             if answer != "allowed":
                 problems.append(f"{bucket}: {dist} may not read it (bucket policy: {answer})")
+    return problems
+
+
+def _function_in(uri: str, r: Resolver) -> str | None:
+    """The function an integration URI (`.../functions/<arn>/invocations`) invokes."""
+    m = re.search(r"/functions/(arn:[^/]+)/invocations", uri)
+    return next((f for f in r.functions() if m and r.getatt(f, "Arn") == m.group(1)), None)
+
+
+def invoke_problems(r: Resolver) -> list[str]:
+    """API Gateway invoking each route's function: every WebSocket route and every REST method
+    (SAM's OpenAPI body), as `apigateway.amazonaws.com` with the request's `aws:SourceArn`
+    (`<api>/<stage>/<route key>`, `<api>/<stage>/<METHOD>/<path>`), against the function's
+    resource policy (its `AWS::Lambda::Permission`s)."""
+    grants: dict[str, list[dict]] = {}
+    for res in r.res.values():
+        if res["Type"] != "AWS::Lambda::Permission":
+            continue
+        props = r.value(res["Properties"])
+        fn = res["Properties"]["FunctionName"]
+        target = fn.get("Ref") if isinstance(fn, dict) else None
+        st = {"Effect": "Allow", "Principal": {"Service": props["Principal"]}, "Action": props["Action"],
+              "Resource": r.getatt(target, "Arn") if target in r.res else props["FunctionName"]}  # fmt: skip
+        if "SourceArn" in props:
+            st["Condition"] = {"ArnLike": {"aws:SourceArn": props["SourceArn"]}}
+        grants.setdefault(st["Resource"], []).append(st)
+    calls: list[tuple[str, str, str]] = []  # (what, function, source ARN)
+    execute = f"arn:{PARTITION}:execute-api:{r.region}:{ACCOUNT}"
+    for name, res in r.res.items():
+        props = res.get("Properties", {})
+        if res["Type"] == "AWS::ApiGatewayV2::Route":
+            api = r.value(props["ApiId"])
+            stages = [r.value(s["Properties"]["StageName"]) for s in r.res.values()
+                      if s["Type"] == "AWS::ApiGatewayV2::Stage" and r.value(s["Properties"]["ApiId"]) == api]  # fmt: skip
+            integration = r.value(props.get("Target", "")).removeprefix("integrations/")
+            uri = next((r.value(i["Properties"]["IntegrationUri"]) for n, i in r.res.items()
+                        if i["Type"] == "AWS::ApiGatewayV2::Integration" and r.ref(n) == integration), "")  # fmt: skip
+            for stage in stages:
+                calls.append((f"route {props['RouteKey']}", uri, f"{execute}:{api}/{stage}/{props['RouteKey']}"))
+        if res["Type"] == "AWS::ApiGateway::RestApi" and "Body" in props:
+            api = r.ref(name)
+            stages = [r.value(s["Properties"]["StageName"]) for s in r.res.values()
+                      if s["Type"] == "AWS::ApiGateway::Stage" and s["Properties"].get("RestApiId") == {"Ref": name}]  # fmt: skip
+            for path, methods in props["Body"].get("paths", {}).items():
+                filled = re.sub(r"\{[^}]+\}", "ABCDE", path)
+                for method, op in methods.items():
+                    uri = r.value((op.get("x-amazon-apigateway-integration") or {}).get("uri", ""))
+                    verbs = ["GET", "POST", "DELETE"] if method == "x-amazon-apigateway-any-method" else [method.upper()]
+                    for verb, stage in ((v, s) for v in verbs for s in stages):
+                        calls.append((f"{verb} {path}", uri, f"{execute}:{api}/{stage}/{verb}{filled}"))
+    problems = []
+    for what, uri, source in calls:
+        fn = _function_in(str(uri), r)
+        if fn is None:
+            problems.append(f"{what}: its integration invokes no function of the template ({uri})")
+            continue
+        context = {"aws:SourceArn": source, "aws:SourceAccount": ACCOUNT}
+        answer = decide(grants.get(r.getatt(fn, "Arn"), []), "lambda:InvokeFunction", r.getatt(fn, "Arn"), context,
+                        ("service", "apigateway.amazonaws.com"))  # fmt: skip
+        if answer != "allowed":
+            problems.append(f"{what}: API Gateway may not invoke {fn} ({source}: {answer} by its Lambda permissions)")
+    if not calls:
+        problems.append("no API Gateway route found to check")
     return problems
 
 

@@ -11,6 +11,7 @@ nine breaks an operations review made of a copy of the template must fail a chec
 
 from __future__ import annotations
 
+import copy
 import importlib
 import json
 import os
@@ -333,6 +334,7 @@ def every_problem(tpl: dict, rec: Recorder) -> list[str]:
     return [
         *perms.role_problems(r, rec.calls),
         *perms.service_problems(r),
+        *perms.invoke_problems(r),
         *perms.key_policy_problems(r),
         *perms.runtime_problems(r, MAKEFILE, build_sources()),
         *perms.waf_problems(tpl),
@@ -398,8 +400,20 @@ def test_scheduler_invokes_the_timer_function_of_the_template_with_its_own_role(
 
 def test_the_services_own_calls_are_allowed_by_the_resource_policies(translated):
     """CloudWatch publishes an alarm to the encrypted topic (topic and key policy), CloudFront
-    reads the site bucket."""
-    assert perms.service_problems(resolver(translated["template.yaml"])) == []
+    reads the site bucket, API Gateway invokes every route's function."""
+    r = resolver(translated["template.yaml"])
+    assert perms.service_problems(r) == []
+    assert perms.invoke_problems(r) == []
+
+
+def test_a_route_whose_function_does_not_let_api_gateway_invoke_it_fails(translated):
+    """The $default route's permission scoped to $connect: every frame would be refused (500)."""
+    broken = copy.deepcopy(translated["template.yaml"])
+    grant = broken["Resources"]["DefaultPermission"]["Properties"]
+    assert grant["SourceArn"]["Fn::Sub"].endswith("/*/$default")
+    grant["SourceArn"]["Fn::Sub"] = grant["SourceArn"]["Fn::Sub"].replace("$default", "$connect")
+    (problem,) = perms.invoke_problems(resolver(broken))
+    assert problem.startswith("route $default: API Gateway may not invoke WsDefaultFunction")
 
 
 def test_every_kms_key_policy_keeps_the_account_in_charge(translated):
