@@ -125,7 +125,7 @@ class Paths:
         self.by_handler = {r.res[f]["Properties"]["Handler"]: f for f in r.functions()}
         self.services = {}
         for fn in r.functions():
-            if not self.r.res[fn]["Properties"]["Handler"].startswith("handlers."):
+            if not r.res[fn]["Properties"]["Handler"].startswith("handlers."):  # the site deployer: site()
                 continue
             env = r.env(fn)
             settings = config.Settings(
@@ -133,7 +133,7 @@ class Paths:
                 ws_management_endpoint=env["WS_MANAGEMENT_ENDPOINT"], schedule_group=env["SCHEDULE_GROUP"],
                 scheduler_role_arn=env["SCHEDULER_ROLE_ARN"], timer_function_arn=env["TIMER_FUNCTION_ARN"],
                 allowed_origins=("*",), timer_dead_letter_arn=env["TIMER_DEAD_LETTER_ARN"],
-            )  # fmt: skip
+            )  # fmt: skip  (any origin: the Origin check calls nothing, test_connect.py tests it)
             svc = config.build_service(settings, gateway=RecordingGateway(self.gw, rec))
             rec.watch(svc.store.client)
             rec.watch(svc.timers.client)
@@ -277,19 +277,23 @@ class Paths:
                 "ResourceProperties": props}  # fmt: skip
         release = props["Release"].rsplit(":", 1)[1]
         ctx = LambdaContext(function_name=fn, memory_limit_in_mb=256, timeout_ms=120_000)
-        for kind, version in (("Create", release), ("Update", "6"), ("Delete", release)):
-            os.environ["AWS_LAMBDA_FUNCTION_VERSION"] = version
-            event = {**base, "RequestType": kind, "RequestId": kind, "PhysicalResourceId": props["BucketName"]}
-            with self.rec.runs(fn, f"site {kind}"):
-                site.handler(event, ctx)
-        os.environ.pop("AWS_LAMBDA_FUNCTION_VERSION", None)
+        try:
+            for kind, version in (("Create", release), ("Update", "6"), ("Delete", release)):
+                os.environ["AWS_LAMBDA_FUNCTION_VERSION"] = version  # the version that runs
+                event = {**base, "RequestType": kind, "RequestId": kind, "PhysicalResourceId": props["BucketName"]}
+                with self.rec.runs(fn, f"site {kind}"):
+                    site.handler(event, ctx)
+        finally:
+            os.environ.pop("AWS_LAMBDA_FUNCTION_VERSION", None)
         # Create and Delete answered SUCCESS; the Update was handed to the version it names
         assert [a[:2] for a in self.answers] == [("Create", "SUCCESS"), ("Delete", "SUCCESS")], self.answers
 
 
 @pytest.fixture(scope="module")
 def run(account, translated):
-    """One recorded run of every path, against the template's own names."""
+    """One recorded run of every path, against the template's own names, in an account of its
+    own (no other test's public lobby to quick-play into; none of its rooms left for the next)."""
+    account.restart()
     r = resolver(translated["template.yaml"])
     table = r.res["RoomsTable"]["Properties"]
     schemas = {"": next(k["AttributeName"] for k in table["KeySchema"] if k["KeyType"] == "HASH")}
@@ -310,6 +314,7 @@ def run(account, translated):
                    paths.answers.append((event["RequestType"], status, reason)) or True)  # fmt: skip
         paths.play()
         paths.site()
+    account.restart()
     return rec
 
 
