@@ -67,10 +67,10 @@ class Recorder:
 
     # ---- botocore
     def watch(self, client: Any) -> Any:
-        client.meta.events.register("before-parameter-build", self._before_call)
+        client.meta.events.register("before-parameter-build", self._request)
         return client
 
-    def _before_call(self, model: Any, params: dict, **_: Any) -> None:
+    def _request(self, model: Any, params: dict, **_: Any) -> None:
         service = model.service_model.endpoint_prefix
         handler = getattr(self, f"_{service.replace('-', '_')}", None)
         if handler is None or not handler(model.name, params):

@@ -236,6 +236,9 @@ class Paths:
         self.send(seats[a], {"action": "signal", "to": b, "kind": "offer", "sdp": "v=0\r\n"}, "voice signal")
         assert any(f["type"] == "signal" for f in self.gw.to(seats[b])), "the signal was not relayed"
         self.send(seats[a], {"action": "nudge"})
+        errors = len([f for f in self.gw.to(seats[a]) if f["type"] == "error"])
+        self.send(seats[a], {"action": "chat", "channel": "day", "text": "hello", "id": "say"}, "a chat line")
+        assert len([f for f in self.gw.to(seats[a]) if f["type"] == "error"]) == errors, self.gw.last(seats[a], "error")
         self.report(seats[a], {"action": "report", "id": "r1", "target": b, "reason": "abuse", "lines": []})
         assert self.gw.last(seats[a], "reported"), self.gw.last(seats[a], "error")
         self.disconnect(seats[b], "disconnect a player")
