@@ -209,17 +209,14 @@ async def report(s: Smoke, player: Any, host: Any) -> None:
 
 
 def read_back(s: Smoke, store: Any, report_id: str, room: str, target: str) -> None:
-    from service.features.reports import DAY_PK, MARK_PK, Reports
+    from service.features.reports import Reports, record
 
     found = Reports(store).get(report_id)
     s.row("report read back", bool(found and found.room == room and found.reported == target),
           f"{report_id} in {store.table}")  # fmt: skip
     if found:
-        day = f"{found.id[:4]}-{found.id[4:6]}-{found.id[6:8]}"
-        keys = [{"pk": {"S": DAY_PK + day}, "sk": {"S": "REPORT#" + found.id}},
-                {"pk": {"S": f"{MARK_PK}{found.room}#{found.game}"}, "sk": {"S": f"{found.reporter}#{found.reported}"}}]
         # the report and its "reported once per game" mark, together (as they were written)
-        store.client.transact_write_items(TransactItems=[{"Delete": {"TableName": store.table, "Key": k}} for k in keys])
+        store.delete_report(record(found))
         s.row("cleanup", Reports(store).get(found.id) is None, "sockets closed, the report deleted; the room expires (TTL)")
 
 

@@ -14,6 +14,7 @@ from fnkit import CTX, ws_event
 from handlers import rest, ws_connect
 from local import events
 from service.features import leavers, limits
+from service.infra import storage
 
 DEVICE = "device-key-of-a-phone-0001"
 OTHER = "device-key-of-a-phone-0002"
@@ -82,7 +83,7 @@ def test_room_creation_is_limited_per_address_which_no_item_names(api, monkeypat
     status, body, _ = create(api, device="c" * 20)
     assert status == 429 and body["error"]["code"] == "too_many_requests"
     assert create(api, ip="198.51.100.9", device="d" * 20)[0] == 201  # another address
-    stored = items(api, limits.LIMIT_PREFIX, window=6_000_000)
+    stored = items(api, storage.LIMIT_PREFIX, window=6_000_000)
     assert stored and all("203.0.113.7" not in json.dumps(i) for i in stored)
     assert all("a" * 20 not in json.dumps(i) for i in stored)  # the device key only as its hash
     assert {int(i["expiresAt"]["N"]) for i in stored} == {6_000_000 + 600 + limits.TTL_SLACK_SECONDS}
@@ -106,7 +107,7 @@ def test_a_bad_request_spends_no_budget(api, monkeypatch):
     api.clock.t = 7_000_000.0
     status, body, _ = create(api, options={"afkLimit": 7})
     assert status == 400 and body["error"]["code"] == "bad_options"
-    assert items(api, limits.LIMIT_PREFIX, window=7_000_000) == []
+    assert items(api, storage.LIMIT_PREFIX, window=7_000_000) == []
     assert create(api)[0] == 201
 
 
@@ -151,7 +152,7 @@ def test_a_device_that_left_two_public_games_in_an_hour_waits_before_quick_play(
         svc.admit_quick_play(LEAVER_A, "203.0.113.7")
     assert refused.value.code == "leaver_cooldown" and refused.value.retry_after == leavers.WAIT_SECONDS
     window = int(api.clock.t // limits.QUICK_PLAY.window) * limits.QUICK_PLAY.window
-    assert items(api, limits.LIMIT_PREFIX, window) == []  # the refusal spent no budget either
+    assert items(api, storage.LIMIT_PREFIX, window) == []  # the refusal spent no budget either
     assert svc.leaver_wait(OTHER) == 0  # another device does not wait
     api.clock.advance(leavers.WAIT_SECONDS)
     assert svc.leaver_wait(LEAVER_A) == 0

@@ -2,12 +2,11 @@
 kept in the room table with TTL (docs/operations.md, "Abuse limits" says why this and API
 Gateway's throttling, and not WAF).
 
-One item per (kind, client, window): `pk = LIMIT#<kind>#<client digest>`, `sk = W#<window
-start>`, `n` the requests counted, `expiresAt` the window's end plus a minute (TTL deletes it
-later; the next window is another item). One conditional update per budget, `ADD n 1` under the
-condition `attribute_not_exists(n) OR n < :max`, the device's and the address's in one
-`TransactWriteItems`: concurrent requests never overspend, and a refusal stores nothing (a failed
-condition cancels both). The clients are
+One count per (kind, client, window) (`Store.spend_budget`; its item: `pk = LIMIT#<kind>#<client
+digest>`, `sk = W#<window start>`, `n`, `expiresAt` the window's end plus a minute: TTL deletes it
+later; the next window is another item). Each count is conditional on being below the budget,
+the device's and the address's in one transaction: concurrent requests never overspend, and a
+refusal stores nothing (a failed condition cancels both). The clients are
 
 - the device: the random key the web client keeps (`mafia.deviceKey`, web/js/session.js), stored
   only as its hash (`auth.hash_token`, as a seat keeps it);
@@ -32,7 +31,6 @@ from typing import Any
 from ..infra import auth, clock
 from ..infra.errors import ServiceError
 
-LIMIT_PREFIX = "LIMIT#"
 TTL_SLACK_SECONDS = 60
 
 
@@ -79,23 +77,6 @@ def ip_digest(ip: str, window_start: int) -> str:
     return hmac.new(_key(), f"{ip}#{window_start}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def _update(table: str, pk: str, window_start: int, expires: int, limit: int) -> dict:
-    """One more request on `pk`'s count for this window, on the condition it is below `limit`."""
-    return {
-        "Update": {
-            "TableName": table,
-            "Key": {"pk": {"S": pk}, "sk": {"S": f"W#{window_start}"}},
-            "UpdateExpression": "ADD n :one SET expiresAt = :exp",
-            "ConditionExpression": "attribute_not_exists(n) OR n < :max",
-            "ExpressionAttributeValues": {
-                ":one": {"N": "1"},
-                ":max": {"N": str(limit)},
-                ":exp": {"N": str(expires)},
-            },
-        }
-    }
-
-
 def spend(store: Any, budget: Budget, device: str | None, ip: str | None, now: float | None = None) -> None:
     """Count one request of `budget.kind` from this client, or raise `RateLimited` (nothing
     written). The device is counted first: a device over its budget spends no IP budget."""
@@ -106,16 +87,11 @@ def spend(store: Any, budget: Budget, device: str | None, ip: str | None, now: f
     wait = math.ceil(end - now)
     checks = []
     if device:
-        checks.append((f"{LIMIT_PREFIX}{budget.kind}#d#{auth.hash_token(device)}", budget.per_device))
+        checks.append(("d", auth.hash_token(device), budget.per_device))
     if ip and not _loopback(ip):  # the offline stack's clients (API Gateway never reports one)
-        checks.append((f"{LIMIT_PREFIX}{budget.kind}#ip#{ip_digest(ip, start)}", budget.per_ip))
-    if not checks:
-        return
+        checks.append(("ip", ip_digest(ip, start), budget.per_ip))
     # every budget of the client in one transaction: all counted, or (one is spent) none
-    items = [_update(store.table, pk, start, expires, limit) for pk, limit in checks]
-    try:
-        store.client.transact_write_items(TransactItems=items)
-    except store.client.exceptions.TransactionCanceledException:
+    if not store.spend_budget(budget.kind, start, expires, checks):
         raise RateLimited(
             "too_many_requests", f"too many requests from this device or network: try again in {wait} s", wait
-        ) from None
+        )

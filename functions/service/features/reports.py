@@ -1,17 +1,13 @@
 """Player reports (docs/rulebooks/000-classic.txt §9): a player flags another seat or chat lines
 for the operators.
 
-A report is its own DynamoDB item, kept 7 days whatever happens to the room (24 h TTL):
-
-| pk                        | sk                     | what                                          |
-|---------------------------|------------------------|-----------------------------------------------|
-| REPORTS#<yyyy-mm-dd>      | REPORT#<id>            | the report (JSON in `data`), `expiresAt`       |
-| REPORTED#<room>#<game>    | <reporter>#<reported>  | "this seat reported that one in this game"     |
-
-Both are written in one TransactWriteItems; the second is conditional (`attribute_not_exists`),
-which is how "each seat once per game" is refused. Every key starts with `REPORT`, so the
-function that writes reports can be limited to those partitions (`dynamodb:LeadingKeys`).
-Ops list a day with one Query on `REPORTS#<day>` (no Scan) and read one report with GetItem.
+A report is kept 7 days whatever happens to the room, apart from it (`Store.put_report`: the
+report under its day, `REPORTS#<yyyy-mm-dd>`, and a mark "this seat reported that one in this
+game", `REPORTED#<room>#<game>`, written together, the mark on condition that there is none,
+which is how "each seat once per game" is refused; every key starts with `REPORT`, so the
+function that writes reports can be limited to those partitions: `dynamodb:LeadingKeys`).
+Ops list a day with one Query (`Store.reports`, no Scan) and read one report with one GetItem
+(`Store.report`).
 
 The transcript comes from the reporter's own engine view (`mafia_engine.view(state, reporter)`),
 never from the state: a report holds only lines its author could read. Nothing is written to
@@ -30,7 +26,7 @@ import mafia_engine as me
 
 from ..infra import clock
 from ..infra.errors import ServiceError
-from ..infra.storage import Store
+from ..infra.storage import ReportRecord, Store
 from ..infra.telemetry import count, logger
 from ..protocol import frames, views
 from ..protocol.server_frames import Reported, ReportReceipt, encode
@@ -42,8 +38,6 @@ MAX_REPORTED_LINES = 5
 MAX_TRANSCRIPT = 60  # reported lines far apart: keep the item small
 PLAYER_REPORT_LINES = 5  # a report on a player (no line picked): their newest readable lines
 GAME_ID_HEX = 16  # 64 bits of the commitment: two games of one room never share them
-DAY_PK = "REPORTS#"
-MARK_PK = "REPORTED#"
 
 PlayerId = Annotated[str, StringConstraints(pattern=r"^p[0-9]{1,3}$")]
 LineId = Annotated[str, StringConstraints(pattern=r"^[a-z]{1,12}:[0-9]{1,9}$")]  # "day:41"
@@ -181,12 +175,10 @@ def transcript(chat: list[dict], target: str, picked: tuple[str, ...], names: di
 
 
 class Reports:
-    """Report storage over the low-level DynamoDB client of a Store."""
+    """Filing and reading reports through a Store."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.client = store.client
-        self.table = store.table
 
     # ---- write -------------------------------------------------------------------------
     def file(self, conn_id: str, frame: ReportFrame) -> Report:
@@ -230,50 +222,8 @@ class Reports:
         return report
 
     def _put(self, report: Report) -> None:
-        expires = {"N": str(report.expiresAt)}
-        mark = {
-            "pk": {"S": f"{MARK_PK}{report.room}#{report.game}"},
-            "sk": {"S": f"{report.reporter}#{report.reported}"},
-            "report": {"S": report.id},
-            "expiresAt": expires,
-        }
-        item = {
-            "pk": {"S": DAY_PK + day_of(report.at)},
-            "sk": {"S": "REPORT#" + report.id},
-            "room": {"S": report.room},
-            "reason": {"S": report.reason},
-            "at": {"N": str(report.at)},
-            "expiresAt": expires,
-            "data": {"S": report.to_json()},
-        }
-        try:
-            self.client.transact_write_items(
-                TransactItems=[
-                    {
-                        "Put": {
-                            "TableName": self.table,
-                            "Item": mark,
-                            # An expired mark (TTL lags) no longer counts.
-                            "ConditionExpression": "attribute_not_exists(pk) OR expiresAt < :now",
-                            "ExpressionAttributeValues": {":now": {"N": str(int(report.at))}},
-                        }
-                    },
-                    {
-                        "Put": {
-                            "TableName": self.table,
-                            "Item": item,
-                            "ConditionExpression": "attribute_not_exists(pk)",
-                        }
-                    },
-                ]
-            )
-        except self.client.exceptions.TransactionCanceledException as exc:
-            reasons = exc.response.get("CancellationReasons") or []
-            if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
-                raise ServiceError(
-                    "already_reported", "you have already reported this player in this game", 409
-                ) from exc
-            raise
+        if not self.store.put_report(record(report)):
+            raise ServiceError("already_reported", "you have already reported this player in this game", 409)
 
     def _room_of(self, conn_id: str, hint: str | None) -> str:
         code = self.store.lookup_connection(conn_id)
@@ -288,34 +238,12 @@ class Reports:
         """One report by id (its day is in the id), or None when unknown or expired."""
         if len(report_id) < 9 or not report_id[:8].isdigit():
             return None
-        day = f"{report_id[:4]}-{report_id[4:6]}-{report_id[6:8]}"
-        out = self.client.get_item(
-            TableName=self.table,
-            Key={"pk": {"S": DAY_PK + day}, "sk": {"S": "REPORT#" + report_id}},
-            ConsistentRead=True,
-        )
-        item = out.get("Item")
-        if not item or _expired(item):
-            return None
-        return Report.from_json(item["data"]["S"])
+        data = self.store.report(day_of_id(report_id), report_id)
+        return None if data is None else Report.from_json(data)
 
     def list_day(self, day: str) -> list[Report]:
         """Every live report filed on `day` (yyyy-mm-dd, UTC), oldest first: one Query."""
-        kwargs: dict[str, Any] = {
-            "TableName": self.table,
-            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :r)",
-            "ExpressionAttributeValues": {":pk": {"S": DAY_PK + day}, ":r": {"S": "REPORT#"}},
-        }
-        out: list[Report] = []
-        while True:
-            page = self.client.query(**kwargs)
-            for item in page.get("Items", []):
-                if not _expired(item):
-                    out.append(Report.from_json(item["data"]["S"]))
-            if "LastEvaluatedKey" not in page:
-                break
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-        return sorted(out, key=lambda r: r.at)
+        return sorted((Report.from_json(d) for d in self.store.reports(day)), key=lambda r: r.at)
 
     def recent(self, days: int = 8) -> list[Report]:
         """Live reports of the last `days` days (one Query per day; 7-day TTL, so 8 covers all)."""
@@ -326,8 +254,25 @@ class Reports:
         return out
 
 
-def _expired(item: dict) -> bool:
-    return float(item.get("expiresAt", {"N": "0"})["N"]) < clock.now()
+def day_of_id(report_id: str) -> str:
+    """The day a report was filed on, from its id (`yyyymmdd-...`)."""
+    return f"{report_id[:4]}-{report_id[4:6]}-{report_id[6:8]}"
+
+
+def record(report: Report) -> ReportRecord:
+    """What storage keeps of a report."""
+    return ReportRecord(
+        id=report.id,
+        day=day_of(report.at),
+        room=report.room,
+        game=str(report.game),
+        reporter=report.reporter,
+        reported=report.reported,
+        reason=report.reason,
+        at=report.at,
+        expires_at=report.expiresAt,
+        data=report.to_json(),
+    )
 
 
 def confirmation_frame(frame_id: Any, report: Report) -> bytes:

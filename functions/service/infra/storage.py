@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,8 @@ CHAT_PREFIX = "CHAT#"
 # share one and a burst admits exactly the cap. "CONN#" < "SPEC#" < "STATE": the room's one
 # Query returns them.
 SLOT_PREFIX = "SPEC#"
+# One TransactWriteItems holds at most this many items (DynamoDB's limit).
+MAX_TRANSACT_ITEMS = 100
 
 
 class Conflict(Exception):
@@ -48,6 +51,21 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
+class SideItem:
+    """An item a feature keeps outside the room's partition, under its owner (a device digest,
+    ...): `kind` names the family, `key` tells the owner's items apart (writing the same key
+    again replaces the item), `data` is the feature's small JSON-able mapping, `expires_at` its
+    TTL (epoch seconds). Written with the room (`WritePlan.side_items`), read by
+    `Store.side_items`; only storage knows how it is keyed (`side_key`)."""
+
+    kind: str
+    owner: str
+    key: str
+    data: Mapping
+    expires_at: int
+
+
+@dataclass(frozen=True)
 class WritePlan:
     """What one conditional write stores besides the room item: the one value the pipeline
     hands `Store.save` (`change.Effects.write_plan` makes it)."""
@@ -58,6 +76,7 @@ class WritePlan:
     conn_deletes: tuple[str, ...] = ()
     chat_items: tuple[tuple[int, list[dict]], ...] = ()  # archive items: (seq, messages)
     slot_claims: dict[int, str] = field(default_factory=dict)  # spectator place -> connection
+    side_items: tuple[SideItem, ...] = ()  # features' items, committed with the room or not at all
 
 
 def listener_id() -> str:
@@ -69,6 +88,42 @@ def listener_id() -> str:
 
 def room_pk(code: str) -> str:
     return f"ROOM#{code}"
+
+
+# Side items' key shapes. "leaver" keeps the shape its IAM policy and TTL were written for
+# (features/leavers.py): pk `LEAVER#<device digest>`, sk `L#<room>#<seat>`, attributes `at`
+# (the game time, a number) and `expiresAt`. Any other kind: pk `<KIND>#<owner>`, sk `<key>`,
+# the data as compact JSON in `data`.
+LEAVER_KIND = "leaver"
+
+
+def side_key(kind: str, owner: str, key: str = "") -> tuple[str, str]:
+    """(pk, sk) of a side item (with `key` "": the sk prefix of the owner's items)."""
+    if kind == LEAVER_KIND:
+        return f"LEAVER#{owner}", f"L#{key}"
+    return f"{kind.upper()}#{owner}", key
+
+
+def side_item_attrs(item: SideItem) -> dict:
+    """The DynamoDB item of a side item."""
+    pk, sk = side_key(item.kind, item.owner, item.key)
+    out: dict = {"pk": {"S": pk}, "sk": {"S": sk}, "expiresAt": {"N": str(int(item.expires_at))}}
+    if item.kind == LEAVER_KIND:
+        out["at"] = {"N": repr(float(item.data["at"]))}
+    else:
+        out["data"] = {"S": json.dumps(dict(item.data), separators=(",", ":"), sort_keys=True)}
+    return out
+
+
+def side_item_of(kind: str, owner: str, it: dict) -> SideItem:
+    """The side item a stored DynamoDB item holds (inverse of `side_item_attrs`)."""
+    _, prefix = side_key(kind, owner)
+    key = it["sk"]["S"][len(prefix) :]
+    if kind == LEAVER_KIND:
+        data: dict = {"at": float(it["at"]["N"])}
+    else:
+        data = json.loads(it["data"]["S"]) if "data" in it else {}
+    return SideItem(kind, owner, key, data, int(float(it.get("expiresAt", {"N": "0"})["N"])))
 
 
 def index_attributes(code: str, room: dict) -> dict:
@@ -89,6 +144,99 @@ def index_attributes(code: str, room: dict) -> dict:
     }
 
 
+# ---- budgets (features/limits.py): pk `LIMIT#<kind>#<who>#<digest>`, sk `W#<window start>`,
+# `n` the requests counted, `expiresAt`. template.yaml's RateBudgetPolicy names `LIMIT#*`.
+LIMIT_PREFIX = "LIMIT#"
+
+
+def budget_key(kind: str, who: str, digest: str, window_start: int) -> dict:
+    return {"pk": {"S": f"{LIMIT_PREFIX}{kind}#{who}#{digest}"}, "sk": {"S": f"W#{window_start}"}}
+
+
+# ---- reports (features/reports.py): the report under its day, and the "reported once per game"
+# mark. Every key starts with `REPORT` (template.yaml: WsReportFunction's `dynamodb:LeadingKeys`).
+REPORT_DAY_PREFIX = "REPORTS#"
+REPORT_MARK_PREFIX = "REPORTED#"
+
+
+@dataclass(frozen=True)
+class ReportRecord:
+    """What storage keeps of one report: its keys' parts, the attributes ops filter on, and the
+    report itself as JSON (`data`)."""
+
+    id: str
+    day: str  # yyyy-mm-dd (UTC) it was filed
+    room: str
+    game: str
+    reporter: str
+    reported: str
+    reason: str
+    at: float
+    expires_at: int
+    data: str
+
+
+def report_keys(rec: ReportRecord) -> tuple[dict, dict]:
+    """(the report's key, its mark's key)."""
+    return (
+        {"pk": {"S": REPORT_DAY_PREFIX + rec.day}, "sk": {"S": "REPORT#" + rec.id}},
+        {
+            "pk": {"S": f"{REPORT_MARK_PREFIX}{rec.room}#{rec.game}"},
+            "sk": {"S": f"{rec.reporter}#{rec.reported}"},
+        },
+    )
+
+
+def report_items(rec: ReportRecord) -> tuple[dict, dict]:
+    """(the report's item, its mark's item)."""
+    key, mark_key = report_keys(rec)
+    expires = {"N": str(int(rec.expires_at))}
+    mark = {**mark_key, "report": {"S": rec.id}, "expiresAt": expires}
+    item = {
+        **key,
+        "room": {"S": rec.room},
+        "reason": {"S": rec.reason},
+        "at": {"N": str(rec.at)},
+        "expiresAt": expires,
+        "data": {"S": rec.data},
+    }
+    return item, mark
+
+
+# ---- the public rooms' indexes (service/room/public.py): each index's partition attribute and
+# the attributes of its keys (a page's cursor: `list_public`'s `last`).
+PUBLIC_INDEXES = {
+    "PublicByLang": ("pubLang", frozenset({"pk", "sk", "pubLang", "pubRank"})),
+    "PublicByPreset": ("pubPreset", frozenset({"pk", "sk", "pubPreset", "pubRank"})),
+}
+
+
+def public_start_ok(index: str, partition: str, start: dict) -> bool:
+    """Whether `start` (plain strings) is a key of a page of `index`'s `partition`."""
+    part, names = PUBLIC_INDEXES[index]
+    return (
+        set(start) == names
+        and all(isinstance(v, str) and len(v) <= 100 for v in start.values())
+        and start[part] == partition
+    )
+
+
+def public_entry(item: dict) -> dict:
+    """A listed room as an index holds it: code, language, preset, seats."""
+    lang, preset = item["pubPreset"]["S"].split("#", 1)
+    return {
+        "roomCode": item["pk"]["S"].split("#", 1)[1],
+        "lang": lang,
+        "preset": preset,
+        "seats": int(item["pubSeats"]["N"]),
+        "maxPlayers": int(item["pubMax"]["N"]),
+    }
+
+
+def expired(item: dict, now: float) -> bool:
+    return float(item.get("expiresAt", {"N": "0"})["N"]) < now
+
+
 def encode(doc: dict) -> bytes:
     """Room data + state as compact, compressed JSON (keeps the item and its WCU small)."""
     return zlib.compress(json.dumps(doc, separators=(",", ":")).encode("utf-8"), 6)
@@ -96,6 +244,53 @@ def encode(doc: dict) -> bytes:
 
 def decode(blob: bytes) -> dict:
     return json.loads(zlib.decompress(blob))
+
+
+def snapshot_of(code: str, items: list[dict], now: float) -> Snapshot | None:
+    """The snapshot the items of a room's partition (from `CONN#` on, in key order) make; None
+    without a live room item. Items past their TTL are skipped (TTL deletes "within days")."""
+    state_item = None
+    conns: dict[str, str | None] = {}
+    conn_since: dict[str, float] = {}
+    slots: dict[int, str] = {}
+    conn_log: dict[str, float] = {}
+    conn_patches: set[str] = set()
+    listeners: dict[str, str] = {}
+    for it in items:
+        sk = it["sk"]["S"]
+        if float(it.get("expiresAt", {"N": "0"})["N"]) < now:
+            continue  # TTL deletes "within days": expired means gone
+        if sk == STATE_SK:
+            state_item = it
+        elif sk.startswith(CONN_PREFIX):
+            conn = sk[len(CONN_PREFIX) :]
+            conns[conn] = it["player"]["S"] if "player" in it else None
+            conn_since[conn] = float(it.get("at", {"N": "0"})["N"])
+            if "logAt" in it:
+                conn_log[conn] = float(it["logAt"]["N"])
+            if "patches" in it:
+                conn_patches.add(conn)
+            if "listener" in it:
+                listeners[conn] = it["listener"]["S"]
+        elif sk.startswith(SLOT_PREFIX):
+            slots[int(sk[len(SLOT_PREFIX) :])] = it["conn"]["S"]
+    if state_item is None:
+        return None
+    blob = state_item["data"]["B"]
+    doc = decode(blob)
+    return Snapshot(
+        code=code,
+        version=int(state_item["version"]["N"]),
+        room=doc["room"],
+        state=doc.get("state"),
+        conns=conns,
+        conn_since=conn_since,
+        slots=slots,
+        conn_log=conn_log,
+        conn_patches=conn_patches,
+        listeners=listeners,
+        size=len(blob),
+    )
 
 
 class Store:
@@ -108,7 +303,6 @@ class Store:
     # ---- reads -------------------------------------------------------------------------
     def load(self, code: str) -> Snapshot | None:
         """The room and its connections in one strongly consistent Query; None if gone."""
-        now = clock.now()
         items: list[dict] = []
         kwargs: dict[str, Any] = {
             "TableName": self.table,
@@ -122,55 +316,25 @@ class Store:
             if "LastEvaluatedKey" not in page:
                 break
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-        state_item = None
-        conns: dict[str, str | None] = {}
-        conn_since: dict[str, float] = {}
-        slots: dict[int, str] = {}
-        conn_log: dict[str, float] = {}
-        conn_patches: set[str] = set()
-        listeners: dict[str, str] = {}
-        for it in items:
-            sk = it["sk"]["S"]
-            if float(it.get("expiresAt", {"N": "0"})["N"]) < now:
-                continue  # TTL deletes "within days": expired means gone
-            if sk == STATE_SK:
-                state_item = it
-            elif sk.startswith(CONN_PREFIX):
-                conns[sk[len(CONN_PREFIX) :]] = it["player"]["S"] if "player" in it else None
-                conn_since[sk[len(CONN_PREFIX) :]] = float(it.get("at", {"N": "0"})["N"])
-                if "logAt" in it:
-                    conn_log[sk[len(CONN_PREFIX) :]] = float(it["logAt"]["N"])
-                if "patches" in it:
-                    conn_patches.add(sk[len(CONN_PREFIX) :])
-                if "listener" in it:
-                    listeners[sk[len(CONN_PREFIX) :]] = it["listener"]["S"]
-            elif sk.startswith(SLOT_PREFIX):
-                slots[int(sk[len(SLOT_PREFIX) :])] = it["conn"]["S"]
-        if state_item is None:
-            return None
-        blob = state_item["data"]["B"]
-        doc = decode(blob)
-        return Snapshot(
-            code=code,
-            version=int(state_item["version"]["N"]),
-            room=doc["room"],
-            state=doc.get("state"),
-            conns=conns,
-            conn_since=conn_since,
-            slots=slots,
-            conn_log=conn_log,
-            conn_patches=conn_patches,
-            listeners=listeners,
-            size=len(blob),
-        )
+        return snapshot_of(code, items, clock.now())
 
     def list_public(
         self, index: str, partition: str, limit: int, start: dict | None, now: float
     ) -> tuple[list[dict], dict | None, float]:
-        """One page of a sparse public-room index (service/room/public.py): one eventually consistent
-        Query of `index`'s `partition`, `limit` entries read, the idle ones (`listUntil` past)
-        filtered out. Returns (items, LastEvaluatedKey or None, read units consumed)."""
-        part = "pubLang" if index == "PublicByLang" else "pubPreset"
+        """One page of a sparse public-room index (service/room/public.py): `limit` entries read,
+        the idle ones (`listUntil` past) left out. `start`: the `last` of the page before (plain
+        strings; `public_start_ok`). Returns (entries (`public_entry`), last or None, read units)."""
+        boxed = {k: {"S": v} for k, v in start.items()} if start else None
+        items, last, units = self.public_index_page(index, partition, limit, boxed, now)
+        plain = {k: v["S"] for k, v in last.items()} if last else None
+        return [public_entry(it) for it in items], plain, units
+
+    def public_index_page(
+        self, index: str, partition: str, limit: int, start: dict | None, now: float
+    ) -> tuple[list[dict], dict | None, float]:
+        """`list_public`'s one eventually consistent Query as DynamoDB answers it: the items the
+        index projects, LastEvaluatedKey, read units (bench/public_list.py measures their sizes)."""
+        part = PUBLIC_INDEXES[index][0]
         kwargs: dict[str, Any] = {
             "TableName": self.table,
             "IndexName": index,
@@ -255,6 +419,29 @@ class Store:
             if float(it.get("expiresAt", {"N": "inf"})["N"]) >= now
         ]
 
+    def side_items(self, kind: str, owner: str, limit: int) -> list[SideItem]:
+        """Up to `limit` of the owner's side items of `kind`, in key order: one strongly
+        consistent Query of its partition. Items past their TTL are not returned (TTL deletes
+        them days later, not at once)."""
+        pk, prefix = side_key(kind, owner)
+        cond = "pk = :pk" + (" AND begins_with(sk, :s)" if prefix else "")
+        values: dict[str, Any] = {":pk": {"S": pk}}
+        if prefix:
+            values[":s"] = {"S": prefix}
+        out = self.client.query(
+            TableName=self.table,
+            KeyConditionExpression=cond,
+            ExpressionAttributeValues=values,
+            ConsistentRead=True,
+            Limit=limit,
+        )
+        now = clock.now()
+        return [
+            side_item_of(kind, owner, it)
+            for it in out.get("Items", [])
+            if float(it.get("expiresAt", {"N": "inf"})["N"]) >= now
+        ]
+
     def mark_chat_log(self, code: str, conn_id: str, now: float, seen: float | None) -> bool:
         """Note a `chatLog` page on the connection's item, on condition that its last page is
         still the one read (`seen`): of several pages in flight one passes. False if not."""
@@ -275,6 +462,105 @@ class Store:
             return True
         except self.client.exceptions.ConditionalCheckFailedException:
             return False
+
+    # ---- budgets and reports (features/limits.py, features/reports.py) --------------------
+    def spend_budget(
+        self, kind: str, window_start: int, expires_at: int, counts: list[tuple[str, str, int]]
+    ) -> bool:
+        """Count one request on each of a client's budgets of `kind` for the window starting at
+        `window_start`: `counts` holds (who, digest, limit), e.g. ("d", device digest, 10). All
+        counted in one transaction, each on condition it is below its limit; False (nothing
+        counted) when one is spent."""
+        ops = [
+            {
+                "Update": {
+                    "TableName": self.table,
+                    "Key": budget_key(kind, who, digest, window_start),
+                    "UpdateExpression": "ADD n :one SET expiresAt = :exp",
+                    "ConditionExpression": "attribute_not_exists(n) OR n < :max",
+                    "ExpressionAttributeValues": {
+                        ":one": {"N": "1"},
+                        ":max": {"N": str(limit)},
+                        ":exp": {"N": str(expires_at)},
+                    },
+                }
+            }
+            for who, digest, limit in counts
+        ]
+        if not ops:
+            return True
+        try:
+            self.client.transact_write_items(TransactItems=ops)
+        except self.client.exceptions.TransactionCanceledException:
+            return False
+        return True
+
+    def put_report(self, rec: ReportRecord) -> bool:
+        """Store a report and its mark together; False (nothing stored) when the mark exists:
+        this reporter already reported this seat in this game (a mark past its TTL does not
+        count)."""
+        item, mark = report_items(rec)
+        try:
+            self.client.transact_write_items(
+                TransactItems=[
+                    {
+                        "Put": {
+                            "TableName": self.table,
+                            "Item": mark,
+                            # An expired mark (TTL lags) no longer counts.
+                            "ConditionExpression": "attribute_not_exists(pk) OR expiresAt < :now",
+                            "ExpressionAttributeValues": {":now": {"N": str(int(rec.at))}},
+                        }
+                    },
+                    {
+                        "Put": {
+                            "TableName": self.table,
+                            "Item": item,
+                            "ConditionExpression": "attribute_not_exists(pk)",
+                        }
+                    },
+                ]
+            )
+        except self.client.exceptions.TransactionCanceledException as exc:
+            reasons = exc.response.get("CancellationReasons") or []
+            if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
+                return False
+            raise
+        return True
+
+    def report(self, day: str, report_id: str) -> str | None:
+        """A live report's JSON (GetItem), or None when unknown or past its TTL."""
+        out = self.client.get_item(
+            TableName=self.table,
+            Key={"pk": {"S": REPORT_DAY_PREFIX + day}, "sk": {"S": "REPORT#" + report_id}},
+            ConsistentRead=True,
+        )
+        item = out.get("Item")
+        if not item or expired(item, clock.now()):
+            return None
+        return item["data"]["S"]
+
+    def reports(self, day: str) -> list[str]:
+        """The JSON of every live report filed on `day`, in id order: one Query (paged)."""
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :r)",
+            "ExpressionAttributeValues": {":pk": {"S": REPORT_DAY_PREFIX + day}, ":r": {"S": "REPORT#"}},
+        }
+        out: list[str] = []
+        now = clock.now()
+        while True:
+            page = self.client.query(**kwargs)
+            out.extend(it["data"]["S"] for it in page.get("Items", []) if not expired(it, now))
+            if "LastEvaluatedKey" not in page:
+                return out
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def delete_report(self, rec: ReportRecord) -> None:
+        """Delete a report and its mark together (ops/smoke.py cleans up after itself)."""
+        self.client.transact_write_items(
+            TransactItems=[{"Delete": {"TableName": self.table, "Key": k}} for k in report_keys(rec)]
+        )
 
     # ---- writes ------------------------------------------------------------------------
     def state_item(self, code: str, version: int, room: dict, state: dict | None) -> dict:
@@ -381,6 +667,11 @@ class Store:
                 "data": {"B": encode({"messages": messages})},
             }
             ops.append({"Put": {"TableName": self.table, "Item": item}})
+        for side in plan.side_items:
+            ops.append({"Put": {"TableName": self.table, "Item": side_item_attrs(side)}})
+        if len(ops) > MAX_TRANSACT_ITEMS:
+            # all or nothing: a plan this large cannot commit in one transaction
+            raise ValueError(f"a write plan of {len(ops)} items exceeds {MAX_TRANSACT_ITEMS}")
         if len(ops) == 1 and bump:
             try:
                 self.client.put_item(**ops[0]["Put"])

@@ -29,6 +29,7 @@ import binascii
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..infra import storage
 from ..infra.errors import ServiceError
 from ..infra.telemetry import count, logger
 from ..protocol.views import preset_info
@@ -117,19 +118,12 @@ def refresh_due(room: dict, now: float) -> bool:
 def encode_cursor(key: dict | None) -> str | None:
     if not key:
         return None
-    plain = {k: v["S"] for k, v in key.items()}
-    return base64.urlsafe_b64encode(json.dumps(plain, separators=(",", ":")).encode()).decode().rstrip("=")
-
-
-KEY_NAMES = {
-    "PublicByLang": frozenset({"pk", "sk", "pubLang", "pubRank"}),
-    "PublicByPreset": frozenset({"pk", "sk", "pubPreset", "pubRank"}),
-}
+    return base64.urlsafe_b64encode(json.dumps(key, separators=(",", ":")).encode()).decode().rstrip("=")
 
 
 def decode_cursor(cursor: str | None, index: str, partition: str) -> dict | None:
-    """The Query's ExclusiveStartKey from an opaque cursor this API gave; refused when it is
-    not one of this list's (another language or preset, or made up)."""
+    """The page's start (`Store.list_public`) from an opaque cursor this API gave; refused when
+    it is not one of this list's (another language or preset, or made up)."""
     if not cursor:
         return None
     bad = ServiceError("bad_cursor", "this cursor does not belong to this list")
@@ -139,15 +133,9 @@ def decode_cursor(cursor: str | None, index: str, partition: str) -> dict | None
         plain = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
     except (binascii.Error, ValueError, UnicodeDecodeError):
         raise bad from None
-    part = "pubLang" if index == "PublicByLang" else "pubPreset"
-    if (
-        not isinstance(plain, dict)
-        or set(plain) != KEY_NAMES[index]
-        or not all(isinstance(v, str) and len(v) <= 100 for v in plain.values())
-        or plain[part] != partition
-    ):
+    if not isinstance(plain, dict) or not storage.public_start_ok(index, partition, plain):
         raise bad
-    return {k: {"S": v} for k, v in plain.items()}
+    return plain
 
 
 def list_rooms(
@@ -161,20 +149,8 @@ def list_rooms(
     index, partition = ("PublicByPreset", f"{lang}#{preset}") if preset else ("PublicByLang", lang)
     start = decode_cursor(cursor, index, partition)
     items, last, _ = store.list_public(index, partition, limit, start, now)
-    return {"rooms": [_entry(it) for it in items], "cursor": encode_cursor(last)}
-
-
-def _entry(item: dict) -> dict:
-    """A listed room as anyone may see it: code, language, preset, seats; nothing else."""
-    lang, preset = item["pubPreset"]["S"].split("#", 1)
-    return {
-        "roomCode": item["pk"]["S"].split("#", 1)[1],
-        "lang": lang,
-        "preset": preset,
-        "seats": int(item["pubSeats"]["N"]),
-        "maxPlayers": int(item["pubMax"]["N"]),
-        "status": "lobby",
-    }
+    # a listed room as anyone may see it: code, language, preset, seats; nothing else
+    return {"rooms": [{**entry, "status": "lobby"} for entry in items], "cursor": encode_cursor(last)}
 
 
 # ---------------------------------------------------------------- quick play

@@ -107,7 +107,7 @@ def quick_play(
     index, partition = ("PublicByPreset", f"{lang}#{preset}") if preset else ("PublicByLang", lang)
     items, _, _ = store.list_public(index, partition, public.QUICK_CANDIDATES, None, now)
     for it in items:
-        code = it["pk"]["S"].split("#", 1)[1]
+        code = it["roomCode"]
         try:
             out = join_room(pipeline, ws_url, code, name, device, check=public.join_check(lang, preset))
         except ServiceError as exc:
