@@ -130,16 +130,20 @@ checkov: $(CHECKOVENV)/.installed
 # closing lines; `make test` fails if any part failed or did not run (a missing prerequisite
 # fails its part: nothing is skipped).
 # The parts:
-# the Lambda handlers on moto, in process (the deploy rehearsal goes with the template)
-PART_handlers := $(BIN)/python -m pytest tests/functions --ignore=tests/functions/test_rehearsal.py
+# the Lambda handlers on moto, in process (the deploy rehearsal and the permission checks go
+# with the template: both translate it in the SAM CLI's venv)
+PART_handlers := $(BIN)/python -m pytest tests/functions --ignore=tests/functions/test_rehearsal.py \
+	--ignore=tests/functions/test_permissions.py
 # the offline stack in subprocesses, real sockets
 PART_stack := $(BIN)/python -m pytest tests/e2e
 # each bench/ script's quick mode and its JSON (the figures: `make bench`)
 PART_benches := $(BIN)/python -m pytest tests/bench
 # the SAM build (checked by scripts/check_build.py), then sam validate --lint and cfn-lint, then
 # the deploy rehearsal (tests/functions/test_rehearsal.py: it translates in the SAM CLI's venv
-# and runs the built site deployer)
-PART_template := $(TEMPLATE_CHECKS) && $(BIN)/python -m pytest tests/functions/test_rehearsal.py
+# and runs the built site deployer) and the permissions every handler path needs, checked
+# against the translated template's roles (tests/functions/test_permissions.py)
+PART_template := $(TEMPLATE_CHECKS) && $(BIN)/python -m pytest tests/functions/test_rehearsal.py \
+	tests/functions/test_permissions.py
 part-template: build
 PART_checkov := $(CHECKOV)
 part-checkov: $(CHECKOVENV)/.installed
