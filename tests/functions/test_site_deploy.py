@@ -18,11 +18,12 @@ from urllib.parse import urljoin
 import boto3
 import pytest
 
+from local import webbuild
 from local.lambda_runtime import LambdaContext
 from sitedeploy import handler as site
 
 ROOT = Path(__file__).resolve().parents[2]
-WEB = ROOT / "web"
+WEB = webbuild.built()  # the built client (build/web), as build-SiteDeployFunction ships it
 BUCKET = "mafia-test-web"
 pytestmark = pytest.mark.fresh_aws  # its own bucket, nothing left by another test
 CONFIG = {"apiUrl": "/api", "wsUrl": "wss://abc.execute-api.us-east-1.amazonaws.com/prod"}
@@ -142,6 +143,10 @@ def test_create_publishes_the_client_with_long_lived_assets_and_uncached_entry_p
     assert app["CacheControl"] == "public, max-age=31536000, immutable"
     assert app["ContentType"].startswith("text/javascript")
     assert app["Body"].read() == (web / "js" / "app.js").read_bytes()
+    # the bundle's boot named by the page (modulepreload, scripts/build_web.mjs), its source maps beside it
+    assert f'<link rel="modulepreload" href="/{prefix}js/player.js">' in html
+    source_map = s3.get_object(Bucket=BUCKET, Key=prefix + "js/app.js.map")
+    assert source_map["ContentType"] == "application/json" and json.loads(source_map["Body"].read())["sources"]
 
 
 def test_update_with_a_changed_client_is_a_new_release_and_the_old_one_is_deleted(s3, answers, web, monkeypatch):
@@ -232,7 +237,7 @@ def test_the_service_worker_and_the_manifest_are_served_from_the_root(s3, answer
                                      for i in manifest["icons"])  # fmt: skip
     html = s3.get_object(Bucket=BUCKET, Key="index.html")["Body"].read().decode()
     assert 'href="/manifest.webmanifest"' in html
-    assert "/sw.js" in (web / "js" / "install.js").read_text()  # the page registers the root's worker
+    assert "/sw.js" in (ROOT / "web" / "js" / "install.js").read_text()  # the page registers the root's worker
 
 
 def test_hidden_files_are_left_out_relative_to_the_web_root(s3, answers, tmp_path, monkeypatch):
