@@ -115,14 +115,16 @@ def deployed():
 def test_the_published_client_loads_every_module_of_its_release(page, deployed, entry):
     url, release = deployed
     failed: list[str] = []
+    fetched: list[str] = []  # by the page (the worker's precache is its own)
     page.on("requestfailed", lambda r: failed.append(r.url))
+    page.on("request", lambda r: fetched.append(r.url))
     page.goto(url + entry)
     page.wait_for_selector("#main *")  # the client booted and rendered its first screen
     assets = [(p, s) for p, s in Bucket.served if p.startswith("/v/")]
     assert assets and all(p.startswith(f"/v/{release}/") and s == 200 for p, s in assets), Bucket.served
     assert ("/config.json", 200) in Bucket.served
     assert not failed
-    files = {p.split("/", 3)[3] for p, _ in assets}
+    files = {u.split("/", 5)[5] for u in fetched if u.startswith(f"{url}/v/")}
     assert files >= {"style.css", "js/app.js", "js/player.js"}, files
     # the bundle (scripts/build_web.mjs): one language of three, not the screen's entry, the
     # single-device mode or the QR drawing
