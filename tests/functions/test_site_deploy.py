@@ -364,3 +364,46 @@ def test_the_release_must_name_a_version(s3, answers, web, monkeypatch):
     unnamed["ResourceProperties"]["Release"] = FUNCTION_ARN  # unqualified: which client?
     site.handler(unnamed, ctx())
     assert answers.bodies[-1]["Status"] == "FAILED" and "Release" in answers.bodies[-1]["Reason"]
+
+
+def _build_client(checkout: Path) -> dict[str, bytes]:
+    """scripts/build_web.mjs run in a copy of the repository's client at `checkout`."""
+    import subprocess
+
+    (checkout / "scripts").mkdir(parents=True)
+    shutil.copytree(ROOT / "web", checkout / "web")
+    shutil.copy(ROOT / "scripts" / "build_web.mjs", checkout / "scripts")
+    (checkout / "node_modules").symlink_to(ROOT / "node_modules")
+    subprocess.run(["node", "scripts/build_web.mjs"], cwd=checkout, check=True)
+    out = checkout / "build" / "web"
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_two_builds_of_the_client_in_different_folders_are_the_same_bytes(tmp_path):
+    """The bundle is deterministic (scripts/build_web.mjs): another checkout builds the same
+    files, so its deploy is the same release, and the build in use is that one too."""
+    one = _build_client(tmp_path / "checkout-one")
+    two = _build_client(tmp_path / "else" / "where")
+    assert one.keys() == two.keys() and [k for k in one if one[k] != two[k]] == []
+    assert one == {k: (WEB / k).read_bytes() for k in one} and set(one) == shipped(WEB)
+
+
+def test_the_built_client_is_split_as_the_architecture_says():
+    """docs/architecture.md, "Client build": the entries, one chunk per language, the QR drawing
+    and the testing map apart, a source map beside every script, and index.html naming the
+    player's boot (player.js and every chunk it imports statically) as modulepreload links."""
+    scripts = sorted(p.name for p in (WEB / "js").glob("*.js"))
+    assert {"app.js", "player.js", "display.js", "device.js"} <= set(scripts)
+    for prefix in ("en-", "ko-", "ru-", "qrcode-", "testing-"):
+        assert len([s for s in scripts if s.startswith(prefix)]) == 1, (prefix, scripts)
+    assert all((WEB / "js" / f"{s}.map").is_file() for s in scripts)
+    assert not (WEB / "vendor").exists() and not (WEB / "js" / "i18n").exists()  # bundled
+    html = (WEB / "index.html").read_text()
+    preloaded = re.findall(r'<link rel="modulepreload" href="js/([^"]+)">', html)
+    boot, todo = set(), ["player.js"]
+    while todo:
+        name = todo.pop()
+        if name not in boot:
+            boot.add(name)
+            todo += re.findall(r'(?:^|;)import(?:[^;"]*from)?"\./([^"]+)"', (WEB / "js" / name).read_text())
+    assert set(preloaded) == boot and not any(s.startswith(("en-", "ko-", "ru-", "qrcode-", "display", "device")) for s in boot)
