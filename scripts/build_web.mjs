@@ -13,7 +13,8 @@
 //   testing-*.js every module by its source path, fetched only with test hooks on
 //                (web/js/testhooks.js; the offline stack's config.json)
 //   chunk-*.js  code two of those share
-// and copies the rest (style.css, display.css, icons/, manifest.webmanifest) as they are;
+// and copies the rest (style.css, display.css, icons/, manifest.webmanifest, the vendored
+// libraries' licences) as they are;
 // index.html gets the preload links, sw.js its precache list. Deterministic: the same sources
 // give the same bytes (scripts/check_build.py compares two builds).
 //
@@ -110,6 +111,12 @@ const langs = Object.entries(meta.outputs)
   .sort();
 
 for (const name of COPIED) cpSync(join(WEB, name), join(OUT, name), { recursive: true });
+// the vendored libraries are bundled; their licences ship beside the client, as they are
+for (const lib of readdirSync(join(WEB, "vendor")).sort()) {
+  for (const file of readdirSync(join(WEB, "vendor", lib)).sort()) {
+    if (/^LICEN[CS]E/i.test(file)) cpSync(join(WEB, "vendor", lib, file), join(OUT, "vendor", lib, file));
+  }
+}
 
 const index = readFileSync(join(WEB, "index.html"), "utf8");
 if (!index.includes(ENTRY_TAG)) throw new Error(`web/index.html has no ${ENTRY_TAG}`);

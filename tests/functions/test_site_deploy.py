@@ -397,7 +397,8 @@ def test_the_built_client_is_split_as_the_architecture_says():
     for prefix in ("en-", "ko-", "ru-", "qrcode-", "testing-"):
         assert len([s for s in scripts if s.startswith(prefix)]) == 1, (prefix, scripts)
     assert all((WEB / "js" / f"{s}.map").is_file() for s in scripts)
-    assert not (WEB / "vendor").exists() and not (WEB / "js" / "i18n").exists()  # bundled
+    assert not (WEB / "js" / "i18n").exists() and not list(WEB.glob("vendor/**/*.*js"))  # bundled
+    assert sorted(p.parent.name for p in WEB.glob("vendor/*/LICEN*")) == ["fast-json-patch", "qrcode-generator"]
     html = (WEB / "index.html").read_text()
     preloaded = re.findall(r'<link rel="modulepreload" href="js/([^"]+)">', html)
     boot, todo = set(), ["player.js"]
