@@ -121,7 +121,27 @@ for (const lib of readdirSync(join(WEB, "vendor")).sort()) {
 const index = readFileSync(join(WEB, "index.html"), "utf8");
 if (!index.includes(ENTRY_TAG)) throw new Error(`web/index.html has no ${ENTRY_TAG}`);
 const preload = boot.map((f) => `<link rel="modulepreload" href="${f}">`).join("\n  ");
-writeFileSync(join(OUT, "index.html"), index.replace(ENTRY_TAG, `${preload}\n  ${ENTRY_TAG}`));
+// The language the boot will load (web/js/i18n.js pickDefault: the kept choice, else the
+// browser's first language we have, else English), preloaded too: no script waits for
+// another to learn it. Each language's file is a `data-<lang>-href` attribute, which the site
+// deployer points at the release as it does every href.
+const byLang = langs.map((f) => `data-${f.slice(3, 5)}-href="${f}"`).join(" ");
+const pickLang = `<script ${byLang}>(function (s) {
+    var kept = null;
+    try { kept = localStorage.getItem("mafia.lang"); } catch (e) {}
+    var tags = [kept].concat(navigator.languages || [navigator.language]).concat("en");
+    for (var i = 0; i < tags.length; i++) {
+      var href = tags[i] && s.getAttribute("data-" + String(tags[i]).toLowerCase().slice(0, 2) + "-href");
+      if (href) {
+        var link = document.createElement("link");
+        link.rel = "modulepreload";
+        link.href = href;
+        document.head.appendChild(link);
+        return;
+      }
+    }
+  })(document.currentScript);</script>`;
+writeFileSync(join(OUT, "index.html"), index.replace(ENTRY_TAG, `${preload}\n  ${pickLang}\n  ${ENTRY_TAG}`));
 
 // the service worker keeps the shell: the page, its boot and every language (offline, any)
 const shell = ["./", "index.html", "style.css", "manifest.webmanifest", "icons/icon.svg", "icons/icon-192.png", "js/app.js", ...boot, ...langs];

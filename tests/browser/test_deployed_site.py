@@ -195,3 +195,24 @@ def test_the_worker_serves_a_release_cache_first_and_stores_each_file_once(page,
     scripts = [u for u in by_worker if "/v/" in u and u.endswith(".js")]
     assert scripts and all(by_worker[u] for u in scripts), by_worker
     assert page.evaluate(CACHED_JS) == cached  # nothing stored again
+
+
+@pytest.mark.parametrize(("locale", "kept", "lang"), [("ko-KR", None, "ko"), ("en-US", "ru", "ru"), ("de-DE", None, "en")])
+def test_the_page_preloads_the_one_language_the_client_reads(browser, deployed, locale, kept, lang):
+    """index.html preloads the language web/js/i18n.js will pick (the kept choice, else the
+    browser's first language we have, else English): a wrong guess would fetch two."""
+    url, _ = deployed
+    ctx = browser.new_context(locale=locale)
+    page = ctx.new_page()
+    if kept:
+        page.add_init_script(f"localStorage.setItem('mafia.lang', '{kept}')")
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.goto(url + "/")
+    page.wait_for_selector("#main #create-btn")
+    assert page.evaluate("() => document.documentElement.lang") == lang
+    langs = [u.rsplit("/", 1)[1][:3] for u in fetched if u.rsplit("/", 1)[1][:3] in ("en-", "ko-", "ru-")]
+    assert langs == [f"{lang}-"], fetched
+    preloaded = page.evaluate("() => [...document.querySelectorAll('link[rel=modulepreload]')].map((l) => l.href)")
+    assert any(u.rsplit("/", 1)[1].startswith(f"{lang}-") for u in preloaded), preloaded
+    ctx.close()
