@@ -159,7 +159,8 @@ def lobby_view(
 
 # ---------------------------------------------------------------- booted pages, reused
 # A page's boot costs about 1.2 CPU-s of Chromium (a context, 83 requests, 78 modules; measured
-# on this machine), most of what one screen check costs. Within a test module, a page that a
+# on this machine before the bundle; bundled, 18 requests and about a third less wall time:
+# docs/architecture.md, "Client build"), most of what one screen check costs. Within a test module, a page that a
 # test closed (`Player.close`: its checks passed) goes back to a pool and the module's next
 # `page_in` of the same language and viewport takes it, reset as a boot leaves a page (RESET).
 # The pool is open only inside `pooled_pages()` (tests/browser/conftest.py: per module); the
