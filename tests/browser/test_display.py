@@ -134,6 +134,7 @@ def test_the_narrator_speaks_only_public_lines_in_the_rooms_language(browser, st
     pl = screen_page(browser, stack, lang, LAPTOP, console_errors)
     pl.page.add_init_script(SPEECH_STUB)
     pl.page.reload()
+    pl.page.wait_for_function("() => window.__import")  # booted again: the test hooks are back
     s = states(lang, narrator=True)
     run = [s[k] for k in ("speech", "night", "nightActed", "dawn", "defense")]
     spoken = pl.page.evaluate(
