@@ -19,8 +19,10 @@ const LOADERS = {
 
 let lang = pickDefault();
 let kid = device.get(KEYS.kid) === "1";
-// The current language's load (the boot awaits it before its first drawing: `langReady`).
-let pending = loadLang(lang);
+// The current language's load (the boot awaits it before its first drawing: `langReady`). A
+// load that fails (no network, the chunk not kept) leaves the keys themselves on the screen
+// rather than no screen at all.
+let pending = loadLang(lang).catch(() => {});
 let wanted = lang;
 // Keys asked for but missing in the current language; the browser tests read this.
 export const missing = new Set();
@@ -53,11 +55,14 @@ export function setLang(next) {
   if (!LANGS.includes(next)) return pending;
   device.set(KEYS.lang, next);
   wanted = next;
-  pending = loadLang(next).then(() => {
-    if (wanted !== next) return; // a later switch won
-    lang = next;
-    document.documentElement.lang = next;
-  });
+  pending = loadLang(next).then(
+    () => {
+      if (wanted !== next) return; // a later switch won
+      lang = next;
+      document.documentElement.lang = next;
+    },
+    () => {}, // not fetched (offline): the language stays
+  );
   return pending;
 }
 
