@@ -8,7 +8,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 export AWS_DEFAULT_REGION ?= us-east-1
 
-.PHONY: dev test check install install-sam lint unit functions e2e browser browser-deps sam-check build bench lock clean
+.PHONY: dev test check install install-sam lint unit functions e2e browser browser-deps sam-check build bench lock clean web
 
 # The venvs install the lock files (every package pinned exactly); `make lock` regenerates
 # them from requirements-dev.txt / requirements-sam.txt (the direct dependencies).
@@ -35,7 +35,23 @@ lock:
 install: $(BIN)/.installed
 install-sam: $(SAMVENV)/.installed
 
-dev: $(BIN)/.installed
+# ---- The web client, built (docs/architecture.md, "Client build"): esbuild, pinned exactly in
+# package.json / package-lock.json (npm ci: the lock's bytes; --ignore-scripts: its postinstall
+# only checks the binary package npm picked), bundles web/ into build/web/
+# (scripts/build_web.mjs): what the offline stack serves and the site deployer publishes.
+# Rebuilt when a file of web/, the script or the lock changes; index.html is written last.
+WEB_BUILD := build/web
+WEB_SOURCES := $(shell find web -type f -not -name '.*' 2>/dev/null)
+node_modules/.installed: package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+	@touch $@
+
+$(WEB_BUILD)/index.html: node_modules/.installed scripts/build_web.mjs $(WEB_SOURCES)
+	node scripts/build_web.mjs $(WEB_BUILD)
+
+web: $(WEB_BUILD)/index.html
+
+dev: $(BIN)/.installed web
 	$(BIN)/python -m local --host $(HOST) --port $(PORT)
 
 lint: $(BIN)/.installed
@@ -65,7 +81,7 @@ sam-check: build
 	$(TEMPLATE_CHECKS)
 
 # The deployable artifacts (what `sam deploy` uploads), built and checked; `make test` too.
-build: $(BIN)/.installed $(SAMVENV)/.installed
+build: $(BIN)/.installed $(SAMVENV)/.installed web
 	$(SAMVENV)/bin/sam build --template template.yaml --build-dir .aws-sam/build >/dev/null
 	$(BIN)/python scripts/check_build.py .aws-sam/build
 
@@ -92,11 +108,13 @@ $(addprefix build-,$(LAMBDA_FUNCTIONS)):
 	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)" /var/task
 
 # The site deployer (template.yaml SiteDeployment): Powertools, its package, and the web client
-# it publishes, shipped inside it (functions/sitedeploy/handler.py).
+# it publishes, built (build/web: `make web`, which `make build` runs first), shipped inside it
+# (functions/sitedeploy/handler.py).
 build-SiteDeployFunction:
 	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)"
 	@cp -R sitedeploy "$(ARTIFACTS_DIR)/"
-	@cp -R $(REPO)web "$(ARTIFACTS_DIR)/web"
+	@test -f $(REPO)$(WEB_BUILD)/index.html || { echo "no $(WEB_BUILD): run make web" >&2; exit 1; }
+	@cp -R $(REPO)$(WEB_BUILD) "$(ARTIFACTS_DIR)/web"
 	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)" /var/task
 
 build-EngineLayer:
@@ -186,12 +204,12 @@ REPORT = failed=0; for t in $(1); do \
 	  if [ "$$rc" -eq 0 ]; then tail -n 3 .test-logs/$$t.log; else cat .test-logs/$$t.log; failed=1; fi; \
 	done; echo "== all: $$(( $$(date +%s) - $$(cat .test-logs/start) )) s, $$(cat .test-logs/*.cpu 2>/dev/null | awk '{ t += $$1 } END { print t + 0 }') CPU-s in the parts"; test $$failed -eq 0
 
-test: $(BIN)/.installed
+test: $(BIN)/.installed web
 	@rm -rf .test-logs && mkdir -p .test-logs && date +%s >.test-logs/start
 	@$(MAKE) --no-print-directory -j4 -k $(addprefix part-,$(PARTS)) || true
 	@$(call REPORT,$(PARTS))
 
-check: $(BIN)/.installed
+check: $(BIN)/.installed web
 	@rm -rf .test-logs && mkdir -p .test-logs && date +%s >.test-logs/start
 	@$(MAKE) --no-print-directory -j2 -k $(addprefix part-,$(CHECK_PARTS)) || true
 	@$(call REPORT,$(CHECK_PARTS))
@@ -200,4 +218,4 @@ bench: $(BIN)/.installed
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b; done
 
 clean:
-	rm -rf .aws-sam .pytest_cache .ruff_cache .test-logs
+	rm -rf .aws-sam .pytest_cache .ruff_cache .test-logs build

@@ -72,12 +72,18 @@ def test_a_view_that_arrives_after_a_newer_one_is_late_and_a_version_never_recei
         ("original_draws.py", ("--quick",), ("now", "before_issue_14")),
         ("views.py", ("--quick",), ("views",)),
         ("voice.py", ("--quick",), ("perOpenedPair", "presets")),
+        ("coldload.py", ("--quick",), ("bytes_method", "after")),
     ],
 )
 def test_bench_quick_mode_prints_its_keys(name, args, keys):
     out = run_bench(name, *args)
     for key in keys:
         assert key in out, (key, out)
+    if name == "coldload.py":  # measured a load that fetched scripts, with its figures
+        after = out["after"]
+        for key in ("js_bytes", "all_bytes", "requests", "script_requests", "levels", "cold_ms", "repeat_ms"):
+            assert key in after, (key, after)
+        assert after["script_requests"] > 0 and after["levels"] >= 1, after
     if name == "fuzz.py":
         assert out["passed"] and out["frames"] > 0, out
     if name == "views.py":

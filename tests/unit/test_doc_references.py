@@ -68,6 +68,8 @@ ELSEWHERE = {
     "DerivedCoreProperties.txt": "the Unicode Character Database",
     # made by a build, never in the repository
     ".aws-sam/": "sam build's output folder",
+    "build/web/": "the built client (`make web`, scripts/build_web.mjs)",
+    "build/web/js/": "the built client's scripts",
     "translated.json": "ops/translate.py's output",
     "python/": "the layer's folder inside a built artifact (/opt/python)",
     "bin/": "pip --target's scripts folder inside a built artifact",
