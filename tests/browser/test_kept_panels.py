@@ -27,8 +27,8 @@ PARTS = {
     "banner": ".phase-banner",
 }
 APPLY = """async ([view, parts]) => {
-  const {state} = await import('./js/store.js');
-  const {onViewFrame} = await import('./js/frames.js');
+  const {state} = await __import('./js/store.js');
+  const {onViewFrame} = await __import('./js/frames.js');
   const o = new MutationObserver(() => {});
   o.observe(document.documentElement, {subtree: true, childList: true, attributes: true, characterData: true});
   onViewFrame({type: 'view', version: state.version + 1, view});
