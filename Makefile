@@ -8,7 +8,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 export AWS_DEFAULT_REGION ?= us-east-1
 
-.PHONY: dev test check install install-sam lint unit functions e2e browser browser-deps sam-check build bench lock clean
+.PHONY: dev test check install install-sam lint unit functions e2e browser browser-deps sam-check build bench lock clean web
 
 # The venvs install the lock files (every package pinned exactly); `make lock` regenerates
 # them from requirements-dev.txt / requirements-sam.txt (the direct dependencies).
@@ -35,7 +35,23 @@ lock:
 install: $(BIN)/.installed
 install-sam: $(SAMVENV)/.installed
 
-dev: $(BIN)/.installed
+# ---- The web client, built (docs/architecture.md, "Client build"): esbuild, pinned exactly in
+# package.json / package-lock.json (npm ci: the lock's bytes; --ignore-scripts: its postinstall
+# only checks the binary package npm picked), bundles web/ into build/web/
+# (scripts/build_web.mjs): what the offline stack serves and the site deployer publishes.
+# Rebuilt when a file of web/, the script or the lock changes; index.html is written last.
+WEB_BUILD := build/web
+WEB_SOURCES := $(shell find web -type f -not -name '.*' 2>/dev/null)
+node_modules/.installed: package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+	@touch $@
+
+$(WEB_BUILD)/index.html: node_modules/.installed scripts/build_web.mjs $(WEB_SOURCES)
+	node scripts/build_web.mjs $(WEB_BUILD)
+
+web: $(WEB_BUILD)/index.html
+
+dev: $(BIN)/.installed web
 	$(BIN)/python -m local --host $(HOST) --port $(PORT)
 
 lint: $(BIN)/.installed
@@ -65,7 +81,7 @@ sam-check: build
 	$(TEMPLATE_CHECKS)
 
 # The deployable artifacts (what `sam deploy` uploads), built and checked; `make test` too.
-build: $(BIN)/.installed $(SAMVENV)/.installed
+build: $(BIN)/.installed $(SAMVENV)/.installed web
 	$(SAMVENV)/bin/sam build --template template.yaml --build-dir .aws-sam/build >/dev/null
 	$(BIN)/python scripts/check_build.py .aws-sam/build
 
@@ -92,11 +108,13 @@ $(addprefix build-,$(LAMBDA_FUNCTIONS)):
 	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)" /var/task
 
 # The site deployer (template.yaml SiteDeployment): Powertools, its package, and the web client
-# it publishes, shipped inside it (functions/sitedeploy/handler.py).
+# it publishes, built (build/web: `make web`, which `make build` runs first), shipped inside it
+# (functions/sitedeploy/handler.py).
 build-SiteDeployFunction:
 	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)"
 	@cp -R sitedeploy "$(ARTIFACTS_DIR)/"
-	@cp -R $(REPO)web "$(ARTIFACTS_DIR)/web"
+	@test -f $(REPO)$(WEB_BUILD)/index.html || { echo "no $(WEB_BUILD): run make web" >&2; exit 1; }
+	@cp -R $(REPO)$(WEB_BUILD) "$(ARTIFACTS_DIR)/web"
 	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)" /var/task
 
 build-EngineLayer:
@@ -130,16 +148,20 @@ checkov: $(CHECKOVENV)/.installed
 # closing lines; `make test` fails if any part failed or did not run (a missing prerequisite
 # fails its part: nothing is skipped).
 # The parts:
-# the Lambda handlers on moto, in process (the deploy rehearsal goes with the template)
-PART_handlers := $(BIN)/python -m pytest tests/functions --ignore=tests/functions/test_rehearsal.py
+# the Lambda handlers on moto, in process (the deploy rehearsal and the permission checks go
+# with the template: both translate it in the SAM CLI's venv)
+PART_handlers := $(BIN)/python -m pytest tests/functions --ignore=tests/functions/test_rehearsal.py \
+	--ignore=tests/functions/test_permissions.py
 # the offline stack in subprocesses, real sockets
 PART_stack := $(BIN)/python -m pytest tests/e2e
 # each bench/ script's quick mode and its JSON (the figures: `make bench`)
 PART_benches := $(BIN)/python -m pytest tests/bench
 # the SAM build (checked by scripts/check_build.py), then sam validate --lint and cfn-lint, then
 # the deploy rehearsal (tests/functions/test_rehearsal.py: it translates in the SAM CLI's venv
-# and runs the built site deployer)
-PART_template := $(TEMPLATE_CHECKS) && $(BIN)/python -m pytest tests/functions/test_rehearsal.py
+# and runs the built site deployer) and the permissions every handler path needs, checked
+# against the translated template's roles (tests/functions/test_permissions.py)
+PART_template := $(TEMPLATE_CHECKS) && $(BIN)/python -m pytest tests/functions/test_rehearsal.py \
+	tests/functions/test_permissions.py
 part-template: build
 PART_checkov := $(CHECKOV)
 part-checkov: $(CHECKOVENV)/.installed
@@ -168,22 +190,26 @@ PARTS := browser-1 browser-2 handlers stack unit benches template contract check
 PART_handlers-quick := $(BIN)/python -m pytest tests/functions -m "not whole_game"
 CHECK_PARTS := handlers-quick contract unit lint
 
+# each part's CPU: the shell's own `times` after it (not in a pipe, whose subshell would have
+# waited for nothing; its second line: the CPU of the processes it waited for, Chromium's
+# included), summed to seconds in .test-logs/<part>.cpu
 part-%:
-	@s=$$(date +%s); { $(PART_$*); } >.test-logs/$*.log 2>&1; echo "$$? $$(( $$(date +%s) - s ))" >.test-logs/$*.rc
+	@s=$$(date +%s); { $(PART_$*); } >.test-logs/$*.log 2>&1; echo "$$? $$(( $$(date +%s) - s ))" >.test-logs/$*.rc; \
+	times >.test-logs/$*.times; tail -n 1 .test-logs/$*.times | awk '{ t = 0; for (i = 1; i <= NF; i++) { split($$i, a, "m"); t += a[1] * 60 + a[2] } printf "%.1f\n", t }' >.test-logs/$*.cpu
 
 # The report: each part's seconds and log; fails if any part failed or did not run.
 REPORT = failed=0; for t in $(1); do \
 	  if [ ! -f .test-logs/$$t.rc ]; then echo "== $$t: did not run"; failed=1; continue; fi; \
-	  read rc secs <.test-logs/$$t.rc; echo "== $$t ($$secs s)"; \
+	  read rc secs <.test-logs/$$t.rc; echo "== $$t ($$secs s, $$(cat .test-logs/$$t.cpu 2>/dev/null) CPU-s)"; \
 	  if [ "$$rc" -eq 0 ]; then tail -n 3 .test-logs/$$t.log; else cat .test-logs/$$t.log; failed=1; fi; \
-	done; echo "== all: $$(( $$(date +%s) - $$(cat .test-logs/start) )) s"; test $$failed -eq 0
+	done; echo "== all: $$(( $$(date +%s) - $$(cat .test-logs/start) )) s, $$(cat .test-logs/*.cpu 2>/dev/null | awk '{ t += $$1 } END { print t + 0 }') CPU-s in the parts"; test $$failed -eq 0
 
-test: $(BIN)/.installed
+test: $(BIN)/.installed web
 	@rm -rf .test-logs && mkdir -p .test-logs && date +%s >.test-logs/start
 	@$(MAKE) --no-print-directory -j4 -k $(addprefix part-,$(PARTS)) || true
 	@$(call REPORT,$(PARTS))
 
-check: $(BIN)/.installed
+check: $(BIN)/.installed web
 	@rm -rf .test-logs && mkdir -p .test-logs && date +%s >.test-logs/start
 	@$(MAKE) --no-print-directory -j2 -k $(addprefix part-,$(CHECK_PARTS)) || true
 	@$(call REPORT,$(CHECK_PARTS))
@@ -192,4 +218,4 @@ bench: $(BIN)/.installed
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b; done
 
 clean:
-	rm -rf .aws-sam .pytest_cache .ruff_cache .test-logs
+	rm -rf .aws-sam .pytest_cache .ruff_cache .test-logs build

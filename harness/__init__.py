@@ -9,6 +9,8 @@
   one test (the functions tier's `aws`, the contract tier's stack, tests/functions/test_moto_fixes.py);
   `Account`, one moto account (table, schedule group) a test session shares (the functions and
   contract tiers' fixtures);
+- `harness.iam`: `Recorder`, the AWS requests the handlers make as IAM authorizes them, for the
+  permission checks (ops/permissions.py, tests/functions/test_permissions.py);
 - `harness.stack`: the one launcher of the offline stack (`local.process`), re-exported, with
   its manual clock (`start_stack(manual_clock=True).step(...)`).
 

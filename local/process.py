@@ -28,6 +28,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import webbuild
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -154,7 +156,10 @@ def start_stack(*extra: str, time_scale: float = 1.0, timeout: float = 180.0, py
                 seed: int | None = None, cwd: Path | None = None) -> StackProcess:
     """Start ``python -m local`` on a free port with ``extra`` arguments; wait for ``ready``.
     ``manual_clock``: game time moves only through ``StackProcess.step``; ``seed`` fixes the
-    Scheduler's jitter and duplicates."""
+    Scheduler's jitter and duplicates. The client it serves is built first when web/ changed
+    (local/webbuild.py; a stack started from another folder serves that folder's build)."""
+    if cwd is None:
+        webbuild.built()
     port = free_port()
     if manual_clock:
         extra = ("--manual-clock", *extra)

@@ -45,7 +45,7 @@ class StackOptions:
     host: str = "127.0.0.1"
     port: int = 8000
     time_scale: float = 1.0
-    web_dir: Path | None = REPO / "web"
+    web_dir: Path | None = REPO / "build" / "web"  # the built client (local/webbuild.py)
     handlers: dict[str, str] = field(default_factory=dict)  # route -> "module:function"
     duplicate_probability: float = 0.1
     ttl_lag_s: float = 300.0  # virtual seconds between expiry and deletion

@@ -9,7 +9,14 @@ each, so a test asserts none on template.yaml and some on a copy broken on purpo
   template, with rotation, whose policy lets `cloudwatch.amazonaws.com` use it.
 - `alarm_metric_problems`: every alarm's namespace and dimensions must be a set AWS publishes for
   that resource type, naming a resource of the right type: an alarm on a dimension AWS never
-  publishes stays in INSUFFICIENT_DATA (TreatMissingData: notBreaching hides it) for ever.
+  publishes stays in INSUFFICIENT_DATA (TreatMissingData: notBreaching hides it) for ever. An
+  index's throttles are published by the table and the index's name (`GlobalSecondaryIndexName`,
+  an index of that table); a web ACL's by its own and its rule's metric names (VisibilityConfig),
+  with `Region` for a REGIONAL ACL only, and the alarm exists only when the ACL does (its Condition).
+- `unwatched_problems` (part of `alarm_metric_problems`): every limit a player meets has an alarm
+  (docs/operations.md, "Capacity"): each WebSocket API's refused frames (ClientError: a throttled
+  frame never reaches a function), each REST API's 4XX (its throttles' 429s and the budgets'),
+  each table index's read and write throttles, each web ACL's blocks.
 """
 
 from __future__ import annotations
@@ -32,11 +39,17 @@ PUBLISHED: dict[str, list[frozenset[str]]] = {
         frozenset({"ApiName"}), frozenset({"ApiName", "Stage"}),
         frozenset({"ApiId"}), frozenset({"ApiId", "Stage"}), frozenset({"ApiId", "Stage", "Route"}),
     ],  # fmt: skip
-    "AWS/DynamoDB": [frozenset({"TableName"}), frozenset({"TableName", "Operation"})],
+    "AWS/DynamoDB": [
+        frozenset({"TableName"}), frozenset({"TableName", "Operation"}),
+        frozenset({"TableName", "GlobalSecondaryIndexName"}),
+    ],  # fmt: skip
     "AWS/SQS": [frozenset({"QueueName"})],
     "AWS/SNS": [frozenset({"TopicName"})],
     "AWS/Scheduler": [frozenset(), frozenset({"ScheduleGroup"})],
+    # AWS WAF: the web ACL's and the rule's metric names, and the Region of a REGIONAL web ACL
+    "AWS/WAFV2": [frozenset({"WebACL", "Rule", "Region"}), frozenset({"WebACL", "Rule"})],
 }
+WEB_ACL = "AWS::WAFv2::WebACL"
 
 
 def _resources(tpl: dict) -> dict[str, dict]:
@@ -120,6 +133,12 @@ def _dimension_problem(res: dict, namespace: str, dims: dict[str, Any]) -> str |
         return f"FunctionName {dims['FunctionName']} is not a Ref to a function of the template"
     if namespace == "AWS/DynamoDB" and not typed(dims["TableName"], {"AWS::DynamoDB::Table"}):
         return f"TableName {dims['TableName']} is not a Ref to a table"
+    if namespace == "AWS/DynamoDB" and "GlobalSecondaryIndexName" in dims:
+        indexes = _indexes(res[_ref(dims["TableName"])])
+        if dims["GlobalSecondaryIndexName"] not in indexes:
+            return f"GlobalSecondaryIndexName {dims['GlobalSecondaryIndexName']} is no index of {_ref(dims['TableName'])}"
+    if namespace == "AWS/WAFV2":
+        return _waf_problem(res, dims)
     if namespace == "AWS/SNS" and not (_getatt(dims["TopicName"]) or ("", ""))[1] == "TopicName":
         return "TopicName is not a topic's TopicName"
     if namespace == "AWS/Scheduler" and "ScheduleGroup" in dims:
@@ -152,6 +171,74 @@ def _dimension_problem(res: dict, namespace: str, dims: dict[str, Any]) -> str |
     return None
 
 
+def _indexes(table: dict) -> list[str]:
+    return [i.get("IndexName") for i in table.get("Properties", {}).get("GlobalSecondaryIndexes", [])]
+
+
+def _web_acl(res: dict, metric_name: Any) -> tuple[str, dict] | None:
+    """The web ACL whose VisibilityConfig publishes under `metric_name`."""
+    for logical, r in res.items():
+        if r.get("Type") == WEB_ACL and r.get("Properties", {}).get("VisibilityConfig", {}).get("MetricName") == metric_name:
+            return logical, r
+    return None
+
+
+def _waf_problem(res: dict, dims: dict[str, Any]) -> str | None:
+    found = _web_acl(res, dims["WebACL"])
+    if not found:
+        return f"WebACL {dims['WebACL']} is the metric name of no web ACL (VisibilityConfig.MetricName)"
+    logical, acl = found
+    rules = [r.get("VisibilityConfig", {}).get("MetricName") for r in acl["Properties"].get("Rules", [])]
+    if dims["Rule"] != "ALL" and dims["Rule"] not in rules:
+        return f"Rule {dims['Rule']} is the metric name of none of {logical}'s rules (nor ALL)"
+    regional = acl["Properties"].get("Scope") == "REGIONAL"
+    if regional != ("Region" in dims):
+        return f"{logical} is {acl['Properties'].get('Scope')}: Region is a dimension of REGIONAL web ACLs only"
+    if regional and dims["Region"] != {"Ref": "AWS::Region"}:
+        return f"Region {dims['Region']} is not the stack's Region (Ref AWS::Region)"
+    return None
+
+
+def _watched(res: dict) -> list[tuple[str, dict, dict]]:
+    """(namespace, metric, dimensions) of every metric every alarm reads."""
+    out = []
+    for alarm in (r for r in res.values() if r.get("Type") == "AWS::CloudWatch::Alarm"):
+        for metric in _metrics(alarm):
+            dims = {d["Name"]: d["Value"] for d in metric.get("Dimensions", [])}
+            out.append((metric.get("Namespace", ""), metric.get("MetricName", ""), dims))
+    return out
+
+
+def unwatched_problems(tpl: dict) -> list[str]:
+    res = _resources(tpl)
+    watched = _watched(res)
+
+    def seen(namespace: str, metric: str, **want: Any) -> bool:
+        return any(ns == namespace and name == metric and all(dims.get(k) == v for k, v in want.items())
+                   for ns, name, dims in watched)  # fmt: skip
+
+    problems = []
+    for name, r in res.items():
+        props = r.get("Properties", {})
+        kind = r.get("Type")
+        if kind == "AWS::ApiGatewayV2::Api" and props.get("ProtocolType") == "WEBSOCKET":
+            if not seen("AWS/ApiGateway", "ClientError", ApiId={"Ref": name}):
+                problems.append(f"{name}: no alarm on ClientError (throttled frames never reach a function)")
+        elif kind in REST_TYPES:
+            if not seen("AWS/ApiGateway", "4XXError", ApiName=props.get("Name")):
+                problems.append(f"{name}: no alarm on 4XXError (its throttles' and the budgets' 429s)")
+        elif kind == "AWS::DynamoDB::Table":
+            for index in _indexes(r):
+                for metric in ("ReadThrottleEvents", "WriteThrottleEvents"):
+                    if not seen("AWS/DynamoDB", metric, TableName={"Ref": name}, GlobalSecondaryIndexName=index):
+                        problems.append(f"{name}: no alarm on index {index}'s {metric}")
+        elif kind == WEB_ACL:
+            metric_name = props.get("VisibilityConfig", {}).get("MetricName")
+            if not seen("AWS/WAFV2", "BlockedRequests", WebACL=metric_name):
+                problems.append(f"{name}: no alarm on BlockedRequests")
+    return problems
+
+
 def alarm_metric_problems(tpl: dict) -> list[str]:
     res = _resources(tpl)
     problems = []
@@ -169,4 +256,8 @@ def alarm_metric_problems(tpl: dict) -> list[str]:
                 problems.append(f"{name}: AWS publishes no {namespace} metric by {sorted(dims)}")
             elif problem := _dimension_problem(res, namespace, dims):
                 problems.append(f"{name}: {problem}")
-    return problems
+            elif namespace == "AWS/WAFV2":
+                acl_name, acl = _web_acl(res, dims["WebACL"])
+                if acl.get("Condition") and alarm.get("Condition") != acl["Condition"]:
+                    problems.append(f"{name}: {acl_name} exists only under {acl['Condition']}; so must its alarm")
+    return problems + unwatched_problems(tpl)

@@ -290,8 +290,10 @@ def site_artifact(workdir: Path) -> tuple[Path, str]:
         return BUILT_SITE, "built (.aws-sam/build/SiteDeployFunction)"
     art = workdir / ".aws-sam" / "build" / "SiteDeployFunction"  # under a hidden folder, as built
     shutil.copytree(ROOT / "functions" / "sitedeploy", art / "sitedeploy")
-    shutil.copytree(ROOT / "web", art / "web")
-    return art, "assembled from functions/sitedeploy and web/ (no .aws-sam/build: run `make build`)"
+    from local import webbuild  # the built client (`make web`), as the Makefile ships it
+
+    shutil.copytree(webbuild.built(), art / "web")
+    return art, "assembled from functions/sitedeploy and build/web (no .aws-sam/build: run `make build`)"
 
 
 def run_site_deployer(artifact: Path, event: dict, moto: Moto, region: str, version: str) -> str:

@@ -7,6 +7,9 @@ For each of our modules (handlers/, service/, mafia_engine/) in each artifact, t
 without any bytecode of ours was built without a Python 3.11 (scripts/bytecode.py skipped):
 it runs, slower to start, and this says so without failing.
 
+The site deployer's web/ is the built client byte for byte (build/web, scripts/build_web.mjs:
+deterministic, so the release is the one the browser tests loaded).
+
 Each artifact also holds exactly the packages its `requirements.txt` pins (`make lock`:
 functions/, layers/engine/), at those versions: what the tests ran.
 
@@ -82,6 +85,10 @@ def problems(artifact: Path, packages: tuple[str, ...]) -> tuple[int, list[str]]
     return found, bad
 
 
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
 def main(build_dir: str) -> int:
     root = Path(build_dir)
     def kind(d: Path) -> str:
@@ -92,6 +99,8 @@ def main(build_dir: str) -> int:
     for artifact, _ in artifacts:
         if artifact.name == SITE and not (artifact / "web" / "index.html").is_file():
             bad.append(f"{artifact.name}: no web/index.html (the client it publishes)")
+        elif artifact.name == SITE and _files(artifact / "web") != _files(ROOT / "build" / "web"):
+            bad.append(f"{artifact.name}: web/ is not the built client the tests ran (build/web: `make web`)")
     for artifact, packages in artifacts:
         bad += package_problems(artifact, "layer" if packages == OURS["layer"] else "functions")
         if not compiled(artifact, packages):

@@ -1,12 +1,14 @@
 """Custom resource `SiteDeployment` (template.yaml): publish the web client into the site bucket.
 
-The client ships inside this function's package (`web/` beside this package, copied there by
-the Makefile's `build-SiteDeployFunction`), as CDK's BucketDeployment ships its assets:
+The client ships inside this function's package (`web/` beside this package: the built client,
+build/web, copied there by the Makefile's `build-SiteDeployFunction`; scripts/build_web.mjs),
+as CDK's BucketDeployment ships its assets:
 
 - Create / Update: every file of `web/` but the entry points goes under `v/<release>/`, where
   `<release>` is a hash of the whole client, with `Cache-Control: public, max-age=31536000,
-  immutable`. The entry points are written at the root with `Cache-Control: no-cache`:
-  `index.html` (its `src`/`href` pointing at that release), `sw.js` (the service worker, whose
+  immutable`: the bundles, their source maps, the stylesheets and icons. The entry points are
+  written at the root with `Cache-Control: no-cache`: `index.html` (its `src`/`href`, the
+  entry script and the boot's modulepreload links, pointing at that release), `sw.js` (the service worker, whose
   scope is the folder it is served from, so it must be `/sw.js` to cover the site; its precache
   list pointing at the release and its cache named after it), `manifest.webmanifest` (the app's
   id, start_url and scope resolve to `/` whatever the release; its icons point at the release),
@@ -77,6 +79,7 @@ TYPES = {
     ".svg": "image/svg+xml",
     ".webmanifest": "application/manifest+json",
     ".txt": "text/plain; charset=utf-8",
+    ".map": "application/json",  # a bundle's source map (scripts/build_web.mjs)
 }
 # src="..." / href="..." attributes of index.html; only those naming a shipped file change
 _ATTR = re.compile(r'(?P<attr>\b(?:src|href))="(?P<path>[^"#?:]+)"')

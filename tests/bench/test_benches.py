@@ -72,12 +72,18 @@ def test_a_view_that_arrives_after_a_newer_one_is_late_and_a_version_never_recei
         ("original_draws.py", ("--quick",), ("now", "before_issue_14")),
         ("views.py", ("--quick",), ("views",)),
         ("voice.py", ("--quick",), ("perOpenedPair", "presets")),
+        ("coldload.py", ("--quick",), ("bytes_method", "after")),
     ],
 )
 def test_bench_quick_mode_prints_its_keys(name, args, keys):
     out = run_bench(name, *args)
     for key in keys:
         assert key in out, (key, out)
+    if name == "coldload.py":  # measured a load that fetched scripts, with its figures
+        after = out["after"]
+        for key in ("js_bytes", "all_bytes", "requests", "script_requests", "levels", "cold_ms", "repeat_ms"):
+            assert key in after, (key, after)
+        assert after["script_requests"] > 0 and after["levels"] >= 1, after
     if name == "fuzz.py":
         assert out["passed"] and out["frames"] > 0, out
     if name == "views.py":
@@ -109,3 +115,31 @@ def test_public_list_bench_quick_reads_each_page_with_one_query_and_counts_its_u
     assert out["rooms_seen_by_lang"] == out["rooms_listed"] and out["pages_by_lang"] >= 2, out
     assert out["calls_per_page"] == [["Query"]], out
     assert 0 < out["rcu_per_page_20"] <= 1.0, out
+
+
+def test_load_bench_quick_prints_frames_per_second_per_route_with_and_without_voice():
+    out = run_bench("load.py", "--quick")
+    for key in ("recorded", "assumptions", "limits", "without_voice", "with_voice", "public_list", "quick"):
+        assert key in out, key
+    for mode in ("without_voice", "with_voice"):
+        figures = out[mode]
+        for key in ("per_table_per_s", "per_game", "phase_change_burst", "tables", "tables_at_limit",
+                    "lambda_busy_s_per_table", "room_partition"):
+            assert key in figures, (mode, key)
+        rates = figures["per_table_per_s"]
+        for route in ("ws $connect", "ws $default", "ws $disconnect", "push PostToConnection",
+                      "rest POST /rooms", "rest POST /rooms/{code}/players", "scheduler CreateSchedule",
+                      "lambda timer (Scheduler)", "dynamodb reads", "dynamodb writes", "ws inbound (stage throttle)"):
+            assert rates.get(route, 0) > 0, (mode, route, rates)
+        assert set(figures["tables"]) == {"10", "100"}, figures["tables"]
+        assert set(figures["tables_at_limit"]) >= {"ws_stage_rate", "ws_new_connections", "rest_stage_rate",
+                                                   "lambda_concurrency", "scheduler_create", "ddb_table_wru"}
+    # voice adds signal frames up ($default) and their relays down, nothing else
+    quiet, loud = out["without_voice"]["per_game"], out["with_voice"]["per_game"]
+    assert "ws $default:signal" not in quiet and loud["ws $default:signal"] > 0, loud
+    assert loud["push PostToConnection"] - quiet["push PostToConnection"] == loud["ws $default:signal"]
+    assert out["recorded"]["phase_changes_per_game"] > 0 and out["recorded"]["ping_cost"]["ws $default:ping"] == 1
+    # the public list: one GET per phone every POLL_S; cached, one origin call per key per interval
+    public = out["public_list"]
+    assert public["per_phone_rps"] == 1 / public["poll_s"]
+    assert all(v["cached_origin_rps"] <= public["origin_rps_cached_max"] for v in public["by_phones"].values())

@@ -19,13 +19,13 @@ from .ui import Player
 
 # The spectator's view as its page holds it (store.js).
 SPECTATOR_VIEW = """async () => {
-  const base = document.querySelector('script[type=module]').src.replace(/app\\.js.*$/, '');
-  const { state } = await import(base + 'store.js');
+  const base = './js/';
+  const { state } = await __import(base + 'store.js');
   return state.view ? { ...state.view, __version: state.version } : null;
 }"""
 # On the screen's page: the public tally rows its own modules find in `view` (null: none).
 VOTE_ROWS = """async (view) => {
-  const { voteRows } = await import('./js/game/votes.js');
+  const { voteRows } = await __import('./js/game/votes.js');
   const rows = voteRows(view);
   return rows ? rows.length : null;
 }"""
@@ -52,7 +52,7 @@ new MutationObserver(() => {
 }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
 """
 VOTE_ROWS_ALL = """async (views) => {
-  const { voteRows } = await import('./js/game/votes.js');
+  const { voteRows } = await __import('./js/game/votes.js');
   return views.map((v) => { const rows = voteRows(v); return rows ? rows.length : 0; });
 }"""
 OUT = re.compile(r"(^|\s)out(\s|$)")

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .ui import Player
+from service.protocol.names import BOT_WORD  # the lobby's own bot names
 
-BOT_WORD = {"en": "Bot", "ko": "봇", "ru": "Бот"}  # the lobby's own bot names (operations.BOT_WORD)
+from .ui import Player
 
 
 def bots(n: int, first: int = 2, lang: str = "en") -> list[dict]:

@@ -131,7 +131,7 @@ def serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
 
 
 DRAW = """async ([screen, view, open]) => {
-  const m = await import(`./js/screens/${screen}.js`);
+  const m = await __import(`./js/screens/${screen}.js`);
   const main = document.querySelector('#main');
   main.replaceChildren();
   document.body.dataset.screen = screen;

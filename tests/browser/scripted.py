@@ -159,7 +159,8 @@ def lobby_view(
 
 # ---------------------------------------------------------------- booted pages, reused
 # A page's boot costs about 1.2 CPU-s of Chromium (a context, 83 requests, 78 modules; measured
-# on this machine), most of what one screen check costs. Within a test module, a page that a
+# on this machine before the bundle; bundled, 18 requests and about a third less wall time:
+# docs/architecture.md, "Client build"), most of what one screen check costs. Within a test module, a page that a
 # test closed (`Player.close`: its checks passed) goes back to a pool and the module's next
 # `page_in` of the same language and viewport takes it, reset as a boot leaves a page (RESET).
 # The pool is open only inside `pooled_pages()` (tests/browser/conftest.py: per module); the
@@ -172,8 +173,8 @@ _POOL: dict[tuple, list[Player]] | None = None
 # device, the language of the browser's locale, the live region silent, the voice bar hidden with
 # no status said, the test hooks' records empty (tests/browser/test_page_pool.py).
 RESET = """async (lang) => {
-  const {state} = await import('./js/store.js');
-  const i18n = await import('./js/i18n.js');
+  const {state} = await __import('./js/store.js');
+  const i18n = await __import('./js/i18n.js');
   for (const d of document.querySelectorAll('dialog[open]')) d.close();
   if (state.screen && state.screen.destroy) state.screen.destroy();
   document.querySelector('#main').replaceChildren();
@@ -182,7 +183,7 @@ RESET = """async (lang) => {
     lateJoin: null});
   state.pending.clear();
   i18n.setKid(false);
-  i18n.setLang(lang);
+  await i18n.setLang(lang);
   localStorage.clear();
   sessionStorage.clear();
   await new Promise((done) => setTimeout(done, 60));  // an announcement on its way (cues.js: 50 ms)
@@ -191,7 +192,7 @@ RESET = """async (lang) => {
   if (toast) toast.hidden = true;
   if (window.__i18nMissing) window.__i18nMissing.clear();
   if (window.__cues) window.__cues.length = 0;
-  (await import('./js/voice/index.js')).redrawVoice();  // no view: hidden, its last status forgotten
+  (await __import('./js/voice/index.js')).redrawVoice();  // no view: hidden, its last status forgotten
   if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
 }"""
 
@@ -251,8 +252,8 @@ def name(pid: str) -> str:
 
 # ---------------------------------------------------------------- one screen module, mounted
 DRAW = """async ([screen, view, seated, named]) => {
-  if (named) (await import('./js/game/aliases.js')).applyAliases(view);
-  const m = await import(`./js/screens/${screen}.js`);
+  if (named) (await __import('./js/game/aliases.js')).applyAliases(view);
+  const m = await __import(`./js/screens/${screen}.js`);
   const main = document.querySelector('#main');
   main.replaceChildren();
   document.body.dataset.screen = screen;
@@ -276,13 +277,13 @@ def draw(page, screen: str, view: dict | None, *, seated: bool = False, named: b
 
 # ---------------------------------------------------------------- the view through the app
 SHOW = """async ([view, fresh]) => {
-  const {state, forgetGame} = await import('./js/store.js');
-  const {onViewFrame} = await import('./js/frames.js');
-  const {render} = await import('./js/render.js');
-  const {markEventsSeen} = await import('./js/session.js');
-  const {closeOverlays} = await import('./js/game/overlays.js');
-  const {closeRules} = await import('./js/game/rules.js');
-  const {closeSheet} = await import('./js/game/sheet.js');
+  const {state, forgetGame} = await __import('./js/store.js');
+  const {onViewFrame} = await __import('./js/frames.js');
+  const {render} = await __import('./js/render.js');
+  const {markEventsSeen} = await __import('./js/session.js');
+  const {closeOverlays} = await __import('./js/game/overlays.js');
+  const {closeRules} = await __import('./js/game/rules.js');
+  const {closeSheet} = await __import('./js/game/sheet.js');
   if (fresh) {
     closeOverlays();
     closeRules();

@@ -34,7 +34,7 @@ Object.defineProperty(window, "speechSynthesis", {
 });
 """
 
-I18N_JS = """async () => (await import('./js/i18n.js')).DICTS.en"""
+I18N_JS = """async () => (await __import('./js/i18n.js')).loadLang('en')"""
 
 
 def secret_words(page: Page) -> list[str]:
@@ -198,7 +198,7 @@ def test_untimed_presets_are_the_engines(browser, stack, console_errors):
     """The mode is offered for exactly the presets whose option schema has `untimed`."""
     pl = Player(browser, stack.url, "Ann", errors=console_errors)
     pl.open()
-    offered = pl.page.evaluate("async () => (await import('./js/device/main.js')).UNTIMED_PRESETS")
+    offered = pl.page.evaluate("async () => (await __import('./js/device/main.js')).UNTIMED_PRESETS")
     schema = me.presets()
     untimed = {k: v for k, v in schema.items() if any(o["key"] == "untimed" for o in v["options"])}
     assert set(offered) == set(untimed)

@@ -22,10 +22,10 @@ TV = {"width": 1920, "height": 1080}
 LAPTOP = {"width": 1280, "height": 720}
 
 DRAW = """async ([view, lang]) => {
-  const i18n = await import('./js/i18n.js');
-  i18n.setLang(lang);
-  (await import('./js/clock.js')).syncClock(view);
-  const m = await import('./js/display/screen.js');
+  const i18n = await __import('./js/i18n.js');
+  await i18n.setLang(lang);
+  (await __import('./js/clock.js')).syncClock(view);
+  const m = await __import('./js/display/screen.js');
   document.getElementById('d-status').hidden = true;
   const main = document.querySelector('#display');
   const redraw = () => m.drawScreen(main, view, redraw);
@@ -134,13 +134,14 @@ def test_the_narrator_speaks_only_public_lines_in_the_rooms_language(browser, st
     pl = screen_page(browser, stack, lang, LAPTOP, console_errors)
     pl.page.add_init_script(SPEECH_STUB)
     pl.page.reload()
+    pl.page.wait_for_function("() => window.__import")  # booted again: the test hooks are back
     s = states(lang, narrator=True)
     run = [s[k] for k in ("speech", "night", "nightActed", "dawn", "defense")]
     spoken = pl.page.evaluate(
         """async ([views, lang, roleIds]) => {
-      const i18n = await import('./js/i18n.js');
-      i18n.setLang(lang);
-      const { narrate } = await import('./js/display/narrate.js');
+      const i18n = await __import('./js/i18n.js');
+      await i18n.setLang(lang);
+      const { narrate } = await __import('./js/display/narrate.js');
       let prev = null;
       const steps = [];
       for (const v of views) {

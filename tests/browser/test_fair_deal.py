@@ -157,7 +157,7 @@ def test_the_clients_hash_is_the_engines_and_a_wrong_seed_fails(browser, stack, 
     host.open()
     got = host.page.evaluate(
         """async ([vector, hexSeed, hexVector]) => {
-      const m = await import('./js/game/fairness.js');
+      const m = await __import('./js/game/fairness.js');
       const salt = 'a1'.repeat(32);
       const f = (seed, s, scheme) => ({fairness: {scheme, commitment: vector, seed, salt: s}});
       const hex = (seed) => ({fairness: {scheme: 'sha256/mafia-deal-v1', commitment: hexVector, seed, salt}});

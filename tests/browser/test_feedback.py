@@ -3,6 +3,8 @@ of the wrong length, an option outside its range (which option, which range)."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from .ui import Player
@@ -59,6 +61,7 @@ def test_lobby_invites_with_a_qr_code_the_share_sheet_and_a_link(browser, stack,
     qr = page.locator(".qr-box svg.qr")
     expect(qr).to_be_visible()
     expect(qr).to_have_attribute("aria-label", f"QR code of the link to room {code}")
+    expect(qr).to_have_attribute("data-modules", re.compile(r"^\d+$"))  # drawn (web/js/qr.js: its chunk came)
     assert int(qr.get_attribute("data-modules")) >= 21  # a real QR symbol: version 1 is 21×21
     page.click("#share-btn")
     shared = page.evaluate("() => window.__shared")

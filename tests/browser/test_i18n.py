@@ -15,8 +15,8 @@ from .ui import MOBILE, Player, check_switch, foreign_words
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU"}
 
 DICTS_JS = """async () => {
-  const m = await import('./js/i18n.js');
-  return Object.fromEntries(Object.entries(m.DICTS).map(([lang, d]) => [lang, d]));
+  const m = await __import('./js/i18n.js');
+  return Object.fromEntries(await Promise.all(m.LANGS.map(async (lang) => [lang, await m.loadLang(lang)])));
 }"""
 
 ROLES = [
@@ -134,7 +134,7 @@ def test_kid_wording_replaces_executions_and_kills(browser, stack, console_error
     pl = Player(browser, stack.url, "Ann", locale="ko-KR", errors=console_errors)
     pl.open()
     words = """async () => {
-      const m = await import('./js/i18n.js');
+      const m = await __import('./js/i18n.js');
       const out = {};
       for (const kid of [false, true]) {
         m.setKid(kid);

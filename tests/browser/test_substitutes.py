@@ -195,7 +195,7 @@ def play_substitution(
 
 # ---------------------------------------------------------------- the host's tap, drawn
 DRAW = """async ([view]) => {
-  const m = await import('./js/screens/game.js');
+  const m = await __import('./js/screens/game.js');
   const main = document.querySelector('#main');
   main.replaceChildren();
   document.body.dataset.screen = 'game';

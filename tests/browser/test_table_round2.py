@@ -169,7 +169,7 @@ def test_pause_resume_and_removal_at_night_read_night(browser, stack, console_er
     if lang == "ru":  # the host removes a player: the organiser, as the removed player reads it
         assert removed.startswith("Организатор") and "Ведущий" not in removed
     words = pl.page.evaluate(
-        """async () => { const m = await import('./js/i18n.js'); return [m.t('review.day', {n: 2}), m.t('banner.day', {n: 2})]; }"""
+        """async () => { const m = await __import('./js/i18n.js'); return [m.t('review.day', {n: 2}), m.t('banner.day', {n: 2})]; }"""
     )
     if lang == "ko":  # the review names a day as the game screen does
         assert words[0] == words[1] == "2일차 낮"
@@ -259,7 +259,7 @@ def test_single_device_defense_lists_and_buttons_follow_one_order(browser, stack
     page = pl.page
     order = page.evaluate(
         """async () => {
-          const s = await import('./js/device/screens.js');
+          const s = await __import('./js/device/screens.js');
           const view = {players: [{id: 'p1', name: '도윤'}, {id: 'p2', name: '서연'}], phase: {kind: 'defense', suspects: ['p2', 'p1']}};
           const el = s.defense(view, ['p1', 'p2'], {onFinished() {}});
           return [el.querySelector('p').textContent, [...el.querySelectorAll('.device-finished')].map((b) => b.dataset.pid)];

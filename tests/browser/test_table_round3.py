@@ -64,7 +64,7 @@ def test_every_role_card_states_its_sides_goal(browser, stack, console_errors, l
         pl.page.click("#reveal-role-btn")
         pl.page.evaluate(UPDATE, view)  # the app redraws after the tap
         expect(pl.page.locator("#role-goal")).to_contain_text(words[lang])
-        pl.page.evaluate("() => import('./js/game/phases.js').then((m) => m.resetPhaseMemory())")
+        pl.page.evaluate("() => __import('./js/game/phases.js').then((m) => m.resetPhaseMemory())")
     assert foreign_words(pl.page, lang) == set()
     assert pl.missing_keys() == []
     pl.close()
@@ -76,7 +76,7 @@ def test_the_original_madman_card_says_he_wins_alone(browser, stack, console_err
     g = Scripted("original", roles, expansion=True)
     pl = page_in(browser, stack, lang, console_errors)
     draw(pl.page, "game", g.view("p4"))
-    pl.page.evaluate("(v) => import('./js/game/overlays.js').then((m) => m.showRoleCard(v))", g.view("p4"))
+    pl.page.evaluate("(v) => __import('./js/game/overlays.js').then((m) => m.showRoleCard(v))", g.view("p4"))
     words = {
         "ko": "오직 마지막 1명으로 살아남아야 승리합니다",
         "en": "you win only by surviving as the last one alive",
@@ -153,7 +153,7 @@ def test_the_rules_sheet_says_how_each_side_wins(browser, stack, console_errors,
         g = Scripted(preset, roles)
         view = g.view("p5")
         draw(pl.page, "game", view)
-        pl.page.evaluate("(v) => import('./js/game/rules.js').then((m) => m.showRules(v))", view)
+        pl.page.evaluate("(v) => __import('./js/game/rules.js').then((m) => m.showRules(v))", view)
         sides = pl.page.locator("#rules-sides li")
         expect(sides).to_have_count(4)  # town, mafia, the draw rule, the host's end
         expect(pl.page.locator("#rules-sides")).to_contain_text(words[lang])
@@ -271,7 +271,7 @@ def test_the_sticky_header_stays_one_line_with_many_suspects(browser, stack, con
 
 # ---------------------------------------------------------------- item 6: the device's end
 DEVICE_END = """async (view) => {
-  const m = await import('./js/device/screens.js');
+  const m = await __import('./js/device/screens.js');
   const main = document.querySelector('#main');
   main.replaceChildren(m.end(view, {onAgain() {}, onFinish() {}}));
 }"""
@@ -381,7 +381,7 @@ def test_a_toast_never_covers_the_chat_box_while_typing(browser, stack, console_
         "() => { document.querySelector('#chat-error').textContent = 'Links are not allowed in the chat.'; }"
     )
     pl.page.evaluate(
-        "() => import('./js/toast.js').then((m) => m.toast('Links are not allowed in the chat.'))"
+        "() => __import('./js/toast.js').then((m) => m.toast('Links are not allowed in the chat.'))"
     )
     toast = pl.page.locator("#toast")
     expect(toast).to_be_visible()
@@ -465,7 +465,7 @@ def test_the_away_digest_is_not_shown_when_nothing_happened(browser, stack, cons
 def test_at_the_role_reveal_the_tap_comes_before_the_note_buttons(browser, stack, console_errors, lang):
     g = Scripted("classic", CLASSIC_SIX)
     pl = page_in(browser, stack, lang, console_errors)
-    pl.page.evaluate("() => import('./js/game/phases.js').then((m) => m.resetPhaseMemory())")
+    pl.page.evaluate("() => __import('./js/game/phases.js').then((m) => m.resetPhaseMemory())")
     draw(pl.page, "game", g.view("p4"))
     assert pl.page.locator(".note-btn").count() > 0
     first = pl.page.evaluate(

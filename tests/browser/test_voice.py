@@ -41,7 +41,7 @@ ORIGINAL_OPTIONS = {
 }
 
 # The page's own modules (importing a module's URL again gives the same instance).
-MODULES = "const base = document.querySelector('script[type=module]').src.replace(/app\\.js.*$/, '');"
+MODULES = "const base = './js/';"
 
 # In the page: bytes received per peer seat, from each peer connection's inbound audio.
 STATS = (
@@ -49,7 +49,7 @@ STATS = (
   """
     + MODULES
     + """
-  const { mesh } = await import(base + 'voice/index.js');
+  const { mesh } = await __import(base + 'voice/index.js');
   const out = {};
   for (const [pid, peer] of mesh.peers) {
     let bytes = 0;
@@ -67,7 +67,7 @@ VIEW = (
   """
     + MODULES
     + """
-  const { state } = await import(base + 'store.js');
+  const { state } = await __import(base + 'store.js');
   const v = state.view;
   if (!v || !v.phase) return null;
   return { kind: v.phase.kind, day: v.day, speaker: v.phase.speaker || null, accused: v.phase.accused || null,
@@ -80,7 +80,7 @@ SEND = (
   """
     + MODULES
     + """
-  const { state } = await import(base + 'store.js');
+  const { state } = await __import(base + 'store.js');
   state.conn.send(action, payload);
 }"""
 )
@@ -195,7 +195,7 @@ LINES = (
   """
     + MODULES
     + """
-  const { mesh } = await import(base + 'voice/index.js');
+  const { mesh } = await __import(base + 'voice/index.js');
   const out = {};
   for (const [pid, p] of mesh.peers)
     out[pid] = [p.pc.getTransceivers().map((t) => t.currentDirection), Boolean(p.sender && p.sender.track)];
@@ -218,8 +218,8 @@ def inbound(pl) -> dict[str, int]:
 def voice_of(pl) -> dict:
     return pl.page.evaluate(
         """async () => {
-      const base = document.querySelector('script[type=module]').src.replace(/app\\.js.*$/, '');
-      const { mesh } = await import(base + 'voice/index.js');
+      const base = './js/';
+      const { mesh } = await __import(base + 'voice/index.js');
       return { peers: mesh.plan.peers, sendTo: [...mesh.plan.sendTo] };
     }"""
     )
@@ -228,8 +228,8 @@ def voice_of(pl) -> dict:
 def states(pl) -> dict:
     return pl.page.evaluate(
         """async () => {
-      const base = document.querySelector('script[type=module]').src.replace(/app\\.js.*$/, '');
-      const { mesh } = await import(base + 'voice/index.js');
+      const base = './js/';
+      const { mesh } = await __import(base + 'voice/index.js');
       const out = {};
       for (const [pid, p] of mesh.peers) out[pid] = [p.pc.signalingState, p.pc.connectionState, p.pc.iceConnectionState, Boolean(p.sender && p.sender.track)];
       return out;
@@ -555,7 +555,7 @@ TWO_MESHES = (
   """
     + MODULES
     + """
-  const { VoiceMesh } = await import(base + 'voice/mesh.js');
+  const { VoiceMesh } = await __import(base + 'voice/mesh.js');
   const meshes = {};
   const sdp = { p1: 0, p2: 0 }; // offers and answers sent
   const flight = { n: 0 }; // signals sent and not yet taken by the other mesh
@@ -621,7 +621,7 @@ PLAYS_AT = (
   """
     + MODULES
     + """
-  const { mesh } = await import(base + 'voice/index.js');
+  const { mesh } = await __import(base + 'voice/index.js');
   const peer = mesh.peers.get(pid);
   peer.audio = peer.audio || new Audio();
   mesh.playAt(peer, pid);

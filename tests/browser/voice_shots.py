@@ -31,19 +31,19 @@ NAMES = {
 
 # The game screen for `view`, then the voice bar as a view frame draws it (web/js/voice/index.js).
 DRAW = """async ([view, lang]) => {
-  const i18n = await import('./js/i18n.js');
-  i18n.setLang(lang);
-  const { state } = await import('./js/store.js');
+  const i18n = await __import('./js/i18n.js');
+  await i18n.setLang(lang);
+  const { state } = await __import('./js/store.js');
   state.view = view;
-  (await import('./js/clock.js')).syncClock(view);
-  const m = await import('./js/screens/game.js');
+  (await __import('./js/clock.js')).syncClock(view);
+  const m = await __import('./js/screens/game.js');
   const main = document.querySelector('#main');
   main.replaceChildren();
   document.body.dataset.screen = 'game';
   const ctx = {state: {view}, send() {}, rerender() {}, toast() {}, goHome() {}, shareLink: () => ''};
   window.__screen = m.mount(main, ctx);
   window.__screen.update(view);
-  (await import('./js/voice/index.js')).voiceView(view);
+  (await __import('./js/voice/index.js')).voiceView(view);
 }"""
 
 

@@ -3,8 +3,9 @@
 per name in the engine's registry, read at collection with the test-only presets registered,
 so a new preset joins the suite with no test code.
 
-The room layer's fixtures are those of tests/functions/conftest.py: the real handlers on moto,
-a fake gateway that records pushes, a step clock.
+The room layer's fixture is the functions tier's for room rules (tests/functions/conftest.py,
+`memstore`): the real handlers over the in-memory store and timers (harness/memory.py), a fake
+gateway that records pushes, a step clock.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import registry  # noqa: E402
 from fnkit import Api, Clock, FakeGateway  # noqa: E402
 
 from harness import wiring  # noqa: E402
-from service import config  # noqa: E402
+from harness.memory import memory_service  # noqa: E402
 from service.features import fairness  # noqa: E402
 from service.infra import clock  # noqa: E402
 
@@ -51,18 +52,18 @@ def room_seeds(monkeypatch, request):
 
 
 @pytest.fixture
-def api(monkeypatch, account) -> Iterator[Api]:
-    """A room-level driver over the real handlers, on moto, a fake gateway and a step clock."""
+def api(monkeypatch) -> Iterator[Api]:
+    """A room-level driver over the real handlers, on the in-memory store, a fake gateway and a
+    step clock."""
     c = Clock()
     monkeypatch.setattr(clock, "now", c)
     gateway = FakeGateway()
-    service = config.build_service(gateway=gateway)
+    service = memory_service(gateway)
     undo = wiring.inject(service)  # in place of the handlers' own (harness/wiring.py)
     try:
         yield Api(service, gateway, c)
     finally:
         undo()
-        account.forget_connections()
 
 
 def pytest_configure(config):

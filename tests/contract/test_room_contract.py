@@ -1,5 +1,5 @@
 """The room layer's side of the contract, for every registered preset: the functions tier's real
-handlers (REST and WebSocket events, moto) seat the preset's own player range, show its own
+handlers (REST and WebSocket events, the in-memory store) seat the preset's own player range, show its own
 option defaults, refuse a start below its minimum, and run a room of bots to the end."""
 
 from __future__ import annotations

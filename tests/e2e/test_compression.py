@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import gzip
-from pathlib import Path
 
 import aiohttp
 
+from local import webbuild
+
 from .stackproc import run
 
-WEB = Path(__file__).resolve().parents[2] / "web"
+WEB = webbuild.BUILT  # the built client the stack serves (start_stack builds it first)
 
 
 async def _get(http: aiohttp.ClientSession, url: str, accept: str | None, **headers):
@@ -24,7 +25,8 @@ async def _get(http: aiohttp.ClientSession, url: str, accept: str | None, **head
 def test_text_assets_come_gzipped_when_accepted(fake_stack):
     async def body():
         async with aiohttp.ClientSession(auto_decompress=False) as http:
-            for path in ("", "js/app.js", "style.css", "js/i18n/ko.js"):
+            ko = next(WEB.glob("js/ko-*.js")).relative_to(WEB).as_posix()  # a language's chunk
+            for path in ("", "js/player.js", "style.css", ko):
                 plain = (WEB / (path or "index.html")).read_bytes()
                 assert len(plain) >= 1000, path
                 status, headers, data = await _get(http, fake_stack.url + path, "gzip, deflate, br")

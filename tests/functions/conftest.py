@@ -1,5 +1,8 @@
 """Fixtures for the handler tests: moto (`mock_aws`), the table from template.yaml, a fake
 gateway that records pushes (moto's management API cannot answer Gone), a controllable clock.
+A test of room rules marked `memstore` gets its service on the in-memory store and timers
+(harness/memory.py) instead of moto: storage semantics are the store contract's
+(test_store_contract.py, both stores), the handlers' own tests and the stacks stay on moto.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from fnkit import Api, Clock, FakeGateway  # noqa: E402
 
 from harness import wiring  # noqa: E402
 from harness.emulator import with_fixes  # noqa: E402
+from harness.memory import memory_service  # noqa: E402
 from service import config  # noqa: E402
 from service.features import fairness  # noqa: E402
 from service.infra import clock  # noqa: E402
@@ -57,8 +61,12 @@ def gateway() -> FakeGateway:
 
 
 @pytest.fixture
-def svc(aws, gateway, fake_clock):
-    service = config.build_service(gateway=gateway)
+def svc(request, gateway, fake_clock):
+    if request.node.get_closest_marker("memstore") is not None:
+        service = memory_service(gateway)  # a room-rule test: no moto
+    else:
+        request.getfixturevalue("aws")
+        service = config.build_service(gateway=gateway)
     undo = wiring.inject(service)  # in place of the handlers' own (harness/wiring.py)
     yield service
     undo()

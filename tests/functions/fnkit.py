@@ -115,7 +115,11 @@ class Api:
     def state(self) -> dict:
         return self.snapshot().state
 
-    def item(self) -> dict:
+    def item(self) -> Any:
+        """The room as stored: the DynamoDB item; on the in-memory store (no `client`), the
+        snapshot (a write changes its version)."""
+        if not hasattr(self.svc.store, "client"):
+            return self.svc.store.load(self.code)
         out = boto3.client("dynamodb").get_item(
             TableName=self.svc.store.table,
             Key={"pk": {"S": storage.room_pk(self.code)}, "sk": {"S": "STATE"}},

@@ -1,7 +1,7 @@
 """Idle seats (docs/rules.md, "Idle seats"; functions/service/room/afk.py): a seat that misses
 `afkLimit` required actions in a row is warned in its own view one miss before, then handed to
 a bot or opened to a substitute; never eliminated for it. Every preset, through the real
-handlers on moto, the clock stepped to each deadline and the phase timer fired."""
+handlers on the in-memory store, the clock stepped to each deadline and the phase timer fired."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import pytest
 
 import mafia_engine as me
 from service.room import afk, substitutes
+
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
 
 SIZES = {"classic": 7, "city": 6, "original": 8}
 IDLE = "p2"  # the seat that never does what its phase asks (not the host)

@@ -3,7 +3,7 @@
 be read from, leaves the server on any path; at the end names and aliases go out together.
 
 The whole-game test plays a table of humans (random legal actions over their sockets) and bots
-through the real handlers on moto and scans every frame every socket received (views, chat,
+through the real handlers on the in-memory store and scans every frame every socket received (views, chat,
 errors, report confirmations) and every REST summary answer for every real name and every
 lobby id.
 """
@@ -20,6 +20,8 @@ from fnkit import CTX, ws_event
 from handlers import ws_report
 from mafia_engine.testing import legal_actions
 from service.features import aliases, fairness
+
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
 
 HUMANS = ("Annabelle", "Borislav", "Chiaroscuro", "Dmitrievna")
 BOTS = ("Zorrito", "Quixotica", "Ulyssander")

@@ -7,7 +7,11 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from service.features import away, fairness
+
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
 
 
 def kind(api) -> str:

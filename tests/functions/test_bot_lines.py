@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
 ROOMS = {
     # lang: (host, bots, the script every bot line is written in)
     "ru": ("Анна", ("Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна"), re.compile(r"[А-Яа-яЁё]")),

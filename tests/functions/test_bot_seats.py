@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from mafia_engine.testing import legal_actions
+
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
 
 
 def bot_room(api, n_bots: int, preset: str = "classic") -> None:

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from fnkit import CTX, ws_event
 from test_game import play
 
 from handlers import ws_connect
 from service.room import connections, displays
+
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
 
 
 def show(api, frame_id="d", **extra) -> dict:

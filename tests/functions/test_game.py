@@ -8,6 +8,8 @@ import pytest
 
 from mafia_engine.testing import legal_actions
 
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
 
 def play(api, n: int, seed: int, max_steps: int = 1500) -> int:
     """Random legal frames from the players' sockets; timers and nudges end the phases."""

@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
 
 def test_lobby_says_when_the_expansion_deals_the_base_set(api):
     api.create("Host", preset="original", options={"expansion": True})

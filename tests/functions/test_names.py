@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
 SEATS = ("Host", "Max", "Nina", "Zoe", "Yuri")
 
 # (what an impersonator types, the seat it would pass for); each is refused as `name_taken`

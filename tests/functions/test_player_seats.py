@@ -8,6 +8,8 @@ import pytest
 from service.protocol import names
 from service.room.operations import BOT_WORD
 
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
 BOT_NAMES = {"en": "Bot", "ko": "봇", "ru": "Бот"}
 
 

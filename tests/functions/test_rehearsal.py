@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from local import webbuild
 from ops import rehearsal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +52,7 @@ def _site(tmp_path: Path, old: str, new: str) -> Path:
     folder, as `sam build` puts it (.aws-sam/build/...)."""
     art = tmp_path / ".aws-sam" / "build" / "SiteDeployFunction"
     shutil.copytree(ROOT / "functions" / "sitedeploy", art / "sitedeploy")
-    shutil.copytree(ROOT / "web", art / "web")
+    shutil.copytree(webbuild.built(), art / "web")
     handler = art / "sitedeploy" / "handler.py"
     text = handler.read_text()
     assert old in text, old

@@ -4,6 +4,10 @@ theirs."""
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
 
 def kind(api) -> str:
     return api.state()["phase"]["kind"]

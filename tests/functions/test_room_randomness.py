@@ -17,12 +17,15 @@ import io
 import json
 import random
 
+import pytest
 from fnkit import CTX, ws_event
 
 from handlers import ws_report
 from mafia_engine import bots, rng, verify
 from mafia_engine.testing import legal_actions
 from service.features import aliases, reports
+
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
 
 HUMANS = ("Ann", "Bob", "Cyd")
 

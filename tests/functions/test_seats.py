@@ -12,6 +12,8 @@ from fnkit import CTX, ws_event
 from handlers import ws_connect
 from service.room import substitutes
 
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
 SEATED = "device-of-a-seated-player-0001"
 NEWCOMER = "device-of-a-newcomer-00000001"
 

@@ -18,11 +18,12 @@ from urllib.parse import urljoin
 import boto3
 import pytest
 
+from local import webbuild
 from local.lambda_runtime import LambdaContext
 from sitedeploy import handler as site
 
 ROOT = Path(__file__).resolve().parents[2]
-WEB = ROOT / "web"
+WEB = webbuild.built()  # the built client (build/web), as build-SiteDeployFunction ships it
 BUCKET = "mafia-test-web"
 pytestmark = pytest.mark.fresh_aws  # its own bucket, nothing left by another test
 CONFIG = {"apiUrl": "/api", "wsUrl": "wss://abc.execute-api.us-east-1.amazonaws.com/prod"}
@@ -142,6 +143,10 @@ def test_create_publishes_the_client_with_long_lived_assets_and_uncached_entry_p
     assert app["CacheControl"] == "public, max-age=31536000, immutable"
     assert app["ContentType"].startswith("text/javascript")
     assert app["Body"].read() == (web / "js" / "app.js").read_bytes()
+    # the bundle's boot named by the page (modulepreload, scripts/build_web.mjs), its source maps beside it
+    assert f'<link rel="modulepreload" href="/{prefix}js/player.js">' in html
+    source_map = s3.get_object(Bucket=BUCKET, Key=prefix + "js/app.js.map")
+    assert source_map["ContentType"] == "application/json" and json.loads(source_map["Body"].read())["sources"]
 
 
 def test_update_with_a_changed_client_is_a_new_release_and_the_old_one_is_deleted(s3, answers, web, monkeypatch):
@@ -232,7 +237,7 @@ def test_the_service_worker_and_the_manifest_are_served_from_the_root(s3, answer
                                      for i in manifest["icons"])  # fmt: skip
     html = s3.get_object(Bucket=BUCKET, Key="index.html")["Body"].read().decode()
     assert 'href="/manifest.webmanifest"' in html
-    assert "/sw.js" in (web / "js" / "install.js").read_text()  # the page registers the root's worker
+    assert "/sw.js" in (ROOT / "web" / "js" / "install.js").read_text()  # the page registers the root's worker
 
 
 def test_hidden_files_are_left_out_relative_to_the_web_root(s3, answers, tmp_path, monkeypatch):
@@ -359,3 +364,47 @@ def test_the_release_must_name_a_version(s3, answers, web, monkeypatch):
     unnamed["ResourceProperties"]["Release"] = FUNCTION_ARN  # unqualified: which client?
     site.handler(unnamed, ctx())
     assert answers.bodies[-1]["Status"] == "FAILED" and "Release" in answers.bodies[-1]["Reason"]
+
+
+def _build_client(checkout: Path) -> dict[str, bytes]:
+    """scripts/build_web.mjs run in a copy of the repository's client at `checkout`."""
+    import subprocess
+
+    (checkout / "scripts").mkdir(parents=True)
+    shutil.copytree(ROOT / "web", checkout / "web")
+    shutil.copy(ROOT / "scripts" / "build_web.mjs", checkout / "scripts")
+    (checkout / "node_modules").symlink_to(ROOT / "node_modules")
+    subprocess.run(["node", "scripts/build_web.mjs"], cwd=checkout, check=True)
+    out = checkout / "build" / "web"
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_two_builds_of_the_client_in_different_folders_are_the_same_bytes(tmp_path):
+    """The bundle is deterministic (scripts/build_web.mjs): another checkout builds the same
+    files, so its deploy is the same release, and the build in use is that one too."""
+    one = _build_client(tmp_path / "checkout-one")
+    two = _build_client(tmp_path / "else" / "where")
+    assert one.keys() == two.keys() and [k for k in one if one[k] != two[k]] == []
+    assert one == {k: (WEB / k).read_bytes() for k in one} and set(one) == shipped(WEB)
+
+
+def test_the_built_client_is_split_as_the_architecture_says():
+    """docs/architecture.md, "Client build": the entries, one chunk per language, the QR drawing
+    and the testing map apart, a source map beside every script, and index.html naming the
+    player's boot (player.js and every chunk it imports statically) as modulepreload links."""
+    scripts = sorted(p.name for p in (WEB / "js").glob("*.js"))
+    assert {"app.js", "player.js", "display.js", "device.js"} <= set(scripts)
+    for prefix in ("en-", "ko-", "ru-", "qrcode-", "testing-"):
+        assert len([s for s in scripts if s.startswith(prefix)]) == 1, (prefix, scripts)
+    assert all((WEB / "js" / f"{s}.map").is_file() for s in scripts)
+    assert not (WEB / "js" / "i18n").exists() and not list(WEB.glob("vendor/**/*.*js"))  # bundled
+    assert sorted(p.parent.name for p in WEB.glob("vendor/*/LICEN*")) == ["fast-json-patch", "qrcode-generator"]
+    html = (WEB / "index.html").read_text()
+    preloaded = re.findall(r'<link rel="modulepreload" href="js/([^"]+)">', html)
+    boot, todo = set(), ["player.js"]
+    while todo:
+        name = todo.pop()
+        if name not in boot:
+            boot.add(name)
+            todo += re.findall(r'(?:^|;)import(?:[^;"]*from)?"\./([^"]+)"', (WEB / "js" / name).read_text())
+    assert set(preloaded) == boot and not any(s.startswith(("en-", "ko-", "ru-", "qrcode-", "display", "device")) for s in boot)

@@ -6,7 +6,11 @@ a new device is never refused (docs/operations.md, "Sockets per player")."""
 
 from __future__ import annotations
 
+import pytest
+
 from service.room import connections
+
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
 
 
 def seat_sockets(api, pid: str) -> list[str]:

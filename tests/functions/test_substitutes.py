@@ -13,6 +13,8 @@ import mafia_engine as me
 from handlers import ws_connect
 from service.room import substitutes
 
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
 ENGINE_KEYS = ("you", "private", "chat", "channels", "votes", "events", "phase", "day", "roster", "result")
 
 

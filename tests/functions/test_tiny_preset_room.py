@@ -12,6 +12,8 @@ import pytest
 from mafia_engine.presets import PRESETS
 from service.protocol import views
 
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
 _SPEC = importlib.util.spec_from_file_location(
     "tinypreset_room", Path(__file__).resolve().parents[1] / "unit" / "tinypreset.py"
 )

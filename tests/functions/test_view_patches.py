@@ -16,6 +16,8 @@ from harness.gateways import patched
 from service.protocol import patches
 from service.room.connections import CONNECT_GRACE_SECONDS
 
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
 
 @pytest.fixture
 def api(api):

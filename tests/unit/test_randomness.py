@@ -268,15 +268,16 @@ def test_a_seed_that_is_no_integer_or_unicode_text_is_refused_with_bad_options(s
 
 
 def test_a_game_saved_with_the_old_generator_draws_on_from_a_key_of_its_state():
-    """A game running when the LCG was replaced keeps its integer ``rng``; its next random
-    victim comes from the play stream of a key derived from that integer, not a crash."""
+    """A game running when the LCG was replaced was saved with its integer ``rng`` (state
+    version 1); loaded (migrations.py), its next random victim comes from the play stream of a
+    key derived from that integer, not a crash."""
     options = {"preset": "classic", "mafiaMustKill": "random"}
     for seed in range(1, 6):
         steps = list(random_game(8, seed, options, chat=False))
         for (_, _, before), (action, now, after) in zip(steps, steps[1:], strict=False):
             if after["rng"]["n"] > before["rng"]["n"]:
-                old = {**before, "rng": 0x5DEECE66D}
-                moved = me.apply(old, action, now)
+                old = {**before, "v": 1, "rng": 0x5DEECE66D}
+                moved = me.apply(me.load(old), action, now)
                 assert moved["rng"]["key"] == rng.derive(0x5DEECE66D, "play") and moved["rng"]["n"] > 0
                 assert old["rng"] == 0x5DEECE66D
                 return

@@ -1,20 +1,29 @@
 // Translation: one flat dictionary per language (web/js/i18n/en.js, ko.js, ru.js), `{param}`
 // placeholders, a kid-wording variant per key (`key@kid`), and role names per preset
-// (`role.police.original`).
-import en from "./i18n/en.js";
-import ko from "./i18n/ko.js";
-import ru from "./i18n/ru.js";
+// (`role.police.original`). A language's dictionary is a chunk of its own, fetched when the
+// visitor first reads it (`loadLang`): a boot downloads one language, not three.
 import { device, KEYS } from "./storage.js";
 import { testHook } from "./testhooks.js";
 
 // One file per language, every key in each (a new key goes into all three, beside its kin);
 // tests/unit/test_i18n_keys.py and the browser tests check the three hold the same keys.
 
-export const DICTS = { ko, ru, en };
+export const DICTS = {}; // the languages loaded so far
 export const LANGS = ["ko", "ru", "en"];
+// literal paths: the bundler makes each a chunk of its own (scripts/build_web.mjs)
+const LOADERS = {
+  ko: () => import("./i18n/ko.js"),
+  ru: () => import("./i18n/ru.js"),
+  en: () => import("./i18n/en.js"),
+};
 
 let lang = pickDefault();
 let kid = device.get(KEYS.kid) === "1";
+// The current language's load (the boot awaits it before its first drawing: `langReady`). A
+// load that fails (no network, the chunk not kept) leaves the keys themselves on the screen
+// rather than no screen at all.
+let pending = loadLang(lang).catch(() => {});
+let wanted = lang;
 // Keys asked for but missing in the current language; the browser tests read this.
 export const missing = new Set();
 testHook("i18nMissing", missing);
@@ -32,11 +41,29 @@ function pickDefault() {
 export const getLang = () => lang;
 export const getKid = () => kid;
 
+/** `next`'s dictionary, fetched once (its chunk). */
+export async function loadLang(next) {
+  if (!DICTS[next]) DICTS[next] = (await LOADERS[next]()).default;
+  return DICTS[next];
+}
+
+/** The current language's dictionary is here (a drawing after it speaks that language). */
+export const langReady = () => pending;
+
+/** Switch to `next` once its dictionary is here; resolves then (draw after it). */
 export function setLang(next) {
-  if (!LANGS.includes(next)) return;
-  lang = next;
+  if (!LANGS.includes(next)) return pending;
   device.set(KEYS.lang, next);
-  document.documentElement.lang = next;
+  wanted = next;
+  pending = loadLang(next).then(
+    () => {
+      if (wanted !== next) return; // a later switch won
+      lang = next;
+      document.documentElement.lang = next;
+    },
+    () => {}, // not fetched (offline): the language stays
+  );
+  return pending;
 }
 
 export function setKid(on) {
@@ -45,16 +72,16 @@ export function setKid(on) {
 }
 
 export function has(key) {
-  return key in DICTS[lang];
+  return key in (DICTS[lang] || {});
 }
 
 /** Translate `key` with `{name}` parameters; kid wording wins when switched on. */
 export function t(key, params) {
-  const dict = DICTS[lang];
+  const dict = DICTS[lang] || {};
   let text = kid && dict[`${key}@kid`] !== undefined ? dict[`${key}@kid`] : dict[key];
   if (text === undefined) {
     missing.add(`${lang}:${key}`);
-    text = DICTS.en[key] ?? key;
+    text = DICTS.en?.[key] ?? key;
   }
   if (params) {
     text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
@@ -65,7 +92,7 @@ export function t(key, params) {
 /** Role name in the current language, with the preset's own word where it has one. */
 export function roleName(role, preset) {
   if (!role) return "";
-  const dict = DICTS[lang];
+  const dict = DICTS[lang] || {};
   const specific = dict[`role.${role}.${preset}`];
   if (specific !== undefined) return specific;
   if (dict[`role.${role}`] !== undefined) return dict[`role.${role}`];

@@ -27,5 +27,5 @@ export function online() {
 const THEME = { night: "#0d1122", day: "#f6f2e9" };
 export function setThemeColor(tone) {
   const color = tone === "night" ? THEME.night : THEME.day;
-  for (const meta of document.querySelectorAll('meta[name="theme-color"]')) meta.content = color;
+  for (const meta of document.querySelectorAll('meta[name="theme-color"]')) if (meta.content !== color) meta.content = color;
 }

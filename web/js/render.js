@@ -75,35 +75,50 @@ function focusHeading(main) {
   return true;
 }
 
+// The page around the screen is drawn with every view: only what differs is written, so the
+// same view again writes nothing (as the game screen's panels: tests/browser/test_kept_panels.py).
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function setAttr(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+function setHidden(el, hidden) {
+  if (el.hidden !== hidden) el.hidden = hidden;
+}
+
 /** The page around the screen: top bar words and buttons, the day/night tone, the banner. */
 export function renderChrome() {
-  document.title = t("app.title");
-  $("#brand").textContent = t("app.title");
-  $("#skip-link").textContent = t("app.skip");
-  $("#lang-label").textContent = t("lang.label");
-  $("#lang-code").textContent = t("lang.short");
-  $("#kid-label").textContent = t("kid.label");
+  if (document.title !== t("app.title")) document.title = t("app.title");
+  setText($("#brand"), t("app.title"));
+  setText($("#skip-link"), t("app.skip"));
+  setText($("#lang-label"), t("lang.label"));
+  setText($("#lang-code"), t("lang.short"));
+  setText($("#kid-label"), t("kid.label"));
   $("#lang-select").value = getLang();
   $("#kid-toggle").checked = getKid();
   const chip = $("#room-chip");
-  chip.hidden = !state.session;
-  chip.textContent = state.session ? state.session.room : "";
+  setHidden(chip, !state.session);
+  setText(chip, state.session ? state.session.room : "");
   const roleBtn = $("#my-role-btn");
   const you = state.view && state.view.you;
   const kind = state.view && state.view.phase && state.view.phase.kind;
-  roleBtn.hidden = !(you && you.role && kind !== "lobby");
-  roleBtn.textContent = t("myRole");
+  setHidden(roleBtn, !(you && you.role && kind !== "lobby"));
+  setText(roleBtn, t("myRole"));
   const soundBtn = $("#sound-btn");
-  soundBtn.textContent = soundOn() ? "🔔" : "🔕";
-  soundBtn.setAttribute("aria-label", soundOn() ? t("sound.on") : t("sound.off"));
-  soundBtn.title = t("sound.hint");
+  setText(soundBtn, soundOn() ? "🔔" : "🔕");
+  setAttr(soundBtn, "aria-label", soundOn() ? t("sound.on") : t("sound.off"));
+  setAttr(soundBtn, "title", t("sound.hint"));
   const rulesBtn = $("#rules-btn");
-  rulesBtn.hidden = !(state.view && state.view.preset);
-  rulesBtn.textContent = t("rules.button");
+  setHidden(rulesBtn, !(state.view && state.view.preset));
+  setText(rulesBtn, t("rules.button"));
   const v = state.view;
   const night = v && v.phase && /night/i.test(v.phase.kind || "");
-  document.body.dataset.tone = state.screenName === "game" ? (night ? "night" : "day") : state.screenName;
-  setThemeColor(document.body.dataset.tone);
+  const tone = state.screenName === "game" ? (night ? "night" : "day") : state.screenName;
+  if (document.body.dataset.tone !== tone) document.body.dataset.tone = tone;
+  setThemeColor(tone);
   renderBanner();
 }
 
@@ -118,8 +133,8 @@ export function renderBanner() {
     return;
   }
   delete el.dataset.state;
-  const show = state.session && ["lost", "connecting", "replaced"].includes(state.status);
-  el.hidden = !show;
+  const show = Boolean(state.session && ["lost", "connecting", "replaced"].includes(state.status));
+  setHidden(el, !show);
   if (show && state.status === "replaced") {
     replaceChildren(
       el,
@@ -139,7 +154,7 @@ export function renderBanner() {
     );
     return;
   }
-  el.textContent = show ? t(state.status === "lost" ? "conn.lost" : "conn.connecting") : "";
+  setText(el, show ? t(state.status === "lost" ? "conn.lost" : "conn.connecting") : "");
 }
 
 /** Language or wording changed: rebuild the current screen so every string is redrawn. */

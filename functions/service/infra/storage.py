@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import clock
+from . import clock, migrations
 
 TTL_SECONDS = 24 * 3600
 STATE_SK = "STATE"
@@ -277,7 +277,7 @@ def snapshot_of(code: str, items: list[dict], now: float) -> Snapshot | None:
     if state_item is None:
         return None
     blob = state_item["data"]["B"]
-    doc = decode(blob)
+    doc = migrations.upgrade(decode(blob))  # an earlier release's room or state: this one's shape
     return Snapshot(
         code=code,
         version=int(state_item["version"]["N"]),

@@ -27,6 +27,9 @@ from .confusables import skeleton
 
 NAME_MAX = 24
 BAD_NAME = "bad_name"
+# a bot seat's default name is "<word> N" in the room's language (one word per room language;
+# the client reads it back in the viewer's language: web/js/game/shared-constants.js)
+BOT_WORD = {"en": "Bot", "ko": "봇", "ru": "Бот"}
 # control, format (RTL overrides, zero-width), surrogate, private use, unassigned; line breaks
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # letters and symbols that render as nothing (Hangul fillers, the blank Braille pattern)

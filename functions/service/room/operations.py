@@ -29,7 +29,7 @@ from .change import ChangeFn, Context, Effects, Outcome, Request
 from .lifecycle import presence
 from .setup import public_defaults, require_valid_options, room_setup_error
 
-BOT_WORD = {"en": "Bot", "ko": "봇", "ru": "Бот"}  # a bot seat's default name: "<word> N"
+BOT_WORD = names.BOT_WORD  # a bot seat's default name: "<word> N"
 REMOVED_KEPT = 32  # ids of seats the host removed, newest last, for the public summary
 LOBBY_PHASE = -1  # the timer of a public lobby's countdown (service/room/public.py)
 HOST_AWAY_SECONDS = 60  # city: another player may take the room over after the host is gone this long

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import mafia_engine as me
 
 from ..features import aliases, fairness
-from ..infra import auth, clock
+from ..infra import auth, clock, migrations
 from ..infra.errors import ServiceError
 from ..infra.storage import Store
 from ..infra.telemetry import count, logger
@@ -34,6 +34,7 @@ def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict
     require_valid_options(preset, options, 1)
     token = auth.new_token()
     room = {
+        "v": migrations.ROOM_VERSION,  # the room data's shape (service/infra/migrations.py)
         "preset": preset,
         "options": options,
         "status": "lobby",

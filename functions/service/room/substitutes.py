@@ -56,7 +56,7 @@ DEVICES_KEPT = 8  # per seat: the hashes of the devices that held it in this gam
 REQUESTS_KEPT = 8  # newcomers waiting for the host's tap (the oldest goes first)
 # what expiry does to a vacated character: exactly what happened without the option
 EXPIRY_ACTION = {"left": "leave", "removed": "remove"}
-BOT_WORD = {"en": "Bot", "ko": "봇", "ru": "Бот"}  # as operations.BOT_WORD: a bot seat is "<word> N"
+BOT_WORD = names.BOT_WORD  # a bot seat is "<word> N"
 
 
 def enabled(state: Any) -> bool:

@@ -5,7 +5,8 @@ Public API (docs/protocol.md, "Engine actions" and "View")::
     state = new_game(players=["p1", ...], options={"preset": "classic"}, seed=7, now=0.0)
     state = apply(state, {"type": "vote", "player": "p1", "target": "p2"}, now=31.5)
     view(state, "p1"); view(state, None); deadline(state); result(state); phase_seq(state)
-    dump(state) -> dict; load(dict) -> state; check_setup(options, n); presets(); team_of(role)
+    dump(state) -> dict; load(dict) -> state (a state an earlier release saved is migrated:
+    migrations.py); check_setup(options, n); presets(); team_of(role)
     roster(options, n) -> {role: count} | None: the roles a game of n players deals;
     lobby_roster(options, n): the same for at least the preset's minimum (a lobby filling up)
     presets_info() / PRESET_NAMES: the registered presets (lobby facts, names);
@@ -27,6 +28,7 @@ from typing import Any
 
 from . import actions as _actions
 from . import fairness as _fairness
+from . import migrations as _migrations
 from . import options as _options
 from . import presets as _presets
 from . import review as _review
@@ -37,6 +39,7 @@ from . import voice as _voice
 from .errors import InvalidAction, quoted
 from .game import Game, clone
 from .jsondata import jcopy as _jcopy
+from .migrations import STATE_VERSION
 from .presets import PRESETS, register
 from .presets import get as _get_preset
 from .room import ROOM_ACTIONS, WHILE_PAUSED
@@ -55,6 +58,7 @@ __all__ = [
     "deadline",
     "dump",
     "load",
+    "migrate",
     "new_game",
     "phase_seq",
     "presets",
@@ -71,7 +75,6 @@ __all__ = [
     "voice_to_spectators",
 ]
 
-STATE_VERSION = 1
 ALWAYS_ROUTED = frozenset({"chat", "presence", "phaseTimeout"})
 
 
@@ -399,12 +402,20 @@ _REQUIRED = (
 )
 
 
+def migrate(data: dict) -> dict:
+    """A saved state in this release's shape: ``data`` itself when it already is, else a
+    migrated copy (migrations.py: one step per version since the one it was saved with).
+    ``bad_state`` for no version, ``state_too_new`` for a state a newer release saved.
+    For the room layer, which keeps the state it stores as it is (``load`` copies it whole)."""
+    return _migrations.migrate(data)
+
+
 def load(data: dict) -> dict:
-    """The state saved by ``dump``; ``load(dump(s)) == s``."""
+    """The state saved by ``dump`` (by this release or an earlier one: migrated, see
+    ``migrate``); ``load(dump(s)) == s``."""
     if not isinstance(data, dict) or any(k not in data for k in _REQUIRED):
         raise InvalidAction("bad_state", "not a saved mafia_engine state")
-    if data["v"] != STATE_VERSION:
-        raise InvalidAction("bad_state", f"saved state version {data['v']} is not {STATE_VERSION}")
-    if data["preset"] not in PRESETS:
-        raise InvalidAction("bad_state", f"unknown preset {quoted(data['preset'])}")
-    return _jcopy(data)
+    state = _migrations.migrate(data)
+    if state["preset"] not in PRESETS:
+        raise InvalidAction("bad_state", f"unknown preset {quoted(state['preset'])}")
+    return _jcopy(state)

@@ -140,10 +140,7 @@ class Game:
 
     def rand_below(self, n: int) -> int:
         """A draw of the game's ``play`` stream (rng.py): a uniform integer in [0, n)."""
-        state = self.s["rng"]
-        if isinstance(state, int):  # a game saved mid-way with the old 48-bit LCG: a key of it
-            state = rng.seed_state(state, "play")
-        self.s["rng"], value = rng.below(state, n)
+        self.s["rng"], value = rng.below(self.s["rng"], n)
         return value
 
     def reveal(self, p: dict, what: str) -> None:

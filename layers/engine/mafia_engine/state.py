@@ -35,11 +35,11 @@ A chat message (``state["chat"][i]``; the key ``from`` is the speaker id or null
 
 The state::
 
-    v: int  # state format version
+    v: int  # state format version (migrations.STATE_VERSION; older ones are migrated on load)
     preset: str
     options: dict[str, Any]  # normalised (check_setup output)
     rng: dict  # the "play" stream: {"key": hex, "n": blocks used} (rng.py); an int in a game
-    # saved with the old 48-bit LCG (Game.rand_below carries on from a key of it)
+    # saved with the old 48-bit LCG (version 1: migrations.py carries on from a key of it)
     seq: int  # phase_seq
     day: int
     phase: dict[str, Any]  # {"kind", "endsAt", ...phase data of presets/<name>}

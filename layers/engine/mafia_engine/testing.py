@@ -108,10 +108,28 @@ def random_game(
     ``leaves``: now and then (1 step in 80) a living player leaves the game (the room rule).
     """
     players = [f"p{i}" for i in range(1, n + 1)]
-    r = rng.seed_state(seed * 7919 + 1)
     now = 0.0
     state = new_game(players, options or {"preset": "classic"}, seed=seed, now=now)
     yield None, now, state
+    yield from play_on(state, now, seed, chat, timeout_chance, presence, max_steps, leaves)
+
+
+def play_on(
+    state: dict,
+    now: float,
+    seed: int = 0,
+    chat: bool = True,
+    timeout_chance: int = 8,
+    presence: bool = False,
+    max_steps: int = 2000,
+    leaves: bool = False,
+) -> Iterator[tuple[dict, float, dict]]:
+    """Play ``state`` (at game time ``now``) on with random legal actions until it ends (or
+    ``max_steps``); yields (action, now, state) after each. ``random_game`` is this from a new
+    game; the upgrade tests play states saved by earlier releases on with it."""
+    players = [p["id"] for p in state["players"]]
+    n = len(players)
+    r = rng.seed_state(seed * 7919 + 1)
     for _ in range(max_steps):
         if state["phase"]["kind"] == "ended":
             return

@@ -9,7 +9,7 @@
 import * as api from "../api.js";
 import SPECS from "../game/option-specs.js";
 import { $ } from "../dom.js";
-import { errorText, getLang } from "../i18n.js";
+import { errorText, getLang, langReady } from "../i18n.js";
 import { bindDrawing, render, root, show } from "./drawing.js";
 import { hush } from "./narrator.js";
 import { Seats } from "./seats.js";
@@ -96,9 +96,10 @@ function onError(seat, action, frame) {
   toast(errorText(frame.code, frame.message));
 }
 
-// A language or wording switch redraws in the new words (app.js switches first).
+// A language or wording switch redraws in the new words (player.js switches first; the new
+// language's dictionary may still be on its way).
 function onChrome() {
-  setTimeout(() => render(true), 0);
+  langReady().then(() => setTimeout(() => render(true), 0));
 }
 
 function boot() {

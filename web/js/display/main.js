@@ -1,4 +1,4 @@
-// The room's screen (index.html?room=CODE&display=KEY; app.js hands the page over): a display connection, a
+// The room's screen (index.html?room=CODE&display=KEY; app.js loads this entry instead of the player's): a display connection, a
 // spectator by rights (docs/protocol.md, "A screen for the room"). It follows the room's
 // language, draws every view it gets (screen.js) and, when the host switches the narrator
 // on, reads the public phases aloud (narrate.js). `&overlay=1`: the stream view, a
@@ -8,8 +8,9 @@ import { syncClock } from "../clock.js";
 import { Connection } from "../connection.js";
 import { applyAliases } from "../game/aliases.js";
 import { h } from "../dom.js";
-import { errorText, getLang, setLang, t } from "../i18n.js";
+import { errorText, getLang, langReady, setLang, t } from "../i18n.js";
 import { narrate } from "./narrate.js";
+import { testHooksReady } from "../testhooks.js";
 import { drawScreen, tickClock } from "./screen.js";
 
 const params = new URLSearchParams(location.search);
@@ -20,14 +21,15 @@ let view = null;
 let conn = null;
 
 // The page becomes the screen: its own markup and stylesheet (display.css, beside style.css
-// in every release: the module's own address finds it), none of the app's.
+// in every release: the page's own stylesheet link finds it), none of the app's.
+const DISPLAY_CSS = new URL("display.css", document.querySelector('link[rel="stylesheet"]').href).href;
 const status = h("p", { class: "d-status", id: "d-status", role: "status", "aria-live": "polite", hidden: true });
 const main = h("main", { id: "display" });
 document.body.className = "display";
 delete document.body.dataset.tone;
 document.body.replaceChildren(status, main);
 for (const link of document.querySelectorAll('link[rel="stylesheet"]')) link.remove();
-const css = h("link", { rel: "stylesheet", href: new URL("../../display.css", import.meta.url).href });
+const css = h("link", { rel: "stylesheet", href: DISPLAY_CSS });
 css.addEventListener("load", () => (document.body.dataset.ready = "1"));
 document.head.append(css);
 
@@ -50,7 +52,12 @@ function onView(frame) {
   view = applyAliases(frame.view);
   syncClock(view);
   const lang = fixedLang || (view.room && view.room.lang);
-  if (lang && lang !== getLang()) setLang(lang);
+  if (lang && lang !== getLang()) {
+    setLang(lang).then(() => {
+      document.title = t("display.pageTitle");
+      redraw();
+    });
+  }
   document.title = t("display.pageTitle");
   say("");
   redraw();
@@ -67,7 +74,6 @@ function onError(frame) {
 }
 
 function boot() {
-  if (fixedLang) setLang(fixedLang);
   document.body.classList.toggle("overlay", params.get("overlay") === "1");
   document.title = t("display.pageTitle");
   if (!room || !key) {
@@ -87,4 +93,5 @@ function boot() {
   setInterval(() => tickClock(view), 250);
 }
 
-api.loadConfig().then(boot);
+// a stream's own language first (no drawing in another before it)
+Promise.all([api.loadConfig(), fixedLang ? setLang(fixedLang) : langReady()]).then(testHooksReady).then(boot);

@@ -8,6 +8,7 @@
 import { getLang, t } from "../i18n.js";
 import { player, playerName } from "./format.js";
 import PHRASES from "./bot-phrases.js";
+import { BOT_WORD } from "./shared-constants.js";
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 let table = null; // [{intent, lang, index, re, named}]
@@ -50,7 +51,8 @@ export function botLine(view, m) {
   return m.text;
 }
 
-const BOT_NAME = /^(?:Bot|봇|Бот) (\d+)$/u;
+// "<word> N" with the word of any room language (the server's BOT_WORD)
+const BOT_NAME = new RegExp(`^(?:${Object.values(BOT_WORD).map(escape).join("|")}) (\\d+)$`, "u");
 
 /** A bot seat's default name in the viewer's language (the server's kept as `serverName`;
  * idempotent, so a language switch calls it again on the same view). */

@@ -1,6 +1,8 @@
 // The chat panel of the game screen: one tab per channel this player may read, input only
-// where they may write, a draft per channel.
-import { h, replaceChildren } from "../dom.js";
+// where they may write, a draft per channel. Drawn again with every view into the same nodes
+// (dom.js patchChildren, as the action panel): the same view again writes nothing, the focused
+// input or tab keeps its focus, and the log keeps where the player scrolled to.
+import { h, patchChildren } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { eventText, eventWhen, lineNo, playerName, resultText, seatMark } from "./format.js";
 import { botLine } from "./bot-lines.js";
@@ -90,7 +92,7 @@ export function chatPanel(ctx) {
       // A private line: only this player's view carries it.
       return h(
         "li",
-        { class: "msg msg-system msg-private", "data-id": m.id, "data-kind": "result" },
+        { class: "msg msg-system msg-private", "data-key": `msg-${m.id}`, "data-id": m.id, "data-kind": "result" },
         h("span", { class: "msg-from" }, t("log.private")),
         h("span", { class: "msg-text" }, resultText(view, m.result)),
       );
@@ -99,7 +101,7 @@ export function chatPanel(ctx) {
       const { text, detail } = eventText(view, m.ev);
       return h(
         "li",
-        { class: "msg msg-system", "data-id": m.id, "data-kind": m.ev.kind },
+        { class: "msg msg-system", "data-key": `msg-${m.id}`, "data-id": m.id, "data-kind": m.ev.kind },
         m.ev.day ? h("span", { class: "msg-from" }, eventWhen(m.ev)) : null,
         h("span", { class: "msg-text" }, text, detail ? ` (${detail})` : ""),
       );
@@ -107,7 +109,7 @@ export function chatPanel(ctx) {
     const system = m.from === null || m.from === undefined;
     return h(
       "li",
-      { class: `msg${system ? " msg-system" : ""}${view.you && m.from === view.you.id ? " msg-mine" : ""}`, "data-id": m.id },
+      { class: `msg${system ? " msg-system" : ""}${view.you && m.from === view.you.id ? " msg-mine" : ""}`, "data-key": `msg-${m.id}`, "data-id": m.id },
       h("span", { class: "msg-from", title: system ? null : playerName(view, m.from) }, system ? t("chat.moderator") : [seatMark(view, m.from), playerName(view, m.from)]),
       h("span", { class: `msg-text ${system ? "server-text" : "user-text"}` }, system ? m.text : botLine(view, m)),
       lineReportButton(ctx, view, m),
@@ -126,7 +128,7 @@ export function chatPanel(ctx) {
     }
     if (!channels.includes(active)) show(channels.includes("day") ? "day" : channels[0] || null);
 
-    replaceChildren(
+    patchChildren(
       tabs,
       ...channels.map((c, i) => {
         const msgs = messagesFor(view, c);
@@ -166,25 +168,33 @@ export function chatPanel(ctx) {
     const msgs = active ? messagesFor(view, active) : [];
     const ids = msgs.map((m) => m.id);
     const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-    const appendOnly = drawn.tab === active && drawn.ids.length <= ids.length && drawn.ids.every((id, i) => ids[i] === id);
-    if (appendOnly && drawn.ids.length) {
+    const sameTab = drawn.tab === active;
+    // The tab's lines only grow (frames.js keeps every line this tab has seen): the new ones
+    // are all that is written. Anything else (another tab, a muted player) is patched in.
+    const appendOnly = sameTab && drawn.ids.length > 0 && drawn.ids.length <= ids.length && drawn.ids.every((id, i) => ids[i] === id);
+    if (appendOnly) {
       for (const m of msgs.slice(drawn.ids.length)) lines.append(messageItem(view, m));
     } else {
-      lines.replaceChildren(...(msgs.length ? msgs.map((m) => messageItem(view, m)) : [h("li", { class: "msg-empty" }, t("chat.empty"))]));
+      patchChildren(lines, ...(msgs.length ? msgs.map((m) => messageItem(view, m)) : [h("li", { class: "msg-empty" }, t("chat.empty"))]));
     }
     drawn.tab = active;
     drawn.ids = ids;
-    if (nearBottom || !appendOnly) log.scrollTop = log.scrollHeight;
+    // Another tab starts at its newest line; the same tab follows new lines only while the
+    // player reads at the bottom, and stays where they scrolled to otherwise.
+    if (nearBottom || !sameTab) log.scrollTop = log.scrollHeight;
 
     const canWrite = Boolean(active) && write.includes(active);
-    input.disabled = !canWrite;
-    send.disabled = !canWrite;
+    if (input.disabled === canWrite) input.disabled = !canWrite;
+    if (send.disabled === canWrite) send.disabled = !canWrite;
     // No Send while the channel is read-only: the hint in the field gets the whole row.
-    send.hidden = !canWrite;
-    input.placeholder = canWrite ? t("chat.placeholder") : t("chat.readonly");
+    if (send.hidden === canWrite) send.hidden = !canWrite;
+    const hint = canWrite ? t("chat.placeholder") : t("chat.readonly");
+    if (input.placeholder !== hint) input.placeholder = hint;
     const e = ctx.state.lastError;
-    err.textContent = e && e.action === "chat" ? errorText(e.code, e.message) : "";
+    const said = e && e.action === "chat" ? errorText(e.code, e.message) : "";
+    if (err.textContent !== said) err.textContent = said;
   }
 
   return { el, update };
 }
+

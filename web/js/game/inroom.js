@@ -37,26 +37,39 @@ export function inRoomBar(game, players, chat) {
     if (last) update(last);
   }
 
+  // only what differs is written: the same view again writes nothing (test_kept_panels.py)
   function update(view) {
     last = view;
     const screen = Number((view.room && view.room.screens) || 0) > 0;
     const compact = screen && inRoomWanted();
-    el.hidden = !screen;
+    hide(el, !screen);
     game.classList.toggle("in-room", compact);
-    toggle.textContent = t("inroom.toggle");
-    toggle.setAttribute("aria-pressed", String(compact));
-    hint.textContent = compact ? t("inroom.on") : t("inroom.offer");
-    folds.hidden = !compact;
+    say(toggle, t("inroom.toggle"));
+    mark(toggle, "aria-pressed", String(compact));
+    say(hint, compact ? t("inroom.on") : t("inroom.offer"));
+    hide(folds, !compact);
     // the grid stays while it is this player's vote or target to tap
     const choosing = Boolean(players.querySelector(".tile.selectable"));
-    players.hidden = compact && !choosing && !peek.players;
-    chat.hidden = compact && !peek.chat;
-    showPlayers.hidden = choosing;
-    showPlayers.textContent = t(peek.players ? "inroom.hideSeats" : "inroom.showSeats");
-    showPlayers.setAttribute("aria-expanded", String(!players.hidden));
-    showChat.textContent = t(peek.chat ? "inroom.hideChat" : "inroom.showChat");
-    showChat.setAttribute("aria-expanded", String(!chat.hidden));
+    hide(players, compact && !choosing && !peek.players);
+    hide(chat, compact && !peek.chat);
+    hide(showPlayers, choosing);
+    say(showPlayers, t(peek.players ? "inroom.hideSeats" : "inroom.showSeats"));
+    mark(showPlayers, "aria-expanded", String(!players.hidden));
+    say(showChat, t(peek.chat ? "inroom.hideChat" : "inroom.showChat"));
+    mark(showChat, "aria-expanded", String(!chat.hidden));
   }
 
   return { el, update };
+}
+
+function hide(el, hidden) {
+  if (el.hidden !== hidden) el.hidden = hidden;
+}
+
+function say(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function mark(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
 }

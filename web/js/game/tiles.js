@@ -1,20 +1,22 @@
 // The player grid of the game screen: one tile per seat, with what this viewer may see of it
 // (alive, offline, a bot, a revealed or known role, its own finding, today's votes, the team's
 // picks), and a tap on it when the phase asks this player to pick that seat.
-import { h, replaceChildren } from "../dom.js";
+import { h, patchChildren } from "../dom.js";
 import { roleName, t } from "../i18n.js";
 import { catalogue, isNight, playerName, resultIsBad, resultMark, resultsByTarget, resultText, revealedBadge, seatColour } from "./format.js";
 import { marksFor, noteButton, noteChip } from "./notes.js";
 import { roleSeen } from "./phases.js";
 import { votesFor } from "./votes.js";
 
-/** The grid (`#player-grid`); `update(view, renderer)` redraws it for the phase's renderer (game/phases.js). */
+/** The grid (`#player-grid`); `update(view, renderer)` redraws it for the phase's renderer
+ * (game/phases.js) into the same nodes (dom.js patchChildren, as the action panel): the same
+ * view again writes nothing, a focused tile keeps its focus, and a vote changes only its tile. */
 export function tileGrid(ctx) {
   const el = h("ul", { class: "player-grid", id: "player-grid", "aria-labelledby": "players-title" });
 
   function update(view, renderer) {
     const seen = whatTilesShow(view, renderer);
-    replaceChildren(el, ...(view.players || []).map((p) => tile(view, ctx, seen, p)));
+    patchChildren(el, ...(view.players || []).map((p) => tile(view, ctx, seen, p)));
   }
 
   return { el, update };
@@ -76,7 +78,7 @@ function tile(view, ctx, seen, p) {
   const sep = () => h("span", { class: "sr-only" }, ", ");
   return h(
     "li",
-    { class: "tile-cell" },
+    { class: "tile-cell", "data-key": `cell-${p.id}` },
     h(
       "button",
       {

@@ -104,31 +104,40 @@ function phaseBanner() {
     if (!view) return;
     const left = secondsLeft(view.phase.endsAt);
     if (left === null) {
-      countdown.textContent = "";
-      countdown.hidden = true;
+      setText(countdown, "");
+      if (!countdown.hidden) countdown.hidden = true;
       return;
     }
-    countdown.hidden = false;
+    if (countdown.hidden) countdown.hidden = false;
     const s = Math.ceil(left);
-    countdown.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    setText(countdown, `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`);
     countdown.classList.toggle("urgent", s <= 5);
   }
 
+  // Only what differs is written, as in the panels below: the same view again writes nothing.
   function update(next, renderer) {
     view = next;
     const kind = view.phase.kind;
     const night = isNight(kind);
-    el.dataset.tone = night ? "night" : "day";
-    el.dataset.kind = kind;
-    dayLabel.textContent = view.day ? t(night ? "banner.night" : "banner.day", { n: view.day }) : "";
-    title.textContent = phaseTitle(kind);
-    sub.textContent = view.paused ? t("banner.paused") : (renderer.sub && renderer.sub(view)) || "";
-    sub.hidden = !sub.textContent;
+    setData(el, "tone", night ? "night" : "day");
+    setData(el, "kind", kind);
+    setText(dayLabel, view.day ? t(night ? "banner.night" : "banner.day", { n: view.day }) : "");
+    setText(title, phaseTitle(kind));
+    setText(sub, view.paused ? t("banner.paused") : (renderer.sub && renderer.sub(view)) || "");
+    if (sub.hidden !== !sub.textContent) sub.hidden = !sub.textContent;
     el.classList.toggle("paused", Boolean(view.paused));
     tick();
   }
 
   return { el, update, tick };
+}
+
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function setData(el, key, value) {
+  if (el.dataset[key] !== value) el.dataset[key] = value;
 }
 
 // What this player can do now (after what it missed while away, game/away.js): the phase's own

@@ -4,7 +4,6 @@ import { h } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { defaultsFor, optionsEditor } from "../game/options.js";
 import SPECS from "../game/option-specs.js";
-import { openDevice } from "../device/main.js";
 import { yourGames } from "./mygames.js";
 import { KEYS, tab } from "../storage.js";
 import { PUBLIC_DEFAULTS, playNowCard, publicList } from "./public-list.js";
@@ -19,10 +18,15 @@ const draft = {
 };
 
 
+// The single-device mode: a chunk of its own, fetched on the first tap of its button.
+function openDevice() {
+  import("../device/main.js").then((m) => m.openDevice());
+}
+
 // Every preset the engine offers (the generated copy of mafia_engine.presets()).
 const PRESETS = Object.keys(SPECS);
 
-// Room codes are 5 letters and digits (functions/service/room/rooms.py ROOM_CODE_LENGTH).
+// Room codes are 5 letters and digits (functions/service/protocol/roomcode.py ROOM_CODE_LENGTH).
 const CODE_LENGTH = 5;
 const CODE_RE = /^[A-Z0-9]{5}$/;
 
@@ -219,7 +223,7 @@ export function mount(root, ctx) {
         "section",
         { class: "card device-entry" },
         h("p", { class: "hint" }, t("device.openHint")),
-        h("button", { type: "button", class: "btn", id: "device-btn", onclick: () => openDevice() }, t("device.open")),
+        h("button", { type: "button", class: "btn", id: "device-btn", onclick: openDevice }, t("device.open")),
       ),
     ),
   );

@@ -6,19 +6,14 @@ import { h } from "../dom.js";
 import { getLang, t } from "../i18n.js";
 import { secondsLeft } from "../clock.js";
 import { KEYS, tab } from "../storage.js";
+import { LOBBY_PHASE, PUBLIC_DEFAULTS } from "../game/shared-constants.js";
 
 export const POLL_MS = 5000;
-// A room made public turns these on unless the host changes them (functions/service/room/setup.py
-// PUBLIC_DEFAULTS; docs/rules.md, "Public rooms"): the editors show what the server will do.
-export const PUBLIC_DEFAULTS = {
-  anonymous: true,
-  kidSafeChat: true,
-  substitutes: true,
-  substituteApproval: false,
-  afkLimit: 3,
-  afkReplace: "substitute",
-};
-export const LOBBY_PHASE = -1; // a nudge for a public lobby's countdown (functions/service/room/public.py)
+// A room made public turns PUBLIC_DEFAULTS on unless the host changes them (docs/rules.md,
+// "Public rooms"): the editors show what the server will do. LOBBY_PHASE: a nudge for a public
+// lobby's countdown (functions/service/room/public.py). Both are the server's own values
+// (shared-constants.js, generated).
+export { LOBBY_PHASE, PUBLIC_DEFAULTS };
 
 /** A public lobby's note and countdown (`room.autoStartAt`): `el`, and `tick()` that redraws
  * the seconds and nudges the server once the countdown is over (the game starts by itself). */

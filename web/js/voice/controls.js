@@ -4,11 +4,11 @@
 // (once joined) a fold with each other seat's volume and mute on this device (volumes.js).
 // Every change of the voice state is announced to screen readers (cues.js `announce`).
 import { announce } from "../cues.js";
-import { h, replaceChildren } from "../dom.js";
+import { h, patchChildren, replaceChildren } from "../dom.js";
 import { t } from "../i18n.js";
 
 let bar = null;
-let row = null; // the buttons and the status, drawn again on every change
+let row = null; // the buttons and the status, drawn again on every change into the same nodes
 let fold = null; // the per-seat volumes: kept (a slider being dragged is never redrawn)
 let foldKey = ""; // the seats, names and language the fold's rows were drawn for
 let last = ""; // the status last announced
@@ -43,8 +43,9 @@ export function renderControls(mesh, view, { quiet = false } = {}) {
     bar.append(row, fold);
     document.body.append(bar);
   }
-  bar.setAttribute("aria-label", t("voice.title")); // in the page's language now
-  bar.hidden = !on;
+  // in the page's language now; only what differs is written (the same view again writes nothing)
+  if (bar.getAttribute("aria-label") !== t("voice.title")) bar.setAttribute("aria-label", t("voice.title"));
+  if (bar.hidden !== !on) bar.hidden = !on;
   if (!on) {
     last = ""; // the bar shown again (the next game) starts as on a fresh page: said by no one
     return;
@@ -117,7 +118,7 @@ export function renderControls(mesh, view, { quiet = false } = {}) {
   }
   parts.push(h("p", { class: "voice-status", role: "status" }, text));
   const focused = document.activeElement && document.activeElement.id;
-  replaceChildren(row, ...parts);
+  patchChildren(row, ...parts);
   if (focused && focused.startsWith("voice-")) {
     const again = row.querySelector(`#${focused}`);
     if (again) again.focus();
@@ -139,7 +140,7 @@ export function renderControls(mesh, view, { quiet = false } = {}) {
  * have no voice), a slider 0–100 and a mute button, both named after the seat. Rows are drawn
  * again only when the seats, their names or the language change. */
 function drawVolumes(mesh, view) {
-  fold.hidden = !mesh.joined;
+  if (fold.hidden !== !mesh.joined) fold.hidden = !mesh.joined;
   if (!mesh.joined) return;
   const me = view.you ? view.you.id : null;
   const seats = (view.players || [])

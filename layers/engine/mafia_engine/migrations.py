@@ -1,0 +1,80 @@
+"""States saved by earlier releases, brought to this release's shape when they are loaded.
+
+Every state carries its format version (``state["v"]``, ``STATE_VERSION`` for the states this
+release makes). A release that changes the shape of a state bumps ``STATE_VERSION`` and
+appends one step to ``STEPS``: a function that takes a state of version ``n`` to ``n + 1``,
+in place, on a copy ``migrate`` made. ``migrate`` runs the steps from the saved version to
+this one, in order, so a game saved by any earlier release plays on (the golden states of
+tests/unit/golden/ are saved by earlier releases and played to the end by
+tests/unit/test_state_upgrades.py). A state saved by a newer release than this one is refused
+(``state_too_new``): a rollback must not play a state whose meaning it does not know.
+
+Pure like the rest of the engine: the steps read nothing but the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import rng
+from .errors import InvalidAction, quoted
+from .jsondata import jcopy
+
+STATE_VERSION = 2
+
+
+def _v1_to_v2(s: dict) -> None:
+    """Version 1 was written with two shapes (the version was not bumped when they changed):
+
+    - before 978fbc7 (released with 6566d99), every preset's state carried classic's
+      bookkeeping at the top (``mvpVotes``, ``nominatedBy``) and every player a
+      ``soldierUsed``; since, classic keeps the first two in ``extra`` (which city and
+      original already had) and ``soldierUsed`` is classic's alone. A state with no ``extra``
+      is one of classic's (or of a preset played by classic's rules): its bookkeeping moves
+      there; another preset's copies are dropped;
+    - before b24c301 (released with 3718119), ``rng`` was the 48-bit LCG's integer state; the
+      game draws on from the ``play`` stream of a key derived from it (rng.py).
+    """
+    if "mvpVotes" in s:  # the shape before 978fbc7
+        mvp = s.pop("mvpVotes")
+        nominated = s.pop("nominatedBy", None)
+        if "extra" not in s:
+            s["extra"] = {"mvpVotes": mvp, "nominatedBy": nominated}
+        else:  # city, original: copies no rule of theirs ever read
+            for p in s["players"]:
+                p.pop("soldierUsed", None)
+    if isinstance(s["rng"], int):
+        s["rng"] = rng.seed_state(s["rng"], "play")
+
+
+# STEPS[n - 1] takes a state of version n to version n + 1
+STEPS: tuple[Callable[[dict], None], ...] = (_v1_to_v2,)
+assert len(STEPS) == STATE_VERSION - 1, "one step per version bump"
+
+
+def version_of(data: Any) -> int:
+    """The format version a saved state says it has, or ``bad_state``."""
+    v = data.get("v") if isinstance(data, dict) else None
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        raise InvalidAction("bad_state", f"not a saved mafia_engine state (version {quoted(v)})")
+    return v
+
+
+def migrate(data: dict) -> dict:
+    """``data`` as this release's state: itself when it is already (no copy), else a migrated
+    copy (``data`` is never changed). ``state_too_new`` for a state a newer release saved."""
+    v = version_of(data)
+    if v == STATE_VERSION:
+        return data
+    if v > STATE_VERSION:
+        raise InvalidAction(
+            "state_too_new",
+            f"this game was saved by a newer release (state version {v}); "
+            f"this one reads versions up to {STATE_VERSION}",
+        )
+    s = jcopy(data)
+    for step in STEPS[v - 1 :]:
+        step(s)
+        s["v"] += 1
+    return s

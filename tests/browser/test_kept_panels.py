@@ -1,0 +1,136 @@
+"""Kept panels: the tile grid (web/js/game/tiles.js) and the chat (web/js/game/chat.js) are
+drawn again with every view into the nodes they have (web/js/dom.js patchChildren), as the
+action panel is, and the rest of the page writes only what differs (the banner, the top bar:
+render.js renderChrome, the in-room bar, the voice bar). The view comes through the app
+(web/js/frames.js onViewFrame), drawn from a scripted city game at the vote: the same view
+again writes nothing into the page, a focused tile or chat input keeps its focus (the same
+node), the chat keeps its draft and where the player scrolled to, and a changed view writes
+only what changed."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .scripted import Scripted, page_in, show
+from .test_table_round2 import CITY_SIX
+
+SMALL = {"width": 360, "height": 640}
+# What the next view writes into the page, per part (the game screen's panels, the banner's
+# words, and the rest of the page: the top bar, the in-room bar, the voice bar), one line a
+# record ("childList cell-p3 +1 -0"): where (the nearest data-key or id) and what.
+# The countdown is a part of its own: a next view's deadline is a second nearer.
+PARTS = {
+    "grid": "#player-grid",
+    "chat": ".chat-panel",
+    "actions": "#actions",
+    "clock": "#countdown",
+    "banner": ".phase-banner",
+}
+APPLY = """async ([view, parts]) => {
+  const {state} = await __import('./js/store.js');
+  const {onViewFrame} = await __import('./js/frames.js');
+  const o = new MutationObserver(() => {});
+  o.observe(document.documentElement, {subtree: true, childList: true, attributes: true, characterData: true});
+  onViewFrame({type: 'view', version: state.version + 1, view});
+  const where = (n) => {
+    const el = n.nodeType === 1 ? n : n.parentElement;
+    const k = el && el.closest('[data-key], [id]');
+    return k ? (k.dataset.key || k.id) : (el ? el.tagName.toLowerCase() : '?');
+  };
+  const out = {page: []};
+  for (const part of Object.keys(parts)) out[part] = [];
+  for (const r of o.takeRecords()) {
+    const part = Object.keys(parts).find((p) => document.querySelector(parts[p]).contains(r.target)) || 'page';
+    out[part].push(r.type === 'childList'
+      ? `childList ${where(r.target)} +${r.addedNodes.length} -${r.removedNodes.length}`
+      : `${r.type} ${where(r.target)} ${r.attributeName || ''}`.trim());
+  }
+  o.disconnect();
+  return out;
+}"""
+NOTHING = {part: [] for part in [*PARTS, "page"]}
+
+
+def apply(page, view: dict) -> dict[str, list[str]]:
+    """The view as the next server frame (frames.js onViewFrame): what it wrote, per part."""
+    return page.evaluate(APPLY, [view, PARTS])
+
+
+def city_vote(lines: int) -> Scripted:
+    """A city game at its first vote, after `lines` lines of day chat."""
+    g = Scripted("city", CITY_SIX)
+    g.until("night")
+    for pid in g.living():
+        g.act("sleep", pid)
+    g.until("discussion")
+    for i in range(lines):
+        g.act("chat", g.living()[i % 6], channel="day", text=f"line {i}: who is it, then?")
+    g.timeout()
+    assert g.kind == "vote"
+    return g
+
+
+def test_the_same_view_again_writes_nothing_and_keeps_focus_and_scroll(browser, stack, console_errors):
+    g = city_vote(24)
+    pl = page_in(browser, stack, "en", console_errors, viewport=SMALL)
+    page = pl.page
+    view = g.view("p4")
+    assert show(page, view) == "game"
+    expect(page.locator(".tile.selectable")).to_have_count(5)
+    expect(page.locator(".chat-lines .msg")).to_have_count(24)
+
+    # a focused tile: the same node keeps the focus, and nothing is written
+    page.focus('[data-key="tile-p3"]')
+    page.evaluate("window.__kept = document.activeElement")
+    assert apply(page, view) == NOTHING
+    assert page.evaluate("document.activeElement === window.__kept && window.__kept.isConnected")
+
+    # the chat input with a draft, the log scrolled up to its top line: all stay
+    page.fill("#chat-input", "it was Bob")
+    page.evaluate("document.querySelector('#chat-log').scrollTop = 0; window.__kept = document.activeElement")
+    scroll = page.evaluate(
+        "(() => { const l = document.querySelector('#chat-log'); return l.scrollHeight - l.clientHeight; })()"
+    )
+    assert scroll > 100, "the log must be scrollable for this test"
+    assert apply(page, view) == NOTHING
+    kept = page.evaluate(
+        """() => ({same: document.activeElement === window.__kept, id: document.activeElement.id,
+                   draft: document.activeElement.value, top: document.querySelector('#chat-log').scrollTop})"""
+    )
+    assert kept == {"same": True, "id": "chat-input", "draft": "it was Bob", "top": 0}
+    pl.close()
+
+
+def test_a_changed_view_writes_only_what_changed(browser, stack, console_errors):
+    g = city_vote(24)
+    pl = page_in(browser, stack, "en", console_errors, viewport=SMALL)
+    page = pl.page
+    assert show(page, g.view("p4")) == "game"
+    expect(page.locator(".tile-votes")).to_have_count(0)
+    page.evaluate("document.querySelector('#chat-log').scrollTop = 0")
+    assert (
+        page.evaluate("(window.__tiles = [...document.querySelectorAll('#player-grid .tile')]).length") == 6
+    )
+
+    # Cat's phone drops off: her tile says so, and no other tile is touched
+    view = g.view("p4")
+    view["players"][2]["connected"] = False
+    writes = apply(page, view)
+    assert writes["grid"] and all(w.split()[1] in ("tile-p3", "cell-p3") for w in writes["grid"]), writes
+    assert writes["chat"] == writes["banner"] == writes["page"] == [], writes
+    expect(page.locator('[data-key="tile-p3"] .tile-status')).to_have_text("offline")
+    assert page.evaluate(
+        "[...document.querySelectorAll('#player-grid .tile')].every((t, i) => t === window.__tiles[i])"
+    )
+
+    # a new line in the day chat: one item added at the end, the rest kept; the log was
+    # scrolled up to read, so it stays there
+    g.act("chat", "p2", channel="day", text="Cat, explain yourself")
+    view = g.view("p4")
+    view["players"][2]["connected"] = False  # still away
+    writes = apply(page, view)
+    assert writes["chat"] == ["childList chat-log +1 -0"], writes
+    assert writes["grid"] == writes["banner"] == writes["page"] == [], writes
+    expect(page.locator(".chat-lines .msg").last).to_contain_text("Cat, explain yourself")
+    assert page.evaluate("document.querySelector('#chat-log').scrollTop") == 0
+    pl.close()
