@@ -156,15 +156,16 @@ def test_both_api_stages_keep_access_logs_that_cannot_hold_a_token(api, setting,
     assert "DependsOn" not in RES[api]
 
 
-def test_one_api_gateway_account_role_per_account_and_region():
-    """prod creates the account's role and keeps it on delete; dev reuses it, so both share an
-    account, and deleting either leaves the setting pointing at a role that exists."""
+def test_the_default_deploy_sets_the_api_gateway_account_role():
+    """Every stack of samconfig.toml sets the account's role (the first `sam deploy`, without
+    --config-env, works in a fresh account: no stack has to come first) and keeps it on delete,
+    so deleting either leaves the setting pointing at a role that exists."""
     for name in ("ApiGatewayLogsRole", "ApiGatewayAccount"):
         assert RES[name]["Condition"] == "CreatesApiGatewayAccount"
         assert RES[name]["DeletionPolicy"] == RES[name]["UpdateReplacePolicy"] == "Retain"
     assert TPL["Parameters"]["CreateApiGatewayAccount"]["Default"] == "true"  # a lone stack works
     assert _overrides("prod")["CreateApiGatewayAccount"] == "true"
-    assert _overrides("default")["CreateApiGatewayAccount"] == "false"
+    assert _overrides("default")["CreateApiGatewayAccount"] == "true"
     conf = tomllib.loads((ROOT / "samconfig.toml").read_text())
     assert conf["default"]["global"]["parameters"]["region"] == conf["prod"]["global"]["parameters"]["region"]
     assert conf["default"]["global"]["parameters"]["stack_name"] != conf["prod"]["global"]["parameters"]["stack_name"]
