@@ -163,8 +163,14 @@ def viewer_address(value: str | None) -> str | None:
 def source_ip() -> str | None:
     """The player's address (a budget's key: service/features/limits.py): the viewer CloudFront
     reports, never API Gateway's `sourceIp` (a CloudFront edge, shared by everyone behind it).
-    Only read on a request `through_cloudfront` admitted."""
-    return viewer_address(app.current_event.headers.get(VIEWER_HEADER))
+    Only read on a request `through_cloudfront` admitted. None (counted as `NoViewerAddress`:
+    the origin request policy stopped forwarding it, and only the device budgets hold) when
+    CloudFront sent none."""
+    found = viewer_address(app.current_event.headers.get(VIEWER_HEADER))
+    if found is None:
+        logger.warning("no CloudFront-Viewer-Address on a request through CloudFront")
+        count("NoViewerAddress")
+    return found
 
 
 @app.get(

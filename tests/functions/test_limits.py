@@ -322,3 +322,20 @@ def test_a_budget_transaction_cancelled_every_time_answers_busy_not_429(api, mon
     status, body = call("198.51.100.70")
     assert status == 503 and body["error"]["code"] == "busy"
     assert len(calls) == limits.ATTEMPTS
+
+
+def test_a_request_through_cloudfront_without_a_viewer_address_is_counted(api, monkeypatch):
+    """Were the origin request policy to stop forwarding CloudFront-Viewer-Address, only the
+    device budgets would hold: the request still answers, and the metric NoViewerAddress says so."""
+    counted: list[str] = []
+    monkeypatch.setattr(rest, "count", lambda name, *a, **k: counted.append(name))
+    event = events.rest_event(
+        method="POST", path="/rooms", headers={"Content-Type": "application/json"},
+        body=json.dumps({"name": "Ann", "device": "device-without-a-viewer-01"}),
+    )  # fmt: skip
+    event["headers"].pop("CloudFront-Viewer-Address")
+    event["multiValueHeaders"].pop("CloudFront-Viewer-Address")
+    assert rest.handler(event, CTX)["statusCode"] == 201
+    assert counted == ["NoViewerAddress"]
+    assert rest.handler(events.rest_event(method="GET", path="/rooms", query={"public": "1"}), CTX)["statusCode"] == 200
+    assert counted == ["NoViewerAddress"]  # a read spends no budget and reads no address
