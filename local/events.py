@@ -94,11 +94,12 @@ def cloudfront_headers(
     viewer_port: int = VIEWER_PORT,
 ) -> list[tuple[str, str]]:
     """The headers CloudFront sends the REST origin for a viewer's request: the viewer's own
-    (all but Host: the AllViewerExceptHostHeader policy) without any header CloudFront sets
-    itself (a viewer cannot forge them), then the origin secret and `CloudFront-Viewer-Address`
-    (the viewer's address and port, ``198.51.100.7:46532``)."""
+    (the AllViewerExceptHostHeader policy; Host, which CloudFront sets to the origin's domain,
+    is the offline stack's own either way) without any header CloudFront sets itself (a viewer
+    cannot forge them), then the origin secret and `CloudFront-Viewer-Address` (the viewer's
+    address and port, ``198.51.100.7:46532``)."""
     items = headers.items() if isinstance(headers, Mapping) else headers
-    own = {ORIGIN_HEADER.lower(), VIEWER_HEADER.lower(), "host"}
+    own = {ORIGIN_HEADER.lower(), VIEWER_HEADER.lower()}
     kept = [(k, v) for k, v in items if k.lower() not in own]
     return [*kept, (ORIGIN_HEADER, origin_secret), (VIEWER_HEADER, f"{viewer_ip}:{viewer_port}")]
 
