@@ -350,7 +350,6 @@ def test_cloudfront_adds_the_origin_secret_the_rest_function_expects():
     the header name the handler and the offline stack use; the /api/* behaviour forwards
     CloudFront's own headers (CloudFront-Viewer-Address) with AllViewerExceptHostHeader."""
     from handlers import rest as rest_handler
-
     from local import events
 
     secret = RES["OriginSecret"]
