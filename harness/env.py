@@ -19,6 +19,8 @@ BASE = {
     "SCHEDULER_ROLE_ARN": "arn:aws:iam::123456789012:role/scheduler",
     "TIMER_FUNCTION_ARN": "arn:aws:lambda:us-east-1:123456789012:function:mafia-test-timer",
     "ALLOWED_ORIGINS": "*",
+    # the secret CloudFront adds to REST requests (local/events.py adds it to the events it builds)
+    "MAFIA_ORIGIN_SECRET": "origin-secret-of-the-tests",
     "POWERTOOLS_TRACE_DISABLED": "true",
     "POWERTOOLS_METRICS_DISABLED": "true",
     "POWERTOOLS_LOG_LEVEL": "WARNING",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import socket
 import threading
 import time
@@ -91,6 +92,9 @@ def stack_environment(
         "SCHEDULER_ROLE_ARN": SCHEDULER_ROLE_ARN,
         "TIMER_FUNCTION_ARN": TIMER_FUNCTION_ARN,
         "ALLOWED_ORIGINS": "*",
+        # The secret the site's CloudFront adds to every REST request (template.yaml OriginSecret):
+        # a new one for every stack; the gateway adds it as CloudFront does (local/gateway.py).
+        "MAFIA_ORIGIN_SECRET": secrets.token_urlsafe(32),
         "MAFIA_CLOCK_RATE": repr(float(time_scale)),
         "MAFIA_CLOCK_ORIGIN": repr(float(clock_origin)),
         # A manual clock (--manual-clock): the file every handler container reads the time from.

@@ -8,6 +8,7 @@ and ``events/*.json`` against the models the handlers parse with."""
 from __future__ import annotations
 
 import base64
+import os
 import secrets
 import time
 import uuid
@@ -39,6 +40,17 @@ def http_date(epoch_s: float) -> str:
     return formatdate(epoch_s, usegmt=True)
 
 
+class _Items(list):
+    """A list of header pairs read as a mapping (`items`, `get`: the last value)."""
+
+    def items(self):  # noqa: D102
+        return list(self)
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        found = [v for k, v in self if k.lower() == key.lower()]
+        return found[-1] if found else default
+
+
 def _single_and_multi(items: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, list[str]]]:
     """API Gateway's two views of repeated keys: the last value, and all values."""
     single: dict[str, str] = {}
@@ -68,6 +80,30 @@ def _identity(source_ip: str, user_agent: str | None) -> dict:
     }
 
 
+# What the site's CloudFront adds to every request of its REST behaviour (template.yaml,
+# WebDistribution): the stack's secret origin header, and the viewer's address and port.
+ORIGIN_HEADER = "X-Mafia-Origin"
+VIEWER_HEADER = "CloudFront-Viewer-Address"
+VIEWER_PORT = 46532
+
+
+def cloudfront_headers(
+    headers: Mapping[str, str] | Iterable[tuple[str, str]],
+    viewer_ip: str,
+    origin_secret: str,
+    viewer_port: int = VIEWER_PORT,
+) -> list[tuple[str, str]]:
+    """The headers CloudFront sends the REST origin for a viewer's request: the viewer's own
+    (the AllViewerExceptHostHeader policy; Host, which CloudFront sets to the origin's domain,
+    is the offline stack's own either way) without any header CloudFront sets itself (a viewer
+    cannot forge them), then the origin secret and `CloudFront-Viewer-Address` (the viewer's
+    address and port, ``198.51.100.7:46532``)."""
+    items = headers.items() if isinstance(headers, Mapping) else headers
+    own = {ORIGIN_HEADER.lower(), VIEWER_HEADER.lower()}
+    kept = [(k, v) for k, v in items if k.lower() not in own]
+    return [*kept, (ORIGIN_HEADER, origin_secret), (VIEWER_HEADER, f"{viewer_ip}:{viewer_port}")]
+
+
 def rest_event(
     *,
     method: str,
@@ -81,10 +117,19 @@ def rest_event(
     api: str = API_ID,
     domain_name: str = DOMAIN,
     source_ip: str = SOURCE_IP,
+    viewer: str | None = None,
+    origin_secret: str | None = None,
+    cloudfront: bool = True,
 ) -> dict:
-    """A REST API (v1) Lambda proxy event, as API Gateway sends it."""
+    """A REST API (v1) Lambda proxy event, as API Gateway sends it. ``cloudfront``: the request
+    came through the site's CloudFront (`cloudfront_headers`: ``viewer`` its viewer's address,
+    by default ``source_ip``; ``origin_secret`` by default the stack's, ``MAFIA_ORIGIN_SECRET``); False: the
+    ``execute-api`` URL called directly, the headers as given."""
     now = time.time()
     headers = headers or {}
+    if cloudfront:
+        secret = origin_secret if origin_secret is not None else os.environ.get("MAFIA_ORIGIN_SECRET", "")
+        headers = _Items(cloudfront_headers(headers, viewer or source_ip, secret))
     query = query or {}
     resource = resource or path
     body = body.encode("utf-8") if isinstance(body, str) else (body or b"")

@@ -1,4 +1,4 @@
-"""API Gateway on one aiohttp port: the REST stage at ``/api``, the WebSocket stage at
+"""API Gateway (behind the site's CloudFront) on one aiohttp port: the REST stage at ``/api``, the WebSocket stage at
 ``/ws``, its management API at ``/ws/@connections/{id}``, and the static web client.
 
 Behaviour copied from AWS (see docs/architecture.md, Offline stack): handler errors become
@@ -53,6 +53,9 @@ mimetypes.add_type("application/manifest+json", ".webmanifest")
 mimetypes.add_type("image/svg+xml", ".svg")
 
 _ID_ALPHABET = string.ascii_letters + string.digits
+# The address API Gateway reports for every REST call: the CloudFront edge in front of it, one
+# for all the viewers (documentation range: no real edge's).
+EDGE_ADDRESS = "192.0.2.1"
 
 
 def new_connection_id() -> str:
@@ -437,7 +440,12 @@ class GatewayServer:
             stage=self.rest_stage,
             api=self.rest_api_id,
             domain_name=request.host,
-            source_ip=request.remote or "127.0.0.1",
+            # CloudFront in front (template.yaml, WebDistribution's /api/* behaviour): API Gateway
+            # sees one edge for everyone; the viewer's address and the origin secret arrive as
+            # the headers CloudFront sets (events.cloudfront_headers), whatever the client sent.
+            source_ip=EDGE_ADDRESS,
+            viewer=request.remote or "127.0.0.1",
+            origin_secret=os.environ.get("MAFIA_ORIGIN_SECRET", ""),
         )
         try:
             result = await self.runtime.invoke("rest", event)

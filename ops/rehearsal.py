@@ -74,6 +74,8 @@ STUBBED = {
     "AWS::SNS::Subscription": "the alarm e-mail subscription",
     "AWS::SNS::TopicPolicy": "CloudWatch publishing to the alarm topic",
     "AWS::Scheduler::ScheduleGroup": "the phase timers' schedule group",
+    "AWS::SecretsManager::Secret": "the origin secret CloudFront adds to REST requests (its dynamic references)",
+    "AWS::WAFv2::WebACL": "the web ACL on CloudFront (WafRateLimit > 0; created in us-east-1)",
 }
 # Modelled by moto, but not as AWS answers: corrected here, each with its reason.
 CORRECTED = {
@@ -369,13 +371,42 @@ def linted(translated: dict, region: str) -> list[str]:
     return _linted[key]
 
 
+def parameter_problems(template: Path, overrides: dict[str, str]) -> list[str]:
+    """What CloudFormation refuses before it creates anything: a parameter value outside its
+    `AllowedValues`, `AllowedPattern`, `MinValue`/`MaxValue` (defaults included)."""
+    import re
+
+    from local import template as tpl
+
+    problems = []
+    for name, spec in (tpl.load(template).get("Parameters") or {}).items():
+        value = str(overrides.get(name, spec.get("Default", "")))
+        allowed = spec.get("AllowedValues")
+        if allowed is not None and value not in [str(v) for v in allowed]:
+            problems.append(f"{name}={value!r} is not one of {allowed}")
+        if "AllowedPattern" in spec and not re.fullmatch(spec["AllowedPattern"], value):
+            problems.append(f"{name}={value!r} does not match {spec['AllowedPattern']}")
+        if spec.get("Type") == "Number":
+            for key, ok in (("MinValue", lambda v, b: v >= b), ("MaxValue", lambda v, b: v <= b)):
+                if key in spec and not ok(float(value), float(spec[key])):
+                    problems.append(f"{name}={value} is outside its {key} {spec[key]}")
+    return problems
+
+
 def rehearse(name: str, patch: Callable[[Any, str, Any], None], template: Path = TEMPLATE,
-             site: Path | None = None, say: Callable[[str], None] = lambda line: None) -> None:  # fmt: skip
-    """The whole rehearsal for one environment; raises RehearsalFailed at the first finding.
-    cfn-lint runs last: it is the slowest step, and a finding of moto's needs no lint."""
+             site: Path | None = None, say: Callable[[str], None] = lambda line: None,
+             overrides: dict[str, str] | None = None) -> None:  # fmt: skip
+    """The whole rehearsal for one environment (`overrides`: parameter values on top of its
+    samconfig's, as `--parameter-overrides` adds them: `WafRateLimit` rehearses the web ACL);
+    raises RehearsalFailed at the first finding. cfn-lint runs last: it is the slowest step,
+    and a finding of moto's needs no lint."""
     from ops import checks
 
     env = environment(name)
+    env.overrides.update(overrides or {})
+    refused = parameter_problems(template, env.overrides)
+    if refused:
+        raise RehearsalFailed(f"{name}: CloudFormation refuses the parameters: " + "; ".join(refused))
     translated = translated_for(env, template)
     say(f"{name}: translated, {len(translated['Resources'])} resources")
     problems = checks.topic_key_problems(translated) + checks.alarm_metric_problems(translated)

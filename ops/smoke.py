@@ -5,12 +5,19 @@ short table; the exit code is 0 only when no check failed (docs/operations.md, "
 - the site over HTTPS (http:// redirected) with CloudFront's security headers, index.html
   no-cache; `/sw.js` and the manifest served from the root, the app's id/start_url/scope the
   site's root, every icon there; config.json naming the APIs;
+- quick play through `/api` (a seat in a public lobby, or a new public room) and the public list
+  (one page after another) showing that room; the seat is left at once;
 - a room made through the site's `/api`; sockets that connect with the site's Origin (a player
-  and a spectator);
-- a short game filled with the server's bots, played to its end by a scripted host that never
-  nudges: every phase ends by the stack's phase timers (EventBridge Scheduler on AWS);
+  and a spectator); a display (the host's `display` key, a socket `?display=KEY`) that gets the
+  spectator's view while the host's view counts it (`room.screens`);
+- a short game filled with the server's bots, played to its end by two scripted seats that never
+  nudge: every phase ends by the stack's phase timers (EventBridge Scheduler on AWS); in it, a
+  voice signal from one seat to the other the first time the voice policy joins them;
 - the `report` route: a report on a bot, answered, then read back from the table (ops/reports);
-- with `--stack`: a confirmed subscription on the alarm topic (else nobody hears an alarm);
+- with `--stack`: a confirmed subscription on the alarm topic (else nobody hears an alarm), and
+  the phase timers' dead-letter queue read as `python -m ops.timers list` reads it: empty, or
+  the timeouts Scheduler could not deliver (replay them: `python -m ops.timers replay`);
+- every check is its own row: one that fails or raises is named, and the next still run;
 - cleanup: the sockets closed, the report deleted (the room and its game expire with the
   table's TTL, 24 h).
 
@@ -20,7 +27,8 @@ stack has no TLS and no CloudFront); the table says so.
     python -m ops.smoke --stack mafia-prod [--region us-east-1]   # reads the stack's outputs
     python -m ops.smoke --base http://127.0.0.1:8000/             # make dev's stack
 
-Needs, with --stack: cloudformation:DescribeStacks, sns:ListSubscriptionsByTopic, and
+Needs, with --stack: cloudformation:DescribeStacks, sns:ListSubscriptionsByTopic,
+sqs:ReceiveMessage and sqs:ChangeMessageVisibility on the dead-letter queue, and
 dynamodb:GetItem/DeleteItem on the table (the report's read-back and cleanup, one
 TransactWriteItems).
 """
@@ -37,7 +45,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 REPO = Path(__file__).resolve().parent.parent
 for _sub in ("functions", "layers/engine", "."):
@@ -49,7 +57,10 @@ SHORT_GAME = {
     "roleRevealSeconds": 5, "firstPhase": "night", "discussionPerAlive": 10, "discussionMin": 30,
     "discussionMax": 30, "voteSeconds": 10, "defenseSeconds": 10, "confirmSeconds": 5, "nightSeconds": 15,
 }  # fmt: skip
-SEATS = 5  # the host and four of the server's bots
+SEATS = 5  # the host, a second scripted seat and three of the server's bots
+PUBLIC_PAGES = 10  # the public list's pages the smoke reads looking for its quick-play room
+# a voice offer's body: the relay checks its shape and size, never its meaning
+SDP = "v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=smoke\r\nt=0 0\r\n"
 HEADERS = {
     "strict-transport-security": lambda v: "max-age=" in v and int(re.search(r"max-age=(\d+)", v)[1]) >= 31536000,
     "x-content-type-options": lambda v: v.lower() == "nosniff",
@@ -79,9 +90,27 @@ class Smoke:
         self.rows.append((check, "ok" if ok else "skip" if ok is None else "FAIL", detail))
         return bool(ok)
 
+    def step(self, check: str) -> _Step:
+        """`async with s.step("check"):` a check that raises is a FAIL row under its own name."""
+        return _Step(self, check)
+
     @property
     def failed(self) -> bool:
         return any(status == "FAIL" for _, status, _ in self.rows)
+
+
+class _Step:
+    def __init__(self, smoke: Smoke, check: str) -> None:
+        self.smoke, self.check = smoke, check
+
+    async def __aenter__(self) -> _Step:
+        return self
+
+    async def __aexit__(self, kind: Any, exc: BaseException | None, _tb: Any) -> bool:
+        if exc is None or not isinstance(exc, Exception):
+            return False
+        self.smoke.row(self.check, False, f"{type(exc).__name__}: {exc}"[:300])
+        return True  # the table names it; the next check runs
 
 
 async def _get(http: Any, url: str, **kw: Any) -> tuple[int, dict[str, str], bytes]:
@@ -136,9 +165,11 @@ async def check_site(s: Smoke, http: Any) -> dict:
 
 
 async def play(s: Smoke, http: Any, config: dict) -> None:
-    from local.client import Api, Bot, Player
+    from local.client import Api
 
     api = Api(http, s.origin + "/", api_path=config.get("apiUrl", "/api"))
+    async with s.step("quick play and the public list"):
+        await quick_play(s, http, api)
     try:
         host = await api.create_room("Smoke", "classic", SHORT_GAME)
     except Exception as exc:  # noqa: BLE001 - the table says what failed
@@ -147,31 +178,141 @@ async def play(s: Smoke, http: Any, config: dict) -> None:
     s.row("room via /api", True, f"room {host.room}")
     sockets: list[Any] = []
     try:
+        await game(s, http, api, host, sockets)
+    finally:
+        for sock in sockets:
+            await sock.close()
+
+
+async def quick_play(s: Smoke, http: Any, api: Any) -> None:
+    """POST /quickplay, then the public list until it shows that room; the seat is left."""
+    from local.client import Player
+
+    status, seat = await api.call("POST", "/quickplay", {"name": "Smoke", "lang": "en"})
+    if not s.row("quick play", status == 201 and bool(seat.get("roomCode")),
+                 f"{status} room {seat.get('roomCode')}" if status == 201 else json.dumps(seat)[:200]):  # fmt: skip
+        return
+    code = seat["roomCode"]
+    player = await Player.connect(http, ws_url=api._ws_url(seat), room=code, token=seat["token"], origin=s.origin)
+    try:
+        cursor, pages, seen = None, 0, False
+        while pages < PUBLIC_PAGES and not seen:
+            query = "/rooms?public=1&lang=en" + (f"&cursor={quote(cursor)}" if cursor else "")
+            status, page = await api.call("GET", query)
+            if status != 200:
+                s.row("public list", False, f"GET {query} -> {status} {json.dumps(page)[:200]}")
+                return
+            pages += 1
+            seen = any(r.get("code", r.get("roomCode")) == code for r in page.get("rooms", []))
+            cursor = page.get("cursor")
+            if not cursor:
+                break
+        s.row("public list", seen, f"room {code} on page {pages}" if seen else f"room {code} not in {pages} page(s)")
+    finally:
+        await player.send("leave")  # a lobby seat: free at once, no leaver's wait
+        await player.close()
+
+
+class _Display:
+    """A display's socket: `?room=CODE&display=KEY` (docs/protocol.md, "A screen for the room")."""
+
+    @staticmethod
+    async def connect(http: Any, ws_url: str, room: str, key: str, origin: str) -> Any:
+        from local.client import Player
+
+        class Screen(Player):
+            def url(self) -> str:
+                return f"{self.ws_url}?room={self.room}&display={key}"
+
+        screen = Screen(http, ws_url, room, origin=origin, name="display")
+        await screen.open()
+        await screen.send("sync")
+        await screen.wait_for(lambda p: p.view is not None, timeout=10)
+        return screen
+
+
+async def game(s: Smoke, http: Any, api: Any, host: Any, sockets: list[Any]) -> None:
+    from local.client import Bot, Player
+
+    async with s.step("sockets with the site's Origin"):
+        guest = await api.join(host.room, "Smoke2")
         player = await Player.connect(http, host, origin=s.origin)
         sockets.append(player)
+        second = await Player.connect(http, guest, origin=s.origin)
+        sockets.append(second)
         spectator = await Player.connect(http, room=host.room, ws_url=host.ws_url, origin=s.origin)
         sockets.append(spectator)
-        s.row("sockets with the site's Origin", True, f"player and spectator on {host.ws_url.split('?')[0]}")
-        for _ in range(SEATS - 1):
+        s.row("sockets with the site's Origin", True, f"two players and a spectator on {host.ws_url.split('?')[0]}")
+    if not sockets or len(sockets) < 3:
+        return
+    async with s.step("display"):
+        fid = await player.send("display")
+        answer = await player.wait_for(lambda p: next((f.data for f in p.frames if (f.data or {}).get("id") == fid), None))
+        key = answer.get("key")
+        if answer.get("type") != "display" or not key:
+            raise RuntimeError(f"the host's display frame: {json.dumps(answer)[:200]}")
+        screen = await _Display.connect(http, host.ws_url, host.room, key, s.origin)
+        sockets.append(screen)
+        counted = await player.wait_view(lambda v: (v.get("room") or {}).get("screens") == 1)
+        s.row("display", screen.seat_id() is None and bool(counted),
+              f"a display connected with the host's key; the host's view counts {counted['room']['screens']} screen")  # fmt: skip
+    async with s.step("a bot-filled game to its end"):
+        for _ in range(SEATS - 2):
             await player.request("addBot")
+        await second.send("ready", ready=True)
+        await player.wait_view(lambda v: any(q.get("id") == second.seat_id() and q.get("ready") for q in v["players"]))
         reply = await player.request("start")
         if reply.get("type") == "error":
             raise RuntimeError(f"start refused: {reply}")
         started = time.monotonic()
         seqs: set[int] = set()
         player.watch(lambda p, got: seqs.add(((p.view or {}).get("phase") or {}).get("seq")))
-        # the host plays by the bots' policy and never nudges: phases end by the phase timers
-        final = await Bot(player, nudge=False).play(timeout=s.game_timeout)
+        # two seats play by the bots' policy and never nudge: phases end by the phase timers
+        final, _, voiced = await asyncio.gather(
+            Bot(player, nudge=False).play(timeout=s.game_timeout),
+            Bot(second, nudge=False).play(timeout=s.game_timeout),
+            voice(player, second),
+            return_exceptions=False,
+        )
+        s.row("voice signal between two seats", voiced[0], voiced[1])
         result = final.get("result") or {}
         s.row("a bot-filled game to its end", bool(result.get("winner")),
               f"{result.get('winner')} won after {len(seqs)} phases in {time.monotonic() - started:.0f} s, "
               "every phase ended by the phase timers (no nudges)")  # fmt: skip
+    async with s.step("report route"):
         await report(s, player, host)
-    except Exception as exc:  # noqa: BLE001 - the table says what failed
-        s.row("game", False, f"{type(exc).__name__}: {exc}")
-    finally:
-        for sock in sockets:
-            await sock.close()
+
+
+async def voice(a: Any, b: Any) -> tuple[bool, str]:
+    """The first time the voice policy joins the two seats, one sends the other an offer; the
+    other must get it as a `signal` frame from the sender. (False, why) if they never could."""
+
+    def joined(p: Any, other: Any) -> bool:
+        v = p.view or {}
+        return other.seat_id() in ((v.get("voice") or {}).get("speakTo") or [])
+
+    while not ((a.view or {}).get("result")):
+        sender, to = (a, b) if joined(a, b) else (b, a) if joined(b, a) else (None, None)
+        if sender is not None:
+            fid = await sender.send("signal", to=to.seat_id(), kind="offer", sdp=SDP)
+            def arrived(p: Any, sender: Any = sender, fid: str = fid) -> Any:
+                frames = (f.data for f in p.frames if isinstance(f.data, dict))
+                got = next((d for d in frames if d.get("type") == "signal" and d.get("from") == sender.seat_id()), None)
+                return got or sender.error_for(fid)
+
+            got = await to.wait_for(arrived, timeout=10)
+            if got.get("type") == "signal":
+                return True, f"{sender.seat_id()} -> {to.seat_id()} in phase {(a.view or {}).get('phase', {}).get('kind')}"
+            if got.get("code") != "voice_not_permitted":  # the phase moved on meanwhile: try the next
+                return False, f"refused: {json.dumps(got)[:200]}"
+        version = a.version
+        try:
+            await a.wait_for(lambda p, v=version: p.version != v or p.closed, timeout=5)
+        except TimeoutError:
+            pass
+        if a.closed:
+            break
+    return False, "the voice policy never joined the two seats in the whole game"
 
 
 def _table(region: str | None) -> Any:
@@ -187,6 +328,7 @@ async def report(s: Smoke, player: Any, host: Any) -> None:
     """The `report` route: a report on a bot, answered; read back from the table; deleted."""
     from ops import reports as ops_reports
 
+    await player.wait_view(lambda v: bool(v.get("players")))
     target = next(p["id"] for p in player.view["players"] if p.get("bot"))
     fid = await player.send("report", target=target, reason="other")
     answer = await player.wait_for(lambda p: next((f.data for f in p.frames if (f.data or {}).get("id") == fid), None))
@@ -220,6 +362,26 @@ def read_back(s: Smoke, store: Any, report_id: str, room: str, target: str) -> N
         s.row("cleanup", Reports(store).get(found.id) is None, "sockets closed, the report deleted; the room expires (TTL)")
 
 
+def check_dead_letters(s: Smoke) -> None:
+    """The phase timers' dead-letter queue, read as `python -m ops.timers list` reads it (the
+    messages given back at once): empty, or the rooms whose timeouts Scheduler gave up on."""
+    if not s.outputs.get("TimerDeadLetterQueueUrl"):
+        s.row("dead-letter queue", None, "skipped: needs --stack (the offline stack has no queue)")
+        return
+    import boto3
+
+    from ops import timers
+
+    sqs = boto3.client("sqs", region_name=s.region)
+    url = s.outputs["TimerDeadLetterQueueUrl"]
+    dead = timers.receive(sqs, url)
+    timers.release(sqs, url, dead)
+    rooms = sorted({(t.timeout or {}).get("room") for t in dead} - {None})
+    s.row("dead-letter queue", not dead,
+          "empty: every phase timeout was delivered" if not dead else
+          f"{len(dead)} undelivered phase timeout(s) (rooms {', '.join(rooms) or '?'}): python -m ops.timers replay")  # fmt: skip
+
+
 def check_alarms(s: Smoke) -> None:
     if not s.outputs:
         s.row("alarm topic subscribed", None, "skipped: needs --stack")
@@ -250,6 +412,7 @@ async def run(s: Smoke) -> Smoke:
         except Exception as exc:  # noqa: BLE001 - a check that could not run is a failure, shown
             s.row("smoke", False, f"{type(exc).__name__}: {exc}")
     check_alarms(s)
+    check_dead_letters(s)
     return s
 
 

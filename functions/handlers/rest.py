@@ -10,6 +10,12 @@ resolver. What we add, each in one place below:
   `bad_json` for NaN, `1e999` or nesting too deep);
 - JSON only: any other content type is 415 `unsupported_media_type`, a cross-site form
   included (Powertools would parse urlencoded and multipart forms into the body model);
+- only CloudFront may call (`through_cloudfront`): the site's distribution adds a secret origin
+  header (`X-Mafia-Origin`, its value from Secrets Manager: template.yaml `OriginSecret`) to
+  every request it sends to the REST origin; a request without it (the `execute-api` URL
+  called directly, around CloudFront and its budgets) is 403 `forbidden`. Behind it,
+  `CloudFront-Viewer-Address` (set by CloudFront, never the viewer's own) names the player
+  whose address budget a create or quick play spends (`viewer_ip`);
 - every error answer is `{"error": {"code", "message"}}` (`@app.exception_handler`s): the
   resolver's 422 for a body or path that fails validation becomes our 400 (`bad_request`, or
   the code a model raised: `bad_name`), its 404 for a known path with another method our 405.
@@ -17,6 +23,8 @@ resolver. What we add, each in one place below:
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import os
 import re
 from functools import cache
@@ -85,7 +93,7 @@ def _json(model: type, description: str) -> dict:
 
 def _responses(status: int, answer: type, outcome: str, *errors: int) -> dict:
     """The OpenAPI responses of a route: its answer and the error statuses it may give."""
-    every = {405, 500}  # another method on the path; a bug
+    every = {403, 405, 500}  # not through CloudFront (`through_cloudfront`); another method on the path; a bug
     return {
         status: _json(answer, outcome),
         **{e: _json(ErrorAnswer, HTTPStatus(e).phrase) for e in sorted({*errors, *every})},
@@ -134,9 +142,35 @@ def get_room(roomCode: RoomCode) -> RoomSummary:
     return room_service.summary(roomCode)
 
 
+# The header CloudFront adds to every origin request of the REST behaviour (template.yaml,
+# WebDistribution's `rest` origin), with the stack's secret; and the one it sets to the viewer's
+# address and port (the origin request policy AllViewerExceptHostHeader forwards it).
+ORIGIN_HEADER = "x-mafia-origin"
+VIEWER_HEADER = "cloudfront-viewer-address"
+FORBIDDEN = ServiceError("forbidden", "this API answers through the site only", 403)
+
+
+def viewer_address(value: str | None) -> str | None:
+    """The address of `CloudFront-Viewer-Address` ("198.51.100.10:46532", an IPv6 address and
+    its port "2001:db8::1:46532"); None for anything else."""
+    host = (value or "").strip().rpartition(":")[0].strip("[]")
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        return None
+
+
 def source_ip() -> str | None:
-    """The client's address as API Gateway saw it (a budget's key: service/features/limits.py)."""
-    return app.current_event.request_context.identity.source_ip or None
+    """The player's address (a budget's key: service/features/limits.py): the viewer CloudFront
+    reports, never API Gateway's `sourceIp` (a CloudFront edge, shared by everyone behind it).
+    Only read on a request `through_cloudfront` admitted. None (counted as `NoViewerAddress`:
+    the origin request policy stopped forwarding it, and only the device budgets hold) when
+    CloudFront sent none."""
+    found = viewer_address(app.current_event.headers.get(VIEWER_HEADER))
+    if found is None:
+        logger.warning("no CloudFront-Viewer-Address on a request through CloudFront")
+        count("NoViewerAddress")
+    return found
 
 
 @app.get(
@@ -203,7 +237,17 @@ def json_bodies_only(app: APIGatewayRestResolver, next_middleware: Any) -> Respo
     return next_middleware(app)
 
 
-app.use(middlewares=[json_bodies_only])
+def through_cloudfront(app: APIGatewayRestResolver, next_middleware: Any) -> Response:
+    """403 `forbidden` unless the request carries the origin secret CloudFront adds
+    (`MAFIA_ORIGIN_SECRET`; none configured refuses every request), compared in constant time."""
+    secret = os.environ.get("MAFIA_ORIGIN_SECRET", "").encode()
+    sent = (app.current_event.headers.get(ORIGIN_HEADER) or "").encode()
+    if not secret or not hmac.compare_digest(sent, secret):
+        raise FORBIDDEN
+    return next_middleware(app)
+
+
+app.use(middlewares=[through_cloudfront, json_bodies_only])
 
 
 @app.exception_handler(ServiceError)

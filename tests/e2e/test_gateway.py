@@ -68,7 +68,11 @@ def test_rest_proxy_event_and_response(fake_stack):
         assert event["isBase64Encoded"] is False
         ctx = event["requestContext"]
         assert ctx["stage"] == "api" and ctx["resourcePath"] == "/rooms/{roomCode}/players"
-        assert ctx["requestId"] and ctx["identity"]["sourceIp"] == "127.0.0.1"
+        # behind the site's CloudFront: API Gateway sees its edge; the viewer and the origin
+        # secret arrive as the headers CloudFront sets
+        assert ctx["requestId"] and ctx["identity"]["sourceIp"] == "192.0.2.1"
+        assert event["headers"]["CloudFront-Viewer-Address"].startswith("127.0.0.1:")
+        assert len(event["headers"]["X-Mafia-Origin"]) >= 32
         # Powertools' own model of the event accepts it.
         from aws_lambda_powertools.utilities.parser.models import APIGatewayProxyEventModel
 

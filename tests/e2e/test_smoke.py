@@ -15,9 +15,10 @@ def test_the_smoke_passes_against_the_offline_stack(game_stack):
     print(smoke.table(s))  # pytest -s shows the table
     assert not s.failed, smoke.table(s)
     skipped = {check for check, (status, _) in rows.items() if status == "skip"}
-    assert skipped == {"https", "security headers", "alarm topic subscribed"}, smoke.table(s)
+    assert skipped == {"https", "security headers", "alarm topic subscribed", "dead-letter queue"}, smoke.table(s)
     assert "127.0.0.1" in rows["https"][1] and "needs --stack" in rows["alarm topic subscribed"][1]
-    for check in ("/sw.js", "manifest at the root", "room via /api", "sockets with the site's Origin",
-                  "a bot-filled game to its end", "report route", "report read back", "cleanup"):  # fmt: skip
+    for check in ("/sw.js", "manifest at the root", "quick play", "public list", "room via /api",
+                  "sockets with the site's Origin", "display", "a bot-filled game to its end",
+                  "voice signal between two seats", "report route", "report read back", "cleanup"):  # fmt: skip
         assert rows[check][0] == "ok", check
     assert "won after" in rows["a bot-filled game to its end"][1]

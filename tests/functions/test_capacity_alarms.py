@@ -71,7 +71,8 @@ def test_the_waf_alarm_exists_with_the_web_acl_and_reads_its_rule_s_blocks():
     dims = _dims(metric)
     assert dims["WebACL"] == acl["Properties"]["VisibilityConfig"]["MetricName"]
     assert dims["Rule"] == acl["Properties"]["Rules"][0]["VisibilityConfig"]["MetricName"]
-    assert dims["Region"] == {"Ref": "AWS::Region"} and acl["Properties"]["Scope"] == "REGIONAL"
+    # on CloudFront (the viewer's own address): its metrics have no Region dimension
+    assert "Region" not in dims and acl["Properties"]["Scope"] == "CLOUDFRONT"
 
 
 def test_the_checks_pass_the_template():
@@ -110,18 +111,16 @@ def _metric(r, name):
     lambda r: _metric(r, "WafBlocksAlarm")["Dimensions"][0].update(Value="some-other-acl"),
     # a rule the web ACL does not have
     lambda r: _metric(r, "WafBlocksAlarm")["Dimensions"][1].update(Value={"Fn::Sub": "${AWS::StackName}-other"}),
-    # a REGIONAL web ACL's metrics without their Region
-    lambda r: _metric(r, "WafBlocksAlarm")["Dimensions"].pop(2),
-    # the same alarm on a web ACL moved to CloudFront (no Region there)
-    lambda r: r["RestWebAcl"]["Properties"].update(Scope="CLOUDFRONT"),
-    # another Region's metrics
-    lambda r: _metric(r, "WafBlocksAlarm")["Dimensions"][2].update(Value="us-west-2"),
+    # a CloudFront web ACL's metrics with a Region it does not publish
+    lambda r: _metric(r, "WafBlocksAlarm")["Dimensions"].append({"Name": "Region", "Value": {"Ref": "AWS::Region"}}),
+    # the same alarm on a web ACL moved to the stage (REGIONAL: its metrics have a Region)
+    lambda r: r["RestWebAcl"]["Properties"].update(Scope="REGIONAL"),
     # an alarm left without the web ACL's condition: it would exist without the ACL
     lambda r: r["WafBlocksAlarm"].pop("Condition"),
     # the WebSocket API by the REST API's dimension
     lambda r: _metric(r, "WebSocketThrottledAlarm")["Dimensions"].__setitem__(
         0, {"Name": "ApiName", "Value": {"Fn::Sub": "${AWS::StackName}-ws"}}),
-], ids=["no-such-index", "index-without-table", "acl-by-name", "no-such-rule", "regional-without-region",
-        "cloudfront-with-region", "other-region", "alarm-without-condition", "ws-by-name"])  # fmt: skip
+], ids=["no-such-index", "index-without-table", "acl-by-name", "no-such-rule", "cloudfront-with-region",
+        "regional-without-region", "alarm-without-condition", "ws-by-name"])  # fmt: skip
 def test_the_checks_find_a_capacity_alarm_on_a_metric_aws_never_publishes(edit):
     assert checks.alarm_metric_problems(_broken(edit))

@@ -91,6 +91,7 @@ def test_sample_events_run_through_their_handlers(api):
 
     def load(name: str) -> dict:
         text = (events / name).read_text().replace("ABCDE", code)
+        text = text.replace("replace-with-the-origin-secret", os.environ["MAFIA_ORIGIN_SECRET"])
         return json.loads(text.replace("replace-with-a-token-from-POST-rooms", api.tokens["p1"]))
 
     assert rest.handler(load("rest_create_room.json"), CTX)["statusCode"] == 201

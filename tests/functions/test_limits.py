@@ -200,3 +200,142 @@ def test_a_seat_handed_on_for_idling_counts_as_a_leave(api):
     until(api, lambda: room_seat(api, "p2").get("bot"))
     stored = items(api, storage.side_key(storage.LEAVER_KIND, leavers.auth.hash_token(device))[0])
     assert [i["sk"]["S"] for i in stored] == [f"L#{api.code}#p2"]
+
+
+# ---------------------------------------------------------------- the viewer behind CloudFront
+EDGE = "130.176.0.9"  # one CloudFront edge: API Gateway's sourceIp for everyone behind it
+
+
+def call(viewer=None, *, secret=None, cloudfront=True, headers=None, device=DEVICE, ip=EDGE):
+    """POST /rooms as API Gateway delivers it: through CloudFront (its secret and the viewer's
+    address added, `local/events.py`), or around it (`cloudfront=False`: the headers as sent)."""
+    event = events.rest_event(
+        method="POST",
+        path="/rooms",
+        headers={"Content-Type": "application/json", **(headers or {})},
+        body=json.dumps({"name": "Ann", "device": device}),
+        source_ip=ip,
+        viewer=viewer,
+        origin_secret=secret,
+        cloudfront=cloudfront,
+    )
+    out = rest.handler(event, CTX)
+    return out["statusCode"], json.loads(out["body"])
+
+
+def test_two_viewers_behind_one_edge_keep_separate_address_budgets(api, monkeypatch):
+    """Everyone behind one CloudFront edge has one sourceIp: the budget follows the viewer
+    CloudFront reports, so one player spending theirs leaves the other's whole."""
+    monkeypatch.setattr(
+        limits, "CREATE_ROOM", limits.Budget("createRoom", window=600, per_device=100, per_ip=2)
+    )
+    api.clock.t = 8_000_000.0
+    for i in range(2):
+        assert call("198.51.100.20", device=f"first-viewer-{i:08d}")[0] == 201
+    status, body = call("198.51.100.20", device="first-viewer-99999999")
+    assert status == 429 and body["error"]["code"] == "too_many_requests"
+    for i in range(2):  # same edge, another viewer: a budget of its own
+        assert call("2001:db8::7", device=f"second-viewer-{i:08d}")[0] == 201
+
+
+def test_a_call_around_cloudfront_is_refused_and_spends_nothing(api, monkeypatch):
+    """The execute-api URL called directly (no origin secret): 403 `forbidden` in our error
+    shape, before any budget or room is written; a wrong secret the same."""
+    monkeypatch.setattr(
+        limits, "CREATE_ROOM", limits.Budget("createRoom", window=600, per_device=1, per_ip=100)
+    )
+    api.clock.t = 8_100_000.0
+    before = items(api, "")
+    for kwargs in ({"cloudfront": False}, {"secret": "not-the-secret"}, {"secret": ""}):
+        status, body = call("198.51.100.30", **kwargs)
+        assert status == 403 and body == {
+            "error": {"code": "forbidden", "message": "this API answers through the site only"}
+        }
+    assert items(api, "") == before
+    assert call("198.51.100.30")[0] == 201  # the same request through CloudFront
+
+
+def test_a_forged_viewer_address_without_the_secret_is_refused(api):
+    """A caller around CloudFront cannot pick its own budget: its CloudFront-Viewer-Address is
+    refused with the request; through CloudFront, a viewer's own copy is replaced by CloudFront's."""
+    forged = {"CloudFront-Viewer-Address": "203.0.113.250:1234"}
+    assert call(cloudfront=False, headers=forged)[0] == 403
+    event = events.rest_event(method="GET", path="/rooms", headers=forged, viewer="198.51.100.40")
+    assert event["headers"]["CloudFront-Viewer-Address"] == f"198.51.100.40:{events.VIEWER_PORT}"
+    assert event["multiValueHeaders"]["CloudFront-Viewer-Address"] == [f"198.51.100.40:{events.VIEWER_PORT}"]
+
+
+def test_no_origin_secret_configured_refuses_every_call(api, monkeypatch):
+    """A function without its secret (a broken deploy) refuses everything, never admits all."""
+    monkeypatch.setenv("MAFIA_ORIGIN_SECRET", "")
+    assert call("198.51.100.50", secret="")[0] == 403
+
+
+@pytest.mark.parametrize(
+    ("value", "address"),
+    [
+        ("198.51.100.10:46532", "198.51.100.10"),
+        ("2001:db8::1:46532", "2001:db8::1"),
+        ("[2001:db8::1]:46532", "2001:db8::1"),
+        ("198.51.100.10", None),  # no port: not CloudFront's shape
+        ("not-an-address:1", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_the_viewer_address_is_read_from_cloudfront_s_ip_and_port(value, address):
+    assert rest.viewer_address(value) == address
+
+
+def test_a_conflicting_budget_transaction_is_retried_not_refused(api, monkeypatch):
+    """A transaction cancelled by another on the same items (TransactionConflict) says nothing
+    about the budget: tried again (with a pause, recorded here), and admitted."""
+    pauses: list[float] = []
+    monkeypatch.setattr(limits, "_pause", pauses.append)
+    store = api.svc.store
+    real = store.spend_budget
+    cancels = iter([storage.Busy("TransactionConflict")] * (limits.ATTEMPTS - 1))
+
+    def flaky(*args):
+        for exc in cancels:
+            raise exc
+        return real(*args)
+
+    monkeypatch.setattr(store, "spend_budget", flaky)
+    budget = limits.Budget("quickPlay", window=600, per_device=1, per_ip=100)
+    limits.spend(store, budget, "device-of-a-retry-00001", "198.51.100.60", now=9_000_000.0)
+    assert len(pauses) == limits.ATTEMPTS - 1
+    with pytest.raises(limits.RateLimited):  # that one was counted: the budget of 1 is spent
+        limits.spend(store, budget, "device-of-a-retry-00001", "198.51.100.60", now=9_000_000.0)
+
+
+def test_a_budget_transaction_cancelled_every_time_answers_busy_not_429(api, monkeypatch):
+    """Conflicts or throttles on every attempt: `503 busy` (try again), never `429`."""
+    monkeypatch.setattr(limits, "_pause", lambda s: None)
+    calls = []
+
+    def busy(*args):
+        calls.append(args)
+        raise storage.Busy("ThrottlingError")
+
+    monkeypatch.setattr(api.svc.store, "spend_budget", busy)
+    status, body = call("198.51.100.70")
+    assert status == 503 and body["error"]["code"] == "busy"
+    assert len(calls) == limits.ATTEMPTS
+
+
+def test_a_request_through_cloudfront_without_a_viewer_address_is_counted(api, monkeypatch):
+    """Were the origin request policy to stop forwarding CloudFront-Viewer-Address, only the
+    device budgets would hold: the request still answers, and the metric NoViewerAddress says so."""
+    counted: list[str] = []
+    monkeypatch.setattr(rest, "count", lambda name, *a, **k: counted.append(name))
+    event = events.rest_event(
+        method="POST", path="/rooms", headers={"Content-Type": "application/json"},
+        body=json.dumps({"name": "Ann", "device": "device-without-a-viewer-01"}),
+    )  # fmt: skip
+    event["headers"].pop("CloudFront-Viewer-Address")
+    event["multiValueHeaders"].pop("CloudFront-Viewer-Address")
+    assert rest.handler(event, CTX)["statusCode"] == 201
+    assert counted == ["NoViewerAddress"]
+    assert rest.handler(events.rest_event(method="GET", path="/rooms", query={"public": "1"}), CTX)["statusCode"] == 200
+    assert counted == ["NoViewerAddress"]  # a read spends no budget and reads no address

@@ -156,15 +156,16 @@ def test_both_api_stages_keep_access_logs_that_cannot_hold_a_token(api, setting,
     assert "DependsOn" not in RES[api]
 
 
-def test_one_api_gateway_account_role_per_account_and_region():
-    """prod creates the account's role and keeps it on delete; dev reuses it, so both share an
-    account, and deleting either leaves the setting pointing at a role that exists."""
+def test_the_default_deploy_sets_the_api_gateway_account_role():
+    """Every stack of samconfig.toml sets the account's role (the first `sam deploy`, without
+    --config-env, works in a fresh account: no stack has to come first) and keeps it on delete,
+    so deleting either leaves the setting pointing at a role that exists."""
     for name in ("ApiGatewayLogsRole", "ApiGatewayAccount"):
         assert RES[name]["Condition"] == "CreatesApiGatewayAccount"
         assert RES[name]["DeletionPolicy"] == RES[name]["UpdateReplacePolicy"] == "Retain"
     assert TPL["Parameters"]["CreateApiGatewayAccount"]["Default"] == "true"  # a lone stack works
     assert _overrides("prod")["CreateApiGatewayAccount"] == "true"
-    assert _overrides("default")["CreateApiGatewayAccount"] == "false"
+    assert _overrides("default")["CreateApiGatewayAccount"] == "true"
     conf = tomllib.loads((ROOT / "samconfig.toml").read_text())
     assert conf["default"]["global"]["parameters"]["region"] == conf["prod"]["global"]["parameters"]["region"]
     assert conf["default"]["global"]["parameters"]["stack_name"] != conf["prod"]["global"]["parameters"]["stack_name"]
@@ -341,3 +342,48 @@ def test_the_topic_key_check_finds_a_key_cloudwatch_cannot_use(edit):
 ], ids=["ws-by-name", "rest-by-id", "rest-other-stage", "function-is-a-table", "no-such-dimension", "table-is-a-queue", "queue-url-not-name"])  # fmt: skip
 def test_the_alarm_check_finds_a_metric_aws_never_publishes(edit):
     assert checks.alarm_metric_problems(_broken(edit))
+
+
+def test_cloudfront_adds_the_origin_secret_the_rest_function_expects():
+    """The REST origin's custom header and the REST function's MAFIA_ORIGIN_SECRET are one
+    Secrets Manager value (dynamic references, resolved at deploy: no literal anywhere), under
+    the header name the handler and the offline stack use; the /api/* behaviour forwards
+    CloudFront's own headers (CloudFront-Viewer-Address) with AllViewerExceptHostHeader."""
+    from handlers import rest as rest_handler
+    from local import events
+
+    secret = RES["OriginSecret"]
+    assert secret["Type"] == "AWS::SecretsManager::Secret"
+    assert secret["Properties"]["GenerateSecretString"]["PasswordLength"] >= 32
+    ref = {"Fn::Sub": "{{resolve:secretsmanager:${OriginSecret}:SecretString}}"}
+    env = RES["RestFunction"]["Properties"]["Environment"]["Variables"]
+    assert env["MAFIA_ORIGIN_SECRET"] == ref
+    dist = RES["WebDistribution"]["Properties"]["DistributionConfig"]
+    (api,) = [b for b in dist["CacheBehaviors"] if b["PathPattern"] == "/api/*"]
+    origin = next(o for o in dist["Origins"] if o["Id"] == api["TargetOriginId"])
+    (header,) = origin["OriginCustomHeaders"]
+    assert header["HeaderValue"] == ref
+    assert header["HeaderName"].lower() == rest_handler.ORIGIN_HEADER == events.ORIGIN_HEADER.lower()
+    assert api["OriginRequestPolicyId"] == "b689b0a8-53d0-40ab-baf2-68738e2966ac"  # AllViewerExceptHostHeader
+    # no other function reads the secret, and the site's config.json never names it
+    readers = [n for n, r in RES.items() if "MAFIA_ORIGIN_SECRET" in json.dumps(r)]
+    assert readers == ["RestFunction"]
+
+
+def test_the_web_acl_is_on_the_distribution_per_viewer_for_the_api_only():
+    acl = RES["RestWebAcl"]["Properties"]
+    assert acl["Scope"] == "CLOUDFRONT"
+    (rule,) = acl["Rules"]
+    rate = rule["Statement"]["RateBasedStatement"]
+    assert rate["AggregateKeyType"] == "IP" and rate["Limit"] == {"Ref": "WafRateLimit"}
+    scope = rate["ScopeDownStatement"]["ByteMatchStatement"]
+    assert (scope["SearchString"], scope["PositionalConstraint"]) == ("/api/", "STARTS_WITH")
+    dist = RES["WebDistribution"]["Properties"]["DistributionConfig"]
+    assert dist["WebACLId"] == {"Fn::If": ["HasWaf", {"Fn::GetAtt": ["RestWebAcl", "Arn"]}, {"Ref": "AWS::NoValue"}]}
+    assert not [n for n, r in RES.items() if r["Type"] == "AWS::WAFv2::WebACLAssociation"]
+    assert TPL["Rules"]["WafNeedsUsEast1"]["Assertions"][0]["Assert"] == {
+        "Fn::Equals": [{"Ref": "AWS::Region"}, "us-east-1"]
+    }
+    pattern = re.compile(TPL["Parameters"]["WafRateLimit"]["AllowedPattern"])
+    assert [v for v in ("0", "10", "100", "2000000000") if not pattern.fullmatch(v)] == []
+    assert [v for v in ("1", "9", "09", "-5", "1e3") if pattern.fullmatch(v)] == []

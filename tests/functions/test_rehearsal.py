@@ -84,3 +84,25 @@ def test_a_type_moto_cannot_model_fails_until_it_is_listed(tmp_path, monkeypatch
                        "    Properties: {ConnectionName: x, ProviderType: GitHub}\n")  # fmt: skip
     with pytest.raises(rehearsal.RehearsalFailed, match="AWS::CodeStarConnections::Connection"):
         rehearsal.rehearse("dev", monkeypatch.setattr, template=broken)
+
+
+def test_the_web_acl_on_cloudfront_is_rehearsed(monkeypatch):
+    """prod with WafRateLimit above 0 (as `--parameter-overrides` adds it): the web ACL on the
+    distribution (CLOUDFRONT scope, the /api/ scope-down) created, translated and linted."""
+    said: list[str] = []
+    rehearsal.rehearse("prod", monkeypatch.setattr, say=said.append, overrides={"WafRateLimit": "100"})
+    assert any("cfn-lint clean" in line for line in said)
+    translated = rehearsal.translated_for(rehearsal.environment("prod"), rehearsal.TEMPLATE)
+    acl = translated["Resources"]["RestWebAcl"]
+    assert acl["Properties"]["Scope"] == "CLOUDFRONT"
+    dist = translated["Resources"]["WebDistribution"]["Properties"]["DistributionConfig"]
+    assert dist["WebACLId"] == {"Fn::If": ["HasWaf", {"Fn::GetAtt": ["RestWebAcl", "Arn"]}, {"Ref": "AWS::NoValue"}]}
+
+
+@pytest.mark.parametrize("limit", ["5", "9", "-1", "1e3", "100000000000"])
+def test_a_waf_limit_outside_waf_s_range_fails_the_rehearsal(limit, monkeypatch):
+    """A rate limit WAF would refuse after everything else was created (below its minimum of 10)
+    is refused with the parameters, before anything is made."""
+    with pytest.raises(rehearsal.RehearsalFailed, match="refuses the parameters: WafRateLimit"):
+        rehearsal.rehearse("prod", monkeypatch.setattr, overrides={"WafRateLimit": limit})
+    assert rehearsal.parameter_problems(rehearsal.TEMPLATE, {"WafRateLimit": "10"}) == []

@@ -410,6 +410,51 @@ def test_concurrent_requests_never_overspend_a_budget(store):
     assert answers.count(True) == 5 and len(answers) == 12
 
 
+def cancel_next_budget_transactions(store, monkeypatch, n: int, code: str) -> None:
+    """The next `n` budget transactions cancelled as DynamoDB cancels one for `code` (another
+    transaction on its items, a throttle): on moto, TransactionCanceledException with that
+    cancellation reason (moto never raises one itself); in memory, the store's own switch."""
+    if isinstance(store, MemStore):
+        store.budget_conflicts = n
+        return
+    client = store.client
+    real = client.transact_write_items
+    left = [n]
+
+    def cancelled(**kwargs):
+        if left[0] <= 0:
+            return real(**kwargs)
+        left[0] -= 1
+        reasons = [{"Code": code, "Message": code} for _ in kwargs["TransactItems"]]
+        raise client.exceptions.TransactionCanceledException(
+            {"Error": {"Code": "TransactionCanceledException", "Message": f"cancelled [{code}]"},
+             "CancellationReasons": reasons},
+            "TransactWriteItems",
+        )
+
+    monkeypatch.setattr(client, "transact_write_items", cancelled)
+
+
+@pytest.mark.parametrize("code", ["TransactionConflict", "ThrottlingError"])
+def test_a_cancelled_budget_transaction_is_busy_not_spent(store, monkeypatch, code):
+    """A conflict or a throttle raises `Busy` and counts nothing; the budget is untouched, so
+    the next try is admitted; only a spent budget answers False."""
+    dev = fresh("d")
+    kind = code if isinstance(store, storage.Store) else "TransactionConflict"
+    cancel_next_budget_transactions(store, monkeypatch, 1, kind)
+    with pytest.raises(storage.Busy):
+        store.spend_budget("k", 600, 1260, [("d", dev, 1)])
+    assert store.spend_budget("k", 600, 1260, [("d", dev, 1)])  # nothing was counted before
+    assert store.spend_budget("k", 600, 1260, [("d", dev, 1)]) is False  # now it is spent
+
+
+def test_a_spent_budget_is_told_by_its_failed_condition(store):
+    """Spent (ConditionalCheckFailed among the reasons) is False, never `Busy`."""
+    dev = fresh("d")
+    assert store.spend_budget("k", 600, 1260, [("d", dev, 1)])
+    assert store.spend_budget("k", 600, 1260, [("d", dev, 1)]) is False
+
+
 # ---- reports -------------------------------------------------------------------------------
 def report(rid: str, room: str, at: float, reporter="p1", reported="p2", day="2027-01-15") -> ReportRecord:
     return ReportRecord(

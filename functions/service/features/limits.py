@@ -10,12 +10,17 @@ refusal stores nothing (a failed condition cancels both). The clients are
 
 - the device: the random key the web client keeps (`mafia.deviceKey`, web/js/session.js), stored
   only as its hash (`auth.hash_token`, as a seat keeps it);
-- the source IP (API Gateway's `requestContext.identity.sourceIp`), stored only as an HMAC keyed
+- the viewer's address: what CloudFront reports in `CloudFront-Viewer-Address` on a request
+  that carries the site's origin secret (handlers/rest.py `viewer_ip`; API Gateway's own
+  `sourceIp` is a CloudFront edge shared by everyone behind it), stored only as an HMAC keyed
   by `MAFIA_LIMIT_KEY` (the stack's id on AWS: not public) and the window, so the same address
   gives another digest in every window and no item names an address.
 
 A refused request answers `429 too_many_requests` with the seconds until its window ends
-(`retryAfter`, and the `Retry-After` header on REST).
+(`retryAfter`, and the `Retry-After` header on REST). Only a spent budget is refused: a
+transaction DynamoDB cancelled for another transaction on the same items or for a throttle
+(`storage.Busy`) says nothing about the budget, so it is tried again, at most `ATTEMPTS` times
+in all, and then answered `503 busy` (try again), never 429.
 """
 
 from __future__ import annotations
@@ -25,13 +30,21 @@ import hmac
 import ipaddress
 import math
 import os
+import random
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from ..infra import auth, clock
 from ..infra.errors import ServiceError
+from ..infra.storage import Busy
 
 TTL_SLACK_SECONDS = 60
+# A budget transaction cancelled by a conflict or a throttle: tried this many times in all, with a
+# short jittered pause between tries (`PAUSE_S` doubled each time), then `503 busy`.
+ATTEMPTS = 3
+PAUSE_S = 0.02
+_pause = time.sleep  # tests put a recorder here: no test waits
 
 
 @dataclass(frozen=True)
@@ -65,9 +78,15 @@ def _key() -> bytes:
     return os.environ.get("MAFIA_LIMIT_KEY", "").encode("utf-8")
 
 
+# The offline stack's own clients (its browser and e2e tests all come from here); API Gateway and
+# CloudFront never report one. Other loopback addresses (127.0.0.2, ...) count as any address, so
+# the offline stack can show two viewers behind one edge (tests/e2e/test_viewer_address.py).
+UNCOUNTED = frozenset({ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1")})
+
+
 def _loopback(ip: str) -> bool:
     try:
-        return ipaddress.ip_address(ip).is_loopback
+        return ipaddress.ip_address(ip) in UNCOUNTED
     except ValueError:
         return False
 
@@ -91,7 +110,19 @@ def spend(store: Any, budget: Budget, device: str | None, ip: str | None, now: f
     if ip and not _loopback(ip):  # the offline stack's clients (API Gateway never reports one)
         checks.append(("ip", ip_digest(ip, start), budget.per_ip))
     # every budget of the client in one transaction: all counted, or (one is spent) none
-    if not store.spend_budget(budget.kind, start, expires, checks):
+    if not _spend(store, budget.kind, start, expires, checks):
         raise RateLimited(
             "too_many_requests", f"too many requests from this device or network: try again in {wait} s", wait
         )
+
+
+def _spend(store: Any, kind: str, start: int, expires: int, checks: list) -> bool:
+    """`store.spend_budget`, tried again after a conflict or a throttle (`Busy`); `503 busy`
+    when every attempt was cancelled so."""
+    for attempt in range(ATTEMPTS):
+        try:
+            return store.spend_budget(kind, start, expires, checks)
+        except Busy:
+            if attempt + 1 < ATTEMPTS:
+                _pause(PAUSE_S * 2**attempt * (0.5 + random.random()))  # noqa: S311 - jitter, not a secret
+    raise ServiceError("busy", "the server is busy, try again in a moment", 503)

@@ -34,6 +34,7 @@ from .storage import (
     MAX_TRANSACT_ITEMS,
     PUBLIC_INDEXES,
     TTL_SECONDS,
+    Busy,
     Conflict,
     ReportRecord,
     SideItem,
@@ -88,6 +89,9 @@ class MemStore:
         self._budgets: dict[tuple[str, str], tuple[int, int]] = {}  # (pk, sk) -> (n, expires)
         self._reports: dict[tuple[str, str], tuple[str, int]] = {}  # (day, id) -> (data, expires)
         self._marks: dict[tuple[str, str, str, str], tuple[str, int]] = {}  # -> (id, expires)
+        # The next this many budget transactions are cancelled as DynamoDB cancels one that met
+        # another transaction on its items (`Busy`, nothing counted): set by tests.
+        self.budget_conflicts = 0
 
     # ---- reads -------------------------------------------------------------------------
     def load(self, code: str) -> Snapshot | None:
@@ -198,6 +202,9 @@ class MemStore:
             keys.append(((key["pk"]["S"], key["sk"]["S"]), limit))
         assert all(k[0].startswith(LIMIT_PREFIX) for k, _ in keys)
         with self._lock:
+            if self.budget_conflicts > 0:
+                self.budget_conflicts -= 1
+                raise Busy("TransactionConflict")
             if any(self._budgets.get(k, (0, 0))[0] >= limit for k, limit in keys):
                 return False
             for k, _ in keys:

@@ -32,6 +32,20 @@ class Conflict(Exception):
     """The conditional write lost a race (someone wrote the room since we read it)."""
 
 
+class Busy(Exception):
+    """A budget transaction was cancelled for a reason that says nothing about the budget:
+    another transaction held one of its items (`TransactionConflict`) or the table throttled
+    it (`ThrottlingError`, `ProvisionedThroughputExceeded`). Worth a retry; not a refusal."""
+
+
+# The cancellation reasons (TransactionCanceledException's CancellationReasons) a retry may cure.
+TRANSIENT_CANCELS = frozenset({"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"})
+# Errors DynamoDB raises for a whole request the table throttled (after boto3's own retries).
+THROTTLE_ERRORS = frozenset(
+    {"ThrottlingException", "ProvisionedThroughputExceededException", "RequestLimitExceeded"}
+)
+
+
 @dataclass
 class Snapshot:
     """One consistent read of a room: its item and its connections."""
@@ -470,7 +484,9 @@ class Store:
         """Count one request on each of a client's budgets of `kind` for the window starting at
         `window_start`: `counts` holds (who, digest, limit), e.g. ("d", device digest, 10). All
         counted in one transaction, each on condition it is below its limit; False (nothing
-        counted) when one is spent."""
+        counted) when one is spent (a `ConditionalCheckFailed` among the cancellation reasons);
+        `Busy` (nothing counted) when the transaction was cancelled for another transaction or
+        a throttle, which says nothing about the budget (limits.spend retries it)."""
         ops = [
             {
                 "Update": {
@@ -491,8 +507,17 @@ class Store:
             return True
         try:
             self.client.transact_write_items(TransactItems=ops)
-        except self.client.exceptions.TransactionCanceledException:
-            return False
+        except self.client.exceptions.TransactionCanceledException as exc:
+            codes = {r.get("Code") for r in exc.response.get("CancellationReasons") or []}
+            if "ConditionalCheckFailed" in codes:
+                return False
+            if codes & TRANSIENT_CANCELS:
+                raise Busy(", ".join(sorted(codes & TRANSIENT_CANCELS))) from exc
+            raise  # a malformed request (ValidationError): a bug, not a budget
+        except self.client.exceptions.ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") in THROTTLE_ERRORS:
+                raise Busy(exc.response["Error"]["Code"]) from exc
+            raise
         return True
 
     def put_report(self, rec: ReportRecord) -> bool:
