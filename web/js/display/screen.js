@@ -75,6 +75,8 @@ export function clockText(view) {
 function seatList(view, stage) {
   const players = [...(view.players || [])].sort((a, b) => (a.seat || 0) - (b.seat || 0));
   const ended = view.phase.kind === "ended";
+  const acc = ended ? null : accusation(view);
+  const accused = new Set(acc ? acc.rows.map((r) => r.id) : []); // the day's suspects, marked on their tiles
   return h(
     "ol",
     { class: "d-seats", id: "d-seats", "aria-label": t("display.players"), "data-count": players.length },
@@ -87,7 +89,7 @@ function seatList(view, stage) {
       return h(
         "li",
         {
-          class: ["d-seat", out ? "out" : "", now ? "now" : "", p.id === stage.accused ? "accused" : ""].join(" ").trim(),
+          class: ["d-seat", out ? "out" : "", now ? "now" : "", p.id === stage.accused ? "accused" : "", accused.has(p.id) ? "suspect" : ""].join(" ").trim(),
           "data-pid": p.id,
           "aria-current": now ? "true" : null,
         },
