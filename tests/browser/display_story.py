@@ -41,7 +41,7 @@ def play_out(g: Game, mafia: tuple[str, ...]) -> None:
     raise AssertionError(f"no end: {g.kind}")
 
 
-def original(lang: str) -> dict[str, dict]:
+def original(lang: str, viewer: str | None = None) -> dict[str, dict]:
     """Day 2 of the original: Ann nominates Hal, Bob nominates Ann (the nominations on the
     screen mid-speeches); Hal and Ann defend in turn; the vote between them; the town wins."""
     out: dict[str, dict] = {}
@@ -53,16 +53,16 @@ def original(lang: str) -> dict[str, dict]:
     g.until("speech")
     g.act("nominate", "p1", target="p8")
     g.act("nominate", "p2", target="p1")
-    out["day"] = g.screen(lang)
+    out["day"] = g.screen(lang, viewer=viewer)
     g.speeches()
     assert g.kind == "defense", g.kind
-    out["defense"] = g.screen(lang)
+    out["defense"] = g.screen(lang, viewer=viewer)
     while g.kind == "defense":
         g.act("endTurn", g.s["phase"]["accused"])
     assert g.kind == "vote", g.kind
     for voter, target in (("p3", "p1"), ("p5", "p1"), ("p6", "p1")):
         g.act("vote", voter, target=target)
-    out["vote"] = g.screen(lang)
+    out["vote"] = g.screen(lang, viewer=viewer)
     for voter in ("p7", "p8"):
         g.act("vote", voter, target="p1")
     g.act("vote", "p1", target="p8")
@@ -81,57 +81,65 @@ def original(lang: str) -> dict[str, dict]:
         g.act("endTurn", "p2")
     while g.kind != "ended":
         g.timeout()
-    out["end"] = g.screen(lang)
+    out["end"] = g.screen(lang, viewer=viewer)
     return out
 
 
-def classic(lang: str) -> dict[str, dict]:
+def classic(lang: str, viewer: str | None = None) -> dict[str, dict]:
     """Classic: the day's discussion, Ann nominated and defending, the confirm vote (who is on
     trial and the question), and the end."""
     out: dict[str, dict] = {}
     g = Game("classic", CLASSIC)
+    out["start"] = g.screen(lang, viewer=viewer)  # the game's first view: the role reveal
     g.until("discussion")
-    out["day"] = g.screen(lang)
+    out["day"] = g.screen(lang, viewer=viewer)
     g.until("vote")
     for voter, target in (("p3", "p1"), ("p4", "p1"), ("p5", "p2"), ("p6", "p1")):
         g.act("vote", voter, target=target)
     g.timeout()
     assert g.kind == "defense", g.kind
-    out["defense"] = g.screen(lang)
+    out["defense"] = g.screen(lang, viewer=viewer)
     g.timeout()
     assert g.kind == "confirm", g.kind
     for voter in ("p3", "p4", "p5"):
         g.act("confirm", voter, choice="yes")
-    out["vote"] = g.screen(lang)
+    out["vote"] = g.screen(lang, viewer=viewer)
+    for voter in ("p2", "p6", "p7", "p8"):
+        g.act("confirm", voter, choice="yes")
+    while g.kind != "night":  # Ann executed (her last word), then the night
+        g.timeout()
+    out["night"] = g.screen(lang, viewer=viewer)
     play_out(g, mafia=("p1", "p2"))
-    out["end"] = g.screen(lang)
+    out["end"] = g.screen(lang, viewer=viewer)
     return out
 
 
-def city(lang: str) -> dict[str, dict]:
+def city(lang: str, viewer: str | None = None) -> dict[str, dict]:
     """City: the day's discussion, a tied vote's defense (marked as a tie), the revote between
     the tied, and the end."""
     out: dict[str, dict] = {}
     g = Game("city", CITY)
     g.until("discussion")
-    out["day"] = g.screen(lang)
+    out["day"] = g.screen(lang, viewer=viewer)
     g.until("vote")
     for voter, target in (("p1", "p4"), ("p2", "p4"), ("p3", "p5"), ("p6", "p5")):
         g.act("vote", voter, target=target)
     g.timeout()
     assert g.kind == "defense", g.kind
-    out["defense"] = g.screen(lang)
+    out["defense"] = g.screen(lang, viewer=viewer)
     g.timeout()
     assert g.kind == "vote", g.kind
     for voter, target in (("p2", "p4"), ("p3", "p4"), ("p6", "p4")):
         g.act("vote", voter, target=target)
-    out["vote"] = g.screen(lang)
+    out["vote"] = g.screen(lang, viewer=viewer)
     g.timeout()
     play_out(g, mafia=("p1",))
-    out["end"] = g.screen(lang)
+    out["end"] = g.screen(lang, viewer=viewer)
     return out
 
 
-def stories(lang: str = "en") -> dict[str, dict[str, dict]]:
-    """rulebook -> moment (day, defense, vote, end) -> the screen's view."""
-    return {"original": original(lang), "classic": classic(lang), "city": city(lang)}
+def stories(lang: str = "en", viewer: str | None = None) -> dict[str, dict[str, dict]]:
+    """rulebook -> moment (day, defense, vote, end, and the narrator's `start`, `night`,
+    `executed`) -> the screen's view; `viewer`: that seat's view instead (p1 is the mafia in
+    each: what the mafia knows that a spectator does not)."""
+    return {"original": original(lang, viewer), "classic": classic(lang, viewer), "city": city(lang, viewer)}
