@@ -598,6 +598,8 @@ export default {
   "leave.what.classic": "Your character leaves the game for good: it is eliminated at once (its role is shown if this room reveals the roles of the dead), and if that decides the game it ends now. You cannot come back to this game.",
   "leave.what.city": "By the city rules, leaving a running game eliminates your character at once, and that can decide the game. You cannot come back to this game.",
   "leave.what.original": "Your character leaves the game for good: it is eliminated at once (its role stays secret until the end), and if that decides the game it ends now. You cannot come back to this game.",
+  "leave.dead": "Your character is already out, so leaving changes nothing in the game: you stop following it here and cannot come back to it.",
+  "leave.noAnswer": "Leaving did not reach the server: you are still in this game. Check the connection and tap “Leave the game” again.",
   "leave.confirm": "Leave the game",
   "leave.cancel": "Stay",
   "handoff.title": "Continue on another device",
