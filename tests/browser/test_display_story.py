@@ -214,3 +214,41 @@ def test_the_screens_lobby_says_how_the_game_starts_and_the_overlay_paints_no_ca
         draw(pl, v, "en")
         expect(pl.page.locator("#d-lobby-start")).to_have_text(t(pl, key))
     pl.close()
+
+
+DEVICE_END = """async (view) => {
+  const m = await __import('./js/device/screens.js');
+  document.querySelector('#main').replaceChildren(m.end(view, { onAgain() {}, onFinish() {} }));
+  return (view.events || []).filter((ev) => !['morning', 'end', 'paused', 'resumed'].includes(ev.kind)).length;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["ko", "ru", "en"])
+def test_the_single_device_end_tells_the_whole_story_and_every_seats_fate(
+    browser, stack, console_errors, lang
+):
+    """Item 6: the one-phone end lists every event of the game (not the last three), says a
+    night victim was killed at night and an executed player went out by day, and gives every
+    seat its result word, won or lost."""
+    view = stories(lang)["original"]["end"]
+    pl = page_in(browser, stack, lang, console_errors)
+    assert pl.page.evaluate(DEVICE_END, view) > 3
+    news = pl.page.locator("#device-end .device-news-list")
+    assert news.locator("li").count() > 3  # more than the last three
+    for p in view["result"]["players"]:  # every exit of the game is in it, night 1's first
+        if not p["alive"]:
+            expect(news).to_contain_text(name(p["id"]))
+    night = [p for p in view["result"]["players"] if p["diedBy"] in ("mafia", "night", "kill")]
+    byday = [p for p in view["result"]["players"] if p["diedBy"] == "vote"]
+    assert night and byday, view["result"]["players"]
+    for p in night:
+        fate = t(pl, "end.diedNight", n=p["diedDay"])
+        expect(pl.page.locator(f'#device-roles li[data-pid="{p["id"]}"] .end-fate')).to_contain_text(fate)
+    for p in byday:
+        fate = t(pl, "end.died", n=p["diedDay"])
+        expect(pl.page.locator(f'#device-roles li[data-pid="{p["id"]}"] .end-fate')).to_contain_text(fate)
+    for p in view["result"]["players"]:
+        word = t(pl, "end.won" if p["won"] else "end.lost")
+        expect(pl.page.locator(f'#device-roles li[data-pid="{p["id"]}"] .end-fate')).to_contain_text(word)
+    assert pl.missing_keys() == []
+    pl.close()
