@@ -19,6 +19,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from .axe import audit, blocking
 from .display_states import states
 from .display_story import MOMENTS, stories
 from .scripted import draw as draw_screen
@@ -62,6 +63,8 @@ def test_the_screen_shows_who_is_accused_what_is_voted_and_why_it_ended(
     by = lambda who: t(pl, "display.nominatedBy", name=name(who))  # noqa: E731
     assert rows(pl) == [f"{name('p8')} {by('p1')}", f"{name('p1')} {by('p2')}"]
     expect(page.locator(".d-seat.suspect")).to_have_count(2)
+    if viewport is TV:
+        assert blocking(audit(page)) == []
     # their defense: both suspects, the one speaking now marked, and on trial
     draw(pl, s["original"]["defense"], lang)
     expect(page.locator("#d-accused")).to_have_attribute("data-kind", "suspects")
@@ -81,6 +84,8 @@ def test_the_screen_shows_who_is_accused_what_is_voted_and_why_it_ended(
     expect(page.locator("#d-stage.accused .d-big")).to_have_text(name("p1"))
     expect(page.locator("#d-question")).to_have_text(t(pl, "display.confirmQuestion", name=name("p1")))
     expect(page.locator("#d-votes")).to_be_visible()  # the nomination's tally beside it
+    if viewport is TV:
+        assert blocking(audit(page)) == []
 
     # city: the tied defense is marked as a tie, then the revote between the tied
     draw(pl, s["city"]["defense"], lang)
@@ -107,6 +112,8 @@ def test_the_screen_shows_who_is_accused_what_is_voted_and_why_it_ended(
                 t(pl, "display.survived")
             )
         assert t(pl, "display.alive") not in page.locator("#d-seats").inner_text()
+        if viewport is TV and book == "city":
+            assert blocking(audit(page)) == []
     assert pl.missing_keys() == []
     pl.close()
 

@@ -857,7 +857,7 @@ export default {
   "display.say.speaker": "{name}, вам слово.",
   "display.say.defense": "{name} под судом, слово для защиты.",
   "display.say.vote": "Время голосовать.",
-  "display.survived": "выжил(а)",
+  "display.survived": "в живых",
   "display.accused.nominations": "Выставлены сегодня",
   "display.accused.suspects": "Подозреваемые",
   "display.accused.candidates": "Голосуем за одного из",
