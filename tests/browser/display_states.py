@@ -20,9 +20,10 @@ class Game(Scripted):
     night = review_shots.Game.night
     speeches = review_shots.Game.speeches
 
-    def screen(self, lang: str = "en", narrator: bool = False) -> dict:
-        """The display's view (the spectator's) with the room block's screen facts."""
-        v = self.view(None)
+    def screen(self, lang: str = "en", narrator: bool = False, viewer: str | None = None) -> dict:
+        """The display's view (the spectator's) with the room block's screen facts; `viewer`:
+        a seat's view with the same room block instead (the leak test's comparison)."""
+        v = self.view(viewer)
         v["room"].update(
             {"narrator": narrator, "lang": lang, "status": "ended" if self.kind == "ended" else "running"}
         )
@@ -31,30 +32,31 @@ class Game(Scripted):
         return v
 
 
-def states(lang: str = "en", narrator: bool = False) -> dict[str, dict]:
+def states(lang: str = "en", narrator: bool = False, viewer: str | None = None) -> dict[str, dict]:
     """name -> the screen's view: speech (day 1), night (before and after the night's acts),
     dawn (day 2's first speaker, with the night's news), defense, ended, and classic's open
-    vote while it runs (`voting`) and once its ballots are public (`vote`)."""
+    vote while it runs (`voting`) and once its ballots are public (`vote`). `viewer`: that
+    seat's view at each instead (the leak test's comparison)."""
     out: dict[str, dict] = {}
     g = Game("original", ORIGINAL, expansion=True)
     g.until("speech")
-    out["speech"] = g.screen(lang, narrator)
+    out["speech"] = g.screen(lang, narrator, viewer)
     g.speeches()
     g.until("night")
-    out["night"] = g.screen(lang, narrator)
+    out["night"] = g.screen(lang, narrator, viewer)
     for pid, typ, target in (
         ("p1", "mafiaTarget", "p4"),
         ("p2", "mafiaTarget", "p4"),
         ("p3", "investigate", "p1"),
     ):
         g.act(typ, pid, target=target)
-    out["nightActed"] = g.screen(lang, narrator)
+    out["nightActed"] = g.screen(lang, narrator, viewer)
     g.night()  # everyone else sleeps
     g.until("speech")
-    out["dawn"] = g.screen(lang, narrator)
+    out["dawn"] = g.screen(lang, narrator, viewer)
     g.speeches(p2="p8", p3="p1")
     assert g.kind == "defense", g.kind
-    out["defense"] = g.screen(lang, narrator)
+    out["defense"] = g.screen(lang, narrator, viewer)
     while g.kind == "defense":
         g.act("endTurn", g.s["phase"]["accused"])
     for voter, target in (("p2", "p8"), ("p3", "p1"), ("p5", "p8"), ("p6", "p8"), ("p7", "p1"), ("p8", "p1")):
@@ -76,13 +78,13 @@ def states(lang: str = "en", narrator: bool = False) -> dict[str, dict]:
     while g.kind == "defense":
         g.act("endTurn", g.s["phase"]["accused"])
     assert g.kind == "ended", g.kind
-    out["ended"] = g.screen(lang, narrator)
+    out["ended"] = g.screen(lang, narrator, viewer)
 
     c = Game("classic", CLASSIC)
     c.until("vote")
     for voter, target in (("p3", "p1"), ("p4", "p1"), ("p5", "p2"), ("p6", "p1")):
         c.act("vote", voter, target=target)
-    out["voting"] = c.screen(lang, narrator)
+    out["voting"] = c.screen(lang, narrator, viewer)
     c.timeout()  # the open vote's ballots are public once it closes
-    out["vote"] = c.screen(lang, narrator)
+    out["vote"] = c.screen(lang, narrator, viewer)
     return out

@@ -22,6 +22,14 @@ export function send(action, payload) {
   return id;
 }
 
+// A leave's frame: sent again after LEAVE_WAIT_MS without an answer (LEAVE_TRIES times), or
+// every LEAVE_RETRY_MS while the socket is down (LEAVE_OFFLINE_TRIES times); then the
+// player is told the leave did not reach the server (the seat is still in the game).
+const LEAVE_WAIT_MS = 4000;
+const LEAVE_RETRY_MS = 1000;
+const LEAVE_TRIES = 2;
+const LEAVE_OFFLINE_TRIES = 30;
+
 /** What screens may use. */
 export const ctx = {
   state,
@@ -63,12 +71,29 @@ export const ctx = {
   leave() {
     // Home when the server answers "left" (frames.js, onErrorFrame): closing the socket right
     // after the frame could let $disconnect overtake it, and the seat would stay in the game.
+    // A leave either takes effect or says why (#48): the frame goes again once the socket is
+    // back (a tap while it reconnects was lost before: home at once, the seat never left); a
+    // refusal stays on screen (the error frame, state.lastError); no answer at all says so
+    // rather than going home with the seat still in the game.
     const session = state.session;
-    if (state.conn && state.view && state.view.you && send("leave")) {
-      setTimeout(() => state.session === session && goHome(), 4000);
-      return;
-    }
-    goHome();
+    if (!(state.view && state.view.you)) return goHome(); // a spectator has no seat to give up
+    let sent = null;
+    const attempt = (n) => {
+      if (state.session !== session) return; // "left" came: home already
+      const refused = sent && state.lastError && state.lastError.id === sent;
+      if (refused) return; // the server said why (its error is shown); the player may tap again
+      if ((sent && n > LEAVE_TRIES) || n > LEAVE_OFFLINE_TRIES) {
+        toast(t("leave.noAnswer"));
+        return;
+      }
+      const id = state.conn ? state.conn.send("leave") : null;
+      if (id) {
+        state.pending.set(id, "leave");
+        sent = id;
+      }
+      setTimeout(() => attempt(n + 1), id ? LEAVE_WAIT_MS : LEAVE_RETRY_MS);
+    };
+    attempt(1);
   },
   goHome,
   rerender: () => render(),

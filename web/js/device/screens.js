@@ -3,10 +3,10 @@
 // (phase, names, alive, public reveals, events, the result), never `you` or `private`.
 import { h } from "../dom.js";
 import { roleName, t, teamName } from "../i18n.js";
-import { eventText, phaseTitle, playerName } from "../game/format.js";
+import { eventText, isNightDeath, phaseTitle, playerName } from "../game/format.js";
 import { roleCardBody } from "../game/overlays.js";
 import { causeText } from "../game/sides.js";
-import { fairDealBlock, newDeal } from "../screens/end.js";
+import { fairDealBlock, fateWord, newDeal } from "../screens/end.js";
 
 const stageTitle = (stage, view) =>
   stage === "dawn" ? t("device.stage.dawn") : stage === "night" ? `${phaseTitle("night")} ${view.day}` : phaseTitle(stage);
@@ -250,12 +250,20 @@ export function publicPhase(view) {
 // The device's deal check, kept across redraws of its end screen (screens/end.js fairDealBlock).
 const deviceDeal = newDeal();
 
+/** How a seat left the game, from the result's `diedBy` and `diedDay`. */
+function deviceFate(p) {
+  if (!p.diedDay) return t("player.dead");
+  return t(isNightDeath(p.diedBy) ? "end.diedNight" : "end.died", { n: p.diedDay });
+}
+
 /** The end: the winner and why, every role (the public result), the last news and the fair
  * deal, as the online end screen shows them (web/js/screens/end.js). */
 export function end(view, { onAgain, onFinish }) {
   const r = view.result || {};
   const winner = (view.events || []).filter((ev) => ev.kind === "end").pop() || { kind: "end", winner: r.winner };
-  const last = (view.events || []).filter((ev) => !["morning", "end", "paused", "resumed"].includes(ev.kind)).slice(-3);
+  // the whole story, from night 1's first death to the last vote (#48: the last three left
+  // out a night-1 death and a day-1 exit)
+  const last = (view.events || []).filter((ev) => !["morning", "end", "paused", "resumed"].includes(ev.kind));
   return h(
     "section",
     { class: "device-screen device-public", id: "device-end", "data-winner": r.winner || "" },
@@ -275,7 +283,9 @@ export function end(view, { onAgain, onFinish }) {
           h(
             "span",
             { class: "end-fate" },
-            [p.alive ? t("device.fate.alive") : t("device.fate.out", { n: p.diedDay ?? "?" }), p.won ? t("device.fate.won") : null]
+            // how each left (killed at night, or out by day: a vote, a leave) and every seat's
+            // result word, won or lost, as the online end screen words them (#48)
+            [p.alive ? t("device.fate.alive") : deviceFate(p), fateWord(r.winner, p.won)]
               .filter(Boolean)
               .join(" · "),
           ),

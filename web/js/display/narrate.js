@@ -18,14 +18,18 @@ export function linesFor(prev, view) {
   // the public events that arrived since the last view (deaths, votes, the end, ...)
   const before = prev && Array.isArray(prev.events) ? prev.events.length : (view.events || []).length;
   const fresh = (view.events || []).slice(before).filter((ev) => ev && ev.kind !== "morning");
-  if (turned && isNight(kind) && !isNight(was)) lines.push(t("display.say.night"));
+  // Morning first, then what the night brought; but the day's last events (the execution)
+  // before "Night falls": the story in the order it happened (#48).
   if (turned && was && isNight(was) && !isNight(kind)) lines.push(t("display.say.morning"));
   for (const ev of fresh) lines.push(eventText(view, ev).text);
+  if (turned && isNight(kind) && !isNight(was)) lines.push(t("display.say.night"));
   if (turned && !isNight(kind) && kind !== "lobby") {
     const stage = onStage(view);
     if (stage.accused) lines.push(t("display.say.defense", { name: playerName(view, stage.accused) }));
     else if (stage.speaker) lines.push(t("display.say.speaker", { name: playerName(view, stage.speaker) }));
     else if (kind === "vote") lines.push(t("display.say.vote"));
+    // the game's first phase: the room is told what happens, not the phones' "Your role"
+    else if (kind === "roleReveal") lines.push(t("display.say.roleReveal"));
     else if (was !== kind && kind !== "ended") lines.push(phaseTitle(kind));
   }
   return lines.filter(Boolean);

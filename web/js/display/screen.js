@@ -9,15 +9,44 @@ import { secondsLeft } from "../clock.js";
 import { roleName, t } from "../i18n.js";
 import { check as checkDeal } from "../game/fairness.js";
 import { eventText, isNight, isNightDeath, phaseTitle, playerName, revealedBadge } from "../game/format.js";
+import { causeText } from "../game/sides.js";
 import { voteRows } from "../game/votes.js";
 
 // Events of the night that the dawn tells (besides deaths by a night cause).
 const NIGHT_NEWS = new Set(["saved", "soldierSurvived", "quietNight", "politicianImmune"]);
 
-/** The players whose turn it is now: the speaker of a speech, the accused of a defense. */
+/** The players whose turn it is now: the speaker of a speech, the accused of a defense (and
+ * of classic's confirm vote, who stands on trial while the table answers). */
 export function onStage(view) {
   const ph = view.phase || {};
-  return { speaker: ph.speaker || null, accused: ph.kind === "defense" ? ph.accused || null : null };
+  const trial = ph.kind === "defense" || ph.kind === "confirm";
+  return { speaker: ph.speaker || null, accused: trial ? ph.accused || null : null };
+}
+
+/** Who is accused now and by whom, from the phase's public facts (#48): `nominations` of an
+ * original speech turn ({by, target}: who nominated whom), the `suspects` of a defense (original's
+ * day, city's tie), the `candidates` of a vote's later round, the all-or-none question's
+ * suspects. `kind`: "nominations" | "suspects" | "candidates" | "tie"; `rows`: [{id, by}]. */
+export function accusation(view) {
+  const ph = view.phase || {};
+  const ids = (xs) => (Array.isArray(xs) ? xs.filter((x) => typeof x === "string") : []);
+  if (Array.isArray(ph.nominations) && ph.nominations.length) {
+    const rows = ph.nominations
+      .map((n) => (typeof n === "string" ? { id: n, by: null } : { id: n && n.target, by: (n && n.by) || null }))
+      .filter((r) => typeof r.id === "string");
+    if (rows.length) return { kind: "nominations", rows };
+  }
+  if (ph.kind === "defense" && ids(ph.suspects).length) {
+    // city's defense comes only from a tied vote: the screen says so (docs/rules.md, city)
+    return { kind: view.preset === "city" ? "tie" : "suspects", rows: ids(ph.suspects).map((id) => ({ id, by: null })) };
+  }
+  if ((ph.kind === "allOrNone" || ph.kind === "lastWord") && ids(ph.suspects).length > 1) {
+    return { kind: "suspects", rows: ids(ph.suspects).map((id) => ({ id, by: null })) };
+  }
+  if (ph.kind === "vote" && ids(ph.candidates).length) {
+    return { kind: "candidates", rows: ids(ph.candidates).map((id) => ({ id, by: null })) };
+  }
+  return null;
 }
 
 /** The night's public news, told at dawn: the night's events between the day before's
@@ -46,6 +75,8 @@ export function clockText(view) {
 function seatList(view, stage) {
   const players = [...(view.players || [])].sort((a, b) => (a.seat || 0) - (b.seat || 0));
   const ended = view.phase.kind === "ended";
+  const acc = ended ? null : accusation(view);
+  const accused = new Set(acc ? acc.rows.map((r) => r.id) : []); // the day's suspects, marked on their tiles
   return h(
     "ol",
     { class: "d-seats", id: "d-seats", "aria-label": t("display.players"), "data-count": players.length },
@@ -53,16 +84,18 @@ function seatList(view, stage) {
       const out = p.alive === false;
       const now = p.id === stage.speaker || p.id === stage.accused;
       const role = ended && p.role ? roleName(p.role, view.preset) : revealedBadge(view, p.revealed);
+      // at the end the living have survived the game, not stayed "in" it (#48)
+      const state = out ? t("display.out") : t(ended ? "display.survived" : "display.alive");
       return h(
         "li",
         {
-          class: ["d-seat", out ? "out" : "", now ? "now" : "", p.id === stage.accused ? "accused" : ""].join(" ").trim(),
+          class: ["d-seat", out ? "out" : "", now ? "now" : "", p.id === stage.accused ? "accused" : "", accused.has(p.id) ? "suspect" : ""].join(" ").trim(),
           "data-pid": p.id,
           "aria-current": now ? "true" : null,
         },
         h("span", { class: "d-num", "aria-hidden": "true" }, String(p.seat || "")),
         h("span", { class: "d-name" }, p.name || p.id),
-        h("span", { class: "d-state" }, out ? t("display.out") : t("display.alive")),
+        h("span", { class: "d-state" }, state),
         role ? h("span", { class: "d-role" }, role) : null,
       );
     }),
@@ -70,6 +103,16 @@ function seatList(view, stage) {
 }
 
 function stagePanel(view, stage) {
+  if (stage.accused && view.phase.kind === "confirm") {
+    // classic's confirm vote: who is on trial and the question the phones answer (#48)
+    return h(
+      "section",
+      { class: "d-stage accused", id: "d-stage" },
+      h("h2", null, t("display.onTrial")),
+      h("p", { class: "d-big" }, playerName(view, stage.accused)),
+      h("p", { class: "d-question", id: "d-question" }, t("display.confirmQuestion", { name: playerName(view, stage.accused) })),
+    );
+  }
   if (stage.accused) {
     return h("section", { class: "d-stage accused", id: "d-stage" }, h("h2", null, t("display.onTrial")), h("p", { class: "d-big" }, playerName(view, stage.accused)));
   }
@@ -77,6 +120,28 @@ function stagePanel(view, stage) {
     return h("section", { class: "d-stage", id: "d-stage" }, h("h2", null, t("display.speaking")), h("p", { class: "d-big" }, playerName(view, stage.speaker)));
   }
   return null;
+}
+
+function accusedPanel(view, stage) {
+  const acc = accusation(view);
+  if (!acc) return null;
+  return h(
+    "section",
+    { class: `d-accused d-${acc.kind}`, id: "d-accused", "data-kind": acc.kind, "aria-labelledby": "d-accused-title" },
+    h("h2", { id: "d-accused-title" }, t(`display.accused.${acc.kind}`)),
+    h(
+      "ul",
+      null,
+      acc.rows.map((r) =>
+        h(
+          "li",
+          { "data-pid": r.id, class: r.id === stage.accused ? "now" : null },
+          h("span", { class: "d-accused-name" }, playerName(view, r.id)),
+          r.by ? h("span", { class: "d-by" }, ` ${t("display.nominatedBy", { name: playerName(view, r.by) })}`) : null,
+        ),
+      ),
+    ),
+  );
 }
 
 function votesPanel(view) {
@@ -140,10 +205,13 @@ function dealLine(view, redraw) {
 function endPanel(view, redraw) {
   const end = [...(view.events || [])].reverse().find((ev) => ev && ev.kind === "end");
   const winner = end ? eventText(view, end).text : view.result && view.result.winner ? t(`end.winner.${view.result.winner}`) : "";
+  const cause = causeText(view.result, view.preset);
   return h(
     "section",
     { class: "d-end", id: "d-end", "aria-labelledby": "d-end-title" },
     h("h2", { id: "d-end-title", class: "d-big" }, winner),
+    // why it ended, as every phone's end screen says it (game/sides.js; #48)
+    cause ? h("p", { class: "d-cause", id: "d-cause" }, cause) : null,
     h("p", { class: "d-sub" }, t("display.roles")),
     dealLine(view, redraw),
   );
@@ -164,13 +232,17 @@ function lobbyPanel(view) {
     "section",
     { class: "d-lobby", id: "d-lobby" },
     h("p", { class: "d-big" }, t("display.lobby", { code })),
-    h("p", { class: "d-sub" }, t("display.lobbyWait")),
+    // a public room starts by itself once enough people are in; a private one when the host says (#48)
+    h("p", { class: "d-sub", id: "d-lobby-start" }, t(view.options && view.options.public ? "display.lobbyPublic" : "display.lobbyWait")),
   );
 }
 
 function phaseLabel(view) {
   const kind = view.phase.kind;
+  if (kind === "roleReveal") return t("display.roleReveal"); // the phones' "Your role" is not the room's
   if (kind === "lobby" || kind === "ended" || !view.day) return phaseTitle(kind);
+  // "Night 1", not "Night 1 · Night": the phase's title adds nothing to the night's (#48)
+  if (isNight(kind) && kind === "night") return t("banner.night", { n: view.day });
   return `${t(isNight(kind) ? "banner.night" : "banner.day", { n: view.day })} · ${phaseTitle(kind)}`;
 }
 
@@ -205,7 +277,7 @@ export function drawScreen(root, view, redraw = () => {}) {
   else if (kind === "lobby") body = [lobbyPanel(view), seatList(view, stage)];
   else if (kind === "ended") body = [endPanel(view, redraw), seatList(view, stage)];
   else {
-    const side = [stagePanel(view, stage), newsPanel(view), votesPanel(view)].filter(Boolean);
+    const side = [stagePanel(view, stage), accusedPanel(view, stage), newsPanel(view), votesPanel(view)].filter(Boolean);
     body = [seatList(view, stage), side.length ? h("div", { class: "d-side" }, side) : null];
   }
   replaceChildren(root, header, h("div", { class: "d-body" }, body));

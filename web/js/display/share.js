@@ -24,6 +24,12 @@ export function onDisplayFrame(frame, ctx) {
   ctx.rerender();
 }
 
+/** How many screens are connected: the view's `room.screens`, else the frame's count. */
+export function liveScreens(view, frame) {
+  const n = view && view.room ? view.room.screens : undefined;
+  return Number.isFinite(n) ? n : Number((frame && frame.screens) || 0);
+}
+
 /** The card, or null for anyone but the host. */
 export function screenCard(ctx, view, isHost) {
   if (!isHost || !view.room) return null;
@@ -44,7 +50,10 @@ export function screenCard(ctx, view, isHost) {
       h("label", { for: "screen-link" }, t("display.link")),
       h("input", { id: "screen-link", readonly: true, value: link, "data-key": "screenLinkText" }),
       h("figure", { class: "qr-box" }, qr.svg),
-      h("p", { id: "screen-count", role: "status" }, t("display.screens", { n: mine.screens })),
+      // The live count is the view's public `room.screens` (every join and leave of a screen
+      // rewrites the room); the `display` frame's `screens` is only the count when it was asked
+      // for, so reading it kept "0" on the card while the TV already showed the lobby (#48).
+      h("p", { id: "screen-count", role: "status" }, t("display.screens", { n: liveScreens(view, mine) })),
       h(
         "label",
         { class: "check" },

@@ -79,6 +79,13 @@ function offersSeat(view) {
   return Boolean(view.options && view.options.substitutes && view.you && view.you.alive !== false && !view.result);
 }
 
+/** What leaving means for this seat: a character already out is eliminated no further and
+ * decides nothing (#48); a living one is eliminated at once, in this preset's words. */
+export function leaveKey(view, preset) {
+  if (view.you && view.you.alive === false) return "leave.dead";
+  return has(`leave.what.${preset}`) ? `leave.what.${preset}` : "leave.what";
+}
+
 /** Leaving a running game: say what it means in this preset, then leave for good. */
 function confirmLeave(ctx, view) {
   const preset = view.preset || "classic";
@@ -92,7 +99,7 @@ function confirmLeave(ctx, view) {
       // (functions/service/room/substitutes.py should_vacate): say that, and what happens if nobody comes
       offersSeat(view)
         ? [h("p", { id: "leave-what" }, t("leave.sub")), h("p", { id: "leave-expiry" }, t("leave.subExpiry"))]
-        : h("p", { id: "leave-what" }, t(has(`leave.what.${preset}`) ? `leave.what.${preset}` : "leave.what")),
+        : h("p", { id: "leave-what" }, t(leaveKey(view, preset))),
       h(
         "div",
         { class: "row" },

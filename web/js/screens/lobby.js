@@ -25,6 +25,12 @@ export function setupText(err, view) {
   return errorText(err.code, "");
 }
 
+/** A public lobby counting down to a start by itself with bots filling the seats. */
+export function countsDown(view) {
+  const opts = view.options || {};
+  return Boolean(opts.public) && opts.autoStartBots !== false && typeof (view.room && view.room.autoStartAt) === "number";
+}
+
 export function myId(ctx, view) {
   return (view && view.you && view.you.id) || (ctx.state.session && ctx.state.session.playerId) || null;
 }
@@ -156,7 +162,13 @@ export function mount(root, ctx) {
     // server's English text).
     // a public room: who may join, and its start by itself (web/js/screens/public-list.js)
     countdown = lobbyCountdown(view, ctx.send);
-    const status = setupError
+    // A public room counting down starts by itself with bots in the empty seats (the server
+    // arms the countdown only when it can: functions/service/room/public.py): its too-few-players
+    // line is then no alarm but what will happen, said calmly (#48).
+    const botsFill = setupError && countsDown(view);
+    const status = botsFill
+      ? h("p", { class: "hint", role: "status", id: "setup-error", "data-code": setupError.code }, t("lobby.botsFill", { joined: players.length }))
+      : setupError
       ? h("p", { class: "setup-error", role: "status", id: "setup-error" }, setupText(setupError, view))
       : h("p", { class: "setup-ok", role: "status" }, t(isHost ? "lobby.setupOk" : "lobby.waitingHost"));
 
