@@ -44,7 +44,7 @@ STACK = "mafia-test"
 NAMES = {"RoomsTable": os.environ["TABLE_NAME"]}
 CLIENT_IP = "203.0.113.7"  # a caller's address (a loopback one spends no budget)
 
-# The nine breaks of an operations review (issue 50): each a copy of template.yaml with one
+# The nine breaks an operations review found (docs/operations.md, "Permissions proven before deploy"): each a copy of template.yaml with one
 # defect a real deploy or a real request would hit, and the words of the check that must find it.
 BREAKS = {
     "public-index-query-removed": (
