@@ -22,7 +22,7 @@ import mafia_engine as me
 from ..infra.errors import ServiceError
 from ..infra.fanout import Gateway, push_all
 from ..infra.storage import Snapshot
-from ..protocol import server_frames
+from ..protocol import sdp, server_frames
 from ..protocol.frames import Signal
 
 BURST = 200.0  # a join: an offer or an answer and ~10 ICE candidates for each of 15 peers
@@ -78,6 +78,14 @@ def check(snap: Snapshot, conn_id: str, frame: Signal) -> tuple[str, list[str]]:
             raise ServiceError("bad_target", "there is no such seat in this game")
         if frame.kind == "offer":
             raise ServiceError("spectator", "spectators listen only: they send no voice")
+        if frame.sdp is not None and (
+            len(frame.sdp) > sdp.MAX_LISTENER_SDP_CHARS or sdp.sends_audio(frame.sdp)
+        ):
+            raise ServiceError(
+                "bad_frame",
+                f"a listener's answer receives only (a=recvonly, no a=ssrc or a=msid), "
+                f"at most {sdp.MAX_LISTENER_SDP_CHARS} characters",
+            )
         if not me.voice_to_spectators(state, frame.to):
             raise ServiceError("voice_not_permitted", "you do not hear this seat in this phase")
         return listener, [c for c, p in snap.conns.items() if p == frame.to]
