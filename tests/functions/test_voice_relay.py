@@ -84,18 +84,23 @@ def test_voice_relay_refuses_every_pair_the_policy_does_not_permit_and_echoes_to
     assert night_permitted == len(mafia) * (len(mafia) - 1) and night_refused == 56 - night_permitted
 
 
-def test_voice_relay_costs_one_room_read_and_no_write(api):
+def test_voice_relay_costs_one_room_read_and_a_tenth_of_a_write(api):
     start_day(api, 6)
     calls = dynamodb_calls(api)
     api.gw.clear()
     api.send("cp1", offer("p2"))
-    assert calls == ["Query"]  # the room and its connections, in one strongly consistent Query
+    # the room and its connections in one Query; a lease on the sender's and target's budgets
+    assert calls == ["Query", "TransactWriteItems"]
     assert [c for c, _ in api.gw.sent] == ["cp2"]
+    calls.clear()
+    for _ in range(voice.LEASE - 1):  # the rest of the lease: reads only
+        api.send("cp1", offer("p2"))
+    assert set(calls) == {"Query"} and len(calls) == voice.LEASE - 1
     calls.clear()
     api.send(
         "cp1", {"action": "signal", "to": "p3", "kind": "ice", "candidate": {"candidate": "", "sdpMid": "0"}}
     )
-    assert calls == ["Query"]
+    assert calls == ["Query", "TransactWriteItems"]  # p1's lease is spent, p3's budget not yet leased
     assert api.gw.to("cp3")[-1] == {
         "type": "signal",
         "from": "p1",
@@ -281,6 +286,55 @@ def test_voice_signals_are_rate_limited_per_connection(api):
     assert len(api.gw.to("cp2")) == int(voice.BURST) + 2
 
 
+def new_container(api) -> None:
+    """What a second handler container (or a cold start) holds: no buckets, no leases."""
+    api.svc._signals = voice.Limiter()
+    api.svc._signal_budgets = voice.Budgets()
+
+
+def test_voice_signal_budgets_hold_across_containers_and_reconnects(api):
+    start_day(api, 6)
+    ice = {"action": "signal", "to": "p2", "kind": "ice", "candidate": {"candidate": "", "sdpMid": "0"}}
+    api.gw.clear()
+    sent = refused = 0
+    for n in range(2 * voice.PER_SEAT):
+        conn = f"cp1r{n // 50}"  # a reconnect every 50 signals
+        if n % 50 == 0:
+            assert api.connect(conn, "p1") == 200
+        if n % 30 == 0:
+            new_container(api)  # and another container every 30
+        api.send(conn, ice)
+        sent += 1
+    relayed = len(api.gw.to("cp2"))
+    refused = sum(1 for c, f in api.gw.sent if c.startswith("cp1r") and f.get("code") == "voice_rate_limited")
+    assert relayed + refused == sent
+    # each container's unspent lease is lost with it: at most LEASE a container short of the budget
+    assert voice.PER_SEAT - voice.LEASE * (sent // 30) <= relayed <= voice.PER_SEAT
+    api.clock.advance(voice.WINDOW)  # the next window is a new budget
+    api.gw.clear()
+    api.send(conn, ice)
+    assert [(c, f.get("code")) for c, f in api.gw.sent] == [("cp2", None)]
+
+
+def test_voice_signal_budget_per_target_holds_against_ten_listeners(api):
+    pids = start_day(api, 6)
+    listeners = [f"spec{i}" for i in range(10)]
+    for spec in listeners:
+        assert api.connect(spec) == 200
+    api.gw.clear()
+    for n in range(60):
+        for spec in listeners:
+            if n % 20 == 0:
+                new_container(api)
+            api.send(spec, {"action": "signal", "to": pids[1], "kind": "listen"})
+    relayed = len(api.gw.to(f"c{pids[1]}"))
+    refused = sum(1 for c, f in api.gw.sent if c.startswith("spec") and f.get("code") == "voice_rate_limited")
+    assert relayed + refused == 600
+    assert relayed <= voice.PER_LISTENERS  # all listeners together, whatever their containers
+    api.send("cp1", offer(pids[1]))  # a seat still reaches the target
+    assert api.gw.to(f"c{pids[1]}")[-1]["from"] == "p1"
+
+
 # ---------------------------------------------------------------- listening spectators
 LISTEN = {"action": "signal", "kind": "listen"}
 ANSWER = {"action": "signal", "kind": "answer", "sdp": OFFER}
@@ -383,8 +437,9 @@ def test_voice_listen_signals_count_against_the_spectators_rate_limit(api):
     pids = start_day(api, 6)
     api.connect("spec")
     api.gw.clear()
-    for _ in range(int(voice.BURST)):
+    limit = min(int(voice.BURST), voice.PER_LISTENERS)  # its bucket, or all listeners' budget
+    for _ in range(limit):
         api.send("spec", {**LISTEN, "to": pids[1]})
-    assert len(api.gw.to(f"c{pids[1]}")) == int(voice.BURST) and not api.errors("spec")
+    assert len(api.gw.to(f"c{pids[1]}")) == limit and not api.errors("spec")
     api.send("spec", {**LISTEN, "to": pids[1]})
     assert api.errors("spec")[-1]["code"] == "voice_rate_limited"
