@@ -96,7 +96,7 @@ def test_a_flood_from_one_socket_is_budgeted_and_the_target_answers_pings(flood_
     times, relayed, refused = run(body())
     print(json.dumps({"flood": "one seat", "sent": frames, "relayed": relayed, "refused": refused, "pings": times}))
     assert relayed + refused == frames
-    assert relayed <= min(voice.BURST, voice.PER_SEAT) + voice.RATE * 10  # its bucket and the seat's budget
+    assert refused > 0 and relayed <= voice.PER_SEAT  # its buckets (one per container) and the seat's budget
     assert max(times) < 1.0, times
 
 

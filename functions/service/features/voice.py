@@ -62,9 +62,9 @@ class Limiter:
 # costs 1/LEASE of a write and every container and every reconnect draws from the same budget.
 WINDOW = 10
 LEASE = 10
-PER_SEAT = 300  # one seat's signals per window, whatever its connections (a join: ~165)
-PER_LISTENERS = 100  # all of a room's listening spectators together per window
-PER_TARGET = 400  # signals to one seat (or listener) per window, from everyone
+PER_SEAT = 1000  # one seat's signals per window, whatever its connections (a join: ~165; retries)
+PER_LISTENERS = 300  # all of a room's listening spectators together per window
+PER_TARGET = 1000  # signals to one seat (or listener) per window, from everyone
 
 
 @dataclass
