@@ -97,6 +97,9 @@ def _accepted_codings(request: web.Request) -> set[str]:
     return out
 
 
+IN_FLIGHT_PER_CONNECTION = 2  # a socket's frames handled at once (`Connection.in_flight`)
+
+
 @dataclass
 class _Gzipped:
     key: tuple[int, int]  # (mtime_ns, size) of the file it was made from
@@ -140,6 +143,10 @@ class Connection:
     query: dict[str, str] = field(default_factory=dict)
     last_active: float = field(default_factory=time.time)
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # A connection's frames waiting for a container wait here, not in the containers' shared
+    # queue: on AWS each frame is its own Lambda invocation and Lambda scales out, so one
+    # socket's backlog never delays another's frames (tests/e2e/test_voice_flood.py).
+    in_flight: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(IN_FLIGHT_PER_CONNECTION))
     transport: asyncio.BaseTransport | None = None
     skip_disconnect: bool = False  # $disconnect is best effort on AWS; see /_local/vanish
 
@@ -583,6 +590,10 @@ class GatewayServer:
                 return ""
 
     async def _message(self, conn: Connection, body: str) -> None:
+        async with conn.in_flight:
+            await self._invoke_message(conn, body)
+
+    async def _invoke_message(self, conn: Connection, body: str) -> None:
         route = self._route_key(body)
         event = events.ws_message_event(
             route_key=route,

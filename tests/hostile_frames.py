@@ -26,6 +26,8 @@ from service.protocol import frames  # the functions' code: on the path by pypro
 # operations (the heartbeat too: answered with a pong) and every engine action of every preset.
 ROOM_ACTIONS = tuple(f.tag() for f in frames.ROOM_FRAMES)
 ENGINE_ACTIONS = tuple(f.tag() for f in frames.ENGINE_FRAMES)
+# a minimal session description the relay passes (`protocol/sdp.py`): one audio section
+AUDIO_SDP = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
 OPTION_KEYS = (
     "mafiaCount", "extraRoles", "roleRevealSeconds", "firstPhase", "noVoteDayOne", "discussionPerAlive",
     "nightSeconds", "deathReveal", "openVote", "kidSafeChat", "doctorSelfHeal", "voteSeconds", "preset",
@@ -195,7 +197,11 @@ class HostileFrames:
         r = self.rng.random()
         if r < 0.4:
             size = self.rng.choice((1, 200, 3000, 30_000, 30_001, 40_000))
-            parts.append(f'"sdp":{json.dumps("v=0 " + "a" * size)}')
+            sdp = self.rng.choice((
+                AUDIO_SDP, AUDIO_SDP + "a=note:p4 is mafia\r\n", AUDIO_SDP + "m=video 9 RTP/SAVPF 96\r\n",
+                AUDIO_SDP + "a=rtcp-mux\r\n" * (size // 12), "v=0 " + "a" * size,
+            ))  # fmt: skip
+            parts.append(f'"sdp":{json.dumps(sdp)}')
         elif r < 0.8:
             cand = self.rng.choice((
                 '{"candidate":"candidate:1 1 udp 1 10.0.0.1 9 typ host","sdpMid":"0","sdpMLineIndex":0}',

@@ -569,7 +569,7 @@ TWO_MESHES = (
       iceServers: () => [],
       onChange: () => {},
     });
-    meshes[me].update({ on: true, peers: [other], sendTo: new Set([other]), toSpectators: false, listener: false }, me);
+    meshes[me].update({ on: true, peers: [other], sendTo: new Set([other]), hearFrom: new Set([other]), toSpectators: false, listener: false }, me);
   }
   window.twoMeshes = { meshes, sdp, flight };
   const first = meshes.p1.join();

@@ -233,7 +233,7 @@ class Paths:
                 break
             self.timeout(code)
         a, b = pair[0]
-        self.send(seats[a], {"action": "signal", "to": b, "kind": "offer", "sdp": "v=0\r\n"}, "voice signal")
+        self.send(seats[a], {"action": "signal", "to": b, "kind": "offer", "sdp": "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"}, "voice signal")
         assert any(f["type"] == "signal" for f in self.gw.to(seats[b])), "the signal was not relayed"
         self.send(seats[a], {"action": "nudge"})
         errors = len([f for f in self.gw.to(seats[a]) if f["type"] == "error"])

@@ -167,9 +167,9 @@ def test_voice_policy_and_the_mafias_voice_signals_change_no_frame_a_citizen_or_
         out = script(api_, target, chatty)
         for p in roles(api_):
             if p != mafia[0]:
-                out.append((mafia[0], {"action": "signal", "to": p, "kind": "offer", "sdp": "v=0"}))
+                out.append((mafia[0], {"action": "signal", "to": p, "kind": "offer", "sdp": "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"}))
             if p not in (mafia[0], viewer):  # the viewer's own requests are the same in both runs
-                out.append((p, {"action": "signal", "to": mafia[0], "kind": "answer", "sdp": "v=0"}))
+                out.append((p, {"action": "signal", "to": mafia[0], "kind": "answer", "sdp": "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"}))
         return out
 
     with_signals.target = script.target  # type: ignore[attr-defined]
@@ -193,7 +193,7 @@ def test_voice_a_listening_spectator_at_night_gets_the_same_frames_whoever_the_m
         for p in sorted(roles(api_)):
             out.append(("s1", {"action": "signal", "to": p, "kind": "listen"}))
         for p in sorted(p for p, r in roles(api_).items() if r == "mafia"):
-            out.append((p, {"action": "signal", "to": lid, "kind": "offer", "sdp": "v=0"}))
+            out.append((p, {"action": "signal", "to": lid, "kind": "offer", "sdp": "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"}))
         return out
 
     listening.target = script.target  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -83,18 +84,23 @@ def test_voice_relay_refuses_every_pair_the_policy_does_not_permit_and_echoes_to
     assert night_permitted == len(mafia) * (len(mafia) - 1) and night_refused == 56 - night_permitted
 
 
-def test_voice_relay_costs_one_room_read_and_no_write(api):
+def test_voice_relay_costs_one_room_read_and_a_tenth_of_a_write(api):
     start_day(api, 6)
     calls = dynamodb_calls(api)
     api.gw.clear()
     api.send("cp1", offer("p2"))
-    assert calls == ["Query"]  # the room and its connections, in one strongly consistent Query
+    # the room and its connections in one Query; a lease on the sender's and target's budgets
+    assert calls == ["Query", "TransactWriteItems"]
     assert [c for c, _ in api.gw.sent] == ["cp2"]
+    calls.clear()
+    for _ in range(voice.LEASE - 1):  # the rest of the lease: reads only
+        api.send("cp1", offer("p2"))
+    assert set(calls) == {"Query"} and len(calls) == voice.LEASE - 1
     calls.clear()
     api.send(
         "cp1", {"action": "signal", "to": "p3", "kind": "ice", "candidate": {"candidate": "", "sdpMid": "0"}}
     )
-    assert calls == ["Query"]
+    assert calls == ["Query", "TransactWriteItems"]  # p1's lease is spent, p3's budget not yet leased
     assert api.gw.to("cp3")[-1] == {
         "type": "signal",
         "from": "p1",
@@ -157,19 +163,106 @@ def test_voice_is_closed_in_the_lobby(api):
     assert [(c, f.get("code")) for c, f in api.gw.sent] == [("cp1", "voice_closed")]
 
 
-def test_voice_signal_frames_are_capped_at_32_kb_and_other_frames_at_8_kb(api):
+def test_voice_signal_frames_and_other_frames_are_capped_at_8_kb(api):
     start_day(api, 6)
     api.gw.clear()
-    big = offer("p2", sdp="a" * frames.MAX_SDP_CHARS)
-    assert len(json.dumps(big)) <= frames.MAX_SIGNAL_BYTES
+    cand = "a=candidate:1 1 udp 2122194687 192.0.2.2 46884 typ host generation 0\r\n"
+    sdp = OFFER + cand * ((frames.MAX_SDP_CHARS - len(OFFER)) // len(cand))
+    big = offer("p2", sdp=sdp)
+    assert len(sdp) > frames.MAX_SDP_CHARS - len(cand) and len(json.dumps(big)) <= frames.MAX_SIGNAL_BYTES
     api.send("cp1", big)
-    assert [c for c, _ in api.gw.sent] == ["cp2"]  # an SDP of 30 000 characters fits
+    assert [c for c, _ in api.gw.sent] == ["cp2"]  # the largest SDP allowed fits
+    api.gw.clear()
+    api.send("cp1", offer("p2", sdp=sdp + cand))
+    assert [(c, f.get("code")) for c, f in api.gw.sent] == [("cp1", "bad_frame")]
     api.gw.clear()
     api.send("cp1", json.dumps(big) + " " * frames.MAX_SIGNAL_BYTES)
     assert [(c, f.get("code")) for c, f in api.gw.sent] == [("cp1", "too_large")]
     api.gw.clear()
     api.send("cp1", json.dumps({"action": "sync"}) + " " * frames.MAX_FRAME_BYTES)
     assert [(c, f.get("code")) for c, f in api.gw.sent] == [("cp1", "too_large")]
+
+
+SAMPLE = json.loads((Path(__file__).parents[2] / "bench" / "voice_sample.json").read_text())
+FIREFOX_OFFER = (
+    "v=0\r\no=mozilla...THIS_IS_SDPARTA-99.0 5936171588306473516 0 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\n"
+    "a=fingerprint:sha-256 " + ":".join(["AB"] * 32) + "\r\na=group:BUNDLE 0\r\na=ice-options:trickle\r\n"
+    "a=msid-semantic:WMS *\r\nm=audio 9 UDP/TLS/RTP/SAVPF 109 9 0 8 101\r\nc=IN IP4 0.0.0.0\r\n"
+    "a=sendrecv\r\na=extmap:1 urn:ietf:params:rtp-hdrext:ssrc-audio-level\r\n"
+    "a=extmap:2/recvonly urn:ietf:params:rtp-hdrext:csrc-audio-level\r\n"
+    "a=fmtp:109 maxplaybackrate=48000;stereo=1;useinbandfec=1\r\na=fmtp:101 0-15\r\n"
+    "a=ice-pwd:6b4d4b8bd2c54bb6a5e1b5a0e8f2d3c1\r\na=ice-ufrag:1a2b3c4d\r\na=mid:0\r\n"
+    "a=msid:{5f3a6f0e-6a3e-4d55-9f0b-7a3d2b1c0e9f} {0d6c1c5e-2e5b-4f7a-8c9d-1e2f3a4b5c6d}\r\n"
+    "a=rtcp-mux\r\na=rtpmap:109 opus/48000/2\r\na=rtpmap:9 G722/8000/1\r\na=rtpmap:101 telephone-event/8000\r\n"
+    "a=setup:actpass\r\na=ssrc:1983640163 cname:{7c1b2f3e-4d5a-6b7c-8d9e-0f1a2b3c4d5e}\r\n"
+)
+
+
+def test_voice_signals_relay_real_browser_exchanges_unchanged(api):
+    start_day(api, 6)
+    for kind, sdp in (("offer", SAMPLE["offer"]), ("answer", SAMPLE["answer"]), ("offer", FIREFOX_OFFER)):
+        api.gw.clear()
+        api.send("cp1", {"action": "signal", "to": "p2", "kind": kind, "sdp": sdp})
+        assert [(c, f["sdp"]) for c, f in api.gw.sent] == [("cp2", sdp)]
+    for cand in SAMPLE["iceOfferer"] + SAMPLE["iceAnswerer"] + [{"candidate": "", "sdpMid": "0"}]:
+        api.gw.clear()
+        api.send("cp1", {"action": "signal", "to": "p2", "kind": "ice", "candidate": cand})
+        assert [(c, f["candidate"]) for c, f in api.gw.sent] == [("cp2", cand)]
+
+
+MESSAGE = "p4 is mafia"
+BAD_SDPS = {
+    "free text": MESSAGE,
+    "text after a line": OFFER.replace("s=-", f"s=- {MESSAGE}"),
+    "text as the session name": OFFER.replace("s=-", f"s={MESSAGE}"),
+    "an information line": OFFER + f"i={MESSAGE}\r\n",
+    "an unknown attribute": OFFER + f"a=note:{MESSAGE}\r\n",
+    "text in a known attribute": OFFER + f"a=mid:{MESSAGE}\r\n",
+    "text in an ssrc": OFFER + f"a=ssrc:1 cname:{MESSAGE}\r\n",
+    "text in an extmap": OFFER + "a=extmap:1 https://example.com/p4-is-mafia\r\n",
+    "a candidate with text": OFFER + f"a=candidate:1 1 udp 1 1.2.3.4 9 typ host {MESSAGE}\r\n",
+    "video": OFFER + "m=video 9 UDP/TLS/RTP/SAVPF 96\r\n",
+    "a data channel": OFFER.replace("m=audio 9 UDP/TLS/RTP/SAVPF 111", "m=application 9 UDP/DTLS/SCTP webrtc-datachannel"),
+    "two audio sections": OFFER + "m=audio 9 UDP/TLS/RTP/SAVPF 111\r\n",
+    "no audio section": OFFER.replace("m=audio 9 UDP/TLS/RTP/SAVPF 111\r\n", ""),
+    "no version first": OFFER.removeprefix("v=0\r\n"),
+    "bare newlines": OFFER.replace("\r\n", "\n"),
+    "a line of no type": OFFER + f"{MESSAGE}\r\n",
+    "a flag attribute with a value": OFFER + f"a=rtcp-mux:{MESSAGE}\r\n",
+    "too many lines": OFFER + "a=rtcp-mux\r\n" * 200,
+}
+
+
+@pytest.mark.parametrize("what", sorted(BAD_SDPS))
+def test_voice_signals_carry_only_audio_session_descriptions(api, what):
+    start_day(api, 6)
+    item = api.item()
+    for kind in ("offer", "answer"):
+        api.gw.clear()
+        api.send("cp1", {"action": "signal", "to": "p2", "kind": kind, "sdp": BAD_SDPS[what]})
+        assert [(c, f.get("code")) for c, f in api.gw.sent] == [("cp1", "bad_frame")], what
+        assert MESSAGE not in json.dumps(api.gw.sent)
+    assert api.item() == item
+
+
+BAD_CANDIDATES = {
+    "free text": {"candidate": MESSAGE},
+    "text after a candidate": {"candidate": f"candidate:1 1 udp 1 1.2.3.4 9 typ host {MESSAGE}"},
+    "text as the address": {"candidate": "candidate:1 1 udp 1 p4.is.mafia 9 typ host"},
+    "an unknown type": {"candidate": "candidate:1 1 udp 1 1.2.3.4 9 typ mafia"},
+    "text as the mid": {"candidate": "candidate:1 1 udp 1 1.2.3.4 9 typ host", "sdpMid": MESSAGE},
+    "text as the fragment": {"candidate": "candidate:1 1 udp 1 1.2.3.4 9 typ host", "usernameFragment": MESSAGE},
+    "a second section": {"candidate": "candidate:1 1 udp 1 1.2.3.4 9 typ host", "sdpMLineIndex": 1},
+}
+
+
+@pytest.mark.parametrize("what", sorted(BAD_CANDIDATES))
+def test_voice_signals_carry_only_ice_candidates(api, what):
+    start_day(api, 6)
+    api.gw.clear()
+    api.send("cp1", {"action": "signal", "to": "p2", "kind": "ice", "candidate": BAD_CANDIDATES[what]})
+    assert [(c, f.get("code")) for c, f in api.gw.sent] == [("cp1", "bad_frame")], what
+    assert MESSAGE not in json.dumps(api.gw.sent)
 
 
 def test_voice_signals_are_rate_limited_per_connection(api):
@@ -191,6 +284,55 @@ def test_voice_signals_are_rate_limited_per_connection(api):
     api.clock.advance(1.0)  # game time refills RATE signals a second
     api.send("cp1", ice)
     assert len(api.gw.to("cp2")) == int(voice.BURST) + 2
+
+
+def new_container(api) -> None:
+    """What a second handler container (or a cold start) holds: no buckets, no leases."""
+    api.svc._signals = voice.Limiter()
+    api.svc._signal_budgets = voice.Budgets()
+
+
+def test_voice_signal_budgets_hold_across_containers_and_reconnects(api):
+    start_day(api, 6)
+    ice = {"action": "signal", "to": "p2", "kind": "ice", "candidate": {"candidate": "", "sdpMid": "0"}}
+    api.gw.clear()
+    sent = refused = 0
+    for n in range(2 * voice.PER_SEAT):
+        conn = f"cp1r{n // 50}"  # a reconnect every 50 signals
+        if n % 50 == 0:
+            assert api.connect(conn, "p1") == 200
+        if n % 30 == 0:
+            new_container(api)  # and another container every 30
+        api.send(conn, ice)
+        sent += 1
+    relayed = len(api.gw.to("cp2"))
+    refused = sum(1 for c, f in api.gw.sent if c.startswith("cp1r") and f.get("code") == "voice_rate_limited")
+    assert relayed + refused == sent
+    # each container's unspent lease is lost with it: at most LEASE a container short of the budget
+    assert voice.PER_SEAT - voice.LEASE * (sent // 30) <= relayed <= voice.PER_SEAT
+    api.clock.advance(voice.WINDOW)  # the next window is a new budget
+    api.gw.clear()
+    api.send(conn, ice)
+    assert [(c, f.get("code")) for c, f in api.gw.sent] == [("cp2", None)]
+
+
+def test_voice_signal_budget_per_target_holds_against_ten_listeners(api):
+    pids = start_day(api, 6)
+    listeners = [f"spec{i}" for i in range(10)]
+    for spec in listeners:
+        assert api.connect(spec) == 200
+    api.gw.clear()
+    for n in range(60):
+        for spec in listeners:
+            if n % 20 == 0:
+                new_container(api)
+            api.send(spec, {"action": "signal", "to": pids[1], "kind": "listen"})
+    relayed = len(api.gw.to(f"c{pids[1]}"))
+    refused = sum(1 for c, f in api.gw.sent if c.startswith("spec") and f.get("code") == "voice_rate_limited")
+    assert relayed + refused == 600
+    assert relayed <= voice.PER_LISTENERS  # all listeners together, whatever their containers
+    api.send("cp1", offer(pids[1]))  # a seat still reaches the target
+    assert api.gw.to(f"c{pids[1]}")[-1]["from"] == "p1"
 
 
 # ---------------------------------------------------------------- listening spectators
@@ -246,6 +388,30 @@ def test_voice_relay_spectators_listen_to_the_living_by_day_and_to_nobody_at_nig
     assert relayed == [] and refused == pids  # the mafia's voice too: spectators hear no night
 
 
+def test_voice_a_listeners_answer_receives_only_and_is_small(api):
+    pids = start_day(api, 6)
+    assert api.connect("spec") == 200
+    receive_only = SAMPLE["answer"]  # Chromium's answer to an offer it only receives (a=recvonly)
+    assert len(receive_only) <= voice.sdp.MAX_LISTENER_SDP_CHARS
+    cand = "a=candidate:1 1 udp 2122194687 192.0.2.2 46884 typ host generation 0\r\n"
+    sends = SAMPLE["answer"].replace("a=recvonly", "a=sendrecv")
+    for sdp, relayed in (
+        (receive_only, True),
+        (sends, False),
+        (SAMPLE["offer"], False),  # a=sendrecv, a=ssrc, a=msid: a microphone
+        (receive_only + cand * 25, False),  # over the listener's cap, under a seat's
+    ):
+        api.gw.clear()
+        api.send("spec", {**ANSWER, "to": pids[1], "sdp": sdp})
+        if relayed:
+            assert [c for c, _ in api.gw.sent] == [f"c{pids[1]}"]
+        else:
+            assert [(c, f.get("code")) for c, f in api.gw.sent] == [("spec", "bad_frame")]
+    api.gw.clear()
+    api.send("cp1", {"action": "signal", "to": "p2", "kind": "answer", "sdp": receive_only + cand * 25})
+    assert [c for c, _ in api.gw.sent] == ["cp2"]
+
+
 def test_voice_listener_ids_are_random_per_connection_stored_with_it_and_shown_to_nobody(api):
     start_day(api, 6)
     for i in range(8):
@@ -271,8 +437,9 @@ def test_voice_listen_signals_count_against_the_spectators_rate_limit(api):
     pids = start_day(api, 6)
     api.connect("spec")
     api.gw.clear()
-    for _ in range(int(voice.BURST)):
+    limit = min(int(voice.BURST), voice.PER_LISTENERS)  # its bucket, or all listeners' budget
+    for _ in range(limit):
         api.send("spec", {**LISTEN, "to": pids[1]})
-    assert len(api.gw.to(f"c{pids[1]}")) == int(voice.BURST) and not api.errors("spec")
+    assert len(api.gw.to(f"c{pids[1]}")) == limit and not api.errors("spec")
     api.send("spec", {**LISTEN, "to": pids[1]})
     assert api.errors("spec")[-1]["code"] == "voice_rate_limited"

@@ -5,16 +5,19 @@ connection has a random listener id (`storage.listener_id`, drawn when its conne
 put: nothing more is stored here); a seat the spectators hear now (`voice_to_spectators`)
 offers audio to a listener that asked (`listen`), and the listener only answers.
 
-Nothing is stored: the relay reads the room once (`Pipeline.load`: one Query) and posts;
-it never writes, so it runs beside the pipeline's write path, not through it. The sender
-never gets its own signal back, nor does anyone but the target seat. Each connection may
-send `BURST` signals at once and `RATE` per second after that (`Limiter`: in this
-container's memory, as a signal leaves no trace in the store; a second container gives a
-connection a second bucket, which API Gateway's own stage throttling bounds).
+Nothing of a signal is stored: the relay reads the room once (`Pipeline.load`: one Query)
+and posts, beside the pipeline's write path, not through it. The sender never gets its own
+signal back, nor does anyone but the target seat. What a signal may carry (audio-only SDP,
+ICE candidates) is `protocol/sdp.py`'s. Each connection may send `BURST` signals at once and
+`RATE` per second after that (`Limiter`: this container's memory, the first and free gate);
+and the table's budgets (`Budgets`: per seat, per room's listeners, per target, per
+`WINDOW`) hold whatever the container or the connection, at one conditional write per
+`LEASE` signals.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import mafia_engine as me
@@ -22,7 +25,7 @@ import mafia_engine as me
 from ..infra.errors import ServiceError
 from ..infra.fanout import Gateway, push_all
 from ..infra.storage import Snapshot
-from ..protocol import server_frames
+from ..protocol import sdp, server_frames
 from ..protocol.frames import Signal
 
 BURST = 200.0  # a join: an offer or an answer and ~10 ICE candidates for each of 15 peers
@@ -53,6 +56,52 @@ class Limiter:
         self._buckets.pop(conn_id, None)
 
 
+# The table's budgets (`Store.spend_budget`, kind `voice`), per WINDOW seconds, counted in leases
+# of LEASE signals: a container takes a lease (one count, one conditional write for all the
+# budgets a signal spends) and relays LEASE signals on it before it writes again, so a signal
+# costs 1/LEASE of a write and every container and every reconnect draws from the same budget.
+WINDOW = 10
+LEASE = 10
+PER_SEAT = 1000  # one seat's signals per window, whatever its connections (a join: ~165; retries)
+PER_LISTENERS = 300  # all of a room's listening spectators together per window
+PER_TARGET = 1000  # signals to one seat (or listener) per window, from everyone
+
+
+@dataclass
+class Budgets:
+    """The table's signal budgets and this container's leases on them."""
+
+    _left: dict[tuple[str, int], int] = field(default_factory=dict)  # (budget, window) -> signals
+
+    def spend(self, store, now: float, keys: list[tuple[str, int]]) -> bool:
+        """Count one signal on each budget `(key, limit)`: from this container's leases, or
+        by taking a lease on every spent one in one transaction; False (nothing counted) when
+        a budget is spent for this window."""
+        window = int(now // WINDOW) * WINDOW
+        if any(w != window for _, w in self._left):
+            self._left = {k: v for k, v in self._left.items() if k[1] == window}
+        need = [(key, limit) for key, limit in keys if self._left.get((key, window), 0) <= 0]
+        if need:
+            counts = [("v", _digest(key), max(1, limit // LEASE)) for key, limit in need]
+            if not store.spend_budget("voice", window, window + WINDOW + 60, counts):
+                return False
+            for key, _ in need:
+                self._left[(key, window)] = LEASE
+        for key, _ in keys:
+            self._left[(key, window)] -= 1
+        return True
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def budget_keys(code: str, sender: str, target: str) -> list[tuple[str, int]]:
+    """The budgets a signal from `sender` to `target` in room `code` spends."""
+    who = f"{code}#L" if _is_listener(sender) else f"{code}#{sender}"
+    return [(f"from#{who}", PER_LISTENERS if _is_listener(sender) else PER_SEAT), (f"to#{code}#{target}", PER_TARGET)]
+
+
 def _is_listener(addr: str) -> bool:
     return addr.startswith("L")
 
@@ -78,6 +127,14 @@ def check(snap: Snapshot, conn_id: str, frame: Signal) -> tuple[str, list[str]]:
             raise ServiceError("bad_target", "there is no such seat in this game")
         if frame.kind == "offer":
             raise ServiceError("spectator", "spectators listen only: they send no voice")
+        if frame.sdp is not None and (
+            len(frame.sdp) > sdp.MAX_LISTENER_SDP_CHARS or sdp.sends_audio(frame.sdp)
+        ):
+            raise ServiceError(
+                "bad_frame",
+                f"a listener's answer receives only (a=recvonly, no a=ssrc or a=msid), "
+                f"at most {sdp.MAX_LISTENER_SDP_CHARS} characters",
+            )
         if not me.voice_to_spectators(state, frame.to):
             raise ServiceError("voice_not_permitted", "you do not hear this seat in this phase")
         return listener, [c for c, p in snap.conns.items() if p == frame.to]
@@ -99,9 +156,15 @@ def check(snap: Snapshot, conn_id: str, frame: Signal) -> tuple[str, list[str]]:
     return pid, [c for c, p in snap.conns.items() if p == frame.to]
 
 
-def relay(snap: Snapshot, gateway: Gateway, conn_id: str, frame: Signal) -> int:
-    """Post `frame` to its target's connections (after `check`); returns how many."""
+def relay(
+    snap: Snapshot, gateway: Gateway, conn_id: str, frame: Signal, store=None, budgets: Budgets | None = None,
+    now: float = 0.0,
+) -> int:
+    """Post `frame` to its target's connections (after `check` and, given a store, the table's
+    budgets); returns how many."""
     sender, targets = check(snap, conn_id, frame)
+    if budgets is not None and not budgets.spend(store, now, budget_keys(snap.code, sender, frame.to)):
+        raise ServiceError("voice_rate_limited", "too many voice signals in this room: wait a moment")
     data = server_frames.encode(
         server_frames.SignalFrame(
             from_=sender,

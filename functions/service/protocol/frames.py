@@ -46,6 +46,7 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
     create_model,
+    field_validator,
     model_validator,
 )
 
@@ -55,7 +56,7 @@ from mafia_engine.presets import PRESETS
 
 from ..infra import auth
 from ..infra.errors import ServiceError
-from . import names, wire
+from . import names, sdp, wire
 from .roomcode import ROOM_CODE_PATTERN
 
 Route = Literal["operation", "heartbeat", "archive", "engine", "signal"]
@@ -67,8 +68,8 @@ RoomHint = Annotated[str, StringConstraints(pattern=ROOM_CODE_PATTERN)]
 # the random key a device keeps and sends with takeSeat and its connects (one person, one seat)
 DeviceKey = Annotated[str, StringConstraints(pattern=auth.DEVICE_PATTERN)]
 MAX_FRAME_BYTES = 8 * 1024  # every frame but a voice signal (`Frame.max_bytes`)
-MAX_SIGNAL_BYTES = 32 * 1024  # API Gateway's WebSocket frame limit: an SDP offer fits
-MAX_SDP_CHARS = 30_000
+MAX_SIGNAL_BYTES = 8 * 1024  # a voice signal: one audio SDP (`sdp.MAX_SDP_CHARS`) and its JSON
+MAX_SDP_CHARS = sdp.MAX_SDP_CHARS
 # An error on one of these fields gets this code and message (the model's own wording otherwise).
 REFUSALS = {
     "action": ("bad_frame", "'action' must be a letter then up to 39 letters, digits or '_'"),
@@ -85,7 +86,10 @@ REFUSALS = {
     "before": ("bad_frame", "'before' must be a whole number from 0 (the `from` of the last page)"),
     "to": ("bad_frame", "'to' must be a player id such as p4"),
     "kind": ("bad_frame", "'kind' must be offer, answer or ice"),
-    "sdp": ("bad_frame", f"'sdp' must be a session description of at most {MAX_SDP_CHARS} characters"),
+    "sdp": (
+        "bad_frame",
+        f"'sdp' must be an audio-only session description of known lines, at most {MAX_SDP_CHARS} characters",
+    ),
     "candidate": (
         "bad_frame",
         "'candidate' must be one ICE candidate {candidate, sdpMid?, sdpMLineIndex?, usernameFragment?}",
@@ -278,10 +282,17 @@ class IceCandidate(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    candidate: Annotated[str, StringConstraints(max_length=1024)]
-    sdpMid: Annotated[str, StringConstraints(max_length=64)] | None = None
-    sdpMLineIndex: Annotated[int, Field(ge=0, le=255)] | None = None
-    usernameFragment: Annotated[str, StringConstraints(max_length=256)] | None = None
+    candidate: Annotated[str, StringConstraints(max_length=sdp.MAX_CANDIDATE_CHARS)]
+    sdpMid: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")] | None = None
+    sdpMLineIndex: Annotated[int, Field(ge=0, le=0)] | None = None  # one audio section
+    usernameFragment: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9+/]{1,256}$")] | None = None
+
+    @field_validator("candidate")
+    @classmethod
+    def _an_ice_candidate(cls, value: str) -> str:
+        if not sdp.candidate_ok(value):
+            raise ValueError("not an ICE candidate line")
+        return value
 
 
 class Signal(Frame):
@@ -300,6 +311,13 @@ class Signal(Frame):
     kind: Literal["offer", "answer", "ice", "listen"]
     sdp: Annotated[str, StringConstraints(min_length=1, max_length=MAX_SDP_CHARS)] | None = None
     candidate: IceCandidate | None = None
+
+    @field_validator("sdp")
+    @classmethod
+    def _a_session_description(cls, value: str | None) -> str | None:
+        if value is not None and (why := sdp.why_not(value)) is not None:
+            raise ValueError(why)
+        return value
 
     @model_validator(mode="after")
     def _one_payload(self) -> Signal:

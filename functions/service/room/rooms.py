@@ -45,6 +45,7 @@ class RoomService:
         self._conn_rooms = connections.ConnectionRooms()  # warm cache: connection -> room
         self.pipeline = Pipeline(store, gateway, timers, self._conn_rooms)
         self._signals = voice.Limiter()  # voice signals per connection, in this container
+        self._signal_budgets = voice.Budgets()  # and per seat and target, in the table
 
     # ---------------------------------------------------------------- REST
     def create_room(
@@ -177,7 +178,9 @@ class RoomService:
             if frame.route == "signal":
                 if not self._signals.allow(conn_id, clock.now()):
                     raise ServiceError("voice_rate_limited", "too many voice signals: wait a moment")
-                voice.relay(self.pipeline.load(code), self.gateway, conn_id, frame)
+                voice.relay(
+                    self.pipeline.load(code), self.gateway, conn_id, frame, self.store, self._signal_budgets, clock.now()
+                )
                 return
             self.pipeline.frame(code, conn_id, frame, operations.command_for(frame))
         except ServiceError as exc:

@@ -35,7 +35,7 @@ export class VoiceMesh {
     this.ptt = false; // push-to-talk: the microphone is open only while `talking`
     this.talking = false;
     this.me = null;
-    this.plan = { on: false, peers: [], sendTo: new Set(), toSpectators: false, listener: false };
+    this.plan = { on: false, peers: [], sendTo: new Set(), hearFrom: new Set(), toSpectators: false, listener: false };
     this.listening = false; // joined as a listening spectator (no microphone)
     this.asked = new Map(); // listener: seat -> when it last asked it (`listen`)
     this.ctx = null;
@@ -70,11 +70,14 @@ export class VoiceMesh {
     if (peer) this.playAt(peer, pid);
   }
 
+  /** Play seat `pid` at its volume here, and only while this page's view hears it (`hearFrom`,
+   * re-checked at every view): the receiving end enforces too. */
   playAt(peer, pid) {
     if (!peer.audio) return;
     const { volume, muted } = this.volumeOf(pid);
+    const heard = Boolean(this.plan.on && this.plan.hearFrom && this.plan.hearFrom.has(pid));
     peer.audio.volume = volume / FULL;
-    peer.audio.muted = muted;
+    peer.audio.muted = muted || !heard;
   }
 
   async join() {
@@ -149,6 +152,7 @@ export class VoiceMesh {
       const want = this.sending(pid) ? track : null;
       if (peer.sender.track !== want) peer.sender.replaceTrack(want).catch(() => {});
     }
+    for (const [pid, peer] of this.peers) this.playAt(peer, pid);
     this.io.onChange();
   }
 

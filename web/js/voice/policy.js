@@ -2,19 +2,26 @@
 // keeps a peer connection with (whoever's voice reaches it or whom its voice reaches) and the
 // seats it sends its microphone to. The server decides; this only reads.
 
-/** `{on, peers, sendTo, toSpectators, listener}` for the view `view` seen by seat `me` (null:
- * a spectator, who listens only: it keeps a connection with each seat it hears and sends to
- * none). `toSpectators`: this seat's voice reaches the listening spectators now. */
+/** `{on, peers, sendTo, hearFrom, toSpectators, listener}` for the view `view` seen by seat
+ * `me` (null: a spectator, who listens only: it keeps a connection with each seat it hears and
+ * sends to none). `hearFrom`: the seats this page plays now, whatever arrives from the others
+ * (a modified page may send where its view says not to). `toSpectators`: this seat's voice
+ * reaches the listening spectators now. */
 export function voicePlan(view, me) {
   const v = view && view.voice;
-  if (!v || !v.on) return { on: false, peers: [], sendTo: new Set(), toSpectators: false, listener: !me };
+  if (!v || !v.on) {
+    return { on: false, peers: [], sendTo: new Set(), hearFrom: new Set(), toSpectators: false, listener: !me };
+  }
   const speak = Array.isArray(v.speakTo) ? v.speakTo : [];
   const hear = Array.isArray(v.hearFrom) ? v.hearFrom : [];
-  if (!me) return { on: true, peers: [...hear], sendTo: new Set(), toSpectators: false, listener: true };
+  if (!me) {
+    return { on: true, peers: [...hear], sendTo: new Set(), hearFrom: new Set(hear), toSpectators: false, listener: true };
+  }
   return {
     on: true,
     peers: [...new Set([...speak, ...hear])],
     sendTo: new Set(speak),
+    hearFrom: new Set(hear),
     toSpectators: v.toSpectators === true,
     listener: false,
   };
