@@ -188,6 +188,8 @@ PARTS := browser-1 browser-2 handlers stack unit benches template contract check
 # without the tests marked `whole_game` (whole games, many days, the 10,000-frame fuzz: `make
 # test` runs them)
 PART_handlers-quick := $(BIN)/python -m pytest tests/functions -m "not whole_game"
+# (its rehearsal and permission checks translate the template in the SAM CLI's venv: `check`
+# installs it too, so a fresh clone's `make check` runs them rather than failing on a missing venv)
 CHECK_PARTS := handlers-quick contract unit lint
 
 # each part's CPU: the shell's own `times` after it (not in a pipe, whose subshell would have
@@ -209,7 +211,7 @@ test: $(BIN)/.installed web
 	@$(MAKE) --no-print-directory -j4 -k $(addprefix part-,$(PARTS)) || true
 	@$(call REPORT,$(PARTS))
 
-check: $(BIN)/.installed web
+check: $(BIN)/.installed $(SAMVENV)/.installed web
 	@rm -rf .test-logs && mkdir -p .test-logs && date +%s >.test-logs/start
 	@$(MAKE) --no-print-directory -j2 -k $(addprefix part-,$(CHECK_PARTS)) || true
 	@$(call REPORT,$(CHECK_PARTS))
