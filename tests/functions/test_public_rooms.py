@@ -182,9 +182,11 @@ def test_the_host_switches_the_room_public_in_the_lobby_and_back(api):
     opts = api.snapshot().room["options"]
     assert opts["anonymous"] and opts["kidSafeChat"] and opts["substitutes"]  # the defaults came with it
     api.send("cp1", {"action": "setOptions", "options": {"public": True, "anonymous": False}})
-    assert api.snapshot().room["options"]["anonymous"] is False  # the host may still change them
+    assert api.snapshot().room["options"]["anonymous"] is True  # never while public (issue #45)
     api.send("cp1", {"action": "setOptions", "options": {}})
     assert listed(api) == []
+    api.send("cp1", {"action": "setOptions", "options": {"anonymous": False}})
+    assert api.snapshot().room["options"]["anonymous"] is False  # a private room: the host's choice
 
 
 # ---------------------------------------------------------------- the defaults
@@ -200,8 +202,8 @@ def test_public_rooms_are_anonymous_kid_safe_with_substitutes_by_default(api):
         "afkLimit": 3,  # an idle seat is warned, then opened to a substitute (docs/rules.md, "Idle seats")
         "afkReplace": "substitute",
     }
-    public_room(api, anonymous=False)
-    assert api.snapshot().room["options"]["anonymous"] is False
+    public_room(api, afkLimit=5, afkReplace="bot")  # what protects nobody less stays the host's
+    assert api.snapshot().room["options"]["afkLimit"] == 5
     status, body = api.rest(
         "POST", "/rooms", {"name": "C", "preset": "city", "options": {"public": True, "untimed": True}}
     )
@@ -373,3 +375,68 @@ def test_a_nudge_at_the_end_of_the_countdown_starts_the_game_and_one_before_writ
     api.clock.advance(public.COUNTDOWN_SECONDS)
     api.send("cp3", {"action": "nudge", "phase": public.LOBBY_PHASE})
     assert api.snapshot().room["status"] == "running"
+
+
+# ---------------------------------------------------------------- public means protected (issue #45)
+def test_public_means_protected_creation_refuses_contrary_options_with_a_code_and_stores_nothing(api):
+    """`POST /rooms` with `public: true` and a protection switched off is refused
+    (`public_protected`, naming the option), and nothing is listed."""
+    for contrary in (
+        {"kidSafeChat": False},
+        {"anonymous": False},
+        {"substitutes": False},
+        {"substituteApproval": True},
+        {"afkLimit": 0},
+    ):
+        status, body = api.rest("POST", "/rooms", {"name": "Ann", "options": {"public": True, **contrary}})
+        assert status == 400, contrary
+        assert (
+            body["error"]["code"] == "public_protected" and next(iter(contrary)) in body["error"]["message"]
+        )
+    assert listed(api) == []
+
+
+def test_public_means_protected_set_options_while_listed_keeps_every_protection(api):
+    """`setOptions` on a listed room never drops a protection: options left out come back as
+    the public defaults, contrary ones are refused and the stored options stay as they were."""
+    code = public_room(api)
+    api.connect("cp1", "p1")
+    api.send("cp1", {"action": "setOptions", "options": {"public": True, "afkLimit": 4}})
+    opts = api.snapshot().room["options"]
+    assert opts["anonymous"] and opts["kidSafeChat"] and opts["substitutes"]
+    assert opts["substituteApproval"] is False and opts["afkLimit"] == 4
+    before = api.snapshot().room["options"]
+    api.send("cp1", {"action": "setOptions", "options": {"public": True, "anonymous": False}})
+    assert api.errors("cp1")[-1]["code"] == "public_protected"
+    assert api.snapshot().room["options"] == before
+    assert listed(api) == [code]
+
+
+def test_public_means_protected_quick_play_never_seats_anyone_in_an_unprotected_listed_room(api):
+    """A listed room stored before the rule with a protection off (kid-safe chat here) is
+    skipped by quick play, which makes a protected room instead."""
+    code = public_room(api)
+    snap = api.snapshot(code)
+    api.svc.store.save(
+        snap, dict(snap.room, options={**snap.room["options"], "kidSafeChat": False}), snap.state
+    )
+    status, body = quick(api, "Kid")
+    assert status == 201 and body["roomCode"] != code
+    assert api.snapshot(body["roomCode"]).room["options"]["kidSafeChat"] is True
+
+
+def test_public_means_protected_a_listed_lobby_summary_names_no_person_host_or_bot(api):
+    code = public_room(api, name="Annabel")
+    api.join("Boris", code)
+    api.connect("cp1", "p1")
+    api.send("cp1", {"action": "addBot"})
+    status, body = api.rest("GET", f"/rooms/{code}")
+    assert status == 200
+    text = json.dumps(body)
+    assert "Annabel" not in text and "Boris" not in text
+    assert body["host"] is None
+    assert len(body["players"]) == 3
+    assert not any(p["host"] or p["bot"] or p["connected"] or p["name"] for p in body["players"])
+    # a private lobby's summary is unchanged: the host's friends read the names
+    private = api.create("Carla")
+    assert "Carla" in json.dumps(api.rest("GET", f"/rooms/{private}")[1])

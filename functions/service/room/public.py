@@ -37,7 +37,7 @@ from ..infra.telemetry import count, logger
 from ..protocol.views import preset_info
 from . import operations
 from .change import Context, Effects
-from .setup import room_setup_error
+from .setup import protects, room_setup_error
 
 if TYPE_CHECKING:
     from ..infra.storage import Store
@@ -167,6 +167,8 @@ def join_check(lang: str, preset: str | None):
             raise ServiceError("not_public", "this room is not open to strangers", 409)
         if (room.get("lang") or "en") != lang or (preset and room["preset"] != preset):
             raise ServiceError("not_public", "this room plays another language or preset", 409)
+        if not protects(room["options"]):  # a room stored before the rule: never a stranger's seat
+            raise ServiceError("not_public", "this room is not open to strangers", 409)
 
     return check
 

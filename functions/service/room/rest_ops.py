@@ -130,6 +130,12 @@ def summary(pipeline: Pipeline, code: str) -> dict:
     phase = "lobby"
     if snap.state is not None:
         phase = (me.dump(me.load(snap.state)).get("phase") or {}).get("kind", "unknown")
+    if public.is_public(room) and room["status"] == "lobby":
+        # a public lobby's code is on the list: its summary names no person, host or bot, and
+        # says nobody's presence (docs/rules.md, "Public rooms")
+        connected = set()
+        players = [{**p, "name": "", "bot": False} for p in room["players"]]
+        room = {**room, "host": None, "players": players}
     # an anonymous game: every field through the one gate (aliases.gate)
     return aliases.summary(
         room,
