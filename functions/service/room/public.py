@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 import json
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..features.base import Feature, Step, ViewParts
-from ..infra import storage
+from ..infra import auth, storage
 from ..infra.errors import ServiceError
 from ..infra.telemetry import count, logger
 from ..protocol.views import preset_info
@@ -52,7 +53,16 @@ PAGE_SIZE = 20  # rooms per page of the list (the Query's Limit)
 PAGE_MAX = 50
 QUICK_CANDIDATES = 10  # listed rooms quick play tries before it makes a new one
 SKIP = frozenset(
-    {"room_full", "already_started", "not_public", "room_not_found", "name_taken", "device_seated", "busy"}
+    {
+        "room_full",
+        "already_started",
+        "not_public",
+        "room_not_found",
+        "name_taken",
+        "device_seated",
+        "address_seated",
+        "busy",
+    }
 )
 
 
@@ -153,6 +163,47 @@ def list_rooms(
     items, last, _ = store.list_public(index, partition, limit, start, now)
     # a listed room as anyone may see it: code, language, preset, seats; nothing else
     return {"rooms": [{**entry, "status": "lobby"} for entry in items], "cursor": encode_cursor(last)}
+
+
+# ---------------------------------------------------------------- one person, one seat
+def address_key(ip: str | None) -> str:
+    """What counts as one source address in a public room (docs/rules.md, "Public rooms"): an
+    IPv4 address as it is, an IPv6 address by its /64 (a home network's prefix holds 2^64 of
+    them), an IPv4-mapped IPv6 address as its IPv4; "" (not keyed) for none, one that does not
+    parse, or a loopback address (never a client's on AWS: the offline stack's every client)."""
+    try:
+        addr = ipaddress.ip_address((ip or "").strip())
+    except ValueError:
+        return ""
+    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        addr = addr.ipv4_mapped
+    if addr.is_loopback:
+        return ""
+    if isinstance(addr, ipaddress.IPv6Address):
+        return str(ipaddress.ip_network(f"{addr}/64", strict=False))
+    return str(addr)
+
+
+def address_digest(ip: str | None) -> str:
+    """What a seat keeps of its source address (`seat.addr`): a hash, never the address."""
+    key = address_key(ip)
+    return auth.hash_token(f"addr:{key}") if key else ""
+
+
+def note_address(seat: dict, ip: str | None) -> None:
+    digest = address_digest(ip)
+    if digest:
+        seat["addr"] = digest
+
+
+def require_one_seat(room: dict, ip: str | None) -> None:
+    """A public room: no second seat for an address that holds one (`409 address_seated`);
+    a private room keeps the host's judgement (a household shares an address)."""
+    digest = address_digest(ip)
+    if is_public(room) and digest and any(p.get("addr") == digest for p in room["players"]):
+        raise ServiceError(
+            "address_seated", "someone at this address already holds a seat in this public room", 409
+        )
 
 
 # ---------------------------------------------------------------- quick play

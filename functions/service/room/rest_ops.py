@@ -26,8 +26,18 @@ if TYPE_CHECKING:
 CODE_TRIES = 20
 
 
-def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict, lang: str) -> dict:
-    """A new room with its creator as host and first player (p1)."""
+def create_room(
+    store: Store,
+    ws_url: str,
+    name: str,
+    preset: str,
+    options: dict,
+    lang: str,
+    device: str | None = None,
+    ip: str | None = None,
+) -> dict:
+    """A new room with its creator as host and first player (p1); the creator's device key
+    and address are noted on its seat (one person, one seat: quick play's own rooms too)."""
     options = dict(options)
     options.pop("preset", None)
     options = public_defaults(options)  # a public room: anonymous, kid-safe, substitutes unless given
@@ -47,6 +57,8 @@ def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict
         "timer": None,
         "archive": {"seq": 0, "first": 1, "buffers": {}},
     }
+    substitutes.note_device(room["players"][0], device)
+    public.note_address(room["players"][0], ip)
     public.track(room, set(), clock.now())  # listed from its first write (service/room/public.py)
     for _ in range(CODE_TRIES):
         code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
@@ -64,6 +76,7 @@ def join_room(
     name: str,
     device: str | None = None,
     check: Callable[[Context], None] | None = None,
+    ip: str | None = None,
 ) -> dict:
     """A new seat in a lobby: the next player id and a fresh token. `device`: the key the
     joining device keeps; a device that holds a seat of this room takes no second one.
@@ -79,9 +92,11 @@ def join_room(
         require_room_for(c.room, name, 409)
         if substitutes.played(c.room, device):  # one person, one seat (docs/rules.md, "Substitutes")
             raise ServiceError("device_seated", "this device already holds a seat in this room", 409)
+        public.require_one_seat(c.room, ip)  # a public room: one seat per address (docs/rules.md)
         pid = next_player_id(c.room)
         c.room["players"].append(new_seat(pid, name, auth.hash_token(token)))
         substitutes.note_device(c.room["players"][-1], device)
+        public.note_address(c.room["players"][-1], ip)
         if c.room.get("host") is None:  # everyone left the lobby: the newcomer runs it
             c.room["host"] = pid
         return c.changed(result={"playerId": pid, "token": token, "wsUrl": ws_url})
@@ -100,6 +115,7 @@ def quick_play(
     lang: str,
     preset: str | None,
     device: str | None,
+    ip: str | None = None,
 ) -> dict:
     """A seat in the fullest listed lobby that fits, or a new public room: the answer of a
     create (`roomCode`, `playerId`, `token`, `wsUrl`)."""
@@ -110,7 +126,9 @@ def quick_play(
     for it in items:
         code = it["roomCode"]
         try:
-            out = join_room(pipeline, ws_url, code, name, device, check=public.join_check(lang, preset))
+            out = join_room(
+                pipeline, ws_url, code, name, device, check=public.join_check(lang, preset), ip=ip
+            )
         except ServiceError as exc:
             if exc.code in public.SKIP:
                 count("QuickPlaySkips")
@@ -119,7 +137,7 @@ def quick_play(
         logger.info("quick play seated", extra={"room": code, "player": out["playerId"]})
         return {"roomCode": code, **out}
     count("QuickPlayRooms")
-    return create_room(store, ws_url, name, preset or "classic", {"public": True}, lang)
+    return create_room(store, ws_url, name, preset or "classic", {"public": True}, lang, device, ip)
 
 
 def summary(pipeline: Pipeline, code: str) -> dict:
