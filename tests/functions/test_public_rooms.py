@@ -98,7 +98,7 @@ def test_the_list_is_one_query_of_a_sparse_index_never_a_scan(api, svc, monkeypa
     assert "pubLang" not in api.item() and code not in listed(api)
 
 
-def test_the_list_is_paged_fullest_first_with_an_opaque_cursor(api):
+def test_the_list_is_paged_latest_active_first_with_an_opaque_cursor(api):
     codes = {}
     for seats in (1, 3, 2, 4, 1):
         code = public_room(api, name="H")
@@ -117,7 +117,9 @@ def test_the_list_is_paged_fullest_first_with_an_opaque_cursor(api):
         if cursor is None:
             break
     assert sorted(c for c, _ in seen) == sorted(codes) and pages >= 3
-    assert [s for _, s in seen] == sorted(codes.values(), reverse=True)  # fullest first
+    # the latest to lapse first (here the newest: nobody connected, each lapses 90 s after it
+    # was made): live entries sort ahead of any stale one (issue #45)
+    assert [c for c, _ in seen] == list(reversed(codes))
 
 
 def test_a_cursor_of_another_list_or_made_up_is_refused(api):
@@ -440,3 +442,30 @@ def test_public_means_protected_a_listed_lobby_summary_names_no_person_host_or_b
     # a private lobby's summary is unchanged: the host's friends read the names
     private = api.create("Carla")
     assert "Carla" in json.dumps(api.rest("GET", f"/rooms/{private}")[1])
+
+
+# ---------------------------------------------------------------- live rooms only (issue #45)
+@pytest.mark.parametrize("abandoned", [0, 20, 30])
+def test_the_list_and_quick_play_see_live_rooms_only_whatever_lies_abandoned(
+    api, svc, monkeypatch, abandoned
+):
+    """Lobbies whose people left (never written again before their TTL) keep their index keys;
+    still the first page (one Query) holds the live lobbies, and quick play seats a stranger in
+    one of them instead of opening yet another room."""
+    stale = set()
+    for i in range(abandoned):
+        stale.add(public_room(api, name=f"Gone{i}"))
+        api.join(f"Left{i}", api.code)  # the fullest rooms: they sorted first before
+        api.join(f"Left{i}b", api.code)
+    api.clock.advance(public.EMPTY_GRACE_SECONDS + 5)  # every one of them is idle now
+    live = {public_room(api, name=f"Here{i}") for i in range(5)}
+    rec = Recorder(svc.store.client)
+    monkeypatch.setattr(svc.store, "client", rec)
+    assert set(listed(api)) == live  # the default page (20): every live room, none stale
+    assert [name for name, _ in rec.calls] == ["query"]
+    _, body = get_list(api, lang="en", limit=5)
+    assert {r["roomCode"] for r in body["rooms"]} == live
+    rec.calls.clear()
+    status, seat = quick(api, "Stranger")
+    assert status == 201 and seat["roomCode"] in live
+    assert [name for name, _ in rec.calls][0] == "query"

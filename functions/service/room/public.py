@@ -11,8 +11,9 @@ rooms").
 - **Idle.** A lobby where no person is connected leaves the list `EMPTY_GRACE_SECONDS` after
   the last one went (or after it was made, if its creator never connected); one where nothing
   was written for `IDLE_SECONDS` leaves it too, unless a heartbeat renews it (`refresh_due`).
-  The index keeps an idle room's entry until its next write: the Query filters on `listUntil`.
-- **Quick play** (`rest_ops.quick_play`): the fullest listed lobby of the language (and preset) whose
+  The index keeps an idle room's entry until its next write, but its rank (`storage.index_attributes`:
+  `listUntil` first) lies below the Query's bound: a page reads live entries only (issue #45).
+- **Quick play** (`rest_ops.quick_play`): the fullest live lobby of the first page of the language (and preset) whose
   conditional write takes the seat; a lost race reads the room again and moves on when it is
   full; no room fits: a new public room.
 - **Start by itself.** Once `autoStart` people (not bots) sit in a public lobby, it starts

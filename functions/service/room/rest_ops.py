@@ -123,7 +123,8 @@ def quick_play(
         raise ServiceError("bad_request", f"lang: one of {', '.join(public.LANGS)}")
     index, partition = ("PublicByPreset", f"{lang}#{preset}") if preset else ("PublicByLang", lang)
     items, _, _ = store.list_public(index, partition, public.QUICK_CANDIDATES, None, now)
-    for it in items:
+    # the page holds live lobbies only, the latest active first: the fullest of them first
+    for it in sorted(items, key=lambda it: -it["seats"]):
         code = it["roomCode"]
         try:
             out = join_room(
