@@ -469,3 +469,30 @@ def test_the_list_and_quick_play_see_live_rooms_only_whatever_lies_abandoned(
     status, seat = quick(api, "Stranger")
     assert status == 201 and seat["roomCode"] in live
     assert [name for name, _ in rec.calls][0] == "query"
+
+
+@pytest.mark.parametrize("racers", [12, 30])
+def test_a_race_converges_strangers_pressing_play_now_together_fill_the_fewest_rooms(api, svc, racers):
+    """Issue #45 item 2: `racers` strangers press "Play now" at once on an empty list for one
+    language and preset: they fill ceil(racers / 12) classic rooms (one forming lobby at a
+    time, claimed by a conditional create), not one room each."""
+    answers: list = []
+    errors: list = []
+    barrier = threading.Barrier(racers)
+
+    def play(i):
+        barrier.wait()
+        try:
+            answers.append(svc.quick_play(f"Racer{i}", "ko", "classic"))
+        except Exception as exc:  # noqa: BLE001 - counted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(racers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(answers) == racers
+    rooms = {a["roomCode"] for a in answers}
+    assert len({(a["roomCode"], a["playerId"]) for a in answers}) == racers
+    assert len(rooms) == -(-racers // 12), sorted(len(api.snapshot(c).room["players"]) for c in rooms)

@@ -15,7 +15,8 @@ rooms").
   `listUntil` first) lies below the Query's bound: a page reads live entries only (issue #45).
 - **Quick play** (`rest_ops.quick_play`): the fullest live lobby of the first page of the language (and preset) whose
   conditional write takes the seat; a lost race reads the room again and moves on when it is
-  full; no room fits: a new public room.
+  full; no room fits: the window's forming lobby (`rest_ops.forming_code`, claimed by a
+  conditional create, joined by the other racers), else a new public room.
 - **Start by itself.** Once `autoStart` people (not bots) sit in a public lobby, it starts
   after `COUNTDOWN_SECONDS` (`room.autoStartAt`), bots filling the seats a game needs when
   `autoStartBots` is on. The countdown rides on the phase timer's Scheduler path (phase

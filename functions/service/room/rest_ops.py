@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -35,9 +36,11 @@ def create_room(
     lang: str,
     device: str | None = None,
     ip: str | None = None,
-) -> dict:
+    code: str | None = None,
+) -> dict | None:
     """A new room with its creator as host and first player (p1); the creator's device key
-    and address are noted on its seat (one person, one seat: quick play's own rooms too)."""
+    and address are noted on its seat (one person, one seat: quick play's own rooms too).
+    `code`: this code or none (None when it is taken: quick play's forming lobby)."""
     options = dict(options)
     options.pop("preset", None)
     options = public_defaults(options)  # a public room: anonymous, kid-safe, substitutes unless given
@@ -60,13 +63,29 @@ def create_room(
     substitutes.note_device(room["players"][0], device)
     public.note_address(room["players"][0], ip)
     public.track(room, set(), clock.now())  # listed from its first write (service/room/public.py)
-    for _ in range(CODE_TRIES):
-        code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
-        room["code"] = code
-        if store.create(code, room):
-            logger.info("room created", extra={"room": code, "player": "p1"})
-            return {"roomCode": code, "playerId": "p1", "token": token, "wsUrl": ws_url}
+    for _ in range(1 if code else CODE_TRIES):
+        room["code"] = code or "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+        if store.create(room["code"], room):
+            logger.info("room created", extra={"room": room["code"], "player": "p1"})
+            return {"roomCode": room["code"], "playerId": "p1", "token": token, "wsUrl": ws_url}
+    if code:
+        return None
     raise ServiceError("busy", "could not find a free room code", 503)
+
+
+FORMING_SECONDS = 30  # quick play's forming lobbies of a language and preset change codes this often
+FORMING_SLOTS = 8  # forming lobbies tried in turn (the first full: the next) before a random room
+
+
+def forming_code(lang: str, preset: str, now: float, slot: int) -> str:
+    """The code of quick play's `slot`th forming lobby of `lang` and `preset` in this
+    `FORMING_SECONDS` window: every container derives the same, so racers on an empty list
+    claim one room by a conditional create and the others join it (issue #45, "A race
+    converges"). Known to anyone who knows the rule: a code taken by someone else's room is
+    skipped (the join's checks: public, protected, this language and preset, live)."""
+    window = int(now // FORMING_SECONDS)
+    digest = hashlib.sha256(f"forming#{lang}#{preset}#{window}#{slot}".encode()).digest()
+    return "".join(ROOM_ALPHABET[b % len(ROOM_ALPHABET)] for b in digest[:ROOM_CODE_LENGTH])
 
 
 def join_room(
@@ -137,8 +156,28 @@ def quick_play(
             raise
         logger.info("quick play seated", extra={"room": code, "player": out["playerId"]})
         return {"roomCode": code, **out}
+    # no live lobby read: the forming lobbies of this window, claimed by a conditional create
+    # (the first racer makes it, the others join it; a full one: the next slot)
+    chosen = preset or "classic"
+    for slot in range(FORMING_SLOTS):
+        code = forming_code(lang, chosen, now, slot)
+        made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip, code=code)
+        if made is not None:
+            count("QuickPlayRooms")
+            return made
+        try:
+            out = join_room(
+                pipeline, ws_url, code, name, device, check=public.join_check(lang, preset), ip=ip
+            )
+        except ServiceError as exc:
+            if exc.code in public.SKIP:
+                continue
+            raise
+        return {"roomCode": code, **out}
     count("QuickPlayRooms")
-    return create_room(store, ws_url, name, preset or "classic", {"public": True}, lang, device, ip)
+    made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip)
+    assert made is not None
+    return made
 
 
 def summary(pipeline: Pipeline, code: str) -> dict:
