@@ -471,7 +471,7 @@ def test_the_list_and_quick_play_see_live_rooms_only_whatever_lies_abandoned(
     assert [name for name, _ in rec.calls][0] == "query"
 
 
-@pytest.mark.parametrize("racers", [12, 30])
+@pytest.mark.parametrize("racers", [12, 30, 60])
 def test_a_race_converges_strangers_pressing_play_now_together_fill_the_fewest_rooms(api, svc, racers):
     """Issue #45 item 2: `racers` strangers press "Play now" at once on an empty list for one
     language and preset: they fill ceil(racers / 12) classic rooms (one forming lobby at a
