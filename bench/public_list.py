@@ -123,9 +123,7 @@ def run(quick: bool) -> dict:
             """Each page's read units: moto's ConsumedCapacity, and the formula on its entries."""
             out, start = [], None
             while True:
-                items, last, moto_units = svc.store.public_index_page(
-                    index, partition, limit, start, clock.now()
-                )
+                items, last, moto_units = svc.store.public_index_page(index, partition, limit, start, clock.now())
                 size = sum(item_size(it) for it in items)
                 out.append(
                     {

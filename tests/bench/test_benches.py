@@ -15,9 +15,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def run_bench(name: str, *args: str, timeout: float = 240.0) -> dict:
-    out = subprocess.run(
-        [sys.executable, f"bench/{name}", *args], cwd=REPO, capture_output=True, text=True, timeout=timeout
-    )
+    out = subprocess.run([sys.executable, f"bench/{name}", *args], cwd=REPO, capture_output=True,
+                         text=True, timeout=timeout)
     assert out.returncode == 0, out.stderr[-3000:]
     lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
     assert len(lines) == 1, out.stdout[-3000:]
@@ -28,32 +27,11 @@ def run_bench(name: str, *args: str, timeout: float = 240.0) -> dict:
 
 def test_e2e_bench_quick_times_actions_by_their_frames():
     out = run_bench("e2e.py", "--quick")
-    for key in (
-        "rooms",
-        "players",
-        "actions",
-        "p50_ms",
-        "p99_ms",
-        "ack_p50_ms",
-        "baseline_p50_ms",
-        "baseline_p99_ms",
-        "ratio_p99",
-        "views_per_action",
-        "max_message_bytes",
-        "phase_end_lateness_p50_s",
-        "phase_end_lateness_p99_s",
-        "refused",
-        "unchanged",
-        "missing_views",
-        "untraced",
-        "version_gaps",
-        "version_repeats",
-        "views_out_of_order",
-        "pushes_by_cause",
-        "sent_by_action",
-        "echoes",
-        "load",
-    ):
+    for key in ("rooms", "players", "actions", "p50_ms", "p99_ms", "ack_p50_ms", "baseline_p50_ms",
+                "baseline_p99_ms", "ratio_p99", "views_per_action", "max_message_bytes",
+                "phase_end_lateness_p50_s", "phase_end_lateness_p99_s", "refused", "unchanged",
+                "missing_views", "untraced", "version_gaps", "version_repeats", "views_out_of_order",
+                "pushes_by_cause", "sent_by_action", "echoes", "load"):
         assert key in out, key
     assert out["rooms"] == 2 and out["actions"] > 0 and out["echoes"] > 0
     # What makes the figures the truth, never a timing: every frame sent is found in the
@@ -89,11 +67,8 @@ def test_a_view_that_arrives_after_a_newer_one_is_late_and_a_version_never_recei
     [
         ("engine.py", ("--quick",), ("games", "actions", "actions_per_s", "views_per_s", "max_view_bytes")),
         ("fuzz.py", ("--quick",), ("requestedFrames", "passed", "frames")),
-        (
-            "memory.py",
-            ("--quick",),
-            ("games", "rss_mb_after_first", "rss_mb_after_all", "growth_mb", "failed_games", "stack_exit"),
-        ),
+        ("memory.py", ("--quick",), ("games", "rss_mb_after_first", "rss_mb_after_all", "growth_mb",
+                                     "failed_games", "stack_exit")),
         ("original_draws.py", ("--quick",), ("now", "before_issue_14")),
         ("views.py", ("--quick",), ("views",)),
         ("voice.py", ("--quick",), ("perOpenedPair", "presets")),
@@ -133,17 +108,8 @@ def test_bot_day_bench_quick_times_a_day_of_speeches_in_game_seconds():
 
 def test_public_list_bench_quick_reads_each_page_with_one_query_and_counts_its_units():
     out = run_bench("public_list.py", "--quick")
-    for key in (
-        "rooms_listed",
-        "pages_by_lang",
-        "pages_by_preset",
-        "calls_per_page",
-        "entry_bytes",
-        "rcu_per_page_20",
-        "rcu_per_page_50",
-        "moto_rcu_per_page_20",
-        "entries_per_4kb_unit",
-    ):
+    for key in ("rooms_listed", "pages_by_lang", "pages_by_preset", "calls_per_page", "entry_bytes",
+                "rcu_per_page_20", "rcu_per_page_50", "moto_rcu_per_page_20", "entries_per_4kb_unit"):
         assert key in out, key
     # every room listed was seen once, private rooms never; each page was one Query, no Scan
     assert out["rooms_seen_by_lang"] == out["rooms_listed"] and out["pages_by_lang"] >= 2, out
@@ -163,51 +129,23 @@ def test_load_bench_quick_prints_frames_per_second_per_route_with_and_without_vo
         assert key in out, key
     for mode in ("without_voice", "with_voice"):
         figures = out[mode]
-        for key in (
-            "per_table_per_s",
-            "per_game",
-            "phase_change_burst",
-            "tables",
-            "tables_at_limit",
-            "lambda_busy_s_per_table",
-            "room_partition",
-        ):
+        for key in ("per_table_per_s", "per_game", "phase_change_burst", "tables", "tables_at_limit",
+                    "lambda_busy_s_per_table", "room_partition"):
             assert key in figures, (mode, key)
         rates = figures["per_table_per_s"]
-        for route in (
-            "ws $connect",
-            "ws $default",
-            "ws $disconnect",
-            "push PostToConnection",
-            "rest POST /rooms",
-            "rest POST /rooms/{code}/players",
-            "scheduler CreateSchedule",
-            "lambda timer (Scheduler)",
-            "dynamodb reads",
-            "dynamodb writes",
-            "ws inbound (stage throttle)",
-        ):
+        for route in ("ws $connect", "ws $default", "ws $disconnect", "push PostToConnection",
+                      "rest POST /rooms", "rest POST /rooms/{code}/players", "scheduler CreateSchedule",
+                      "lambda timer (Scheduler)", "dynamodb reads", "dynamodb writes", "ws inbound (stage throttle)"):
             assert rates.get(route, 0) > 0, (mode, route, rates)
         assert set(figures["tables"]) == {"10", "100"}, figures["tables"]
-        assert set(figures["tables_at_limit"]) >= {
-            "ws_stage_rate",
-            "ws_new_connections",
-            "rest_stage_rate",
-            "lambda_concurrency",
-            "scheduler_create",
-            "ddb_table_wru",
-        }
+        assert set(figures["tables_at_limit"]) >= {"ws_stage_rate", "ws_new_connections", "rest_stage_rate",
+                                                   "lambda_concurrency", "scheduler_create", "ddb_table_wru"}
     # voice adds signal frames up ($default) and their relays down, nothing else
     quiet, loud = out["without_voice"]["per_game"], out["with_voice"]["per_game"]
     assert "ws $default:signal" not in quiet and loud["ws $default:signal"] > 0, loud
     assert loud["push PostToConnection"] - quiet["push PostToConnection"] == loud["ws $default:signal"]
-    assert (
-        out["recorded"]["phase_changes_per_game"] > 0
-        and out["recorded"]["ping_cost"]["ws $default:ping"] == 1
-    )
+    assert out["recorded"]["phase_changes_per_game"] > 0 and out["recorded"]["ping_cost"]["ws $default:ping"] == 1
     # the public list: one GET per phone every POLL_S; cached, one origin call per key per interval
     public = out["public_list"]
     assert public["per_phone_rps"] == 1 / public["poll_s"]
-    assert all(
-        v["cached_origin_rps"] <= public["origin_rps_cached_max"] for v in public["by_phones"].values()
-    )
+    assert all(v["cached_origin_rps"] <= public["origin_rps_cached_max"] for v in public["by_phones"].values())
