@@ -71,9 +71,7 @@ def test_side_items_commit_with_the_room(store, fake_clock):
     owner = fresh("D")
     now = fake_clock()
     plan = WritePlan(side_items=(leave(owner, f"{snap.code}#p1", now, int(now) + 600),))
-    assert (
-        store.save(snap, {**snap.room, "status": "running"}, {"v": STATE_V, "x": 1}, plan) == snap.version + 1
-    )
+    assert store.save(snap, {**snap.room, "status": "running"}, {"v": STATE_V, "x": 1}, plan) == snap.version + 1
     items = store.side_items("leaver", owner, 10)
     assert items == [SideItem("leaver", owner, f"{snap.code}#p1", {"at": now}, int(now) + 600)]
 
