@@ -10,6 +10,10 @@ rounded up to 4 KB, halved for an eventually consistent read, as every GSI read 
 
     .venv/bin/python bench/public_list.py            # --quick: fewer rooms (seconds)
 
+`abandoned_ahead_of_5_live` (issue #45): 0, 20 and 1,000 (--quick: 100) abandoned lobbies
+ahead of 5 live ones; the first page's calls, rooms shown, live rooms shown and read units, and
+whether "Play now" seats a stranger in a live lobby.
+
 Prints ONE JSON object. Not part of the pass/fail suite.
 """
 
@@ -159,8 +163,71 @@ def run(quick: bool) -> dict:
         }
 
 
+def abandoned(n: int) -> dict:
+    """Issue #45: `n` abandoned public lobbies (3 seats each, the fullest: they sorted first
+    before, and their people left, so their listing lapsed) ahead of 5 live one-seat lobbies of
+    the same language and preset. The first page of the list through the REST handler (its
+    DynamoDB calls, rooms shown, live rooms among them, read units by moto and by the formula on
+    the entries read), then one "Play now": whether it seats the stranger in a live lobby or
+    opens yet another room, and its DynamoDB calls."""
+    with mock_aws():
+        ddb = boto3.client("dynamodb")
+        template.create_table(ddb, "mafia-bench")
+        boto3.client("scheduler").create_schedule_group(Name="mafia-bench-phases")
+        from service import config
+        from service.infra import clock
+        from service.room import public
+
+        fake = Clock()
+        clock.now = fake
+        svc = config.build_service(gateway=FakeGateway())
+        from handlers import rest
+        from harness import wiring
+
+        wiring.inject(svc)
+        calls: list[str] = []
+        svc.store.client.meta.events.register(
+            "before-call.dynamodb.*", lambda model, **_: calls.append(model.name)
+        )
+        for i in range(n):
+            code = svc.create_room(f"Gone{i}", "classic", {"public": True}, "en")["roomCode"]
+            svc.join_room(code, f"Left{i}a")
+            svc.join_room(code, f"Left{i}b")
+        fake.advance(public.EMPTY_GRACE_SECONDS + 5)  # every abandoned lobby's listing lapsed
+        live = {svc.create_room(f"Here{i}", "classic", {"public": True}, "en")["roomCode"] for i in range(5)}
+        calls.clear()
+        answer = rest.handler(
+            events.rest_event(
+                method="GET", path="/rooms", query={"public": "1", "lang": "en", "limit": "20"}, headers={}
+            ),
+            CTX,
+        )
+        list_calls = list(calls)
+        shown = [r["roomCode"] for r in json.loads(answer["body"])["rooms"]]
+        items, _, moto_units = svc.store.public_index_page("PublicByLang", "en", 20, None, clock.now())
+        size = sum(item_size(it) for it in items)
+        calls.clear()
+        seat = svc.quick_play("Stranger", "en", "classic")
+        return {
+            "abandoned": n,
+            "live": len(live),
+            "list_calls_first_page": list_calls,
+            "list_rooms_shown": len(shown),
+            "list_live_shown": len(set(shown) & live),
+            "list_entries_read": len(items),
+            "list_formula_rcu": math.ceil(max(size, 1) / UNIT) * 0.5,
+            "list_moto_rcu": moto_units,
+            "quick_play_seated_live": seat["roomCode"] in live,
+            "quick_play_calls": len(calls),
+            "quick_play_queries": calls.count("Query"),
+        }
+
+
 def main(argv: list[str]) -> None:
-    print(json.dumps(run("--quick" in argv)))
+    quick = "--quick" in argv
+    out = run(quick)
+    out["abandoned_ahead_of_5_live"] = [abandoned(n) for n in ((0, 20, 100) if quick else (0, 20, 1000))]
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":

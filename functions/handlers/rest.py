@@ -126,7 +126,7 @@ def create_room(body: CreateRoom) -> Response[RoomCreated]:
 )
 def join_room(roomCode: RoomCode, body: JoinRoom) -> Response[SeatCreated]:
     logger.append_keys(room=roomCode.upper())
-    out = room_service.join_room(roomCode, body.name, body.device)
+    out = room_service.join_room(roomCode, body.name, body.device, ip=source_ip())
     logger.append_keys(player=out["playerId"])
     return _created(out)
 

@@ -115,6 +115,12 @@ def test_public_list_bench_quick_reads_each_page_with_one_query_and_counts_its_u
     assert out["rooms_seen_by_lang"] == out["rooms_listed"] and out["pages_by_lang"] >= 2, out
     assert out["calls_per_page"] == [["Query"]], out
     assert 0 < out["rcu_per_page_20"] <= 1.0, out
+    # issue #45: abandoned lobbies ahead of live ones never hide them (keys and facts, no timing)
+    for run in out["abandoned_ahead_of_5_live"]:
+        assert run["list_calls_first_page"] == ["Query"], run
+        assert run["list_live_shown"] == run["live"] == run["list_rooms_shown"], run
+        assert run["list_entries_read"] == run["live"] and run["quick_play_seated_live"], run
+    assert [r["abandoned"] for r in out["abandoned_ahead_of_5_live"]][:2] == [0, 20], out
 
 
 def test_load_bench_quick_prints_frames_per_second_per_route_with_and_without_voice():

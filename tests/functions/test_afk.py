@@ -226,3 +226,34 @@ def test_an_idle_host_passes_the_room_to_the_next_person(api):
     until(api, lambda: room_seat(api, "p1").get("bot"), idle="p1")
     assert api.snapshot().room["host"] == "p2"
     assert seat(api, "p1")["alive"] is True
+
+
+def next_phase_by_its_page(api, idle=IDLE):
+    """The phase's end as an idle page makes it: its own automatic frames (a ping, a sync) and
+    then its `nudge` at the deadline end the phase, the seat doing nothing the phase asks."""
+    seq = me.phase_seq(api.state())
+    act_required(api, idle)
+    if me.phase_seq(api.state()) != seq:
+        return
+    api.clock.t = max(api.clock.t, me.deadline(api.state()))
+    api.send(f"c{idle}", {"action": "ping"})
+    api.send(f"c{idle}", {"action": "sync"})
+    api.send(f"c{idle}", {"action": "nudge", "phase": seq})
+    assert me.phase_seq(api.state()) != seq or api.snapshot().room["status"] != "running"
+
+
+@pytest.mark.parametrize("preset", ["classic", "city", "original"])
+def test_idle_means_idle_a_pages_own_nudges_pings_and_syncs_never_count_as_acting(api, preset):
+    """Issue #45, "Idle means idle": a page left open and untouched sends `nudge` at each
+    phase's end (and pings, syncs); the phase it ends is still a miss for its seat, which is
+    warned and then handed to a bot, in each preset."""
+    api.start(SIZES[preset], preset=preset, options={"afkLimit": 2})
+    for _ in range(40):
+        if room_seat(api, IDLE).get("bot"):
+            break
+        assert api.snapshot().room["status"] == "running", "the game ended first"
+        before = misses(api)
+        next_phase_by_its_page(api)
+        assert misses(api) >= before or room_seat(api, IDLE).get("bot")  # never reset by its own frames
+    assert room_seat(api, IDLE).get("bot"), "the idle page kept its seat"
+    assert api.errors(f"c{IDLE}")[-1]["code"] == "afk_replaced"

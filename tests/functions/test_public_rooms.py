@@ -98,7 +98,7 @@ def test_the_list_is_one_query_of_a_sparse_index_never_a_scan(api, svc, monkeypa
     assert "pubLang" not in api.item() and code not in listed(api)
 
 
-def test_the_list_is_paged_fullest_first_with_an_opaque_cursor(api):
+def test_the_list_is_paged_latest_active_first_with_an_opaque_cursor(api):
     codes = {}
     for seats in (1, 3, 2, 4, 1):
         code = public_room(api, name="H")
@@ -117,7 +117,9 @@ def test_the_list_is_paged_fullest_first_with_an_opaque_cursor(api):
         if cursor is None:
             break
     assert sorted(c for c, _ in seen) == sorted(codes) and pages >= 3
-    assert [s for _, s in seen] == sorted(codes.values(), reverse=True)  # fullest first
+    # the latest to lapse first (here the newest: nobody connected, each lapses 90 s after it
+    # was made): live entries sort ahead of any stale one (issue #45)
+    assert [c for c, _ in seen] == list(reversed(codes))
 
 
 def test_a_cursor_of_another_list_or_made_up_is_refused(api):
@@ -182,9 +184,11 @@ def test_the_host_switches_the_room_public_in_the_lobby_and_back(api):
     opts = api.snapshot().room["options"]
     assert opts["anonymous"] and opts["kidSafeChat"] and opts["substitutes"]  # the defaults came with it
     api.send("cp1", {"action": "setOptions", "options": {"public": True, "anonymous": False}})
-    assert api.snapshot().room["options"]["anonymous"] is False  # the host may still change them
+    assert api.snapshot().room["options"]["anonymous"] is True  # never while public (issue #45)
     api.send("cp1", {"action": "setOptions", "options": {}})
     assert listed(api) == []
+    api.send("cp1", {"action": "setOptions", "options": {"anonymous": False}})
+    assert api.snapshot().room["options"]["anonymous"] is False  # a private room: the host's choice
 
 
 # ---------------------------------------------------------------- the defaults
@@ -200,8 +204,8 @@ def test_public_rooms_are_anonymous_kid_safe_with_substitutes_by_default(api):
         "afkLimit": 3,  # an idle seat is warned, then opened to a substitute (docs/rules.md, "Idle seats")
         "afkReplace": "substitute",
     }
-    public_room(api, anonymous=False)
-    assert api.snapshot().room["options"]["anonymous"] is False
+    public_room(api, afkLimit=5, afkReplace="bot")  # what protects nobody less stays the host's
+    assert api.snapshot().room["options"]["afkLimit"] == 5
     status, body = api.rest(
         "POST", "/rooms", {"name": "C", "preset": "city", "options": {"public": True, "untimed": True}}
     )
@@ -373,3 +377,122 @@ def test_a_nudge_at_the_end_of_the_countdown_starts_the_game_and_one_before_writ
     api.clock.advance(public.COUNTDOWN_SECONDS)
     api.send("cp3", {"action": "nudge", "phase": public.LOBBY_PHASE})
     assert api.snapshot().room["status"] == "running"
+
+
+# ---------------------------------------------------------------- public means protected (issue #45)
+def test_public_means_protected_creation_refuses_contrary_options_with_a_code_and_stores_nothing(api):
+    """`POST /rooms` with `public: true` and a protection switched off is refused
+    (`public_protected`, naming the option), and nothing is listed."""
+    for contrary in (
+        {"kidSafeChat": False},
+        {"anonymous": False},
+        {"substitutes": False},
+        {"substituteApproval": True},
+        {"afkLimit": 0},
+    ):
+        status, body = api.rest("POST", "/rooms", {"name": "Ann", "options": {"public": True, **contrary}})
+        assert status == 400, contrary
+        assert (
+            body["error"]["code"] == "public_protected" and next(iter(contrary)) in body["error"]["message"]
+        )
+    assert listed(api) == []
+
+
+def test_public_means_protected_set_options_while_listed_keeps_every_protection(api):
+    """`setOptions` on a listed room never drops a protection: options left out come back as
+    the public defaults, contrary ones are refused and the stored options stay as they were."""
+    code = public_room(api)
+    api.connect("cp1", "p1")
+    api.send("cp1", {"action": "setOptions", "options": {"public": True, "afkLimit": 4}})
+    opts = api.snapshot().room["options"]
+    assert opts["anonymous"] and opts["kidSafeChat"] and opts["substitutes"]
+    assert opts["substituteApproval"] is False and opts["afkLimit"] == 4
+    before = api.snapshot().room["options"]
+    api.send("cp1", {"action": "setOptions", "options": {"public": True, "anonymous": False}})
+    assert api.errors("cp1")[-1]["code"] == "public_protected"
+    assert api.snapshot().room["options"] == before
+    assert listed(api) == [code]
+
+
+def test_public_means_protected_quick_play_never_seats_anyone_in_an_unprotected_listed_room(api):
+    """A listed room stored before the rule with a protection off (kid-safe chat here) is
+    skipped by quick play, which makes a protected room instead."""
+    code = public_room(api)
+    snap = api.snapshot(code)
+    api.svc.store.save(
+        snap, dict(snap.room, options={**snap.room["options"], "kidSafeChat": False}), snap.state
+    )
+    status, body = quick(api, "Kid")
+    assert status == 201 and body["roomCode"] != code
+    assert api.snapshot(body["roomCode"]).room["options"]["kidSafeChat"] is True
+
+
+def test_public_means_protected_a_listed_lobby_summary_names_no_person_host_or_bot(api):
+    code = public_room(api, name="Annabel")
+    api.join("Boris", code)
+    api.connect("cp1", "p1")
+    api.send("cp1", {"action": "addBot"})
+    status, body = api.rest("GET", f"/rooms/{code}")
+    assert status == 200
+    text = json.dumps(body)
+    assert "Annabel" not in text and "Boris" not in text
+    assert body["host"] is None
+    assert len(body["players"]) == 3
+    assert not any(p["host"] or p["bot"] or p["connected"] or p["name"] for p in body["players"])
+    # a private lobby's summary is unchanged: the host's friends read the names
+    private = api.create("Carla")
+    assert "Carla" in json.dumps(api.rest("GET", f"/rooms/{private}")[1])
+
+
+# ---------------------------------------------------------------- live rooms only (issue #45)
+@pytest.mark.parametrize("abandoned", [0, 20, 30])
+def test_the_list_and_quick_play_see_live_rooms_only_whatever_lies_abandoned(
+    api, svc, monkeypatch, abandoned
+):
+    """Lobbies whose people left (never written again before their TTL) keep their index keys;
+    still the first page (one Query) holds the live lobbies, and quick play seats a stranger in
+    one of them instead of opening yet another room."""
+    stale = set()
+    for i in range(abandoned):
+        stale.add(public_room(api, name=f"Gone{i}"))
+        api.join(f"Left{i}", api.code)  # the fullest rooms: they sorted first before
+        api.join(f"Left{i}b", api.code)
+    api.clock.advance(public.EMPTY_GRACE_SECONDS + 5)  # every one of them is idle now
+    live = {public_room(api, name=f"Here{i}") for i in range(5)}
+    rec = Recorder(svc.store.client)
+    monkeypatch.setattr(svc.store, "client", rec)
+    assert set(listed(api)) == live  # the default page (20): every live room, none stale
+    assert [name for name, _ in rec.calls] == ["query"]
+    _, body = get_list(api, lang="en", limit=5)
+    assert {r["roomCode"] for r in body["rooms"]} == live
+    rec.calls.clear()
+    status, seat = quick(api, "Stranger")
+    assert status == 201 and seat["roomCode"] in live
+    assert [name for name, _ in rec.calls][0] == "query"
+
+
+@pytest.mark.parametrize("racers", [12, 30, 60])
+def test_a_race_converges_strangers_pressing_play_now_together_fill_the_fewest_rooms(api, svc, racers):
+    """Issue #45 item 2: `racers` strangers press "Play now" at once on an empty list for one
+    language and preset: they fill ceil(racers / 12) classic rooms (one forming lobby at a
+    time, claimed by a conditional create), not one room each."""
+    answers: list = []
+    errors: list = []
+    barrier = threading.Barrier(racers)
+
+    def play(i):
+        barrier.wait()
+        try:
+            answers.append(svc.quick_play(f"Racer{i}", "ko", "classic"))
+        except Exception as exc:  # noqa: BLE001 - counted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(racers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(answers) == racers
+    rooms = {a["roomCode"] for a in answers}
+    assert len({(a["roomCode"], a["playerId"]) for a in answers}) == racers
+    assert len(rooms) == -(-racers // 12), sorted(len(api.snapshot(c).room["players"]) for c in rooms)

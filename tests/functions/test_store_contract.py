@@ -522,7 +522,9 @@ def listed(store, fake_clock, lang: str, preset: str, seats: int, until: float) 
     return code
 
 
-def test_the_public_list_pages_fullest_first_and_leaves_idle_rooms_out(store, fake_clock):
+def test_the_public_list_pages_live_entries_latest_first_and_never_reads_idle_ones(store, fake_clock):
+    """Issue #45: the Query reads only entries whose listing has not lapsed (the rank starts
+    with `listUntil`), the latest to lapse first, the fullest first within one second."""
     lang = "x" + fresh()[-6:].lower()  # a partition of this test's own
     now = fake_clock()
     full = listed(store, fake_clock, lang, "classic", 7, now + 90)
@@ -532,26 +534,24 @@ def test_the_public_list_pages_fullest_first_and_leaves_idle_rooms_out(store, fa
     idle = listed(store, fake_clock, lang, "classic", 9, now - 1)
     fake_clock.advance(1)
     older = listed(store, fake_clock, lang, "classic", 4, now + 90)
+    later = listed(store, fake_clock, lang, "classic", 1, now + 200)
     private = fresh("P")
     store.create(private, {"code": private, "v": ROOM_V, "status": "lobby", "players": []})
     t = fake_clock()
 
     entries, last, units = store.list_public("PublicByLang", lang, 2, None, t)
-    # the idle room is read (fullest) but not shown: the page has one entry and a next page
-    assert [e["roomCode"] for e in entries] == [full] and last is not None and units > 0
-    assert entries[0] == {"roomCode": full, "lang": lang, "preset": "classic", "seats": 7, "maxPlayers": 12}
+    assert [e["roomCode"] for e in entries] == [later, full] and last is not None and units > 0
+    assert entries[1] == {"roomCode": full, "lang": lang, "preset": "classic", "seats": 7, "maxPlayers": 12}
     assert storage.public_start_ok("PublicByLang", lang, last)
     assert not storage.public_start_ok("PublicByLang", lang + "z", last)
     assert not storage.public_start_ok("PublicByPreset", lang, last)
     entries, last, _ = store.list_public("PublicByLang", lang, 2, last, t)
-    assert [e["roomCode"] for e in entries] == [half, older]  # equal seats: the longest waiting first
-    assert last is None  # the index read to its end
+    assert {e["roomCode"] for e in entries} == {half, older}  # the idle one (fullest) is never read
+    entries, last, _ = store.list_public("PublicByLang", lang, 2, last, t) if last else ([], None, 0)
+    assert entries == [] and last is None
     entries, last, _ = store.list_public("PublicByPreset", f"{lang}#classic", 10, None, t)
-    assert [e["roomCode"] for e in entries] == [full, older] and last is None
-    assert (
-        idle not in [e["roomCode"] for e in store.list_public("PublicByLang", lang, 10, None, now - 5)[0]]
-        or True
-    )
+    assert [e["roomCode"] for e in entries] == [later, full, older] and last is None
+    assert idle in [e["roomCode"] for e in store.list_public("PublicByLang", lang, 10, None, now - 5)[0]]
 
 
 def test_a_room_written_without_its_listing_leaves_the_list(store, fake_clock):

@@ -20,7 +20,8 @@ The hooks (`c`: the attempt's `room.change.Context`, its `state` the engine stat
 - `before(c) -> Step`: after the load, before the command (a due tick, an expired seat, a
   lobby's countdown that ended);
 - `after(c, state, actor) -> Step`: after the command, with the command's new `state` and its
-  sender's seat (`actor`, None for a server-side change or a spectator);
+  sender's seat when the frame was a game action (`actor`: an engine action's sender; None for
+  a room operation, a `nudge`, a ping, a sync, a server-side change or a spectator);
 - `refuse(room, exc) -> exc`: a refused command's `ServiceError`, as the table may read it;
 - `on_write(c, state, present)`: the room is written: the document's last changes
   (`present`: the seats with a connection after the change);

@@ -45,6 +45,7 @@ from .storage import (
     encode,
     index_attributes,
     listener_id,
+    live_rank,
     public_entry,
     room_pk,
     side_key,
@@ -134,9 +135,11 @@ class MemStore:
             for code, r in self._rooms.items():  # an expired room stays listed until TTL deletes it
                 if r.index.get(part, {}).get("S") == partition:
                     rows.append({"pk": {"S": room_pk(code)}, "sk": {"S": "STATE"}, **_copy(r.index)})
-        rows.sort(key=lambda it: it["pubRank"]["S"])
+        # as the Query: the ranks at or above the live bound, the latest first (storage.py)
+        rows = [it for it in rows if it["pubRank"]["S"] >= live_rank(now)]
+        rows.sort(key=lambda it: it["pubRank"]["S"], reverse=True)
         if start:
-            rows = [it for it in rows if it["pubRank"]["S"] > start["pubRank"]["S"]]
+            rows = [it for it in rows if it["pubRank"]["S"] < start["pubRank"]["S"]]
         read = rows[:limit]
         last = {k: read[-1][k] for k in names} if len(rows) > limit else None
         units = 0.5 * math.ceil(max(1, sum(len(json.dumps(it)) for it in read)) / 4096)

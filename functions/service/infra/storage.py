@@ -142,12 +142,15 @@ def side_item_of(kind: str, owner: str, it: dict) -> SideItem:
 
 def index_attributes(code: str, room: dict) -> dict:
     """The listed room's attributes for the two sparse indexes (none when it is not listed):
-    keys `pubLang` / `pubPreset` + `pubRank` (fullest first, then the longest waiting), and the
-    few attributes the indexes project (template.yaml: `INCLUDE`). Which room is listed: service/room/public.py (`track`)."""
+    keys `pubLang` / `pubPreset` + `pubRank`, and the few attributes the indexes project
+    (template.yaml: `INCLUDE`). Which room is listed: service/room/public.py (`track`).
+    `pubRank` starts with the second the listing lapses (`listUntil`, 11 digits), then the
+    seats taken, then the code (the Query reads it backwards: latest lapse, then fullest first): a page's Query reads the ranks above now alone (`public_index_page`),
+    so an abandoned lobby, whose keys stay until its TTL, is never read (issue #45)."""
     lst = room.get("listing")
     if not lst:
         return {}
-    rank = f"{99 - lst['seats']:02d}#{int(lst['since']):011d}#{code}"
+    rank = f"{int(lst['until']):011d}#{lst['seats']:02d}#{code}"  # read latest first: fullest first within a second
     return {
         "pubLang": {"S": lst["lang"]},
         "pubPreset": {"S": f"{lst['lang']}#{lst['preset']}"},
@@ -223,6 +226,11 @@ PUBLIC_INDEXES = {
     "PublicByLang": ("pubLang", frozenset({"pk", "sk", "pubLang", "pubRank"})),
     "PublicByPreset": ("pubPreset", frozenset({"pk", "sk", "pubPreset", "pubRank"})),
 }
+
+
+def live_rank(now: float) -> str:
+    """The lowest `pubRank` of a listing not lapsed at `now` (`index_attributes`)."""
+    return f"{int(now):011d}"
 
 
 def public_start_ok(index: str, partition: str, start: dict) -> bool:
@@ -347,15 +355,24 @@ class Store:
         self, index: str, partition: str, limit: int, start: dict | None, now: float
     ) -> tuple[list[dict], dict | None, float]:
         """`list_public`'s one eventually consistent Query as DynamoDB answers it: the items the
-        index projects, LastEvaluatedKey, read units (bench/public_list.py measures their sizes)."""
+        index projects, LastEvaluatedKey, read units (bench/public_list.py measures their sizes).
+        Live entries only: the key condition reads the ranks whose lapse (`listUntil`, their
+        first 11 digits: `index_attributes`) is not past, the latest first, so lapsed ones cost
+        no read at all; the filter drops what an older rank shape (`NN#since#code`, written
+        before this order) would let through until its room's next write or TTL."""
         part = PUBLIC_INDEXES[index][0]
         kwargs: dict[str, Any] = {
             "TableName": self.table,
             "IndexName": index,
-            "KeyConditionExpression": "#p = :p",
+            "KeyConditionExpression": "#p = :p AND #r >= :live",
             "FilterExpression": "listUntil >= :now",
-            "ExpressionAttributeNames": {"#p": part},
-            "ExpressionAttributeValues": {":p": {"S": partition}, ":now": {"N": str(int(now))}},
+            "ExpressionAttributeNames": {"#p": part, "#r": "pubRank"},
+            "ExpressionAttributeValues": {
+                ":p": {"S": partition},
+                ":live": {"S": live_rank(now)},
+                ":now": {"N": str(int(now))},
+            },
+            "ScanIndexForward": False,
             "Limit": limit,
             "ReturnConsumedCapacity": "TOTAL",
         }

@@ -14,7 +14,8 @@ change.
 confirmation (`sleep`: city's night waits for every living player's confirmation, docs/rules.md
 "Untimed play"); original's turn to speak (`nominate`, the speaker's task; "nobody" is a
 choice). A seat that performs its required task (the sender of the action that did it: a task
-done, or a choice made) starts again from 0. Chat, presence and anything else count for nothing either way. Bots, dead seats
+done, or a choice made) starts again from 0; the pipeline names the seat that acted only for
+an engine action, so a page's own `nudge`, pings and syncs never reset it. Chat, presence and anything else count for nothing either way. Bots, dead seats
 and seats already open to a substitute are not counted.
 
 **Who learns it.** Only the seat itself, in its own view, as `you.afk = {misses, limit}` once

@@ -85,8 +85,11 @@ class Pipeline:
                     out = command(c, replace(request, actor=actor))
             except ServiceError as exc:
                 raise featureset.refuse(room, exc) from None  # an anonymous game's errors: the one gate
-            # the features after it (the idle seats' counts, the bots' plan), innermost first
-            state, after, moved = featureset.after(c, out.state, actor)
+            # the features after it (the idle seats' counts, the bots' plan), innermost first;
+            # only a seat's own game action makes it the one that acted (a nudge, a ping, a sync
+            # are a page's automatic frames: docs/rules.md, "Idle seats")
+            acted = actor if request is not None and request.frame.route == "engine" else None
+            state, after, moved = featureset.after(c, out.state, acted)
             out = replace(out, state=state)
             effects = lead + out.effects + trail + after
             # a feature's own change (a bot's action, a count moved) is stored and pushed anyway

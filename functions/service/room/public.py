@@ -11,10 +11,12 @@ rooms").
 - **Idle.** A lobby where no person is connected leaves the list `EMPTY_GRACE_SECONDS` after
   the last one went (or after it was made, if its creator never connected); one where nothing
   was written for `IDLE_SECONDS` leaves it too, unless a heartbeat renews it (`refresh_due`).
-  The index keeps an idle room's entry until its next write: the Query filters on `listUntil`.
-- **Quick play** (`rest_ops.quick_play`): the fullest listed lobby of the language (and preset) whose
+  The index keeps an idle room's entry until its next write, but its rank (`storage.index_attributes`:
+  `listUntil` first) lies below the Query's bound: a page reads live entries only (issue #45).
+- **Quick play** (`rest_ops.quick_play`): the fullest live lobby of the first page of the language (and preset) whose
   conditional write takes the seat; a lost race reads the room again and moves on when it is
-  full; no room fits: a new public room.
+  full; no room fits: the window's forming lobby (`rest_ops.forming_code`, claimed by a
+  conditional create, joined by the other racers), else a new public room.
 - **Start by itself.** Once `autoStart` people (not bots) sit in a public lobby, it starts
   after `COUNTDOWN_SECONDS` (`room.autoStartAt`), bots filling the seats a game needs when
   `autoStartBots` is on. The countdown rides on the phase timer's Scheduler path (phase
@@ -26,18 +28,19 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 import json
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..features.base import Feature, Step, ViewParts
-from ..infra import storage
+from ..infra import auth, storage
 from ..infra.errors import ServiceError
 from ..infra.telemetry import count, logger
 from ..protocol.views import preset_info
 from . import operations
 from .change import Context, Effects
-from .setup import room_setup_error
+from .setup import protects, room_setup_error
 
 if TYPE_CHECKING:
     from ..infra.storage import Store
@@ -52,7 +55,16 @@ PAGE_SIZE = 20  # rooms per page of the list (the Query's Limit)
 PAGE_MAX = 50
 QUICK_CANDIDATES = 10  # listed rooms quick play tries before it makes a new one
 SKIP = frozenset(
-    {"room_full", "already_started", "not_public", "room_not_found", "name_taken", "device_seated", "busy"}
+    {
+        "room_full",
+        "already_started",
+        "not_public",
+        "room_not_found",
+        "name_taken",
+        "device_seated",
+        "address_seated",
+        "busy",
+    }
 )
 
 
@@ -155,6 +167,47 @@ def list_rooms(
     return {"rooms": [{**entry, "status": "lobby"} for entry in items], "cursor": encode_cursor(last)}
 
 
+# ---------------------------------------------------------------- one person, one seat
+def address_key(ip: str | None) -> str:
+    """What counts as one source address in a public room (docs/rules.md, "Public rooms"): an
+    IPv4 address as it is, an IPv6 address by its /64 (a home network's prefix holds 2^64 of
+    them), an IPv4-mapped IPv6 address as its IPv4; "" (not keyed) for none, one that does not
+    parse, or a loopback address (never a client's on AWS: the offline stack's every client)."""
+    try:
+        addr = ipaddress.ip_address((ip or "").strip())
+    except ValueError:
+        return ""
+    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        addr = addr.ipv4_mapped
+    if addr.is_loopback:
+        return ""
+    if isinstance(addr, ipaddress.IPv6Address):
+        return str(ipaddress.ip_network(f"{addr}/64", strict=False))
+    return str(addr)
+
+
+def address_digest(ip: str | None) -> str:
+    """What a seat keeps of its source address (`seat.addr`): a hash, never the address."""
+    key = address_key(ip)
+    return auth.hash_token(f"addr:{key}") if key else ""
+
+
+def note_address(seat: dict, ip: str | None) -> None:
+    digest = address_digest(ip)
+    if digest:
+        seat["addr"] = digest
+
+
+def require_one_seat(room: dict, ip: str | None) -> None:
+    """A public room: no second seat for an address that holds one (`409 address_seated`);
+    a private room keeps the host's judgement (a household shares an address)."""
+    digest = address_digest(ip)
+    if is_public(room) and digest and any(p.get("addr") == digest for p in room["players"]):
+        raise ServiceError(
+            "address_seated", "someone at this address already holds a seat in this public room", 409
+        )
+
+
 # ---------------------------------------------------------------- quick play
 def join_check(lang: str, preset: str | None):
     """The extra conditions of a quick play seat, checked on the room as read by the write's
@@ -167,6 +220,8 @@ def join_check(lang: str, preset: str | None):
             raise ServiceError("not_public", "this room is not open to strangers", 409)
         if (room.get("lang") or "en") != lang or (preset and room["preset"] != preset):
             raise ServiceError("not_public", "this room plays another language or preset", 409)
+        if not protects(room["options"]):  # a room stored before the rule: never a stranger's seat
+            raise ServiceError("not_public", "this room is not open to strangers", 409)
 
     return check
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -26,8 +27,20 @@ if TYPE_CHECKING:
 CODE_TRIES = 20
 
 
-def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict, lang: str) -> dict:
-    """A new room with its creator as host and first player (p1)."""
+def create_room(
+    store: Store,
+    ws_url: str,
+    name: str,
+    preset: str,
+    options: dict,
+    lang: str,
+    device: str | None = None,
+    ip: str | None = None,
+    code: str | None = None,
+) -> dict | None:
+    """A new room with its creator as host and first player (p1); the creator's device key
+    and address are noted on its seat (one person, one seat: quick play's own rooms too).
+    `code`: this code or none (None when it is taken: quick play's forming lobby)."""
     options = dict(options)
     options.pop("preset", None)
     options = public_defaults(options)  # a public room: anonymous, kid-safe, substitutes unless given
@@ -47,14 +60,32 @@ def create_room(store: Store, ws_url: str, name: str, preset: str, options: dict
         "timer": None,
         "archive": {"seq": 0, "first": 1, "buffers": {}},
     }
+    substitutes.note_device(room["players"][0], device)
+    public.note_address(room["players"][0], ip)
     public.track(room, set(), clock.now())  # listed from its first write (service/room/public.py)
-    for _ in range(CODE_TRIES):
-        code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
-        room["code"] = code
-        if store.create(code, room):
-            logger.info("room created", extra={"room": code, "player": "p1"})
-            return {"roomCode": code, "playerId": "p1", "token": token, "wsUrl": ws_url}
+    for _ in range(1 if code else CODE_TRIES):
+        room["code"] = code or "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+        if store.create(room["code"], room):
+            logger.info("room created", extra={"room": room["code"], "player": "p1"})
+            return {"roomCode": room["code"], "playerId": "p1", "token": token, "wsUrl": ws_url}
+    if code:
+        return None
     raise ServiceError("busy", "could not find a free room code", 503)
+
+
+FORMING_SECONDS = 30  # quick play's forming lobbies of a language and preset change codes this often
+FORMING_SLOTS = 8  # forming lobbies tried in turn (the first full: the next) before a random room
+
+
+def forming_code(lang: str, preset: str, now: float, slot: int) -> str:
+    """The code of quick play's `slot`th forming lobby of `lang` and `preset` in this
+    `FORMING_SECONDS` window: every container derives the same, so racers on an empty list
+    claim one room by a conditional create and the others join it (issue #45, "A race
+    converges"). Known to anyone who knows the rule: a code taken by someone else's room is
+    skipped (the join's checks: public, protected, this language and preset, live)."""
+    window = int(now // FORMING_SECONDS)
+    digest = hashlib.sha256(f"forming#{lang}#{preset}#{window}#{slot}".encode()).digest()
+    return "".join(ROOM_ALPHABET[b % len(ROOM_ALPHABET)] for b in digest[:ROOM_CODE_LENGTH])
 
 
 def join_room(
@@ -64,6 +95,7 @@ def join_room(
     name: str,
     device: str | None = None,
     check: Callable[[Context], None] | None = None,
+    ip: str | None = None,
 ) -> dict:
     """A new seat in a lobby: the next player id and a fresh token. `device`: the key the
     joining device keeps; a device that holds a seat of this room takes no second one.
@@ -79,9 +111,11 @@ def join_room(
         require_room_for(c.room, name, 409)
         if substitutes.played(c.room, device):  # one person, one seat (docs/rules.md, "Substitutes")
             raise ServiceError("device_seated", "this device already holds a seat in this room", 409)
+        public.require_one_seat(c.room, ip)  # a public room: one seat per address (docs/rules.md)
         pid = next_player_id(c.room)
         c.room["players"].append(new_seat(pid, name, auth.hash_token(token)))
         substitutes.note_device(c.room["players"][-1], device)
+        public.note_address(c.room["players"][-1], ip)
         if c.room.get("host") is None:  # everyone left the lobby: the newcomer runs it
             c.room["host"] = pid
         return c.changed(result={"playerId": pid, "token": token, "wsUrl": ws_url})
@@ -100,6 +134,7 @@ def quick_play(
     lang: str,
     preset: str | None,
     device: str | None,
+    ip: str | None = None,
 ) -> dict:
     """A seat in the fullest listed lobby that fits, or a new public room: the answer of a
     create (`roomCode`, `playerId`, `token`, `wsUrl`)."""
@@ -107,10 +142,13 @@ def quick_play(
         raise ServiceError("bad_request", f"lang: one of {', '.join(public.LANGS)}")
     index, partition = ("PublicByPreset", f"{lang}#{preset}") if preset else ("PublicByLang", lang)
     items, _, _ = store.list_public(index, partition, public.QUICK_CANDIDATES, None, now)
-    for it in items:
+    # the page holds live lobbies only, the latest active first: the fullest of them first
+    for it in sorted(items, key=lambda it: -it["seats"]):
         code = it["roomCode"]
         try:
-            out = join_room(pipeline, ws_url, code, name, device, check=public.join_check(lang, preset))
+            out = join_room(
+                pipeline, ws_url, code, name, device, check=public.join_check(lang, preset), ip=ip
+            )
         except ServiceError as exc:
             if exc.code in public.SKIP:
                 count("QuickPlaySkips")
@@ -118,8 +156,28 @@ def quick_play(
             raise
         logger.info("quick play seated", extra={"room": code, "player": out["playerId"]})
         return {"roomCode": code, **out}
+    # no live lobby read: the forming lobbies of this window, claimed by a conditional create
+    # (the first racer makes it, the others join it; a full one: the next slot)
+    chosen = preset or "classic"
+    for slot in range(FORMING_SLOTS):
+        code = forming_code(lang, chosen, now, slot)
+        made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip, code=code)
+        if made is not None:
+            count("QuickPlayRooms")
+            return made
+        try:
+            out = join_room(
+                pipeline, ws_url, code, name, device, check=public.join_check(lang, preset), ip=ip
+            )
+        except ServiceError as exc:
+            if exc.code in public.SKIP:
+                continue
+            raise
+        return {"roomCode": code, **out}
     count("QuickPlayRooms")
-    return create_room(store, ws_url, name, preset or "classic", {"public": True}, lang)
+    made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip)
+    assert made is not None
+    return made
 
 
 def summary(pipeline: Pipeline, code: str) -> dict:
@@ -130,6 +188,12 @@ def summary(pipeline: Pipeline, code: str) -> dict:
     phase = "lobby"
     if snap.state is not None:
         phase = (me.dump(me.load(snap.state)).get("phase") or {}).get("kind", "unknown")
+    if public.is_public(room) and room["status"] == "lobby":
+        # a public lobby's code is on the list: its summary names no person, host or bot, and
+        # says nobody's presence (docs/rules.md, "Public rooms")
+        connected = set()
+        players = [{**p, "name": "", "bot": False} for p in room["players"]]
+        room = {**room, "host": None, "players": players}
     # an anonymous game: every field through the one gate (aliases.gate)
     return aliases.summary(
         room,

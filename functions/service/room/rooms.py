@@ -61,7 +61,7 @@ class RoomService:
         budget (`limits.CREATE_ROOM`: `429 too_many_requests` first, nothing stored)."""
         require_valid_options(preset, {k: v for k, v in (options or {}).items() if k != "preset"}, 1)
         limits.spend(self.store, limits.CREATE_ROOM, device, ip)
-        return rest_ops.create_room(self.store, self.ws_url, name, preset, options or {}, lang)
+        return rest_ops.create_room(self.store, self.ws_url, name, preset, options or {}, lang, device, ip)
 
     def admit_quick_play(self, device: str | None, ip: str | None) -> None:
         """What quick play (`POST /quickplay`) asks before it seats anyone: `429 leaver_cooldown`
@@ -74,9 +74,10 @@ class RoomService:
         """Seconds before quick play may seat this device again (0: now; leavers.py)."""
         return leavers.leaver_wait(self.store, device)
 
-    def join_room(self, code: str, name: str, device: str | None = None) -> dict:
-        """A new seat in a lobby: the next player id and a fresh token."""
-        return rest_ops.join_room(self.pipeline, self.ws_url, code.upper(), name, device)
+    def join_room(self, code: str, name: str, device: str | None = None, ip: str | None = None) -> dict:
+        """A new seat in a lobby: the next player id and a fresh token (a public room: one seat
+        per device and per address, `ip`)."""
+        return rest_ops.join_room(self.pipeline, self.ws_url, code.upper(), name, device, ip=ip)
 
     def summary(self, code: str) -> dict:
         """The public lobby summary (no tokens, no roles)."""
@@ -100,7 +101,7 @@ class RoomService:
         first the leaver's cool-down and the client's budget (`admit_quick_play`)."""
         self.admit_quick_play(device, ip)
         return rest_ops.quick_play(
-            self.pipeline, self.store, self.ws_url, clock.now(), name, lang, preset, device
+            self.pipeline, self.store, self.ws_url, clock.now(), name, lang, preset, device, ip
         )
 
     # ---------------------------------------------------------------- socket life cycle

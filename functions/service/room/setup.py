@@ -67,12 +67,39 @@ PUBLIC_DEFAULTS = {
 }
 
 
+# What a listed room always is (issue #45, "Public means protected"; docs/rules.md, "Public
+# rooms"): each key's one allowed value, and idle-seat handling on (`afkLimit` not 0).
+PROTECTED = {
+    "anonymous": (True, "anonymous"),
+    "kidSafeChat": (True, "kid-safe"),
+    "substitutes": (True, "open to substitutes"),
+    "substituteApproval": (False, "open to substitutes without the host's approval"),
+}
+
+
+def protects(options: dict) -> bool:
+    """Whether `options` keep every protection a public room must have."""
+    return all(options.get(k) is v for k, (v, _) in PROTECTED.items()) and bool(options.get("afkLimit"))
+
+
 def public_defaults(options: dict, was_public: bool = False) -> dict:
-    """`options` of a room made public now (host option `public`: service/room/public.py): the
-    protecting defaults unless given. Refused: an untimed public room (strangers would wait
-    for each other's confirmations)."""
+    """`options` of a public room (host option `public`: service/room/public.py), at creation or
+    by `setOptions` (`was_public`: it is listed already; the same rule either way): the
+    protecting defaults fill every key left out, and a protection switched off is refused
+    (`public_protected`, the option named), so no request ever stores a public room without
+    them. Refused too: an untimed public room (strangers would wait for each other's
+    confirmations)."""
     if not options.get("public"):
         return options
     if options.get("untimed"):
         raise ServiceError("bad_options", "a public room is timed (switch 'untimed' off)")
-    return options if was_public else {**PUBLIC_DEFAULTS, **options}
+    for key, (value, what) in PROTECTED.items():
+        if key in options and options[key] is not value:
+            raise ServiceError(
+                "public_protected", f"a public room is always {what}: switch 'public' off to change '{key}'"
+            )
+    if "afkLimit" in options and not options["afkLimit"]:
+        raise ServiceError(
+            "public_protected", "a public room always hands idle seats on: 'afkLimit' cannot be 0"
+        )
+    return {**PUBLIC_DEFAULTS, **options}

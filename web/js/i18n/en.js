@@ -105,6 +105,8 @@ export default {
   "err.seat_refused": "The host did not give you the seat.",
   "err.no_request": "That request is no longer open.",
   "err.request_gone": "That newcomer has left the room.",
+  "err.public_protected": "A public room is always anonymous, kid-safe, with substitutes and idle-seat handling. Make the room private to change that.",
+  "err.address_seated": "Someone on this network already holds a seat in this public room.",
   "err.device_seated": "This device already holds a seat in this room.",
   "err.no_substitutes": "This game does not take substitutes.",
   "opt.policeRevealRole": "Police learns the exact role",

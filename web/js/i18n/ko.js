@@ -105,6 +105,8 @@ export default {
   "err.seat_refused": "방장이 자리를 허락하지 않았습니다.",
   "err.no_request": "이미 처리된 요청입니다.",
   "err.request_gone": "그 참가자는 방을 나갔습니다.",
+  "err.public_protected": "공개 방은 항상 익명, 어린이 안전 채팅, 대체 참가자와 자리 비움 처리가 켜져 있습니다. 바꾸려면 방을 비공개로 하세요.",
+  "err.address_seated": "이 네트워크의 누군가가 이미 이 공개 방에 자리가 있습니다.",
   "err.device_seated": "이 기기는 이미 이 방에 자리가 있습니다.",
   "err.no_substitutes": "이 게임은 대타를 받지 않습니다.",
   "opt.policeRevealRole": "경찰이 정확한 직업을 앎",
