@@ -60,7 +60,8 @@ SHORT_GAME = {
 SEATS = 5  # the host, a second scripted seat and three of the server's bots
 PUBLIC_PAGES = 10  # the public list's pages the smoke reads looking for its quick-play room
 # a voice offer's body: the relay checks its shape and size, never its meaning
-SDP = "v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=smoke\r\nt=0 0\r\n"
+# the smallest offer the relay takes: an audio-only session of known lines (service/protocol/sdp.py)
+SDP = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
 HEADERS = {
     "strict-transport-security": lambda v: "max-age=" in v and int(re.search(r"max-age=(\d+)", v)[1]) >= 31536000,
     "x-content-type-options": lambda v: v.lower() == "nosniff",
