@@ -97,7 +97,13 @@ def test_the_end_screen_verifies_the_deal_and_its_command_replays_the_roles(
     salt = page.locator("#fair-salt").inner_text()
     # the game's secret: 256 bits as 64 hex digits (docs/rules.md, "Randomness")
     assert len(salt) == 64 and isinstance(seed, str) and len(seed) == 64 and int(seed, 16) >= 0
-    assert hashlib.sha256(f"mafia-deal-v1:{salt}:{json.dumps(seed)}".encode()).hexdigest() == commitment
+    ended_view = views(frames)[-1]
+    seats = [p["id"] for p in sorted(ended_view["players"], key=lambda p: p["seat"])]
+    game_text = json.dumps(
+        {"options": ended_view["options"], "players": seats}, sort_keys=True, separators=(",", ":")
+    )
+    v2 = f"mafia-deal-v2:{salt}:{json.dumps(seed)}:{game_text}"
+    assert hashlib.sha256(v2.encode()).hexdigest() == commitment
 
     # what the page received: the commitment in every view from the start, seed and salt
     # in none before the end
@@ -118,6 +124,8 @@ def test_the_end_screen_verifies_the_deal_and_its_command_replays_the_roles(
         )
     )
     assert len(shown) == 5 and replayed == shown
+    # the command carries the end screen's roles, which verify compares with its replay
+    assert "--roles " in page.locator("#fair-command").inner_text()
     # the unfolded command and the hex values wrap: a phone never scrolls sideways
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     host.check_no_keys()
@@ -187,6 +195,52 @@ def test_the_clients_hash_is_the_engines_and_a_wrong_seed_fails(browser, stack, 
         "salt": "mismatch",
         "scheme": "mismatch",
         "before": None,
+    }
+    host.close()
+
+
+def test_the_badge_checks_the_seat_list_and_options_the_end_screen_shows(browser, stack, console_errors):
+    """Issue 47: the badge checked the secret's hash only. A v2 commitment binds the seat list
+    in order and the options (mafia_engine/fairness.py): the page hashes the ones its view
+    shows, so a rotated or reversed seat list, another option or preset is a mismatch."""
+    import mafia_engine as me
+
+    salt, seed = "a1" * 32, HEX_SEED
+    ids = ["p1", "p2", "p3", "p4", "p5"]
+    opts = me.check_setup({"preset": "classic"}, 5)
+    state = me.new_game(ids, opts, seed=seed, salt=salt)
+    commitment = state["fairness"]["commitment"]
+    host = Player(browser, stack.url, "Ann", locale="en-US", errors=console_errors)
+    host.open()
+    got = host.page.evaluate(
+        """async ([commitment, seed, salt, ids, options]) => {
+      const m = await __import('./js/game/fairness.js');
+      const view = (players, opts) => ({
+        options: opts,
+        players: players.map((id, i) => ({id, seat: i + 1})),
+        fairness: {scheme: 'sha256/mafia-deal-v2', commitment, seed, salt},
+      });
+      const rotated = [...ids.slice(1), ids[0]];
+      return {
+        ok: await m.check(view(ids, options), 'NOPE'),
+        shuffledKeys: await m.check(view(ids, Object.fromEntries(Object.entries(options).reverse())), 'NOPE'),
+        rotated: await m.check(view(rotated, options), 'NOPE'),
+        reversed: await m.check(view([...ids].reverse(), options), 'NOPE'),
+        option: await m.check(view(ids, {...options, deathReveal: 'none'}), 'NOPE'),
+        preset: await m.check(view(ids, {...options, preset: 'city'}), 'NOPE'),
+        asV1: await m.check({...view(ids, options), fairness: {scheme: 'sha256/mafia-deal-v1', commitment, seed, salt}}, 'NOPE'),
+      };
+    }""",
+        [commitment, seed, salt, ids, opts],
+    )
+    assert got == {
+        "ok": "verified",
+        "shuffledKeys": "verified",
+        "rotated": "mismatch",
+        "reversed": "mismatch",
+        "option": "mismatch",
+        "preset": "mismatch",
+        "asV1": "mismatch",
     }
     host.close()
 

@@ -1,18 +1,41 @@
 // A provably fair deal (docs/rules.md, "A provably fair deal"): every view of a game carries
 // `fairness.commitment`, SHA-256 of the game's secret seed (64 hex digits: docs/rules.md,
-// "Randomness") and a salt
-// (layers/engine/mafia_engine/fairness.py); the ended view reveals seed and salt, and this
-// browser checks the hash itself with WebCrypto. It only checks the hash: replaying the deal
-// from the seed is `python -m mafia_engine.verify` (the command `verifyCommand` writes).
+// "Randomness"), a salt, and (scheme v2) the game it deals: the seat list in order and the
+// options, preset included (layers/engine/mafia_engine/fairness.py); the ended view reveals
+// seed and salt, and this browser checks the hash itself with WebCrypto over the seat list and
+// options the end screen shows, so a hash that verifies means they are the committed ones.
+// Replaying the roles from the seed is `python -m mafia_engine.verify` (the command
+// `verifyCommand` writes, with the end screen's roles to compare).
 import { device, KEYS } from "../storage.js";
 
-const PREFIX = "mafia-deal-v1";
-const SCHEME = "sha256/mafia-deal-v1";
+const PREFIX_V1 = "mafia-deal-v1";
+const SCHEME_V1 = "sha256/mafia-deal-v1"; // games committed before state version 3: the secret alone
+const PREFIX = "mafia-deal-v2";
+const SCHEME = "sha256/mafia-deal-v2";
 const SEEN_PER_ROOM = 8;
 
-/** The text that is hashed: `mafia-deal-v1:<salt>:<seed as JSON>` (JSON keeps 7 and "7" apart). */
-export function preimage(seed, salt) {
-  return `${PREFIX}:${salt}:${JSON.stringify(seed)}`;
+/** JSON with sorted keys and no spaces, characters as they are: Python's
+ * `json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)` (fairness.game_text). */
+export function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The player ids of a view in seat order. */
+export function seatList(view) {
+  return [...((view && view.players) || [])].sort((a, b) => (a.seat || 0) - (b.seat || 0)).map((p) => p.id);
+}
+
+/** The text that is hashed: v2 `mafia-deal-v2:<salt>:<seed as JSON>:<game>` with `game =
+ * {options, players}` as canonical JSON; without `game`, v1's `mafia-deal-v1:<salt>:<seed as JSON>`
+ * (JSON keeps 7 and "7" apart). */
+export function preimage(seed, salt, game) {
+  if (game === undefined) return `${PREFIX_V1}:${salt}:${JSON.stringify(seed)}`;
+  return `${PREFIX}:${salt}:${JSON.stringify(seed)}:${canonicalJson(game)}`;
 }
 
 /** SHA-256 of `text` (UTF-8) as 64 lowercase hex digits; null where WebCrypto is missing
@@ -49,16 +72,20 @@ export function seen(room) {
 }
 
 /**
- * Check an ended view's deal: "verified" (the revealed seed and salt hash to the commitment,
- * and it is one this browser saw during the game, or it saw none), "mismatch" (they do not),
+ * Check an ended view's deal: "verified" (the revealed seed and salt, with the seat list and
+ * options this view shows for a v2 game, hash to the commitment, and it is one this browser
+ * saw during the game, or it saw none), "mismatch" (they do not: another seed, seat order,
+ * option or preset),
  * "changed" (they do, but the commitment is not the one this browser saw while the game
  * ran), "unavailable" (no WebCrypto here), or null (no commitment: an older game).
  */
 export async function check(view, room) {
   const f = view && view.fairness;
   if (!f || !f.commitment || f.seed === null || f.seed === undefined || !f.salt) return null;
-  if (f.scheme && f.scheme !== SCHEME) return "mismatch";
-  const hash = await sha256Hex(preimage(f.seed, f.salt));
+  const v1 = !f.scheme || f.scheme === SCHEME_V1;
+  if (!v1 && f.scheme !== SCHEME) return "mismatch";
+  const game = v1 ? undefined : { options: view.options || {}, players: seatList(view) };
+  const hash = await sha256Hex(preimage(f.seed, f.salt, game));
   if (hash === null) return "unavailable";
   if (hash !== String(f.commitment).toLowerCase()) return "mismatch";
   const earlier = seen(room);
@@ -70,11 +97,14 @@ function shellQuote(text) {
   return `'${String(text).replace(/'/g, `'\\''`)}'`;
 }
 
-/** The command that replays this game's deal from a copy of the project (docs/rules.md); for an
- * anonymous game also its seat shuffle and aliases (`--anonymous`). */
+/** The command that replays this game's deal from a copy of the project (docs/rules.md) and
+ * compares it with the roles this end screen shows (`--roles`); for an anonymous game also its
+ * seat shuffle and aliases (`--anonymous`). */
 export function verifyCommand(view) {
   const f = view.fairness;
-  const seats = [...(view.players || [])].sort((a, b) => (a.seat || 0) - (b.seat || 0)).map((p) => p.id);
+  const seats = seatList(view);
+  const shown = new Map(((view.result && view.result.players) || []).map((p) => [p.id, p.role]));
+  const roles = seats.every((id) => shown.get(id)) ? seats.map((id) => shown.get(id)) : null;
   return [
     "PYTHONPATH=layers/engine python3 -m mafia_engine.verify",
     `--seed ${shellQuote(JSON.stringify(f.seed))}`,
@@ -82,6 +112,8 @@ export function verifyCommand(view) {
     `--commitment ${f.commitment}`,
     `--players ${seats.join(",")}`,
     `--options ${shellQuote(JSON.stringify(view.options || {}))}`,
+    ...(roles ? [`--roles ${roles.join(",")}`] : []),
+    ...(f.scheme === SCHEME_V1 ? [`--scheme ${SCHEME_V1}`] : []),
     ...(view.room && view.room.anonymous ? ["--anonymous"] : []),
   ].join(" ");
 }
