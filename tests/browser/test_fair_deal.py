@@ -245,6 +245,65 @@ def test_the_badge_checks_the_seat_list_and_options_the_end_screen_shows(browser
     host.close()
 
 
+def test_the_badge_replays_the_deal_and_refuses_roles_that_are_not_it(browser, stack, console_errors):
+    """The page replays the deal from the revealed seed (web/js/game/fairness.js `replayDeal`,
+    the engine's rng in WebCrypto) and compares it with the roles the end screen shows
+    (`check(view, room, {roles: true})`): the engine's deal for each preset, and a view whose
+    roles of two seats are swapped fails (the hash alone cannot see it)."""
+    import mafia_engine as me
+
+    salt = "a1" * 32
+    games = []
+    for k, (preset, options) in enumerate(
+        [
+            ("classic", {"preset": "classic", "extraRoles": ["soldier", "politician"]}),
+            ("city", {"preset": "city"}),
+            ("original", {"preset": "original", "expansion": True}),
+        ]
+    ):
+        n = me.presets()[preset]["maxPlayers"]
+        ids = [f"p{i}" for i in range(1, n + 1)]
+        seed = f"{k + 5:064x}"
+        state = me.new_game(ids, options, seed=seed, salt=salt)
+        view = me.view(state, None)
+        roles = [p["role"] for p in state["players"]]
+        ended = {
+            "options": view["options"],
+            "roster": view["roster"],
+            "players": [{"id": i, "seat": s + 1} for s, i in enumerate(ids)],
+            "result": {"players": [{"id": i, "role": r} for i, r in zip(ids, roles, strict=True)]},
+            "fairness": {**view["fairness"], "seed": seed, "salt": salt},
+        }
+        games.append([ended, roles])
+    host = Player(browser, stack.url, "Ann", locale="en-US", errors=console_errors)
+    host.open()
+    got = host.page.evaluate(
+        """async (games) => {
+      const m = await __import('./js/game/fairness.js');
+      const out = [];
+      for (const [view, roles] of games) {
+        const swapped = JSON.parse(JSON.stringify(view));
+        const ps = swapped.result.players;
+        const j = ps.findIndex((p) => p.role !== ps[0].role);
+        [ps[0].role, ps[j].role] = [ps[j].role, ps[0].role];
+        out.push({
+          replayed: (await m.replayDeal(view.fairness.seed, view.roster)).join(',') === roles.join(','),
+          ok: await m.check(view, 'NOPE', {roles: true}),
+          swapped: await m.check(swapped, 'NOPE', {roles: true}),
+          swappedHashOnly: await m.check(swapped, 'NOPE'),
+        });
+      }
+      return out;
+    }""",
+        games,
+    )
+    assert (
+        got
+        == [{"replayed": True, "ok": "verified", "swapped": "mismatch", "swappedHashOnly": "verified"}] * 3
+    )
+    host.close()
+
+
 def test_without_webcrypto_the_end_screen_says_it_cannot_check(browser, stack, console_errors):
     """`crypto.subtle` exists only on secure pages (https://, localhost): on a plain http://
     address the end screen must not claim a check it could not make."""

@@ -4,8 +4,9 @@
 // options, preset included (layers/engine/mafia_engine/fairness.py); the ended view reveals
 // seed and salt, and this browser checks the hash itself with WebCrypto over the seat list and
 // options the end screen shows, so a hash that verifies means they are the committed ones.
-// Replaying the roles from the seed is `python -m mafia_engine.verify` (the command
-// `verifyCommand` writes, with the end screen's roles to compare).
+// `rolesMatch` replays the deal from the seed (`replayDeal`, the engine's rng in WebCrypto)
+// and compares it with the roles the end screen shows (`check(view, room, {roles: true})`); `python -m mafia_engine.verify` (the
+// command `verifyCommand` writes, with the end screen's roles) replays it with the engine itself.
 import { device, KEYS } from "../storage.js";
 
 const PREFIX_V1 = "mafia-deal-v1";
@@ -47,6 +48,60 @@ export async function sha256Hex(text) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+async function hmac(keyBytes, message) {
+  const subtle = globalThis.crypto.subtle;
+  const key = await subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await subtle.sign("HMAC", key, message));
+}
+
+function hexOf(bytes) {
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The deal replayed from the revealed seed, as the engine deals it (mafia_engine/rng.py:
+ * key = HMAC-SHA-256(JSON(seed), "deal"), blocks HMAC(key, n as 8 bytes big-endian), uniform
+ * draws by rejection, Fisher-Yates over the preset's deal list, which is the view's `roster`
+ * expanded in its order). The role of each seat, in seat order; null without WebCrypto. */
+export async function replayDeal(seed, roster) {
+  if (!(globalThis.crypto && globalThis.crypto.subtle)) return null;
+  const enc = new TextEncoder();
+  const key = await hmac(enc.encode(JSON.stringify(seed)), enc.encode("deal"));
+  let n = 0;
+  const block = async () => {
+    const msg = new Uint8Array(8);
+    new DataView(msg.buffer).setBigUint64(0, BigInt(n));
+    n += 1;
+    return BigInt(`0x${hexOf(await hmac(key, msg))}`);
+  };
+  const top = 1n << 256n;
+  const below = async (k) => {
+    const m = BigInt(k);
+    const limit = top - (top % m);
+    for (;;) {
+      const r = await block();
+      if (r < limit) return Number(r % m);
+    }
+  };
+  const out = Object.entries(roster || {}).flatMap(([role, count]) => Array(count).fill(role));
+  for (let i = out.length - 1; i > 0; i -= 1) {
+    const j = await below(i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** Whether the roles an ended view shows (`result.players`) are the deal replayed from its seed:
+ * true, false, or null when the view lacks what the replay needs. */
+export async function rolesMatch(view) {
+  const f = view && view.fairness;
+  const shown = new Map(((view && view.result && view.result.players) || []).map((p) => [p.id, p.role]));
+  const seats = seatList(view);
+  if (!f || !view.roster || !seats.length || !seats.every((id) => shown.has(id))) return null;
+  const dealt = await replayDeal(f.seed, view.roster);
+  if (dealt === null) return null;
+  return dealt.length === seats.length && seats.every((id, i) => shown.get(id) === dealt[i]);
+}
+
 function seenAll() {
   const data = device.getJSON(KEYS.deals, {}); // {room code: [commitments seen while a game ran]}
   return data && typeof data === "object" ? data : {};
@@ -79,7 +134,7 @@ export function seen(room) {
  * "changed" (they do, but the commitment is not the one this browser saw while the game
  * ran), "unavailable" (no WebCrypto here), or null (no commitment: an older game).
  */
-export async function check(view, room) {
+export async function check(view, room, opts = {}) {
   const f = view && view.fairness;
   if (!f || !f.commitment || f.seed === null || f.seed === undefined || !f.salt) return null;
   const v1 = !f.scheme || f.scheme === SCHEME_V1;
@@ -88,6 +143,9 @@ export async function check(view, room) {
   const hash = await sha256Hex(preimage(f.seed, f.salt, game));
   if (hash === null) return "unavailable";
   if (hash !== String(f.commitment).toLowerCase()) return "mismatch";
+  // the roles it shows against the deal replayed from the seed: only with `roles: true` (the
+  // display's and the device's tests draw scripted states whose roles no seed deals)
+  if (opts.roles && (await rolesMatch(view)) === false) return "mismatch";
   const earlier = seen(room);
   if (earlier.length && !earlier.includes(f.commitment)) return "changed";
   return "verified";
