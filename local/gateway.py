@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import gzip
+import ipaddress
 import json
 import logging
 import mimetypes
@@ -56,6 +57,36 @@ _ID_ALPHABET = string.ascii_letters + string.digits
 # The address API Gateway reports for every REST call: the CloudFront edge in front of it, one
 # for all the viewers (documentation range: no real edge's).
 EDGE_ADDRESS = "192.0.2.1"
+
+# Routes only this machine may call: the test hooks and the management API (on AWS the latter
+# is IAM-signed; here it would let any guest post frames to any phone or drop its socket).
+_MACHINE_ONLY_PREFIXES = ("/_local/", "/@connections/", "/ws/@connections/")
+
+
+def same_machine(peer: str | None, own: str | None) -> bool:
+    """Whether a caller at ``peer`` is on this machine: a loopback address, or the very
+    address the server answered on (the stack calling itself on a LAN address)."""
+    if not peer:
+        return False
+    try:
+        addr = ipaddress.ip_address(peer.split("%", 1)[0])
+    except ValueError:
+        return False
+    if addr.is_loopback or (getattr(addr, "ipv4_mapped", None) or addr).is_loopback:
+        return True
+    return bool(own) and peer == own
+
+
+@web.middleware
+async def machine_only(request: web.Request, handler):
+    """``/_local/*`` and ``@connections`` answer 404 to a caller on another machine, whatever
+    address the game is served on (``make dev --host 0.0.0.0`` for a party)."""
+    if request.path.startswith(_MACHINE_ONLY_PREFIXES):
+        sock = request.transport.get_extra_info("sockname") if request.transport else None
+        own = sock[0] if isinstance(sock, tuple) and sock else None
+        if not same_machine(request.remote, own):
+            raise web.HTTPNotFound()
+    return await handler(request)
 
 
 def new_connection_id() -> str:
@@ -220,7 +251,7 @@ class GatewayServer:
     # ------------------------------------------------------------------ app
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_REST_BODY + 1)
+        app = web.Application(client_max_size=MAX_REST_BODY + 1, middlewares=[machine_only])
         for prefix in ("/ws", ""):
             app.router.add_route("POST", prefix + "/@connections/{connection_id}", self.post_to_connection)
             app.router.add_route("GET", prefix + "/@connections/{connection_id}", self.get_connection)

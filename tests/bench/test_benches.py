@@ -149,3 +149,12 @@ def test_load_bench_quick_prints_frames_per_second_per_route_with_and_without_vo
     public = out["public_list"]
     assert public["per_phone_rps"] == 1 / public["poll_s"]
     assert all(v["cached_origin_rps"] <= public["origin_rps_cached_max"] for v in public["by_phones"].values())
+
+
+def test_bot_clock_bench_quick_runs_the_issue_47_classifier_per_preset():
+    out = run_bench("bot_clock.py", "--quick")
+    assert set(out["presets"]) == {"classic", "city", "original"}
+    for figures in out["presets"].values():
+        for key in ("games", "lines", "bot_lines", "line_accuracy", "line_chance", "seats", "seat_accuracy"):
+            assert key in figures, key
+        assert figures["lines"] > figures["bot_lines"] > 0  # both kinds of seat talked

@@ -97,7 +97,13 @@ def test_the_end_screen_verifies_the_deal_and_its_command_replays_the_roles(
     salt = page.locator("#fair-salt").inner_text()
     # the game's secret: 256 bits as 64 hex digits (docs/rules.md, "Randomness")
     assert len(salt) == 64 and isinstance(seed, str) and len(seed) == 64 and int(seed, 16) >= 0
-    assert hashlib.sha256(f"mafia-deal-v1:{salt}:{json.dumps(seed)}".encode()).hexdigest() == commitment
+    ended_view = views(frames)[-1]
+    seats = [p["id"] for p in sorted(ended_view["players"], key=lambda p: p["seat"])]
+    game_text = json.dumps(
+        {"options": ended_view["options"], "players": seats}, sort_keys=True, separators=(",", ":")
+    )
+    v2 = f"mafia-deal-v2:{salt}:{json.dumps(seed)}:{game_text}"
+    assert hashlib.sha256(v2.encode()).hexdigest() == commitment
 
     # what the page received: the commitment in every view from the start, seed and salt
     # in none before the end
@@ -118,6 +124,8 @@ def test_the_end_screen_verifies_the_deal_and_its_command_replays_the_roles(
         )
     )
     assert len(shown) == 5 and replayed == shown
+    # the command carries the end screen's roles, which verify compares with its replay
+    assert "--roles " in page.locator("#fair-command").inner_text()
     # the unfolded command and the hex values wrap: a phone never scrolls sideways
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     host.check_no_keys()
@@ -188,6 +196,111 @@ def test_the_clients_hash_is_the_engines_and_a_wrong_seed_fails(browser, stack, 
         "scheme": "mismatch",
         "before": None,
     }
+    host.close()
+
+
+def test_the_badge_checks_the_seat_list_and_options_the_end_screen_shows(browser, stack, console_errors):
+    """Issue 47: the badge checked the secret's hash only. A v2 commitment binds the seat list
+    in order and the options (mafia_engine/fairness.py): the page hashes the ones its view
+    shows, so a rotated or reversed seat list, another option or preset is a mismatch."""
+    import mafia_engine as me
+
+    salt, seed = "a1" * 32, HEX_SEED
+    ids = ["p1", "p2", "p3", "p4", "p5"]
+    opts = me.check_setup({"preset": "classic"}, 5)
+    state = me.new_game(ids, opts, seed=seed, salt=salt)
+    commitment = state["fairness"]["commitment"]
+    host = Player(browser, stack.url, "Ann", locale="en-US", errors=console_errors)
+    host.open()
+    got = host.page.evaluate(
+        """async ([commitment, seed, salt, ids, options]) => {
+      const m = await __import('./js/game/fairness.js');
+      const view = (players, opts) => ({
+        options: opts,
+        players: players.map((id, i) => ({id, seat: i + 1})),
+        fairness: {scheme: 'sha256/mafia-deal-v2', commitment, seed, salt},
+      });
+      const rotated = [...ids.slice(1), ids[0]];
+      return {
+        ok: await m.check(view(ids, options), 'NOPE'),
+        shuffledKeys: await m.check(view(ids, Object.fromEntries(Object.entries(options).reverse())), 'NOPE'),
+        rotated: await m.check(view(rotated, options), 'NOPE'),
+        reversed: await m.check(view([...ids].reverse(), options), 'NOPE'),
+        option: await m.check(view(ids, {...options, deathReveal: 'none'}), 'NOPE'),
+        preset: await m.check(view(ids, {...options, preset: 'city'}), 'NOPE'),
+        asV1: await m.check({...view(ids, options), fairness: {scheme: 'sha256/mafia-deal-v1', commitment, seed, salt}}, 'NOPE'),
+      };
+    }""",
+        [commitment, seed, salt, ids, opts],
+    )
+    assert got == {
+        "ok": "verified",
+        "shuffledKeys": "verified",
+        "rotated": "mismatch",
+        "reversed": "mismatch",
+        "option": "mismatch",
+        "preset": "mismatch",
+        "asV1": "mismatch",
+    }
+    host.close()
+
+
+def test_the_badge_replays_the_deal_and_refuses_roles_that_are_not_it(browser, stack, console_errors):
+    """The page replays the deal from the revealed seed (web/js/game/fairness.js `replayDeal`,
+    the engine's rng in WebCrypto) and compares it with the roles the end screen shows
+    (`check(view, room, {roles: true})`): the engine's deal for each preset, and a view whose
+    roles of two seats are swapped fails (the hash alone cannot see it)."""
+    import mafia_engine as me
+
+    salt = "a1" * 32
+    games = []
+    for k, (preset, options) in enumerate(
+        [
+            ("classic", {"preset": "classic", "extraRoles": ["soldier", "politician"]}),
+            ("city", {"preset": "city"}),
+            ("original", {"preset": "original", "expansion": True}),
+        ]
+    ):
+        n = me.presets()[preset]["maxPlayers"]
+        ids = [f"p{i}" for i in range(1, n + 1)]
+        seed = f"{k + 5:064x}"
+        state = me.new_game(ids, options, seed=seed, salt=salt)
+        view = me.view(state, None)
+        roles = [p["role"] for p in state["players"]]
+        ended = {
+            "options": view["options"],
+            "roster": view["roster"],
+            "players": [{"id": i, "seat": s + 1} for s, i in enumerate(ids)],
+            "result": {"players": [{"id": i, "role": r} for i, r in zip(ids, roles, strict=True)]},
+            "fairness": {**view["fairness"], "seed": seed, "salt": salt},
+        }
+        games.append([ended, roles])
+    host = Player(browser, stack.url, "Ann", locale="en-US", errors=console_errors)
+    host.open()
+    got = host.page.evaluate(
+        """async (games) => {
+      const m = await __import('./js/game/fairness.js');
+      const out = [];
+      for (const [view, roles] of games) {
+        const swapped = JSON.parse(JSON.stringify(view));
+        const ps = swapped.result.players;
+        const j = ps.findIndex((p) => p.role !== ps[0].role);
+        [ps[0].role, ps[j].role] = [ps[j].role, ps[0].role];
+        out.push({
+          replayed: (await m.replayDeal(view.fairness.seed, view.roster)).join(',') === roles.join(','),
+          ok: await m.check(view, 'NOPE', {roles: true}),
+          swapped: await m.check(swapped, 'NOPE', {roles: true}),
+          swappedHashOnly: await m.check(swapped, 'NOPE'),
+        });
+      }
+      return out;
+    }""",
+        games,
+    )
+    assert (
+        got
+        == [{"replayed": True, "ok": "verified", "swapped": "mismatch", "swappedHashOnly": "verified"}] * 3
+    )
     host.close()
 
 

@@ -60,6 +60,12 @@ def fixed(monkeypatch):
     monkeypatch.setattr(fairness, "new_salt", lambda: SALT)
 
 
+def committed(state: dict, seed, salt: str) -> str:
+    """The v2 commitment of ``state``'s game: the secret, salt, seat list in order and options."""
+    seats = [p["id"] for p in sorted(state["players"], key=lambda p: p["seat"])]
+    return me.fairness.commitment(seed, salt, seats, state["options"])
+
+
 def views_of(gw, conn: str) -> list[dict]:
     return [f["view"] for f in gw.to(conn) if f["type"] == "view"]
 
@@ -68,8 +74,16 @@ def test_a_started_game_shows_every_player_and_spectator_the_commitment(api, fix
     api.start(5)
     api.connect("s1")
     api.send("s1", {"action": "sync"})
-    published = hashlib.sha256(f"mafia-deal-v1:{SALT}:{json.dumps(SEED)}".encode()).hexdigest()
-    assert api.state()["fairness"] == {"seed": SEED, "salt": SALT, "commitment": published}
+    state = api.state()
+    seats = [p["id"] for p in sorted(state["players"], key=lambda p: p["seat"])]
+    game = json.dumps({"options": state["options"], "players": seats}, sort_keys=True, separators=(",", ":"))
+    published = hashlib.sha256(f"mafia-deal-v2:{SALT}:{json.dumps(SEED)}:{game}".encode()).hexdigest()
+    assert state["fairness"] == {
+        "scheme": "sha256/mafia-deal-v2",
+        "seed": SEED,
+        "salt": SALT,
+        "commitment": published,
+    }
     for conn in ["cp1", "cp2", "cp3", "cp4", "cp5", "s1"]:
         game_views = [v for v in views_of(api.gw, conn) if v["phase"]["kind"] != "lobby"]
         assert game_views, conn
@@ -147,7 +161,7 @@ def test_seed_and_salt_reach_no_frame_or_rest_answer_before_the_end(api, fixed):
         for _, f in api.gw.sent
         if f["type"] == "view" and f["view"].get("fairness")
     }
-    assert published == {me.fairness.commitment(SEED, SALT)}
+    assert published == {committed(api.state(), SEED, SALT)}
 
 
 def _restore_lobby(api, item: dict, seed: str) -> None:
@@ -198,9 +212,10 @@ def test_frames_of_one_deal_with_different_seeds_differ_only_in_the_commitment(a
     t0 = api.clock.t + 5.0
     a = _start_and_look(api, monkeypatch, item, t0, seed_a, SALT)
     b = _start_and_look(api, monkeypatch, item, t0, seed_b, OTHER_SALT)
+    opts = me.check_setup(options, len(ids))
     ca, cb = (
-        me.fairness.commitment(seed_a, SALT).encode(),
-        me.fairness.commitment(seed_b, OTHER_SALT).encode(),
+        me.fairness.commitment(seed_a, SALT, ids, opts).encode(),
+        me.fairness.commitment(seed_b, OTHER_SALT, ids, opts).encode(),
     )
     assert len(a) == len(b) > 12
     for (conn_a, fa), (conn_b, fb) in zip(a, b, strict=True):

@@ -141,10 +141,12 @@ def test_upgrade_copies_only_what_it_changes():
     new = migrations.upgrade(old)
     assert json.dumps(old, sort_keys=True) == frozen and new is not old
     assert new["room"] == {**old["room"], "v": migrations.ROOM_VERSION}
+    # b208b0a had the new shape but its version, and a commitment of the secret alone (v1)
     assert new["state"] == {
         **old["state"],
         "v": me.STATE_VERSION,
-    }  # b208b0a had the new shape but its version
+        "fairness": {**old["state"]["fairness"], "scheme": me.fairness.SCHEME_V1},
+    }
     assert migrations.upgrade(new) is new
     lobby = storage.decode(
         base64.b64decode(stored(GOLDEN / PREVIOUS / "city-lobby.json")["item"]["data"]["B"])

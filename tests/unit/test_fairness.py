@@ -67,9 +67,15 @@ def same_deal_other_seed(n: int, options: dict, seed: int) -> int:
     return next(s for s in range(1, 1_000_000) if s != seed and deal_of(n, options, s) == want)
 
 
+def committed(n: int, options: dict, seed: int, salt: str) -> str:
+    """The commitment a game of ``n`` seats (p1..pn) with ``options`` publishes (v2)."""
+    return fairness.commitment(seed, salt, ids(n), me.check_setup(options, n))
+
+
 def test_commitment_is_sha256_of_the_salt_and_the_seeds_json_text():
-    """The preimage is `mafia-deal-v1:<salt>:<seed as JSON>`; this vector is also checked by
-    the web client's WebCrypto test (tests/browser/test_fair_deal.py), so both sides agree."""
+    """A v1 game's preimage (state version 2 and before) is `mafia-deal-v1:<salt>:<seed as JSON>`;
+    this vector is also checked by the web client's WebCrypto test (tests/browser/test_fair_deal.py),
+    so both sides agree."""
     expected = hashlib.sha256(f"mafia-deal-v1:{SALT_A}:{SEED}".encode()).hexdigest()
     assert fairness.commitment(SEED, SALT_A) == expected
     assert expected == VECTOR
@@ -78,10 +84,27 @@ def test_commitment_is_sha256_of_the_salt_and_the_seeds_json_text():
     assert fairness.preimage("7", SALT_A).endswith(b':"7"')
 
 
+def test_the_commitment_binds_the_seat_list_in_order_and_the_options():
+    """v2's preimage is `mafia-deal-v2:<salt>:<seed as JSON>:<game>`, the game as canonical JSON
+    (sorted keys, no spaces) of the checked options and the ids in seat order; the browser's
+    test (tests/browser/test_fair_deal.py) hashes the same text with WebCrypto."""
+    opts = me.check_setup({"preset": "classic"}, 5)
+    game = json.dumps({"options": opts, "players": ids(5)}, sort_keys=True, separators=(",", ":"))
+    expected = hashlib.sha256(f"mafia-deal-v2:{SALT_A}:{SEED}:{game}".encode()).hexdigest()
+    assert fairness.commitment(SEED, SALT_A, ids(5), opts) == expected
+    state = me.new_game(ids(5), {"preset": "classic"}, seed=SEED, salt=SALT_A)
+    assert state["fairness"]["commitment"] == expected
+    assert state["fairness"]["scheme"] == fairness.SCHEME == "sha256/mafia-deal-v2"
+    rotated, reversed_ = ids(5)[1:] + ids(5)[:1], ids(5)[::-1]
+    assert fairness.commitment(SEED, SALT_A, rotated, opts) != expected
+    assert fairness.commitment(SEED, SALT_A, reversed_, opts) != expected
+    assert fairness.commitment(SEED, SALT_A, ids(5), {**opts, "deathReveal": "none"}) != expected
+
+
 @pytest.mark.parametrize("preset,n,options", GAMES, ids=[g[0] for g in GAMES])
 def test_every_view_carries_the_same_commitment_from_the_first_to_the_last(preset, n, options):
     states = replay(n, options, SEED, SALT_A, log_of(n, options))
-    published = fairness.commitment(SEED, SALT_A)
+    published = committed(n, options, SEED, SALT_A)
     for s in states:
         for v in viewers(s):
             block = me.view(s, v)["fairness"]
@@ -120,7 +143,9 @@ def test_the_end_reveals_a_seed_and_salt_that_hash_to_the_commitment(preset, n, 
     for v in viewers(last):
         block = me.view(last, v)["fairness"]
         assert (block["seed"], block["salt"]) == (SEED, SALT_A)
-        assert fairness.verified(block["seed"], block["salt"], block["commitment"])
+        view = me.view(last, v)
+        seats = [p["id"] for p in sorted(view["players"], key=lambda p: p["seat"])]
+        assert fairness.verified(block["seed"], block["salt"], block["commitment"], seats, view["options"])
 
 
 @pytest.mark.parametrize("preset,n,options", GAMES, ids=[g[0] for g in GAMES])
@@ -132,7 +157,7 @@ def test_views_of_one_deal_with_different_seeds_differ_only_in_the_commitment(pr
     log = log_of(n, options)
     a = replay(n, options, SEED, SALT_A, log)
     b = replay(n, options, other, SALT_B, log)
-    ca, cb = fairness.commitment(SEED, SALT_A), fairness.commitment(other, SALT_B)
+    ca, cb = committed(n, options, SEED, SALT_A), committed(n, options, other, SALT_B)
     assert ca != cb and len(ca) == len(cb) == 64
     compared = 0
     for sa, sb in zip(a, b, strict=True):
@@ -150,13 +175,14 @@ def test_views_of_one_deal_with_different_seeds_differ_only_in_the_commitment(pr
 def test_a_deal_cannot_change_without_the_commitment_failing():
     """Another seed (a different deal) or another salt never reproduces the published hash."""
     n, options = 7, {"preset": "classic"}
-    published = fairness.commitment(SEED, SALT_A)
+    published = committed(n, options, SEED, SALT_A)
+    opts = me.check_setup(options, n)
     deal = deal_of(n, options, SEED)
     others = [s for s in range(1, 400) if deal_of(n, options, s) != deal]
     assert others
-    assert not any(fairness.verified(s, SALT_A, published) for s in others)
-    assert not fairness.verified(SEED, SALT_B, published)
-    assert fairness.verified(SEED, SALT_A, published)
+    assert not any(fairness.verified(s, SALT_A, published, ids(n), opts) for s in others)
+    assert not fairness.verified(SEED, SALT_B, published, ids(n), opts)
+    assert fairness.verified(SEED, SALT_A, published, ids(n), opts)
 
 
 @pytest.mark.parametrize("preset,n,options", GAMES, ids=[g[0] for g in GAMES])
@@ -179,8 +205,102 @@ def test_verify_replays_every_seats_role_from_what_the_end_screen_shows(preset, 
     assert [s["id"] for s in out["seats"]] == seats
 
 
+def _end_screen(preset: str, n: int, options: dict) -> tuple[dict, list[str], list[str]]:
+    """An ended game's public record: its view, its seat list and the roles its end screen shows."""
+    last = replay(n, options, SEED, SALT_A, log_of(n, options))[-1]
+    view = me.view(last, None)
+    seats = [p["id"] for p in sorted(view["players"], key=lambda p: p["seat"])]
+    shown = {p["id"]: p["role"] for p in view["result"]["players"]}
+    return view, seats, [shown[i] for i in seats]
+
+
+def _argv(view: dict, seats: list[str], options: dict | None = None) -> list[str]:
+    block = view["fairness"]
+    return [
+        "--seed", json.dumps(block["seed"]), "--salt", block["salt"], "--commitment", block["commitment"],
+        "--players", ",".join(seats), "--options", json.dumps(options or view["options"]), "--json",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("preset,n,options", GAMES, ids=[g[0] for g in GAMES])
+def test_verify_refuses_a_rotated_or_reversed_seat_list(preset, n, options, capsys):
+    """Issue 47: the true secret and salt with the seat list rotated or reversed said
+    "verified" (the commitment bound the secret alone) while the roles differed from the end
+    screen's; the seat list is in the commitment now."""
+    view, seats, roles = _end_screen(preset, n, options)
+    assert verify.main([*_argv(view, seats), "--roles", ",".join(roles)]) == 0
+    assert json.loads(capsys.readouterr().out)["verified"] is True
+    shown = dict(zip(seats, roles, strict=True))
+    for wrong in (seats[1:] + seats[:1], seats[-1:] + seats[:-1], seats[::-1]):
+        assert verify.main([*_argv(view, wrong), "--roles", ",".join(shown[i] for i in wrong)]) == 1
+        out = capsys.readouterr()
+        assert json.loads(out.out) == {
+            "verified": False,
+            "commitment": json.loads(out.out)["commitment"],
+            "seats": None,
+        }
+        assert "DOES NOT MATCH" in out.err
+
+
+@pytest.mark.parametrize("preset,n,options", GAMES, ids=[g[0] for g in GAMES])
+def test_verify_refuses_a_changed_option_or_preset(preset, n, options, capsys):
+    view, seats, _ = _end_screen(preset, n, options)
+    other_preset = "classic" if preset != "classic" else "city"
+    for changed in ({**view["options"], "dayTimer": view["options"].get("dayTimer", 60) + 1},
+                    {"preset": other_preset}):  # fmt: skip
+        assert verify.main(_argv(view, seats, changed)) in (1, 2)
+        assert 'verified": true' not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("preset,n,options", GAMES, ids=[g[0] for g in GAMES])
+def test_verify_refuses_roles_that_are_not_the_replayed_deal(preset, n, options, capsys):
+    """`--roles` (the end screen's, seat order) are compared with the replay: one swapped pair fails."""
+    view, seats, roles = _end_screen(preset, n, options)
+    i = next(k for k in range(1, n) if roles[k] != roles[0])
+    swapped = [roles[i], *roles[1:i], roles[0], *roles[i + 1 :]]
+    assert verify.main([*_argv(view, seats), "--roles", ",".join(swapped)]) == 1
+    out = capsys.readouterr()
+    assert json.loads(out.out)["differ"] == [1, i + 1]
+    assert "roles DO NOT MATCH" in out.err
+
+
+def test_a_game_committed_the_old_way_keeps_its_commitment_and_verify_says_what_it_binds(capsys):
+    """A state saved at version 2 (the v1 commitment: secret and salt alone) migrates with its
+    commitment and a scheme saying how it was made; verify checks it as such, says the seat
+    list is not bound, and still refuses a rotated seat list whose roles the end screen contradicts."""
+    from mafia_engine import migrations
+
+    n, options = 7, {"preset": "classic"}
+    state = me.new_game(ids(n), options, seed=SEED, salt=SALT_A)
+    old = json.loads(json.dumps(state))
+    old["v"] = 2
+    old["fairness"] = {"seed": SEED, "salt": SALT_A, "commitment": fairness.commitment(SEED, SALT_A)}
+    up = migrations.migrate(old)
+    assert up["v"] == migrations.STATE_VERSION
+    assert up["fairness"] == {**old["fairness"], "scheme": fairness.SCHEME_V1}
+    assert me.view(up, None)["fairness"]["scheme"] == "sha256/mafia-deal-v1"
+    roles = [p["role"] for p in state["players"]]
+    argv = ["--seed", str(SEED), "--salt", SALT_A, "--commitment", old["fairness"]["commitment"],
+            "--options", json.dumps(options), "--scheme", fairness.SCHEME_V1, "--json"]  # fmt: skip
+    assert verify.main([*argv, "--players", ",".join(ids(n)), "--roles", ",".join(roles)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["verified"] is True and "binds the secret only" in out["caveat"]
+    assert verify.main([*argv, "--players", ",".join(ids(n))]) == 0  # the v2 scheme would refuse it
+    capsys.readouterr()
+    assert verify.main([*argv[:-3], "--json", "--players", ",".join(ids(n))]) == 1
+    capsys.readouterr()
+    # the end screen shows each id's role: a rotated seat list deals those ids other roles
+    shown = dict(zip(ids(n), roles, strict=True))
+    rotated = ids(n)[1:] + ids(n)[:1]
+    assert (
+        verify.main([*argv, "--players", ",".join(rotated), "--roles", ",".join(shown[i] for i in rotated)])
+        == 1
+    )
+    assert "roles DO NOT MATCH" in capsys.readouterr().err
+
+
 def test_verify_prints_no_roles_for_a_seed_that_is_not_the_committed_one(capsys):
-    published = fairness.commitment(SEED, SALT_A)
+    published = committed(5, {"preset": "classic"}, SEED, SALT_A)
     argv = [
         "--seed",
         str(SEED + 1),
@@ -198,7 +318,7 @@ def test_verify_prints_no_roles_for_a_seed_that_is_not_the_committed_one(capsys)
 
 
 def test_verify_prints_every_seat_line_by_line(capsys):
-    argv = ["--seed", "77", "--salt", SALT_A, "--commitment", fairness.commitment(77, SALT_A)]
+    argv = ["--seed", "77", "--salt", SALT_A, "--commitment", committed(5, {"preset": "classic"}, 77, SALT_A)]
     assert verify.main([*argv, "--players", "p1,p2,p3,p4,p5", "--options", '{"preset": "classic"}']) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("commitment matches")

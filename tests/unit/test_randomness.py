@@ -212,12 +212,13 @@ def test_verify_replays_the_deal_from_a_revealed_256_bit_secret(capsys):
     assert out["verified"] is True
     assert [x["role"] for x in out["seats"]] == [p["role"] for p in state["players"]]
     assert out["keys"] == {label: rng.derive(s, label) for label in rng.LABELS}
-    assert fairness.commitment(s, SALT) == block["commitment"]
+    assert fairness.commitment(s, SALT, IDS, me.check_setup(CLASSIC, len(IDS))) == block["commitment"]
 
 
 def test_verify_replays_an_anonymous_games_seat_shuffle_and_aliases(capsys):
     s = secret(11)
-    argv = ["--seed", json.dumps(s), "--salt", SALT, "--commitment", fairness.commitment(s, SALT)]
+    published = fairness.commitment(s, SALT, IDS, me.check_setup(CLASSIC, len(IDS)))
+    argv = ["--seed", json.dumps(s), "--salt", SALT, "--commitment", published]
     argv += ["--players", ",".join(IDS), "--options", json.dumps(CLASSIC), "--anonymous", "--json"]
     assert verify.main(argv) == 0
     out = json.loads(capsys.readouterr().out)

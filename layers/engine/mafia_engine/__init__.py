@@ -232,8 +232,9 @@ def new_game(
         _rng.text(seed)
     except ValueError as exc:
         raise InvalidAction("bad_options", f"{exc}, not {quoted(seed)}") from None
-    committed = None if salt is None else _fairness.record(seed, salt)
     opts = check_setup(options, len(players))
+    # the commitment binds the secret and the game it deals: seat list in order, options
+    committed = None if salt is None else _fairness.record(seed, salt, list(players), opts)
     preset = PRESETS[opts["preset"]]
     # the deal and the game's own draws come from keys of their own (rng.py, docs/rules.md
     # "Randomness"): nothing the game draws in public says anything about the deal

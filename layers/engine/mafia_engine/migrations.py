@@ -21,7 +21,7 @@ from . import rng
 from .errors import InvalidAction, quoted
 from .jsondata import jcopy
 
-STATE_VERSION = 2
+STATE_VERSION = 3
 
 
 def _v1_to_v2(s: dict) -> None:
@@ -48,8 +48,19 @@ def _v1_to_v2(s: dict) -> None:
         s["rng"] = rng.seed_state(s["rng"], "play")
 
 
+def _v2_to_v3(s: dict) -> None:
+    """Version 3's commitment binds the secret, the seat list in order and the options
+    (``fairness.SCHEME``, ``sha256/mafia-deal-v2``); a game committed before keeps its
+    commitment (every phone saw it from the start) and says how it was made: its record gets
+    ``"scheme": "sha256/mafia-deal-v1"`` (the secret and salt alone), which ``verify`` and the
+    end screen check as such."""
+    rec = s.get("fairness")
+    if isinstance(rec, dict) and "scheme" not in rec:
+        rec["scheme"] = "sha256/mafia-deal-v1"
+
+
 # STEPS[n - 1] takes a state of version n to version n + 1
-STEPS: tuple[Callable[[dict], None], ...] = (_v1_to_v2,)
+STEPS: tuple[Callable[[dict], None], ...] = (_v1_to_v2, _v2_to_v3)
 assert len(STEPS) == STATE_VERSION - 1, "one step per version bump"
 
 

@@ -1,19 +1,25 @@
 """Replay a game's deal from what its end screen reveals, and check the commitment.
 
     python -m mafia_engine.verify --seed '"<64 hex digits>"' --salt <hex> --commitment <hex> \\
-        --players p1,p2,p3,p4,p5 --options '{"preset": "classic", ...}' [--anonymous]
+        --players p1,p2,p3,p4,p5 --options '{"preset": "classic", ...}' \\
+        [--roles mafia,citizen,...] [--scheme sha256/mafia-deal-v2] [--anonymous]
 
 Everything it needs is public after the end (docs/rules.md, "A provably fair deal"): the
 seed and salt the end screen reveals, the commitment every view carried from the start, the
 game's options (``view.options``) and the seat list (player ids in seat order). It checks that
-SHA-256 of seed and salt is the commitment, deals again with the engine's own ``new_game``
+SHA-256 of seed, salt, seat list and options is the commitment (``sha256/mafia-deal-v2``: a
+rotated or reversed seat list, another preset or option fails here), deals again with the engine's own ``new_game``
 (the same code the server ran, so the replay cannot drift from the game), and prints every
-seat's role (none when the hash does not match). ``--anonymous`` replays an anonymous game's
+seat's role (none when the hash does not match). ``--roles`` (the role the end screen shows
+for each id of ``--players``, in that order) are compared with the replay: any seat that differs fails. A game committed
+the old way (``--scheme sha256/mafia-deal-v1``, games started before state version 3) hashed
+the secret and salt alone: the hash does not bind its seat list, which the command says, and
+only ``--roles`` can refute a wrong seat list then. ``--anonymous`` replays an anonymous game's
 seat shuffle and aliases too (``rng.alias_draw``: each seat's place in the lobby's join order,
 1-based, and its alias as word indices into ``functions/service/features/aliases.py``'s tables), and
 every purpose's key is printed (``rng.derive``: the game's draws, the bots'; docs/rules.md,
-"Randomness"). Exit status: 0 when the hash matches, 1 when it does not, 2 for input it
-cannot replay.
+"Randomness"). Exit status: 0 when the hash matches (and the roles, when given), 1 when
+either does not, 2 for input it cannot replay.
 The end screen shows this command filled in for its game.
 """
 
@@ -24,7 +30,7 @@ import json
 import sys
 from typing import Any
 
-from . import fairness, new_game, rng
+from . import check_setup, fairness, new_game, rng
 from .errors import InvalidAction
 
 # how many adjectives and animals an anonymous game's aliases are drawn from: the sizes of
@@ -89,6 +95,19 @@ def parser() -> argparse.ArgumentParser:
         "--options", type=_options, required=True, help="the game's options as JSON (view.options)"
     )
     ap.add_argument(
+        "--roles",
+        type=_players,
+        default=None,
+        help="the role the end screen shows for each id of --players, in that order, comma separated: "
+        "compared with the replay",
+    )
+    ap.add_argument(
+        "--scheme",
+        choices=fairness.SCHEMES,
+        default=fairness.SCHEME,
+        help="the commitment's scheme (view.fairness.scheme); v1 binds the secret alone",
+    )
+    ap.add_argument(
         "--anonymous", action="store_true", help="an anonymous game: replay the seat shuffle and aliases too"
     )
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
@@ -97,8 +116,13 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    v1 = args.scheme == fairness.SCHEME_V1
     try:
-        ok = fairness.verified(args.seed, args.salt, args.commitment)
+        if v1:
+            computed = fairness.commitment(args.seed, args.salt)
+        else:
+            opts = check_setup(args.options, len(args.players))
+            computed = fairness.commitment(args.seed, args.salt, args.players, opts)
         seats = deal(args.players, args.options, args.seed, args.salt)
         if args.anonymous:
             for seat, drawn in zip(seats, aliases(len(seats), args.seed), strict=True):
@@ -106,23 +130,50 @@ def main(argv: list[str] | None = None) -> int:
     except InvalidAction as exc:
         print(f"cannot replay this deal: {exc.code}: {exc}", file=sys.stderr)
         return 2
-    computed = fairness.commitment(args.seed, args.salt)
+    ok = computed == args.commitment.strip().lower()
     if not ok:
         # no roles then: a deal that is not the committed one must not read as the game's
+        what = "secret" if v1 else "secret, seat list and options"
         print(f"commitment DOES NOT MATCH: sha256 = {computed}", file=sys.stderr)
         print(
-            f"expected {args.commitment.strip().lower()}: not the deal committed at the start",
+            f"expected {args.commitment.strip().lower()}: not the {what} committed at the start",
             file=sys.stderr,
         )
         if args.json:
             print(json.dumps({"verified": False, "commitment": computed, "seats": None}))
         return 1
+    differ = []
+    if args.roles is not None:
+        if len(args.roles) != len(seats):
+            differ = [s["seat"] for s in seats]
+        else:
+            differ = [s["seat"] for s, shown in zip(seats, args.roles, strict=True) if s["role"] != shown]
+    if differ:
+        print(
+            f"roles DO NOT MATCH the end screen at seats {', '.join(map(str, differ))}: "
+            "not the deal committed at the start (a wrong seat list, options or roles)",
+            file=sys.stderr,
+        )
+        if args.json:
+            print(json.dumps({"verified": False, "commitment": computed, "seats": None, "differ": differ}))
+        return 1
+    caveat = (
+        "committed the old way (sha256/mafia-deal-v1): the hash binds the secret only, "
+        "not this seat list or these options"
+        + ("; the roles given match the replay" if args.roles is not None else "; pass --roles to check them")
+        if v1
+        else None
+    )
     keys = {label: rng.derive(args.seed, label) for label in rng.LABELS}
     if args.json:
         out = {"verified": True, "commitment": computed, "seats": seats, "keys": keys}
+        if caveat:
+            out["caveat"] = caveat
         print(json.dumps(out, ensure_ascii=False))
     else:
         print(f"commitment matches: sha256 = {computed}")
+        if caveat:
+            print(f"note: {caveat}")
         for s in seats:
             drawn = f"  lobby {s['lobby']:>2}  alias {s['alias'][0]}/{s['alias'][1]}" if "lobby" in s else ""
             print(f"seat {s['seat']:>2}  {s['id']:<8} {s['role']}{drawn}")

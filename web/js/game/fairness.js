@@ -1,18 +1,42 @@
 // A provably fair deal (docs/rules.md, "A provably fair deal"): every view of a game carries
 // `fairness.commitment`, SHA-256 of the game's secret seed (64 hex digits: docs/rules.md,
-// "Randomness") and a salt
-// (layers/engine/mafia_engine/fairness.py); the ended view reveals seed and salt, and this
-// browser checks the hash itself with WebCrypto. It only checks the hash: replaying the deal
-// from the seed is `python -m mafia_engine.verify` (the command `verifyCommand` writes).
+// "Randomness"), a salt, and (scheme v2) the game it deals: the seat list in order and the
+// options, preset included (layers/engine/mafia_engine/fairness.py); the ended view reveals
+// seed and salt, and this browser checks the hash itself with WebCrypto over the seat list and
+// options the end screen shows, so a hash that verifies means they are the committed ones.
+// `rolesMatch` replays the deal from the seed (`replayDeal`, the engine's rng in WebCrypto)
+// and compares it with the roles the end screen shows (`check(view, room, {roles: true})`); `python -m mafia_engine.verify` (the
+// command `verifyCommand` writes, with the end screen's roles) replays it with the engine itself.
 import { device, KEYS } from "../storage.js";
 
-const PREFIX = "mafia-deal-v1";
-const SCHEME = "sha256/mafia-deal-v1";
+const PREFIX_V1 = "mafia-deal-v1";
+const SCHEME_V1 = "sha256/mafia-deal-v1"; // games committed before state version 3: the secret alone
+const PREFIX = "mafia-deal-v2";
+const SCHEME = "sha256/mafia-deal-v2";
 const SEEN_PER_ROOM = 8;
 
-/** The text that is hashed: `mafia-deal-v1:<salt>:<seed as JSON>` (JSON keeps 7 and "7" apart). */
-export function preimage(seed, salt) {
-  return `${PREFIX}:${salt}:${JSON.stringify(seed)}`;
+/** JSON with sorted keys and no spaces, characters as they are: Python's
+ * `json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)` (fairness.game_text). */
+export function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The player ids of a view in seat order. */
+export function seatList(view) {
+  return [...((view && view.players) || [])].sort((a, b) => (a.seat || 0) - (b.seat || 0)).map((p) => p.id);
+}
+
+/** The text that is hashed: v2 `mafia-deal-v2:<salt>:<seed as JSON>:<game>` with `game =
+ * {options, players}` as canonical JSON; without `game`, v1's `mafia-deal-v1:<salt>:<seed as JSON>`
+ * (JSON keeps 7 and "7" apart). */
+export function preimage(seed, salt, game) {
+  if (game === undefined) return `${PREFIX_V1}:${salt}:${JSON.stringify(seed)}`;
+  return `${PREFIX}:${salt}:${JSON.stringify(seed)}:${canonicalJson(game)}`;
 }
 
 /** SHA-256 of `text` (UTF-8) as 64 lowercase hex digits; null where WebCrypto is missing
@@ -22,6 +46,60 @@ export async function sha256Hex(text) {
   if (!subtle) return null;
   const digest = await subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function hmac(keyBytes, message) {
+  const subtle = globalThis.crypto.subtle;
+  const key = await subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await subtle.sign("HMAC", key, message));
+}
+
+function hexOf(bytes) {
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The deal replayed from the revealed seed, as the engine deals it (mafia_engine/rng.py:
+ * key = HMAC-SHA-256(JSON(seed), "deal"), blocks HMAC(key, n as 8 bytes big-endian), uniform
+ * draws by rejection, Fisher-Yates over the preset's deal list, which is the view's `roster`
+ * expanded in its order). The role of each seat, in seat order; null without WebCrypto. */
+export async function replayDeal(seed, roster) {
+  if (!(globalThis.crypto && globalThis.crypto.subtle)) return null;
+  const enc = new TextEncoder();
+  const key = await hmac(enc.encode(JSON.stringify(seed)), enc.encode("deal"));
+  let n = 0;
+  const block = async () => {
+    const msg = new Uint8Array(8);
+    new DataView(msg.buffer).setBigUint64(0, BigInt(n));
+    n += 1;
+    return BigInt(`0x${hexOf(await hmac(key, msg))}`);
+  };
+  const top = 1n << 256n;
+  const below = async (k) => {
+    const m = BigInt(k);
+    const limit = top - (top % m);
+    for (;;) {
+      const r = await block();
+      if (r < limit) return Number(r % m);
+    }
+  };
+  const out = Object.entries(roster || {}).flatMap(([role, count]) => Array(count).fill(role));
+  for (let i = out.length - 1; i > 0; i -= 1) {
+    const j = await below(i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** Whether the roles an ended view shows (`result.players`) are the deal replayed from its seed:
+ * true, false, or null when the view lacks what the replay needs. */
+export async function rolesMatch(view) {
+  const f = view && view.fairness;
+  const shown = new Map(((view && view.result && view.result.players) || []).map((p) => [p.id, p.role]));
+  const seats = seatList(view);
+  if (!f || !view.roster || !seats.length || !seats.every((id) => shown.has(id))) return null;
+  const dealt = await replayDeal(f.seed, view.roster);
+  if (dealt === null) return null;
+  return dealt.length === seats.length && seats.every((id, i) => shown.get(id) === dealt[i]);
 }
 
 function seenAll() {
@@ -49,18 +127,25 @@ export function seen(room) {
 }
 
 /**
- * Check an ended view's deal: "verified" (the revealed seed and salt hash to the commitment,
- * and it is one this browser saw during the game, or it saw none), "mismatch" (they do not),
+ * Check an ended view's deal: "verified" (the revealed seed and salt, with the seat list and
+ * options this view shows for a v2 game, hash to the commitment, and it is one this browser
+ * saw during the game, or it saw none), "mismatch" (they do not: another seed, seat order,
+ * option or preset),
  * "changed" (they do, but the commitment is not the one this browser saw while the game
  * ran), "unavailable" (no WebCrypto here), or null (no commitment: an older game).
  */
-export async function check(view, room) {
+export async function check(view, room, opts = {}) {
   const f = view && view.fairness;
   if (!f || !f.commitment || f.seed === null || f.seed === undefined || !f.salt) return null;
-  if (f.scheme && f.scheme !== SCHEME) return "mismatch";
-  const hash = await sha256Hex(preimage(f.seed, f.salt));
+  const v1 = !f.scheme || f.scheme === SCHEME_V1;
+  if (!v1 && f.scheme !== SCHEME) return "mismatch";
+  const game = v1 ? undefined : { options: view.options || {}, players: seatList(view) };
+  const hash = await sha256Hex(preimage(f.seed, f.salt, game));
   if (hash === null) return "unavailable";
   if (hash !== String(f.commitment).toLowerCase()) return "mismatch";
+  // the roles it shows against the deal replayed from the seed: only with `roles: true` (the
+  // display's and the device's tests draw scripted states whose roles no seed deals)
+  if (opts.roles && (await rolesMatch(view)) === false) return "mismatch";
   const earlier = seen(room);
   if (earlier.length && !earlier.includes(f.commitment)) return "changed";
   return "verified";
@@ -70,11 +155,14 @@ function shellQuote(text) {
   return `'${String(text).replace(/'/g, `'\\''`)}'`;
 }
 
-/** The command that replays this game's deal from a copy of the project (docs/rules.md); for an
- * anonymous game also its seat shuffle and aliases (`--anonymous`). */
+/** The command that replays this game's deal from a copy of the project (docs/rules.md) and
+ * compares it with the roles this end screen shows (`--roles`); for an anonymous game also its
+ * seat shuffle and aliases (`--anonymous`). */
 export function verifyCommand(view) {
   const f = view.fairness;
-  const seats = [...(view.players || [])].sort((a, b) => (a.seat || 0) - (b.seat || 0)).map((p) => p.id);
+  const seats = seatList(view);
+  const shown = new Map(((view.result && view.result.players) || []).map((p) => [p.id, p.role]));
+  const roles = seats.every((id) => shown.get(id)) ? seats.map((id) => shown.get(id)) : null;
   return [
     "PYTHONPATH=layers/engine python3 -m mafia_engine.verify",
     `--seed ${shellQuote(JSON.stringify(f.seed))}`,
@@ -82,6 +170,8 @@ export function verifyCommand(view) {
     `--commitment ${f.commitment}`,
     `--players ${seats.join(",")}`,
     `--options ${shellQuote(JSON.stringify(view.options || {}))}`,
+    ...(roles ? [`--roles ${roles.join(",")}`] : []),
+    ...(f.scheme === SCHEME_V1 ? [`--scheme ${SCHEME_V1}`] : []),
     ...(view.room && view.room.anonymous ? ["--anonymous"] : []),
   ].join(" ");
 }

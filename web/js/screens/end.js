@@ -58,7 +58,7 @@ export function newDeal() {
  * the status line in place, so a redraw never shows "checking" again. The online end screen
  * and the single-device one (web/js/device/screens.js) both show it.
  */
-export function fairDealBlock(view, deal) {
+export function fairDealBlock(view, deal, opts = {}) {
   const f = view.fairness;
   if (!f || f.seed === null || f.seed === undefined) return null;
   const room = view.room && view.room.code;
@@ -66,7 +66,7 @@ export function fairDealBlock(view, deal) {
   if (deal.key !== key) {
     deal.key = key;
     deal.status = "checking";
-    checkDeal(view, room)
+    checkDeal(view, room, opts)
       .catch(() => "unavailable")
       .then((status) => {
         if (deal.key !== key) return;
@@ -185,7 +185,7 @@ export function mount(root, ctx) {
         h("section", { class: "card", "aria-labelledby": "roles-title" }, h("h2", { id: "roles-title" }, t("end.roles")), roles),
         h("section", { class: "card", "aria-labelledby": "timeline-title" }, h("h2", { id: "timeline-title" }, t("end.timeline")), timeline),
       ),
-      fairDealBlock(view, deal),
+      fairDealBlock(view, deal, { roles: true }), // the online end also replays the roles
       reviewSection(view),
       chatLogSection(view, ctx),
       h(

@@ -29,7 +29,7 @@ def seat_view(state: dict, pid: str, names: Mapping[str, str] | None = None) -> 
 # --- the room layer's loop, as pure functions over (state, stored plan) ---------------------------
 # The public ticks: bot actions fall due only at phase start + k * step (k = 1..ticks), and
 # views show the next tick as ``room.wakeAt``. Both come from the phase's start and deadline
-# and from which bots are alive (all public), never from the plan, so neither when the room
+# and from whether the game has bot seats, alive or dead (all public), never from the plan, so neither when the room
 # wakes nor how much work a frame finds says anything about who holds which card.
 TICKS = 8  # a phase has at least this many ticks...
 TICK_MAX = 10.0  # ...at most this many seconds apart...
@@ -38,9 +38,9 @@ TICK_MIN = 1.0  # ...and at least this many (one bot's lines on two ticks keep t
 
 def _clock(state: dict, bot_ids: list[str], start: float) -> tuple[float, int]:
     """(step, ticks) of the phase that starts at ``start``: from public facts only (its
-    deadline, the pause, whether any bot is alive)."""
-    alive = {p["id"] for p in state["players"] if p["alive"]}
-    if state.get("paused") or not (alive & set(bot_ids) or state["phase"]["kind"] in WAKE_DEAD):
+    deadline, the pause, whether the game has bot seats). Not whether a bot is alive: the
+    ticks stopping when the last bot died named the seat just killed as a bot (issue 47)."""
+    if state.get("paused") or not bot_ids:
         return 0.0, 0
     ends = deadline(state)
     span = UNTIMED_SPAN if ends is None else max(0.0, ends - start)
@@ -51,7 +51,8 @@ def _clock(state: dict, bot_ids: list[str], start: float) -> tuple[float, int]:
     return round(step, 3), int(room / step + 1e-9)
 
 
-# Phases in which a dead bot may still act: its last word (original), its "good game" line.
+# Phases in which a dead bot may still act: its last word (original), its "good game" line
+# (the ticks run in every phase while the game has a bot seat; kept for the policy's readers).
 WAKE_DEAD = frozenset({"lastWord", "ended"})
 
 

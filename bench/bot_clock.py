@@ -1,0 +1,126 @@
+"""The issue-47 classifier over seeded games with bots and people: a chat line whose `at` is
+one of the room's announced ticks (`room.wakeAt` values) is called a bot's; a seat is called
+a bot when most of its lines are. Prints the classifier's accuracy per preset, beside chance
+(always guessing the commoner kind).
+
+Engine tier, as the room layer runs a room (mafia_engine/bots/loop.py): bots are drained at
+the public ticks or when a person's request comes in; people chat at times of their own
+(uniform over the phase, as a request's time is) and leave the rest to the phase timer.
+
+    python bench/bot_clock.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "layers" / "engine"))
+
+import mafia_engine as me  # noqa: E402
+from mafia_engine import bots  # noqa: E402
+from mafia_engine.bots.loop import tick_at  # noqa: E402
+
+PRESETS = ("classic", "city", "original")
+
+
+def _ticks(stored: dict) -> set[float]:
+    return {tick_at(stored, k) for k in range(1, stored.get("ticks", 0) + 1)}
+
+
+def play(preset: str, seed: int) -> tuple[list[tuple[str, float]], set[str], set[float]]:
+    """One game: every public day line as (sender, at), the bot seats, the ticks announced."""
+    info = me.presets()[preset]
+    n = info["minPlayers"] + 1
+    ids = [f"p{i}" for i in range(1, n + 1)]
+    r = random.Random(seed)
+    bot_ids = sorted(r.sample(ids, n // 2), key=ids.index)
+    people = [p for p in ids if p not in bot_ids]
+    key = f"{seed:064x}"
+    now = 1000.0
+    state = me.new_game(ids, {"preset": preset}, seed=key, now=now)
+    stored = bots.plan_room(state, bot_ids, key, now)
+    announced = _ticks(stored)
+    talk: list[tuple[float, str]] = []
+
+    def person_lines() -> list[tuple[float, str]]:
+        ends = me.deadline(state) or now + 60.0
+        if state["phase"]["kind"] not in ("discussion", "speech", "day", "vote", "defense"):
+            return []
+        alive = {p["id"] for p in state["players"] if p["alive"]}
+        return sorted((r.uniform(now, ends), p) for p in people if p in alive and r.random() < 0.7)
+
+    talk = person_lines()
+    for _ in range(4000):
+        if state["phase"]["kind"] == "ended":
+            break
+        wake, ends = bots.wake_at(stored), me.deadline(state)
+        nxt = [x for x in (wake, ends, talk[0][0] if talk else None) if x is not None]
+        if not nxt:
+            break
+        now = max(now, min(nxt))
+        seq = state["seq"]
+        state, stored, _, _ = bots.drain(state, stored, now, bot_ids, key)
+        announced |= _ticks(stored)
+        if talk and talk[0][0] <= now:
+            _, pid = talk.pop(0)
+            try:
+                state = me.apply(state, {"type": "chat", "player": pid, "channel": "day", "text": "hm"}, now)
+            except me.InvalidAction:
+                pass
+        ends = me.deadline(state)
+        if ends is not None and now >= ends and state["phase"]["kind"] != "ended":
+            state = me.apply(state, {"type": "phaseTimeout", "phase": state["seq"]}, now)
+        if state["seq"] != seq or stored.get("seq") != state["seq"]:
+            stored = bots.plan_room(state, bot_ids, key, now)
+            announced |= _ticks(stored)
+            talk = person_lines()
+    lines = [(m["from"], m["at"]) for m in state["chat"] if m["channel"] == "day" and m["from"] in ids]
+    return lines, set(bot_ids), announced
+
+
+def measure(preset: str, games: int) -> dict:
+    right = total = seats_right = seats = 0
+    bot_lines = 0
+    for seed in range(1, games + 1):
+        lines, bot_ids, announced = play(preset, seed)
+        per: dict[str, list[bool]] = {}
+        for sender, at in lines:
+            called = round(at, 3) in announced
+            per.setdefault(sender, []).append(called)
+            right += called == (sender in bot_ids)
+            bot_lines += sender in bot_ids
+            total += 1
+        for sender, calls in per.items():
+            seats += 1
+            seats_right += (sum(calls) * 2 > len(calls)) == (sender in bot_ids)
+    chance = max(bot_lines, total - bot_lines) / total if total else None
+    return {
+        "games": games,
+        "lines": total,
+        "bot_lines": bot_lines,
+        "line_accuracy": round(right / total, 3) if total else None,
+        "line_chance": round(chance, 3) if chance is not None else None,
+        "seats": seats,
+        "seat_accuracy": round(seats_right / seats, 3) if seats else None,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    games = 2 if args.quick else 12
+    out = {
+        "method": "engine-tier rooms (bots drained at the public ticks or a person's request; people chat at "
+        "uniform times); a line is called a bot's when its `at` is an announced tick",
+        "presets": {p: measure(p, games) for p in PRESETS},
+    }
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
