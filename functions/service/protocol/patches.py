@@ -14,9 +14,12 @@ was sent. Both views come from the view gate for that viewer, and `diff` is dete
 a patch and its bytes are a function of what this viewer may know
 (tests/functions/test_side_channels.py compares every frame as sent, patches included).
 
-`diff` is our own RFC 6902 generator (on the parsed JSON the client holds) rather than
-`jsonpatch.make_patch`, which took some 30 times longer per viewer (docs/architecture.md,
-"Views as patches"); the patches it makes are applied by the libraries, `jsonpatch` in
+`diff` is our own RFC 6902 generator (on the parsed JSON the client holds, `parse`) rather
+than `jsonpatch.make_patch`, which took some 30 times longer per viewer (docs/architecture.md,
+"Views as patches"). A list whose elements all have ids (chat lines, events, seats) is diffed
+by id: one `remove` per id that left, one `add` per new id, so a chat line's patch is about
+the line, whichever channels' windows the view's chat merges. It writes only `add`, `remove`
+and `replace`; the patches are applied by the libraries, `jsonpatch` in
 tests/functions/test_view_patches.py and local/client.py, fast-json-patch in web/js/patch.js.
 """
 
