@@ -315,3 +315,14 @@ def test_the_parser_reads_a_view_exactly_as_json_does():
     assert repr(patches.parse(body)) == repr(json.loads(body))
     lone = b'{"text": "\\ud800"}'  # pydantic's parser refuses it; never in a rendered view
     assert patches.parse(lone) == json.loads(lone)
+
+
+def test_a_container_whose_operations_outweigh_it_is_replaced_whole():
+    """A night's targets filling one by one would be one `add` each: one `replace` is fewer bytes."""
+    a = {"private": {"task": "none", "targets": []}, "phase": {"kind": "day", "seq": 3}}
+    b = {"private": {"task": "investigate", "targets": [f"p{i}" for i in range(1, 12)]},
+         "phase": {"kind": "day", "seq": 3}}
+    ops = patches.diff(a, b)
+    assert exact(jsonpatch.apply_patch(a, ops)) == exact(b)
+    assert {"op": "replace", "path": "/private/targets", "value": b["private"]["targets"]} in ops
+    assert len(ops) == 2  # the task, the targets

@@ -79,8 +79,27 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
+_FEW_OPS = 3  # below this many operations a container's own are never weighed against a replace
+
+
 def _diff(a: Any, b: Any, path: str, ops: list[dict]) -> None:
-    """The operations that turn `a` into `b`, which are not the same (`_same`)."""
+    """The operations that turn `a` into `b`, which are not the same (`_same`); a container
+    whose own operations would take more bytes than one `replace` of it (a phase that changes
+    most of its keys, a list of targets that fills) is replaced whole."""
+    start = len(ops)
+    _diff_in(a, b, path, ops)
+    if path and len(ops) - start >= _FEW_OPS:
+        replace = {"op": "replace", "path": path, "value": b}
+        if len(_json(replace)) < len(_json(ops[start:])):
+            del ops[start:]
+            ops.append(replace)
+
+
+def _json(doc: Any) -> str:
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+def _diff_in(a: Any, b: Any, path: str, ops: list[dict]) -> None:
     if type(a) is dict and type(b) is dict:
         for k in a:
             if k not in b:
