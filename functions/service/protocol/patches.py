@@ -18,8 +18,9 @@ a patch and its bytes are a function of what this viewer may know
 than `jsonpatch.make_patch`, which took some 30 times longer per viewer (docs/architecture.md,
 "Views as patches"). A list whose elements all have ids (chat lines, events, seats) is diffed
 by id: one `remove` per id that left, one `add` per new id, so a chat line's patch is about
-the line, whichever channels' windows the view's chat merges. It writes only `add`, `remove`
-and `replace`; the patches are applied by the libraries, `jsonpatch` in
+the line, whichever channels' windows the view's chat merges; a container whose own
+operations would take more bytes than one `replace` of it is replaced whole. It writes only
+`add`, `remove` and `replace`; the patches are applied by the libraries, `jsonpatch` in
 tests/functions/test_view_patches.py and local/client.py, fast-json-patch in web/js/patch.js.
 """
 
