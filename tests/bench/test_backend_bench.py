@@ -16,7 +16,7 @@ FIGURES = {
     "game", "aws_calls_per_action", "aws_calls_per_action_by_operation", "floor_calls_per_action",
     "calls_over_floor_per_action", "scans", "pushes_per_action", "changed_views_per_action",
     "pushes_without_a_changed_view", "changed_views_not_pushed", "max_push_bytes", "p50_push_bytes",
-    "p95_push_bytes", "max_room_item_bytes", "max_room_item_bytes_long_game", "long_game_city_16",
+    "p95_push_bytes", "in_game_push_bytes", "max_room_item_bytes", "max_room_item_bytes_long_game", "long_game_city_16",
     "long_game", "handler_cpu_ratio", "handler_seconds", "raw_boto3_seconds", "import_ratio",
     "import_ratio_by_handler", "import_ratio_shipped", "import_ratio_shipped_by_handler",
     "first_event_ratio", "first_event", "cost_per_game_usd", "cost_per_20_minute_game_usd",

@@ -14,17 +14,25 @@ was sent. Both views come from the view gate for that viewer, and `diff` is dete
 a patch and its bytes are a function of what this viewer may know
 (tests/functions/test_side_channels.py compares every frame as sent, patches included).
 
-`diff` is our own RFC 6902 generator (on the parsed JSON the client holds) rather than
-`jsonpatch.make_patch`, which took some 30 times longer per viewer (docs/architecture.md,
-"Views as patches"); the patches it makes are applied by the libraries, `jsonpatch` in
+`diff` is our own RFC 6902 generator (on the parsed JSON the client holds, `parse`) rather
+than `jsonpatch.make_patch`, which took some 30 times longer per viewer (docs/architecture.md,
+"Views as patches"). A list whose elements all have ids (chat lines, events, seats) is diffed
+by id: one `remove` per id that left, one `add` per new id, so a chat line's patch is about
+the line, whichever channels' windows the view's chat merges; a container whose own
+operations would take more bytes than one `replace` of it is replaced whole. It writes only
+`add`, `remove` and `replace`; the patches are applied by the libraries, `jsonpatch` in
 tests/functions/test_view_patches.py and local/client.py, fast-json-patch in web/js/patch.js.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
+from pickle import dumps as _pickle
 from typing import Any
+
+from pydantic_core import from_json
 
 from . import server_frames
 
@@ -37,47 +45,132 @@ def wanted(query: dict | None) -> bool:
 
 
 # ---------------------------------------------------------------- the differ
+def parse(body: bytes) -> Any:
+    """A rendered view parsed as the differ takes it (both sides of a diff parsed here):
+    pydantic's JSON parser, some 40 % faster than `json.loads` and exact for every number
+    (each string its own object, so equal subtrees pickle alike: `_same`); `json.loads` for
+    what it refuses (a lone surrogate, which a rendered view never holds)."""
+    try:
+        return from_json(body, cache_strings=False)
+    except ValueError:
+        return json.loads(body)
+
+
 def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
 def _same(a: Any, b: Any) -> bool:
-    """JSON equality: Python's == holds True == 1 and [False] == [0], JSON does not. The C ==
-    rules out most differences at once; only equal pairs are walked for a bool beside a number."""
-    return a == b and _strict(a, b)
+    """JSON equality, type-strict: Python's == holds True == 1, 1 == 1.0, 0.0 == -0.0 and
+    [False] == [0]; JSON (the bytes the client holds) does not. The C does the work, never a
+    Python walk of the subtree: == rules out most differences at once, and two equal
+    containers are confirmed by their pickles (bytes that write True, 1 and 1.0 apart and
+    load back to the same value only; pickle here only writes, in this process, never reads).
+    Two pickles may differ for documents that are the same (objects shared differently): the
+    differ then walks them and finds no operation, so that costs time, never a wrong patch."""
+    if a is b:
+        return True
+    t = type(a)
+    if t is not type(b):
+        return False
+    if t is dict or t is list:
+        return a == b and _pickle(a, 5) == _pickle(b, 5)
+    if t is float:
+        return repr(a) == repr(b)
+    return a == b
 
 
-def _strict(a: Any, b: Any) -> bool:
-    if type(a) is bool or type(b) is bool:
-        return type(a) is type(b)
-    if type(a) is dict:  # == held: b is a dict with the same keys
-        return all(_strict(v, b[k]) for k, v in a.items())
-    if type(a) is list:
-        return all(map(_strict, a, b))
-    return True
+_FEW_OPS = 3  # below this many operations a container's own are never weighed against a replace
 
 
 def _diff(a: Any, b: Any, path: str, ops: list[dict]) -> None:
-    if _same(a, b):
-        return
+    """The operations that turn `a` into `b`, which are not the same (`_same`); a container
+    whose own operations would take more bytes than one `replace` of it (a phase that changes
+    most of its keys, a list of targets that fills) is replaced whole."""
+    start = len(ops)
+    _diff_in(a, b, path, ops)
+    if path and len(ops) - start >= _FEW_OPS:
+        replace = {"op": "replace", "path": path, "value": b}
+        if len(_json(replace)) < len(_json(ops[start:])):
+            del ops[start:]
+            ops.append(replace)
+
+
+def _json(doc: Any) -> str:
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+def _diff_in(a: Any, b: Any, path: str, ops: list[dict]) -> None:
     if type(a) is dict and type(b) is dict:
         for k in a:
             if k not in b:
                 ops.append({"op": "remove", "path": f"{path}/{_escape(k)}"})
         for k, v in b.items():
-            if k in a:
-                _diff(a[k], v, f"{path}/{_escape(k)}", ops)
-            else:
+            if k not in a:
                 ops.append({"op": "add", "path": f"{path}/{_escape(k)}", "value": v})
+            elif not _same(a[k], v):
+                _diff(a[k], v, f"{path}/{_escape(k)}", ops)
     elif type(a) is list and type(b) is list:
-        _diff_list(a, b, path, ops)
+        ids_a, ids_b = _ids(a), _ids(b)
+        if ids_a is None or ids_b is None or not _diff_by_id(a, b, ids_a, ids_b, path, ops):
+            _diff_list(a, b, path, ops)
     else:
         ops.append({"op": "replace", "path": path, "value": b})
 
 
+_ID_TYPES = frozenset((str, int))  # not bool: True and 1 are one key of a set
+
+
+def _ids(items: list) -> list | None:
+    """The elements' ids when every element is an object with its own id (a string or an
+    integer, never a boolean), each once: chat lines, events, seats. Else None."""
+    try:
+        ids = [x["id"] for x in items]
+    except (TypeError, KeyError, IndexError):
+        return None
+    if not _ID_TYPES.issuperset(map(type, ids)) or len(set(ids)) != len(ids):
+        return None
+    return ids
+
+
+def _diff_by_id(a: list, b: list, ids_a: list, ids_b: list, path: str, ops: list[dict]) -> bool:
+    """An id'd list diffed by identity: remove the elements whose ids left, insert the new ones
+    where they stand in `b`, and diff the elements kept (in one C comparison when none
+    changed, the usual case). False, with no operation added, when the kept ids are not in
+    the same order in both (a reordered list is diffed by position)."""
+    in_a, in_b = set(ids_a), set(ids_b)
+    kept_a = [i for i, x in enumerate(ids_a) if x in in_b]
+    kept_b = [j for j, x in enumerate(ids_b) if x in in_a]
+    if not kept_a and a and b:  # nothing in common: one replace says it in the fewest bytes
+        ops.append({"op": "replace", "path": path, "value": b})
+        return True
+    if [ids_a[i] for i in kept_a] != [ids_b[j] for j in kept_b]:
+        return False
+    if len(kept_a) < len(a):  # from the back, so each index is still the element's own
+        gone = set(range(len(a))).difference(kept_a)
+        ops.extend({"op": "remove", "path": f"{path}/{i}"} for i in sorted(gone, reverse=True))
+    old = [a[i] for i in kept_a]
+    new = [b[j] for j in kept_b]
+    unchanged = _same(old, new)
+    if unchanged and len(kept_b) == len(b):
+        return True
+    # in `b`'s order: the list up to j is already b's, so j is where each element goes
+    k = 0
+    for j, x in enumerate(ids_b):
+        if x in in_a:
+            if not unchanged and not _same(old[k], new[k]):
+                _diff(old[k], new[k], f"{path}/{j}", ops)
+            k += 1
+        else:
+            ops.append({"op": "add", "path": f"{path}/{j}", "value": b[j]})
+    return True
+
+
 def _diff_list(a: list, b: list, path: str, ops: list[dict]) -> None:
+    """A list without ids diffed by position: a window that moved, else the common head and
+    tail kept and the middle diffed element by element."""
     n, m = len(a), len(b)
-    # a window that moved (the last 40 chat lines, the events): drop the oldest, add the newest
+    # a window that moved (the last lines of a list): drop the oldest, add the newest
     if n and m and not _same(a[0], b[0]):
         k = next((i for i in range(1, n) if _same(a[i], b[0])), 0)
         if k and _same(a[k:], b[: n - k]):
@@ -92,7 +185,8 @@ def _diff_list(a: list, b: list, path: str, ops: list[dict]) -> None:
         j += 1
     both = min(n - j, m - j)
     for x in range(i, both):
-        _diff(a[x], b[x], f"{path}/{x}", ops)
+        if not _same(a[x], b[x]):
+            _diff(a[x], b[x], f"{path}/{x}", ops)
     for x in range(n - j - 1, both - 1, -1):  # a is longer: remove from the back
         ops.append({"op": "remove", "path": f"{path}/{x}"})
     for x in range(both, m - j):  # b is longer: insert in order
@@ -102,7 +196,8 @@ def _diff_list(a: list, b: list, path: str, ops: list[dict]) -> None:
 def diff(a: Any, b: Any) -> list[dict]:
     """RFC 6902 operations that turn the JSON document `a` into `b` (both as `json.loads` gives)."""
     ops: list[dict] = []
-    _diff(a, b, "", ops)
+    if not _same(a, b):
+        _diff(a, b, "", ops)
     return ops
 
 

@@ -29,7 +29,6 @@ of them on the way, so a frame's path is this module's calls, top to bottom.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..features.base import ViewParts
@@ -173,7 +172,7 @@ def _patch(
             continue  # it may not hold the previous version: the full view
         if viewer not in made:
             made[viewer] = None
-            parsed[viewer] = new = json.loads(changed[viewer].body)
+            parsed[viewer] = new = patches.parse(changed[viewer].body)
             base = _base(c, viewer, digests.get(viewer))
             if base is not None:
                 data = patches.patch_frame(seqs[viewer], patches.diff(base, new), at)
@@ -185,7 +184,7 @@ def _patch(
     for viewer, rendered in changed.items():
         pushed_at[viewer] = int(c.now)
         if viewer in held:
-            doc = parsed[viewer] if viewer in parsed else json.loads(rendered.body)
+            doc = parsed[viewer] if viewer in parsed else patches.parse(rendered.body)
             patches.BASES.put((room["code"], viewer), room["views"][viewer], doc)
     room["viewAt"] = {v: t for v, t in pushed_at.items() if v in room["views"]}
 
@@ -204,4 +203,4 @@ def _base(c: Context, viewer: str, digest: str | None) -> Any | None:
     if views.digest(rendered) != digest:
         count("PatchBaseMismatch")
         return None
-    return json.loads(rendered.body)
+    return patches.parse(rendered.body)
