@@ -65,11 +65,11 @@ def test_the_screen_shows_who_is_accused_what_is_voted_and_why_it_ended(
     expect(page.locator(".d-seat.suspect")).to_have_count(2)
     if viewport is TV:
         assert blocking(audit(page)) == []
-    # their defense: both suspects, the one speaking now marked, and on trial
+    # their defense: both suspects with who nominated them, the one speaking now marked, and on trial
     draw(pl, s["original"]["defense"], lang)
     expect(page.locator("#d-accused")).to_have_attribute("data-kind", "suspects")
-    assert rows(pl) == [name("p8"), name("p1")]
-    expect(page.locator("#d-accused li.now")).to_have_text(name("p8"))
+    assert rows(pl) == [f"{name('p8')} {by('p1')}", f"{name('p1')} {by('p2')}"]
+    expect(page.locator("#d-accused li.now")).to_contain_text(name("p8"))
     expect(page.locator("#d-stage.accused")).to_contain_text(name("p8"))
     # the vote: between the two
     draw(pl, s["original"]["vote"], lang)

@@ -485,6 +485,32 @@ def test_original_suspects_defend_in_nomination_order() -> None:
     assert t.kind == "vote" and t.view(None)["phase"]["candidates"] == ["p3", "p8", "p1"]
 
 
+def test_original_defenses_keep_who_nominated_each_suspect_public() -> None:
+    """Every seat and a spectator read, through all the defenses, who nominated whom (the room's
+    screen shows it while the suspects defend)."""
+    t = original()
+    to_day_two(t)
+    speeches(t, p1="p3", p3="p8", p6="p1")
+    expected = [{"by": "p1", "target": "p3"}, {"by": "p3", "target": "p8"}, {"by": "p6", "target": "p1"}]
+    seen = []
+    while t.kind == "defense":
+        for viewer in (None, *t.ids):
+            assert t.view(viewer)["phase"]["nominations"] == expected
+        seen.append(t.state["phase"]["accused"])
+        t.act("endTurn", seen[-1])
+    assert seen == ["p3", "p8", "p1"] and t.kind == "vote"
+
+
+def test_a_defense_saved_before_version_4_goes_on_with_no_nominations() -> None:
+    t = original()
+    to_day_two(t)
+    speeches(t, p1="p3", p3="p8")
+    old = {**t.state, "v": 3, "phase": {k: v for k, v in t.state["phase"].items() if k != "nominations"}}
+    state = me.load(old)
+    assert state["phase"]["nominations"] == [] and state["phase"]["suspects"] == ["p3", "p8"]
+    assert me.view(state, None)["phase"]["nominations"] == []
+
+
 def test_original_every_living_player_votes_and_no_vote_counts_for_the_last_suspect() -> None:
     t = original()
     to_day_two(t)

@@ -21,7 +21,7 @@ from . import rng
 from .errors import InvalidAction, quoted
 from .jsondata import jcopy
 
-STATE_VERSION = 3
+STATE_VERSION = 4
 
 
 def _v1_to_v2(s: dict) -> None:
@@ -59,8 +59,18 @@ def _v2_to_v3(s: dict) -> None:
         rec["scheme"] = "sha256/mafia-deal-v1"
 
 
+def _v3_to_v4(s: dict) -> None:
+    """Version 4's original defenses carry the day's ``nominations`` of their suspects ({by,
+    target}: who nominated whom, public, shown by the room's screen). A defense saved before
+    has lost them (its speech phase is gone): it goes on with none, as a defense shows when
+    nobody's nominator is known."""
+    ph = s.get("phase")
+    if s.get("preset") == "original" and isinstance(ph, dict) and ph.get("kind") == "defense":
+        ph.setdefault("nominations", [])
+
+
 # STEPS[n - 1] takes a state of version n to version n + 1
-STEPS: tuple[Callable[[dict], None], ...] = (_v1_to_v2, _v2_to_v3)
+STEPS: tuple[Callable[[dict], None], ...] = (_v1_to_v2, _v2_to_v3, _v3_to_v4)
 assert len(STEPS) == STATE_VERSION - 1, "one step per version bump"
 
 

@@ -25,20 +25,26 @@ export function onStage(view) {
 
 /** Who is accused now and by whom, from the phase's public facts (#48): `nominations` of an
  * original speech turn ({by, target}: who nominated whom), the `suspects` of a defense (original's
- * day, city's tie), the `candidates` of a vote's later round, the all-or-none question's
+ * day, each with its nominator, which the defense carries on; city's tie), the `candidates` of a vote's later round, the all-or-none question's
  * suspects. `kind`: "nominations" | "suspects" | "candidates" | "tie"; `rows`: [{id, by}]. */
 export function accusation(view) {
   const ph = view.phase || {};
   const ids = (xs) => (Array.isArray(xs) ? xs.filter((x) => typeof x === "string") : []);
+  // who nominated each suspect (original: the speech turns', carried into the defenses)
+  const byOf = new Map(
+    (Array.isArray(ph.nominations) ? ph.nominations : [])
+      .filter((n) => n && typeof n.target === "string")
+      .map((n) => [n.target, typeof n.by === "string" ? n.by : null]),
+  );
+  if (ph.kind === "defense" && ids(ph.suspects).length) {
+    // city's defense comes only from a tied vote: the screen says so (docs/rules.md, city)
+    return { kind: view.preset === "city" ? "tie" : "suspects", rows: ids(ph.suspects).map((id) => ({ id, by: byOf.get(id) || null })) };
+  }
   if (Array.isArray(ph.nominations) && ph.nominations.length) {
     const rows = ph.nominations
       .map((n) => (typeof n === "string" ? { id: n, by: null } : { id: n && n.target, by: (n && n.by) || null }))
       .filter((r) => typeof r.id === "string");
     if (rows.length) return { kind: "nominations", rows };
-  }
-  if (ph.kind === "defense" && ids(ph.suspects).length) {
-    // city's defense comes only from a tied vote: the screen says so (docs/rules.md, city)
-    return { kind: view.preset === "city" ? "tie" : "suspects", rows: ids(ph.suspects).map((id) => ({ id, by: null })) };
   }
   if ((ph.kind === "allOrNone" || ph.kind === "lastWord") && ids(ph.suspects).length > 1) {
     return { kind: "suspects", rows: ids(ph.suspects).map((id) => ({ id, by: null })) };

@@ -129,7 +129,7 @@ PHASES: tuple[PhaseSpec, ...] = (
         _defense_begin,
         _next_defense,
         frozenset({"endTurn"}),
-        public=("accused", "suspects"),
+        public=("accused", "suspects", "nominations"),
         day=True,
     ),
     PhaseSpec(

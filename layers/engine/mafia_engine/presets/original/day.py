@@ -61,13 +61,16 @@ def _next_speaker(g: Game) -> None:
         g.system("No trial today." if g.day == 1 else "Nobody was nominated; no trial today.")
         _end_day(g)
         return
-    g.goto("defense", accused=suspects[0], suspects=suspects)
+    # who nominated each suspect stays public through the defenses (the room's screen says it)
+    nominations = [n for n in ph["nominations"] if n["target"] in suspects]
+    g.goto("defense", accused=suspects[0], suspects=suspects, nominations=nominations)
 
 
-def _defense_begin(g: Game, accused: str, suspects: list[str]) -> None:
+def _defense_begin(g: Game, accused: str, suspects: list[str], nominations: list[dict]) -> None:
     g.deadline_in(g.options["defenseSeconds"])
     g.phase["accused"] = accused
     g.phase["suspects"] = list(suspects)
+    g.phase["nominations"] = [dict(n) for n in nominations]
 
 
 def _next_defense(g: Game) -> None:
@@ -77,7 +80,7 @@ def _next_defense(g: Game) -> None:
     alive = [pid for pid in order if g.by_id[pid]["alive"]]
     later = [pid for pid in order[order.index(ph["accused"]) + 1 :] if g.by_id[pid]["alive"]]
     if later:
-        g.goto("defense", accused=later[0], suspects=order)
+        g.goto("defense", accused=later[0], suspects=order, nominations=ph["nominations"])
     elif not alive:
         _end_day(g)
     elif len(alive) == 1:
