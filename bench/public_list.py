@@ -10,7 +10,7 @@ rounded up to 4 KB, halved for an eventually consistent read, as every GSI read 
 
     .venv/bin/python bench/public_list.py            # --quick: fewer rooms (seconds)
 
-`abandoned_ahead_of_5_live` (issue #45): 0, 20 and 1,000 (--quick: 100) abandoned lobbies
+`abandoned_ahead_of_5_live` (docs/rules.md, "Public rooms"): 0, 20 and 1,000 (--quick: 100) abandoned lobbies
 ahead of 5 live ones; the first page's calls, rooms shown, live rooms shown and read units, and
 whether "Play now" seats a stranger in a live lobby.
 
@@ -164,7 +164,7 @@ def run(quick: bool) -> dict:
 
 
 def abandoned(n: int) -> dict:
-    """Issue #45: `n` abandoned public lobbies (3 seats each, the fullest: they sorted first
+    """docs/rules.md, "Public rooms": `n` abandoned public lobbies (3 seats each, the fullest: they sorted first
     before, and their people left, so their listing lapsed) ahead of 5 live one-seat lobbies of
     the same language and preset. The first page of the list through the REST handler (its
     DynamoDB calls, rooms shown, live rooms among them, read units by moto and by the formula on

@@ -118,7 +118,7 @@ def test_public_list_bench_quick_reads_each_page_with_one_query_and_counts_its_u
     assert out["rooms_seen_by_lang"] == out["rooms_listed"] and out["pages_by_lang"] >= 2, out
     assert out["calls_per_page"] == [["Query"]], out
     assert 0 < out["rcu_per_page_20"] <= 1.0, out
-    # issue #45: abandoned lobbies ahead of live ones never hide them (keys and facts, no timing)
+    # docs/rules.md, "Public rooms": abandoned lobbies ahead of live ones never hide them (keys and facts, no timing)
     for run in out["abandoned_ahead_of_5_live"]:
         assert run["list_calls_first_page"] == ["Query"], run
         assert run["list_live_shown"] == run["live"] == run["list_rooms_shown"], run

@@ -1,6 +1,6 @@
-"""The room's screen through each rulebook's day, defense, vote and end (issue #48): scripted
+"""The room's screen through each rulebook's day, defense, vote and end (docs/rules.md, "A screen for the room"): scripted
 engine games (classic, city, original) and the display's view at each moment, which is the
-spectator's (`Game.screen`, display_states.py). The screen must show, at each, who is accused
+spectator's (display_states.py: its game's `screen`). The screen must show, at each, who is accused
 and by whom, what is being voted and why the game ended."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The room's screen tells the whole story (issue #48), from scripted states (display_story.py,
+"""The room's screen tells the whole story (docs/rules.md, "A screen for the room"), from scripted states (display_story.py,
 display_states.py: the spectator's view, which is the display's) drawn by the page's own
 modules in ko/ru/en at a TV's and a laptop's size:
 

@@ -200,7 +200,7 @@ def test_the_clients_hash_is_the_engines_and_a_wrong_seed_fails(browser, stack, 
 
 
 def test_the_badge_checks_the_seat_list_and_options_the_end_screen_shows(browser, stack, console_errors):
-    """Issue 47: the badge checked the secret's hash only. A v2 commitment binds the seat list
+    """docs/rules.md, "A provably fair deal": the badge checked the secret's hash only. A v2 commitment binds the seat list
     in order and the options (mafia_engine/fairness.py): the page hashes the ones its view
     shows, so a rotated or reversed seat list, another option or preset is a mismatch."""
     import mafia_engine as me

@@ -1,4 +1,4 @@
-"""A leave either takes effect or says why (issue #48, items 7 and 8), from a scripted state
+"""A leave either takes effect or says why (a leave that is lost or refused says so; room.js `ctx.leave`), from a scripted state
 (display_story.py: classic, Ann executed; her own seat's view), with a stand-in socket that
 records the frames the page sends and the page's clock stepped (no sleeps):
 

@@ -244,7 +244,7 @@ def next_phase_by_its_page(api, idle=IDLE):
 
 @pytest.mark.parametrize("preset", ["classic", "city", "original"])
 def test_idle_means_idle_a_pages_own_nudges_pings_and_syncs_never_count_as_acting(api, preset):
-    """Issue #45, "Idle means idle": a page left open and untouched sends `nudge` at each
+    """docs/rules.md, "Public rooms", "Idle means idle": a page left open and untouched sends `nudge` at each
     phase's end (and pings, syncs); the phase it ends is still a miss for its seat, which is
     warned and then handed to a bot, in each preset."""
     api.start(SIZES[preset], preset=preset, options={"afkLimit": 2})

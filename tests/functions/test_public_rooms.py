@@ -118,7 +118,7 @@ def test_the_list_is_paged_latest_active_first_with_an_opaque_cursor(api):
             break
     assert sorted(c for c, _ in seen) == sorted(codes) and pages >= 3
     # the latest to lapse first (here the newest: nobody connected, each lapses 90 s after it
-    # was made): live entries sort ahead of any stale one (issue #45)
+    # was made): live entries sort ahead of any stale one (docs/rules.md, "Public rooms")
     assert [c for c, _ in seen] == list(reversed(codes))
 
 
@@ -184,7 +184,7 @@ def test_the_host_switches_the_room_public_in_the_lobby_and_back(api):
     opts = api.snapshot().room["options"]
     assert opts["anonymous"] and opts["kidSafeChat"] and opts["substitutes"]  # the defaults came with it
     api.send("cp1", {"action": "setOptions", "options": {"public": True, "anonymous": False}})
-    assert api.snapshot().room["options"]["anonymous"] is True  # never while public (issue #45)
+    assert api.snapshot().room["options"]["anonymous"] is True  # never while public (docs/rules.md, "Public rooms")
     api.send("cp1", {"action": "setOptions", "options": {}})
     assert listed(api) == []
     api.send("cp1", {"action": "setOptions", "options": {"anonymous": False}})
@@ -379,7 +379,7 @@ def test_a_nudge_at_the_end_of_the_countdown_starts_the_game_and_one_before_writ
     assert api.snapshot().room["status"] == "running"
 
 
-# ---------------------------------------------------------------- public means protected (issue #45)
+# ---------------------------------------------------------------- public means protected (docs/rules.md, "Public rooms")
 def test_public_means_protected_creation_refuses_contrary_options_with_a_code_and_stores_nothing(api):
     """`POST /rooms` with `public: true` and a protection switched off is refused
     (`public_protected`, naming the option), and nothing is listed."""
@@ -444,7 +444,7 @@ def test_public_means_protected_a_listed_lobby_summary_names_no_person_host_or_b
     assert "Carla" in json.dumps(api.rest("GET", f"/rooms/{private}")[1])
 
 
-# ---------------------------------------------------------------- live rooms only (issue #45)
+# ---------------------------------------------------------------- live rooms only (docs/rules.md, "Public rooms")
 @pytest.mark.parametrize("abandoned", [0, 20, 30])
 def test_the_list_and_quick_play_see_live_rooms_only_whatever_lies_abandoned(
     api, svc, monkeypatch, abandoned
@@ -473,7 +473,7 @@ def test_the_list_and_quick_play_see_live_rooms_only_whatever_lies_abandoned(
 
 @pytest.mark.parametrize("racers", [12, 30, 60])
 def test_a_race_converges_strangers_pressing_play_now_together_fill_the_fewest_rooms(api, svc, racers):
-    """Issue #45 item 2: `racers` strangers press "Play now" at once on an empty list for one
+    """docs/rules.md, "Public rooms": `racers` strangers press "Play now" at once on an empty list for one
     language and preset: they fill ceil(racers / 12) classic rooms (one forming lobby at a
     time, claimed by a conditional create), not one room each."""
     answers: list = []

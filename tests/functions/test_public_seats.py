@@ -1,4 +1,4 @@
-"""One person, one seat in public rooms (issue #45 item 4; docs/rules.md, "Public rooms"): one
+"""One person, one seat in public rooms (docs/rules.md, "Public rooms"): one
 seat per device key and per source address (an IPv4 address, an IPv6 /64) in a public room,
 quick play noting the device and address of a room it creates; a private room keeps the host's
 judgement (a household shares an address). Through the REST handler, on the in-memory store."""

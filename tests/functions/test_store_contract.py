@@ -523,7 +523,7 @@ def listed(store, fake_clock, lang: str, preset: str, seats: int, until: float) 
 
 
 def test_the_public_list_pages_live_entries_latest_first_and_never_reads_idle_ones(store, fake_clock):
-    """Issue #45: the Query reads only entries whose listing has not lapsed (the rank starts
+    """docs/rules.md, "Public rooms": the Query reads only entries whose listing has not lapsed (the rank starts
     with `listUntil`), the latest to lapse first, the fullest first within one second."""
     lang = "x" + fresh()[-6:].lower()  # a partition of this test's own
     now = fake_clock()

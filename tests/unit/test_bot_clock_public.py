@@ -1,4 +1,4 @@
-"""The bots' public clock says nothing about which seats are bots (issue 47, item 1).
+"""The bots' public clock says nothing about which seats are bots (docs/architecture.md, "Bots").
 
 `room.wakeAt` is the room's next public tick (mafia_engine/bots/loop.py). It turned null in
 the frame where the last living bot died, naming the seat just killed as a bot (3/3 in the

@@ -224,7 +224,7 @@ def _argv(view: dict, seats: list[str], options: dict | None = None) -> list[str
 
 @pytest.mark.parametrize("preset,n,options", GAMES, ids=[g[0] for g in GAMES])
 def test_verify_refuses_a_rotated_or_reversed_seat_list(preset, n, options, capsys):
-    """Issue 47: the true secret and salt with the seat list rotated or reversed said
+    """docs/rules.md, "A provably fair deal": the true secret and salt with the seat list rotated or reversed said
     "verified" (the commitment bound the secret alone) while the roles differed from the end
     screen's; the seat list is in the commitment now."""
     view, seats, roles = _end_screen(preset, n, options)

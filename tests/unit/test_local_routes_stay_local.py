@@ -1,4 +1,4 @@
-"""Test routes stay local (issue 47, item 5): the offline stack's ``/_local/*`` hooks (the
+"""Test routes stay local (docs/architecture.md, "Offline stack"): the offline stack's ``/_local/*`` hooks (the
 table's endpoint, the room writer, the clock) and the management API (``@connections``: post a
 frame to any phone, drop any socket) answer only a caller on the same machine, whatever address
 the game is served on - a LAN guest at a party gets 404, as for a route that does not exist."""

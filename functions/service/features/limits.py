@@ -11,7 +11,7 @@ refusal stores nothing (a failed condition cancels both). The clients are
 - the device: the random key the web client keeps (`mafia.deviceKey`, web/js/session.js), stored
   only as its hash (`auth.hash_token`, as a seat keeps it);
 - the viewer's address: what CloudFront reports in `CloudFront-Viewer-Address` on a request
-  that carries the site's origin secret (handlers/rest.py `viewer_ip`; API Gateway's own
+  that carries the site's origin secret (handlers/rest.py `source_ip`; API Gateway's own
   `sourceIp` is a CloudFront edge shared by everyone behind it), stored only as an HMAC keyed
   by `MAFIA_LIMIT_KEY` (the stack's id on AWS: not public) and the window, so the same address
   gives another digest in every window and no item names an address.

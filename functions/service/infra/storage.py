@@ -146,7 +146,7 @@ def index_attributes(code: str, room: dict) -> dict:
     (template.yaml: `INCLUDE`). Which room is listed: service/room/public.py (`track`).
     `pubRank` starts with the second the listing lapses (`listUntil`, 11 digits), then the
     seats taken, then the code (the Query reads it backwards: latest lapse, then fullest first): a page's Query reads the ranks above now alone (`public_index_page`),
-    so an abandoned lobby, whose keys stay until its TTL, is never read (issue #45)."""
+    so an abandoned lobby, whose keys stay until its TTL, is never read (docs/rules.md, "Public rooms")."""
     lst = room.get("listing")
     if not lst:
         return {}

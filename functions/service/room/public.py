@@ -12,7 +12,7 @@ rooms").
   the last one went (or after it was made, if its creator never connected); one where nothing
   was written for `IDLE_SECONDS` leaves it too, unless a heartbeat renews it (`refresh_due`).
   The index keeps an idle room's entry until its next write, but its rank (`storage.index_attributes`:
-  `listUntil` first) lies below the Query's bound: a page reads live entries only (issue #45).
+  `listUntil` first) lies below the Query's bound: a page reads live entries only (docs/rules.md, "Public rooms").
 - **Quick play** (`rest_ops.quick_play`): the fullest live lobby of the first page of the language (and preset) whose
   conditional write takes the seat; a lost race reads the room again and moves on when it is
   full; no room fits: the window's forming lobby (`rest_ops.forming_code`, claimed by a

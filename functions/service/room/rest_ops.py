@@ -80,7 +80,7 @@ FORMING_SLOTS = 8  # forming lobbies tried in turn (the first full: the next) be
 def forming_code(lang: str, preset: str, now: float, slot: int) -> str:
     """The code of quick play's `slot`th forming lobby of `lang` and `preset` in this
     `FORMING_SECONDS` window: every container derives the same, so racers on an empty list
-    claim one room by a conditional create and the others join it (issue #45, "A race
+    claim one room by a conditional create and the others join it (docs/rules.md, "Public rooms": "A race
     converges"). Known to anyone who knows the rule: a code taken by someone else's room is
     skipped (the join's checks: public, protected, this language and preset, live)."""
     window = int(now // FORMING_SECONDS)

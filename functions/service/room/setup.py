@@ -67,8 +67,7 @@ PUBLIC_DEFAULTS = {
 }
 
 
-# What a listed room always is (issue #45, "Public means protected"; docs/rules.md, "Public
-# rooms"): each key's one allowed value, and idle-seat handling on (`afkLimit` not 0).
+# What a listed room always is (docs/rules.md, "Public rooms"): each key's one allowed value, and idle-seat handling on (`afkLimit` not 0).
 PROTECTED = {
     "anonymous": (True, "anonymous"),
     "kidSafeChat": (True, "kid-safe"),

@@ -39,7 +39,7 @@ TICK_MIN = 1.0  # ...and at least this many (one bot's lines on two ticks keep t
 def _clock(state: dict, bot_ids: list[str], start: float) -> tuple[float, int]:
     """(step, ticks) of the phase that starts at ``start``: from public facts only (its
     deadline, the pause, whether the game has bot seats). Not whether a bot is alive: the
-    ticks stopping when the last bot died named the seat just killed as a bot (issue 47)."""
+    ticks stopping when the last bot died named the seat just killed as a bot (docs/architecture.md, "Bots")."""
     if state.get("paused") or not bot_ids:
         return 0.0, 0
     ends = deadline(state)
