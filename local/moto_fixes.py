@@ -216,6 +216,10 @@ def fast_serialized(self: DynamoHandler, action_result: Any) -> Any:
         or type(action_result).__name__ not in ("ActionResult", "DynamoResult")
     ):
         return _serialized(self, action_result)
+    # moto's DeleteItem result carries a legacy top-level `ConsumedCapacityUnits`, which is no
+    # member of the operation's output: the shape-driven serializer drops it, and so must we
+    # (the offline stack's TTL sweeper deletes; LOCAL_MOTO_VERIFY caught it)
+    result = {k: v for k, v in result.items() if k != "ConsumedCapacityUnits"}
     body = json.dumps(_clean(result), separators=(",", ":"))
     headers = {"Content-Type": "application/x-amz-json-1.0"}
     headers.update(self.response_headers)

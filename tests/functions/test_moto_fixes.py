@@ -252,6 +252,21 @@ def test_patched_item_responses_skip_the_model_serializer_with_the_same_body(aws
     assert calls == ["DescribeTable"]
 
 
+def test_patched_item_responses_match_the_model_serializer_for_every_write(aws, patched, monkeypatch, caplog):
+    """The offline stack's check (LOCAL_MOTO_VERIFY) compares each fast body with moto's own:
+    a delete (its TTL sweeper's call) once carried moto's legacy `ConsumedCapacityUnits`."""
+    monkeypatch.setattr(moto_fixes, "_VERIFY", True)
+    put(aws, "V", n={"N": "1"})
+    aws.update_item(
+        TableName=TABLE,
+        Key={"pk": {"S": "V"}, "sk": {"S": "R"}},
+        UpdateExpression="SET n = :n",
+        ExpressionAttributeValues={":n": {"N": "2"}},
+    )
+    aws.delete_item(TableName=TABLE, Key={"pk": {"S": "V"}, "sk": {"S": "R"}})
+    assert "fast serializer differs" not in caplog.text
+
+
 def test_moto_keeps_every_model_instance_it_ever_built(aws):
     before = len(Item.instances_tracked)
     for i in range(10):
