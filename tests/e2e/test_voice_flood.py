@@ -3,7 +3,10 @@
 hold whatever container takes a frame, and the flooded seat's socket stays responsive.
 
 Measured, not slept: the flooders send as fast as their sockets take frames, the test counts
-what reached the target and what was refused, and times the target's pings during the flood."""
+what reached the target and what was refused, and times the target's pings during the flood.
+Responsive is judged against the flood itself, not a wall-clock bound (which a loaded machine
+would miss): a ping queued behind a flood's backlog takes about as long as the flood (17.7 s
+before the gateway's per-socket cap); one that is not takes a small part of it."""
 
 from __future__ import annotations
 
@@ -72,7 +75,7 @@ async def settle(target: Player, senders: list[Player], sent: int) -> tuple[int,
     def refused() -> int:
         return sum(1 for s in senders for e in s.errors if e.get("code") == "voice_rate_limited")
 
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300  # a bound for a wedged stack, not a measure
     while signals_to(target) + refused() < sent and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     return signals_to(target), refused()
@@ -87,22 +90,24 @@ def test_a_flood_from_one_socket_is_budgeted_and_the_target_answers_pings(flood_
             target = await Player.connect(http, seat(room, "Ann"))
             flooder = await Player.connect(http, seat(room, "Bob"))
             ice = {"action": "signal", "to": target.seat_id(), "kind": "ice", "candidate": {"candidate": ""}}
+            start = time.monotonic()
             times = await pings_during(target, asyncio.ensure_future(flood([flooder], frames, ice)))
             relayed, refused = await settle(target, [flooder], frames)
+            took = time.monotonic() - start
             await target.close()
             await flooder.close()
-            return times, relayed, refused
+            return times, relayed, refused, took
 
-    times, relayed, refused = run(body())
-    print(json.dumps({"flood": "one seat", "sent": frames, "relayed": relayed, "refused": refused, "pings": times}))
+    times, relayed, refused, took = run(body())
+    print(json.dumps({"flood": "one seat", "sent": frames, "relayed": relayed, "refused": refused, "pings": times, "floodSeconds": took}))
     assert relayed + refused == frames
     assert refused > 0 and relayed <= voice.PER_SEAT  # its buckets (one per container) and the seat's budget
-    assert max(times) < 1.0, times
+    assert max(times) < took / 4, (times, took)  # no ping waited behind the flood's backlog
 
 
 def test_a_flood_from_ten_sockets_is_budgeted_and_the_target_answers_pings(flood_stack):
     room = live_day(flood_stack)
-    frames_each = 220
+    frames_each = 60  # 600 frames: twice the listeners' shared budget
 
     async def body():
         async with aiohttp.ClientSession() as http:
@@ -111,16 +116,18 @@ def test_a_flood_from_ten_sockets_is_budgeted_and_the_target_answers_pings(flood
                 await Player.connect(http, ws_url=room["wsUrl"], room=room["roomCode"]) for _ in range(10)
             ]
             listen = {"action": "signal", "to": target.seat_id(), "kind": "listen"}
+            start = time.monotonic()
             times = await pings_during(target, asyncio.ensure_future(flood(spectators, frames_each, listen)))
             relayed, refused = await settle(target, spectators, frames_each * len(spectators))
+            took = time.monotonic() - start
             for p in (target, *spectators):
                 await p.close()
-            return times, relayed, refused
+            return times, relayed, refused, took
 
-    times, relayed, refused = run(body())
+    times, relayed, refused, took = run(body())
     sent = frames_each * 10
-    print(json.dumps({"flood": "ten spectators", "sent": sent, "relayed": relayed, "refused": refused, "pings": times}))
+    print(json.dumps({"flood": "ten spectators", "sent": sent, "relayed": relayed, "refused": refused, "pings": times, "floodSeconds": took}))
     assert relayed + refused == sent
     # all of a room's listeners share one budget per window (the manual clock stands still)
     assert relayed <= voice.PER_LISTENERS
-    assert max(times) < 1.0, times
+    assert max(times) < took / 4, (times, took)  # no ping waited behind the flood's backlog
