@@ -864,7 +864,7 @@ export default {
   "display.accused.suspects": "Подозреваемые",
   "display.accused.candidates": "Голосуем за одного из",
   "display.accused.tie": "Ничья: каждый оправдывается, затем переголосование",
-  "display.nominatedBy": "выставил(а) {name}",
+  "display.nominatedBy": "по выдвижению игрока {name}",
   "display.confirmQuestion": "Казнить {name}? Каждый отвечает «да» или «нет» на телефоне.",
   "display.lobbyPublic": "Открытая комната: игра начнётся сама, когда соберётся достаточно людей.",
   "display.roleReveal": "Каждый тайно смотрит свою роль",
