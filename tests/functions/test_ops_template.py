@@ -385,5 +385,5 @@ def test_the_web_acl_is_on_the_distribution_per_viewer_for_the_api_only():
         "Fn::Equals": [{"Ref": "AWS::Region"}, "us-east-1"]
     }
     pattern = re.compile(TPL["Parameters"]["WafRateLimit"]["AllowedPattern"])
-    assert [v for v in ("0", "10", "100", "2000000000") if not pattern.fullmatch(v)] == []
-    assert [v for v in ("1", "9", "09", "-5", "1e3") if pattern.fullmatch(v)] == []
+    assert [v for v in ("0", "10", "100", "999999999") if not pattern.fullmatch(v)] == []
+    assert [v for v in ("1", "9", "09", "-5", "1e3", "2000000001", "9999999999") if pattern.fullmatch(v)] == []

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import itertools
 import json
 import os
 import re
@@ -42,7 +43,9 @@ REGION = os.environ["AWS_DEFAULT_REGION"]
 # (<stack>-phases) and its timer function (<stack>-timer) are the ones the template makes.
 STACK = "mafia-test"
 NAMES = {"RoomsTable": os.environ["TABLE_NAME"]}
-CLIENT_IP = "203.0.113.7"  # a caller's address (a loopback one spends no budget)
+# callers' addresses (a loopback one spends no budget): each REST call its own, as the people
+# joining one public room are (it seats one person per address)
+CLIENT_IPS = (f"203.0.113.{n}" for n in itertools.count(7))
 
 # The nine breaks an operations review found (docs/operations.md, "Permissions proven before deploy"): each a copy of template.yaml with one
 # defect a real deploy or a real request would hit, and the words of the check that must find it.
@@ -155,7 +158,7 @@ class Paths:
 
     # REST
     def rest(self, method: str, path: str, body=None, query=None, label: str = "") -> tuple[int, dict]:
-        event = events.rest_event(method=method, path=path, query=query, source_ip=CLIENT_IP,
+        event = events.rest_event(method=method, path=path, query=query, source_ip=next(CLIENT_IPS),
                                   headers={"Content-Type": "application/json", "Origin": "https://example.org"},
                                   body=None if body is None else json.dumps(body))  # fmt: skip
         out = self.invoke("handlers.rest.handler", event, label or f"{method} {path}")
