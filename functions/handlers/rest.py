@@ -93,7 +93,11 @@ def _json(model: type, description: str) -> dict:
 
 def _responses(status: int, answer: type, outcome: str, *errors: int) -> dict:
     """The OpenAPI responses of a route: its answer and the error statuses it may give."""
-    every = {403, 405, 500}  # not through CloudFront (`through_cloudfront`); another method on the path; a bug
+    every = {
+        403,
+        405,
+        500,
+    }  # not through CloudFront (`through_cloudfront`); another method on the path; a bug
     return {
         status: _json(answer, outcome),
         **{e: _json(ErrorAnswer, HTTPStatus(e).phrase) for e in sorted({*errors, *every})},
@@ -200,7 +204,9 @@ def list_public_rooms(
     responses=_responses(201, RoomCreated, "seated", 400, 415, 429, 503),
 )
 def quick_play(body: QuickPlay) -> Response[RoomCreated]:
-    out = room_service.quick_play(body.name, body.lang, body.preset, device=body.device, ip=source_ip())
+    out = room_service.quick_play(
+        body.name, body.lang, body.preset, device=body.device, ip=source_ip(), party=body.party
+    )
     logger.append_keys(room=out["roomCode"], player=out["playerId"])
     return _created(out)
 

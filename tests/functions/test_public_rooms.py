@@ -330,7 +330,8 @@ def test_a_public_lobby_with_enough_people_starts_by_itself_with_bots(api, svc):
         api.join(f"P{i}")
     for pid in ("p1", "p2", "p3"):
         api.connect(f"c{pid}", pid)
-    assert "autoStartAt" not in api.snapshot().room
+    # three people: the longer wait a lobby with anyone in it states (no stranger waits forever)
+    assert api.snapshot().room["autoStartAt"] == api.clock() + public.WAIT_SECONDS
     api.join("P4")
     room = api.snapshot().room
     at = room["autoStartAt"]

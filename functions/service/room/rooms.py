@@ -96,12 +96,14 @@ class RoomService:
         preset: str | None = None,
         device: str | None = None,
         ip: str | None = None,
+        party: str | None = None,
     ) -> dict:
         """A seat in the fullest public lobby that fits, or a new public room (as `create_room`);
-        first the leaver's cool-down and the client's budget (`admit_quick_play`)."""
+        `party`: a table playing again together (rest_ops.quick_play); first the leaver's
+        cool-down and the client's budget (`admit_quick_play`)."""
         self.admit_quick_play(device, ip)
         return rest_ops.quick_play(
-            self.pipeline, self.store, self.ws_url, clock.now(), name, lang, preset, device, ip
+            self.pipeline, self.store, self.ws_url, clock.now(), name, lang, preset, device, ip, party
         )
 
     # ---------------------------------------------------------------- socket life cycle
@@ -180,7 +182,13 @@ class RoomService:
                 if not self._signals.allow(conn_id, clock.now()):
                     raise ServiceError("voice_rate_limited", "too many voice signals: wait a moment")
                 voice.relay(
-                    self.pipeline.load(code), self.gateway, conn_id, frame, self.store, self._signal_budgets, clock.now()
+                    self.pipeline.load(code),
+                    self.gateway,
+                    conn_id,
+                    frame,
+                    self.store,
+                    self._signal_budgets,
+                    clock.now(),
                 )
                 return
             self.pipeline.frame(code, conn_id, frame, operations.command_for(frame))
