@@ -93,7 +93,7 @@ export default {
   "err.afk_replaced": "You missed too many turns in a row, so your seat was handed on.",
   "err.too_many_requests": "Too many requests from this device or network. Please wait a few minutes.",
   "err.leaver_cooldown": "You left games before they ended. Please wait a few minutes before playing with strangers again.",
-  "afk.warning": "You have missed {misses} turns in a row. Miss one more and someone else will play your seat.",
+  "afk.warning": "Turns missed in a row: {misses}. Miss one more and someone else will play your seat.",
   "sub.pending": "Asked for seat {n}. Waiting for the host to let you in…",
   "sub.requests": "Newcomers asking for a seat",
   "sub.request": "{name} asks for seat {n}",

@@ -73,7 +73,7 @@ function againButton(view, ctx, me) {
     "div",
     { class: "end-again" },
     h("button", { type: "button", class: "btn btn-primary", id: "play-again-btn", onclick: press }, t("end.again")),
-    h("p", { class: "hint" }, t("end.againHint")),
+    h("p", { class: "hint", id: "again-hint" }, t("end.againHint")),
     status,
   );
 }
