@@ -84,7 +84,8 @@ def test_no_stranger_waits_forever_a_lone_strangers_lobby_starts_by_itself_with_
         countdown = p.locator("#auto-start")
         expect(countdown).to_contain_text(COUNTDOWN[lang])
         seconds = int(re.search(r"\d+", countdown.inner_text()).group(0))
-        assert 0 < seconds <= WAIT_SECONDS, countdown.inner_text()
+        # (the page rounds up against its estimate of the server's clock: a second over at most)
+        assert 0 < seconds <= WAIT_SECONDS + 1, countdown.inner_text()
         expect(p.locator("#setup-error")).to_have_text(BOTS_FILL[lang])
         summary = wait_running(stack, code)
         assert summary["status"] == "running", {k: summary.get(k) for k in ("status", "players")}
