@@ -16,7 +16,18 @@ environment, without an AWS account (tests/functions/test_rehearsal.py; docs/ope
 6. cfn-lint the *translated* template (last: the slowest step): with no transform left, it sees
    inside the SAM resources (a bad Runtime, a Ref to an API that does not exist).
 
-    python -m ops.rehearsal [dev|prod ...]      # prints each step; exit 1 on the first failure
+The update path (`rehearse_update`): the previous release (`PREVIOUS`: its template.yaml,
+samconfig.toml and site deployer from git, its code other objects) created on moto, its client
+published and a game in flight per preset stored as its handlers stored them
+(tests/functions/golden/), then updated to this release as CloudFormation runs an update: the
+table's change checked against what one UpdateTable may do (ops/table_update.py) and applied
+so, the site published after every function, route and stage (ops/release_order.py, statically
+and in the order the update ran), each added or changed resource after what it depends on, the
+site deployer's Update answered and the new client alone published; the rooms read by this
+release's code (their versions migrated); then the rollback's Update (the old properties),
+handed to the old version, which publishes the old client again.
+
+    python -m ops.rehearsal [dev|prod ...]      # create, then update; prints each step; exit 1 on the first failure
 """
 
 from __future__ import annotations
@@ -720,7 +731,7 @@ def rehearse_update(name: str, patch: Callable[[Any, str, Any], None], template:
     its golden rooms stored, then updated to this release as CloudFormation would (each
     resource after what it depends on; the table by at most one index; the site deployer's
     Update, its answer and what it published), the rooms read by this release's code, the
-    rollback's Update (the old properties: the old client again), and the stack deleted."""
+    rollback's Update (the old properties: the old client again)."""
     from local import template as tpl
     from ops import release_order, table_update
 
@@ -745,7 +756,7 @@ def rehearse_update(name: str, patch: Callable[[Any, str, Any], None], template:
             new_site, which = (site, "given") if site else site_artifact(work)
             old_site = previous_site(new_site, previous, work)
             update_on_moto(env, before, after, moto, old_site, new_site, previous, say)
-    say(f"{name}: updated from {previous}, rolled back and deleted ({which})")
+    say(f"{name}: updated from {previous} and rolled back (the site deployer {which})")
 
 
 def _version_of(event: dict) -> str:
@@ -857,13 +868,7 @@ def update_on_moto(env: Environment, before: dict, after: dict, moto: Moto, old_
                               f"{published_release(s3, bucket)}, not {old_release}:\n{log[-3000:]}")  # fmt: skip
     say(f"{name}: the rollback's Update handed to version {old_version}, which published {old_release} again")
 
-    delete = {**update, "RequestType": "Delete", "PhysicalResourceId": bucket, "RequestId": "rehearsal-delete"}
-    delete.pop("ResourceProperties", None)
-    delete.pop("OldResourceProperties", None)
-    run_site_deployer(new_site, delete, moto, env.region, new_version)
-    cf.delete_stack(StackName=stack_id)
-    if _status(cf, stack_id) != "DELETE_COMPLETE":
-        raise RehearsalFailed(f"{name}: the stack is {_status(cf, stack_id)} after delete_stack")
+    # the stack's Delete is the create path's (on_moto); the server's reset ends this one
 
 
 def main(argv: list[str]) -> int:
@@ -876,10 +881,11 @@ def main(argv: list[str]) -> int:
 
     try:
         for name in names:
-            rehearse(name, patch, say=print)
-            for owner, attr, value in reversed(saved):
-                setattr(owner, attr, value)
-            saved.clear()
+            for step in (rehearse, rehearse_update):
+                step(name, patch, say=print)
+                for owner, attr, value in reversed(saved):
+                    setattr(owner, attr, value)
+                saved.clear()
     except RehearsalFailed as exc:
         print(f"FAILED: {exc}", file=sys.stderr)
         return 1
