@@ -813,8 +813,8 @@ def update_on_moto(env: Environment, before: dict, after: dict, moto: Moto, old_
         raise RehearsalFailed(f"{name}: update_stack from {previous} failed: {type(exc).__name__}: {str(exc)[:1500]}") from exc
     if _status(cf, stack_id) != "UPDATE_COMPLETE":
         raise RehearsalFailed(f"{name}: the stack is {_status(cf, stack_id)} after the update")
-    try:
-        _, update = moto.requests.get(timeout=30)
+    try:  # asked during update_stack (the Custom model invokes at once)
+        _, update = moto.requests.get(timeout=5)
     except queue.Empty:
         raise RehearsalFailed(f"{name}: the update never called the site deployer (its Release did not change?)") from None
     new_version = _version_of(update)
@@ -855,8 +855,8 @@ def update_on_moto(env: Environment, before: dict, after: dict, moto: Moto, old_
     rollback = {**update, "RequestId": "rehearsal-rollback", "PhysicalResourceId": bucket,
                 "ResourceProperties": update["OldResourceProperties"], "OldResourceProperties": update["ResourceProperties"]}  # fmt: skip
     run_site_deployer(new_site, rollback, moto, env.region, new_version)
-    try:
-        target, handed = moto.requests.get(timeout=30)
+    try:  # invoked before the deployer's process ended
+        target, handed = moto.requests.get(timeout=5)
     except queue.Empty:
         raise RehearsalFailed(f"{name}: the rollback's Update was not handed to version {old_version}") from None
     if _version_of(handed) != old_version or not handed.get("ForwardedFrom"):
