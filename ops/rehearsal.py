@@ -725,13 +725,15 @@ def read_rooms(moto: Moto, region: str, table: str, docs: list[dict]) -> list[di
 
 def rehearse_update(name: str, patch: Callable[[Any, str, Any], None], template: Path = TEMPLATE,
                     previous: str = PREVIOUS, site: Path | None = None,
-                    say: Callable[[str], None] = lambda line: None) -> None:  # fmt: skip
+                    say: Callable[[str], None] = lambda line: None) -> dict:  # fmt: skip
     """The update path for one environment: the previous release (`previous`: its template,
     samconfig.toml and site deployer from git) created on moto with its client published and
     its golden rooms stored, then updated to this release as CloudFormation would (each
     resource after what it depends on; the table by at most one index; the site deployer's
     Update, its answer and what it published), the rooms read by this release's code, the
-    rollback's Update (the old properties: the old client again)."""
+    rollback's Update (the old properties: the old client again). Returns what it saw: the
+    resources the update changed in the order it changed them (`updated`), the two clients
+    (`releases`), the rooms as read (`rooms`)."""
     from local import template as tpl
     from ops import release_order, table_update
 
@@ -755,8 +757,9 @@ def rehearse_update(name: str, patch: Callable[[Any, str, Any], None], template:
         with moto_server(patch) as moto:
             new_site, which = (site, "given") if site else site_artifact(work)
             old_site = previous_site(new_site, previous, work)
-            update_on_moto(env, before, after, moto, old_site, new_site, previous, say)
+            seen = update_on_moto(env, before, after, moto, old_site, new_site, previous, say)
     say(f"{name}: updated from {previous} and rolled back (the site deployer {which})")
+    return seen
 
 
 def _version_of(event: dict) -> str:
@@ -771,7 +774,7 @@ def _site_answer(moto: Moto, request: dict) -> dict:
 
 
 def update_on_moto(env: Environment, before: dict, after: dict, moto: Moto, old_site: Path, new_site: Path,
-                   previous: str, say: Callable[[str], None]) -> None:  # fmt: skip
+                   previous: str, say: Callable[[str], None]) -> dict:  # fmt: skip
     from ops import release_order
 
     name = env.name
@@ -867,6 +870,7 @@ def update_on_moto(env: Environment, before: dict, after: dict, moto: Moto, old_
         raise RehearsalFailed(f"{name}: the rollback answered {answer} and the site loads "
                               f"{published_release(s3, bucket)}, not {old_release}:\n{log[-3000:]}")  # fmt: skip
     say(f"{name}: the rollback's Update handed to version {old_version}, which published {old_release} again")
+    return {"updated": list(moto.updated), "releases": (old_release, new_release), "rooms": read}
 
     # the stack's Delete is the create path's (on_moto); the server's reset ends this one
 

@@ -118,12 +118,45 @@ def test_the_previous_release_updates_to_this_one_with_games_in_flight(monkeypat
     in CloudFormation's order (the site after the functions), the rooms read by this release,
     and the rollback's Update publishing the old client again."""
     said: list[str] = []
-    rehearsal.rehearse_update("prod", monkeypatch.setattr, say=said.append)
+    seen = rehearsal.rehearse_update("prod", monkeypatch.setattr, say=said.append)
     assert any(line.endswith("3 of its rooms stored") for line in said), said
-    (updated,) = [line for line in said if line.startswith("prod: updated:")]
-    assert "the site" in updated and "after" in updated
-    assert any("rooms b208b0a stored read by this release" in line for line in said)
+    updated = seen["updated"]
+    for name in ("RestFunction", "WsDefaultFunction", "WsConnectFunction", "TimerFunction", "EngineLayer"):
+        assert any(n.startswith(name) for n in updated), (name, updated)
+    site = updated.index("SiteDeployment")
+    assert all(updated.index(n) < site for n in updated if n.startswith(("Rest", "Ws", "Timer", "EngineLayer")))
+    new_version = next(n for n in updated if n.startswith("SiteDeployFunctionVersion"))
+    assert updated.index("SiteDeployFunction") < updated.index(new_version) < site  # its new code, then its version
+    old, new = seen["releases"]
+    assert old and new and old != new
+    assert [room["room"] for room in seen["rooms"]] == [seen["rooms"][0]["current"][0]] * 3
     assert any("rollback's Update handed to version 1" in line for line in said)
+
+
+def test_an_update_takes_one_index_at_a_time_on_the_table():
+    """The rehearsal's table update (moto would apply any change): one index created, then a
+    second refused in the same update, as DynamoDB's UpdateTable refuses it."""
+    import boto3
+    from moto import mock_aws
+    from moto.dynamodb.models import dynamodb_backends
+
+    table_model = rehearsal._table_model()
+    definition = rehearsal.translated_for(rehearsal.environment("dev"), rehearsal.TEMPLATE)["Resources"]["RoomsTable"]
+    props = definition["Properties"]
+    index = props["GlobalSecondaryIndexes"][0]
+    with mock_aws():
+        boto3.client("dynamodb", region_name="us-east-1").create_table(
+            TableName="rooms", KeySchema=props["KeySchema"], BillingMode="PAY_PER_REQUEST",
+            AttributeDefinitions=[{"AttributeName": k, "AttributeType": "S"} for k in ("pk", "sk")])  # fmt: skip
+        table = dynamodb_backends[rehearsal.ACCOUNT]["us-east-1"].get_table("rooms")
+        one = {"Type": "AWS::DynamoDB::Table", "Properties": {**props, "GlobalSecondaryIndexes": [index]}}
+        table_model.update_from_cloudformation_json(table, "rooms", one, rehearsal.ACCOUNT, "us-east-1")
+        assert [ix.name for ix in table.global_indexes] == [index["IndexName"]]
+        two = {"Type": "AWS::DynamoDB::Table", "Properties": {**props, "GlobalSecondaryIndexes": [
+            {**index, "IndexName": "Second"}, {**index, "IndexName": "Third"}]}}  # fmt: skip
+        with pytest.raises(rehearsal.RehearsalFailed, match="3 global secondary index changes in one update"):
+            table_model.update_from_cloudformation_json(table, "rooms", two, rehearsal.ACCOUNT, "us-east-1")
+        assert [ix.name for ix in table.global_indexes] == [index["IndexName"]]  # nothing changed
 
 
 def test_an_update_that_adds_two_indexes_fails_the_rehearsal(monkeypatch):
