@@ -1,7 +1,9 @@
 """The deploy rehearsal (ops/rehearsal.py): dev and prod as samconfig.toml deploys them, through
 the SAM transform, cfn-lint on the translated template, a stack on a moto server, the site
-deployer on its custom resource, and the stack's deletion. Each deliberate break below is a
-defect a real first deploy would hit, and the rehearsal must fail on it."""
+deployer on its custom resource, and the stack's deletion; then the update path (the previous
+release deployed and updated to this one, the site after the functions, the rollback) and the
+public list's cache on the translated template. Each deliberate break below is a defect a real
+deploy would hit, and the rehearsal must fail on it."""
 
 from __future__ import annotations
 
