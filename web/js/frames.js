@@ -85,8 +85,9 @@ export function onErrorFrame(frame, ctx) {
     return;
   }
   if (frame.code === "seat_refused") seatRefused(); // the seats are offered again
-  // A nudge before the server's deadline is expected and harmless.
-  if (action === "nudge" || action === "sync") return;
+  // A nudge before the server's deadline is expected and harmless; so is a tap made in a
+  // phase that is over (`stale_phase`: the new view is on its way).
+  if (action === "nudge" || action === "sync" || frame.code === "stale_phase") return;
   // Kept as code + message so a language switch redraws it in the new language.
   state.lastError = { id: frame.id, action, code: frame.code, message: frame.message };
   errorCue(action, frame);

@@ -86,6 +86,7 @@ REFUSALS = {
     "before": ("bad_frame", "'before' must be a whole number from 0 (the `from` of the last page)"),
     "to": ("bad_frame", "'to' must be a player id such as p4"),
     "kind": ("bad_frame", "'kind' must be offer, answer or ice"),
+    "phase": ("bad_frame", "'phase' must be a whole number from 0 (the view's phase.seq)"),
     "sdp": (
         "bad_frame",
         f"'sdp' must be an audio-only session description of known lines, at most {MAX_SDP_CHARS} characters",
@@ -367,6 +368,11 @@ class EngineFrame(Frame):
         default=None, exclude=True, description="ignored: the actor is the connection's player"
     )
     type: PlainJson = Field(default=None, exclude=True, description="ignored: the type is `action`")
+    # the `phase.seq` of the view the action was made in (optional): another phase refuses it
+    # `stale_phase`, so a tap repeated or resent after a reconnect never lands in a later turn
+    phase: Annotated[int, Field(ge=0)] | None = Field(
+        default=None, exclude=True, description="the phase.seq the action was made in"
+    )
 
     def engine_action(self, player: str) -> engine_actions.Action:
         """The engine's action model, validated already (the same fields, the same rules)."""

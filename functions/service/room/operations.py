@@ -365,6 +365,9 @@ def engine_action(c: Context, req: Request) -> Outcome:
     frame = req.frame
     if c.state is None or c.room["status"] == "lobby":
         raise ServiceError("not_started", "the game has not started")
+    if frame.phase is not None and frame.phase != me.phase_seq(c.state):
+        # made in another phase's view (a double tap, a frame resent after a reconnect)
+        raise ServiceError("stale_phase", f"that was for phase {frame.phase}; the game is at phase {me.phase_seq(c.state)}")
     if frame.action == "chat" and c.room["status"] == "ended":
         chat_archive.after_end_chat(c)
     try:
