@@ -196,3 +196,16 @@ def test_play_again_together_refuses_a_malformed_party_code_and_stores_nothing(a
 def test_play_again_together_only_a_public_game_has_a_party(api):
     api.start(4)
     assert "party" not in api.snapshot().room
+
+
+def test_play_again_together_only_a_person_seated_at_the_end_reads_the_party():
+    """`public.party_for`: a person seated at the end of a public game; never a bot's seat, a
+    seat that left, a spectator or screen (no viewer), someone not seated, a game still running
+    or a private room."""
+    players = [{"id": "p1"}, {"id": "p2", "bot": True}, {"id": "p3", "left": True}]
+    room = {"status": "ended", "options": {"public": True}, "party": "ABCDEFGHJKMN", "players": players}
+    assert public.party_for(room, "p1") == "ABCDEFGHJKMN"
+    for viewer in ("p2", "p3", None, "p9"):
+        assert public.party_for(room, viewer) is None, viewer
+    assert public.party_for({**room, "status": "running"}, "p1") is None
+    assert public.party_for({**room, "options": {}}, "p1") is None
