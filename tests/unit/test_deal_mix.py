@@ -9,6 +9,7 @@ a changed seat list or another server secret, and saying how many values were dr
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 
 import pytest
@@ -38,8 +39,8 @@ def dealt(contributions: list[dict], players: list[str] = IDS) -> dict:
 
 def ended(contributions: list[dict]) -> dict:
     state = dealt(contributions)
-    for _action, _now, state in play_on(state, 0.0, seed=3, chat=False, max_steps=4000):  # noqa: B007
-        pass
+    for _action, _now, after in play_on(state, 0.0, seed=3, chat=False, max_steps=4000):
+        state = after
     assert me.result(state) is not None
     return state
 
@@ -68,8 +69,6 @@ def test_the_deal_is_the_secret_mixed_with_every_revealed_value():
     c = parts(VALUES)
     ordered = [x["value"] for x in sorted(c, key=lambda x: x["commitment"])]
     message = "mafia-deal-v3-mix:" + json.dumps(ordered, separators=(",", ":"))
-    import hmac
-
     mixed = hmac.new(json.dumps(SECRET).encode(), message.encode(), hashlib.sha256).hexdigest()
     assert fairness.mix(SECRET, c) == mixed
     state = dealt(c)

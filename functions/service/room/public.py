@@ -34,6 +34,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..features.base import Feature, Step, ViewParts
+from ..features.fairness import revealing
 from ..infra import auth, storage
 from ..infra.errors import ServiceError
 from ..infra.telemetry import count, logger
@@ -107,7 +108,8 @@ def track(room: dict, present: set[str], now: float) -> None:
             "since": room.get("listedSince") or now,
         }
         room.setdefault("listedSince", now)
-    enough = len(people) >= room["options"].get("autoStart", 4) and _can_start(room)
+    # a start waiting for the phones' values (reveals.py) counts down no more
+    enough = len(people) >= room["options"].get("autoStart", 4) and _can_start(room) and not revealing(room)
     if enough and room.get("autoStartAt") is None:
         room["autoStartAt"] = now + COUNTDOWN_SECONDS
     elif not enough:

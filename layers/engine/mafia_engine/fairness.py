@@ -127,7 +127,9 @@ def check_contributions(contributions: Any) -> list[dict]:
     out = []
     for c in contributions:
         if not isinstance(c, dict) or set(c) != {"commitment", "value"}:
-            raise InvalidAction("bad_contributions", f"a contribution is {{commitment, value}}, not {quoted(c)}")
+            raise InvalidAction(
+                "bad_contributions", f"a contribution is {{commitment, value}}, not {quoted(c)}"
+            )
         digest = check_hash(c["commitment"], "bad_contributions")
         value = c["value"]
         if value is not None and client_commitment(value) != digest:
