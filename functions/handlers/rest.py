@@ -93,11 +93,7 @@ def _json(model: type, description: str) -> dict:
 
 def _responses(status: int, answer: type, outcome: str, *errors: int) -> dict:
     """The OpenAPI responses of a route: its answer and the error statuses it may give."""
-    every = {
-        403,
-        405,
-        500,
-    }  # not through CloudFront (`through_cloudfront`); another method on the path; a bug
+    every = {403, 405, 500}  # not through CloudFront (`through_cloudfront`); another method on the path; a bug
     return {
         status: _json(answer, outcome),
         **{e: _json(ErrorAnswer, HTTPStatus(e).phrase) for e in sorted({*errors, *every})},

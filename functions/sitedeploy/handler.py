@@ -261,9 +261,7 @@ def forward_to(event: dict, own_version: str) -> str | None:
     return named
 
 
-def handle(
-    event: dict, s3: Any, source: Path | None = None, check: Callable[[], None] = _never
-) -> tuple[str, dict]:
+def handle(event: dict, s3: Any, source: Path | None = None, check: Callable[[], None] = _never) -> tuple[str, dict]:
     """Do what the request asks; returns the physical id and the answer's Data."""
     kind = event["RequestType"]
     if kind == "Delete":  # only the physical id: the properties may be anything (or gone)
@@ -297,9 +295,7 @@ def handler(event: dict, context: Any) -> None:
     # a failed Create answers its bucket (the rollback's Delete empties what it wrote), or, with
     # no bucket named, an id whose Delete has nothing to do
     props = event.get("ResourceProperties") or {}
-    physical = (
-        event.get("PhysicalResourceId") or props.get("BucketName") or f"{FAILED_ID}{event.get('RequestId')}"
-    )
+    physical = event.get("PhysicalResourceId") or props.get("BucketName") or f"{FAILED_ID}{event.get('RequestId')}"
     try:
         named = forward_to(event, os.environ.get("AWS_LAMBDA_FUNCTION_VERSION", ""))
         if named:

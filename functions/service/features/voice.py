@@ -99,10 +99,7 @@ def _digest(key: str) -> str:
 def budget_keys(code: str, sender: str, target: str) -> list[tuple[str, int]]:
     """The budgets a signal from `sender` to `target` in room `code` spends."""
     who = f"{code}#L" if _is_listener(sender) else f"{code}#{sender}"
-    return [
-        (f"from#{who}", PER_LISTENERS if _is_listener(sender) else PER_SEAT),
-        (f"to#{code}#{target}", PER_TARGET),
-    ]
+    return [(f"from#{who}", PER_LISTENERS if _is_listener(sender) else PER_SEAT), (f"to#{code}#{target}", PER_TARGET)]
 
 
 def _is_listener(addr: str) -> bool:
@@ -160,12 +157,7 @@ def check(snap: Snapshot, conn_id: str, frame: Signal) -> tuple[str, list[str]]:
 
 
 def relay(
-    snap: Snapshot,
-    gateway: Gateway,
-    conn_id: str,
-    frame: Signal,
-    store=None,
-    budgets: Budgets | None = None,
+    snap: Snapshot, gateway: Gateway, conn_id: str, frame: Signal, store=None, budgets: Budgets | None = None,
     now: float = 0.0,
 ) -> int:
     """Post `frame` to its target's connections (after `check` and, given a store, the table's

@@ -183,9 +183,7 @@ class MemStore:
             keys = sorted(sk for p, sk in self._side if p == pk and sk.startswith(prefix))[:limit]
             found = [self._side[(pk, sk)] for sk in keys]
         return [
-            SideItem(i.kind, i.owner, i.key, _copy(i.data), i.expires_at)
-            for i in found
-            if i.expires_at >= now
+            SideItem(i.kind, i.owner, i.key, _copy(i.data), i.expires_at) for i in found if i.expires_at >= now
         ]
 
     def mark_chat_log(self, code: str, conn_id: str, now: float, seen: float | None) -> bool:

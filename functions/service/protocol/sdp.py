@@ -57,9 +57,7 @@ _ATTRIBUTES = {
     "ice-pwd": re.compile(rf"{_ICE_CHARS}{{22,256}}"),
     "ice-options": re.compile(r"(?:trickle|renomination|ice2)(?: (?:trickle|renomination|ice2))*"),
     "ice-lite": None,
-    "fingerprint": re.compile(
-        r"(?:sha-1|sha-224|sha-256|sha-384|sha-512) [0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){15,63}"
-    ),
+    "fingerprint": re.compile(r"(?:sha-1|sha-224|sha-256|sha-384|sha-512) [0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){15,63}"),
     "setup": re.compile(r"actpass|active|passive|holdconn"),
     "mid": MID,
     "extmap": re.compile(rf"\d{{1,5}}(?:/{_DIR})? {_EXT_URI}"),
@@ -74,10 +72,8 @@ _ATTRIBUTES = {
     "rtcp-xr": re.compile(r"[a-z-]{1,32}(?:=[a-z0-9-]{1,16})?(?: [a-z-]{1,32}(?:=[a-z0-9-]{1,16})?)*"),
     "rtpmap": re.compile(r"\d{1,3} [A-Za-z0-9_-]{1,32}/\d{1,6}(?:/\d{1,2})?"),
     "rtcp-fb": re.compile(r"(?:\d{1,3}|\*) [a-z-]{1,32}(?: [a-z-]{1,32})?"),
-    "fmtp": re.compile(
-        r"\d{1,3} [A-Za-z0-9_-]{1,32}(?:=[0-9/-]{1,16})?(?:;[A-Za-z0-9_-]{1,32}(?:=[0-9/-]{1,16})?){0,16}"
-        r"|\d{1,3} \d{1,3}(?:/\d{1,3}){0,8}|\d{1,3} \d{1,3}-\d{1,3}"
-    ),
+    "fmtp": re.compile(r"\d{1,3} [A-Za-z0-9_-]{1,32}(?:=[0-9/-]{1,16})?(?:;[A-Za-z0-9_-]{1,32}(?:=[0-9/-]{1,16})?){0,16}"
+                       r"|\d{1,3} \d{1,3}(?:/\d{1,3}){0,8}|\d{1,3} \d{1,3}-\d{1,3}"),
     "ssrc": re.compile(rf"\d{{1,10}} (?:cname|msid|mslabel|label):{_TOKEN}(?: {_TOKEN})?"),
     "ssrc-group": re.compile(r"(?:FID|FEC-FR)(?: \d{1,10}){1,4}"),
     "candidate": None,  # checked as an ICE candidate

@@ -9,6 +9,7 @@ countdown), and puts `room.deal` in every lobby view.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from typing import Any
 
@@ -29,11 +30,13 @@ def _deal_when_due(c: Context) -> Step:
     if at is None or c.now < at:
         return Step(c.state)
     if room_setup_error(c.room) is None:
+        kept = copy.deepcopy(c.room)  # a deal the engine refuses must leave the lobby as it was
         try:
             state, effects = operations.deal(c)
             return Step(state, effects, writes=True, lead=True)
         except ServiceError:
-            pass
+            c.room.clear()
+            c.room.update(kept)
     logger.info("a start waiting for values was called off", extra={"room": c.room.get("code")})
     fairness.cancel_reveals(c.room)
     return Step(c.state, writes=True)

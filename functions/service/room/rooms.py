@@ -180,13 +180,7 @@ class RoomService:
                 if not self._signals.allow(conn_id, clock.now()):
                     raise ServiceError("voice_rate_limited", "too many voice signals: wait a moment")
                 voice.relay(
-                    self.pipeline.load(code),
-                    self.gateway,
-                    conn_id,
-                    frame,
-                    self.store,
-                    self._signal_budgets,
-                    clock.now(),
+                    self.pipeline.load(code), self.gateway, conn_id, frame, self.store, self._signal_budgets, clock.now()
                 )
                 return
             self.pipeline.frame(code, conn_id, frame, operations.command_for(frame))
