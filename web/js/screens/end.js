@@ -3,7 +3,7 @@ import { h, replaceChildren } from "../dom.js";
 import { has, roleName, t, teamName } from "../i18n.js";
 import { eventText, eventWhen, isNightDeath, playerName, storyEvents } from "../game/format.js";
 import { chatLogSection, reviewSection } from "./review.js";
-import { check as checkDeal, remember as rememberDeal, verifyCommand } from "../game/fairness.js";
+import { SCHEME_V3, check as checkDeal, remember as rememberDeal, verifyCommand } from "../game/fairness.js";
 import { forgetNotes } from "../game/notes.js";
 import { causeText } from "../game/sides.js";
 
@@ -37,12 +37,33 @@ function dealSection(view, deal) {
       value("end.fair.seed", JSON.stringify(f.seed), "fair-seed"),
       value("end.fair.salt", f.salt, "fair-salt"),
     ),
+    mixedLine(f),
     h(
       "details",
       { class: "fair-howto", open: deal.open, ontoggle: (e) => (deal.open = e.currentTarget.open) },
       h("summary", null, t("end.fair.howto")),
       h("p", null, t("end.fair.howtoText")),
       h("pre", null, h("code", { id: "fair-command" }, verifyCommand(view))),
+    ),
+  );
+}
+
+/** A v3 deal's record: how many phones' values were mixed in, how many never came (dropped),
+ * and each phone's commitment and value (game/dealseed.js; docs/rules.md, "Randomness"). */
+function mixedLine(f) {
+  if (f.scheme !== SCHEME_V3) return null;
+  const parts = f.contributions || [];
+  const dropped = parts.filter((c) => c.value === null).length;
+  return h(
+    "details",
+    { class: "fair-mixed", id: "fair-mixed", "data-values": parts.length - dropped, "data-dropped": dropped },
+    h("summary", null, t("end.fair.mixed", { values: parts.length - dropped, dropped })),
+    h(
+      "ul",
+      null,
+      parts.map((c) =>
+        h("li", null, h("code", null, c.commitment), " → ", h("code", null, c.value === null ? "—" : c.value)),
+      ),
     ),
   );
 }
