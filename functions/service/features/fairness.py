@@ -37,7 +37,7 @@ def new_salt() -> str:
 # start on (`revealUntil`) the values revealed. The game is dealt from the secret mixed with
 # them (`mafia_engine.fairness.mix`); a value not revealed by `revealUntil` is dropped, and the
 # game's public record shows that it was.
-REVEAL_SECONDS = 5.0  # how long a start waits for the values (phones reveal at once, unasked)
+REVEAL_SECONDS = 10.0  # how long a start waits for the values (phones reveal at once, unasked)
 
 
 def new_deal() -> dict:
