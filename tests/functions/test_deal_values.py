@@ -232,3 +232,17 @@ def test_a_new_game_draws_a_new_secret_and_salt_for_its_lobby(api):
     room = api.snapshot().room
     assert room["deal"]["salt"] != first["salt"] and room["seed"] != snap.room["seed"]
     assert room["deal"]["commitments"] == {}
+
+
+def test_a_lobby_saved_before_room_version_3_gets_its_deal_salt_and_a_game_keeps_none():
+    """The room's migration (service/infra/migrations.py): a lobby saved by the release before
+    takes commitments from its next view on; a running game was dealt already."""
+    from service.infra import migrations
+
+    lobby = migrations.upgrade({"room": {"v": 2, "status": "lobby", "seed": "ab" * 32}, "state": None})
+    deal = lobby["room"]["deal"]
+    assert lobby["room"]["v"] == migrations.ROOM_VERSION == 3
+    assert len(deal["salt"]) == 64 and int(deal["salt"], 16) >= 0
+    assert deal["commitments"] == {} and deal["reveals"] == {} and deal["revealUntil"] is None
+    running = migrations.upgrade({"room": {"v": 2, "status": "running", "seed": "ab" * 32}, "state": None})
+    assert "deal" not in running["room"]
