@@ -253,7 +253,8 @@ def gate(s: dict) -> dict | None:
 
     The same keys and the same lengths for every game with a salt until the end (a
     commitment is always 64 hex digits): nothing but the hash's digits tells two deals apart
-    (``tests/unit/test_fairness.py``)."""
+    (``tests/unit/test_fairness.py``). A v3 game adds ``serverCommitment`` and
+    ``contributions`` from the start: how many phones committed, never which seats."""
     rec = s.get("fairness")
     if not rec:
         return None

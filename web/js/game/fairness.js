@@ -7,6 +7,9 @@
 // `rolesMatch` replays the deal from the seed (`replayDeal`, the engine's rng in WebCrypto)
 // and compares it with the roles the end screen shows (`check(view, room, {roles: true})`); `python -m mafia_engine.verify` (the
 // command `verifyCommand` writes, with the end screen's roles) replays it with the engine itself.
+// A v3 deal (docs/rules.md, "Randomness", "No one chooses the deal") was dealt from the secret
+// mixed with the phones' revealed values (game/dealseed.js): `check` also checks the lobby's
+// commitment to the secret and each value against its commitment, and replays from `mixedSeed`.
 import { device, KEYS } from "../storage.js";
 
 const PREFIX_V1 = "mafia-deal-v1";
