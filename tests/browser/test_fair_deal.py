@@ -146,6 +146,53 @@ def test_the_end_screen_verifies_the_deal_and_its_command_replays_the_roles(
     host.close()
 
 
+def test_three_phones_values_mix_into_the_deal_and_every_end_screen_verifies_it(
+    browser, stack, console_errors
+):
+    """Three people in one room (two bots beside them): each page draws its value, commits in
+    the lobby and reveals when the host starts (web/js/game/dealseed.js); the game is dealt from
+    the secret mixed with the three values (docs/rules.md, "Randomness"), and after the host
+    ends it every page's end screen checks the whole record itself and says "verified", listing
+    three values mixed and none dropped; the command it shows replays the roles."""
+    host = Player(browser, stack.url, "Ann", errors=console_errors)
+    code = host.create({"roleRevealSeconds": "30"})
+    link = host.page.locator("#share-link").input_value()
+    guests = [Player(browser, stack.url, name, errors=console_errors) for name in ("Bob", "Cat")]
+    for g in guests:
+        g.join(link)
+    add_bots(host, 2)
+    pages = [host, *guests]
+    for pl in pages:  # each page drew a value and sent its commitment (before its ready mark)
+        pl.page.wait_for_function("(code) => !!localStorage.getItem('mafia.dealValue.' + code)", arg=code)
+    for g in guests:
+        g.ready()
+    host.page.click("#start-btn")
+    host.wait_phase("roleReveal", timeout=15_000)
+    open_fold(host.page, "#host-tools", "#end-game-btn")
+    host.page.click("#end-game-btn")
+    host.page.click("#end-game-btn")
+    for pl in pages:
+        expect(pl.page.locator("#end-title")).to_be_visible(timeout=15_000)
+        status = pl.page.locator("#fair-status")
+        expect(status).to_have_attribute("data-status", "verified", timeout=10_000)
+        mixed = pl.page.locator("#fair-mixed")
+        expect(mixed).to_have_attribute("data-values", "3")
+        expect(mixed).to_have_attribute("data-dropped", "0")
+    host.page.locator(".fair-howto summary").click()
+    command = host.page.locator("#fair-command").inner_text()
+    assert "--scheme sha256/mafia-deal-v3" in command
+    replayed = run_shown_command(command)
+    shown = dict(
+        host.page.evaluate(
+            "[...document.querySelectorAll('.end-player')]"
+            ".map((li) => [li.dataset.pid, li.querySelector('.end-role').dataset.role])"
+        )
+    )
+    assert len(shown) == 5 and replayed == shown
+    for pl in pages:
+        pl.close()
+
+
 def test_a_commitment_other_than_the_one_seen_during_the_game_fails(browser, stack, console_errors):
     """The page keeps the commitments it saw while a game ran; an end revealing against
     another one (a server that swapped the deal and its hash) says so instead of "verified"."""
