@@ -246,3 +246,32 @@ def test_a_lobby_saved_before_room_version_3_gets_its_deal_salt_and_a_game_keeps
     assert deal["commitments"] == {} and deal["reveals"] == {} and deal["revealUntil"] is None
     running = migrations.upgrade({"room": {"v": 2, "status": "running", "seed": "ab" * 32}, "state": None})
     assert "deal" not in running["room"]
+
+
+def test_a_public_lobby_that_starts_by_itself_asks_for_the_values_too(api):
+    """A public lobby's countdown (service/room/public.py) ends: its start asks for the values
+    like the host's, counts down no more while it waits, and the last value deals an anonymous
+    game whose seat shuffle and aliases come from the mixed secret too."""
+    from service.room import public
+
+    api.create("P1", preset="classic", options={"public": True})
+    pids = ["p1"] + [api.join(f"P{i}") for i in range(2, 5)]
+    for pid in pids:
+        assert api.connect(f"c{pid}", pid) == 200
+    commit(api, pids[:2])
+    api.clock.advance(public.COUNTDOWN_SECONDS)
+    # the countdown's delivery starts it: the start asks for the values, and the delivery is
+    # armed again for the wait's end
+    assert api.fire(public.LOBBY_PHASE)["outcome"] == "too_early"
+    room = api.snapshot().room
+    assert room["status"] == "lobby" and room["deal"]["revealUntil"] is not None
+    assert "autoStartAt" not in room  # no countdown while the start waits
+    assert room["timer"] == [public.LOBBY_PHASE, room["deal"]["revealUntil"]]
+    secret = room["seed"]
+    reveal(api, "p1")
+    reveal(api, "p2")
+    snap = api.snapshot()
+    assert snap.room["status"] == "running" and snap.room.get("anon")
+    parts = snap.state["fairness"]["contributions"]
+    assert sorted(c["value"] for c in parts) == sorted([value_of("p1"), value_of("p2")])
+    assert snap.room["seed"] == me.fairness.mix(secret, parts)
