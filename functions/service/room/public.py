@@ -35,6 +35,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..features.base import Feature, Step, ViewParts
+from ..features.fairness import revealing
 from ..infra import auth, storage
 from ..infra.errors import ServiceError
 from ..infra.telemetry import count, logger
@@ -117,7 +118,8 @@ def track(room: dict, present: set[str], now: float) -> None:
     # no stranger waits forever: a lobby with someone here starts within `WAIT_SECONDS` of
     # their coming (`waitSince`); `autoStart` people shorten it to `COUNTDOWN_SECONDS`
     here = any(p["id"] in present for p in people)
-    can = _can_start(room)
+    # a start waiting for the phones' values (reveals.py) counts down no more
+    can = _can_start(room) and not revealing(room)
     if here and can:
         room.setdefault("waitSince", now)
     else:

@@ -54,6 +54,7 @@ def create_room(
         "host": "p1",
         "nextId": 2,
         "seed": fairness.new_secret(),  # the game's secret: every random draw derives from it
+        "deal": fairness.new_deal(),  # its commitment's salt, the phones' values (docs/rules.md)
         "lang": lang,
         "players": [new_seat("p1", name, auth.hash_token(token))],
         "views": {},

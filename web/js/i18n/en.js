@@ -329,6 +329,7 @@ export default {
   "end.fair.commitment": "Commitment (published at the start)",
   "end.fair.seed": "Seed",
   "end.fair.salt": "Salt",
+  "end.fair.mixed": "Mixed with {values} players' random values; {dropped} committed and never revealed (dropped)",
   "end.fair.howto": "Check it yourself",
   "end.fair.howtoText": "From a copy of the project's code, this command checks the hash again and deals the cards from the seed, the options and the seats. It prints every seat's role, which must match the list above.",
 

@@ -332,6 +332,7 @@ export default {
   "end.fair.commitment": "약속값 (시작 때 공개)",
   "end.fair.seed": "시드",
   "end.fair.salt": "솔트",
+  "end.fair.mixed": "플레이어 {values}명의 무작위 값과 섞었습니다. {dropped}개는 약속만 하고 공개되지 않아 제외되었습니다",
   "end.fair.howto": "직접 확인하기",
   "end.fair.howtoText": "프로젝트 코드 사본에서 이 명령을 실행하면 해시를 다시 확인하고 시드, 옵션, 좌석으로 카드를 다시 나눕니다. 좌석마다 역할을 출력하며, 위 목록과 같아야 합니다.",
 

@@ -4,7 +4,7 @@ import { errorText, has, roleName, t, teamName } from "../i18n.js";
 import { KEYS, tab } from "../storage.js";
 import { eventText, eventWhen, isNightDeath, playerName, storyEvents } from "../game/format.js";
 import { chatLogSection, reviewSection } from "./review.js";
-import { check as checkDeal, remember as rememberDeal, verifyCommand } from "../game/fairness.js";
+import { SCHEME_V3, check as checkDeal, remember as rememberDeal, verifyCommand } from "../game/fairness.js";
 import { forgetNotes } from "../game/notes.js";
 import { causeText } from "../game/sides.js";
 
@@ -38,6 +38,7 @@ function dealSection(view, deal) {
       value("end.fair.seed", JSON.stringify(f.seed), "fair-seed"),
       value("end.fair.salt", f.salt, "fair-salt"),
     ),
+    mixedLine(f),
     h(
       "details",
       { class: "fair-howto", open: deal.open, ontoggle: (e) => (deal.open = e.currentTarget.open) },
@@ -75,6 +76,26 @@ function againButton(view, ctx, me) {
     h("button", { type: "button", class: "btn btn-primary", id: "play-again-btn", onclick: press }, t("end.again")),
     h("p", { class: "hint", id: "again-hint" }, t("end.againHint")),
     status,
+  );
+}
+
+/** A v3 deal's record: how many phones' values were mixed in, how many never came (dropped),
+ * and each phone's commitment and value (game/dealseed.js; docs/rules.md, "Randomness"). */
+function mixedLine(f) {
+  if (f.scheme !== SCHEME_V3) return null;
+  const parts = f.contributions || [];
+  const dropped = parts.filter((c) => c.value === null).length;
+  return h(
+    "details",
+    { class: "fair-mixed", id: "fair-mixed", "data-values": parts.length - dropped, "data-dropped": dropped },
+    h("summary", null, t("end.fair.mixed", { values: parts.length - dropped, dropped })),
+    h(
+      "ul",
+      null,
+      parts.map((c) =>
+        h("li", null, h("code", null, c.commitment), " → ", h("code", null, c.value === null ? "—" : c.value)),
+      ),
+    ),
   );
 }
 
