@@ -99,13 +99,27 @@ export class VoiceMesh {
   }
 
   /** Play seat `pid` at its volume here, and only while this page's view hears it (`hearFrom`,
-   * re-checked at every view): the receiving end enforces too. */
+   * re-checked at every view): the receiving end enforces too, whatever a modified page sends.
+   * A seat's audio reaches the speakers only through its gain (`peer.gain`, 0 and disconnected
+   * while not heard) and the `peer.played` tap after it, right before the output: what the
+   * page plays from that seat, and all the speaking mark reads. Without an AudioContext the
+   * media element plays it, muted while not heard. */
   playAt(peer, pid) {
     if (!peer.audio) return;
     const { volume, muted } = this.volumeOf(pid);
     const heard = Boolean(this.plan.on && this.plan.hearFrom && this.plan.hearFrom.has(pid));
+    const level = muted || !heard ? 0 : volume / FULL;
+    if (peer.gain) {
+      // the element only keeps Chromium pulling the remote stream: never audible itself
+      peer.audio.muted = true;
+      peer.gain.gain.value = level;
+      if (level > 0 && !peer.open) peer.source.connect(peer.gain);
+      if (level === 0 && peer.open) peer.source.disconnect();
+      peer.open = level > 0;
+      return;
+    }
     peer.audio.volume = volume / FULL;
-    peer.audio.muted = muted || !heard;
+    peer.audio.muted = level === 0;
   }
 
   async join() {
@@ -121,6 +135,7 @@ export class VoiceMesh {
     this.watchdog = setInterval(() => this.retryStuck(), this.listening ? ASK_MS : RETRY_MS);
     try {
       this.ctx = new AudioContext();
+      this.ctx.resume().catch(() => {}); // a join is a tap: the context may play
       this.localAnalyser = this.analyse(this.stream);
     } catch {
       this.ctx = null; // no indicator, still voice
@@ -322,9 +337,19 @@ export class VoiceMesh {
       audio.autoplay = true;
       audio.srcObject = stream;
       peer.audio = audio;
+      if (this.ctx) {
+        audio.muted = true;
+        peer.source = this.ctx.createMediaStreamSource(stream);
+        peer.gain = this.ctx.createGain();
+        peer.played = this.ctx.createAnalyser();
+        peer.played.fftSize = 1024;
+        peer.gain.connect(peer.played);
+        peer.played.connect(this.ctx.destination);
+        peer.open = false;
+      }
       this.playAt(peer, pid);
       audio.play().catch(() => {});
-      peer.analyser = this.analyse(stream);
+      peer.analyser = peer.played || null;
     };
   }
 
@@ -357,6 +382,8 @@ export class VoiceMesh {
     this.note(pid, "drop");
     peer.pc.close();
     if (peer.audio) peer.audio.srcObject = null;
+    if (peer.played) peer.played.disconnect();
+    if (peer.source) peer.source.disconnect();
   }
 
   /** A `signal` frame from seat `frame.from` (the server relays it only while the policy joins
