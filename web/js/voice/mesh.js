@@ -63,11 +63,14 @@ export class VoiceMesh {
     this.localAnalyser = null;
     this.room = null; // the room code: per-seat volumes are kept per room (volumes.js)
     this.want = new Set(); // the people the last plan joined (a pair entering it is offered again)
+    this.chains = new Map(); // seat -> the promise of its signals taken so far (`signal`)
     // The browser cut the microphone (the track ended or went mute: the page hidden on a phone,
     // another app took it): the bar says so, and the page asks for it again when it returns.
     this.micCut = false;
     this.onReturn = () => {
-      if (document.visibilityState === "visible") this.resumeMic();
+      if (document.visibilityState !== "visible") return;
+      if (this.ctx && this.ctx.state !== "running") this.ctx.resume().catch(() => {});
+      this.resumeMic();
     };
     // The last LOG_KEEP events `[ms, peer, what, detail]` (connections made and dropped, their
     // state changes, signals in, out and refused): what a failing browser test prints.
@@ -300,9 +303,10 @@ export class VoiceMesh {
     this.peers.set(pid, peer);
     this.note(pid, "open");
     pc.onsignalingstatechange = () => this.note(pid, "signaling", pc.signalingState);
-    // Seats' pairs send their candidates inside the offer and the answer (`gathered`); a
-    // listening spectator's connection still trickles them.
-    const trickle = this.listening || isListener(pid);
+    // Candidates travel inside the offer and the answer (`gathered`): the relay lets ICE through
+    // only once the offer is noted, so candidates trickled right behind an offer could be
+    // refused. A listening spectator (it answers only, after the seat's offer) still trickles.
+    const trickle = this.listening;
     pc.onicecandidate = (e) => {
       if (trickle && e.candidate && this.peers.get(pid) === peer) this.io.send({ to: pid, kind: "ice", candidate: e.candidate.toJSON() });
     };
@@ -386,9 +390,21 @@ export class VoiceMesh {
     if (peer.source) peer.source.disconnect();
   }
 
-  /** A `signal` frame from seat `frame.from` (the server relays it only while the policy joins
-   * the two seats, so it may come just before the view that says so). */
-  async signal(frame) {
+  /** A `signal` frame from seat `frame.from` (the server relays an offer only while the policy
+   * joins the two seats, so it may come just before the view that says so). Each seat's signals
+   * are taken one after another: an answer waits for its candidates (`gathered`), and an offer
+   * sent again meanwhile must not be taken on the same connection at the same time. */
+  signal(frame) {
+    const prev = this.chains.get(frame.from) || Promise.resolve();
+    const next = prev.then(() => this.take(frame)).catch(() => {});
+    this.chains.set(frame.from, next);
+    next.then(() => {
+      if (this.chains.get(frame.from) === next) this.chains.delete(frame.from);
+    });
+    return next;
+  }
+
+  async take(frame) {
     if (frame.kind !== "ice") this.note(frame.from, this.joined ? "got" : "got before joining", frame.kind);
     if (!this.joined) return;
     if (this.listening) return this.heard(frame);
@@ -417,6 +433,10 @@ export class VoiceMesh {
       return next;
     };
     try {
+      if (frame.kind === "offer" && pc.currentRemoteDescription && pc.currentRemoteDescription.sdp === frame.sdp) {
+        this.note(frame.from, "ignored", "the same offer again");
+        return;
+      }
       if (frame.kind === "offer" || frame.kind === "answer") {
         const collision = frame.kind === "offer" && (peer.makingOffer || pc.signalingState !== "stable");
         const fresh = peer.makingOffer || performance.now() - peer.offeredAt < STALE_OFFER_MS;
