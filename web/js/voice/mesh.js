@@ -22,7 +22,8 @@ const LEVEL_SPEAKING = 0.02; // RMS of the last 1/20 s above this: speaking
 const STALE_OFFER_MS = 3000;
 const RETRY_MS = 8000; // a negotiated connection not up by then (or down for that long) is made again
 const GATHER_MS = 5000; // an offer or answer waits this long at most for its ICE candidates
-const ASK_MS = 2000; // a listener asks a seat it hears but has no connection with again this often
+const ASK_MS = 2000; // a listener asks a seat it hears but has no connection with again after this
+const ASK_MAX_MS = 30000; // and after twice as long each time it was not answered, up to this
 const LOG_KEEP = 400; // the trace keeps this many last events (read by the browser tests)
 
 /** Resolves once `pc` has gathered its ICE candidates (they are then in its local
@@ -58,7 +59,7 @@ export class VoiceMesh {
     this.me = null;
     this.plan = { on: false, peers: [], sendTo: new Set(), hearFrom: new Set(), toSpectators: false, listener: false };
     this.listening = false; // joined as a listening spectator (no microphone)
-    this.asked = new Map(); // listener: seat -> when it last asked it (`listen`)
+    this.asked = new Map(); // listener: seat -> [when it last asked it (`listen`), how often unanswered]
     this.ctx = null;
     this.localAnalyser = null;
     this.room = null; // the room code: per-seat volumes are kept per room (volumes.js)
@@ -250,9 +251,13 @@ export class VoiceMesh {
     const now = performance.now();
     for (const pid of want) {
       const peer = this.peers.get(pid);
+      if (peer && peer.pc.connectionState === "connected") this.asked.delete(pid); // answered: asks start over
       if (peer && (peer.pc.connectionState === "connected" || now - peer.since < RETRY_MS)) continue;
-      if (now - (this.asked.get(pid) || -Infinity) < ASK_MS) continue;
-      this.asked.set(pid, now);
+      // a seat not in voice never answers: each ask waits twice as long as the last, up to
+      // ASK_MAX_MS (a seat that joins voice later is heard within that)
+      const [at, n] = this.asked.get(pid) || [-Infinity, 0];
+      if (now - at < Math.min(ASK_MS * 2 ** Math.max(0, n - 1), ASK_MAX_MS)) continue;
+      this.asked.set(pid, [now, n + 1]);
       this.io.send({ to: pid, kind: "listen" });
     }
   }
