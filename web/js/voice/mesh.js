@@ -216,12 +216,14 @@ export class VoiceMesh {
   }
 
   /** The plan joins new pairs: each is connected once and kept across phases (a pair the plan
-   * no longer joins only stops sending and playing: `enforce`). A listener's connection lasts
-   * while the spectators hear this seat (it asked for it). */
+   * no longer joins only stops sending and playing: `enforce`). */
   apply() {
     const want = new Set(this.plan.on ? this.plan.peers : []);
     for (const pid of [...this.peers.keys()]) {
-      if (isListener(pid) && !(this.plan.on && this.plan.toSpectators)) this.drop(pid);
+      // a listener's connection (either end) lasts while the spectators hear that seat: the
+      // seat closes its own, and asks again, offers afresh, by the next day
+      const gone = isListener(pid) ? !(this.plan.on && this.plan.toSpectators) : this.listening && !want.has(pid);
+      if (gone) this.drop(pid);
     }
     if (this.listening) this.ask(want);
     else {
