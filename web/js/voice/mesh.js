@@ -104,9 +104,9 @@ export class VoiceMesh {
 
   /** Play seat `pid` at its volume here, and only while this page's view hears it (`hearFrom`,
    * re-checked at every view): the receiving end enforces too, whatever a modified page sends.
-   * A seat's audio reaches the speakers only through its gain (`peer.gain`, 0 and disconnected
-   * while not heard) and the `peer.played` tap after it, right before the output: what the
-   * page plays from that seat, and all the speaking mark reads. Without an AudioContext the
+   * A seat's audio reaches the speakers only through its gain (`peer.gain`, 0 while not heard:
+   * every sample times 0) and the `peer.played` tap after it, right before the output: what
+   * the page plays from that seat, and all the speaking mark reads. Without an AudioContext the
    * media element plays it, muted while not heard. */
   playAt(peer, pid) {
     if (!peer.audio) return;
@@ -117,9 +117,6 @@ export class VoiceMesh {
       // the element only keeps Chromium pulling the remote stream: never audible itself
       peer.audio.muted = true;
       peer.gain.gain.value = level;
-      if (level > 0 && !peer.open) peer.source.connect(peer.gain);
-      if (level === 0 && peer.open) peer.source.disconnect();
-      peer.open = level > 0;
       return;
     }
     peer.audio.volume = volume / FULL;
@@ -354,9 +351,9 @@ export class VoiceMesh {
         peer.gain = this.ctx.createGain();
         peer.played = this.ctx.createAnalyser();
         peer.played.fftSize = 1024;
+        peer.source.connect(peer.gain);
         peer.gain.connect(peer.played);
         peer.played.connect(this.ctx.destination);
-        peer.open = false;
       }
       this.playAt(peer, pid);
       audio.play().catch(() => {});
