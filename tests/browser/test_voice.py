@@ -825,7 +825,7 @@ def test_voice_a_modified_page_sending_everywhere_is_played_by_no_page_whose_vie
             played_until(pl, lambda w: w["p1"]["played"] > 0.01 and w["p2"]["played"] > 0.01, "the day")
             pl.page.evaluate(REPLAN, [then])
             # the tap holds its last 1,024 samples: the night begins once it holds none of the day
-            pl.page.wait_for_function(SILENT_TAP, "p1")
+            pl.page.wait_for_function(SILENT_TAP, arg="p1")
         pl.page.evaluate(MODIFY, "p2")
         # p2's audio arrives at p1 (the modified page sends it) and p1 plays none of it
         window = played_until(pl, lambda w: w["p1"]["received"] > 2000, "p2's audio arriving at p1")
