@@ -18,7 +18,7 @@ preset and phase change (`from>to`): how many changes, pairs opened/kept/closed 
 signaling bytes per change (all pairs), per pair of the table (bytes / n(n-1)/2) and per opened
 pair; and the bytes of the view's `voice` key per viewer.
 
-`perGame` (12 seats, every seat a person in voice): signal frames and bytes per whole game,
+`signalOnce` (12 seats, every seat a person in voice): signal frames and bytes per whole game,
 before (a pair closed when the policy parts it and opened again, with trickled ICE: the
 exchange above at every opening) and after "signal once, switch locally" (web/js/voice/mesh.js:
 each pair negotiated once, when the policy first joins it, an offer and an answer with their
@@ -52,7 +52,7 @@ METHOD = (
     "random engine games (8 seats, every seat a person in voice); at each phase change the pairs "
     "voice_pair joins before and after; an opened pair costs one offer, one answer and each side's "
     "ICE candidates from a recorded Chromium exchange, counted as the client's signal frames (up) "
-    "plus the relay's signal frames (down); kept pairs only switch tracks (no bytes). perGame: 12 seats, "
+    "plus the relay's signal frames (down); kept pairs only switch tracks (no bytes). signalOnce: 12 seats, "
     "before = every opening of a pair (the policy joins it again) costs the trickled exchange; after = "
     "each pair ever joined costs one offer and one answer with the candidates inside (no glare, no "
     "retry: both cost frames on a real network)"
@@ -85,15 +85,16 @@ def pair_exchange(a: str = "p1", b: str = "p8") -> dict:
     return {"frames": len(frames), "up": up, "down": down, "total": up + down}
 
 
-# US East list prices per unit (2026): an API Gateway WebSocket message (up or down), a Lambda
-# request and the $default handler's ~20 ms at 1,024 MB, a strongly consistent Query of the room
-# (~2 read units), a DynamoDB write unit (the pair's offer mark: 1; the budget leases: 0.4 a signal).
+# us-east-1 list prices per unit (2026-12-06): an API Gateway WebSocket message (up or down), a
+# Lambda request and the $default handler's ~25 ms at 1,024 MB (Arm), a strongly consistent Query
+# of the room (~2 on-demand read units), an on-demand write unit (the pair's offer mark: 1; the
+# budget leases: 0.4 a signal).
 PRICES = {
     "message": 1.00e-6,
     "lambdaRequest": 0.20e-6,
-    "lambdaCompute": 0.02 * 16.6667e-6,
-    "query": 2 * 0.25e-6,
-    "writeUnit": 1.25e-6,
+    "lambdaCompute": 0.025 * 0.0000133334,
+    "query": 2 * 0.125e-6,
+    "writeUnit": 0.625e-6,
 }
 GAME_SEATS = 12
 
@@ -116,7 +117,7 @@ def signal_cost(up_frames: float, pairs_marked: float) -> float:
     return up_frames * (per_up + PRICES["message"]) + pairs_marked * PRICES["writeUnit"]
 
 
-def per_game(options: dict, games: int, before: dict, after: dict) -> dict:
+def signal_once(options: dict, games: int, before: dict, after: dict) -> dict:
     """Signal frames, bytes and cost per whole 12-seat game, before and after."""
     opened_total = ever_total = 0
     for seed in range(games):
@@ -228,7 +229,7 @@ def main() -> int:
         "perOpenedPair": exchange,
         "perPairOnce": once,
         "presets": {name: preset_figures(opts, games, exchange["total"]) for name, opts in PRESETS.items()},
-        "perGame": {name: per_game(opts, games, exchange, once) for name, opts in PRESETS.items()},
+        "signalOnce": {name: signal_once(opts, games, exchange, once) for name, opts in PRESETS.items()},
         "prices": PRICES,
     }
     print(json.dumps(out))
