@@ -17,6 +17,13 @@ Prints ONE JSON object: `perOpenedPair` (bytes of one pair's exchange, up and do
 preset and phase change (`from>to`): how many changes, pairs opened/kept/closed on average,
 signaling bytes per change (all pairs), per pair of the table (bytes / n(n-1)/2) and per opened
 pair; and the bytes of the view's `voice` key per viewer.
+
+`signalOnce` (12 seats, every seat a person in voice): signal frames and bytes per whole game,
+before (a pair closed when the policy parts it and opened again, with trickled ICE: the
+exchange above at every opening) and after "signal once, switch locally" (web/js/voice/mesh.js:
+each pair negotiated once, when the policy first joins it, an offer and an answer with their
+ICE candidates inside; kept across phases), the reduction, and what the signal frames cost
+per game (`PRICES`).
 """
 
 from __future__ import annotations
@@ -45,7 +52,10 @@ METHOD = (
     "random engine games (8 seats, every seat a person in voice); at each phase change the pairs "
     "voice_pair joins before and after; an opened pair costs one offer, one answer and each side's "
     "ICE candidates from a recorded Chromium exchange, counted as the client's signal frames (up) "
-    "plus the relay's signal frames (down); kept pairs only switch tracks (no bytes)"
+    "plus the relay's signal frames (down); kept pairs only switch tracks (no bytes). signalOnce: 12 seats, "
+    "before = every opening of a pair (the policy joins it again) costs the trickled exchange; after = "
+    "each pair ever joined costs one offer and one answer with the candidates inside (no glare, no "
+    "retry: both cost frames on a real network)"
 )
 
 
@@ -73,6 +83,79 @@ def pair_exchange(a: str = "p1", b: str = "p8") -> dict:
     up = sum(len(client_frame(100 + i, to, kind, sdp, c)) for i, (_, to, kind, sdp, c) in enumerate(frames))
     down = sum(len(relayed(frm, kind, sdp, c)) for frm, _, kind, sdp, c in frames)
     return {"frames": len(frames), "up": up, "down": down, "total": up + down}
+
+
+# us-east-1 list prices per unit (2026-12-06): an API Gateway WebSocket message (up or down), a
+# Lambda request and the $default handler's ~25 ms at 1,024 MB (Arm), a strongly consistent Query
+# of the room (~2 on-demand read units), an on-demand write unit (the pair's offer mark: 1; the
+# budget leases: 0.4 a signal).
+PRICES = {
+    "message": 1.00e-6,
+    "lambdaRequest": 0.20e-6,
+    "lambdaCompute": 0.025 * 0.0000133334,
+    "query": 2 * 0.125e-6,
+    "writeUnit": 0.625e-6,
+}
+GAME_SEATS = 12
+
+
+def non_trickled() -> dict:
+    """Bytes of one pair's exchange as the page sends it now: the offer and the answer, each
+    with its side's ICE candidates inside (a=candidate lines), up and down."""
+    offer = SAMPLE["offer"] + "".join(f"a={c['candidate']}\r\n" for c in SAMPLE["iceOfferer"])
+    answer = SAMPLE["answer"] + "".join(f"a={c['candidate']}\r\n" for c in SAMPLE["iceAnswerer"])
+    frames = [("p1", "p12", "offer", offer), ("p12", "p1", "answer", answer)]
+    up = sum(len(client_frame(100 + i, to, kind, sdp)) for i, (_, to, kind, sdp) in enumerate(frames))
+    down = sum(len(relayed(frm, kind, sdp)) for frm, _, kind, sdp in frames)
+    return {"frames": len(frames), "up": up, "down": down, "total": up + down}
+
+
+def signal_cost(up_frames: float, pairs_marked: float) -> float:
+    """Dollars for `up_frames` signals sent (each relayed down once) and the pairs' marks."""
+    per_up = PRICES["message"] + PRICES["lambdaRequest"] + PRICES["lambdaCompute"] + PRICES["query"]
+    per_up += 0.4 * PRICES["writeUnit"]  # the budget leases
+    return up_frames * (per_up + PRICES["message"]) + pairs_marked * PRICES["writeUnit"]
+
+
+def signal_once(options: dict, games: int, before: dict, after: dict) -> dict:
+    """Signal frames, bytes and cost per whole 12-seat game, before and after."""
+    opened_total = ever_total = 0
+    for seed in range(games):
+        ever: set[tuple[str, str]] = set()
+        prev: set[tuple[str, str]] = set()
+        seq = None
+        for _, _, state in random_game(GAME_SEATS, seed=seed, options=options, chat=False):
+            if state["seq"] == seq:
+                continue
+            seq = state["seq"]
+            pairs = joined(state) if state["phase"]["kind"] != "ended" else set()
+            opened_total += len(pairs - prev)
+            ever |= pairs
+            prev = pairs
+        ever_total += len(ever)
+    opened, ever_joined = opened_total / games, ever_total / games
+    # every frame of an exchange is sent up by one page and relayed down to the other once
+    b_up, a_up = opened * before["frames"], ever_joined * after["frames"]
+    out = {
+        "seats": GAME_SEATS,
+        "games": games,
+        "before": {
+            "pairExchanges": round(opened, 1),
+            "framesUp": round(b_up),
+            "framesDown": round(b_up),
+            "bytes": round(opened * before["total"]),
+            "signalCost": round(signal_cost(b_up, 0), 5),
+        },
+        "after": {
+            "pairExchanges": round(ever_joined, 1),
+            "framesUp": round(a_up),
+            "framesDown": round(a_up),
+            "bytes": round(ever_joined * after["total"]),
+            "signalCost": round(signal_cost(a_up, ever_joined), 5),
+        },
+    }
+    out["framesDownPercent"] = round(100 * (1 - a_up / b_up), 1) if b_up else 0.0
+    return out
 
 
 def joined(state: dict) -> set[tuple[str, str]]:
@@ -139,11 +222,15 @@ def main() -> int:
     quick = "--quick" in sys.argv[1:]
     games = 2 if quick else 30
     exchange = pair_exchange()
+    once = non_trickled()
     out = {
         "method": METHOD,
         "sample": SAMPLE["source"],
         "perOpenedPair": exchange,
+        "perPairOnce": once,
         "presets": {name: preset_figures(opts, games, exchange["total"]) for name, opts in PRESETS.items()},
+        "signalOnce": {name: signal_once(opts, games, exchange, once) for name, opts in PRESETS.items()},
+        "prices": PRICES,
     }
     print(json.dumps(out))
     return 0

@@ -74,7 +74,7 @@ def test_a_view_that_arrives_after_a_newer_one_is_late_and_a_version_never_recei
                                           "full_view_mean_bytes", "chat_line_mean_bytes",
                                           "chat_patch_mean_bytes", "patch_us_mean")),
         ("views.py", ("--quick",), ("views",)),
-        ("voice.py", ("--quick",), ("perOpenedPair", "presets")),
+        ("voice.py", ("--quick",), ("perOpenedPair", "perPairOnce", "presets", "signalOnce")),
         ("coldload.py", ("--quick",), ("bytes_method", "after")),
     ],
 )
@@ -98,6 +98,10 @@ def test_bench_quick_mode_prints_its_keys(name, args, keys):
         assert classic["roleReveal>greeting"]["opened"] == 28, classic  # the first day joins all
         assert classic["discussion>vote"]["bytesPerChange"] == 0, classic  # a kept pair costs nothing
         assert set(out["presets"]) == {"classic", "city", "original"}, out
+        # signal once: each of 12 seats' 66 pairs at most one offer and one answer per game
+        for name, game in out["signalOnce"].items():
+            assert game["after"]["pairExchanges"] <= 66 and out["perPairOnce"]["frames"] == 2, (name, game)
+            assert game["before"]["framesUp"] > game["after"]["framesUp"] > 0, (name, game)
     if name == "memory.py":
         assert out["failed_games"] == 0 and out["stack_exit"] == 0, out
 

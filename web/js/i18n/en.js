@@ -662,6 +662,7 @@ export default {
   "err.voice_not_permitted": "Your voices do not reach each other in this phase.",
   "err.voice_closed": "Voice opens when the game starts.",
   "err.voice_rate_limited": "Too many voice signals: wait a moment.",
+  "err.voice_not_offered": "A voice answer goes only to a player who called you.",
   // voice: the controls and their announcements (web/js/voice/controls.js)
   "voice.title": "Voice",
   "voice.join": "Join voice",
@@ -689,6 +690,17 @@ export default {
   "voice.listening": "You are listening to the table.",
   "voice.status.spectatorOff": "Spectators can listen to the table's voice; your microphone is never used.",
   "voice.status.spectatorListen": "You are listening to {n} players.",
+  "voice.status.speakPeople.one": "Your voice reaches {n} person.",
+  "voice.status.speakPeople.few": "Your voice reaches {n} people.",
+  "voice.status.speakPeople.many": "Your voice reaches {n} people.",
+  "voice.status.speakPeople.other": "Your voice reaches {n} people.",
+  "voice.status.listenPeople.one": "You are listening to {n} person.",
+  "voice.status.listenPeople.few": "You are listening to {n} people.",
+  "voice.status.listenPeople.many": "You are listening to {n} people.",
+  "voice.status.listenPeople.other": "You are listening to {n} people.",
+  "voice.status.noPeople": "Only bots are in reach of your voice in this phase.",
+  "voice.status.micCut": "The browser cut your microphone (the page was hidden or another app took it). Voice resumes when you return to this page.",
+  "voice.micBack": "Your microphone is back.",
 
   // Last word, the host's removal and the post-game review (docs/rules.md: Original "Day",
   // "Room rules", "Post-game review").

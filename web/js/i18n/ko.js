@@ -665,6 +665,7 @@ export default {
   "err.voice_not_permitted": "지금 단계에서는 서로 목소리가 닿지 않습니다.",
   "err.voice_closed": "음성은 게임이 시작되면 열립니다.",
   "err.voice_rate_limited": "음성 신호가 너무 많습니다. 잠시 기다려 주세요.",
+  "err.voice_not_offered": "음성 응답은 나에게 연결을 요청한 플레이어에게만 보낼 수 있습니다.",
   // voice: the controls and their announcements (web/js/voice/controls.js)
   "voice.title": "음성",
   "voice.join": "음성 참여",
@@ -692,6 +693,17 @@ export default {
   "voice.listening": "테이블 음성을 듣고 있습니다.",
   "voice.status.spectatorOff": "관전자는 테이블 음성을 들을 수 있습니다. 마이크는 사용하지 않습니다.",
   "voice.status.spectatorListen": "플레이어 {n}명의 목소리를 듣고 있습니다.",
+  "voice.status.speakPeople.one": "내 목소리가 {n}명에게 전달됩니다.",
+  "voice.status.speakPeople.few": "내 목소리가 {n}명에게 전달됩니다.",
+  "voice.status.speakPeople.many": "내 목소리가 {n}명에게 전달됩니다.",
+  "voice.status.speakPeople.other": "내 목소리가 {n}명에게 전달됩니다.",
+  "voice.status.listenPeople.one": "{n}명의 목소리를 듣고 있습니다.",
+  "voice.status.listenPeople.few": "{n}명의 목소리를 듣고 있습니다.",
+  "voice.status.listenPeople.many": "{n}명의 목소리를 듣고 있습니다.",
+  "voice.status.listenPeople.other": "{n}명의 목소리를 듣고 있습니다.",
+  "voice.status.noPeople": "지금 단계에서 내 목소리가 닿는 곳에는 봇만 있습니다.",
+  "voice.status.micCut": "브라우저가 마이크를 끊었습니다(페이지가 가려졌거나 다른 앱이 마이크를 가져갔습니다). 이 페이지로 돌아오면 음성이 다시 이어집니다.",
+  "voice.micBack": "마이크가 다시 연결되었습니다.",
 
   // Last word, the host's removal and the post-game review (docs/rules.md: Original "Day",
   // "Room rules", "Post-game review").

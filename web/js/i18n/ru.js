@@ -662,6 +662,7 @@ export default {
   "err.voice_not_permitted": "В этой фазе ваши голоса друг до друга не доходят.",
   "err.voice_closed": "Голосовая связь откроется, когда начнётся игра.",
   "err.voice_rate_limited": "Слишком много голосовых сигналов: подождите немного.",
+  "err.voice_not_offered": "Голосовой ответ можно отправить только тому, кто вас вызвал.",
   // voice: the controls and their announcements (web/js/voice/controls.js)
   "voice.title": "Голос",
   "voice.join": "Войти в голосовой чат",
@@ -689,6 +690,17 @@ export default {
   "voice.listening": "Вы слушаете стол.",
   "voice.status.spectatorOff": "Зрители могут слушать голос стола; микрофон не используется.",
   "voice.status.spectatorListen": "Вы слушаете игроков: {n}.",
+  "voice.status.speakPeople.one": "Ваш голос слышит {n} человек.",
+  "voice.status.speakPeople.few": "Ваш голос слышат {n} человека.",
+  "voice.status.speakPeople.many": "Ваш голос слышат {n} человек.",
+  "voice.status.speakPeople.other": "Ваш голос слышат {n} человека.",
+  "voice.status.listenPeople.one": "Вы слушаете {n} человека.",
+  "voice.status.listenPeople.few": "Вы слушаете {n} человек.",
+  "voice.status.listenPeople.many": "Вы слушаете {n} человек.",
+  "voice.status.listenPeople.other": "Вы слушаете {n} человека.",
+  "voice.status.noPeople": "В этой фазе ваш голос доходит только до ботов.",
+  "voice.status.micCut": "Браузер отключил ваш микрофон (страница была скрыта или микрофон занят другим приложением). Голос вернётся, когда вы вернётесь на эту страницу.",
+  "voice.micBack": "Микрофон снова работает.",
 
   // Last word, the host's removal and the post-game review (docs/rules.md: Original "Day",
   // "Room rules", "Post-game review").
