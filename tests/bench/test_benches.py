@@ -98,6 +98,11 @@ def test_bench_quick_mode_prints_its_keys(name, args, keys):
         assert classic["roleReveal>greeting"]["opened"] == 28, classic  # the first day joins all
         assert classic["discussion>vote"]["bytesPerChange"] == 0, classic  # a kept pair costs nothing
         assert set(out["presets"]) == {"classic", "city", "original"}, out
+        # a whole game's signals at 12 seats: every opened pair's frames up, each relayed once down
+        game = out["perGame"]["presets"]["classic"]
+        assert game["pairsOpened"] >= 66 and game["signalsUp"] == game["signalsDown"], game  # day 1 joins all
+        assert game["signalsUp"] == round(game["pairsOpened"] * out["perGame"]["framesPerPair"]), game
+        assert set(out["perGame"]["presets"]) == set(out["presets"]) and game["costUsd"] > 0, out
     if name == "memory.py":
         assert out["failed_games"] == 0 and out["stack_exit"] == 0, out
 
