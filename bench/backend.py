@@ -81,6 +81,7 @@ CTX = LambdaContext(function_name="bench", memory_limit_in_mb=512)
 
 
 CLOCK = Clock()
+LOBBY_ARRIVAL_SECONDS = 3.0  # between two players' arrivals in the scripted lobby (above the 2 s grace)
 
 
 def item_bytes(item: dict) -> int:
@@ -346,6 +347,10 @@ class Bench:
             # is not shared, so the first frame of each connection looks the room up (GetItem).
             self.svc._conn_rooms.pop(f"c{pid}", None)
             self.send(f"c{pid}", {"action": "sync"})
+            # people arrive one by one, seconds apart: the sockets already there are past the
+            # connect grace (connections.CONNECT_GRACE_SECONDS) and get the lobby's changes as
+            # patches; each new socket's first view (its `sync`) is a full view, as always
+            CLOCK.advance(LOBBY_ARRIVAL_SECONDS)
         for i in range(spectators):
             self.invocations["ws"] += 1
             self.timed(
@@ -846,8 +851,8 @@ def run(
     ops["PostToConnection"] = pushes  # pushes are management-API calls too
     sizes = sorted(bench.gw.sizes)
     game_sizes = sizes
-    # from the start on: the bench's lobby fills inside the 2 s connect grace, so each of its
-    # pushes is a full view (and a socket's first view, the answer to its `sync`, always is)
+    # from the start on: the lobby's pushes are a full view for each socket's first view (the
+    # answer to its `sync`) and patches after (players arrive LOBBY_ARRIVAL_SECONDS apart)
     in_game = sorted(bench.gw.sizes[bench.game_from:])
     scans = sum(1 for _, op, _ in calls if op == "Scan")
     by_kind: dict[str, dict] = {}
