@@ -80,6 +80,8 @@ def test_a_view_that_arrives_after_a_newer_one_is_late_and_a_version_never_recei
         ("views.py", ("--quick",), ("views",)),
         ("voice.py", ("--quick",), ("perOpenedPair", "presets")),
         ("coldload.py", ("--quick",), ("bytes_method", "after")),
+        ("fanout.py", ("--quick",), ("cpu_us_per_push", "cpu_us_per_push_serial", "wall_ms_per_fanout",
+                                     "split_us_per_push", "new_client_cpu_us_per_push", "connections_opened")),
     ],
 )
 def test_bench_quick_mode_prints_its_keys(name, args, keys):
@@ -107,6 +109,11 @@ def test_bench_quick_mode_prints_its_keys(name, args, keys):
         assert game["pairsOpened"] >= 66 and game["signalsUp"] == game["signalsDown"], game  # day 1 joins all
         assert game["signalsUp"] == round(game["pairsOpened"] * out["perGame"]["framesPerPair"]), game
         assert set(out["perGame"]["presets"]) == set(out["presets"]) and game["costUsd"] > 0, out
+    if name == "fanout.py":
+        # the real client, kept alive: every push reached the server, over at most one
+        # connection per pool thread (never one per push)
+        assert out["cpu_us_per_push"] > 0 and out["split_us_per_push"]["total"] > 0, out
+        assert 1 <= out["connections_opened"] <= 16, out  # the pool has 16 threads
     if name == "memory.py":
         assert out["failed_games"] == 0 and out["stack_exit"] == 0, out
 
