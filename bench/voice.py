@@ -24,6 +24,15 @@ exchange above at every opening) and after "signal once, switch locally" (web/js
 each pair negotiated once, when the policy first joins it, an offer and an answer with their
 ICE candidates inside; kept across phases), the reduction, and what the signal frames cost
 per game (`PRICES`).
+`perGame` (the bill, docs/operations.md "Costs"): per preset at `GAME_SEATS` seats, the pairs a
+whole game opens, the `signal` frames it sends up (each opened pair's exchange) and as many
+relayed down, and what they cost at the list prices of `PRICES_DATE` (`SIGNAL_PRICE`: per
+signal, one inbound and one outbound WebSocket message, one `$default` invocation and its
+compute, one strongly consistent Query of the room, a tenth of a budget transaction). A cut in
+the frames per pair (fewer ICE frames) or in the pairs opened (a pair kept across phases) shows
+here as fewer `signalsUp`: run it before and after (`framesPerPair` says what was counted).
+`perGame` counts a pair's exchange at every opening (the page before "signal once"); today's
+page is `signalOnce`'s `after`.
 """
 
 from __future__ import annotations
@@ -43,6 +52,28 @@ from service.protocol import server_frames  # noqa: E402
 
 SAMPLE = json.loads((ROOT / "bench" / "voice_sample.json").read_text())
 SEATS = 8
+GAME_SEATS = 12  # the bill's table (docs/operations.md, "Costs": a 12-player game)
+
+# us-east-1 list prices as read on PRICES_DATE (the pricing pages: aws.amazon.com/api-gateway/pricing,
+# aws.amazon.com/lambda/pricing (Arm), aws.amazon.com/dynamodb/pricing (on-demand)); bench/backend.py
+# carries the same figures for the rest of the game.
+PRICES_DATE = "2026-12-06"
+WS_MESSAGE = 1.00 / 1e6  # per WebSocket message (32 KB units; a signal frame is one)
+LAMBDA_REQUEST = 0.20 / 1e6
+LAMBDA_GB_SECOND_ARM = 0.0000133334
+DDB_RRU = 0.125 / 1e6  # on-demand read request unit (a strongly consistent read of 4 KB)
+DDB_WRU = 0.625 / 1e6
+LAMBDA_GB = 1.0  # the functions' memory (template.yaml Globals: 1,024 MB)
+SIGNAL_BILLED_S = 0.025  # one Query (8 ms) + one post (15 ms) + the handler's own work (~2 ms), as bench/backend.py assumes
+SIGNAL_RRU = 2  # the room partition's Query: the room item (about 4.6 KB) and its connection items
+SIGNAL_WRU = 0.4  # one budget transaction (2 items, 4 write units) per 10 signals a container relays
+SIGNAL_PRICE = {
+    "websocket_in": WS_MESSAGE,
+    "websocket_out": WS_MESSAGE,
+    "lambda_request": LAMBDA_REQUEST,
+    "lambda_compute": SIGNAL_BILLED_S * LAMBDA_GB * LAMBDA_GB_SECOND_ARM,
+    "dynamodb": SIGNAL_RRU * DDB_RRU + SIGNAL_WRU * DDB_WRU,
+}
 PRESETS = {
     "classic": {"preset": "classic", "firstPhase": "day", "extraRoles": ["lovers"]},
     "city": {"preset": "city"},
@@ -218,6 +249,35 @@ def preset_figures(options: dict, games: int, per_pair: int) -> dict:
     }
 
 
+def per_game(options: dict, games: int, frames_per_pair: int, seats: int = GAME_SEATS) -> dict:
+    """A whole game's signaling at `seats` seats, every seat in voice: the pairs it opens (each
+    phase change's newly joined pairs; the first phase's pairs open at the start), the signals up
+    (`frames_per_pair` per opened pair) and down (each relayed once), and their cost."""
+    opened: list[int] = []
+    for seed in range(games):
+        n, before, seq = 0, set(), None
+        for _, _, state in random_game(seats, seed=seed, options=options, chat=False):
+            if state["seq"] == seq:
+                continue
+            seq = state["seq"]
+            pairs = joined(state) if state["phase"]["kind"] != "ended" else set()
+            n += len(pairs - before)
+            before = pairs
+        opened.append(n)
+    pairs = sum(opened) / len(opened)
+    up = pairs * frames_per_pair
+    per_signal = sum(SIGNAL_PRICE.values())
+    return {
+        "seats": seats,
+        "games": games,
+        "pairsOpened": round(pairs, 1),
+        "pairsOpenedMax": max(opened),
+        "signalsUp": round(up),
+        "signalsDown": round(up),
+        "costUsd": round(up * per_signal, 6),
+    }
+
+
 def main() -> int:
     quick = "--quick" in sys.argv[1:]
     games = 2 if quick else 30
@@ -231,6 +291,12 @@ def main() -> int:
         "presets": {name: preset_figures(opts, games, exchange["total"]) for name, opts in PRESETS.items()},
         "signalOnce": {name: signal_once(opts, games, exchange, once) for name, opts in PRESETS.items()},
         "prices": PRICES,
+        "perGame": {
+            "framesPerPair": exchange["frames"],
+            "pricesDate": PRICES_DATE,
+            "perSignalUsd": {k: round(v * 1e6, 4) for k, v in SIGNAL_PRICE.items()} | {"unit": "USD per million"},
+            "presets": {name: per_game(opts, games, exchange["frames"]) for name, opts in PRESETS.items()},
+        },
     }
     print(json.dumps(out))
     return 0
