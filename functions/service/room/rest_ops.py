@@ -135,9 +135,11 @@ def quick_play(
     preset: str | None,
     device: str | None,
     ip: str | None = None,
+    before_create: Callable[[], None] | None = None,
 ) -> dict:
     """A seat in the fullest listed lobby that fits, or a new public room: the answer of a
-    create (`roomCode`, `playerId`, `token`, `wsUrl`)."""
+    create (`roomCode`, `playerId`, `token`, `wsUrl`). `before_create`: called once before the
+    first room this call may make (the client's creation budget: a refusal makes none)."""
     if lang not in public.LANGS:
         raise ServiceError("bad_request", f"lang: one of {', '.join(public.LANGS)}")
     index, partition = ("PublicByPreset", f"{lang}#{preset}") if preset else ("PublicByLang", lang)
@@ -159,6 +161,8 @@ def quick_play(
     # no live lobby read: the forming lobbies of this window, claimed by a conditional create
     # (the first racer makes it, the others join it; a full one: the next slot)
     chosen = preset or "classic"
+    if before_create is not None:
+        before_create()
     for slot in range(FORMING_SLOTS):
         code = forming_code(lang, chosen, now, slot)
         made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip, code=code)

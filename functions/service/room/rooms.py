@@ -76,7 +76,9 @@ class RoomService:
 
     def join_room(self, code: str, name: str, device: str | None = None, ip: str | None = None) -> dict:
         """A new seat in a lobby: the next player id and a fresh token (a public room: one seat
-        per device and per address, `ip`)."""
+        per device and per address, `ip`); first the client's own budget (`limits.JOIN_ROOM`:
+        `429 too_many_requests`, nothing stored)."""
+        limits.spend(self.store, limits.JOIN_ROOM, device, ip)
         return rest_ops.join_room(self.pipeline, self.ws_url, code.upper(), name, device, ip=ip)
 
     def summary(self, code: str) -> dict:
@@ -84,10 +86,19 @@ class RoomService:
         return rest_ops.summary(self.pipeline, code.upper())
 
     def public_rooms(
-        self, lang: str, preset: str | None = None, cursor: str | None = None, limit: int = public.PAGE_SIZE
+        self,
+        lang: str,
+        preset: str | None = None,
+        cursor: str | None = None,
+        limit: int = public.PAGE_SIZE,
+        watch: bool = False,
+        ip: str | None = None,
     ) -> dict:
-        """One page of the listed public lobbies (one Query of a sparse index): `{rooms, cursor}`."""
-        return public.list_rooms(self.store, clock.now(), lang, preset, cursor, limit)
+        """One page of the listed public lobbies, or with `watch` of the running public games
+        (one Query of a sparse index): `{rooms, cursor}`; first the client's own budget
+        (`limits.LIST_ROOMS`)."""
+        limits.spend(self.store, limits.LIST_ROOMS, None, ip)
+        return public.list_rooms(self.store, clock.now(), lang, preset, cursor, limit, watch)
 
     def quick_play(
         self,
@@ -98,10 +109,20 @@ class RoomService:
         ip: str | None = None,
     ) -> dict:
         """A seat in the fullest public lobby that fits, or a new public room (as `create_room`);
-        first the leaver's cool-down and the client's budget (`admit_quick_play`)."""
+        first the leaver's cool-down and the client's budget (`admit_quick_play`); a quick play
+        that goes on to make a room spends one room creation too (`limits.CREATE_ROOM`)."""
         self.admit_quick_play(device, ip)
         return rest_ops.quick_play(
-            self.pipeline, self.store, self.ws_url, clock.now(), name, lang, preset, device, ip
+            self.pipeline,
+            self.store,
+            self.ws_url,
+            clock.now(),
+            name,
+            lang,
+            preset,
+            device,
+            ip,
+            before_create=lambda: limits.spend(self.store, limits.CREATE_ROOM, device, ip),
         )
 
     # ---------------------------------------------------------------- socket life cycle
