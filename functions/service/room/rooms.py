@@ -135,6 +135,7 @@ class RoomService:
         patches: bool = False,
         device: str | None = None,
         display: str | None = None,
+        ip: str | None = None,
     ) -> str | None:
         """Admit a connection: a player (token of this room) or a spectator (no token); `patches`:
         it asked for its views as patches (service/protocol/patches.py); `device`: the key its device
@@ -157,7 +158,8 @@ class RoomService:
             raise ServiceError("bad_display_key", "this screen link is not valid", 403)
         code = code.upper()
         pid = self.pipeline.run(
-            code, connections.admit(conn_id, token, self.gateway, patches, device, display)
+            code,
+            connections.admit(conn_id, token, self.gateway, patches, device, display, public.address_digest(ip)),
         )
         self._conn_rooms.remember(conn_id, code)
         logger.info("connected", extra={"room": code, "player": pid or "spectator"})
@@ -175,16 +177,17 @@ class RoomService:
             pass  # the room is gone already
 
     # ---------------------------------------------------------------- frames
-    def handle_message(self, conn_id: str, body: str | bytes | None) -> None:
-        """Entry point for `$default`: size cap, then `apply_frame`."""
+    def handle_message(self, conn_id: str, body: str | bytes | None, ip: str | None = None) -> None:
+        """Entry point for `$default`: size cap, then `apply_frame` (`ip`: the sender's source
+        address as API Gateway reports it)."""
         raw = body or b""
         size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
         if size > frames.MAX_SIGNAL_BYTES:  # no frame is larger; each model caps its own (`max_bytes`)
             self._reply_error(conn_id, None, "too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
             return
-        self.apply_frame(conn_id, raw, size)
+        self.apply_frame(conn_id, raw, size, ip)
 
-    def apply_frame(self, conn_id: str, raw: str | bytes, size: int = 0) -> None:
+    def apply_frame(self, conn_id: str, raw: str | bytes, size: int = 0, ip: str | None = None) -> None:
         """Apply one client frame (its raw text, `size` bytes) as connection `conn_id`: decoded
         once into its model (`frames.decode`), then answered by its command
         (`operations.command_for`, the one registry) through the pipeline, or relayed without a
@@ -204,7 +207,8 @@ class RoomService:
                     self.pipeline.load(code), self.gateway, conn_id, frame, self.store, self._signal_budgets, clock.now()
                 )
                 return
-            self.pipeline.frame(code, conn_id, frame, operations.command_for(frame))
+            addr = public.address_digest(ip)  # a hash, never the address (substitutes.py)
+            self.pipeline.frame(code, conn_id, frame, operations.command_for(frame), addr)
         except ServiceError as exc:
             self._reply_error(conn_id, exc.frame_id if frame_id is None else frame_id, exc.code, exc.message)
         except Exception:  # noqa: BLE001 - the sender learns something went wrong; we learn what
