@@ -1,4 +1,4 @@
-"""One person, one seat, across REST and the socket (docs/rules.md, "One person, one seat"):
+"""One person, one seat, across REST and the socket (docs/rules.md, "Public rooms": One person, one seat):
 the key quick play seated and the socket's are one identity, because the server ties both to
 the address it sees; a second socket with a fresh device key cannot take a second seat of a
 public game; a host never gives a substitute's seat to someone whose address holds a seat (its

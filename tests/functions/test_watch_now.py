@@ -1,4 +1,4 @@
-"""Watch now (docs/rules.md, "Watch now"): the running public games of a language, listed for
+"""Watch now (docs/rules.md, "Public rooms": Watch now): the running public games of a language, listed for
 spectators by one Query of the public indexes' `watch#` partitions (never a Scan, never a
 lobby), each opening the spectator view, where a watcher sees public information only."""
 

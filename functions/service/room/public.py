@@ -120,7 +120,7 @@ def track_watch(room: dict, present: set[str], now: float) -> None:
     keyed by `storage.index_attributes` under the `watch#` partitions): a public room whose game
     runs while at least one person (not a bot) is connected; for `WATCH_SECONDS` after the
     write, renewed by the game's next write (every phase writes). Anyone may watch a listed game
-    as a spectator: what a spectator sees is public information only (docs/rules.md, "Watch now")."""
+    as a spectator: what a spectator sees is public information only (docs/rules.md, "Public rooms": Watch now)."""
     people = humans(room)
     if not is_public(room) or room.get("status") != "running" or not any(p["id"] in present for p in people):
         room.pop("watching", None)
