@@ -115,7 +115,7 @@ def test_a_host_never_approves_a_substitute_from_an_address_that_holds_a_seat_it
     assert card["sharesAddress"] is True and card["name"] == "Own"
     before = api.snapshot().room["players"]
     send(host, {"action": "approveSeat", "request": card["request"]}, ADDRS[0])
-    assert api.gw.last(host, "error")["code"] == "address_seated"
+    assert api.gw.last(host, "error")["code"] == "newcomer_seated"
     assert api.gw.last("own", "error")["code"] == "seat_refused"
     room = api.snapshot().room
     assert room["players"] == before and gone in room["vacant"] and not room.get("seatRequests")

@@ -348,7 +348,7 @@ def answer(c: Context, host_conn: str, request_id: str, approve: bool) -> Outcom
         # a host never gives a second seat to someone at the table (its own address included)
         told = {
             conn: _error_frame("seat_refused", "the host did not give you the seat"),
-            host_conn: _error_frame(*ADDRESS_SEATED),
+            host_conn: _error_frame("newcomer_seated", "this newcomer is on a network that holds a seat here"),
         }
         return c.changed(effects=Effects(replies=told))
     _check(c, request["player"], request["name"], None, request["device"])
