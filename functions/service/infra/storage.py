@@ -535,16 +535,6 @@ class Store:
         ]
         if not ops:
             return True
-        if len(ops) == 1:  # one budget (an address alone): one conditional UpdateItem, no transaction
-            try:
-                self.client.update_item(**ops[0]["Update"])
-            except self.client.exceptions.ConditionalCheckFailedException:
-                return False
-            except self.client.exceptions.ClientError as exc:
-                if exc.response.get("Error", {}).get("Code") in THROTTLE_ERRORS:
-                    raise Busy(exc.response["Error"]["Code"]) from exc
-                raise
-            return True
         try:
             self.client.transact_write_items(TransactItems=ops)
         except self.client.exceptions.TransactionCanceledException as exc:
