@@ -107,3 +107,11 @@ def test_an_ipv6_budget_is_keyed_by_its_64(api, monkeypatch):
     assert limits.address_key("::ffff:198.51.100.23") == "198.51.100.23"
     assert limits.address_key("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
     assert limits.ip_digest("2001:db8:1:2::1", 600) == limits.ip_digest("2001:db8:1:2::77", 600)
+
+
+def test_a_bad_list_request_is_refused_before_any_budget_is_spent(api, monkeypatch):
+    small(monkeypatch, "LIST_ROOMS", ip=2)
+    for query in ({"cursor": "made-up"}, {"lang": "xx"}, {"preset": "nosuch"}, {"limit": "0"}):
+        status, body = call("GET", "/rooms", ip=ABUSER, query={"public": "1", "lang": "en", **query})
+        assert status == 400 and body["error"]["message"], (query, body)
+    assert [listing()[0] for _ in range(3)] == [200, 200, 429]

@@ -13,6 +13,9 @@ rooms").
   was written for `IDLE_SECONDS` leaves it too, unless a heartbeat renews it (`refresh_due`).
   The index keeps an idle room's entry until its next write, but its rank (`storage.index_attributes`:
   `listUntil` first) lies below the Query's bound: a page reads live entries only (docs/rules.md, "Public rooms").
+- **Watch now.** A running public game with someone seated connected (`track_watch`,
+  `room.watching`) is keyed in the same two indexes under `watch#` partitions
+  (`storage.WATCH_PREFIX`): `list_rooms(..., watch=True)` reads a page of them.
 - **Quick play** (`rest_ops.quick_play`): the fullest live lobby of the first page of the language (and preset) whose
   conditional write takes the seat; a lost race reads the room again and moves on when it is
   full; no room fits: the window's forming lobby (`rest_ops.forming_code`, claimed by a
@@ -172,6 +175,20 @@ def decode_cursor(cursor: str | None, index: str, partition: str) -> dict | None
     return plain
 
 
+def list_args(
+    lang: str, preset: str | None, cursor: str | None, limit: int, watch: bool = False
+) -> tuple[str, str, dict | None]:
+    """A page's (index, partition, start), or `400` for bad input (checked before any budget
+    is spent: `RoomService.public_rooms`)."""
+    if lang not in LANGS:
+        raise ServiceError("bad_request", f"lang: one of {', '.join(LANGS)}")
+    if not 1 <= limit <= PAGE_MAX:
+        raise ServiceError("bad_request", f"limit: 1 to {PAGE_MAX}")
+    prefix = storage.WATCH_PREFIX if watch else ""
+    index, partition = ("PublicByPreset", f"{prefix}{lang}#{preset}") if preset else ("PublicByLang", prefix + lang)
+    return index, partition, decode_cursor(cursor, index, partition)
+
+
 def list_rooms(
     store: Store,
     now: float,
@@ -183,13 +200,7 @@ def list_rooms(
 ) -> dict:
     """One page of the listed lobbies of `lang` (and `preset`), or with `watch` of its running
     public games ("Watch now"): one Query of one sparse index."""
-    if lang not in LANGS:
-        raise ServiceError("bad_request", f"lang: one of {', '.join(LANGS)}")
-    if not 1 <= limit <= PAGE_MAX:
-        raise ServiceError("bad_request", f"limit: 1 to {PAGE_MAX}")
-    prefix = storage.WATCH_PREFIX if watch else ""
-    index, partition = ("PublicByPreset", f"{prefix}{lang}#{preset}") if preset else ("PublicByLang", prefix + lang)
-    start = decode_cursor(cursor, index, partition)
+    index, partition, start = list_args(lang, preset, cursor, limit, watch)
     items, last, _ = store.list_public(index, partition, limit, start, now)
     # a listed room as anyone may see it: code, language, preset, seats; nothing else
     status = "running" if watch else "lobby"

@@ -97,6 +97,7 @@ class RoomService:
         """One page of the listed public lobbies, or with `watch` of the running public games
         (one Query of a sparse index): `{rooms, cursor}`; first the client's own budget
         (`limits.LIST_ROOMS`)."""
+        public.list_args(lang, preset, cursor, limit, watch)  # bad input: 400 before any budget
         limits.spend(self.store, limits.LIST_ROOMS, None, ip)
         return public.list_rooms(self.store, clock.now(), lang, preset, cursor, limit, watch)
 
@@ -140,7 +141,8 @@ class RoomService:
         """Admit a connection: a player (token of this room) or a spectator (no token); `patches`:
         it asked for its views as patches (service/protocol/patches.py); `device`: the key its device
         keeps (a seat remembers the devices that held it: one person, one seat); `display`: the
-        room's display key (a screen for the room: service/room/displays.py).
+        room's display key (a screen for the room: service/room/displays.py); `ip`: the socket's
+        source address (its digest joins the seat's: substitutes.note_socket_address).
 
         Returns the player id (None for a spectator). Raises ServiceError to refuse.
         """
