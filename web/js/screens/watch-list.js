@@ -38,7 +38,7 @@ export function watchList(draft, onWatch) {
         const players = t("home.watchNow.players", { n: g.seats });
         return h(
           "li",
-          { class: "public-room watch-game", "data-room": g.roomCode },
+          { class: "watch-game", "data-room": g.roomCode }, // not .public-room: the open rooms' rows
           h("span", { class: "public-preset" }, preset),
           h("span", { class: "public-seats" }, players),
           h(
