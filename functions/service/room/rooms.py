@@ -209,7 +209,9 @@ class RoomService:
                     self.pipeline.load(code), self.gateway, conn_id, frame, self.store, self._signal_budgets, clock.now()
                 )
                 return
-            addr = public.address_digest(ip)  # a hash, never the address (substitutes.py)
+            # a substitute's request is checked against the seats' addresses (substitutes.py):
+            # its address's digest, never the address; no other frame needs one
+            addr = public.address_digest(ip) if isinstance(frame, frames.TakeSeat) else ""
             self.pipeline.frame(code, conn_id, frame, operations.command_for(frame), addr)
         except ServiceError as exc:
             self._reply_error(conn_id, exc.frame_id if frame_id is None else frame_id, exc.code, exc.message)
