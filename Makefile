@@ -150,8 +150,12 @@ checkov: $(CHECKOVENV)/.installed
 # The parts:
 # the Lambda handlers on moto, in process (the deploy rehearsal and the permission checks go
 # with the template: both translate it in the SAM CLI's venv)
-PART_handlers := $(BIN)/python -m pytest tests/functions --ignore=tests/functions/test_rehearsal.py \
+# (two processes, half the files each: HANDLERS_SHARD, tests/functions/shards.py; one process
+# ran alone for minutes at the end of the run, one core idle)
+HANDLERS := $(BIN)/python -m pytest tests/functions --ignore=tests/functions/test_rehearsal.py \
 	--ignore=tests/functions/test_permissions.py
+PART_handlers-1 := HANDLERS_SHARD=1/2 $(HANDLERS)
+PART_handlers-2 := HANDLERS_SHARD=2/2 $(HANDLERS)
 # the offline stack in subprocesses, real sockets
 PART_stack := $(BIN)/python -m pytest tests/e2e
 # each bench/ script's quick mode and its JSON (the figures: `make bench`)
@@ -178,19 +182,21 @@ PART_contract := $(BIN)/python -m pytest tests/contract
 PART_unit := $(BIN)/python -m pytest tests/unit
 PART_lint := $(BIN)/ruff check .
 # the order they start in: the longest first (a clean clone, four at a time on 2 cores, each
-# slowed by the others: handlers ~640 s, the browser halves ~480-610 s, unit ~330 s, stack
+# slowed by the others: the browser halves ~480-610 s, the handler halves ~140 CPU-s each, unit ~330 s, stack
 # ~180 s, benches ~115 s, contract ~60 s, the template with the rehearsal ~45 s after the
 # build, checkov ~5 s; the machine is CPU-bound throughout, so the whole is about the sum of
 # the parts' CPU over two cores)
-PARTS := browser-1 browser-2 handlers stack unit benches template contract checkov lint
+PARTS := browser-1 browser-2 handlers-1 handlers-2 stack unit benches template contract checkov lint
 
-# `make check`, the inner loop: the parts that need no browser and no stack, the handlers
-# without the tests marked `whole_game` (whole games, many days, the 10,000-frame fuzz: `make
-# test` runs them)
-PART_handlers-quick := $(BIN)/python -m pytest tests/functions -m "not whole_game"
+# `make check`, the inner loop: the parts that need no browser and no stack, the handler and
+# unit tiers without the tests marked `whole_game` (whole games, many days, the 10,000-frame
+# fuzz, the thousand random bot games: `make test` runs them)
+PART_handlers-quick-1 := HANDLERS_SHARD=1/2 $(BIN)/python -m pytest tests/functions -m "not whole_game"
+PART_handlers-quick-2 := HANDLERS_SHARD=2/2 $(BIN)/python -m pytest tests/functions -m "not whole_game"
+PART_unit-quick := $(BIN)/python -m pytest tests/unit -m "not whole_game"
 # (its rehearsal and permission checks translate the template in the SAM CLI's venv: `check`
 # installs it too, so a fresh clone's `make check` runs them rather than failing on a missing venv)
-CHECK_PARTS := handlers-quick contract unit lint
+CHECK_PARTS := handlers-quick-1 handlers-quick-2 unit-quick contract lint
 
 # each part's CPU: the shell's own `times` after it (not in a pipe, whose subshell would have
 # waited for nothing; its second line: the CPU of the processes it waited for, Chromium's

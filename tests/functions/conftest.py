@@ -77,6 +77,15 @@ def api(svc, gateway, fake_clock):
     return Api(svc, gateway, fake_clock)
 
 
+def pytest_collection_modifyitems(config, items):
+    """HANDLERS_SHARD=k/n (`make test`, `make check`): only the files of shard k
+    (tests/functions/shards.py)."""
+    from tests.functions.shards import DEFAULT_PER_TEST, SECONDS
+    from tests.shards import select
+
+    select(config, items, "HANDLERS_SHARD", SECONDS, DEFAULT_PER_TEST)
+
+
 def pytest_configure(config):
     # A request that only reads (sync, a refused frame) has no metric to publish.
     config.addinivalue_line("filterwarnings", "ignore:No application metrics to publish")

@@ -311,7 +311,7 @@ class ChatReads:
             self.pages[-1].extend(sizes)
 
 
-@pytest.mark.parametrize("lines", [1_000, 10_000])
+@pytest.mark.parametrize("lines", [1_000, pytest.param(10_000, marks=pytest.mark.whole_game)])
 def test_a_chat_log_page_reads_only_the_archive_items_it_returns(long_game, lines):
     """A page was two Queries that read the whole archive whatever page was asked (142.5 KB
     for a 1,005-line game): now one Query of at most PAGE_ITEMS items, each returned."""

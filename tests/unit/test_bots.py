@@ -479,6 +479,7 @@ def test_next_due_is_the_earliest_entry():
 GAMES = 1000
 
 
+@pytest.mark.whole_game
 def test_bots_never_send_a_refused_action_in_1000_random_games():
     """1,000 seeded games: two in five classic, two in five city, one in five original (the
     long one: a phase per speech); player counts over each preset's whole range but skewed
