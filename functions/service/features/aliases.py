@@ -169,7 +169,6 @@ FIELDS: dict[str, dict[str, str]] = {
         "host": OWN,
         "hostAwaySince": KEEP,  # a time, no seat: presence is hidden, so it names nobody
         "status": KEEP,
-        "wakeAt": KEEP,  # the same for every viewer
         "scores": EMPTY,  # wins of earlier games are tied to the lobby's names
         "setupError": KEEP,
         "idleOptions": KEEP,

@@ -195,7 +195,7 @@ def nudge(c: Context, req: Request) -> Outcome:
     try:
         return c.changed(me.apply(c.state, {"type": "phaseTimeout", "phase": seq}, now=c.now))
     except me.InvalidAction:
-        # Too early (clock skew, or a nudge at room.wakeAt for the bots): answer with the
+        # Too early (clock skew): answer with the
         # current view, whose serverNow lets the client correct its countdown. Nothing is
         # written unless a bot tick passed; either way the sender gets exactly one view
         # frame (its changed view, or the same view again), so whether hidden bot actions

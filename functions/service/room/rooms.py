@@ -201,7 +201,8 @@ class RoomService:
         code = code.upper()
 
         def rearm(deadline: float) -> None:
-            self.timers.arm(code, phase, deadline, after=at)
+            if at is None or at >= deadline - 60:  # a bots' wake (botplay.py) well before it: the phase's own timer stands
+                self.timers.arm(code, phase, deadline, after=at)
 
         try:
             outcome = self.pipeline.run(code, operations.phase_timeout(phase, rearm))
