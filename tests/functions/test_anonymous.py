@@ -91,9 +91,10 @@ def test_an_anonymous_game_sends_no_real_name_nor_lobby_id_until_the_end(api, pr
         if step % 20 == 0:
             rests.append(json.dumps(api.rest("GET", f"/rooms/{api.code}")[1], ensure_ascii=False))
         view = api.gw.last("cspec")["view"]
-        wake, ends = view["room"]["wakeAt"], view["phase"]["endsAt"]
+        wake, ends = api.next_wake(), view["phase"]["endsAt"]
         due = [t for t in (wake, ends) if t is not None]  # none while paused: a player resumes
         api.clock.t = max(api.clock.t, min(due)) + 0.01 if due else api.clock.t + 1
+        api.fire_due()  # the Scheduler delivers what is due: the bots' private wakes, the phase timer
         api.send("cspec", {"action": "nudge", "phase": view["phase"]["seq"]})
     assert api.snapshot().room["status"] == "ended"
     during = [
