@@ -40,7 +40,9 @@ def _old_step(start: float, ends: float | None) -> float:
     return round(min(10.0, max(1.0, span / 8)), 3)
 
 
-def play(api, preset: str, seed: int) -> tuple[list[tuple[str, float, float, float | None]], set[str], set[float]]:
+def play(
+    api, preset: str, seed: int
+) -> tuple[list[tuple[str, float, float, float | None]], set[str], set[float]]:
     """One anonymous game: the spectator's day lines as (sender, at, phase start, phase end),
     the bot seats (the server's record) and every wake time any view announced."""
     api.gw.clear()
@@ -56,7 +58,7 @@ def play(api, preset: str, seed: int) -> tuple[list[tuple[str, float, float, flo
     talk: list[tuple[float, str]] = []
     seq = None
     starts: dict[int, float] = {}
-    for step in range(2500):
+    for _ in range(2500):
         snap = api.snapshot()
         if snap.room["status"] != "running":
             break
@@ -75,19 +77,31 @@ def play(api, preset: str, seed: int) -> tuple[list[tuple[str, float, float, flo
                 for _ in range(rng.randint(1, 2))
             )
         if rng.random() < 0.15:
-            mine = [a for a in legal_actions(state, now=api.clock.t) if a["player"] in conn_of and a["type"] != "chat"]
+            mine = [
+                a
+                for a in legal_actions(state, now=api.clock.t)
+                if a["player"] in conn_of and a["type"] != "chat"
+            ]
             if mine:
                 action = dict(rng.choice(mine))
                 api.send(conn_of[action.pop("player")], {"action": action.pop("type"), **action})
                 continue
-        due = [x for x in (api.next_wake(), phase.get("endsAt"), talk[0][0] if talk else None) if x is not None]
+        due = [
+            x for x in (api.next_wake(), phase.get("endsAt"), talk[0][0] if talk else None) if x is not None
+        ]
         api.clock.t = max(api.clock.t, min(due)) if due else api.clock.t + 1.0
         if talk and talk[0][0] <= api.clock.t:
             _, pid = talk.pop(0)
-            api.send(conn_of[pid], {"action": "chat", "channel": "day", "text": rng.choice(("hm", "ok", "who?"))})
+            api.send(
+                conn_of[pid], {"action": "chat", "channel": "day", "text": rng.choice(("hm", "ok", "who?"))}
+            )
             continue
         api.fire_due()
-        if api.snapshot().room["status"] == "running" and phase.get("endsAt") and api.clock.t >= phase["endsAt"]:
+        if (
+            api.snapshot().room["status"] == "running"
+            and phase.get("endsAt")
+            and api.clock.t >= phase["endsAt"]
+        ):
             api.clock.t += 0.01
             api.send("cp1", {"action": "nudge", "phase": state["seq"]})
     announced: set[float] = set()

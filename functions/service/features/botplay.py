@@ -8,10 +8,9 @@ without it is shorter; docs/operations.md, "Cold starts").
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from .base import Feature, Step, ViewParts
+from .base import Feature, Step
 
 
 def _bots() -> Any:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from .. import apply, deadline, view
 from ..errors import InvalidAction
-from .policy import UNTIMED_SPAN, plan, revise
+from .policy import plan, revise
 
 
 def seat_view(state: dict, pid: str, names: Mapping[str, str] | None = None) -> dict:
