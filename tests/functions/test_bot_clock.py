@@ -21,6 +21,7 @@ scored 98 % of lines and 93 % of seats in classic against a chance of 71 % and 5
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -158,3 +159,29 @@ def test_bots_are_not_named_by_their_clocks(api, monkeypatch, preset):
         figures = (name, round(line_acc, 3), round(line_chance, 3), round(seat_acc, 3), round(seat_chance, 3))
         assert line_acc <= line_chance + MARGIN, figures
         assert seat_acc <= seat_chance + MARGIN, figures
+
+
+def test_a_wake_delivered_early_wakes_the_room_again_a_second_on(api):
+    """Scheduler delivers inside the minute of the second asked for, possibly before it: a
+    bots' wake that finds its entry not yet due arms the next second (a new schedule), and that
+    delivery plays the entry at its own drawn moment. Every armed wake is an exact second."""
+    api.create("Vic")
+    assert api.connect("cp1", "p1") == 200
+    for _ in range(6):
+        api.send("cp1", {"action": "addBot"})
+    api.send("cp1", {"action": "start"})
+    room = api.snapshot().room
+    entry_at = room["botPlan"]["due"][0][0]
+    wake = next(a for a in api.armed() if a["at"] < room["timer"][1])
+    assert wake["at"] == math.ceil(entry_at) and wake["phase"] == api.state()["seq"]
+    api.clock.t = entry_at - 0.5  # early: the entry is not due yet
+    before = api.snapshot().version
+    api.fire(wake["phase"], wake["at"])
+    assert api.snapshot().version == before and api.snapshot().room["botPlan"]["due"][0][0] == entry_at
+    again = [a for a in api.armed() if a["at"] == wake["at"] + 1]
+    assert again and again[0]["phase"] == wake["phase"]
+    api.clock.t = wake["at"] + 1
+    api.fire(again[0]["phase"], again[0]["at"])
+    plan = api.snapshot().room["botPlan"]
+    assert api.snapshot().version > before  # the entry was played (and the room written)
+    assert not plan["due"] or plan["due"][0][0] > entry_at
