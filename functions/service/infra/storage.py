@@ -61,6 +61,8 @@ class Snapshot:
     conn_log: dict[str, float] = field(default_factory=dict)  # connection -> time of its last chatLog page
     # connection -> its voice listener id (spectators only: `listener_id`; voice.py)
     listeners: dict[str, str] = field(default_factory=dict)
+    # connection -> the voice addresses (seats, listener ids) it sent an offer to (`mark_offer`)
+    offers: dict[str, frozenset[str]] = field(default_factory=dict)
     size: int = 0  # stored bytes of the room item's data
 
 
@@ -146,14 +148,21 @@ def index_attributes(code: str, room: dict) -> dict:
     (template.yaml: `INCLUDE`). Which room is listed: service/room/public.py (`track`).
     `pubRank` starts with the second the listing lapses (`listUntil`, 11 digits), then the
     seats taken, then the code (the Query reads it backwards: latest lapse, then fullest first): a page's Query reads the ranks above now alone (`public_index_page`),
-    so an abandoned lobby, whose keys stay until its TTL, is never read (docs/rules.md, "Public rooms")."""
+    so an abandoned lobby, whose keys stay until its TTL, is never read (docs/rules.md, "Public rooms").
+    A running public game (`room.watching`: the "Watch now" list) is keyed the same way in the
+    same two indexes under partitions of its own (`WATCH_PREFIX`: `watch#<lang>`,
+    `watch#<lang>#<preset>`), so a lobby's page never reads a game and a game's never a lobby."""
     lst = room.get("listing")
+    prefix = ""
+    if not lst:
+        lst = room.get("watching")
+        prefix = WATCH_PREFIX
     if not lst:
         return {}
     rank = f"{int(lst['until']):011d}#{lst['seats']:02d}#{code}"  # read latest first: fullest first within a second
     return {
-        "pubLang": {"S": lst["lang"]},
-        "pubPreset": {"S": f"{lst['lang']}#{lst['preset']}"},
+        "pubLang": {"S": prefix + lst["lang"]},
+        "pubPreset": {"S": f"{prefix}{lst['lang']}#{lst['preset']}"},
         "pubRank": {"S": rank},
         "pubSeats": {"N": str(lst["seats"])},
         "pubMax": {"N": str(lst["max"])},
@@ -243,9 +252,15 @@ def public_start_ok(index: str, partition: str, start: dict) -> bool:
     )
 
 
+# The partitions of the "Watch now" list (running public games) start with this; a language is
+# never "watch", so no lobby partition does.
+WATCH_PREFIX = "watch#"
+
+
 def public_entry(item: dict) -> dict:
-    """A listed room as an index holds it: code, language, preset, seats."""
-    lang, preset = item["pubPreset"]["S"].split("#", 1)
+    """A listed room (or watched game) as an index holds it: code, language, preset, seats."""
+    keyed = item["pubPreset"]["S"].removeprefix(WATCH_PREFIX)
+    lang, preset = keyed.split("#", 1)
     return {
         "roomCode": item["pk"]["S"].split("#", 1)[1],
         "lang": lang,
@@ -278,6 +293,7 @@ def snapshot_of(code: str, items: list[dict], now: float) -> Snapshot | None:
     conn_log: dict[str, float] = {}
     conn_patches: set[str] = set()
     listeners: dict[str, str] = {}
+    offers: dict[str, frozenset[str]] = {}
     for it in items:
         sk = it["sk"]["S"]
         if float(it.get("expiresAt", {"N": "0"})["N"]) < now:
@@ -294,6 +310,8 @@ def snapshot_of(code: str, items: list[dict], now: float) -> Snapshot | None:
                 conn_patches.add(conn)
             if "listener" in it:
                 listeners[conn] = it["listener"]["S"]
+            if "offers" in it:
+                offers[conn] = frozenset(it["offers"]["SS"])
         elif sk.startswith(SLOT_PREFIX):
             slots[int(sk[len(SLOT_PREFIX) :])] = it["conn"]["S"]
     if state_item is None:
@@ -311,6 +329,7 @@ def snapshot_of(code: str, items: list[dict], now: float) -> Snapshot | None:
         conn_log=conn_log,
         conn_patches=conn_patches,
         listeners=listeners,
+        offers=offers,
         size=len(blob),
     )
 
@@ -489,6 +508,21 @@ class Store:
                 UpdateExpression="SET logAt = :now",
                 ConditionExpression=cond,
                 ExpressionAttributeValues=values,
+            )
+            return True
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
+
+    def mark_offer(self, code: str, conn_id: str, to: str) -> bool:
+        """Note on the connection's item that it sent a voice offer to `to` (a seat or a
+        listener id: features/voice.py lets `to` answer it); False if the connection is gone."""
+        try:
+            self.client.update_item(
+                TableName=self.table,
+                Key={"pk": {"S": room_pk(code)}, "sk": {"S": CONN_PREFIX + conn_id}},
+                UpdateExpression="ADD offers :to",
+                ConditionExpression="attribute_exists(sk)",
+                ExpressionAttributeValues={":to": {"SS": [to]}},
             )
             return True
         except self.client.exceptions.ConditionalCheckFailedException:
