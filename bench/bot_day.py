@@ -1,6 +1,6 @@
 """How long an `original` day of bots takes, in game seconds (deterministic: the engine's clock,
 never the wall's). Plays bot-only `original` games of 8 seats through the room's bot loop
-(``bots.loop.drain`` on its public ticks, ``phaseTimeout`` at each deadline), and prints one JSON
+(``bots.loop.drain`` at its private moments, ``phaseTimeout`` at each deadline), and prints one JSON
 object: per day, the game seconds from the first speech to the end of the last one, the turns,
 and the longest and mean bot turn against the turn's length (``speechSeconds``).
 
@@ -81,7 +81,7 @@ def day_figures(games: int) -> dict:
     runs = [play(seed) for seed in range(games)]
     days = [d for r in runs for d in r["days"]]
     return {
-        "method": "bot-only original games of 8 seats through bots.loop.drain on its public ticks, "
+        "method": "bot-only original games of 8 seats through bots.loop.drain at its private moments, "
         "phaseTimeout at each deadline; game-clock seconds per day's speeches (day 1 and 2)",
         "games": games,
         "seats": SEATS,

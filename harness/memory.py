@@ -9,7 +9,7 @@ import threading
 from typing import Any
 
 from service.infra.memstore import MemStore
-from service.infra.timers import fire_minute, schedule_name
+from service.infra.timers import fire_minute, fire_second, schedule_name
 
 
 class MemTimers:
@@ -20,8 +20,10 @@ class MemTimers:
         self.armed: dict[str, dict] = {}
         self._lock = threading.Lock()
 
-    def arm(self, code: str, seq: int, deadline: float, after: float | None = None) -> int | None:
-        at = fire_minute(deadline, after)
+    def arm(
+        self, code: str, seq: int, deadline: float, after: float | None = None, exact: bool = False
+    ) -> int | None:
+        at = fire_second(deadline) if exact else fire_minute(deadline, after)
         with self._lock:
             self.armed.setdefault(schedule_name(code, seq, at), {"room": code, "phase": seq, "at": at})
         return at

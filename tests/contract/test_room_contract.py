@@ -63,16 +63,18 @@ def test_a_room_below_the_presets_minimum_does_not_start(api, preset) -> None:
 
 
 def _play_out(api, limit: int = 3000) -> dict:
-    """Step the clock to the next bot tick or deadline and nudge, until the room has ended."""
+    """Step the clock to the next armed delivery or deadline, deliver, and nudge, until the room has ended."""
     for _ in range(limit):
         if api.snapshot().room["status"] != "running":
             break
         view = api.gw.last("cp1", "view")["view"]
         if (view.get("private") or {}).get("task") == "ready":  # the host is no bot: says it once
             api.send("cp1", {"action": TASKS["ready"].action})
-        due = [t for t in (view["room"]["wakeAt"], view["phase"]["endsAt"]) if t is not None]
+        due = [t for t in (api.next_wake(), view["phase"]["endsAt"]) if t is not None]
         api.clock.t = max([api.clock.t, *due]) + 0.01
-        api.send("cp1", {"action": "nudge", "phase": view["phase"]["seq"]})
+        api.fire_due()  # the Scheduler delivers what is due: the bots' private wakes, the phase timer
+        if api.snapshot().room["status"] == "running":
+            api.send("cp1", {"action": "nudge", "phase": view["phase"]["seq"]})
     return api.gw.last("cp1", "view")["view"]
 
 

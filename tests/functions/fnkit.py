@@ -90,6 +90,42 @@ class Api:
     def fire(self, phase: int, at: int | None = None, room: str | None = None) -> dict:
         return timer.handler({"room": room or self.code, "phase": phase, "at": at}, CTX)
 
+    # The Scheduler's deliveries as armed (the in-memory timers' record, or moto's schedules)
+    def armed(self, room: str | None = None) -> list[dict]:
+        """Every delivery armed for the room and not fired here yet, earliest first."""
+        code = (room or self.code or "").upper()
+        timers = self.svc.timers
+        if hasattr(timers, "armed"):
+            found = dict(timers.armed)
+        else:
+            found = {}
+            kwargs = {"GroupName": timers.group, "NamePrefix": f"mafia-{code}-"}
+            for page in timers.client.get_paginator("list_schedules").paginate(**kwargs):
+                for item in page["Schedules"]:
+                    one = timers.client.get_schedule(GroupName=timers.group, Name=item["Name"])
+                    found[item["Name"]] = json.loads(one["Target"]["Input"])
+        fired = self.__dict__.setdefault("_fired", set())
+        out = [(p["at"], name, p) for name, p in found.items() if p["room"] == code and name not in fired]
+        return [{**p, "name": name} for _, name, p in sorted(out, key=lambda x: (x[0], x[1]))]
+
+    def next_wake(self, room: str | None = None) -> float | None:
+        """When the earliest armed delivery is due (a bots' private wake or a phase timer)."""
+        armed = self.armed(room)
+        return float(armed[0]["at"]) if armed else None
+
+    def fire_due(self, room: str | None = None) -> int:
+        """Deliver every armed delivery due by the clock, in order, as Scheduler would (each
+        once); returns how many were delivered."""
+        n = 0
+        while True:
+            due = [a for a in self.armed(room) if a["at"] <= self.clock.t]
+            if not due:
+                return n
+            first = due[0]
+            self.__dict__["_fired"].add(first["name"])
+            timer.handler({"room": first["room"], "phase": first["phase"], "at": first["at"]}, CTX)
+            n += 1
+
     # Setup helpers
     def lobby(self, n: int, connect: bool = True, **extra) -> list[str]:
         """A room with n players (p1 host), each connected as c<pid> when `connect`."""

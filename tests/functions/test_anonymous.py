@@ -91,9 +91,10 @@ def test_an_anonymous_game_sends_no_real_name_nor_lobby_id_until_the_end(api, pr
         if step % 20 == 0:
             rests.append(json.dumps(api.rest("GET", f"/rooms/{api.code}")[1], ensure_ascii=False))
         view = api.gw.last("cspec")["view"]
-        wake, ends = view["room"]["wakeAt"], view["phase"]["endsAt"]
+        wake, ends = api.next_wake(), view["phase"]["endsAt"]
         due = [t for t in (wake, ends) if t is not None]  # none while paused: a player resumes
         api.clock.t = max(api.clock.t, min(due)) + 0.01 if due else api.clock.t + 1
+        api.fire_due()  # the Scheduler delivers what is due: the bots' private wakes, the phase timer
         api.send("cspec", {"action": "nudge", "phase": view["phase"]["seq"]})
     assert api.snapshot().room["status"] == "ended"
     during = [
@@ -367,7 +368,7 @@ def test_every_public_field_of_an_anonymous_game_goes_through_the_one_gate(api):
     assert {kind: set(rules) for kind, rules in aliases.FIELDS.items()} == {
         "player": {"id", "name", "alias", "connected", "ready", "host", "bot", "left"},
         "room": {
-            "code", "host", "hostAwaySince", "status", "wakeAt", "scores", "setupError", "idleOptions", "narrator", "lang", "screens", "autoStartAt",
+            "code", "host", "hostAwaySince", "status", "scores", "setupError", "idleOptions", "narrator", "lang", "screens", "autoStartAt",
             "anonymous", "openSeats", "substituted", "seatRequests",
         },
         "summary": {
@@ -413,3 +414,30 @@ def test_every_public_field_of_an_anonymous_game_goes_through_the_one_gate(api):
         view = api.gw.last(conn)["view"]
         assert set(view["room"]) == set(aliases.FIELDS["room"])
         assert all(p["connected"] and not p["bot"] and not p["ready"] for p in view["players"])
+
+
+def test_an_anonymous_game_does_not_say_since_when_the_host_is_away(api):
+    """While an anonymous game runs, `room.hostAwaySince` reads null for every viewer (the
+    review found the host 2/2: its return cleared the field in the frame that dropped its
+    seat from `openSeats`); the room still keeps the time (`takeHost` waits for it), and an
+    ordinary game shows it."""
+    anonymous_room(api)
+    api.send("cp1", {"action": "start"})
+    snap = api.snapshot()
+    host = snap.room["host"]
+    host_conn = next(c for c, p in snap.conns.items() if p == host)
+    other = next(c for c, p in snap.conns.items() if p and p != host)
+    api.clock.advance(5)
+    api.disconnect(host_conn)
+    assert api.snapshot().room["hostAwaySince"] is not None
+    for conn in (other, "cspec"):
+        api.send(conn, {"action": "sync"})
+        assert api.gw.last(conn)["view"]["room"]["hostAwaySince"] is None, conn
+
+
+def test_an_ordinary_game_still_says_since_when_the_host_is_away(api):
+    api.start(5)
+    api.clock.advance(5)
+    api.disconnect("cp1")
+    api.send("cp2", {"action": "sync"})
+    assert api.gw.last("cp2")["view"]["room"]["hostAwaySince"] == api.snapshot().room["hostAwaySince"] is not None

@@ -19,7 +19,7 @@ LATIN = re.compile(r"[A-Za-z]")
 
 
 def play_to_the_end(api, lang: str, preset: str = "classic") -> tuple[dict, list[tuple[str, str]]]:
-    """An all-bot table (the host only watches and nudges at room.wakeAt, as the client does);
+    """An all-bot table (the host only watches and nudges at the deadline, as the client does; the server's timers wake the bots);
     returns the final snapshot's room and every chat line the bots said, in order, each once."""
     host, bots, _ = ROOMS[lang]
     api.create(host, preset=preset, lang=lang)
@@ -39,8 +39,9 @@ def play_to_the_end(api, lang: str, preset: str = "classic") -> tuple[dict, list
         if snap.room["status"] != "running":
             break
         view = api.gw.last("cp1")["view"]
-        wake, ends = view["room"]["wakeAt"], view["phase"]["endsAt"]
+        wake, ends = api.next_wake(), view["phase"]["endsAt"]
         api.clock.t = max(api.clock.t, min(t for t in (wake, ends) if t is not None)) + 0.01
+        api.fire_due()  # the Scheduler delivers what is due: the bots' private wakes, the phase timer
         api.send("cp1", {"action": "nudge", "phase": view["phase"]["seq"]})
     return api.snapshot().room, said
 

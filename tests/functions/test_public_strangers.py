@@ -103,8 +103,8 @@ def test_no_stranger_waits_forever_a_private_room_never_starts_by_itself(api):
 # ---------------------------------------------------------------- play again together
 def play_out(api, code: str, seed: int = 7) -> dict:
     """The running game to its end: each seat with a connection does one legal action (no chat)
-    a phase while it has one, otherwise game time steps to the next deadline or bot move and a
-    connection nudges, as the page does. The final room."""
+    a phase while it has one, otherwise game time steps to the next deadline or armed delivery (the bots'
+    private wakes), the Scheduler delivers and a connection nudges, as the page does. The final room."""
     rng = random.Random(seed)
     done: set[tuple[str, int]] = set()
     for _ in range(4000):
@@ -127,9 +127,11 @@ def play_out(api, code: str, seed: int = 7) -> dict:
             continue
         cid = next(iter(conns.values()))
         shown = view(api, cid)
-        due = [t for t in (shown["room"].get("wakeAt"), shown["phase"].get("endsAt")) if t is not None]
+        due = [t for t in (api.next_wake(code), shown["phase"].get("endsAt")) if t is not None]
         api.clock.t = max(api.clock.t, min(due) if due else api.clock.t) + 0.01
-        api.send(cid, {"action": "nudge", "phase": shown["phase"]["seq"]})
+        api.fire_due(code)  # the Scheduler's deliveries: the bots' private wakes, the phase timer
+        if api.snapshot(code).room["status"] == "running":
+            api.send(cid, {"action": "nudge", "phase": shown["phase"]["seq"]})
     raise AssertionError("the game did not end")
 
 

@@ -1,6 +1,6 @@
 """Non-interference of whole frames (docs/architecture.md, "Bots" and "Chat archive": secrets
-leave by no path): what a viewer receives — every byte of every frame, `version` and
-`room.wakeAt` included, and how many frames in which order — must not depend on hidden roles of
+leave by no path): what a viewer receives — every byte of every frame, `version`
+included, and how many frames in which order — must not depend on hidden roles of
 others, nor on secret actions the viewer cannot see.
 
 The room is played to the first night, then the night is played twice from the same stored
@@ -139,7 +139,7 @@ def test_swapping_hidden_roles_changes_no_frame_a_citizen_or_spectator_receives(
     dealt = play_night(api, item, t0, None, 3, watchers)
     swapped = play_night(api, item, t0, (mafioso, citizen), 3, watchers)
     assert roles(api)[citizen] == "mafia"  # the second night really had another mafioso
-    assert dealt == swapped  # every frame, in the same order: version, wakeAt and timing included
+    assert dealt == swapped  # every frame, in the same order: version and timing included
     assert any(f["type"] == "view" and f["view"]["phase"]["kind"] != "night" for _, f in dealt)
     # with patches, the pushes travelled as patches (the `sync` answers as full views): both compared
     travelled = {f["wire"]["type"] for _, f in dealt}
@@ -235,7 +235,7 @@ def test_versions_never_go_back_and_count_only_changes(api):
     assert all(v <= snap.version for v in snap.room["viewSeq"].values())
 
 
-# ---------------------------------------------------------------- bots and room.wakeAt
+# ---------------------------------------------------------------- bots and their private wakes
 def bot_room(api, n_bots: int) -> None:
     api.create("Vic")
     assert api.connect("cp1", "p1") == 200
@@ -248,12 +248,14 @@ def bot_room(api, n_bots: int) -> None:
 
 def night_with_bots(api, item: dict, t0: float, swap) -> list[tuple[str, dict]]:
     restore(api, item, swap)
+    api.__dict__.pop("_fired", None)  # the replay delivers every armed wake again
     api.clock.t = t0
     api.gw.clear()
     end = api.state()["phase"]["endsAt"]
     while api.clock.t + 2.0 < end:
         api.clock.advance(2.0)
-        api.send("cp1", {"action": "sync"})  # each one drains the bots' due night actions
+        api.fire_due()  # the room's private wakes for its bots' night work
+        api.send("cp1", {"action": "sync"})
     return per_viewer(api, ["cp1", "s1"])
 
 
@@ -273,46 +275,35 @@ def test_swapping_bots_hidden_roles_changes_no_frame_during_the_night(api, monke
     dealt = night_with_bots(api, item, t0, None)
     swapped = night_with_bots(api, item, t0, (mafioso, other))
     assert dealt == swapped
-    # the room wakes at public ticks at night too: the bots' night work falls due at them
-    assert any(f["view"]["room"]["wakeAt"] is not None for _, f in dealt if f["type"] == "view")
+    # no frame announces when the room wakes for its bots
+    assert all("wakeAt" not in f["view"]["room"] for _, f in dealt if f["type"] == "view")
 
 
 @pytest.mark.whole_game
-def test_wake_at_is_set_at_every_phase_start_whatever_the_viewers_role(api, monkeypatch):
-    """Recorded over seeded bot games: for viewers of every role (a human seat among bots, and
-    a spectator), whether `room.wakeAt` is set in the first frame of each phase, day and night.
-    It must be the same for all: always, while a bot lives (the room's public ticks; with one
-    bot seat the old plan-derived `wakeAt` was set at night in 13/13 nights when the bot had a
-    night role and 0/5 when it was a citizen)."""
-    seen: dict[tuple[str, str], set[bool]] = {}
-    for seed in range(1, 5):
+def test_no_frame_announces_when_the_room_wakes_for_its_bots(api, monkeypatch):
+    """Seeded bot games played to the end, the host nudging at the deadline and the Scheduler
+    delivering the room's private wakes: no frame to a player or a spectator carries a wake
+    time (`room.wakeAt` announced the bots' public ticks: bot lines sat on them, 14/14 and
+    5/5 in the review's games, and it turned null when the last bot died), and the bots
+    still play every game to its end."""
+    for seed in range(1, 4):
         api.gw.clear()
         monkeypatch.setattr(fairness, "new_secret", lambda s=seed: f"{s:064x}")
         bot_room(api, 6)
-        role = roles(api)["p1"]
         steps = 0
         while api.snapshot().room["status"] == "running" and steps < 400:
             steps += 1
-            view = (api.gw.last("cp1") or {}).get("view") or {}
-            due = [x for x in (view.get("phase", {}).get("endsAt"), view.get("room", {}).get("wakeAt")) if x]
+            ends = api.state()["phase"].get("endsAt")
+            due = [x for x in (ends, api.next_wake()) if x]
             api.clock.t = max(api.clock.t + 0.5, min(due) if due else api.clock.t + 5)
-            api.send("cp1", {"action": "nudge", "phase": api.state()["seq"]})
-        last: dict[str, int] = {}
-        for conn, frame in api.gw.sent:
-            if frame["type"] != "view" or frame["view"]["phase"]["kind"] in ("lobby", "ended"):
-                continue
-            v = frame["view"]
-            if last.get(conn) == v["phase"]["seq"]:
-                continue
-            last[conn] = v["phase"]["seq"]
-            if not any(p["bot"] and p["alive"] for p in v["players"]):
-                continue
-            who = role if conn == "cp1" else "spectator"
-            when = "night" if v["phase"]["kind"] == "night" else "day"
-            seen.setdefault((who, when), set()).add(v["room"]["wakeAt"] is not None)
-    assert {when for _, when in seen} == {"day", "night"}
-    assert len({who for who, _ in seen}) >= 3, seen  # a few roles and the spectator
-    assert all(v == {True} for v in seen.values()), seen
+            api.fire_due()
+            if api.snapshot().room["status"] == "running":
+                api.send("cp1", {"action": "nudge", "phase": api.state()["seq"]})
+        assert api.snapshot().room["status"] == "ended"
+        views = [f["view"] for _, f in api.gw.sent if f["type"] == "view"]
+        assert views and all("wakeAt" not in v["room"] for v in views)
+        said = [m for m in api.state()["chat"] if m["channel"] == "day" and m["from"] not in (None, "p1")]
+        assert said, "the bots talked"
 
 
 # ---------------------------------------------------------------- hidden chat volume
@@ -449,10 +440,11 @@ def test_hidden_chat_volume_changes_no_public_requests_dynamodb_calls(night):
 # ---------------------------------------------------------------- bots by day, and the night's cost
 def until_vote_ends(api, item: dict, t0: float, swap) -> list[tuple[str, tuple]]:
     """Replay a day from its discussion's first moment to the end of its vote, the host
-    nudging at `room.wakeAt` or the deadline as the client does; what a citizen and a
-    spectator see of the bots' timing: each frame's phase, `wakeAt` and the bots' chat lines
+    nudging at the deadline as the client does and the Scheduler delivering the room's private
+    wakes; what a citizen and a spectator see of the bots' timing: each frame's phase and the bots' chat lines
     (who and when; not the text, whose names a mafioso may pick to suit its team)."""
     restore(api, item, swap)
+    api.__dict__.pop("_fired", None)  # the replay delivers every armed wake again
     api.clock.t = t0
     api.gw.clear()
     day = api.state()["day"]
@@ -461,12 +453,9 @@ def until_vote_ends(api, item: dict, t0: float, swap) -> list[tuple[str, tuple]]
         state = api.state()
         if state["day"] != day or state["phase"]["kind"] not in ("discussion", "vote"):
             break
-        due = [
-            x
-            for x in (api.gw.last("cp1")["view"]["room"]["wakeAt"], state["phase"]["endsAt"])
-            if x is not None
-        ]
+        due = [x for x in (api.next_wake(), state["phase"]["endsAt"]) if x is not None]
         api.clock.t = max(api.clock.t, min(due)) + 0.01
+        api.fire_due()
         api.send("cp1", {"action": "nudge", "phase": state["seq"]})
     bots = {p["id"] for p in api.snapshot().room["players"] if p.get("bot")}
     out = []
@@ -475,15 +464,15 @@ def until_vote_ends(api, item: dict, t0: float, swap) -> list[tuple[str, tuple]]
             continue
         v = f["view"]
         lines = tuple((m["from"], m["at"]) for m in v["chat"] if m["from"] in bots and m["day"] == day)
-        out.append((conn, (v["phase"]["seq"], v["phase"]["kind"], v["room"]["wakeAt"], lines)))
+        out.append((conn, (v["phase"]["seq"], v["phase"]["kind"], lines)))
     return sorted(out, key=lambda cf: cf[0])  # each viewer's own order (see per_viewer)
 
 
-def test_swapping_bots_hidden_roles_changes_neither_wake_at_nor_bot_talk_by_day(api, monkeypatch):
+def test_swapping_bots_hidden_roles_changes_no_bot_talk_by_day(api, monkeypatch):
     """Day 2 of seeded bot games, replayed from its discussion's first moment twice: once as
     dealt, once with a mafia bot's card swapped with a townsman bot's (one without night
     results, whose claims would say what it found). The host (a citizen or not, it does not
-    know either card) and a spectator must see the same `wakeAt` in every frame and the same
+    know either card) and a spectator must see the same frames and the same
     bot chat lines at the same times: whether, when and how often a bot talks comes from the
     public evidence alone (review finding: a mafia bot used to accuse with no evidence 45% of
     the time, a town bot never; and `wakeAt` was the earliest planned action)."""
@@ -517,7 +506,7 @@ def test_swapping_bots_hidden_roles_changes_neither_wake_at_nor_bot_talk_by_day(
         swapped = until_vote_ends(api, item, t0, (mafia[0], town[0]))
         assert roles(api)[town[0]] == "mafia"
         assert dealt == swapped, seed
-        lines += max(len(f[3]) for _, f in dealt)
+        lines += max(len(f[2]) for _, f in dealt)
     assert lines > 5  # the bots did talk
 
 

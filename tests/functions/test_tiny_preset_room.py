@@ -46,9 +46,10 @@ def test_a_preset_registered_in_tests_plays_a_bot_room_to_the_end(api, tiny):
         task = (view.get("private") or {}).get("task")
         if task == "ready":
             api.send("cp1", {"action": "seenRole"})
-        wake, ends = view["room"]["wakeAt"], view["phase"]["endsAt"]
+        wake, ends = api.next_wake(), view["phase"]["endsAt"]
         due = [t for t in (wake, ends) if t is not None]
         api.clock.t = max([api.clock.t, *due]) + 0.01
+        api.fire_due()  # the Scheduler delivers what is due: the bots' private wakes, the phase timer
         api.send("cp1", {"action": "nudge", "phase": view["phase"]["seq"]})
     snap = api.snapshot()
     assert snap.room["status"] == "ended"

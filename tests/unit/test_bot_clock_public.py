@@ -1,9 +1,10 @@
-"""The bots' public clock says nothing about which seats are bots (docs/architecture.md, "Bots").
+"""The bots' clock says nothing about which seats are bots (docs/architecture.md, "Bots").
 
-`room.wakeAt` is the room's next public tick (mafia_engine/bots/loop.py). It turned null in
-the frame where the last living bot died, naming the seat just killed as a bot (3/3 in the
-issue's games): the ticks stopped when no bot was alive. The ticks now run while the game has
-a bot seat at all, alive or dead, so the clock is the same whoever dies.
+Bots used to act on public ticks (phase start + k * step) announced as `room.wakeAt`; the
+ticks stopped when the last bot died (naming the seat just killed as a bot) and every bot
+line sat on one (naming every bot). Now each entry keeps the private moment its bot drew from
+the room's bot key, and the room layer wakes the room for it by a timer of its own; a dead
+bot plans nothing, so a room whose bots are all dead stops waking (privately: nothing shows).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def _game(preset: str) -> dict:
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_wake_at_does_not_turn_null_when_the_last_bot_dies(preset):
+def test_a_dead_bot_plans_no_wake(preset):
     state = _game(preset)
     now = 200.0
     alive = bots.plan_room(state, ["p2"], 7, now)
@@ -40,7 +41,25 @@ def test_wake_at_does_not_turn_null_when_the_last_bot_dies(preset):
     next(p for p in dead_state["players"] if p["id"] == "p2")["alive"] = False
     dead = bots.plan_room(dead_state, ["p2"], 7, now)
     assert bots.wake_at(alive) is not None
-    assert bots.wake_at(dead) == bots.wake_at(alive)
-    assert (dead["start"], dead["step"], dead["ticks"]) == (alive["start"], alive["step"], alive["ticks"])
-    # a room without bot seats has no ticks (nothing to wake for), whoever is alive
+    assert bots.wake_at(dead) is None and dead["due"] == []
     assert bots.wake_at(bots.plan_room(state, [], 7, now)) is None
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_bot_entries_keep_their_drawn_moments_off_any_public_grid(preset):
+    """Each entry's time is its bot's own draw (ms), not phase start + k * step for any step
+    the phase's public facts give (the old ticks: length / 8 between 1 and 10 s)."""
+    state = _game(preset)
+    ids = [p["id"] for p in state["players"]]
+    start = 200.0
+    span = (me.deadline(state) or start + 6.0) - start
+    old_step = round(min(10.0, max(1.0, span / 8)), 3)
+    times: list[float] = []
+    for seed in range(10):
+        stored = bots.plan_room(state, ids, seed, start)
+        mine = [at for at, _, _ in stored["due"]]
+        assert mine == sorted(mine) and bots.wake_at(stored) == mine[0]
+        times += mine
+    assert len(times) > 20
+    on_grid = [t for t in times if abs((t - start) / old_step - round((t - start) / old_step)) < 1e-6]
+    assert len(on_grid) <= len(times) // 10, (on_grid, times)

@@ -16,14 +16,13 @@ export function tick() {
   nudgeWhenDue(v);
 }
 
-// When the phase's deadline (or the bots' next tick, room.wakeAt) has passed, nudge the
-// server with the phase's seq: a little jitter so not every client nudges at once, and a few
+// When the phase's deadline has passed, nudge the server with the phase's seq (the bots'
+// moments are the server's own: no view announces them): a little jitter so not every client nudges at once, and a few
 // retries in case the first one arrived a moment early.
 function nudgeWhenDue(v) {
   if (!v || !state.conn || !v.phase || v.phase.kind === "lobby" || v.phase.kind === "ended") return;
-  const due = [v.phase.endsAt, v.room && v.room.wakeAt].filter((x) => typeof x === "number");
-  if (!due.length) return;
-  const at = Math.min(...due);
+  const at = v.phase.endsAt;
+  if (typeof at !== "number") return;
   if (serverNow() < at) return;
   const key = `${phaseKey(v)}@${at}`;
   const now = performance.now();

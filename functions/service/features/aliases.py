@@ -167,9 +167,10 @@ FIELDS: dict[str, dict[str, str]] = {
     "room": {
         "code": KEEP,
         "host": OWN,
-        "hostAwaySince": KEEP,  # a time, no seat: presence is hidden, so it names nobody
+        # hidden while masked: the host's return cleared it in the frame that dropped its seat
+        # from `openSeats` (and any seat's return matched against it names the host)
+        "hostAwaySince": NONE,
         "status": KEEP,
-        "wakeAt": KEEP,  # the same for every viewer
         "scores": EMPTY,  # wins of earlier games are tied to the lobby's names
         "setupError": KEEP,
         "idleOptions": KEEP,

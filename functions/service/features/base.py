@@ -27,7 +27,7 @@ The hooks (`c`: the attempt's `room.change.Context`, its `state` the engine stat
   (`present`: the seats with a connection after the change);
 - `view(room, state, viewer, parts) -> ViewParts`: one viewer's facts (`viewer`: a seat id,
   None for a spectator; `state` None in the lobby);
-- `timer(c, state) -> (seq, at) | None`: a Scheduler delivery to arm once the write is in;
+- `timer(c, state) -> (seq, at[, after, exact]) | None`: a Scheduler delivery to arm once the write is in;
 - `items(c, state, wrote) -> {WritePlan field: tuple}`: items written in the room's one
   conditional write (`infra.storage.WritePlan`), e.g. `chat_items`; `wrote` is the chat
   channel the request's own frame wrote to.
@@ -76,5 +76,5 @@ class Feature:
     refuse: Callable[[dict, Any], Any] | None = None
     on_write: Callable[[Any, Any, set[str]], None] | None = None
     view: Callable[[dict, Any, str | None, ViewParts], ViewParts] | None = None
-    timer: Callable[[Any, Any], tuple[int, float] | None] | None = None
+    timer: Callable[[Any, Any], tuple | None] | None = None
     items: Callable[[Any, Any, str | None], Mapping[str, tuple]] | None = None

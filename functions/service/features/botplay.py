@@ -8,10 +8,9 @@ without it is shorter; docs/operations.md, "Cold starts").
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from .base import Feature, Step, ViewParts
+from .base import Feature, Step
 
 
 def _bots() -> Any:
@@ -51,9 +50,8 @@ def _stored(room: dict, state: dict) -> dict | None:
 
 
 def drain(room: dict, state: dict, now: float) -> tuple[dict, bool]:
-    """Apply the bot actions due by `now` (they sit on public ticks); returns (state, whether
-    room/state changed). A request that passes a tick always writes (the tick count moves,
-    and with it every view's `wakeAt`), whether or not any bot had something to do then."""
+    """Apply the bot actions due by `now` (each at the private time its bot drew); returns
+    (state, whether room/state changed)."""
     ids = bot_ids(room, state)
     if not ids or room.get("status") != "running":
         return state, False
@@ -81,16 +79,17 @@ def replan(room: dict, state: Any, now: float) -> None:
         room["botPlan"] = plan
 
 
-def wake_at(room: dict) -> float | None:
-    """The bots' next public tick (`room.wakeAt` in views): from the phase's start and
-    deadline only, never from what the bots plan (so it says nothing about their cards)."""
-    stored = room.get("botPlan")
+def wake_at(room: dict | None) -> float | None:
+    """When the room must wake for its bots next: the earliest due entry of its plan. Private:
+    the server's own timer wakes the room then (`_wake_timer`); no view carries it, so no
+    client learns when a bot means to act (docs/architecture.md, "Bots")."""
+    stored = (room or {}).get("botPlan")
     return _bots().wake_at(stored) if stored else None
 
 
 # ---------------------------------------------------------------- the feature (features/base.py)
 def _drain_step(c: Any) -> Step:
-    """Before the command: the bot actions due by now (a game only); a passed tick writes."""
+    """Before the command: the bot actions due by now (a game only)."""
     if c.state is None:
         return Step(c.state)
     state, changed = drain(c.room, c.state, c.now)
@@ -104,11 +103,16 @@ def _plan_step(c: Any, state: Any, actor: str | None) -> Step:
     return Step(state)
 
 
-def _wake_fact(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:
-    """Every view's `room.wakeAt`: the bots' next public tick in a game (phase start + k * step,
-    the same for every viewer in every phase: docs/architecture.md, "Bots"), null in the lobby."""
-    ticking = state is not None and (parts.view.get("phase") or {}).get("kind") is not None
-    return replace(parts, block={**parts.block, "wakeAt": wake_at(room) if ticking else None})
+def _wake_timer(c: Any, state: Any) -> tuple[int, float, None, bool] | None:
+    """The room's private wake for its bots: a timer at the next due entry's second, armed
+    when that moment changed (`infra.timers.Timers.arm`, `exact`). A room whose bots have
+    nothing left to do (all dead, the game over) arms none."""
+    if state is None or c.room["status"] != "running":
+        return None
+    wake = wake_at(c.room)
+    if wake is None or wake == wake_at(c.snap.room):
+        return None
+    return (state["seq"], wake, None, True)
 
 
-FEATURE = Feature("bots", before=_drain_step, after=_plan_step, view=_wake_fact)
+FEATURE = Feature("bots", before=_drain_step, after=_plan_step, timer=_wake_timer)

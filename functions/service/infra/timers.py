@@ -29,6 +29,11 @@ def fire_minute(deadline: float, after: float | None = None) -> int:
     return at
 
 
+def fire_second(at: float) -> int:
+    """The whole second at or after `at` (a wake's schedule: `Timers.arm`, `exact`)."""
+    return int(math.ceil(at - 1e-9))
+
+
 def schedule_name(code: str, seq: int, at: int) -> str:
     return f"mafia-{code}-{seq}-{at}"
 
@@ -47,9 +52,13 @@ class Timers:
         # would otherwise wait for a client's nudge or its TTL): `python -m ops.timers` replays them.
         self.dead_letter_arn = dead_letter_arn
 
-    def arm(self, code: str, seq: int, deadline: float, after: float | None = None) -> int | None:
-        """Create the one-shot schedule for this phase's deadline; returns its `at` second."""
-        at = fire_minute(deadline, after)
+    def arm(
+        self, code: str, seq: int, deadline: float, after: float | None = None, exact: bool = False
+    ) -> int | None:
+        """Create the one-shot schedule for this phase's deadline; returns its `at` second.
+        `exact`: at the whole second at or after `deadline`, not its minute (a room's private
+        wake for its bots, `features/botplay.py`; Scheduler still delivers inside that minute)."""
+        at = fire_second(deadline) if exact else fire_minute(deadline, after)
         when = dt.datetime.fromtimestamp(at, dt.UTC).strftime("%Y-%m-%dT%H:%M:%S")
         target = {
             "Arn": self.target_arn,

@@ -173,7 +173,7 @@ class Start(Frame):
 
 
 class Nudge(Frame):
-    """End phase `phase` if it is due (a client's countdown reached zero, or `room.wakeAt`)."""
+    """End phase `phase` if it is due (a client's countdown reached zero)."""
 
     needs: ClassVar[Need] = "connection"
 

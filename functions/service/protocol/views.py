@@ -45,7 +45,7 @@ def shown_options(preset: str, options: dict) -> dict:
 
 def room_block(room: dict, setup_error: dict | None, idle: list[str] | None = None) -> dict:
     """The view's `room` block as the room itself holds it; the room's features add theirs
-    (`featureset.view`: the bots' `wakeAt`, the screens' `narrator` and `screens`, a public
+    (`featureset.view`: the screens' `narrator` and `screens`, a public
     lobby's `autoStartAt`, the substitutes' facts, ...). Not gated: `viewframes.view_of`
     passes it through the anonymous games' gate."""
     return {

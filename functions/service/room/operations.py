@@ -17,7 +17,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from ..features import aliases, away, fairness
+from ..features import aliases, away, botplay, fairness
 from ..infra.errors import ServiceError, quote
 from ..infra.telemetry import count
 from ..protocol import frames as f
@@ -220,7 +220,7 @@ def nudge(c: Context, req: Request) -> Outcome:
     try:
         return c.changed(me.apply(c.state, {"type": "phaseTimeout", "phase": seq}, now=c.now))
     except me.InvalidAction:
-        # Too early (clock skew, or a nudge at room.wakeAt for the bots): answer with the
+        # Too early (clock skew): answer with the
         # current view, whose serverNow lets the client correct its countdown. Nothing is
         # written unless a bot tick passed; either way the sender gets exactly one view
         # frame (its changed view, or the same view again), so whether hidden bot actions
@@ -451,8 +451,11 @@ def engine_action(c: Context, req: Request) -> Outcome:
 
 
 # ---------------------------------------------------------------- the phase timer
-def phase_timeout(phase: int, rearm: Callable[[float], None]) -> ChangeFn:
-    """A Scheduler delivery: end phase `phase` if it is due; too early re-arms at the deadline."""
+def phase_timeout(
+    phase: int, rearm: Callable[[float], None], rewake: Callable[[float], None] | None = None
+) -> ChangeFn:
+    """A Scheduler delivery: end phase `phase` if it is due; too early re-arms at the deadline,
+    and `rewake`s the bots' pending wake (features/botplay.py: a wake delivered early)."""
 
     def change(c: Context) -> Outcome:
         if phase == LOBBY_PHASE:  # a public lobby's countdown (service/room/public.py)
@@ -469,6 +472,9 @@ def phase_timeout(phase: int, rearm: Callable[[float], None]) -> ChangeFn:
             )
         except me.InvalidAction as exc:
             if exc.code == "too_early" and me.phase_seq(c.state) == phase:
+                wake = botplay.wake_at(c.room)
+                if rewake is not None and wake is not None:
+                    rewake(wake)
                 deadline = me.deadline(c.state)
                 if deadline is not None:  # fired inside the minute but before the second
                     rearm(deadline)

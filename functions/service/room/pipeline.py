@@ -1,6 +1,6 @@
 """The request pipeline: every room change, read top to bottom in `Pipeline.run`.
 
-load (one Query) → the features' `before` hooks (featureset.py: the bots' due ticks, the open
+load (one Query) → the features' `before` hooks (featureset.py: the bots' due actions, the open
 seats' ends, the idle seats' counts, a lobby's countdown) → who may act (a client frame's
 sender) → the command (an `Outcome`: new engine state, what to write, effects) → the features'
 `after` hooks (the idle seats' counts, the bots' plan) → the life-cycle steps and the features'
@@ -73,9 +73,12 @@ class Pipeline:
             # the engine never changes the state it is given: only the room document is copied
             snap = self.load(code)
             room = copy.deepcopy(snap.room)
-            # the features before the command (featureset.py): the bots' due ticks, the open
-            # seats' ends, the idle seats' counts of what they passed, a lobby's countdown
-            c, lead, trail, forced = featureset.before(Context(snap, room, snap.state, clock.now()))
+            # the features before the command (featureset.py): the bots' due actions, the open
+            # seats' ends, the idle seats' counts of what they passed, a lobby's countdown;
+            # `now` to the millisecond, as the bots' drawn moments are (a line's `at` and a
+            # phase's start read alike whoever caused them: features/botplay.py)
+            now = round(clock.now(), 3)
+            c, lead, trail, forced = featureset.before(Context(snap, room, snap.state, now))
             # command: who may act, then what it decides (ServiceError: nothing is written)
             actor = None
             try:

@@ -232,10 +232,17 @@ class RoomService:
         code = code.upper()
 
         def rearm(deadline: float) -> None:
-            self.timers.arm(code, phase, deadline, after=at)
+            if at is None or at >= deadline - 60:  # a bots' wake (botplay.py) well before it: the phase's own timer stands
+                self.timers.arm(code, phase, deadline, after=at)
+
+        def rewake(wake: float) -> None:
+            # a bots' wake (second `at`) delivered before the entry it was for (Scheduler
+            # delivers inside the minute): the entry is still pending, wake again a second on
+            if at is not None and wake <= at:
+                self.timers.arm(code, phase, at + 1, exact=True)
 
         try:
-            outcome = self.pipeline.run(code, operations.phase_timeout(phase, rearm))
+            outcome = self.pipeline.run(code, operations.phase_timeout(phase, rearm, rewake))
         except ServiceError as exc:
             outcome = exc.code
         count("Timeouts")

@@ -30,21 +30,18 @@ The API (what the room layer calls)::
 The room layer's loop over those, as pure functions of (state, stored plan)::
 
     plan_room(state, bot_ids, seed, now, lang="en", names=None)
-            -> {"seq", "start", "step", "ticks", "tick", "due": [[at, bot, action]]}
+            -> {"seq", "start", "due": [[at, bot, action]]}
         At a phase change (after any apply that changed ``phase_seq``): store it in the room.
-        Every entry sits on one of the phase's public ticks (``start + k * step``, from the
-        phase's start and deadline only), the first at or after its planned time.
+        Every entry keeps the private time its bot drew for it (from the room's bot key).
     drain(state, stored, now, bot_ids, seed, lang="en", names=None) -> (state, stored, applied, dropped)
-        Whenever the room is touched: apply the due entries (revised, at their ticks),
-        re-planning at phase changes, and count the ticks passed (a request that passes one
-        writes, one between two ticks finds nothing: its cost says nothing about the cards).
-        Then apply the request's own action / the timeout.
+        Whenever the room is touched: apply the due entries (revised, each at its own time),
+        re-planning at phase changes. Then apply the request's own action / the timeout.
 
     ``lang`` is the room's language and ``names`` its {player id: display name}: the loop
     puts the names into each bot's view, so chat lines are planned as final text in the
     room's language naming players as the table sees them (never by internal ids).
     wake_at(stored) -> float | None
-        The next public tick: the view's ``room.wakeAt`` (never derived from the plan).
+        When the room must wake for its bots next (private: the room layer's own timer, never a view).
 
 What to do comes from ``private.task`` (the engine's word for what this seat may do now:
 vote, confirm, ready, sleep, endTurn, nominate, mafiaTarget, investigate, heal, ...), so a

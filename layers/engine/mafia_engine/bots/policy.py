@@ -437,7 +437,7 @@ def plan(
     (``_pace``: by day the bot's own, at night one every bot of the room shares), so no
     entry's time depends on the bot's card (``deadline`` defaults to ``view.phase.endsAt``),
     chat lines at least ``CHAT_GAP`` s apart; a phase without a deadline spreads over a few
-    seconds. The room's loop then moves each entry to a public tick (``loop.plan_room``). Store the entries with the
+    seconds. The room's loop keeps these times (``loop.plan_room``; nothing announces them). Store the entries with the
     phase ``seq`` and drop them when the phase changes; apply each through ``revise``.
     """
     seat = Seat(view, seed)

@@ -1,0 +1,187 @@
+"""Bots are not named by their clocks in anonymous games (docs/architecture.md, "Bots").
+
+The review's classifier, run on what a spectator receives: a day line whose `at` is a time the
+room announced beforehand (any `room.wakeAt` a view carried) is called a bot's, and a seat is
+called a bot when most of its lines are. Bots used to act only on the phase's public ticks,
+announced as `room.wakeAt`, so every bot line sat on one and no person's did: the classifier
+named every bot line and every bot seat (bench/bot_clock.py: 100 % in each preset, against a
+chance of 62-68 %). A second classifier looks for the old grid without any announcement: a
+line is a bot's when its time after the phase's start is a whole number of the phase's old
+tick step (its length / 8, between 1 and 10 s), which anyone could work out.
+
+Seeded anonymous games on the in-memory store, in each preset: four people (chatting at times
+of their own, and now and then a legal game action) and three or four bots, the Scheduler
+delivering what the room armed, the host's phone nudging at the deadline. The bound: each
+classifier's line accuracy and seat accuracy may be no better than chance (always guessing
+the commoner kind) plus 5 points. It fails if bot lines sit on announced or computable
+moments again (either classifier then scores near 100 %), or if any view announces a wake.
+With the old public ticks back (mafia_engine/bots/loop.py as before), the grid classifier
+scored 98 % of lines and 93 % of seats in classic against a chance of 71 % and 57 %: it fails.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from test_anonymous import anonymous_room
+
+from mafia_engine.testing import legal_actions
+from service.features import fairness
+
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
+TALK = ("discussion", "speech", "day", "vote", "defense", "greeting", "lastWord")
+MARGIN = 0.05
+
+
+def _old_step(start: float, ends: float | None) -> float:
+    span = (ends - start) if ends is not None else 6.0
+    return round(min(10.0, max(1.0, span / 8)), 3)
+
+
+def play(
+    api, preset: str, seed: int
+) -> tuple[list[tuple[str, float, float, float | None]], set[str], set[float]]:
+    """One anonymous game: the spectator's day lines as (sender, at, phase start, phase end),
+    the bot seats (the server's record) and every wake time any view announced."""
+    api.gw.clear()
+    anonymous_room(api, preset)
+    if preset == "original":  # 8 or more seats
+        api.send("cp1", {"action": "addBot"})
+    api.send("cp1", {"action": "start", "id": "start"})
+    snap = api.snapshot()
+    assert snap.room["status"] == "running", api.gw.last("cp1", "error")
+    conn_of = {pid: conn for conn, pid in snap.conns.items() if pid}
+    bot_ids = {p["id"] for p in snap.room["players"] if p.get("bot")}
+    rng = random.Random(f"{preset}:{seed}")
+    talk: list[tuple[float, str]] = []
+    seq = None
+    starts: dict[int, float] = {}
+    for _ in range(2500):
+        snap = api.snapshot()
+        if snap.room["status"] != "running":
+            break
+        state = snap.state
+        phase = state["phase"]
+        if state["seq"] != seq:  # a new phase: the people draw when they will talk in it
+            seq = state["seq"]
+            plan = snap.room.get("botPlan") or {}
+            starts[seq] = plan["start"] if plan.get("seq") == seq else api.clock.t  # when it began
+            ends = phase.get("endsAt") or api.clock.t + 30.0
+            alive = {p["id"] for p in state["players"] if p["alive"]}
+            talk = sorted(
+                (rng.uniform(api.clock.t, ends), pid)
+                for pid in conn_of
+                if pid in alive and phase["kind"] in TALK and rng.random() < 0.8
+                for _ in range(rng.randint(1, 2))
+            )
+        if rng.random() < 0.15:
+            mine = [
+                a
+                for a in legal_actions(state, now=api.clock.t)
+                if a["player"] in conn_of and a["type"] != "chat"
+            ]
+            if mine:
+                action = dict(rng.choice(mine))
+                api.send(conn_of[action.pop("player")], {"action": action.pop("type"), **action})
+                continue
+        due = [
+            x for x in (api.next_wake(), phase.get("endsAt"), talk[0][0] if talk else None) if x is not None
+        ]
+        api.clock.t = max(api.clock.t, min(due)) if due else api.clock.t + 1.0
+        if talk and talk[0][0] <= api.clock.t:
+            _, pid = talk.pop(0)
+            api.send(
+                conn_of[pid], {"action": "chat", "channel": "day", "text": rng.choice(("hm", "ok", "who?"))}
+            )
+            continue
+        api.fire_due()
+        if (
+            api.snapshot().room["status"] == "running"
+            and phase.get("endsAt")
+            and api.clock.t >= phase["endsAt"]
+        ):
+            api.clock.t += 0.01
+            api.send("cp1", {"action": "nudge", "phase": state["seq"]})
+    announced: set[float] = set()
+    lines: dict[str, tuple[str, float, float, float | None]] = {}
+    for conn, frame in api.gw.sent:
+        if conn != "cspec" or frame["type"] != "view":
+            continue
+        v = frame["view"]
+        wake = (v.get("room") or {}).get("wakeAt")
+        if isinstance(wake, (int, float)):
+            announced.add(round(wake, 3))
+        for m in v.get("chat") or ():
+            if m["channel"] == "day" and m["from"] is not None and m["id"] not in lines:
+                start = max((t for t in starts.values() if t <= m["at"]), default=m["at"])
+                lines[m["id"]] = (m["from"], m["at"], start, v["phase"].get("endsAt"))
+    return list(lines.values()), bot_ids, announced
+
+
+def score(calls: list[tuple[str, bool]], bot_ids: set[str]) -> tuple[float, float, float, float]:
+    """(line accuracy, line chance, seat accuracy, seat chance) of calls [(sender, called a bot)]."""
+    right = sum(called == (sender in bot_ids) for sender, called in calls)
+    bots = sum(sender in bot_ids for sender, _ in calls)
+    per: dict[str, list[bool]] = {}
+    for sender, called in calls:
+        per.setdefault(sender, []).append(called)
+    seats_right = sum((sum(c) * 2 > len(c)) == (s in bot_ids) for s, c in per.items())
+    seat_bots = sum(s in bot_ids for s in per)
+    n, k = len(calls), len(per)
+    return right / n, max(bots, n - bots) / n, seats_right / k, max(seat_bots, k - seat_bots) / k
+
+
+@pytest.mark.whole_game
+@pytest.mark.parametrize("preset", ["classic", "city", "original"])
+def test_bots_are_not_named_by_their_clocks(api, monkeypatch, preset):
+    announced_calls: list[tuple[str, bool]] = []
+    grid_calls: list[tuple[str, bool]] = []
+    all_bots: set[str] = set()
+    for seed in (1, 2):
+        monkeypatch.setattr(fairness, "new_secret", lambda s=seed: f"{s + 100:064x}")
+        lines, bot_ids, announced = play(api, preset, seed)
+        assert announced == set(), "no view announces when the room wakes"
+        assert api.snapshot().room["status"] == "ended"
+        tag = f"{seed}:"
+        all_bots |= {tag + b for b in bot_ids}
+        for sender, at, start, ends in lines:
+            announced_calls.append((tag + sender, round(at, 3) in announced))
+            step = _old_step(start, ends)
+            k = (at - start) / step
+            grid_calls.append((tag + sender, k >= 0.5 and abs(k - round(k)) < 1e-6))
+    assert sum(s in all_bots for s, _ in announced_calls) >= 5, "the bots talked"
+    assert sum(s not in all_bots for s, _ in announced_calls) >= 5, "the people talked"
+    for name, calls in (("announced", announced_calls), ("grid", grid_calls)):
+        line_acc, line_chance, seat_acc, seat_chance = score(calls, all_bots)
+        figures = (name, round(line_acc, 3), round(line_chance, 3), round(seat_acc, 3), round(seat_chance, 3))
+        assert line_acc <= line_chance + MARGIN, figures
+        assert seat_acc <= seat_chance + MARGIN, figures
+
+
+def test_a_wake_delivered_early_wakes_the_room_again_a_second_on(api):
+    """Scheduler delivers inside the minute of the second asked for, possibly before it: a
+    bots' wake that finds its entry not yet due arms the next second (a new schedule), and that
+    delivery plays the entry at its own drawn moment. Every armed wake is an exact second."""
+    api.create("Vic")
+    assert api.connect("cp1", "p1") == 200
+    for _ in range(6):
+        api.send("cp1", {"action": "addBot"})
+    api.send("cp1", {"action": "start"})
+    room = api.snapshot().room
+    entry_at = room["botPlan"]["due"][0][0]
+    wake = next(a for a in api.armed() if a["at"] < room["timer"][1])
+    assert wake["at"] == math.ceil(entry_at) and wake["phase"] == api.state()["seq"]
+    api.clock.t = entry_at - 0.5  # early: the entry is not due yet
+    before = api.snapshot().version
+    api.fire(wake["phase"], wake["at"])
+    assert api.snapshot().version == before and api.snapshot().room["botPlan"]["due"][0][0] == entry_at
+    again = [a for a in api.armed() if a["at"] == wake["at"] + 1]
+    assert again and again[0]["phase"] == wake["phase"]
+    api.clock.t = wake["at"] + 1
+    api.fire(again[0]["phase"], again[0]["at"])
+    plan = api.snapshot().room["botPlan"]
+    assert api.snapshot().version > before  # the entry was played (and the room written)
+    assert not plan["due"] or plan["due"][0][0] > entry_at
