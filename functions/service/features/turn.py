@@ -97,18 +97,24 @@ def _secrets_manager(secret_id: str) -> str:
 _servers: Servers | None = None
 
 
+_configured = False
+
+
 def servers() -> Servers:
-    """This container's TURN servers (from the environment on first use)."""
+    """This container's TURN servers: the environment's (made again only when it changes, so
+    the secret is read once per container), or what `configure` set."""
     global _servers
-    if _servers is None:
-        _servers = Servers.from_env()
+    if not _configured:
+        env = Servers.from_env()
+        if _servers is None or (_servers.urls, _servers.secret_id) != (env.urls, env.secret_id):
+            _servers = env
     return _servers
 
 
 def configure(value: Servers | None) -> None:
-    """Use `value` (None: the environment's again, on next use)."""
-    global _servers
-    _servers = value
+    """Use `value` (None: the environment's again)."""
+    global _servers, _configured
+    _servers, _configured = value, value is not None
 
 
 def answer(snap, room: dict, conn_id: str, pid: str | None, frame_id: Any, now: float) -> bytes:

@@ -22,8 +22,8 @@ const LOG_KEEP = 400; // the trace keeps this many last events (read by the brow
 
 export class VoiceMesh {
   /**
-   * @param {{send: Function, iceServers: Function, onChange: Function}} io
-   *   send({to, kind, sdp?, candidate?}) a signal; iceServers() for new connections;
+   * @param {{send: Function, rtcConfiguration: Function, onChange: Function}} io
+   *   send({to, kind, sdp?, candidate?}) a signal; rtcConfiguration() for new connections;
    *   onChange() after anything the controls show changed.
    */
   constructor(io) {
@@ -176,7 +176,7 @@ export class VoiceMesh {
    * our offer), or, `answering` the other side's offer, with none (the offer makes the line,
    * `adopt`). */
   open(pid, answering = false) {
-    const pc = new RTCPeerConnection({ iceServers: this.io.iceServers() });
+    const pc = new RTCPeerConnection(this.io.rtcConfiguration()); // ice.js: TURN, relay only for strangers
     // to a listener: send only; as a listener: no line of our own (the seat's offer makes it)
     const direction = isListener(pid) ? "sendonly" : "sendrecv";
     const own = !this.listening && !answering;
