@@ -42,15 +42,19 @@ PAIRS = """async () => {
   const out = {};
   for (const [pid, peer] of mesh.peers) {
     const stats = await peer.pc.getStats();
-    let bytes = 0, pairId = null;
+    let bytes = 0, pairId = null, wire = 0, at = 0;
     stats.forEach((r) => {
       if (r.type === 'inbound-rtp' && r.kind === 'audio') bytes += r.bytesReceived || 0;
-      if (r.type === 'transport' && r.selectedCandidatePairId) pairId = r.selectedCandidatePairId;
+      if (r.type === 'transport') {
+        if (r.selectedCandidatePairId) pairId = r.selectedCandidatePairId;
+        wire += r.bytesReceived || 0; // SRTP, RTCP and ICE checks: what the relay carries, less its headers
+        at = r.timestamp;
+      }
     });
     const pair = pairId ? stats.get(pairId) : null;
     const local = pair ? stats.get(pair.localCandidateId) : null;
     const remote = pair ? stats.get(pair.remoteCandidateId) : null;
-    out[pid] = { bytes, local: local ? local.candidateType : null, remote: remote ? remote.candidateType : null,
+    out[pid] = { bytes, wire, at, local: local ? local.candidateType : null, remote: remote ? remote.candidateType : null,
                  policy: peer.pc.getConfiguration().iceTransportPolicy };
   }
   return out;
@@ -100,19 +104,41 @@ def candidate_types(frames: list[dict], kind: str) -> list[str]:
     return out
 
 
-def wait_relayed(players, least: int = 3000, seconds: float = 90.0) -> dict:
+def wait_relayed(players, least: int = 8000, seconds: float = 90.0) -> tuple[dict, dict]:
     """Poll until every page received `least` audio bytes from the other over a connected
-    pair; the pages' pairs then."""
+    pair: the pages' pairs then, and each pair's first sample with audio (for the figures)."""
     deadline = time.monotonic() + seconds
+    first: dict[str, dict] = {}
     while True:
         seen = {pl.pid: pl.page.evaluate(PAIRS) for pl in players}
         other = {a.pid: b.pid for a, b in (players, players[::-1])}
-        if all(seen[p].get(other[p], {}).get("bytes", 0) >= least for p in seen):
-            return seen
+        for p in seen:
+            if p not in first and seen[p].get(other[p], {}).get("bytes", 0) > 0:
+                first[p] = seen[p][other[p]]
+        if all(seen[p].get(other[p], {}).get("bytes", 0) >= least for p in seen) and len(first) == len(seen):
+            return seen, first
         if time.monotonic() > deadline:
             logs = {pl.pid: pl.page.evaluate("(window.__voiceLog || []).slice(-60)") for pl in players}
             raise AssertionError(f"relayed audio never flowed both ways: {seen}\n{logs}")
         players[0].page.wait_for_timeout(250)
+
+
+def figures(ann, bob, pairs: dict, first: dict) -> None:
+    """Printed, never asserted (pytest -s): per page, how long its relayed connection took
+    from being made to connected (its voice trace) and the bytes per second it received."""
+    out = {}
+    for me, other in ((ann, bob), (bob, ann)):
+        log = me.page.evaluate("window.__voiceLog || []")
+        opened = next((e[0] for e in log if e[1] == other.pid and e[2] == "open"), None)
+        up = next((e[0] for e in log if e[1] == other.pid and e[2] == "connection" and e[3] == "connected"), None)
+        now, then = pairs[me.pid][other.pid], first[me.pid]
+        span = (now["at"] - then["at"]) / 1000
+        out[me.name] = {
+            "connectMs": None if opened is None or up is None else up - opened,
+            "audioBytesPerS": round((now["bytes"] - then["bytes"]) / span) if span > 0 else None,
+            "transportBytesPerS": round((now["wire"] - then["wire"]) / span) if span > 0 else None,
+        }
+    print("relayed voice:", json.dumps(out))
 
 
 def test_a_public_rooms_voice_flows_through_the_turn_relay_only_and_no_page_learns_an_address(
@@ -138,7 +164,8 @@ def test_a_public_rooms_voice_flows_through_the_turn_relay_only_and_no_page_lear
         pl.page.click("#voice-join")
         expect(pl.page.locator("#voice-mute")).to_be_visible()
 
-    pairs = wait_relayed([ann, bob])
+    pairs, first = wait_relayed([ann, bob])
+    figures(ann, bob, pairs, first)
 
     # each connection was made relay only where the page was honest, and its pair is relay at both ends
     assert pairs[ann.pid][bob.pid]["policy"] == "relay", pairs
