@@ -1,5 +1,5 @@
 """Does a TURN server take the stack's credentials? One Allocate request (RFC 8656) over UDP,
-signed with the long-term credential mechanism (RFC 8489 §9.2: the first answer's 401 gives
+signed with the long-term credential mechanism (RFC 8489, section 9.2: the first answer's 401 gives
 REALM and NONCE, the second request carries USERNAME, REALM, NONCE and MESSAGE-INTEGRITY):
 a success holds a relay address. Used by `python -m ops.smoke` (the "voice relay (TURN)" row)
 and tests/e2e/test_voice_turn.py; standard library only.
