@@ -18,17 +18,22 @@ export function iceReady(room) {
   return Boolean(known && known.room === room);
 }
 
-/** Ask the server for `room`'s ICE servers (`send(action) -> frame id`) if this page has none
- * or its credential expires soon; `then` runs once they are known. */
+/** Ask the server for `room`'s ICE servers (`send(action) -> frame id`, null without a socket)
+ * if this page has none or its credential expires soon. True while an ask is on its way (then
+ * `then` runs once the answer came); false when there is nothing to wait for (known, or no
+ * socket to ask over: a page drawn from a scripted state). */
 export function askIce(room, send, then = null) {
-  if (!room) return;
-  if (then && !iceReady(room)) waiting.push(then);
-  const fresh = iceReady(room) && (!known.expires || known.expires - Date.now() / 1000 > REFRESH_BEFORE_S);
-  if (fresh) return;
+  if (!room) return false;
+  const ready = iceReady(room);
+  if (ready && (!known.expires || known.expires - Date.now() / 1000 > REFRESH_BEFORE_S)) return false;
   const now = performance.now();
-  if (asked.room === room && now - asked.at < ASK_AGAIN_MS) return;
-  const id = send("iceServers");
-  if (id) asked = { room, at: now, id };
+  if (!(asked.room === room && now - asked.at < ASK_AGAIN_MS)) {
+    const id = send("iceServers");
+    if (id) asked = { room, at: now, id };
+  }
+  const onItsWay = asked.room === room && asked.id !== null && now - asked.at < ASK_AGAIN_MS;
+  if (then && !ready && onItsWay) waiting.push(then);
+  return onItsWay;
 }
 
 /** The server's `iceServers` frame (to this connection only). */

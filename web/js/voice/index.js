@@ -41,12 +41,13 @@ export function voiceView(view) {
   renderControls(mesh, view);
 }
 
-/** Whether the room's ICE configuration is known; else it is asked for, and the newest view
- * is taken again once it is. */
+/** Whether the page may open connections in the room now: its ICE configuration is known, or
+ * there is no ask on its way (no socket: relay only with no server, ice.js). Else the newest
+ * view is taken again once the answer came. */
 function waitForIce(room) {
-  const send = (action) => state.conn && state.conn.send(action, {});
-  askIce(room, send, () => voiceView(state.view));
-  return iceReady(room);
+  const send = (action) => (state.conn && state.conn.send(action, {})) || null;
+  const onItsWay = askIce(room, send, () => voiceView(state.view));
+  return iceReady(room) || !onItsWay;
 }
 
 /** The server's `iceServers` frame: this connection's TURN credential and transport policy. */
