@@ -81,6 +81,7 @@ CTX = LambdaContext(function_name="bench", memory_limit_in_mb=512)
 
 
 CLOCK = Clock()
+LOBBY_ARRIVAL_SECONDS = 3.0  # between two players' arrivals in the scripted lobby (above the 2 s grace)
 
 
 def item_bytes(item: dict) -> int:
@@ -144,6 +145,59 @@ class Recorder:
         return out
 
 
+class Split:
+    """Where the handler's CPU goes: process time inside named functions (inclusive; nested ones
+    are counted in their callers too), and inside every boto3 call of the service's clients
+    (`aws`: the calls the raw replay makes too). `take` returns and clears what one action spent."""
+
+    # (module, attribute, label): the view and patch path (docs/architecture.md, "Views as patches")
+    POINTS = (
+        ("service.room.viewframes", "frames_for", "frames"),
+        ("service.room.viewframes", "view_of", "view_build"),
+        ("service.protocol.views", "game_view", "engine_view"),
+        ("service.protocol.views", "render", "render"),
+        ("service.room.viewframes", "_patch", "patch"),
+        ("service.protocol.patches", "parse", "patch_parse"),
+        ("service.protocol.patches", "diff", "patch_diff"),
+        ("service.room.featureset", "before", "features_before"),
+        ("service.room.featureset", "after", "features_after"),
+        ("service.room.pipeline", "copy", None),  # the room's deepcopy (module `copy`: wrapped below)
+    )
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = {}
+
+    def _add(self, label: str, fn):
+        spent = self.spent
+
+        def timed(*args, **kwargs):
+            t0 = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[label] = spent.get(label, 0.0) + time.process_time() - t0
+
+        return timed
+
+    def attach(self, clients) -> None:
+        import copy
+        import importlib
+
+        for mod, attr, label in self.POINTS:
+            m = importlib.import_module(mod)
+            if label is None:  # pipeline.copy.deepcopy, seen only through the pipeline's name
+                m.copy = type("copy", (), {"deepcopy": staticmethod(self._add("room_copy", copy.deepcopy))})
+            else:
+                setattr(m, attr, self._add(label, getattr(m, attr)))
+        for client in clients:  # every AWS call (an instance attribute shadows the class's method)
+            client._make_api_call = self._add("aws", client._make_api_call)
+
+    def take(self) -> dict[str, float]:
+        out = dict(self.spent)
+        self.spent.clear()
+        return out
+
+
 class Bench:
     def __init__(self) -> None:
         from handlers import rest, timer, ws_connect, ws_default, ws_disconnect
@@ -177,6 +231,8 @@ class Bench:
         self.rec = Recorder()
         self.rec.attach(self.svc.store.client, "dynamodb")
         self.rec.attach(self.svc.timers.client, "scheduler")
+        self.split = Split()
+        self.split.attach((self.svc.store.client, self.svc.timers.client))
         self.peek = boto3.client("dynamodb")  # not instrumented: the bench's own reads
         self.peek_store = storage.Store(self.peek, os.environ["TABLE_NAME"])
         self.handler_s = 0.0
@@ -189,7 +245,9 @@ class Bench:
     def timed(self, fn, *args):
         t0 = time.process_time()  # CPU time: steadier than wall time on a shared machine
         out = fn(*args)
-        self.handler_s += time.process_time() - t0
+        spent = time.process_time() - t0
+        self.handler_s += spent
+        self.split.spent["handler"] = self.split.spent.get("handler", 0.0) + spent
         return out
 
     def rest(self, method, path, body=None) -> dict:
@@ -231,7 +289,9 @@ class Bench:
         before = self.room_state()
         v0 = self.views_of(before)
         n_calls, n_push = len(self.rec.calls), len(self.gw.sizes)
+        self.split.take()  # the bench's own reads above are not the handler's
         fn()
+        split = self.split.take()
         after = self.room_state()
         v1 = self.views_of(after)
         changed = sum(1 for c in v1 if v0.get(c) != v1[c])
@@ -246,6 +306,7 @@ class Bench:
                 "pushes": pushes,
                 "changed": changed,
                 "floor": 1 + (1 if wrote else 0) + changed,
+                "split": split,
             }
         )
 
@@ -286,6 +347,10 @@ class Bench:
             # is not shared, so the first frame of each connection looks the room up (GetItem).
             self.svc._conn_rooms.pop(f"c{pid}", None)
             self.send(f"c{pid}", {"action": "sync"})
+            # people arrive one by one, seconds apart: the sockets already there are past the
+            # connect grace (connections.CONNECT_GRACE_SECONDS) and get the lobby's changes as
+            # patches; each new socket's first view (its `sync`) is a full view, as always
+            CLOCK.advance(LOBBY_ARRIVAL_SECONDS)
         for i in range(spectators):
             self.invocations["ws"] += 1
             self.timed(
@@ -736,6 +801,30 @@ def memory_sizes(own_cpu_s: float, actions: int, calls: int, invocations: int, o
     return out
 
 
+def cpu_split(acts: list[dict], players: int) -> dict:
+    """The handler's CPU per action, split (`Split`): for the `chat` actions that changed every
+    seat's view (the 12-viewer action of a 12-player game) and for all actions. `own_ms`: the
+    handler's CPU beyond its AWS calls (`aws_ms`: moto's work, which the raw replay repeats);
+    each label's time is inclusive (`view_build` holds `engine_view`, `patch` holds `patch_parse`
+    and `patch_diff`, `frames` holds them all)."""
+
+    def mean(group: list[dict]) -> dict:
+        if not group:
+            return {"n": 0}
+        labels = sorted({k for a in group for k in a["split"]})
+        per = {k: round(statistics.fmean(a["split"].get(k, 0.0) for a in group) * 1000, 3) for k in labels}
+        own = statistics.fmean(a["split"].get("handler", 0.0) - a["split"].get("aws", 0.0) for a in group)
+        return {"n": len(group), "own_ms": round(own * 1000, 3), **{f"{k}_ms": v for k, v in per.items()}}
+
+    chat = [a for a in acts if a["kind"] == "chat" and a["changed"] >= players]
+    return {
+        f"chat_{players}_viewers": mean(chat),
+        "all_actions": mean(acts),
+        "note": "process CPU per action in ms, means; labels inclusive (frames > view_build > engine_view; "
+        "patch > patch_parse, patch_diff); own = handler - aws",
+    }
+
+
 def run(
     rounds: int = 5, spectators: int = 20, players: int = 12, days: int = 30, handlers: tuple[str, ...] = HANDLERS
 ) -> dict:
@@ -762,8 +851,8 @@ def run(
     ops["PostToConnection"] = pushes  # pushes are management-API calls too
     sizes = sorted(bench.gw.sizes)
     game_sizes = sizes
-    # from the start on: the bench's lobby fills inside the 2 s connect grace, so each of its
-    # pushes is a full view (and a socket's first view, the answer to its `sync`, always is)
+    # from the start on: the lobby's pushes are a full view for each socket's first view (the
+    # answer to its `sync`) and patches after (players arrive LOBBY_ARRIVAL_SECONDS apart)
     in_game = sorted(bench.gw.sizes[bench.game_from:])
     scans = sum(1 for _, op, _ in calls if op == "Scan")
     by_kind: dict[str, dict] = {}
@@ -811,6 +900,7 @@ def run(
     fanout = spectator_fanout((bench, info), counts=(0, spectators), players=players)
 
     out = {
+        "handler_cpu_split": cpu_split(acts, info["players"]),
         "game": {
             "players": info["players"],
             "preset": "classic",

@@ -48,6 +48,12 @@ The figures of the heaviest load:
                                     later post's cause (a `sync` answer resends the current view)
   baseline_p50_ms, baseline_p99_ms  echo frame sent -> echo received (same sockets, same time)
   ratio_p99                         p99_ms / baseline_p99_ms (goal <= 3)
+  p99_split_ms                      where the tail's time goes: the mean, over the actions at or
+                                    above p99_ms, of to_gateway (sent -> the gateway invoked the
+                                    handler), queue (-> a container began it), handler (-> its
+                                    first new view posted: load, own work, write), posts (first ->
+                                    last new view posted), to_socket (-> the last view received);
+                                    they add up to the action's time; p50_split_ms: each median
   max_message_bytes                 the largest frame any client received
   phase_end_lateness_p50_s/_p99_s   real seconds from a phase's endsAt to its next view reaching
                                     the room, with clients connected (they nudge); goal <= 1
@@ -268,6 +274,41 @@ def socket_versions(players: list[Player]) -> tuple[int, int, int]:
     return gaps, repeats, late
 
 
+SPLIT = ("to_gateway", "queue", "handler", "posts", "to_socket")
+
+
+def split(t0: float, inv: dict, views: list, last_arrival: float) -> dict:
+    """Where one action's time went, in ms (they add up to its latency): the frame's way to the
+    gateway (sent -> the gateway invoked the handler), the wait for a free container
+    (invoked -> a container began it), the handler up to its first new view posted (its load,
+    its own work, its write), the posts (first -> last of its new views, as the gateway got
+    them) and the last view's way to its socket. The client times on time.monotonic, the
+    stack on time.time, one machine's two clocks (`CLOCKS`: their difference, read once)."""
+    posted = [post[4] for post in views]
+    sent, arrived = t0 + CLOCKS, last_arrival + CLOCKS
+    began = inv.get("began", inv["start"])
+    spans = {
+        "to_gateway": inv["start"] - sent,
+        "queue": began - inv["start"],
+        "handler": min(posted) - began,
+        "posts": max(posted) - min(posted),
+        "to_socket": arrived - max(posted),
+    }
+    return {k: v * 1000 for k, v in spans.items()}
+
+
+CLOCKS = time.time() - time.monotonic()
+
+
+def tail_split(latencies: list[float], splits: list[dict], q: float) -> dict | None:
+    """The mean split of the actions at or above the q-quantile latency (the tail), and their count."""
+    cut = pct(latencies, q)
+    if cut is None:
+        return None
+    tail = [s for ms, s in zip(latencies, splits, strict=True) if ms >= cut]
+    return {"actions": len(tail), **{k: _r(sum(s[k] for s in tail) / len(tail), 1) for k in SPLIT}}
+
+
 def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Player]) -> dict:
     """Join the stack's trace with what the sockets received: per action, the views it posted
     and when each arrived."""
@@ -291,6 +332,7 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
                 owner["new"].append(post)
             top[conn] = max(version, top.get(conn, -1))
     latencies, views_per_action, acks = [], [], []
+    splits: list[dict] = []  # per timed action, where its time went (`SPLIT`), beside `latencies`
     by_action: dict[str, list[float]] = {}
     refused = unchanged = missing = untraced = 0
     ours: set = set()
@@ -322,6 +364,7 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
             if arrivals:
                 ms = (max(arrivals) - t0) * 1000
                 latencies.append(ms)
+                splits.append(split(t0, inv, views, max(arrivals)))
                 views_per_action.append(len(views))
                 by_action.setdefault(action, []).append(ms)
     def cause(inv: dict) -> str:
@@ -349,7 +392,8 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
     for by in posted.values():
         for c in by[1:]:
             repeats[c] = repeats.get(c, 0) + 1
-    return {"latencies": latencies, "views_per_action": views_per_action, "acks": acks, "by_action": by_action,
+    return {"latencies": latencies, "splits": splits, "views_per_action": views_per_action, "acks": acks,
+            "by_action": by_action,
             "refused": refused, "unchanged": unchanged, "missing": missing, "untraced": untraced,
             "causes": causes, "repeats": repeats, "sockets_known": len(socket_of)}
 
@@ -410,6 +454,8 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         "baseline_p50_ms": _r(pct(echo, 0.5)),
         "baseline_p99_ms": _r(b99),
         "ratio_p99": _r(p99 / b99 if p99 is not None and b99 else None, 2),
+        "p99_split_ms": tail_split(latencies, got["splits"], 0.99),
+        "p50_split_ms": {k: _r(pct([s[k] for s in got["splits"]], 0.5), 1) for k in SPLIT},
         "views_per_action": _r(sum(vpa) / len(vpa) if vpa else None, 2),
         "max_message_bytes": max((r.max_bytes for r in rooms), default=0),
         "phase_end_lateness_p50_s": _r(pct(lateness, 0.5), 3),

@@ -3,7 +3,7 @@ every seat writing at the chat rate limit until each phase's channel windows are
 bots doing each phase's duties. After every action each viewer's view is built as the service
 builds it (`viewframes.view_of`, rendered by `views.render`), and every viewer whose view
 changed gets the frame `viewframes._patch` would send it: the patch against its previous view
-(`patches.diff`, `patches.patch_frame`), or the full view when that is not smaller.
+(`patches.diff_parts` on the views' parts, `patches.patch_frame`), or the full view when that is not smaller.
 
     .venv/bin/python bench/patch_sizes.py            # --quick: one day (tests/bench: the keys)
 
@@ -52,7 +52,7 @@ def make_room(players: list[str]) -> dict:
 
 
 class Viewers:
-    """Every viewer's last view (parsed, as its client holds it) and the frames they got."""
+    """Every viewer's last view (its parts, as viewframes keeps it) and the frames they got."""
 
     def __init__(self, room: dict, players: list[str]) -> None:
         self.room = room
@@ -65,6 +65,7 @@ class Viewers:
         self.fell_back = 0
 
     def push(self, state: dict, kind: str) -> None:
+        memo: dict = {}  # one change's: its viewers share the parts they share (viewframes._patch)
         for who in [*self.players, None]:
             rendered = views.render(viewframes.view_of(self.room, state, self.connected, who))
             digest = views.digest(rendered)
@@ -74,10 +75,10 @@ class Viewers:
                 continue
             full = views.frame(rendered, 1, AT)
             t0 = time.thread_time()
-            new = json.loads(rendered.body)
+            new = dict(rendered.parts)
             data = None
             if held is not None:
-                data = patches.patch_frame(2, patches.diff(held[1], new), AT)
+                data = patches.patch_frame(2, patches.diff_parts(held[1], new, memo), AT)
             self.us.append((time.thread_time() - t0) * 1e6)
             self.held[key] = (digest, new)
             if data is None:
@@ -167,7 +168,7 @@ def run(quick: bool) -> dict:
         "method": f"engine-direct: original preset, {SEATS} seats (expansion), seed 3, bots' duties, every "
         f"seat writing {len(TEXT)}-character lines at the rate limit until {per_phase} lines a phase; after each "
         "action every viewer's view built by viewframes.view_of and rendered; each changed viewer's "
-        "frame as _patch makes it (patches.diff against its last view, or the full view if not smaller)",
+        "frame as _patch makes it (patches.diff_parts against its last view, one memo per change, or the full view if not smaller)",
         "seats": SEATS,
         "days": days,
         "actions": actions,

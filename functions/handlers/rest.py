@@ -147,6 +147,10 @@ def get_room(roomCode: RoomCode) -> RoomSummary:
 # address and port (the origin request policy AllViewerExceptHostHeader forwards it).
 ORIGIN_HEADER = "x-mafia-origin"
 VIEWER_HEADER = "cloudfront-viewer-address"
+# The public list's answer, identical for every viewer of a key (its query strings): shared
+# caches may keep it this long (phones poll it every 5 s: docs/operations.md, "Capacity").
+LIST_MAX_AGE = 5
+LIST_CACHE = f"public, max-age={LIST_MAX_AGE}"
 FORBIDDEN = ServiceError("forbidden", "this API answers through the site only", 403)
 
 
@@ -186,10 +190,14 @@ def list_public_rooms(
     preset: Annotated[str | None, Query(pattern="^[a-z]{1,20}$")] = None,
     cursor: Annotated[str | None, Query(max_length=400, description="the last page's cursor")] = None,
     limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = PAGE_SIZE,
-) -> PublicRooms:
+) -> Response[PublicRooms]:
     if preset is not None and preset not in PRESETS:
         raise ServiceError("bad_request", f"unknown preset {quote(preset)} (one of {', '.join(PRESETS)})")
-    return room_service.public_rooms(lang, preset, cursor, limit)
+    page = room_service.public_rooms(lang, preset, cursor, limit)
+    # the same page for every viewer: CloudFront keeps it for these seconds, one origin call per
+    # key (template.yaml, PublicListCachePolicy); no other answer carries a Cache-Control
+    return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=page,
+                    headers={"Cache-Control": LIST_CACHE})  # fmt: skip
 
 
 @app.post(
@@ -200,7 +208,9 @@ def list_public_rooms(
     responses=_responses(201, RoomCreated, "seated", 400, 415, 429, 503),
 )
 def quick_play(body: QuickPlay) -> Response[RoomCreated]:
-    out = room_service.quick_play(body.name, body.lang, body.preset, device=body.device, ip=source_ip())
+    out = room_service.quick_play(
+        body.name, body.lang, body.preset, device=body.device, ip=source_ip(), party=body.party
+    )
     logger.append_keys(room=out["roomCode"], player=out["playerId"])
     return _created(out)
 

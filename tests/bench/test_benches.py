@@ -28,7 +28,7 @@ def run_bench(name: str, *args: str, timeout: float = 240.0) -> dict:
 def test_e2e_bench_quick_times_actions_by_their_frames():
     out = run_bench("e2e.py", "--quick")
     for key in ("rooms", "players", "actions", "p50_ms", "p99_ms", "ack_p50_ms", "baseline_p50_ms",
-                "baseline_p99_ms", "ratio_p99", "views_per_action", "max_message_bytes",
+                "baseline_p99_ms", "ratio_p99", "p99_split_ms", "p50_split_ms", "views_per_action", "max_message_bytes",
                 "phase_end_lateness_p50_s", "phase_end_lateness_p99_s", "refused", "unchanged",
                 "missing_views", "untraced", "version_gaps", "version_repeats", "views_out_of_order",
                 "pushes_by_cause", "sent_by_action", "echoes", "load"):
@@ -39,6 +39,10 @@ def test_e2e_bench_quick_times_actions_by_their_frames():
     assert out["untraced"] == 0 and out["sockets_known"] == out["players"], out
     assert out["missing_views"] == 0 and out["version_gaps"] == 0, out
     assert out["pushes_by_cause"].get("action", 0) > 0, out
+    # where the tail goes: spans of each timed action that add up to its time (one machine's clocks)
+    tail = out["p99_split_ms"]
+    assert set(tail) == {"actions", "to_gateway", "queue", "handler", "posts", "to_socket"}, tail
+    assert tail["actions"] >= 1 and min(v for k, v in tail.items() if k != "actions") >= -1.0, tail
     # the sweep: each load's headline figures, lightest first, and where latency bends
     assert [lv["rooms"] for lv in out["sweep"]] == [1, 2], out["sweep"]
     assert all(lv["actions"] > 0 and lv["p99_ms"] is not None for lv in out["sweep"]), out["sweep"]
@@ -74,8 +78,10 @@ def test_a_view_that_arrives_after_a_newer_one_is_late_and_a_version_never_recei
                                           "full_view_mean_bytes", "chat_line_mean_bytes",
                                           "chat_patch_mean_bytes", "patch_us_mean")),
         ("views.py", ("--quick",), ("views",)),
-        ("voice.py", ("--quick",), ("perOpenedPair", "presets")),
+        ("voice.py", ("--quick",), ("perOpenedPair", "perPairOnce", "presets", "signalOnce")),
         ("coldload.py", ("--quick",), ("bytes_method", "after")),
+        ("fanout.py", ("--quick",), ("cpu_us_per_push", "cpu_us_per_push_serial", "wall_ms_per_fanout",
+                                     "split_us_per_push", "new_client_cpu_us_per_push", "connections_opened")),
     ],
 )
 def test_bench_quick_mode_prints_its_keys(name, args, keys):
@@ -98,6 +104,20 @@ def test_bench_quick_mode_prints_its_keys(name, args, keys):
         assert classic["roleReveal>greeting"]["opened"] == 28, classic  # the first day joins all
         assert classic["discussion>vote"]["bytesPerChange"] == 0, classic  # a kept pair costs nothing
         assert set(out["presets"]) == {"classic", "city", "original"}, out
+        # signal once: each of 12 seats' 66 pairs at most one offer and one answer per game
+        for name, game in out["signalOnce"].items():
+            assert game["after"]["pairExchanges"] <= 66 and out["perPairOnce"]["frames"] == 2, (name, game)
+            assert game["before"]["framesUp"] > game["after"]["framesUp"] > 0, (name, game)
+        # a whole game's signals at 12 seats: every opened pair's frames up, each relayed once down
+        game = out["perGame"]["presets"]["classic"]
+        assert game["pairsOpened"] >= 66 and game["signalsUp"] == game["signalsDown"], game  # day 1 joins all
+        assert game["signalsUp"] == round(game["pairsOpened"] * out["perGame"]["framesPerPair"]), game
+        assert set(out["perGame"]["presets"]) == set(out["presets"]) and game["costUsd"] > 0, out
+    if name == "fanout.py":
+        # the real client, kept alive: every push reached the server, over at most one
+        # connection per pool thread (never one per push)
+        assert out["cpu_us_per_push"] > 0 and out["split_us_per_push"]["total"] > 0, out
+        assert 1 <= out["connections_opened"] <= 16, out  # the pool has 16 threads
     if name == "memory.py":
         assert out["failed_games"] == 0 and out["stack_exit"] == 0, out
 

@@ -27,17 +27,9 @@ TIME_SCALE = float(os.environ.get("BROWSER_TIME_SCALE", "5"))
 
 def pytest_collection_modifyitems(config, items):
     """BROWSER_SHARD=k/n (`make test`): only the files of shard k (tests/browser/shards.py)."""
-    spec = os.environ.get("BROWSER_SHARD")
-    if not spec:
-        return
-    shard, count = shards.parse(spec)
-    files: dict[str, int] = {}
-    for item in items:
-        files[item.path.stem] = files.get(item.path.stem, 0) + 1
-    mine = shards.assign(files, count)
-    keep = [item for item in items if mine[item.path.stem] == shard]
-    config.hook.pytest_deselected(items=[item for item in items if mine[item.path.stem] != shard])
-    items[:] = keep
+    from tests.shards import select
+
+    select(config, items, "BROWSER_SHARD", shards.SECONDS, shards.DEFAULT_PER_TEST)
 
 
 @pytest.fixture(scope="session")

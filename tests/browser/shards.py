@@ -9,6 +9,8 @@ every file still runs in exactly one of them (tests/unit/test_browser_shards.py)
 
 from __future__ import annotations
 
+from tests import shards as _shards
+
 SECONDS = {
     "test_voice": 130, "test_public_home": 40, "test_table_round3": 12, "test_a11y": 62,
     "test_device": 62, "test_table_round2": 35, "test_game": 56, "test_presets": 45,
@@ -18,29 +20,16 @@ SECONDS = {
     "test_socket_cap": 14, "test_chat_drafts": 11, "test_feedback": 10, "test_i18n": 10,
     "test_private_link": 10, "test_connection": 9, "test_inroom": 9, "test_layout": 9,
     "test_afk": 4, "test_install": 3, "test_page_pool": 3, "test_options": 2, "test_voice_turn": 42,
+    "test_strangers": 165,  # 2026-12-06, one run on a loaded machine (the file alone)
 }
 DEFAULT_PER_TEST = 1.5
 
 
 def parse(spec: str) -> tuple[int, int]:
     """"k/n" -> (k, n), 1 <= k <= n."""
-    k, _, n = spec.partition("/")
-    try:
-        shard, count = int(k), int(n)
-    except ValueError:
-        raise ValueError(f"BROWSER_SHARD must be k/n (like 1/2), not {spec!r}") from None
-    if not 1 <= shard <= count:
-        raise ValueError(f"BROWSER_SHARD {spec!r}: k must be 1..n")
-    return shard, count
+    return _shards.parse(spec, "BROWSER_SHARD")
 
 
 def assign(tests_per_file: dict[str, int], count: int) -> dict[str, int]:
     """Each file's shard (1..count): the heaviest file first, each to the lightest shard."""
-    weight = {f: SECONDS.get(f, DEFAULT_PER_TEST * n) for f, n in tests_per_file.items()}
-    load = [0.0] * count
-    out: dict[str, int] = {}
-    for f in sorted(weight, key=lambda f: (-weight[f], f)):
-        i = min(range(count), key=lambda i: (load[i], i))
-        load[i] += weight[f]
-        out[f] = i + 1
-    return out
+    return _shards.assign(tests_per_file, count, SECONDS, DEFAULT_PER_TEST)

@@ -11,7 +11,7 @@ from .scripted import Scripted, draw, page_in
 from .test_table_round2 import CITY_SIX
 
 WORDS = {
-    "en": "You have missed 2 turns in a row. Miss one more and someone else will play your seat.",
+    "en": "Turns missed in a row: 2. Miss one more and someone else will play your seat.",
     "ru": "Вы пропустили ходов подряд: 2. Пропустите ещё один — и за ваше место будет играть другой.",
     "ko": "연속으로 2번 차례를 놓쳤습니다. 한 번 더 놓치면 다른 사람이 내 자리를 맡습니다.",
 }

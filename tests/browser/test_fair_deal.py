@@ -102,8 +102,22 @@ def test_the_end_screen_verifies_the_deal_and_its_command_replays_the_roles(
     game_text = json.dumps(
         {"options": ended_view["options"], "players": seats}, sort_keys=True, separators=(",", ":")
     )
-    v2 = f"mafia-deal-v2:{salt}:{json.dumps(seed)}:{game_text}"
-    assert hashlib.sha256(v2.encode()).hexdigest() == commitment
+    # the page drew a value in the lobby, committed to it and revealed it when the host started
+    # (web/js/game/dealseed.js): the deal mixes it in (docs/rules.md, "Randomness"); bots give none
+    f = ended_view["fairness"]
+    assert f["scheme"] == "sha256/mafia-deal-v3" and len(f["contributions"]) == 1
+    mine = f["contributions"][0]
+    assert len(mine["value"]) == 64
+    assert hashlib.sha256(f"mafia-deal-v3-client:{mine['value']}".encode()).hexdigest() == mine["commitment"]
+    lobby = [v for v in views(frames) if v["phase"]["kind"] == "lobby" and v["room"].get("deal")]
+    assert lobby and mine["commitment"] in lobby[-1]["room"]["deal"]["commitments"]
+    assert not any(mine["value"] in json.dumps(v) for v in lobby)  # only its hash before the start
+    parts = json.dumps([mine], sort_keys=True, separators=(",", ":"))
+    v3 = f"mafia-deal-v3:{salt}:{json.dumps(seed)}:{game_text}:{parts}"
+    assert hashlib.sha256(v3.encode()).hexdigest() == commitment
+    server = hashlib.sha256(f"mafia-deal-v3-server:{salt}:{json.dumps(seed)}".encode()).hexdigest()
+    assert all(v["room"]["deal"]["serverCommitment"] == server for v in lobby)
+    expect(page.locator("#fair-mixed")).to_have_attribute("data-values", "1")
 
     # what the page received: the commitment in every view from the start, seed and salt
     # in none before the end
@@ -130,6 +144,53 @@ def test_the_end_screen_verifies_the_deal_and_its_command_replays_the_roles(
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     host.check_no_keys()
     host.close()
+
+
+def test_three_phones_values_mix_into_the_deal_and_every_end_screen_verifies_it(
+    browser, stack, console_errors
+):
+    """Three people in one room (two bots beside them): each page draws its value, commits in
+    the lobby and reveals when the host starts (web/js/game/dealseed.js); the game is dealt from
+    the secret mixed with the three values (docs/rules.md, "Randomness"), and after the host
+    ends it every page's end screen checks the whole record itself and says "verified", listing
+    three values mixed and none dropped; the command it shows replays the roles."""
+    host = Player(browser, stack.url, "Ann", errors=console_errors)
+    code = host.create({"roleRevealSeconds": "30"})
+    link = host.page.locator("#share-link").input_value()
+    guests = [Player(browser, stack.url, name, errors=console_errors) for name in ("Bob", "Cat")]
+    for g in guests:
+        g.join(link)
+    add_bots(host, 2)
+    pages = [host, *guests]
+    for pl in pages:  # each page drew a value and sent its commitment (before its ready mark)
+        pl.page.wait_for_function("(code) => !!localStorage.getItem('mafia.dealValue.' + code)", arg=code)
+    for g in guests:
+        g.ready()
+    host.page.click("#start-btn")
+    host.wait_phase("roleReveal", timeout=15_000)
+    open_fold(host.page, "#host-tools", "#end-game-btn")
+    host.page.click("#end-game-btn")
+    host.page.click("#end-game-btn")
+    for pl in pages:
+        expect(pl.page.locator("#end-title")).to_be_visible(timeout=15_000)
+        status = pl.page.locator("#fair-status")
+        expect(status).to_have_attribute("data-status", "verified", timeout=10_000)
+        mixed = pl.page.locator("#fair-mixed")
+        expect(mixed).to_have_attribute("data-values", "3")
+        expect(mixed).to_have_attribute("data-dropped", "0")
+    host.page.locator(".fair-howto summary").click()
+    command = host.page.locator("#fair-command").inner_text()
+    assert "--scheme sha256/mafia-deal-v3" in command
+    replayed = run_shown_command(command)
+    shown = dict(
+        host.page.evaluate(
+            "[...document.querySelectorAll('.end-player')]"
+            ".map((li) => [li.dataset.pid, li.querySelector('.end-role').dataset.role])"
+        )
+    )
+    assert len(shown) == 5 and replayed == shown
+    for pl in pages:
+        pl.close()
 
 
 def test_a_commitment_other_than_the_one_seen_during_the_game_fails(browser, stack, console_errors):
@@ -301,6 +362,66 @@ def test_the_badge_replays_the_deal_and_refuses_roles_that_are_not_it(browser, s
         got
         == [{"replayed": True, "ok": "verified", "swapped": "mismatch", "swappedHashOnly": "verified"}] * 3
     )
+    host.close()
+
+
+def test_the_badge_checks_a_mixed_deal_and_refuses_a_changed_value(browser, stack, console_errors):
+    """A v3 record (mafia_engine/fairness.py): the page checks the lobby's commitment to the
+    secret, each revealed value against its commitment, the game's commitment, and replays the
+    deal from the mixed secret (`mixedSeed`, the engine's `mix` in WebCrypto); a changed value,
+    a value hidden as dropped, or another server commitment is a mismatch."""
+    import mafia_engine as me
+
+    salt, seed = "a1" * 32, HEX_SEED
+    values = ["0f" * 32, "1e" * 16, "2d" * 24]
+    parts = [{"commitment": me.fairness.client_commitment(v), "value": v} for v in values]
+    parts.append({"commitment": me.fairness.client_commitment("3c" * 16), "value": None})  # dropped
+    ids = [f"p{i}" for i in range(1, 8)]
+    state = me.new_game(ids, {"preset": "classic"}, seed=seed, salt=salt, contributions=parts)
+    view = me.view(state, None)
+    roles = [p["role"] for p in state["players"]]
+    ended = {
+        "options": view["options"],
+        "roster": view["roster"],
+        "players": [{"id": i, "seat": s + 1} for s, i in enumerate(ids)],
+        "result": {"players": [{"id": i, "role": r} for i, r in zip(ids, roles, strict=True)]},
+        "fairness": {**view["fairness"], "seed": seed, "salt": salt},
+    }
+    host = Player(browser, stack.url, "Ann", locale="en-US", errors=console_errors)
+    host.open()
+    got = host.page.evaluate(
+        """async ([view, mixed]) => {
+      const m = await __import('./js/game/fairness.js');
+      const copy = () => JSON.parse(JSON.stringify(view));
+      const changed = copy();
+      changed.fairness.contributions.find((c) => c.value).value = '99'.repeat(16);
+      const hidden = copy();
+      hidden.fairness.contributions.find((c) => c.value).value = null;
+      const server = copy();
+      server.fairness.serverCommitment = '0'.repeat(64);
+      return {
+        mixed: (await m.mixedSeed(view.fairness.seed, view.fairness.contributions)) === mixed,
+        ok: await m.check(view, 'NOPE', {roles: true}),
+        changed: await m.check(changed, 'NOPE', {roles: true}),
+        hidden: await m.check(hidden, 'NOPE', {roles: true}),
+        server: await m.check(server, 'NOPE', {roles: true}),
+        command: m.verifyCommand(view),
+      };
+    }""",
+        [ended, me.fairness.mix(seed, parts)],
+    )
+    command = got.pop("command")
+    assert got == {
+        "mixed": True,
+        "ok": "verified",
+        "changed": "mismatch",
+        "hidden": "mismatch",
+        "server": "mismatch",
+    }
+    assert "--scheme sha256/mafia-deal-v3" in command and "--server-commitment " in command
+    assert "--roles " + ",".join(roles) in command
+    replayed = run_shown_command(command)
+    assert replayed == dict(zip(ids, roles, strict=True))
     host.close()
 
 

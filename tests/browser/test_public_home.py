@@ -144,7 +144,8 @@ def test_two_strangers_press_play_now_land_together_and_it_starts_by_itself(
                 host = pl.page
                 expect(host.locator("#start-btn")).to_be_visible()
                 expect(host.locator("#public-note")).to_be_visible()
-                expect(host.locator("#auto-start")).to_have_count(0)  # one person: no countdown
+                # one person: the lobby already says when it starts by itself (no stranger waits forever)
+                expect(host.locator("#auto-start")).to_contain_text(COUNTDOWN[lang])
                 host.locator("#lobby-options summary").click()
                 field = host.locator("#lobby-opt-autoStart")
                 field.fill("2")

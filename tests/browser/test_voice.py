@@ -29,7 +29,12 @@ from .live import bots, live_room, open_seat
 from .stack import CHROMIUM_ARGS
 from .ui import Player, end_phase, foreign_words, room_phase
 
-FAKE_MEDIA = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+# (the autoplay policy: two meshes joined from a script, not a tap, may play through WebAudio)
+FAKE_MEDIA = [
+    "--use-fake-device-for-media-stream",
+    "--use-fake-ui-for-media-stream",
+    "--autoplay-policy=no-user-gesture-required",
+]
 OPTIONS = {"firstPhase": "day", "discussionMin": 150, "nightSeconds": 45}
 ORIGINAL_OPTIONS = {
     "roleRevealSeconds": 30,
@@ -672,3 +677,251 @@ def test_the_voice_bar_keeps_each_seats_volume_on_this_device_in_korean_russian_
         assert page.evaluate(PLAYS_AT, "p2") == [0.4, False]
         assert pl.missing_keys() == []
         pl.close()
+
+
+# In a page: two meshes as two seats' pages (the relay stood in for: signals handed over after
+# 30 ms), each given its plan; offers and answers counted per mesh.
+PAIR = (
+    """async ([plans]) => {
+  """
+    + MODULES
+    + """
+  const { VoiceMesh } = await __import(base + 'voice/mesh.js');
+  const meshes = {};
+  const sdp = { p1: 0, p2: 0 };
+  const flight = { n: 0 };
+  const plan = (p) => ({ on: true, peers: p.peers, sendTo: new Set(p.sendTo), hearFrom: new Set(p.hearFrom), toSpectators: false, listener: false, botsOnly: false });
+  for (const me of ['p1', 'p2']) {
+    meshes[me] = new VoiceMesh({
+      send: (payload) => {
+        if (payload.kind !== 'ice') sdp[me] += 1;
+        flight.n += 1;
+        setTimeout(() => meshes[payload.to].signal({ ...payload, from: me }).finally(() => { flight.n -= 1; }), 30);
+      },
+      iceServers: () => [],
+      onChange: () => {},
+    });
+    meshes[me].update(plan(plans[me]), me);
+  }
+  window.twoMeshes = { meshes, sdp, flight, plan };
+  await meshes.p1.join();
+  await meshes.p2.join();
+}"""
+)
+# In a page: a new plan for each mesh (a phase change: the views' new `voice`).
+REPLAN = """([plans]) => {
+  const { meshes, plan } = window.twoMeshes;
+  for (const me of ['p1', 'p2']) meshes[me].update(plan(plans[me]), me);
+}"""
+# The modified page: its live microphone on every sender, every line made to send.
+MODIFY = """async (me) => {
+  const mesh = window.twoMeshes.meshes[me];
+  const mic = mesh.stream.getAudioTracks()[0];
+  for (const peer of mesh.peers.values()) {
+    for (const tr of peer.pc.getTransceivers()) {
+      if (tr.direction !== 'sendrecv') tr.direction = 'sendrecv';
+      await tr.sender.replaceTrack(mic);
+    }
+  }
+  mesh.enforce = () => {}; // and it never switches them back
+}"""
+# In a page, over `ms` of audio: for each receiving mesh, the bytes it received from the other
+# (getStats inbound-rtp) and the largest sample it played from it (the tap right before the
+# output, web/js/voice/mesh.js `playAt`): 0 is silence, not one sample through.
+PLAYED = """async (ms) => {
+  const { meshes } = window.twoMeshes;
+  const bytes = async (peer) => {
+    let n = 0;
+    (await peer.pc.getStats()).forEach((r) => { if (r.type === 'inbound-rtp' && r.kind === 'audio') n += r.bytesReceived || 0; });
+    return n;
+  };
+  const out = {};
+  const start = {};
+  for (const [me, other] of [['p1', 'p2'], ['p2', 'p1']]) start[me] = await bytes(meshes[me].peers.get(other));
+  const peak = { p1: 0, p2: 0 };
+  const t0 = performance.now();
+  while (performance.now() - t0 < ms) {
+    for (const [me, other] of [['p1', 'p2'], ['p2', 'p1']]) {
+      const tap = meshes[me].peers.get(other).played;
+      const buf = new Float32Array(tap.fftSize);
+      tap.getFloatTimeDomainData(buf);
+      for (const x of buf) peak[me] = Math.max(peak[me], Math.abs(x));
+    }
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+  for (const [me, other] of [['p1', 'p2'], ['p2', 'p1']]) {
+    out[me] = { received: (await bytes(meshes[me].peers.get(other))) - start[me], played: peak[me] };
+  }
+  return out;
+}"""
+SILENT_TAP = """(me) => {
+  const { meshes } = window.twoMeshes;
+  const tap = meshes[me].peers.get(me === 'p1' ? 'p2' : 'p1').played;
+  const buf = new Float32Array(tap.fftSize);
+  tap.getFloatTimeDomainData(buf);
+  return buf.every((x) => x === 0);
+}"""
+PAIR_UP = """() => {
+  const { meshes, flight } = window.twoMeshes;
+  return flight.n === 0 && ['p1', 'p2'].every((me) => [...meshes[me].peers.values()].some(
+    (p) => p.pc.connectionState === 'connected' && p.played));
+}"""
+
+
+def played_until(pl, ok, what: str, rounds: int = 60) -> dict:
+    """Windows of 1 s of real audio until `ok(window)` holds (the fake microphone beeps about
+    once a second); the last window."""
+    for _ in range(rounds):
+        got = pl.page.evaluate(PLAYED, 1000)
+        if ok(got):
+            return got
+    raise AssertionError(f"never {what}: {got} {pl.page.evaluate(TWO_TRACES)}")
+
+
+DAY = {
+    "p1": {"peers": ["p2"], "sendTo": ["p2"], "hearFrom": ["p2"]},
+    "p2": {"peers": ["p1"], "sendTo": ["p1"], "hearFrom": ["p1"]},
+}
+# p2 dead by day (or not the accused in a defense, or not the speaker of an original speech
+# turn): p1 speaks to p2, p2 speaks to nobody and p1 does not hear it
+DEAD = {
+    "p1": {"peers": ["p2"], "sendTo": ["p2"], "hearFrom": []},
+    "p2": {"peers": ["p1"], "sendTo": [], "hearFrom": ["p1"]},
+}
+# two townspeople at night, joined by day: the pair is kept, neither speaks nor hears
+NIGHT = {
+    "p1": {"peers": [], "sendTo": [], "hearFrom": []},
+    "p2": {"peers": [], "sendTo": [], "hearFrom": []},
+}
+
+
+@pytest.mark.parametrize("shape", ["dead from the first offer", "night after a day"])
+def test_voice_a_modified_page_sending_everywhere_is_played_by_no_page_whose_view_does_not_hear_it(
+    media_browser, stack, console_errors, shape
+):
+    """docs/rules.md, "Voice", both ends enforce: p2's page is modified (its live microphone on
+    every sender, every line sendrecv) while p1's view does not hear it: p2 dead (or unaccused,
+    or not the speaker) with p1 speaking to it, the pair made in that phase; or a night between
+    two townspeople whose pair was made by day and kept. p1's page receives p2's audio (bytes
+    received grow: the modification works) and plays not one sample of it, measured at the tap
+    right before the output (web/js/voice/mesh.js `playAt`: the page's own played path, not a
+    loudspeaker); the same tap plays the other direction's beeps where the view hears them.
+    Then a phase in which both hear each other switches locally: p1 plays p2 with no offer or
+    answer sent (signal once, switch locally). Two meshes in one page stand in for two pages
+    (the relay's side: tests/functions/test_voice_relay.py)."""
+    first, then = (DEAD, None) if shape.startswith("dead") else (DAY, NIGHT)
+    pl = Player(media_browser, stack.url, "", errors=console_errors)
+    try:
+        pl.open()
+        pl.page.evaluate(PAIR, [first])
+        pl.page.wait_for_function(PAIR_UP, timeout=60_000)
+        signals = pl.page.evaluate("({ ...window.twoMeshes.sdp })")
+        # joined at once, their offers cross: an offer each, an answer, the lower seat's offer
+        # again and its answer at most (as test_two_pages_joining_voice_together...)
+        assert sum(signals.values()) <= 5, (signals, pl.page.evaluate(TWO_TRACES))
+        if then is None:  # the control: p2 plays p1, whom it hears
+            played_until(pl, lambda w: w["p2"]["played"] > 0.01, "p2 playing p1")
+        else:  # by day both play each other; then the night
+            played_until(pl, lambda w: w["p1"]["played"] > 0.01 and w["p2"]["played"] > 0.01, "the day")
+            pl.page.evaluate(REPLAN, [then])
+            # the tap holds its last 1,024 samples: the night begins once it holds none of the day
+            pl.page.wait_for_function(SILENT_TAP, arg="p1")
+        pl.page.evaluate(MODIFY, "p2")
+        # p2's audio arrives at p1 (the modified page sends it) and p1 plays none of it
+        window = played_until(pl, lambda w: w["p1"]["received"] > 2000, "p2's audio arriving at p1")
+        assert window["p1"]["played"] == 0, window
+        for _ in range(3):  # three more windows with the beeps: never one sample
+            window = pl.page.evaluate(PLAYED, 1000)
+            assert window["p1"]["received"] > 0 and window["p1"]["played"] == 0, window
+        # the next phase: both hear each other; switched locally, no new offer or answer
+        pl.page.evaluate(REPLAN, [DAY])
+        played_until(pl, lambda w: w["p1"]["played"] > 0.01, "p1 playing p2 after the switch")
+        assert pl.page.evaluate("({ ...window.twoMeshes.sdp })") == signals, pl.page.evaluate(TWO_TRACES)
+    finally:
+        pl.page.evaluate(
+            "window.twoMeshes && ['p1', 'p2'].forEach((me) => window.twoMeshes.meshes[me].leave())"
+        )
+        pl.close()
+
+
+# In a page: what the voice bar's mesh sends now: its microphone track's state and, per seat it
+# has a line to, whether that line carries this microphone.
+MIC = (
+    """async () => {
+  """
+    + MODULES
+    + """
+  const { mesh } = await __import(base + 'voice/index.js');
+  const mic = mesh.stream && mesh.stream.getAudioTracks()[0];
+  const lines = {};
+  for (const [pid, p] of mesh.peers) lines[pid] = Boolean(p.sender && p.sender.track && p.sender.track === mic);
+  return { id: mic ? mic.id : null, live: Boolean(mic && mic.readyState === 'live'), cut: mesh.micCut, lines };
+}"""
+)
+# The browser cuts the microphone (a phone's page hidden, another app took it): the track ends.
+CUT_MIC = (
+    """async () => {
+  """
+    + MODULES
+    + """
+  const { mesh } = await __import(base + 'voice/index.js');
+  const mic = mesh.stream.getAudioTracks()[0];
+  mic.stop();
+  mic.dispatchEvent(new Event('ended'));
+}"""
+)
+PEOPLE = {
+    "en": ("Your voice reaches 3 people.", "Your voice reaches 1 person."),
+    "ru": ("Ваш голос слышат 3 человека.", "Ваш голос слышит 1 человек."),
+    "ko": ("내 목소리가 3명에게 전달됩니다.", "내 목소리가 1명에게 전달됩니다."),
+}
+MIC_CUT = {
+    "en": "The browser cut your microphone",
+    "ru": "Браузер отключил ваш микрофон",
+    "ko": "브라우저가 마이크를 끊었습니다",
+}
+
+
+def test_the_voice_bar_counts_people_not_bots_and_says_when_the_browser_cuts_the_microphone(
+    media_browser, stack, console_errors
+):
+    """A scripted classic day (voice_shots.py) in Korean, Russian and English: Ann's voice
+    reaches four seats, one a bot: the bar says 3 people (no connection to the bot), then with
+    three bots 1 person, each in the language's plural form. The browser cuts the microphone
+    (its track ends): the bar says so and no line carries it; the page shown again asks for it
+    again and every line her voice reaches sends the new microphone, the bar counting people."""
+    for lang in ("ko", "ru", "en"):
+        pl = Player(media_browser, stack.url, "Ann", locale=voice_shots.LOCALES[lang], errors=console_errors)
+        page = pl.page
+        try:
+            pl.open()
+            view = voice_shots.day_view(lang)
+            for p in view["players"]:
+                p["bot"] = p["id"] == "p5"
+            page.evaluate(voice_shots.DRAW, [view, lang])
+            page.click("#voice-join")
+            status = page.locator("#voice-bar .voice-status")
+            expect(status).to_have_text(PEOPLE[lang][0])
+            first = page.evaluate(MIC)
+            assert sorted(first["lines"]) == ["p2", "p3", "p4"], first  # no line to the bot
+            page.wait_for_function(f"async () => Object.values((await ({MIC})()).lines).every(Boolean)")
+            page.evaluate(CUT_MIC)
+            expect(status).to_contain_text(MIC_CUT[lang])
+            page.wait_for_function(
+                f"async () => {{ const m = await ({MIC})(); return m.cut && !Object.values(m.lines).some(Boolean); }}"
+            )
+            page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # the page is back
+            expect(status).to_have_text(PEOPLE[lang][0])
+            page.wait_for_function(
+                f"async () => {{ const m = await ({MIC})(); return m.live && !m.cut && Object.values(m.lines).every(Boolean); }}"
+            )
+            back = page.evaluate(MIC)
+            assert back["id"] != first["id"] and sorted(back["lines"]) == ["p2", "p3", "p4"], (first, back)
+            # three bots: one person
+            for p in view["players"]:
+                p["bot"] = p["id"] in ("p3", "p4", "p5")
+            page.evaluate(voice_shots.DRAW, [view, lang])
+            expect(status).to_have_text(PEOPLE[lang][1])
+            assert pl.missing_keys() == []
+        finally:
+            pl.close()

@@ -89,9 +89,11 @@ def test_a_flood_from_one_socket_is_budgeted_and_the_target_answers_pings(flood_
         async with aiohttp.ClientSession() as http:
             target = await Player.connect(http, seat(room, "Ann"))
             flooder = await Player.connect(http, seat(room, "Bob"))
-            ice = {"action": "signal", "to": target.seat_id(), "kind": "ice", "candidate": {"candidate": ""}}
+            # offers (an answer or ICE goes only within a pair one side offered: voice_not_offered)
+            sdp = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
+            offer = {"action": "signal", "to": target.seat_id(), "kind": "offer", "sdp": sdp}
             start = time.monotonic()
-            times = await pings_during(target, asyncio.ensure_future(flood([flooder], frames, ice)))
+            times = await pings_during(target, asyncio.ensure_future(flood([flooder], frames, offer)))
             relayed, refused = await settle(target, [flooder], frames)
             took = time.monotonic() - start
             await target.close()

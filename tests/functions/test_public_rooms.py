@@ -11,7 +11,7 @@ import pytest
 from fnkit import CTX
 
 from handlers import rest
-from local import events
+from local import events, template
 from service.room import public
 
 pytestmark = pytest.mark.fresh_aws  # an empty table: the list holds this test's rooms only
@@ -80,6 +80,38 @@ def test_a_public_room_is_listed_with_public_facts_only_and_a_private_one_is_not
     }
     assert listed(api, lang="ko") == [] and listed(api, preset="city") == []
     assert listed(api, preset="classic") == [code]
+
+
+def test_the_list_is_the_same_for_every_viewer_and_may_be_cached_for_seconds(api):
+    """CloudFront keeps the list for the seconds its Cache-Control gives (template.yaml,
+    PublicListCachePolicy: a key of its query strings only), so its answer must name no viewer:
+    two viewers at other addresses, one of them seated in a listed room with its token and a
+    cookie, get the same answer, headers and all. No other answer carries a Cache-Control."""
+    code = public_room(api)
+    token = api.tokens["p1"]
+    q = {"public": "1", "lang": "en", "preset": "classic", "limit": "5"}
+    seated = {"Authorization": f"Bearer {token}", "Cookie": "seat=p1", "Origin": "https://example.org",
+              "Content-Type": "application/json"}  # fmt: skip
+    # what CloudFront forwards of a viewer's headers on /api/rooms (RoomsOriginRequestPolicy);
+    # not Origin: the CORS headers it would add vary by viewer while the key does not
+    policy = template.load()["Resources"]["RoomsOriginRequestPolicy"]["Properties"]["OriginRequestPolicyConfig"]
+    forwarded = {h.lower() for h in policy["HeadersConfig"]["Headers"]}
+    assert "origin" not in forwarded and policy["QueryStringsConfig"]["QueryStringBehavior"] == "none"
+    answers = []
+    for viewer, sent in (("198.51.100.7:1234", seated), ("[2001:db8::5]:443", {})):
+        headers = {k: v for k, v in sent.items() if k.lower() in forwarded}
+        out = rest.handler(events.rest_event(method="GET", path="/rooms", query=q, headers=headers, viewer=viewer), CTX)
+        answers.append({k: v for k, v in out.items()})
+    assert answers[0] == answers[1]
+    assert answers[0]["statusCode"] == 200 and json.loads(answers[0]["body"])["rooms"][0]["roomCode"] == code
+    assert answers[0]["multiValueHeaders"]["Cache-Control"] == [rest.LIST_CACHE] == ["public, max-age=5"]
+    refused = rest.handler(events.rest_event(method="GET", path="/rooms", query={**q, "cursor": "x"}), CTX)
+    assert refused["statusCode"] == 400 and "Cache-Control" not in refused["multiValueHeaders"]
+    created = rest.handler(events.rest_event(method="POST", path="/rooms", body=json.dumps({"name": "Cy"}),
+                                             headers={"Content-Type": "application/json"}), CTX)  # fmt: skip
+    summary = rest.handler(events.rest_event(method="GET", path=f"/rooms/{code}"), CTX)
+    for out in (created, summary):
+        assert out["statusCode"] in (200, 201) and "Cache-Control" not in out["multiValueHeaders"], out
 
 
 def test_the_list_is_one_query_of_a_sparse_index_never_a_scan(api, svc, monkeypatch):
@@ -330,7 +362,8 @@ def test_a_public_lobby_with_enough_people_starts_by_itself_with_bots(api, svc):
         api.join(f"P{i}")
     for pid in ("p1", "p2", "p3"):
         api.connect(f"c{pid}", pid)
-    assert "autoStartAt" not in api.snapshot().room
+    # three people: the longer wait a lobby with anyone in it states (no stranger waits forever)
+    assert api.snapshot().room["autoStartAt"] == api.clock() + public.WAIT_SECONDS
     api.join("P4")
     room = api.snapshot().room
     at = room["autoStartAt"]

@@ -89,6 +89,7 @@ def test_the_built_in_features_stand_in_one_ordered_tuple():
         "substitutes",
         "afk",
         "public",
+        "reveals",
         "away",
         "displays",
         "chat_archive",

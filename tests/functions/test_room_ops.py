@@ -323,3 +323,39 @@ def test_lobby_roster_follows_a_night_first_classic_room(api):
     view = api.gw.last("cp2")["view"]
     assert view["options"]["firstPhase"] == "night"
     assert view["roster"] == {"mafia": 1, "police": 1, "doctor": 1, "citizen": 2}
+
+
+def test_an_action_made_in_another_phases_view_is_refused_stale_and_changes_nothing(api):
+    """An engine action may carry `phase`, the `phase.seq` of the view it was made in: a tap
+    repeated on a slow link, or a frame a page resends after a reconnect, is refused
+    `stale_phase` once the game moved on, never applied to the next turn (a defense's second
+    "finished" had ended the executed player's last word: docs/protocol.md, "stale_phase")."""
+    api.start(4)
+    seq = api.state()["seq"]
+    api.send("cp2", {"action": "seenRole", "phase": seq, "id": 1})  # made in this phase: taken
+    assert err(api, "cp2") is None
+    assert api.state()["seq"] == seq
+    for conn in ("cp1", "cp3", "cp4"):
+        api.send(conn, {"action": "seenRole", "phase": seq})
+    assert api.state()["seq"] > seq  # every card read: the next phase
+    version, state = api.snapshot().version, api.state()
+    api.gw.clear()
+    api.send("cp2", {"action": "chat", "channel": "day", "text": "late", "phase": seq, "id": 2})
+    assert err(api, "cp2") == "stale_phase"
+    assert api.gw.last("cp2", "error")["id"] == 2
+    assert api.snapshot().version == version and api.state() == state
+    assert [c for c, _ in api.gw.sent] == ["cp2"]  # the sender's error, nothing pushed
+    # without `phase` the action is judged by the phase it arrives in (older clients)
+    api.send("cp2", {"action": "chat", "channel": "day", "text": "now", "id": 3})
+    assert api.gw.last("cp2", "error")["id"] == 2  # no error for this one
+    assert api.snapshot().version > version
+
+
+@pytest.mark.parametrize("bad", [-1, "3", 1.5, True])
+def test_a_phase_that_is_not_a_whole_number_is_a_bad_frame(api, bad):
+    api.start(4)
+    state = api.state()
+    api.send("cp2", {"action": "seenRole", "phase": bad, "id": 1})
+    assert err(api, "cp2") == "bad_frame"
+    assert "phase" in api.gw.last("cp2", "error")["message"]
+    assert api.state() == state

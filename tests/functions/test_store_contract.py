@@ -238,6 +238,21 @@ def test_connections_past_their_ttl_are_gone(store, fake_clock):
     assert store.load(snap.code).conns == {} and store.lookup_connection(conn) is None
 
 
+def test_a_voice_offer_mark_is_kept_on_its_connection_until_a_reconnect(store, fake_clock):
+    snap = new_room(store)
+    conn, other = fresh("c"), fresh("c")
+    store.save(snap, snap.room, None, WritePlan(conn_puts={conn: "p1", other: "p2"}))
+    assert not store.mark_offer(snap.code, fresh("c"), "p2")  # no such connection
+    assert store.mark_offer(snap.code, conn, "p2")
+    assert store.mark_offer(snap.code, conn, "p2")  # again: the same mark
+    assert store.mark_offer(snap.code, conn, "Labc")
+    now = store.load(snap.code)
+    assert now.offers == {conn: frozenset({"p2", "Labc"})}
+    assert now.version == snap.version + 1  # the room item is not written by a mark
+    store.save(now, now.room, None, WritePlan(conn_puts={conn: "p1"}))  # a reconnect: a new item
+    assert store.load(snap.code).offers == {}
+
+
 def test_a_chat_log_mark_passes_once_per_page_read(store, fake_clock):
     snap = new_room(store)
     conn = fresh("c")

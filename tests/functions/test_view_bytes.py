@@ -50,6 +50,18 @@ def test_fingerprint_is_the_views_own_bytes(name):
     assert views.digest(view) == hashlib.blake2b(own, digest_size=8).hexdigest()
 
 
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_a_views_parts_are_its_keys_each_as_the_model_writes_it_and_join_to_its_bytes(name):
+    view = SAMPLES[name]
+    rendered = views.render(view)
+    own = json.loads(server_frames.encode(server_frames.View.model_validate(view)))
+    keys = [k for k, _ in rendered.parts]
+    assert keys == list(own), keys  # every key once, in the body's order
+    for key, raw in rendered.parts:
+        assert json.loads(raw) == {key: own[key]}, key
+    assert b"{" + b",".join(raw[1:-1] for _, raw in rendered.parts) + b"}" == rendered.body
+
+
 def test_samples_cover_lobby_night_ended_and_spectators():
     kinds = {name: v["phase"]["kind"] for name, v in SAMPLES.items()}
     assert set(kinds.values()) == {"lobby", "night", "ended"}

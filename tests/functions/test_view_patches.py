@@ -328,3 +328,38 @@ def test_a_container_whose_operations_outweigh_it_is_replaced_whole():
     assert exact(jsonpatch.apply_patch(a, ops)) == exact(b)
     assert {"op": "replace", "path": "/private/targets", "value": b["private"]["targets"]} in ops
     assert len(ops) == 2  # the task, the targets
+
+
+# ---------------------------------------------------------------- views diffed by their parts
+def parts_of(doc: dict) -> dict[str, bytes]:
+    """A document's top-level parts as `views.render` gives them (each `{"key": value}`)."""
+    return {k: json.dumps({k: v}, separators=(",", ":")).encode() for k, v in doc.items()}
+
+
+TOP = st.dictionaries(st.sampled_from(["chat", "events", "a/b", "~c", "paused", "rules"]), JSON, max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TOP, TOP, TOP)
+def test_a_patch_by_parts_is_the_differs_patch_of_the_whole_views_and_memo_shares_nothing_wrong(a, b, c):
+    """`diff_parts` gives the operations `diff` gives for the parsed views (a key unchanged in
+    bytes is skipped unparsed); one memo across several viewers' pairs (a change's fan-out)
+    changes no viewer's operations, whichever pair came first."""
+    memo: dict = {}
+    for old, new in ((a, b), (c, b), (a, c), (a, b)):
+        ops = patches.diff_parts(parts_of(old), parts_of(new), memo)
+        assert ops == patches.diff(json.loads(json.dumps(old)), json.loads(json.dumps(new)))
+        assert exact(jsonpatch.apply_patch(old, ops)) == exact(new)
+
+
+def test_a_part_whose_bytes_did_not_change_is_never_parsed(monkeypatch):
+    a = {"rules": {"x": [1, True]}, "chat": [{"id": "d:1", "text": "hi"}]}
+    b = {"rules": {"x": [1, True]}, "chat": [{"id": "d:1", "text": "hi"}, {"id": "d:2", "text": "yo"}]}
+    parsed: list[bytes] = []
+    real = patches.parse
+    monkeypatch.setattr(patches, "parse", lambda raw: parsed.append(raw) or real(raw))
+    memo: dict = {}
+    ops = [patches.diff_parts(parts_of(a), parts_of(b), memo) for _ in range(12)]  # twelve viewers
+    assert ops[0] == [{"op": "add", "path": "/chat/1", "value": {"id": "d:2", "text": "yo"}}]
+    assert all(o == ops[0] for o in ops)
+    assert sorted(parsed) == sorted([parts_of(a)["chat"], parts_of(b)["chat"]])  # once for all twelve

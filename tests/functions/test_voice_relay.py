@@ -1,7 +1,9 @@
 """The voice relay (functions/service/features/voice.py; docs/rules.md, "Voice"; docs/protocol.md, "Voice
-signaling"): a `signal` frame reaches the target seat's connections only while the voice
-policy lets the two seats exchange audio, nobody else ever gets it, a refusal changes nothing,
-and a relay costs one room read and the posts, no write."""
+signaling"): an offer reaches the target seat's connections only while the voice policy lets
+the two seats exchange audio, an answer or ICE only within a pair one side offered (whatever
+the phase since: a pair is kept across phases), nobody else ever gets it, a refusal changes
+nothing, and a relay costs one room read and the posts, and a connection's first offer to an
+address one write."""
 
 from __future__ import annotations
 
@@ -84,30 +86,37 @@ def test_voice_relay_refuses_every_pair_the_policy_does_not_permit_and_echoes_to
     assert night_permitted == len(mafia) * (len(mafia) - 1) and night_refused == 56 - night_permitted
 
 
-def test_voice_relay_costs_one_room_read_and_a_tenth_of_a_write(api):
+def test_voice_relay_costs_one_room_read_and_a_tenth_of_a_write_and_a_write_per_pair(api):
     start_day(api, 6)
     calls = dynamodb_calls(api)
     api.gw.clear()
     api.send("cp1", offer("p2"))
-    # the room and its connections in one Query; a lease on the sender's and target's budgets
-    assert calls == ["Query", "TransactWriteItems"]
+    # the room and its connections in one Query; a lease on the sender's and target's budgets;
+    # the pair's state (p1's connection offered to p2) on the connection's item
+    assert calls == ["Query", "TransactWriteItems", "UpdateItem"]
     assert [c for c, _ in api.gw.sent] == ["cp2"]
+    assert api.snapshot().offers == {"cp1": frozenset({"p2"})}
     calls.clear()
-    for _ in range(voice.LEASE - 1):  # the rest of the lease: reads only
+    for _ in range(voice.LEASE - 1):  # the rest of the lease, the pair already noted: reads only
         api.send("cp1", offer("p2"))
     assert set(calls) == {"Query"} and len(calls) == voice.LEASE - 1
     calls.clear()
     api.send(
-        "cp1", {"action": "signal", "to": "p3", "kind": "ice", "candidate": {"candidate": "", "sdpMid": "0"}}
+        "cp1", {"action": "signal", "to": "p2", "kind": "ice", "candidate": {"candidate": "", "sdpMid": "0"}}
     )
-    assert calls == ["Query", "TransactWriteItems"]  # p1's lease is spent, p3's budget not yet leased
-    assert api.gw.to("cp3")[-1] == {
+    assert calls == ["Query", "TransactWriteItems"]  # the leases are spent: one transaction for both
+    assert api.gw.to("cp2")[-1] == {
         "type": "signal",
         "from": "p1",
         "kind": "ice",
         "sdp": None,
         "candidate": {"candidate": "", "sdpMid": "0"},
     }
+    calls.clear()
+    api.send("cp2", {"action": "signal", "to": "p1", "kind": "answer", "sdp": OFFER})
+    # an answer: the pair's state came with the room's Query; p2's first lease, no UpdateItem
+    assert calls == ["Query", "TransactWriteItems"]
+    assert api.gw.to("cp1")[-1]["kind"] == "answer"
 
 
 def test_voice_relay_reaches_every_connection_of_the_target_seat(api):
@@ -200,14 +209,22 @@ FIREFOX_OFFER = (
 
 def test_voice_signals_relay_real_browser_exchanges_unchanged(api):
     start_day(api, 6)
-    for kind, sdp in (("offer", SAMPLE["offer"]), ("answer", SAMPLE["answer"]), ("offer", FIREFOX_OFFER)):
+    for sender, to, kind, sdp in (
+        ("p1", "p2", "offer", SAMPLE["offer"]),
+        ("p2", "p1", "answer", SAMPLE["answer"]),
+        ("p1", "p2", "offer", FIREFOX_OFFER),
+    ):
         api.gw.clear()
-        api.send("cp1", {"action": "signal", "to": "p2", "kind": kind, "sdp": sdp})
-        assert [(c, f["sdp"]) for c, f in api.gw.sent] == [("cp2", sdp)]
-    for cand in SAMPLE["iceOfferer"] + SAMPLE["iceAnswerer"] + [{"candidate": "", "sdpMid": "0"}]:
+        api.send(f"c{sender}", {"action": "signal", "to": to, "kind": kind, "sdp": sdp})
+        assert [(c, f["sdp"]) for c, f in api.gw.sent] == [(f"c{to}", sdp)]
+    for sender, to, cand in (
+        *(("p1", "p2", c) for c in SAMPLE["iceOfferer"]),
+        *(("p2", "p1", c) for c in SAMPLE["iceAnswerer"]),
+        ("p1", "p2", {"candidate": "", "sdpMid": "0"}),
+    ):
         api.gw.clear()
-        api.send("cp1", {"action": "signal", "to": "p2", "kind": "ice", "candidate": cand})
-        assert [(c, f["candidate"]) for c, f in api.gw.sent] == [("cp2", cand)]
+        api.send(f"c{sender}", {"action": "signal", "to": to, "kind": "ice", "candidate": cand})
+        assert [(c, f["candidate"]) for c, f in api.gw.sent] == [(f"c{to}", cand)]
 
 
 MESSAGE = "p4 is mafia"
@@ -274,12 +291,13 @@ def test_voice_signals_are_rate_limited_per_connection(api):
         "candidate": {"candidate": "candidate:1 1 udp 1 1.2.3.4 9 typ host"},
     }
     api.gw.clear()
-    for _ in range(int(voice.BURST)):
+    api.send("cp1", offer("p2"))  # the pair: p1 may send its candidates to p2
+    for _ in range(int(voice.BURST) - 1):
         api.send("cp1", ice)
     assert len(api.gw.to("cp2")) == int(voice.BURST) and not api.errors("cp1")
     api.send("cp1", ice)
     assert api.errors("cp1")[-1]["code"] == "voice_rate_limited"
-    api.send("cp3", {**ice, "to": "p2"})  # another connection has its own bucket
+    api.send("cp3", offer("p2"))  # another connection has its own bucket
     assert len(api.gw.to("cp2")) == int(voice.BURST) + 1
     api.clock.advance(1.0)  # game time refills RATE signals a second
     api.send("cp1", ice)
@@ -294,7 +312,7 @@ def new_container(api) -> None:
 
 def test_voice_signal_budgets_hold_across_containers_and_reconnects(api):
     start_day(api, 6)
-    ice = {"action": "signal", "to": "p2", "kind": "ice", "candidate": {"candidate": "", "sdpMid": "0"}}
+    ice = offer("p2")  # each new connection's first offer notes the pair too
     api.gw.clear()
     sent = refused = 0
     for n in range(2 * voice.PER_SEAT):
@@ -355,8 +373,9 @@ def listener_pairs(api, pids: list[str], spectator: str) -> tuple[list[str], lis
         outcomes = []
         for sender, frame, target, sent_from in (
             (spectator, {**LISTEN, "to": pid}, f"c{pid}", lid),
-            (spectator, {**ANSWER, "to": pid}, f"c{pid}", lid),
             (f"c{pid}", offer(lid), spectator, pid),
+            # the answer to that offer: relayed as the offer was (refused when none was made)
+            (spectator, {**ANSWER, "to": pid}, f"c{pid}", lid),
         ):
             api.gw.clear()
             api.send(sender, frame)
@@ -366,7 +385,8 @@ def listener_pairs(api, pids: list[str], spectator: str) -> tuple[list[str], lis
                 assert got[0][1]["kind"] == frame["kind"]
                 outcomes.append(True)
             else:
-                assert [(c, f.get("code")) for c, f in got] == [(sender, "voice_not_permitted")], got
+                code = "voice_not_offered" if frame["kind"] == "answer" else "voice_not_permitted"
+                assert [(c, f.get("code")) for c, f in got] == [(sender, code)], got
                 outcomes.append(False)
         assert len(set(outcomes)) == 1, (pid, outcomes)
         (relayed if outcomes[0] else refused).append(pid)
@@ -384,13 +404,16 @@ def test_voice_relay_spectators_listen_to_the_living_by_day_and_to_nobody_at_nig
     api.send("spec", offer("p2"))  # a listener never offers: it sends no audio
     assert [(c, f.get("code")) for c, f in api.gw.sent] == [("spec", "spectator")]
     advance_to(api, "night")
-    relayed, refused = listener_pairs(api, pids, "spec")
+    assert api.connect("spec2") == 200  # a listener no seat offered to
+    relayed, refused = listener_pairs(api, pids, "spec2")
     assert relayed == [] and refused == pids  # the mafia's voice too: spectators hear no night
 
 
 def test_voice_a_listeners_answer_receives_only_and_is_small(api):
     pids = start_day(api, 6)
     assert api.connect("spec") == 200
+    api.send(f"c{pids[1]}", offer(listener_of(api, "spec")))
+    api.send("cp1", offer("p2"))
     receive_only = SAMPLE["answer"]  # Chromium's answer to an offer it only receives (a=recvonly)
     assert len(receive_only) <= voice.sdp.MAX_LISTENER_SDP_CHARS
     cand = "a=candidate:1 1 udp 2122194687 192.0.2.2 46884 typ host generation 0\r\n"
@@ -408,8 +431,8 @@ def test_voice_a_listeners_answer_receives_only_and_is_small(api):
         else:
             assert [(c, f.get("code")) for c, f in api.gw.sent] == [("spec", "bad_frame")]
     api.gw.clear()
-    api.send("cp1", {"action": "signal", "to": "p2", "kind": "answer", "sdp": receive_only + cand * 25})
-    assert [c for c, _ in api.gw.sent] == ["cp2"]
+    api.send("cp2", {"action": "signal", "to": "p1", "kind": "answer", "sdp": receive_only + cand * 25})
+    assert [c for c, _ in api.gw.sent] == ["cp1"]
 
 
 def test_voice_listener_ids_are_random_per_connection_stored_with_it_and_shown_to_nobody(api):
@@ -443,3 +466,54 @@ def test_voice_listen_signals_count_against_the_spectators_rate_limit(api):
     assert len(api.gw.to(f"c{pids[1]}")) == limit and not api.errors("spec")
     api.send("spec", {**LISTEN, "to": pids[1]})
     assert api.errors("spec")[-1]["code"] == "voice_rate_limited"
+
+
+# ---------------------------------------------------------------- the pair's state
+ICE = {"action": "signal", "kind": "ice", "candidate": {"candidate": "", "sdpMid": "0"}}
+
+
+def test_voice_an_answer_or_ice_goes_only_to_a_seat_that_offered_and_a_refusal_stores_nothing(api):
+    pids = start_day(api, 6)
+    assert api.connect("spec") == 200
+    lid = listener_of(api, "spec")
+    item, offers = api.item(), api.snapshot().offers
+    for sender, frame in (
+        ("cp2", {**ANSWER, "to": "p1"}),  # p1 never offered to p2
+        ("cp2", {**ICE, "to": "p1"}),
+        ("spec", {**ANSWER, "to": pids[0]}),  # nor to the listener
+        ("spec", {**ICE, "to": pids[0]}),
+        ("cp1", {**ANSWER, "to": lid}),  # nor did the listener offer (it never does)
+    ):
+        api.gw.clear()
+        api.send(sender, frame)
+        assert [(c, f.get("code")) for c, f in api.gw.sent] == [(sender, "voice_not_offered")], frame
+        assert api.gw.sent[0][1]["message"]
+    assert api.item() == item and api.snapshot().offers == offers == {}
+    api.send("cp1", offer("p2"))
+    api.gw.clear()
+    api.send("cp3", {**ANSWER, "to": "p1"})  # an offer to p2 is p2's to answer, not p3's
+    assert [(c, f.get("code")) for c, f in api.gw.sent] == [("cp3", "voice_not_offered")]
+    api.gw.clear()
+    api.send("cp2", {**ANSWER, "to": "p1"})
+    api.send("cp2", {**ICE, "to": "p1"})
+    assert [(c, f["kind"]) for c, f in api.gw.sent] == [("cp1", "answer"), ("cp1", "ice")]
+
+
+def test_voice_a_pair_offered_while_joined_answers_across_phases_and_no_new_offer_opens_one(api):
+    """A pair, once offered while the policy joins it, may finish its exchange after the phase
+    changed (the answer to the target's own offer); a new offer waits for a phase that joins
+    the two again. The pair's state holds across containers (it is in the table)."""
+    start_day(api, 6)
+    a, b = [p["id"] for p in api.state()["players"] if p["role"] != "mafia"][:2]
+    api.send(f"c{a}", offer(b))  # by day: everyone's voice reaches everyone
+    assert api.gw.to(f"c{b}")[-1]["kind"] == "offer"
+    advance_to(api, "night")
+    assert not me.voice_pair(api.state(), a, b)  # two townspeople: the night parts them
+    new_container(api)
+    api.gw.clear()
+    api.send(f"c{b}", {**ANSWER, "to": a})
+    api.send(f"c{b}", {**ICE, "to": a})
+    assert [(c, f["kind"]) for c, f in api.gw.sent] == [(f"c{a}", "answer"), (f"c{a}", "ice")]
+    api.gw.clear()
+    api.send(f"c{b}", offer(a))  # a new offer opens a pair: not tonight
+    assert [(c, f.get("code")) for c, f in api.gw.sent] == [(f"c{b}", "voice_not_permitted")]

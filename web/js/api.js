@@ -73,8 +73,8 @@ export const joinRoom = (code, name, { device = true } = {}) =>
 // Public rooms (docs/protocol.md, "REST"): a page of the open rooms of a language, and "Play now".
 export const listPublicRooms = (lang, preset) =>
   call("GET", `/rooms?public=1&lang=${encodeURIComponent(lang)}${preset ? `&preset=${encodeURIComponent(preset)}` : ""}`);
-export const quickPlay = (name, lang, preset) =>
-  call("POST", "/quickplay", { name, lang, ...(preset ? { preset } : {}), device: deviceKey() });
+export const quickPlay = (name, lang, preset, party) =>
+  call("POST", "/quickplay", { name, lang, ...(preset ? { preset } : {}), ...(party ? { party } : {}), device: deviceKey() });
 export const getRoom = (code) => call("GET", `/rooms/${encodeURIComponent(code)}`);
 
 /** The WebSocket URL from a REST answer; when it is missing (a spectator), config.json's,

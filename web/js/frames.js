@@ -4,6 +4,7 @@
 import { syncClock } from "./clock.js";
 import { eventCards, errorCue, viewCues } from "./cues.js";
 import { applyAliases, seatMoved } from "./game/aliases.js";
+import { refused as dealSeedRefused, onView as dealSeedView } from "./game/dealseed.js";
 import { remember as rememberDeal } from "./game/fairness.js";
 import { lineNo } from "./game/format.js";
 import { reportConfirmed } from "./game/report.js";
@@ -25,6 +26,13 @@ export function onViewFrame(frame) {
   takeView(view);
 }
 
+/** A frame the page sends by itself (no tap): a refusal of it is not the player's to read. */
+function sendQuietly(action, payload) {
+  const id = state.conn ? state.conn.send(action, payload) : null;
+  if (id) state.pending.set(id, action);
+  return id;
+}
+
 /** The newest view into the store, then the redraw and the cues it brings. */
 function takeView(view) {
   syncClock(view);
@@ -38,6 +46,8 @@ function takeView(view) {
   // The deal's commitment as this browser saw it while the game ran: the end screen checks
   // the revealed deal against it (game/fairness.js; docs/rules.md, "A provably fair deal").
   rememberDeal(state.session && state.session.room, view);
+  // the lobby: this phone's value for the deal, committed, then revealed at the start (game/dealseed.js)
+  dealSeedView(view, state.session, sendQuietly).catch(() => {});
   state.view = view;
   if (!prev || phaseKey(view) !== phaseKey(prev)) state.lastError = null; // a new phase
   viewCues(prev, view);
@@ -85,8 +95,11 @@ export function onErrorFrame(frame, ctx) {
     return;
   }
   if (frame.code === "seat_refused") seatRefused(); // the seats are offered again
-  // A nudge before the server's deadline is expected and harmless.
-  if (action === "nudge" || action === "sync") return;
+  // A nudge before the server's deadline is expected and harmless; so is a tap made in a
+  // phase that is over (`stale_phase`: the new view is on its way).
+  if (action === "nudge" || action === "sync" || frame.code === "stale_phase") return;
+  // This phone's value for the deal (game/dealseed.js): sent by itself, tried again by the next view.
+  if (action === "dealCommit" || action === "dealReveal") return dealSeedRefused(action);
   // Kept as code + message so a language switch redraws it in the new language.
   state.lastError = { id: frame.id, action, code: frame.code, message: frame.message };
   errorCue(action, frame);

@@ -89,6 +89,21 @@ export function t(key, params) {
   return text;
 }
 
+/** `key` for the count `n`: the language's plural form of it (`key.one`, `key.few`, `key.many`,
+ * `key.other`, as `Intl.PluralRules` picks; every language holds all four, so the three keep
+ * the same keys), with `{n}` and `params` filled. */
+export function tn(key, n, params) {
+  let form = "other";
+  try {
+    form = new Intl.PluralRules(lang).select(n);
+  } catch {
+    // no plural rules in this browser: the general form
+  }
+  const dict = DICTS[lang] || {};
+  const full = dict[`${key}.${form}`] !== undefined ? `${key}.${form}` : `${key}.other`;
+  return t(full, { ...params, n });
+}
+
 /** Role name in the current language, with the preset's own word where it has one. */
 export function roleName(role, preset) {
   if (!role) return "";

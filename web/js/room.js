@@ -38,9 +38,10 @@ export const ctx = {
     const res = await api.createRoom(name, preset, options, getLang());
     enterRoom({ room: res.roomCode, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
   },
-  async quickPlay(name, preset) {
-    // "Play now": a seat in the fullest open room of this language, or a new public room
-    const res = await api.quickPlay(name, getLang(), preset);
+  async quickPlay(name, preset, { lang, party } = {}) {
+    // "Play now": a seat in the fullest open room of this language, or a new public room;
+    // `party`: an ended public game's table playing again together (screens/end.js)
+    const res = await api.quickPlay(name, lang || getLang(), preset, party);
     enterRoom({ room: res.roomCode, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
   },
   async join(code, name) {

@@ -23,6 +23,7 @@ export const KEYS = Object.freeze({
   away: "mafia.away.", // + room.player.since-back: a dismissed "while you were away" (game/away.js)
   inRoom: "mafia.inroom", // "1": the phone keeps only its own panels (game/inroom.js)
   deals: "mafia.dealCommitments", // {room: [commitments]} (game/fairness.js)
+  dealValue: "mafia.dealValue.", // + room: this phone's value for the lobby's deal, until the end (game/dealseed.js)
   deviceGame: "mafia.device", // the single-device game (device/store.js)
   deviceVoice: "mafia.device.voice", // "1" | "0": the single device reads aloud (device/store.js)
   voiceVolume: "mafia.voiceVolume.", // + room: {pid: {volume, muted}} heard on this device (voice/volumes.js)

@@ -5,8 +5,11 @@ connection has a random listener id (`storage.listener_id`, drawn when its conne
 put: nothing more is stored here); a seat the spectators hear now (`voice_to_spectators`)
 offers audio to a listener that asked (`listen`), and the listener only answers.
 
-Nothing of a signal is stored: the relay reads the room once (`Pipeline.load`: one Query)
-and posts, beside the pipeline's write path, not through it. The sender never gets its own
+Nothing of a signal is stored but the pair's state: the relay reads the room once
+(`Pipeline.load`: one Query, the connections' items with it) and posts, beside the pipeline's
+write path, not through it; a connection's first offer to an address is noted on its item
+(`Store.mark_offer`: one write per pair and connection, none for the offers after it), and
+only that address may answer it. The sender never gets its own
 signal back, nor does anyone but the target seat. What a signal may carry (audio-only SDP,
 ICE candidates) is `protocol/sdp.py`'s. Each connection may send `BURST` signals at once and
 `RATE` per second after that (`Limiter`: this container's memory, the first and free gate);
@@ -107,13 +110,37 @@ def _is_listener(addr: str) -> bool:
     return addr.startswith("L")
 
 
+def offered(snap: Snapshot, by: str, to: str) -> bool:
+    """Has voice address `by` (a seat, or a listener id) sent an offer to `to` from one of its
+    connections in the room now (`Store.mark_offer`)?"""
+    if _is_listener(by):
+        conns = [c for c, lid in snap.listeners.items() if lid == by]
+    else:
+        conns = [c for c, p in snap.conns.items() if p == by]
+    return any(to in snap.offers.get(c, ()) for c in conns)
+
+
+def _answers(snap: Snapshot, sender: str, frame: Signal) -> None:
+    """An answer goes only to the seat (or listener) that offered to the sender; an ICE
+    candidate only between two that one of them offered to (docs/protocol.md, "Voice
+    signaling"): whatever the phase now, as the offer was permitted when it was made."""
+    if frame.kind == "answer" and not offered(snap, frame.to, sender):
+        raise ServiceError("voice_not_offered", "an answer goes only to a seat that offered to you")
+    if frame.kind == "ice" and not (offered(snap, frame.to, sender) or offered(snap, sender, frame.to)):
+        raise ServiceError("voice_not_offered", "ICE candidates go only between a seat and one it offered to")
+
+
 def check(snap: Snapshot, conn_id: str, frame: Signal) -> tuple[str, list[str]]:
     """`(from, target connections)` if `frame` may go to `frame.to` now, else ServiceError.
 
-    Seat to seat: while the two exchange audio (`voice_pair`); never `listen`. Seat to a
-    listening spectator (its `L…` id): an offer, answer or ICE candidate, while the spectators
-    hear the seat (`voice_to_spectators`). A spectator, from its own listener id, to a seat:
-    `listen`, an answer or ICE, never an offer (it sends no audio), while it hears that seat."""
+    An offer opens a pair, so it goes only while the policy joins the two now: seat to seat
+    while either's voice reaches the other (`voice_pair`), seat to a listening spectator (its
+    `L…` id) while the spectators hear the seat (`voice_to_spectators`). An answer goes only in
+    answer to the target's own offer, ICE only within a pair one side offered (`_answers`),
+    whatever the phase now: a pair, once open, is kept across phases and each end switches
+    what it sends and plays (docs/rules.md, "Voice"). A spectator, from its own listener id, to
+    a seat: `listen` while it hears that seat, an answer or ICE to a seat that offered to it,
+    never an offer (it sends no audio)."""
     if conn_id not in snap.conns:
         raise ServiceError("not_connected", "this connection is not in the room")
     pid = snap.conns[conn_id]
@@ -136,8 +163,11 @@ def check(snap: Snapshot, conn_id: str, frame: Signal) -> tuple[str, list[str]]:
                 f"a listener's answer receives only (a=recvonly, no a=ssrc or a=msid), "
                 f"at most {sdp.MAX_LISTENER_SDP_CHARS} characters",
             )
-        if not me.voice_to_spectators(state, frame.to):
-            raise ServiceError("voice_not_permitted", "you do not hear this seat in this phase")
+        if frame.kind == "listen":
+            if not me.voice_to_spectators(state, frame.to):
+                raise ServiceError("voice_not_permitted", "you do not hear this seat in this phase")
+        else:
+            _answers(snap, listener, frame)
         return listener, [c for c, p in snap.conns.items() if p == frame.to]
     if frame.kind == "listen":
         raise ServiceError("voice_not_permitted", "only a listening spectator asks to listen")
@@ -147,13 +177,19 @@ def check(snap: Snapshot, conn_id: str, frame: Signal) -> tuple[str, list[str]]:
         ]
         if not targets:
             raise ServiceError("bad_target", "that listener is not in the room")
-        if not me.voice_to_spectators(state, pid):
-            raise ServiceError("voice_not_permitted", "spectators do not hear you in this phase")
+        if frame.kind == "offer":
+            if not me.voice_to_spectators(state, pid):
+                raise ServiceError("voice_not_permitted", "spectators do not hear you in this phase")
+        else:
+            _answers(snap, pid, frame)
         return pid, targets
     if not any(p["id"] == frame.to for p in state["players"]):
         raise ServiceError("bad_target", "there is no such seat in this game")
-    if not me.voice_pair(state, pid, frame.to):
-        raise ServiceError("voice_not_permitted", "your voices do not reach each other in this phase")
+    if frame.kind == "offer":
+        if not me.voice_pair(state, pid, frame.to):
+            raise ServiceError("voice_not_permitted", "your voices do not reach each other in this phase")
+    else:
+        _answers(snap, pid, frame)
     return pid, [c for c, p in snap.conns.items() if p == frame.to]
 
 
@@ -167,6 +203,9 @@ def relay(
     frame = turn.screen(snap.room, frame)  # strangers' rooms: relay candidates only (turn.py)
     if budgets is not None and not budgets.spend(store, now, budget_keys(snap.code, sender, frame.to)):
         raise ServiceError("voice_rate_limited", "too many voice signals in this room: wait a moment")
+    if frame.kind == "offer" and store is not None and frame.to not in snap.offers.get(conn_id, ()):
+        # the pair's state: `to` may answer now (one write per pair and connection, not per offer)
+        store.mark_offer(snap.code, conn_id, frame.to)
     data = server_frames.encode(
         server_frames.SignalFrame(
             from_=sender,

@@ -60,6 +60,7 @@ class _Conn:
     listener: str | None = None
     patches: bool = False
     log_at: float | None = None
+    offers: frozenset[str] = frozenset()  # the voice addresses it offered to (`mark_offer`)
 
 
 @dataclass
@@ -114,6 +115,7 @@ class MemStore:
                 slots={s: conn for s, (conn, exp) in sorted(r.slots.items()) if exp >= now},
                 conn_log={c: v.log_at for c, v in live.items() if v.log_at is not None},
                 listeners={c: v.listener for c, v in live.items() if v.listener is not None},
+                offers={c: v.offers for c, v in live.items() if v.offers},
                 size=len(r.blob),
             )
 
@@ -193,6 +195,15 @@ class MemStore:
             if conn is None or conn.log_at != (None if seen is None else float(seen)):
                 return False
             conn.log_at = float(now)
+            return True
+
+    def mark_offer(self, code: str, conn_id: str, to: str) -> bool:
+        with self._lock:
+            r = self._rooms.get(code)
+            conn = r.conns.get(conn_id) if r else None
+            if conn is None:
+                return False
+            conn.offers = conn.offers | {to}
             return True
 
     # ---- budgets and reports -----------------------------------------------------------

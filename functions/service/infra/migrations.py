@@ -27,8 +27,9 @@ import mafia_engine as me
 
 from .errors import ServiceError
 
-ROOM_VERSION = 2
+ROOM_VERSION = 3
 SECRET_BYTES = 32  # a game's secret, as features/fairness.py draws it (that layer is above this one)
+SALT_BYTES = 32  # the salt of its commitment, likewise
 
 
 def _v1_to_v2(room: dict) -> None:
@@ -41,8 +42,23 @@ def _v1_to_v2(room: dict) -> None:
         room["seed"] = secrets.token_hex(SECRET_BYTES)
 
 
+def _v2_to_v3(room: dict) -> None:
+    """Since version 3 a lobby publishes a commitment to its secret and takes the phones'
+    commitments to values of their own for the deal (`room["deal"]`, as `fairness.new_deal`
+    makes it: docs/rules.md, "Randomness"). A lobby saved before gets its salt now and takes
+    commitments from its next view on; a running or ended game was dealt already (the next
+    `newGame` draws its own)."""
+    if room.get("status") == "lobby" and "deal" not in room:
+        room["deal"] = {
+            "salt": secrets.token_hex(SALT_BYTES),
+            "commitments": {},
+            "reveals": {},
+            "revealUntil": None,
+        }
+
+
 # STEPS[n - 1] takes room data of version n to n + 1 (in place, on a copy `upgrade` made)
-STEPS: tuple[Callable[[dict], None], ...] = (_v1_to_v2,)
+STEPS: tuple[Callable[[dict], None], ...] = (_v1_to_v2, _v2_to_v3)
 assert len(STEPS) == ROOM_VERSION - 1, "one step per version bump"
 
 

@@ -61,6 +61,8 @@ class Snapshot:
     conn_log: dict[str, float] = field(default_factory=dict)  # connection -> time of its last chatLog page
     # connection -> its voice listener id (spectators only: `listener_id`; voice.py)
     listeners: dict[str, str] = field(default_factory=dict)
+    # connection -> the voice addresses (seats, listener ids) it sent an offer to (`mark_offer`)
+    offers: dict[str, frozenset[str]] = field(default_factory=dict)
     size: int = 0  # stored bytes of the room item's data
 
 
@@ -278,6 +280,7 @@ def snapshot_of(code: str, items: list[dict], now: float) -> Snapshot | None:
     conn_log: dict[str, float] = {}
     conn_patches: set[str] = set()
     listeners: dict[str, str] = {}
+    offers: dict[str, frozenset[str]] = {}
     for it in items:
         sk = it["sk"]["S"]
         if float(it.get("expiresAt", {"N": "0"})["N"]) < now:
@@ -294,6 +297,8 @@ def snapshot_of(code: str, items: list[dict], now: float) -> Snapshot | None:
                 conn_patches.add(conn)
             if "listener" in it:
                 listeners[conn] = it["listener"]["S"]
+            if "offers" in it:
+                offers[conn] = frozenset(it["offers"]["SS"])
         elif sk.startswith(SLOT_PREFIX):
             slots[int(sk[len(SLOT_PREFIX) :])] = it["conn"]["S"]
     if state_item is None:
@@ -311,6 +316,7 @@ def snapshot_of(code: str, items: list[dict], now: float) -> Snapshot | None:
         conn_log=conn_log,
         conn_patches=conn_patches,
         listeners=listeners,
+        offers=offers,
         size=len(blob),
     )
 
@@ -489,6 +495,21 @@ class Store:
                 UpdateExpression="SET logAt = :now",
                 ConditionExpression=cond,
                 ExpressionAttributeValues=values,
+            )
+            return True
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
+
+    def mark_offer(self, code: str, conn_id: str, to: str) -> bool:
+        """Note on the connection's item that it sent a voice offer to `to` (a seat or a
+        listener id: features/voice.py lets `to` answer it); False if the connection is gone."""
+        try:
+            self.client.update_item(
+                TableName=self.table,
+                Key={"pk": {"S": room_pk(code)}, "sk": {"S": CONN_PREFIX + conn_id}},
+                UpdateExpression="ADD offers :to",
+                ConditionExpression="attribute_exists(sk)",
+                ExpressionAttributeValues={":to": {"SS": [to]}},
             )
             return True
         except self.client.exceptions.ConditionalCheckFailedException:

@@ -83,9 +83,12 @@ REFUSALS = {
     "device": ("bad_frame", "'device' must be a device key (16 to 64 letters, digits, '-' or '_')"),
     "request": ("bad_frame", "'request' must be a seat request id such as r3"),
     "approve": ("bad_frame", "'approve' must be true or false"),
+    "commitment": ("bad_commitment", "'commitment' must be a SHA-256 as 64 lowercase hex digits"),
+    "value": ("bad_reveal", "'value' must be 16 to 32 random bytes as lowercase hex"),
     "before": ("bad_frame", "'before' must be a whole number from 0 (the `from` of the last page)"),
     "to": ("bad_frame", "'to' must be a player id such as p4"),
     "kind": ("bad_frame", "'kind' must be offer, answer or ice"),
+    "phase": ("bad_frame", "'phase' must be a whole number from 0 (the view's phase.seq)"),
     "sdp": (
         "bad_frame",
         f"'sdp' must be an audio-only session description of known lines, at most {MAX_SDP_CHARS} characters",
@@ -191,6 +194,24 @@ class Leave(Frame):
     """Leave the room (lobby) or the game (running: the seat is given up)."""
 
     action: Literal["leave"]
+
+
+class DealCommit(Frame):
+    """Lobby: commit to a random value of this phone's for the deal (docs/rules.md,
+    "Randomness"): `commitment` = SHA-256 of `mafia-deal-v3-client:<value>` (64 lowercase hex
+    digits), the value 16 to 32 bytes from `crypto.getRandomValues`, kept on the phone until
+    the start. A new commitment replaces the seat's own until the start asks for the values."""
+
+    action: Literal["dealCommit"]
+    commitment: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+
+
+class DealReveal(Frame):
+    """At the start (`room.deal.revealUntil` set): reveal the value this seat committed to; it
+    must hash to the seat's commitment (`bad_reveal`)."""
+
+    action: Literal["dealReveal"]
+    value: Annotated[str, StringConstraints(pattern=r"^(?:[0-9a-f]{2}){16,32}$")]
 
 
 class NewGame(Frame):
@@ -361,6 +382,8 @@ ROOM_FRAMES: tuple[type[Frame], ...] = (
     Display,
     Signal,
     IceServers,
+    DealCommit,
+    DealReveal,
 )
 ROOM_ACTIONS = frozenset(f.tag() for f in ROOM_FRAMES)
 
@@ -379,6 +402,11 @@ class EngineFrame(Frame):
         default=None, exclude=True, description="ignored: the actor is the connection's player"
     )
     type: PlainJson = Field(default=None, exclude=True, description="ignored: the type is `action`")
+    # the `phase.seq` of the view the action was made in (optional): another phase refuses it
+    # `stale_phase`, so a tap repeated or resent after a reconnect never lands in a later turn
+    phase: Annotated[int, Field(ge=0)] | None = Field(
+        default=None, exclude=True, description="the phase.seq the action was made in"
+    )
 
     def engine_action(self, player: str) -> engine_actions.Action:
         """The engine's action model, validated already (the same fields, the same rules)."""

@@ -22,6 +22,7 @@ from mafia_engine.presets import PRESETS
 from ..infra.auth import DEVICE_PATTERN
 from ..infra.errors import ServiceError, quote
 from . import names
+from .roomcode import PARTY_PATTERN
 
 
 class Model(BaseModel):
@@ -87,11 +88,15 @@ class JoinRoom(Body):
 class QuickPlay(Body):
     """`POST /quickplay`: the player's name, the language to play in, the preset (optional: any),
     and the key the joining device keeps (`device`, optional, as a join's: one person, one seat;
-    its quick-play budget and leaver cool-down)."""
+    its quick-play budget and leaver cool-down); `party` (optional): play again with a table."""
 
     lang: Lang = "en"
     preset: PresetName | None = None
     device: Annotated[str, Field(pattern=DEVICE_PATTERN)] | None = None
+    party: Annotated[str, Field(pattern=PARTY_PATTERN)] | None = Field(
+        default=None,
+        description="an ended public game's `room.party`: play again with that table (one new public lobby)",
+    )
 
 
 class PublicRoom(Answer):

@@ -201,10 +201,52 @@ def diff(a: Any, b: Any) -> list[dict]:
     return ops
 
 
+Parts = dict[str, bytes]  # a view's top-level keys and their `{"key": value}` bytes (server_frames.RenderedView)
+
+
+def diff_parts(a: Parts, b: Parts, memo: dict | None = None) -> list[dict]:
+    """`diff` of two views given as their top-level parts (`Parts`), the same operations in the
+    same order: a key whose bytes are the same has no operation and is never parsed; a key
+    that changed is parsed and diffed alone. `memo` (one per change, shared by its viewers):
+    each key's parsed values and operations by its bytes before and after, so a part that
+    several viewers share (the public chat, the phase, the events) is parsed and diffed once
+    for all of them; the operations depend on those bytes only, so each viewer's patch is
+    still a function of its own two views."""
+    memo = {} if memo is None else memo
+    ops: list[dict] = [{"op": "remove", "path": f"/{_escape(k)}"} for k in a if k not in b]
+    for k, raw in b.items():
+        was = a.get(k)
+        if was == raw:
+            continue
+        if was is None:
+            ops.append({"op": "add", "path": f"/{_escape(k)}", "value": _part(k, raw, memo)})
+            continue
+        got = memo.get((k, was, raw))
+        if got is None:
+            old, new = _part(k, was, memo), _part(k, raw, memo)
+            got = memo[(k, was, raw)] = []
+            if not _same(old, new):
+                _diff(old, new, f"/{_escape(k)}", got)
+        ops.extend(got)
+    return ops
+
+
+def _part(key: str, raw: bytes, memo: dict) -> Any:
+    """One part's value, parsed once per change."""
+    got = memo.get(raw, _UNPARSED)
+    if got is _UNPARSED:
+        got = memo[raw] = parse(raw)[key]
+    return got
+
+
+_UNPARSED: Any = object()
+
+
 # ---------------------------------------------------------------- the bases this process pushed
 class Bases:
-    """The last pushed view of each (room, viewer), parsed, with its digest: most changes of a
-    room reach the process that made its previous one, which then needs no second view build.
+    """The last pushed view of each (room, viewer), as its parts (`Parts`), with its digest: most
+    changes of a room reach the process that made its previous one, which then needs no second
+    view build.
     An entry is used only when its digest is the stored one; bounded (least recently used)."""
 
     def __init__(self, capacity: int = 512) -> None:

@@ -9,6 +9,9 @@ from typing import Any
 ROOM_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 ROOM_CODE_LENGTH = 5
 ROOM_CODE_PATTERN = r"^[A-Za-z0-9]{4,8}$"  # what a room code may look like in a path or a frame
+# a public game's party code (functions/service/room/public.py, "play again together")
+PARTY_LENGTH = 12
+PARTY_PATTERN = rf"^[{ROOM_ALPHABET}]{{{PARTY_LENGTH}}}$"
 _ROOM_CODE = re.compile(ROOM_CODE_PATTERN)
 
 

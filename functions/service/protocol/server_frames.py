@@ -283,15 +283,16 @@ def encode(frame: BaseModel) -> bytes:
 # again. pydantic cannot embed pre-serialised JSON in a model's output, so the frame is the
 # view's bytes between the envelope's and the clock's, each serialised by its declared type;
 # tests/functions/test_view_bytes.py checks the result is byte for byte `encode(ViewFrame(...))`.
-_VIEW_FIELDS = frozenset(View.model_fields)
-
-
 class RenderedView(NamedTuple):
     """A view serialised by `View`: its declared keys (`fields`) and the others (`extra`), each
-    a JSON object (`{}`: none). `Clocked` writes `serverNow` and `clockRate` between the two."""
+    a JSON object (`{}`: none). `Clocked` writes `serverNow` and `clockRate` between the two.
+    `parts`: each top-level key and its own `{"key": value}` bytes, in the body's order (the
+    body is their members joined): a patch compares the view with the one held key by key and
+    parses only the keys whose bytes changed (`patches.diff_parts`)."""
 
     fields: bytes
     extra: bytes
+    parts: tuple[tuple[str, bytes], ...] = ()
 
     @property
     def body(self) -> bytes:
@@ -299,12 +300,36 @@ class RenderedView(NamedTuple):
         return self.fields if self.extra == b"{}" else self.fields[:-1] + b"," + self.extra[1:]
 
 
+def _members(parts: list[tuple[str, bytes]]) -> bytes:
+    return b"{" + b",".join(raw[1:-1] for _, raw in parts) + b"}"
+
+
+_ONLY: dict[str, set[str]] = {}  # key -> {key}: the `include` of its part, made once per key
+
+
+def _only(key: str) -> set[str]:
+    got = _ONLY.get(key)
+    if got is None:
+        got = _ONLY[key] = {key}
+    return got
+
+
+_VIEW_KEYS = tuple(View.model_fields)
+_VIEW_FIELDS = frozenset(_VIEW_KEYS)
+
+
 def render_view(view: View) -> RenderedView:
-    """The view's two parts; ValueError if a number in it is not finite."""
+    """The view's two parts, serialised key by key (each key by the model's own serializer,
+    `include`: the same bytes as the whole, tests/functions/test_view_bytes.py); ValueError if
+    a number in it is not finite."""
     ser = view.__pydantic_serializer__
-    return RenderedView(
-        _strict(ser.to_json(view, include=_VIEW_FIELDS)), _strict(ser.to_json(view, exclude=_VIEW_FIELDS))
-    )
+    keys = _VIEW_KEYS if type(view) is View else tuple(type(view).model_fields)
+    declared = [(k, ser.to_json(view, include=_only(k))) for k in keys]
+    extra = [(k, ser.to_json(view, include=_only(k))) for k in view.__pydantic_extra__ or ()]
+    out = RenderedView(_members(declared), _members(extra), (*declared, *extra))
+    _strict(out.fields)  # a constant is in one part or none: checked on the whole
+    _strict(out.extra)
+    return out
 
 
 class _Envelope(TypedDict):

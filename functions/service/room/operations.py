@@ -25,7 +25,7 @@ from ..protocol import names, views
 from ..protocol.quoting import tidy
 from ..protocol.views import preset_info
 from . import afk, chat_archive, connections, displays, substitutes
-from .change import ChangeFn, Context, Effects, Outcome, Request
+from .change import NO_EFFECTS, ChangeFn, Context, Effects, Outcome, Request
 from .lifecycle import presence
 from .setup import public_defaults, require_valid_options, room_setup_error
 
@@ -131,6 +131,7 @@ def set_options(c: Context, req: Request) -> Outcome:
     require_valid_options(preset, options, len(c.room["players"]))
     c.room["preset"] = preset
     c.room["options"] = options
+    fairness.cancel_reveals(c.room)  # a start that was waiting for values: it did not happen
     for p in c.room["players"]:
         p["ready"] = bool(p.get("bot"))  # a rule change clears every ready mark (bots stay ready)
     return c.changed()
@@ -146,26 +147,50 @@ def start(c: Context, req: Request) -> Outcome:
     waiting = [p["name"] for p in room["players"] if p["id"] != req.actor and not p.get("ready")]
     if waiting:
         raise ServiceError("not_ready", "waiting for: " + ", ".join(waiting), 409)
+    if fairness.revealing(room):
+        raise ServiceError("revealing", "the start is waiting for the players' random values", 409)
     state, effects = begin(c)
     return c.changed(state, effects=effects)
 
 
 def begin(c: Context) -> tuple[Any, Effects]:
-    """Deal the lobby's game (the host's `start`, or a public room's start by itself:
-    service/room/public.py): the new engine state and the effects the start writes with it."""
+    """Start the lobby's game (the host's `start`, or a public room's start by itself:
+    service/room/public.py): first, while seated phones committed to values for the deal, ask
+    for them (`fairness.open_reveals`: the state stays None, `reveals.py` deals once they are
+    in or their time is up); else deal (`deal`)."""
+    if fairness.open_reveals(c.room, set(c.snap.conns.values()), c.now):
+        return None, NO_EFFECTS
+    return deal(c)
+
+
+def deal(c: Context) -> tuple[Any, Effects]:
+    """Deal the lobby's game: the new engine state and the effects the start writes with it.
+    With the clients' values (`fairness.contributions`) the game is dealt from the room's
+    secret mixed with them (sha256/mafia-deal-v3), and every later draw of the room (an
+    anonymous game's seats and aliases, the bots') derives from the mixed secret too."""
     room = c.room
-    moved = aliases.deal(room, c.snap.conns)  # anonymous: shuffled seats, fresh ids, aliases
-    ids = [p["id"] for p in room["players"]]
+    parts = fairness.contributions(room)
+    secret = room["seed"]
     try:
+        if parts is not None:
+            salt = room["deal"]["salt"]  # the one the lobby's commitment to the secret was made with
+            mixed = me.fairness.mix(secret, parts)
+        else:
+            salt, mixed = fairness.new_salt(), secret  # no client committed: the secret alone (v2)
+        room["seed"] = mixed  # before the anonymous deal: its seat shuffle draws from it
+        moved = aliases.deal(room, c.snap.conns)  # anonymous: shuffled seats, fresh ids, aliases
+        ids = [p["id"] for p in room["players"]]
         state = me.new_game(
             players=ids,
             options={**room["options"], "preset": room["preset"]},
-            seed=room["seed"],
+            seed=secret,
             now=c.now,
-            salt=fairness.new_salt(),  # every view carries the deal's commitment (docs/rules.md)
+            salt=salt,  # every view carries the deal's commitment (docs/rules.md)
+            contributions=parts,
         )
     except me.InvalidAction as exc:
         raise ServiceError(exc.code, tidy(str(exc)), 409) from exc
+    room.pop("deal", None)  # the record is the game's now (state["fairness"])
     room["status"] = "running"
     away.reset(room)  # markers of the last game's absences mean nothing in this one
     afk.reset(room)  # nor the last game's missed turns
@@ -300,6 +325,52 @@ def bot_name(room: dict) -> str:
     )
 
 
+@operation(f.DealCommit)
+def deal_commit(c: Context, req: Request) -> Outcome:
+    """A seat's commitment to its value for the deal (docs/rules.md, "Randomness"), until the
+    start asks for the values; a new one replaces the seat's own."""
+    in_lobby(c)
+    deal = c.room.get("deal")
+    if not deal:
+        raise ServiceError("no_client_values", "this room's deal takes no values from the players", 409)
+    if fairness.revealing(c.room):
+        raise ServiceError("revealing", "the start has begun: commitments are closed", 409)
+    seat_of(c.room, req.actor)
+    mine = req.frame.commitment
+    if deal["commitments"].get(req.actor) == mine:
+        return c.unchanged()
+    if mine in fairness.commitments(c.room).values():
+        raise ServiceError("bad_commitment", "another seat committed to this value: draw a fresh one")
+    deal["commitments"][req.actor] = mine
+    return c.changed()
+
+
+@operation(f.DealReveal)
+def deal_reveal(c: Context, req: Request) -> Outcome:
+    """A seat's value, once the start asks for it: it must hash to the seat's commitment. The
+    last one the start waits for deals the game."""
+    in_lobby(c)
+    room = c.room
+    if not fairness.revealing(room):
+        raise ServiceError("not_revealing", "values are revealed when the game starts, not before", 409)
+    mine = fairness.commitments(room).get(req.actor)
+    if mine is None:
+        raise ServiceError("no_commitment", "you committed to no value before the start", 409)
+    value = req.frame.value
+    known = room["deal"]["reveals"].get(req.actor)
+    if known is not None:
+        if known == value:
+            return c.unchanged()
+        raise ServiceError("already_revealed", "you revealed your value already", 409)
+    if me.fairness.client_commitment(value) != mine:
+        raise ServiceError("bad_reveal", "this value does not hash to your commitment")
+    room["deal"]["reveals"][req.actor] = value
+    if fairness.waiting_for(room, set(c.snap.conns.values())):
+        return c.changed()
+    state, effects = deal(c)  # every value the start waited for is in
+    return c.changed(state, effects=effects)
+
+
 @operation(f.NewGame)
 def new_game(c: Context, req: Request) -> Outcome:
     if c.room["status"] != "ended":
@@ -308,7 +379,7 @@ def new_game(c: Context, req: Request) -> Outcome:
     room["players"] = [p for p in room["players"] if not p.get("left")]
     for p in room["players"]:
         p["ready"] = bool(p.get("bot"))
-    room.update(status="lobby", seed=fairness.new_secret(), timer=None)
+    room.update(status="lobby", seed=fairness.new_secret(), deal=fairness.new_deal(), timer=None)
     room.pop("botPlan", None)
     substitutes.reset(room)  # the last game's notices, requests and handed-on seats
     return c.changed(None)
@@ -372,6 +443,9 @@ def engine_action(c: Context, req: Request) -> Outcome:
     frame = req.frame
     if c.state is None or c.room["status"] == "lobby":
         raise ServiceError("not_started", "the game has not started")
+    if frame.phase is not None and frame.phase != me.phase_seq(c.state):
+        # made in another phase's view (a double tap, a frame resent after a reconnect)
+        raise ServiceError("stale_phase", f"that was for phase {frame.phase}; the game is at phase {me.phase_seq(c.state)}")
     if frame.action == "chat" and c.room["status"] == "ended":
         chat_archive.after_end_chat(c)
     try:
@@ -389,7 +463,7 @@ def phase_timeout(phase: int, rearm: Callable[[float], None]) -> ChangeFn:
 
     def change(c: Context) -> Outcome:
         if phase == LOBBY_PHASE:  # a public lobby's countdown (service/room/public.py)
-            at = c.room.get("autoStartAt")
+            at = c.room.get("autoStartAt") or fairness.reveal_until(c.room)  # or the start's wait
             if c.room["status"] == "lobby" and at is not None:
                 rearm(at)  # fired inside the minute before the second: the pipeline starts it later
                 return c.unchanged(result="too_early")

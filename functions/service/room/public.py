@@ -30,13 +30,16 @@ import base64
 import binascii
 import ipaddress
 import json
+import secrets
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..features.base import Feature, Step, ViewParts
+from ..features.fairness import revealing
 from ..infra import auth, storage
 from ..infra.errors import ServiceError
 from ..infra.telemetry import count, logger
+from ..protocol.roomcode import PARTY_LENGTH, ROOM_ALPHABET
 from ..protocol.views import preset_info
 from . import operations
 from .change import Context, Effects
@@ -47,6 +50,7 @@ if TYPE_CHECKING:
 
 LANGS = ("en", "ko", "ru")
 COUNTDOWN_SECONDS = 15  # a public lobby with enough people starts this long after it got them
+WAIT_SECONDS = 60  # a public lobby with anyone here starts at the latest this long after they came
 EMPTY_GRACE_SECONDS = 90  # a public lobby nobody is connected to stays listed this long
 IDLE_SECONDS = 15 * 60  # a listing lasts this long after the room's last write
 LOBBY_PHASE = operations.LOBBY_PHASE  # the countdown's timer: the phase a lobby's delivery carries
@@ -81,10 +85,14 @@ def track(room: dict, present: set[str], now: float) -> None:
     """At each write of the room: whether it is listed (`room.listing`, which
     `storage.index_attributes` turns into the indexes' keys) and its countdown (`room.autoStartAt`).
     `present`: the player ids with a connection."""
+    if is_public(room) and room.get("status") in ("running", "ended"):
+        room.setdefault("party", new_party())  # the table's code for "Play again with this table"
     if not is_public(room) or room.get("status") != "lobby":
         room.pop("listing", None)
         room.pop("emptySince", None)
         room.pop("autoStartAt", None)
+        room.pop("waitSince", None)
+        room.pop("enoughAt", None)
         return
     people = humans(room)
     if any(p["id"] in present for p in people):
@@ -107,10 +115,25 @@ def track(room: dict, present: set[str], now: float) -> None:
             "since": room.get("listedSince") or now,
         }
         room.setdefault("listedSince", now)
-    enough = len(people) >= room["options"].get("autoStart", 4) and _can_start(room)
-    if enough and room.get("autoStartAt") is None:
-        room["autoStartAt"] = now + COUNTDOWN_SECONDS
-    elif not enough:
+    # no stranger waits forever: a lobby with someone here starts within `WAIT_SECONDS` of
+    # their coming (`waitSince`); `autoStart` people shorten it to `COUNTDOWN_SECONDS`
+    here = any(p["id"] in present for p in people)
+    # a start waiting for the phones' values (reveals.py) counts down no more
+    can = _can_start(room) and not revealing(room)
+    if here and can:
+        room.setdefault("waitSince", now)
+    else:
+        room.pop("waitSince", None)
+    enough = len(people) >= room["options"].get("autoStart", 4) and can
+    if enough:
+        room.setdefault("enoughAt", now + COUNTDOWN_SECONDS)
+    else:
+        room.pop("enoughAt", None)
+    due = [room["waitSince"] + WAIT_SECONDS] if "waitSince" in room else []
+    due += [room["enoughAt"]] if "enoughAt" in room else []
+    if due:
+        room["autoStartAt"] = min(due)
+    else:
         room.pop("autoStartAt", None)
 
 
@@ -226,6 +249,26 @@ def join_check(lang: str, preset: str | None):
     return check
 
 
+# ---------------------------------------------------------------- play again together
+def new_party() -> str:
+    """A public game's party code (`room.party`, drawn when it starts): the people seated at its
+    end read it and send it with "Play again with this table" (`rest_ops.quick_play`'s `party`),
+    which seats them in one new public lobby (`rest_ops.party_code`). Random, never derived from
+    the game's secret (which the end reveals to spectators too)."""
+    return "".join(secrets.choice(ROOM_ALPHABET) for _ in range(PARTY_LENGTH))
+
+
+def party_for(room: dict, viewer: str | None) -> str | None:
+    """The party code `viewer` reads: a person seated at the end of a public game, else None
+    (a spectator, a screen, a bot's seat or one that left never reads it)."""
+    if room.get("status") != "ended" or not is_public(room) or viewer is None:
+        return None
+    seat = next((p for p in room["players"] if p["id"] == viewer), None)
+    if seat is None or seat.get("bot") or seat.get("left"):
+        return None
+    return room.get("party")
+
+
 # ---------------------------------------------------------------- start by itself
 def countdown_to_arm(room: dict) -> tuple[int, float] | None:
     """The lobby countdown's timer to schedule (once per countdown): (LOBBY_PHASE, when)."""
@@ -278,9 +321,12 @@ def _on_write(c: Context, state: Any, present: set[str]) -> None:
 
 
 def _lobby_fact(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:
-    """Every view's `room.autoStartAt`: when a public lobby starts by itself, or null."""
+    """Every view's `room.autoStartAt`: when a public lobby starts by itself, or null; at the end
+    of a public game a seated person's `room.party` (play again together)."""
     at = room.get("autoStartAt") if room["status"] == "lobby" else None
-    return replace(parts, block={**parts.block, "autoStartAt": at})
+    party = party_for(room, viewer)
+    extra = {"party": party} if party else {}
+    return replace(parts, block={**parts.block, "autoStartAt": at, **extra})
 
 
 def _countdown(c: Context, state: Any) -> tuple[int, float] | None:

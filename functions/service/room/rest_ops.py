@@ -54,6 +54,7 @@ def create_room(
         "host": "p1",
         "nextId": 2,
         "seed": fairness.new_secret(),  # the game's secret: every random draw derives from it
+        "deal": fairness.new_deal(),  # its commitment's salt, the phones' values (docs/rules.md)
         "lang": lang,
         "players": [new_seat("p1", name, auth.hash_token(token))],
         "views": {},
@@ -85,6 +86,15 @@ def forming_code(lang: str, preset: str, now: float, slot: int) -> str:
     skipped (the join's checks: public, protected, this language and preset, live)."""
     window = int(now // FORMING_SECONDS)
     digest = hashlib.sha256(f"forming#{lang}#{preset}#{window}#{slot}".encode()).digest()
+    return "".join(ROOM_ALPHABET[b % len(ROOM_ALPHABET)] for b in digest[:ROOM_CODE_LENGTH])
+
+
+def party_code(party: str, slot: int) -> str:
+    """The code of the `slot`th lobby of a table playing again together (`party`: the ended public
+    game's `room.party`, read only by the people seated at its end): the first to press "Play
+    again with this table" makes it by a conditional create, the others join it; once it is full
+    or started, the next slot (docs/rules.md, "Public rooms": "Play again together")."""
+    digest = hashlib.sha256(f"party#{party}#{slot}".encode()).digest()
     return "".join(ROOM_ALPHABET[b % len(ROOM_ALPHABET)] for b in digest[:ROOM_CODE_LENGTH])
 
 
@@ -135,11 +145,28 @@ def quick_play(
     preset: str | None,
     device: str | None,
     ip: str | None = None,
+    party: str | None = None,
 ) -> dict:
     """A seat in the fullest listed lobby that fits, or a new public room: the answer of a
-    create (`roomCode`, `playerId`, `token`, `wsUrl`)."""
+    create (`roomCode`, `playerId`, `token`, `wsUrl`). `party`: an ended public game's table
+    playing again together: its own lobby first (`party_code`), made by the first to ask."""
     if lang not in public.LANGS:
         raise ServiceError("bad_request", f"lang: one of {', '.join(public.LANGS)}")
+    if party:
+        out = _claim_or_join(
+            pipeline,
+            store,
+            ws_url,
+            name,
+            lang,
+            preset,
+            device,
+            ip,
+            [party_code(party, s) for s in range(FORMING_SLOTS)],
+        )
+        if out is not None:
+            logger.info("quick play seated a table playing again", extra={"room": out["roomCode"]})
+            return out
     index, partition = ("PublicByPreset", f"{lang}#{preset}") if preset else ("PublicByLang", lang)
     items, _, _ = store.list_public(index, partition, public.QUICK_CANDIDATES, None, now)
     # the page holds live lobbies only, the latest active first: the fullest of them first
@@ -159,8 +186,32 @@ def quick_play(
     # no live lobby read: the forming lobbies of this window, claimed by a conditional create
     # (the first racer makes it, the others join it; a full one: the next slot)
     chosen = preset or "classic"
-    for slot in range(FORMING_SLOTS):
-        code = forming_code(lang, chosen, now, slot)
+    codes = [forming_code(lang, chosen, now, slot) for slot in range(FORMING_SLOTS)]
+    out = _claim_or_join(pipeline, store, ws_url, name, lang, preset, device, ip, codes)
+    if out is not None:
+        return out
+    count("QuickPlayRooms")
+    made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip)
+    assert made is not None
+    return made
+
+
+def _claim_or_join(
+    pipeline: Pipeline,
+    store: Store,
+    ws_url: str,
+    name: str,
+    lang: str,
+    preset: str | None,
+    device: str | None,
+    ip: str | None,
+    codes: list[str],
+) -> dict | None:
+    """A seat in the first of `codes` that takes it: a public room made there by a conditional
+    create (quick play's forming lobbies, a table's party lobbies), else joined (the join's
+    checks: public, protected, this language and preset, live); None when none took it."""
+    chosen = preset or "classic"
+    for code in codes:
         made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip, code=code)
         if made is not None:
             count("QuickPlayRooms")
@@ -174,10 +225,7 @@ def quick_play(
                 continue
             raise
         return {"roomCode": code, **out}
-    count("QuickPlayRooms")
-    made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip)
-    assert made is not None
-    return made
+    return None
 
 
 def summary(pipeline: Pipeline, code: str) -> dict:

@@ -96,12 +96,14 @@ class RoomService:
         preset: str | None = None,
         device: str | None = None,
         ip: str | None = None,
+        party: str | None = None,
     ) -> dict:
         """A seat in the fullest public lobby that fits, or a new public room (as `create_room`);
-        first the leaver's cool-down and the client's budget (`admit_quick_play`)."""
+        `party`: a table playing again together (rest_ops.quick_play); first the leaver's
+        cool-down and the client's budget (`admit_quick_play`)."""
         self.admit_quick_play(device, ip)
         return rest_ops.quick_play(
-            self.pipeline, self.store, self.ws_url, clock.now(), name, lang, preset, device, ip
+            self.pipeline, self.store, self.ws_url, clock.now(), name, lang, preset, device, ip, party
         )
 
     # ---------------------------------------------------------------- socket life cycle

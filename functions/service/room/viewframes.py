@@ -20,8 +20,10 @@ For each connection, in this order, and nowhere else:
    viewer's view changes, so it counts nobody else's secret writes);
 4. its bytes: the full view frame (`views.frame`), or for a connection that asked for
    patches and holds the previous version, an RFC 6902 patch against it (`_patch`, with
-   `patches.diff` and the bases of `patches.BASES`; docs/protocol.md "Patches"); a `sync`
-   gets its full view whether it changed or not, never a patch.
+   `patches.diff_parts` on the views' top-level parts, each serialised once by `views.render`,
+   and the bases of `patches.BASES`; docs/protocol.md "Patches"): only the keys whose bytes
+   changed are parsed and diffed, once for all the viewers that share them; a `sync` gets its
+   full view whether it changed or not, never a patch.
 
 The modules named above are leaves: none of them calls back into this one or into another
 of them on the way, so a frame's path is this module's calls, top to bottom.
@@ -162,7 +164,7 @@ def _patch(
     pushed_at = dict(room.get("viewAt") or {})
     grace = CONNECT_GRACE_SECONDS * clock.rate()
     made: dict[str, bytes | None] = {}
-    parsed: dict[str, Any] = {}
+    memo: dict = {}  # the parts' parsed values and operations, shared by this change's viewers
     for conn_id, pid in conns.items():
         viewer = viewer_of(pid)
         if conn_id not in frames or conn_id not in wants or viewer not in changed or conn_id == sync_to:
@@ -172,10 +174,10 @@ def _patch(
             continue  # it may not hold the previous version: the full view
         if viewer not in made:
             made[viewer] = None
-            parsed[viewer] = new = patches.parse(changed[viewer].body)
             base = _base(c, viewer, digests.get(viewer))
             if base is not None:
-                data = patches.patch_frame(seqs[viewer], patches.diff(base, new), at)
+                ops = patches.diff_parts(base, dict(changed[viewer].parts), memo)
+                data = patches.patch_frame(seqs[viewer], ops, at)
                 # never more bytes than the view itself (a new game, a phase that changes all)
                 made[viewer] = data if len(data) < len(frames[conn_id]) else None
         if made[viewer] is not None:
@@ -184,13 +186,12 @@ def _patch(
     for viewer, rendered in changed.items():
         pushed_at[viewer] = int(c.now)
         if viewer in held:
-            doc = parsed[viewer] if viewer in parsed else patches.parse(rendered.body)
-            patches.BASES.put((room["code"], viewer), room["views"][viewer], doc)
+            patches.BASES.put((room["code"], viewer), room["views"][viewer], dict(rendered.parts))
     room["viewAt"] = {v: t for v, t in pushed_at.items() if v in room["views"]}
 
 
-def _base(c: Context, viewer: str, digest: str | None) -> Any | None:
-    """The view of the version `viewer` holds, parsed: this process's last push
+def _base(c: Context, viewer: str, digest: str | None) -> patches.Parts | None:
+    """The view of the version `viewer` holds, as its parts: this process's last push
     (`patches.BASES`) or rebuilt from the snapshot, used only if its digest is the stored one."""
     if digest is None:
         return None
@@ -203,4 +204,4 @@ def _base(c: Context, viewer: str, digest: str | None) -> Any | None:
     if views.digest(rendered) != digest:
         count("PatchBaseMismatch")
         return None
-    return patches.parse(rendered.body)
+    return dict(rendered.parts)

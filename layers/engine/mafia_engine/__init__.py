@@ -214,13 +214,17 @@ def new_game(
     seed: int | str = 0,
     now: float = 0.0,
     salt: str | None = None,
+    contributions: list[dict] | None = None,
 ) -> dict:
     """A new game in its first phase (role reveal), roles dealt with the seeded RNG.
 
     ``seed``: the game's secret (a room passes 256 random bits as 64 hex digits; tests a small
     integer); every random draw derives from it by purpose (rng.py). With ``salt`` (16+
     random bytes as hex, drawn by the caller) the game commits to its secret: every view
-    carries the SHA-256 commitment, the end reveals seed and salt (fairness.py)."""
+    carries the SHA-256 commitment, the end reveals seed and salt (fairness.py). With
+    ``contributions`` too (the clients' ``[{"commitment", "value"}]``, value None for one never
+    revealed) the game is dealt and played with ``fairness.mix(seed, contributions)`` and
+    commits the v3 way (``sha256/mafia-deal-v3``: docs/rules.md, "Randomness")."""
     now = _check_now(now)
     if not isinstance(players, list | tuple) or not all(isinstance(p, str) and p for p in players):
         raise InvalidAction("bad_players", "players must be a list of non-empty id strings")
@@ -234,7 +238,14 @@ def new_game(
         raise InvalidAction("bad_options", f"{exc}, not {quoted(seed)}") from None
     opts = check_setup(options, len(players))
     # the commitment binds the secret and the game it deals: seat list in order, options
-    committed = None if salt is None else _fairness.record(seed, salt, list(players), opts)
+    if contributions is not None:
+        if salt is None:
+            raise InvalidAction("bad_contributions", "a game dealt with client values needs a salt")
+        committed = _fairness.record_v3(seed, salt, list(players), opts, contributions)
+        # every draw of the game comes from the mixed secret: no one chose it (fairness.mix)
+        seed = _fairness.mix(seed, committed["contributions"])
+    else:
+        committed = None if salt is None else _fairness.record(seed, salt, list(players), opts)
     preset = PRESETS[opts["preset"]]
     # the deal and the game's own draws come from keys of their own (rng.py, docs/rules.md
     # "Randomness"): nothing the game draws in public says anything about the deal

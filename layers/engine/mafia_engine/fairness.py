@@ -1,5 +1,14 @@
 """A provably fair deal: the commitment published at the start, the seed revealed at the end.
 
+Since state version 5 a room's game is dealt the v3 way (``sha256/mafia-deal-v3``, a
+commit-reveal of client values: docs/rules.md, "Randomness"): the lobby publishes
+``server_commitment(S, H)`` for the server's secret ``S`` before any client reveals; every
+seated client publishes ``client_commitment(v)`` for a random value ``v`` of its own and reveals
+``v`` at the start; the game is dealt and played with ``mix(S, contributions)``, an HMAC keyed by
+the secret over the revealed values, and commits to all of it (``commitment_v3``). A value
+never revealed is dropped, and the record (``contributions``, value None) shows that it was.
+What follows describes v2, which v3 extends.
+
 When a game starts with a salt (``new_game(..., seed=S, salt=H)``), the state keeps
 ``{"scheme", "seed", "salt", "commitment"}`` where ``commitment = SHA-256(preimage(S, H, P, O))``:
 the secret, the salt, and the game it deals (``P`` the player ids in seat order, ``O`` the
@@ -25,6 +34,7 @@ Pure: ``hashlib`` only; the salt is an input (the room layer draws it), never dr
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
 from collections.abc import Sequence
@@ -37,7 +47,17 @@ SCHEME = "sha256/mafia-deal-v2"  # binds the secret, the seat list in order and 
 PREFIX = "mafia-deal-v2"
 SCHEME_V1 = "sha256/mafia-deal-v1"  # the secret alone (games committed before state version 3)
 PREFIX_V1 = "mafia-deal-v1"
-SCHEMES = (SCHEME_V1, SCHEME)
+# v3: the server's secret committed in the lobby, mixed with the values the seated clients
+# revealed at the start (commit-reveal: docs/rules.md, "Randomness"; state version 5)
+SCHEME_V3 = "sha256/mafia-deal-v3"
+PREFIX_V3 = "mafia-deal-v3"
+SERVER_PREFIX = "mafia-deal-v3-server"  # the lobby's commitment to the server's secret
+CLIENT_PREFIX = "mafia-deal-v3-client"  # a client's commitment to its value
+MIX_PREFIX = "mafia-deal-v3-mix"  # the message the server's secret keys to mix the values
+SCHEMES = (SCHEME_V1, SCHEME, SCHEME_V3)
+VALUE_MIN_BYTES = 16  # a client's value: 128 bits or more from its CSPRNG (crypto.getRandomValues)
+VALUE_MAX_BYTES = 32
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 SALT_MIN_BYTES = 16
 SALT_MAX_BYTES = 64
 _SALT = re.compile(r"[0-9a-f]+")
@@ -59,6 +79,82 @@ def check_salt(salt: Any) -> str:
             f"salt must be {SALT_MIN_BYTES}-{SALT_MAX_BYTES} bytes as lowercase hex, not {quoted(salt)}",
         )
     return salt
+
+
+def check_value(value: Any) -> str:
+    """A client's revealed value if it is lowercase hex of 16 to 32 bytes; else ``bad_reveal``."""
+    if (
+        not isinstance(value, str)
+        or len(value) % 2
+        or not VALUE_MIN_BYTES * 2 <= len(value) <= VALUE_MAX_BYTES * 2
+        or not _SALT.fullmatch(value)
+    ):
+        raise InvalidAction(
+            "bad_reveal",
+            f"a revealed value must be {VALUE_MIN_BYTES}-{VALUE_MAX_BYTES} random bytes as lowercase hex, "
+            f"not {quoted(value)}",
+        )
+    return value
+
+
+def check_hash(digest: Any, code: str = "bad_commitment") -> str:
+    """``digest`` if it is a SHA-256 as 64 lowercase hex digits; else ``InvalidAction(code)``."""
+    if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
+        raise InvalidAction(code, f"a commitment is SHA-256 as 64 lowercase hex digits, not {quoted(digest)}")
+    return digest
+
+
+def client_commitment(value: str) -> str:
+    """What a client publishes in the lobby for its value: SHA-256 of
+    ``mafia-deal-v3-client:<value>`` (web/js/game/dealseed.js computes the same)."""
+    return hashlib.sha256(f"{CLIENT_PREFIX}:{check_value(value)}".encode()).hexdigest()
+
+
+def server_commitment(seed: int | str, salt: str) -> str:
+    """What the lobby publishes before any client reveals (``room.deal.serverCommitment``):
+    SHA-256 of ``mafia-deal-v3-server:<salt>:<secret as JSON>``. The secret cannot change
+    after it, and the salt keeps the hash from saying anything about the secret."""
+    return hashlib.sha256(f"{SERVER_PREFIX}:{check_salt(salt)}:{seed_text(seed)}".encode()).hexdigest()
+
+
+def check_contributions(contributions: Any) -> list[dict]:
+    """The clients' part of a v3 deal in its one canonical order: ``[{"commitment", "value"}]``
+    sorted by commitment, each commitment distinct, ``value`` the revealed value (it must
+    hash to its commitment: ``bad_reveal`` else) or None for a value never revealed (dropped).
+    No seat is named: in an anonymous game a seat without one would be a bot's."""
+    if not isinstance(contributions, list | tuple):
+        raise InvalidAction("bad_contributions", "contributions must be a list of {commitment, value}")
+    out = []
+    for c in contributions:
+        if not isinstance(c, dict) or set(c) != {"commitment", "value"}:
+            raise InvalidAction(
+                "bad_contributions", f"a contribution is {{commitment, value}}, not {quoted(c)}"
+            )
+        digest = check_hash(c["commitment"], "bad_contributions")
+        value = c["value"]
+        if value is not None and client_commitment(value) != digest:
+            raise InvalidAction("bad_reveal", f"the value revealed for {digest[:12]}… does not hash to it")
+        out.append({"commitment": digest, "value": value})
+    out.sort(key=lambda c: c["commitment"])
+    if len({c["commitment"] for c in out}) != len(out):
+        raise InvalidAction("bad_contributions", "a commitment appears twice")
+    return out
+
+
+def contributions_text(contributions: Sequence[dict]) -> str:
+    """The contributions as canonical JSON (sorted keys, no spaces), in their canonical order."""
+    return json.dumps(check_contributions(list(contributions)), sort_keys=True, separators=(",", ":"))
+
+
+def mix(seed: int | str, contributions: Sequence[dict]) -> str:
+    """The secret a v3 game is dealt and played with: HMAC-SHA-256(key = the server's secret
+    as JSON text, message = ``mafia-deal-v3-mix:`` + the revealed values as a JSON list in the
+    contributions' order), 64 lowercase hex digits. Dropped values take no part. A pseudo-random
+    function of values no one knew all of before the start: the server does not know the
+    clients' values when it commits to its secret, a client does not know the secret."""
+    revealed = [c["value"] for c in check_contributions(list(contributions)) if c["value"] is not None]
+    message = f"{MIX_PREFIX}:{json.dumps(revealed, separators=(',', ':'))}".encode()
+    return hmac.digest(seed_text(seed).encode(), message, hashlib.sha256).hex()
 
 
 def seed_text(seed: int | str) -> str:
@@ -104,6 +200,39 @@ def commitment(
     return hashlib.sha256(preimage(seed, salt, players, options)).hexdigest()
 
 
+def preimage_v3(
+    seed: int | str, salt: str, players: Sequence[str], options: dict, contributions: Sequence[dict]
+) -> bytes:
+    """What a v3 game's commitment hashes: ``mafia-deal-v3:<salt>:<secret as JSON>:<game_text>:
+    <contributions_text>``: the server's secret, the game it deals and every client's part."""
+    game = game_text(players, options)
+    return f"{PREFIX_V3}:{check_salt(salt)}:{seed_text(seed)}:{game}:{contributions_text(contributions)}".encode()
+
+
+def commitment_v3(
+    seed: int | str, salt: str, players: Sequence[str], options: dict, contributions: Sequence[dict]
+) -> str:
+    """SHA-256 of ``preimage_v3``, 64 lowercase hex digits."""
+    return hashlib.sha256(preimage_v3(seed, salt, players, options, contributions)).hexdigest()
+
+
+def record_v3(
+    seed: int | str, salt: str, players: Sequence[str], options: dict, contributions: Sequence[dict]
+) -> dict:
+    """A v3 game's record (``state["fairness"]``): the server's secret and salt (secret until
+    the end), the lobby's ``serverCommitment``, the clients' ``contributions`` (public from the
+    start: a value says nothing without the secret) and the game's ``commitment``."""
+    parts = check_contributions(list(contributions))
+    return {
+        "scheme": SCHEME_V3,
+        "seed": seed,
+        "salt": salt,
+        "serverCommitment": server_commitment(seed, salt),
+        "contributions": parts,
+        "commitment": commitment_v3(seed, salt, players, options, parts),
+    }
+
+
 def record(
     seed: int | str, salt: str, players: Sequence[str] | None = None, options: dict | None = None
 ) -> dict:
@@ -124,17 +253,22 @@ def gate(s: dict) -> dict | None:
 
     The same keys and the same lengths for every game with a salt until the end (a
     commitment is always 64 hex digits): nothing but the hash's digits tells two deals apart
-    (``tests/unit/test_fairness.py``)."""
+    (``tests/unit/test_fairness.py``). A v3 game adds ``serverCommitment`` and
+    ``contributions`` from the start: how many phones committed, never which seats."""
     rec = s.get("fairness")
     if not rec:
         return None
     ended = s["phase"]["kind"] == "ended"
-    return {
+    out = {
         "scheme": rec.get("scheme", SCHEME_V1),
         "commitment": rec["commitment"],
         "seed": rec["seed"] if ended else None,
         "salt": rec["salt"] if ended else None,
     }
+    if out["scheme"] == SCHEME_V3:  # public from the start: without the secret they say nothing
+        out["serverCommitment"] = rec["serverCommitment"]
+        out["contributions"] = [dict(c) for c in rec["contributions"]]
+    return out
 
 
 def verified(

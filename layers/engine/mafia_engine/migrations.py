@@ -21,7 +21,7 @@ from . import rng
 from .errors import InvalidAction, quoted
 from .jsondata import jcopy
 
-STATE_VERSION = 4
+STATE_VERSION = 5
 
 
 def _v1_to_v2(s: dict) -> None:
@@ -69,8 +69,20 @@ def _v3_to_v4(s: dict) -> None:
         ph.setdefault("nominations", [])
 
 
+def _v4_to_v5(s: dict) -> None:
+    """Version 5's room games are dealt from the server's secret mixed with values the seated
+    clients revealed (``fairness.SCHEME_V3``, ``sha256/mafia-deal-v3``: the record gains
+    ``serverCommitment`` and ``contributions``). A game saved before was dealt from its secret
+    alone and keeps the record it committed to (its scheme says which: v1 or v2); the bump keeps
+    an earlier release, which cannot check a v3 record, from loading a game that has one
+    (``state_too_new``)."""
+    rec = s.get("fairness")
+    if isinstance(rec, dict):
+        rec.setdefault("scheme", "sha256/mafia-deal-v1")
+
+
 # STEPS[n - 1] takes a state of version n to version n + 1
-STEPS: tuple[Callable[[dict], None], ...] = (_v1_to_v2, _v2_to_v3, _v3_to_v4)
+STEPS: tuple[Callable[[dict], None], ...] = (_v1_to_v2, _v2_to_v3, _v3_to_v4, _v4_to_v5)
 assert len(STEPS) == STATE_VERSION - 1, "one step per version bump"
 
 

@@ -3,6 +3,8 @@
     python -m mafia_engine.verify --seed '"<64 hex digits>"' --salt <hex> --commitment <hex> \\
         --players p1,p2,p3,p4,p5 --options '{"preset": "classic", ...}' \\
         [--roles mafia,citizen,...] [--scheme sha256/mafia-deal-v2] [--anonymous]
+    python -m mafia_engine.verify --scheme sha256/mafia-deal-v3 --server-commitment <hex> \
+        --contributions '[{"commitment": "<hex>", "value": "<hex>" or null}, ...]' --seed ... (as above)
 
 Everything it needs is public after the end (docs/rules.md, "A provably fair deal"): the
 seed and salt the end screen reveals, the commitment every view carried from the start, the
@@ -20,6 +22,11 @@ seat shuffle and aliases too (``rng.alias_draw``: each seat's place in the lobby
 every purpose's key is printed (``rng.derive``: the game's draws, the bots'; docs/rules.md,
 "Randomness"). Exit status: 0 when the hash matches (and the roles, when given), 1 when
 either does not, 2 for input it cannot replay.
+A v3 game (``sha256/mafia-deal-v3``, docs/rules.md "Randomness") was dealt from the server's
+secret mixed with the values its clients revealed: the command checks the lobby's commitment to
+the secret (``--server-commitment``), that every revealed value hashes to its client's
+commitment (a changed value fails), recomputes the mixed secret (``fairness.mix``) and deals
+from it; it says how many values were dropped (committed, never revealed).
 The end screen shows this command filled in for its game.
 """
 
@@ -39,9 +46,12 @@ from .errors import InvalidAction
 ALIAS_WORDS = (24, 24)
 
 
-def deal(players: list[str], options: dict, seed: int | str, salt: str) -> list[dict[str, Any]]:
-    """Every seat's role as ``new_game`` deals it: ``[{"seat", "id", "role"}]`` in seat order."""
-    state = new_game(players, options, seed=seed, now=0.0, salt=salt)
+def deal(
+    players: list[str], options: dict, seed: int | str, salt: str, contributions: list[dict] | None = None
+) -> list[dict[str, Any]]:
+    """Every seat's role as ``new_game`` deals it: ``[{"seat", "id", "role"}]`` in seat order
+    (a v3 game's with its ``contributions``: dealt from the mixed secret)."""
+    state = new_game(players, options, seed=seed, now=0.0, salt=salt, contributions=contributions)
     return [{"seat": p["seat"], "id": p["id"], "role": p["role"]} for p in state["players"]]
 
 
@@ -73,6 +83,16 @@ def _options(text: str) -> dict:
         raise argparse.ArgumentTypeError(f"options must be a JSON object: {exc}") from None
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError("options must be a JSON object")
+    return value
+
+
+def _contributions(text: str) -> list[dict]:
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"contributions must be a JSON list: {exc}") from None
+    if not isinstance(value, list):
+        raise argparse.ArgumentTypeError("contributions must be a JSON list of {commitment, value}")
     return value
 
 
@@ -108,6 +128,17 @@ def parser() -> argparse.ArgumentParser:
         help="the commitment's scheme (view.fairness.scheme); v1 binds the secret alone",
     )
     ap.add_argument(
+        "--server-commitment",
+        default=None,
+        help="v3: the lobby's commitment to the server's secret (view.fairness.serverCommitment)",
+    )
+    ap.add_argument(
+        "--contributions",
+        type=_contributions,
+        default=None,
+        help="v3: the clients' commitments and revealed values as JSON (view.fairness.contributions)",
+    )
+    ap.add_argument(
         "--anonymous", action="store_true", help="an anonymous game: replay the seat shuffle and aliases too"
     )
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
@@ -117,19 +148,45 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     v1 = args.scheme == fairness.SCHEME_V1
+    v3 = args.scheme == fairness.SCHEME_V3
+    if v3 and (args.contributions is None or args.server_commitment is None):
+        print("a v3 deal needs --contributions and --server-commitment", file=sys.stderr)
+        return 2
+    secret = args.seed  # what the game's draws derive from: v3's is mixed with the clients' values
+    server_ok = True
     try:
         if v1:
             computed = fairness.commitment(args.seed, args.salt)
+        elif v3:
+            opts = check_setup(args.options, len(args.players))
+            parts = fairness.check_contributions(args.contributions)  # a changed reveal: bad_reveal
+            computed = fairness.commitment_v3(args.seed, args.salt, args.players, opts, parts)
+            server = fairness.server_commitment(args.seed, args.salt)
+            server_ok = server == args.server_commitment.strip().lower()
+            secret = fairness.mix(args.seed, parts)
         else:
             opts = check_setup(args.options, len(args.players))
             computed = fairness.commitment(args.seed, args.salt, args.players, opts)
-        seats = deal(args.players, args.options, args.seed, args.salt)
+        seats = deal(args.players, args.options, args.seed, args.salt, args.contributions if v3 else None)
         if args.anonymous:
-            for seat, drawn in zip(seats, aliases(len(seats), args.seed), strict=True):
+            for seat, drawn in zip(seats, aliases(len(seats), secret), strict=True):
                 seat.update(drawn)
     except InvalidAction as exc:
         print(f"cannot replay this deal: {exc.code}: {exc}", file=sys.stderr)
+        if exc.code == "bad_reveal":  # a value that is not the one committed to: refuted
+            if args.json:
+                print(json.dumps({"verified": False, "reason": "bad_reveal", "seats": None}))
+            return 1
         return 2
+    if not server_ok:
+        print(
+            "server commitment DOES NOT MATCH: the secret revealed is not the one the lobby committed to "
+            "before the clients revealed",
+            file=sys.stderr,
+        )
+        if args.json:
+            print(json.dumps({"verified": False, "reason": "server_commitment", "seats": None}))
+        return 1
     ok = computed == args.commitment.strip().lower()
     if not ok:
         # no roles then: a deal that is not the committed one must not read as the game's
@@ -164,16 +221,24 @@ def main(argv: list[str] | None = None) -> int:
         if v1
         else None
     )
-    keys = {label: rng.derive(args.seed, label) for label in rng.LABELS}
+    keys = {label: rng.derive(secret, label) for label in rng.LABELS}
+    dropped = sum(1 for c in args.contributions or () if c.get("value") is None) if v3 else 0
     if args.json:
         out = {"verified": True, "commitment": computed, "seats": seats, "keys": keys}
         if caveat:
             out["caveat"] = caveat
+        if v3:
+            out["mixed"] = {"secret": secret, "values": len(args.contributions) - dropped, "dropped": dropped}
         print(json.dumps(out, ensure_ascii=False))
     else:
         print(f"commitment matches: sha256 = {computed}")
         if caveat:
             print(f"note: {caveat}")
+        if v3:
+            print(
+                f"server commitment matches; mixed with {len(args.contributions) - dropped} client values"
+                f" ({dropped} committed and never revealed: dropped)"
+            )
         for s in seats:
             drawn = f"  lobby {s['lobby']:>2}  alias {s['alias'][0]}/{s['alias'][1]}" if "lobby" in s else ""
             print(f"seat {s['seat']:>2}  {s['id']:<8} {s['role']}{drawn}")

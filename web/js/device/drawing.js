@@ -110,7 +110,7 @@ function playScreen({ view, s }) {
           // same player a second duty tonight, which opens their screen again.
           ctl.awaiting = { seat: s.seat, seq: own.phase.seq, before: ownPart(s.seat), at: performance.now() };
           ctl.choice = { at: null, index: null };
-          ctl.seats.send(s.seat, act.action, act.payload);
+          ctl.seats.act(s.seat, act.action, act.payload);
           setTimeout(() => render(), 5000);
           render();
         },
@@ -129,7 +129,7 @@ function playScreen({ view, s }) {
           // Every living seat that has not said so yet ("already_ready" is harmless).
           for (const id of queueOf(view)) {
             const sv = ctl.seats.view(id);
-            if (!sv || !sv.private || sv.private.task === "ready") ctl.seats.send(id, "readyEarly");
+            if (!sv || !sv.private || sv.private.task === "ready") ctl.seats.act(id, "readyEarly");
           }
         },
       });
@@ -140,14 +140,14 @@ function playScreen({ view, s }) {
           const sv = ctl.seats.view(id);
           return sv && sv.private && sv.private.task === "endTurn";
         });
-      return screens.defense(view, speaking, { onFinished: (id) => ctl.seats.send(id, "endTurn") });
+      return screens.defense(view, speaking, { onFinished: (id) => ctl.seats.act(id, "endTurn") });
     }
     case "speech":
       return screens.speech(view, ctl.seats.view(view.phase.speaker), {
-        onNominate: (id, action, payload) => ctl.seats.send(id, action, payload),
+        onNominate: (id, action, payload) => ctl.seats.act(id, action, payload),
       });
     case "lastWord":
-      return lastWord(view, { onDone: (id) => ctl.seats.send(id, "endTurn") });
+      return lastWord(view, { onDone: (id) => ctl.seats.act(id, "endTurn") });
     case "end":
       return screens.end(view, {
         onAgain: () => {

@@ -26,7 +26,7 @@ export const UNTIMED_PRESETS = Object.fromEntries(
 );
 
 // Engine refusals that only mean "this was already done" (e.g. sent again after a refresh).
-const HARMLESS = new Set(["already_confirmed", "already_voted", "already_ready", "not_your_turn", "wrong_phase"]);
+const HARMLESS = new Set(["already_confirmed", "already_voted", "already_ready", "not_your_turn", "wrong_phase", "stale_phase"]);
 
 /** The Home screen's "Play on one device" button. */
 export function openDevice() {

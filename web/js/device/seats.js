@@ -83,6 +83,15 @@ export class Seats {
     return frameId;
   }
 
+  /** A game action of seat `id`, bound to the phase of that seat's own view: a tap repeated or
+   * resent after a reconnect is refused `stale_phase` once the game moved on, never applied
+   * to the next turn (docs/protocol.md). */
+  act(id, action, payload = {}) {
+    const v = this.view(id);
+    const seq = v && v.phase && typeof v.phase.seq === "number" ? v.phase.seq : undefined;
+    return this.send(id, action, seq === undefined ? payload : { ...payload, phase: seq });
+  }
+
   close() {
     for (const c of this.conns.values()) c.close();
     this.conns.clear();

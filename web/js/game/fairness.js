@@ -7,12 +7,19 @@
 // `rolesMatch` replays the deal from the seed (`replayDeal`, the engine's rng in WebCrypto)
 // and compares it with the roles the end screen shows (`check(view, room, {roles: true})`); `python -m mafia_engine.verify` (the
 // command `verifyCommand` writes, with the end screen's roles) replays it with the engine itself.
+// A v3 deal (docs/rules.md, "Randomness", "No one chooses the deal") was dealt from the secret
+// mixed with the phones' revealed values (game/dealseed.js): `check` also checks the lobby's
+// commitment to the secret and each value against its commitment, and replays from `mixedSeed`.
 import { device, KEYS } from "../storage.js";
 
 const PREFIX_V1 = "mafia-deal-v1";
 const SCHEME_V1 = "sha256/mafia-deal-v1"; // games committed before state version 3: the secret alone
 const PREFIX = "mafia-deal-v2";
 const SCHEME = "sha256/mafia-deal-v2";
+// v3: the server's secret, committed in the lobby, mixed with the values the phones revealed
+// at the start (docs/rules.md, "Randomness"; game/dealseed.js)
+const PREFIX_V3 = "mafia-deal-v3";
+export const SCHEME_V3 = "sha256/mafia-deal-v3";
 const SEEN_PER_ROOM = 8;
 
 /** JSON with sorted keys and no spaces, characters as they are: Python's
@@ -58,6 +65,44 @@ function hexOf(bytes) {
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** The contributions in their one order (by commitment), as the engine keeps them. */
+function ordered(contributions) {
+  return [...(contributions || [])]
+    .map((c) => ({ commitment: c.commitment, value: c.value === undefined ? null : c.value }))
+    .sort((a, b) => (a.commitment < b.commitment ? -1 : a.commitment > b.commitment ? 1 : 0));
+}
+
+/** A v3 game's preimage: `mafia-deal-v3:<salt>:<secret as JSON>:<game>:<contributions>`
+ * (mafia_engine/fairness.py, preimage_v3). */
+export function preimageV3(seed, salt, game, contributions) {
+  return `${PREFIX_V3}:${salt}:${JSON.stringify(seed)}:${canonicalJson(game)}:${canonicalJson(ordered(contributions))}`;
+}
+
+/** The secret a v3 game was dealt with: HMAC-SHA-256(key = the secret's JSON text, message =
+ * `mafia-deal-v3-mix:` + the revealed values as a JSON list, in the contributions' order), hex
+ * (fairness.mix); null without WebCrypto. */
+export async function mixedSeed(seed, contributions) {
+  if (!(globalThis.crypto && globalThis.crypto.subtle)) return null;
+  const enc = new TextEncoder();
+  const values = ordered(contributions)
+    .filter((c) => c.value !== null)
+    .map((c) => c.value);
+  return hexOf(await hmac(enc.encode(JSON.stringify(seed)), enc.encode(`mafia-deal-v3-mix:${JSON.stringify(values)}`)));
+}
+
+/** A v3 record's own checks: the lobby's commitment to the secret, and each revealed value
+ * against its phone's commitment. true, false, or null without WebCrypto. */
+async function recordHolds(f) {
+  const server = await sha256Hex(`mafia-deal-v3-server:${f.salt}:${JSON.stringify(f.seed)}`);
+  if (server === null) return null;
+  if (server !== String(f.serverCommitment || "").toLowerCase()) return false;
+  for (const c of f.contributions || []) {
+    if (c.value === null || c.value === undefined) continue; // dropped: shown, takes no part
+    if ((await sha256Hex(`mafia-deal-v3-client:${c.value}`)) !== c.commitment) return false;
+  }
+  return true;
+}
+
 /** The deal replayed from the revealed seed, as the engine deals it (mafia_engine/rng.py:
  * key = HMAC-SHA-256(JSON(seed), "deal"), blocks HMAC(key, n as 8 bytes big-endian), uniform
  * draws by rejection, Fisher-Yates over the preset's deal list, which is the view's `roster`
@@ -97,7 +142,9 @@ export async function rolesMatch(view) {
   const shown = new Map(((view && view.result && view.result.players) || []).map((p) => [p.id, p.role]));
   const seats = seatList(view);
   if (!f || !view.roster || !seats.length || !seats.every((id) => shown.has(id))) return null;
-  const dealt = await replayDeal(f.seed, view.roster);
+  const seed = f.scheme === SCHEME_V3 ? await mixedSeed(f.seed, f.contributions) : f.seed;
+  if (seed === null) return null;
+  const dealt = await replayDeal(seed, view.roster);
   if (dealt === null) return null;
   return dealt.length === seats.length && seats.every((id, i) => shown.get(id) === dealt[i]);
 }
@@ -138,11 +185,19 @@ export async function check(view, room, opts = {}) {
   const f = view && view.fairness;
   if (!f || !f.commitment || f.seed === null || f.seed === undefined || !f.salt) return null;
   const v1 = !f.scheme || f.scheme === SCHEME_V1;
-  if (!v1 && f.scheme !== SCHEME) return "mismatch";
+  const v3 = f.scheme === SCHEME_V3;
+  if (!v1 && !v3 && f.scheme !== SCHEME) return "mismatch";
   const game = v1 ? undefined : { options: view.options || {}, players: seatList(view) };
-  const hash = await sha256Hex(preimage(f.seed, f.salt, game));
+  const hash = await sha256Hex(v3 ? preimageV3(f.seed, f.salt, game, f.contributions) : preimage(f.seed, f.salt, game));
   if (hash === null) return "unavailable";
   if (hash !== String(f.commitment).toLowerCase()) return "mismatch";
+  if (v3 && (await recordHolds(f)) === false) return "mismatch";
+  if (v3) {
+    // this phone's own value (game/dealseed.js): a record without it was not dealt with it
+    const mine = device.getJSON(`${KEYS.dealValue}${room}`, null);
+    const lost = mine && mine.serverCommitment === f.serverCommitment;
+    if (lost && !(f.contributions || []).some((c) => c.commitment === mine.commitment)) return "changed";
+  }
   // the roles it shows against the deal replayed from the seed: only with `roles: true` (the
   // display's and the device's tests draw scripted states whose roles no seed deals)
   if (opts.roles && (await rolesMatch(view)) === false) return "mismatch";
@@ -172,6 +227,13 @@ export function verifyCommand(view) {
     `--options ${shellQuote(JSON.stringify(view.options || {}))}`,
     ...(roles ? [`--roles ${roles.join(",")}`] : []),
     ...(f.scheme === SCHEME_V1 ? [`--scheme ${SCHEME_V1}`] : []),
+    ...(f.scheme === SCHEME_V3
+      ? [
+          `--scheme ${SCHEME_V3}`,
+          `--server-commitment ${f.serverCommitment}`,
+          `--contributions ${shellQuote(JSON.stringify(ordered(f.contributions)))}`,
+        ]
+      : []),
     ...(view.room && view.room.anonymous ? ["--anonymous"] : []),
   ].join(" ");
 }

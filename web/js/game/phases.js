@@ -57,7 +57,9 @@ function button(label, onclick, opts = {}) {
 /** Send an action and remember the choice until the next view says what the server took. */
 function act(view, ctx, action, payload = {}, pick = undefined) {
   if (pick !== undefined) localFor(view).pick = pick;
-  ctx.send(action, payload);
+  // bound to this view's phase: a second tap after the game moved on is refused `stale_phase`
+  const seq = view.phase && typeof view.phase.seq === "number" ? view.phase.seq : undefined;
+  ctx.send(action, seq === undefined ? payload : { ...payload, phase: seq });
   ctx.rerender();
 }
 

@@ -1,9 +1,10 @@
 // End: the winner, everyone's role, the MVP, and the timeline of public events.
 import { h, replaceChildren } from "../dom.js";
-import { has, roleName, t, teamName } from "../i18n.js";
+import { errorText, has, roleName, t, teamName } from "../i18n.js";
+import { KEYS, tab } from "../storage.js";
 import { eventText, eventWhen, isNightDeath, playerName, storyEvents } from "../game/format.js";
 import { chatLogSection, reviewSection } from "./review.js";
-import { check as checkDeal, remember as rememberDeal, verifyCommand } from "../game/fairness.js";
+import { SCHEME_V3, check as checkDeal, remember as rememberDeal, verifyCommand } from "../game/fairness.js";
 import { forgetNotes } from "../game/notes.js";
 import { causeText } from "../game/sides.js";
 
@@ -37,12 +38,63 @@ function dealSection(view, deal) {
       value("end.fair.seed", JSON.stringify(f.seed), "fair-seed"),
       value("end.fair.salt", f.salt, "fair-salt"),
     ),
+    mixedLine(f),
     h(
       "details",
       { class: "fair-howto", open: deal.open, ontoggle: (e) => (deal.open = e.currentTarget.open) },
       h("summary", null, t("end.fair.howto")),
       h("p", null, t("end.fair.howtoText")),
       h("pre", null, h("code", { id: "fair-command" }, verifyCommand(view))),
+    ),
+  );
+}
+
+/** "Play again with this table": a person seated at the end of a public game reads its party
+ * code (`room.party`); whoever presses it lands in one new public lobby of the same language and
+ * rules (docs/rules.md, "Public rooms": "Play again together"). */
+function againButton(view, ctx, me) {
+  const party = view.room && view.room.party;
+  if (!party) return null;
+  const seat = (view.players || []).find((p) => p.id === me);
+  const name = (tab.get(KEYS.name) || (seat && seat.name) || "").trim();
+  const status = h("span", { class: "hint", id: "again-status", role: "status" });
+  let busy = false;
+  const press = async () => {
+    if (busy || !name) return;
+    busy = true;
+    status.textContent = t("home.busy");
+    try {
+      await ctx.quickPlay(name, view.preset, { lang: view.room.lang, party });
+    } catch (err) {
+      status.textContent = errorText(err.code, err.message);
+      busy = false;
+    }
+  };
+  return h(
+    "div",
+    { class: "end-again" },
+    h("button", { type: "button", class: "btn btn-primary", id: "play-again-btn", onclick: press }, t("end.again")),
+    h("p", { class: "hint", id: "again-hint" }, t("end.againHint")),
+    status,
+  );
+}
+
+/** A v3 deal's record: how many phones' values were mixed in, how many never came (dropped),
+ * and each phone's commitment and value (game/dealseed.js; docs/rules.md, "Randomness"). */
+function mixedLine(f) {
+  if (f.scheme !== SCHEME_V3) return null;
+  const parts = f.contributions || [];
+  const dropped = parts.filter((c) => c.value === null).length;
+  return h(
+    "details",
+    { class: "fair-mixed", id: "fair-mixed", "data-values": parts.length - dropped, "data-dropped": dropped },
+    h("summary", null, t("end.fair.mixed", { values: parts.length - dropped, dropped })),
+    h(
+      "ul",
+      null,
+      parts.map((c) =>
+        h("li", null, h("code", null, c.commitment), " → ", h("code", null, c.value === null ? "—" : c.value)),
+      ),
     ),
   );
 }
@@ -194,6 +246,7 @@ export function mount(root, ctx) {
         isHost
           ? h("button", { type: "button", class: "btn btn-primary", id: "new-game-btn", onclick: () => ctx.send("newGame") }, t("end.newGame"))
           : null,
+        againButton(view, ctx, view.you && view.you.id),
         h("button", { type: "button", class: "btn", id: "home-btn", onclick: () => ctx.goHome() }, t("end.home")),
       ),
     );

@@ -9,6 +9,7 @@ import { KEYS, tab } from "../storage.js";
 import { LOBBY_PHASE, PUBLIC_DEFAULTS } from "../game/shared-constants.js";
 
 export const POLL_MS = 5000;
+const LANGS = ["en", "ko", "ru"]; // the languages public rooms play in (functions/service/room/public.py)
 // A room made public turns PUBLIC_DEFAULTS on unless the host changes them (docs/rules.md,
 // "Public rooms"): the editors show what the server will do. LOBBY_PHASE: a nudge for a public
 // lobby's countdown (functions/service/room/public.py). Both are the server's own values
@@ -93,12 +94,14 @@ export function publicList(draft, onJoin) {
   let inflight = false;
   let shown = "";
 
-  function draw(rooms) {
-    const key = JSON.stringify(rooms);
+  // `other`: when this language has no open room, the fullest open room of another language,
+  // offered beside the empty list (never joined unless pressed), saying which language it plays.
+  function draw(rooms, other) {
+    const key = JSON.stringify([rooms, other]);
     if (key === shown) return; // nothing changed: keep focus and the reader's place
     shown = key;
     if (!rooms.length) {
-      list.replaceChildren(h("li", { class: "hint public-empty" }, t("home.public.empty")));
+      list.replaceChildren(h("li", { class: "hint public-empty" }, t("home.public.empty")), other ? offer(other) : null);
       return;
     }
     list.replaceChildren(
@@ -125,13 +128,38 @@ export function publicList(draft, onJoin) {
     );
   }
 
+  function offer(r) {
+    const language = t(`home.public.langName.${r.lang}`);
+    const seats = t("home.public.seats", { n: r.seats, max: r.maxPlayers });
+    return h(
+      "li",
+      { class: "public-room public-elsewhere", id: "public-elsewhere", "data-room": r.roomCode, "data-lang": r.lang },
+      h("span", { class: "public-preset" }, t("home.public.elsewhere", { lang: language, preset: t(`preset.${r.preset}`) })),
+      h("span", { class: "public-seats" }, seats),
+      h("button", { type: "button", class: "btn", id: "join-elsewhere-btn", onclick: () => onJoin(r.roomCode) }, t("home.public.joinElsewhere", { lang: language })),
+    );
+  }
+
+  /** The fullest open room of the other languages (one GET each, only while this one has none). */
+  async function elsewhere(preset) {
+    const others = LANGS.filter((l) => l !== getLang());
+    const pages = await Promise.all(others.map((l) => api.listPublicRooms(l, preset).catch(() => ({ rooms: [] }))));
+    const rooms = pages.flatMap((p) => p.rooms || []);
+    rooms.sort((a, b) => b.seats - a.seats);
+    return rooms[0] || null;
+  }
+
   async function poll() {
     if (stopped || inflight) return;
     if (timer) clearTimeout(timer);
     timer = null;
     inflight = true;
     try {
-      if (!document.hidden) draw((await api.listPublicRooms(getLang(), draft.playPreset || undefined)).rooms || []);
+      if (!document.hidden) {
+        const preset = draft.playPreset || undefined;
+        const rooms = (await api.listPublicRooms(getLang(), preset)).rooms || [];
+        draw(rooms, rooms.length ? null : await elsewhere(preset));
+      }
     } catch {
       // offline or a hiccup: keep what is shown, try again at the next poll
     } finally {

@@ -1,11 +1,12 @@
 // The voice controls: a small bar of its own under the page (outside #main, so a redraw of
 // the screen keeps it): "Join voice" (the browser asks for the microphone), mute,
-// push-to-talk with a hold-to-talk button, a status line, a speaking mark on the tiles, and
+// push-to-talk with a hold-to-talk button, a status line (the people this voice reaches, or
+// that the browser cut the microphone), a speaking mark on the tiles, and
 // (once joined) a fold with each other seat's volume and mute on this device (volumes.js).
 // Every change of the voice state is announced to screen readers (cues.js `announce`).
 import { announce } from "../cues.js";
 import { h, patchChildren, replaceChildren } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 
 let bar = null;
 let row = null; // the buttons and the status, drawn again on every change into the same nodes
@@ -15,19 +16,22 @@ let last = ""; // the status last announced
 let ticking = null;
 
 function status(mesh, spectator) {
+  // people counted, never bots (policy.js); the plural as the language says it (i18n.js `tn`)
   if (spectator) {
     if (!mesh.joined) return t("voice.status.spectatorOff");
     const hear = mesh.plan.peers.length;
-    return hear ? t("voice.status.spectatorListen", { n: hear }) : t("voice.status.silent");
+    return hear ? tn("voice.status.listenPeople", hear) : t("voice.status.silent");
   }
   if (!mesh.joined) return t("voice.status.off");
+  if (mesh.micCut) return t("voice.status.micCut");
   if (mesh.muted) return t("voice.status.muted");
   const speak = mesh.plan.sendTo.size;
-  const hear = mesh.plan.peers.length;
+  const hear = mesh.plan.hearFrom.size;
+  if (!speak && mesh.plan.botsOnly) return t("voice.status.noPeople");
   if (!speak && !hear) return t("voice.status.silent");
   if (!speak) return t("voice.status.listen");
   if (mesh.ptt && !mesh.talking) return t("voice.status.hold");
-  return t("voice.status.speak", { n: speak });
+  return tn("voice.status.speakPeople", speak);
 }
 
 /** Draw (or hide) the bar for `view`; announce the status when it changed (`quiet`: not when

@@ -1,8 +1,12 @@
-// A WebRTC mesh for the table's voice: one RTCPeerConnection per seat the plan joins this page
-// with (policy.js), signaling over the game's own socket (the `signal` frame; docs/protocol.md,
-// "Voice signaling"). The sender enforces the policy: a peer this page may not speak to gets
-// no audio at all (the sender's track is replaced by none), every such peer alike; a peer the
-// plan no longer joins is closed.
+// A WebRTC mesh for the table's voice: one RTCPeerConnection per person the plan has joined
+// this page with (policy.js), signaling over the game's own socket (the `signal` frame;
+// docs/protocol.md, "Voice signaling"). Signal once, switch locally: a pair is negotiated once,
+// when the plan first joins it (an offer and an answer, each with its ICE candidates inside:
+// no trickle), and kept across phases; a phase change only switches what each end sends
+// (`replaceTrack`: a peer this page may not speak to now gets no audio at all) and plays (a
+// seat outside the view's `hearFrom` is not played, whatever arrives): both ends enforce, and
+// the relay lets an offer through only while the policy joins the pair. No connection to bots
+// (policy.js); an offer to a seat not in voice is not repeated: that page offers when it joins.
 //
 // Listening spectators: a spectator's page joins without a microphone and asks each seat it
 // hears (`listen`); the seat, while its plan says the spectators hear it (`toSpectators`),
@@ -16,9 +20,27 @@ const LEVEL_SPEAKING = 0.02; // RMS of the last 1/20 s above this: speaking
 // An offer of ours still unanswered after this long went to a page that was not in voice yet
 // (it dropped it): in a collision we then take the other side's offer even as the impolite one.
 const STALE_OFFER_MS = 3000;
-const RETRY_MS = 8000; // a peer connection not up by then (or down for that long) is made again
-const ASK_MS = 2000; // a listener asks a seat it hears but has no connection with again this often
+const RETRY_MS = 8000; // a negotiated connection not up by then (or down for that long) is made again
+const GATHER_MS = 5000; // an offer or answer waits this long at most for its ICE candidates
+const ASK_MS = 2000; // a listener asks a seat it hears but has no connection with again after this
+const ASK_MAX_MS = 30000; // and after twice as long each time it was not answered, up to this
 const LOG_KEEP = 400; // the trace keeps this many last events (read by the browser tests)
+
+/** Resolves once `pc` has gathered its ICE candidates (they are then in its local
+ * description), or after GATHER_MS with those it has. */
+function gathered(pc) {
+  if (pc.iceGatheringState === "complete") return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      pc.removeEventListener("icegatheringstatechange", check);
+      clearTimeout(timer);
+      resolve();
+    };
+    const check = () => pc.iceGatheringState === "complete" && done();
+    const timer = setTimeout(done, GATHER_MS);
+    pc.addEventListener("icegatheringstatechange", check);
+  });
+}
 
 export class VoiceMesh {
   /**
@@ -38,10 +60,20 @@ export class VoiceMesh {
     this.me = null;
     this.plan = { on: false, peers: [], sendTo: new Set(), hearFrom: new Set(), toSpectators: false, listener: false };
     this.listening = false; // joined as a listening spectator (no microphone)
-    this.asked = new Map(); // listener: seat -> when it last asked it (`listen`)
+    this.asked = new Map(); // listener: seat -> [when it last asked it (`listen`), how often unanswered]
     this.ctx = null;
     this.localAnalyser = null;
     this.room = null; // the room code: per-seat volumes are kept per room (volumes.js)
+    this.want = new Set(); // the people the last plan joined (a pair entering it is offered again)
+    this.chains = new Map(); // seat -> the promise of its signals taken so far (`signal`)
+    // The browser cut the microphone (the track ended or went mute: the page hidden on a phone,
+    // another app took it): the bar says so, and the page asks for it again when it returns.
+    this.micCut = false;
+    this.onReturn = () => {
+      if (document.visibilityState !== "visible") return;
+      if (this.ctx && this.ctx.state !== "running") this.ctx.resume().catch(() => {});
+      this.resumeMic();
+    };
     // The last LOG_KEEP events `[ms, peer, what, detail]` (connections made and dropped, their
     // state changes, signals in, out and refused): what a failing browser test prints.
     this.log = [];
@@ -72,23 +104,40 @@ export class VoiceMesh {
   }
 
   /** Play seat `pid` at its volume here, and only while this page's view hears it (`hearFrom`,
-   * re-checked at every view): the receiving end enforces too. */
+   * re-checked at every view): the receiving end enforces too, whatever a modified page sends.
+   * A seat's audio reaches the speakers only through its gain (`peer.gain`, 0 while not heard:
+   * every sample times 0) and the `peer.played` tap after it, right before the output: what
+   * the page plays from that seat, and all the speaking mark reads. Without an AudioContext the
+   * media element plays it, muted while not heard. */
   playAt(peer, pid) {
     if (!peer.audio) return;
     const { volume, muted } = this.volumeOf(pid);
     const heard = Boolean(this.plan.on && this.plan.hearFrom && this.plan.hearFrom.has(pid));
+    const level = muted || !heard ? 0 : volume / FULL;
+    if (peer.gain) {
+      // the element only keeps Chromium pulling the remote stream: never audible itself
+      peer.audio.muted = true;
+      peer.gain.gain.value = level;
+      return;
+    }
     peer.audio.volume = volume / FULL;
-    peer.audio.muted = muted || !heard;
+    peer.audio.muted = level === 0;
   }
 
   async join() {
     this.listening = this.plan.listener; // a spectator only listens: no microphone is asked for
     this.stream = this.listening ? null : await navigator.mediaDevices.getUserMedia({ audio: true, video: false });
     this.joined = true;
+    this.micCut = false;
     this.asked.clear();
+    this.want = new Set();
+    if (this.stream) this.watchMic(this.stream);
+    document.addEventListener("visibilitychange", this.onReturn);
+    window.addEventListener("focus", this.onReturn);
     this.watchdog = setInterval(() => this.retryStuck(), this.listening ? ASK_MS : RETRY_MS);
     try {
       this.ctx = new AudioContext();
+      this.ctx.resume().catch(() => {}); // a join is a tap: the context may play
       this.localAnalyser = this.analyse(this.stream);
     } catch {
       this.ctx = null; // no indicator, still voice
@@ -102,6 +151,9 @@ export class VoiceMesh {
     this.stream = null;
     this.joined = false;
     this.listening = false;
+    this.micCut = false;
+    document.removeEventListener("visibilitychange", this.onReturn);
+    window.removeEventListener("focus", this.onReturn);
     clearInterval(this.watchdog);
     if (this.ctx) this.ctx.close();
     this.ctx = null;
@@ -115,16 +167,82 @@ export class VoiceMesh {
     if (this.joined) this.apply();
   }
 
+  /** Watch the microphone's track: the browser ending it or muting it cuts the voice. */
+  watchMic(stream) {
+    const track = stream.getAudioTracks()[0];
+    if (!track) return;
+    const cut = (why) => () => {
+      if (this.stream !== stream) return; // an old microphone's end
+      this.note(this.me, "microphone", why);
+      this.micCut = true;
+      this.enforce();
+    };
+    track.addEventListener("ended", cut("ended"));
+    track.addEventListener("mute", cut("muted"));
+    track.addEventListener("unmute", () => {
+      if (this.stream !== stream || track.readyState !== "live") return;
+      this.note(this.me, "microphone", "unmuted");
+      this.micCut = false;
+      this.enforce();
+    });
+  }
+
+  /** The page is back (shown again, focused): a cut microphone is asked for again and sent on
+   * the same connections (`replaceTrack`: no signaling). */
+  async resumeMic() {
+    if (!this.joined || this.listening || !this.micCut || this.resuming) return;
+    this.resuming = true;
+    try {
+      const stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: false });
+      if (!this.joined) {
+        for (const track of stream.getTracks()) track.stop();
+        return;
+      }
+      const old = this.stream;
+      this.stream = stream;
+      this.micCut = false;
+      this.watchMic(stream);
+      if (old) for (const track of old.getTracks()) track.stop();
+      if (this.ctx) this.localAnalyser = this.analyse(stream);
+      this.note(this.me, "microphone", "back");
+      this.enforce();
+    } catch {
+      // still no microphone: the bar keeps saying so; the next return tries again
+    } finally {
+      this.resuming = false;
+    }
+  }
+
+  /** The plan joins new pairs: each is connected once and kept across phases (a pair the plan
+   * no longer joins only stops sending and playing: `enforce`). */
   apply() {
     const want = new Set(this.plan.on ? this.plan.peers : []);
     for (const pid of [...this.peers.keys()]) {
-      // a listener's connection lasts while the spectators hear this seat (it asked for it)
-      const keep = isListener(pid) ? this.plan.on && this.plan.toSpectators : want.has(pid);
-      if (!keep) this.drop(pid);
+      // a listener's connection (either end) lasts while the spectators hear that seat: the
+      // seat closes its own, and asks again, offers afresh, by the next day
+      const gone = isListener(pid) ? !(this.plan.on && this.plan.toSpectators) : this.listening && !want.has(pid);
+      if (gone) this.drop(pid);
     }
     if (this.listening) this.ask(want);
-    else for (const pid of want) if (!this.peers.has(pid)) this.open(pid);
+    else {
+      for (const pid of want) {
+        const peer = this.peers.get(pid);
+        if (!peer) this.open(pid);
+        else if (!this.want.has(pid)) this.offerAgain(pid, peer);
+      }
+    }
+    this.want = want;
     this.enforce();
+  }
+
+  /** A pair the plan joins again whose own offer was never answered (the other page was not
+   * in voice, or the relay refused it then): the same offer once more, now the relay lets it. */
+  offerAgain(pid, peer) {
+    const pc = peer.pc;
+    if (!peer.own || peer.makingOffer || pc.currentRemoteDescription || pc.signalingState !== "have-local-offer") return;
+    this.note(pid, "sent", "offer again (joined again)");
+    this.io.send({ to: pid, kind: "offer", sdp: pc.localDescription.sdp });
+    peer.offeredAt = performance.now();
   }
 
   /** A listener asks every seat it hears and has no live connection with (not more often
@@ -133,9 +251,13 @@ export class VoiceMesh {
     const now = performance.now();
     for (const pid of want) {
       const peer = this.peers.get(pid);
+      if (peer && peer.pc.connectionState === "connected") this.asked.delete(pid); // answered: asks start over
       if (peer && (peer.pc.connectionState === "connected" || now - peer.since < RETRY_MS)) continue;
-      if (now - (this.asked.get(pid) || -Infinity) < ASK_MS) continue;
-      this.asked.set(pid, now);
+      // a seat not in voice never answers: each ask waits twice as long as the last, up to
+      // ASK_MAX_MS (a seat that joins voice later is heard within that)
+      const [at, n] = this.asked.get(pid) || [-Infinity, 0];
+      if (now - at < Math.min(ASK_MS * 2 ** Math.max(0, n - 1), ASK_MAX_MS)) continue;
+      this.asked.set(pid, [now, n + 1]);
       this.io.send({ to: pid, kind: "listen" });
     }
   }
@@ -143,7 +265,7 @@ export class VoiceMesh {
   /** Does this page send its microphone to `pid` now? */
   sending(pid) {
     const permitted = isListener(pid) ? this.plan.toSpectators : this.plan.sendTo.has(pid);
-    return this.joined && !this.listening && permitted && !this.muted && (!this.ptt || this.talking);
+    return this.joined && !this.listening && !this.micCut && permitted && !this.muted && (!this.ptt || this.talking);
   }
 
   enforce() {
@@ -192,8 +314,12 @@ export class VoiceMesh {
     this.peers.set(pid, peer);
     this.note(pid, "open");
     pc.onsignalingstatechange = () => this.note(pid, "signaling", pc.signalingState);
+    // Candidates travel inside the offer and the answer (`gathered`): the relay lets ICE through
+    // only once the offer is noted, so candidates trickled right behind an offer could be
+    // refused. A listening spectator (it answers only, after the seat's offer) still trickles.
+    const trickle = this.listening;
     pc.onicecandidate = (e) => {
-      if (e.candidate && this.peers.get(pid) === peer) this.io.send({ to: pid, kind: "ice", candidate: e.candidate.toJSON() });
+      if (trickle && e.candidate && this.peers.get(pid) === peer) this.io.send({ to: pid, kind: "ice", candidate: e.candidate.toJSON() });
     };
     pc.onnegotiationneeded = async () => {
       if (this.listening) return; // a listener never offers
@@ -201,8 +327,10 @@ export class VoiceMesh {
       try {
         peer.makingOffer = true;
         await pc.setLocalDescription();
+        if (!trickle) await gathered(pc);
         const d = pc.localDescription;
-        if (this.peers.get(pid) === peer) this.io.send({ to: pid, kind: d.type, sdp: d.sdp });
+        if (this.peers.get(pid) !== peer || pc.signalingState !== "have-local-offer" || d.type !== "offer") return;
+        this.io.send({ to: pid, kind: d.type, sdp: d.sdp });
         this.note(pid, "sent", d.type);
         peer.offeredAt = performance.now();
         peer.resent = false;
@@ -224,18 +352,33 @@ export class VoiceMesh {
       audio.autoplay = true;
       audio.srcObject = stream;
       peer.audio = audio;
+      if (this.ctx) {
+        audio.muted = true;
+        peer.source = this.ctx.createMediaStreamSource(stream);
+        peer.gain = this.ctx.createGain();
+        peer.played = this.ctx.createAnalyser();
+        peer.played.fftSize = 1024;
+        peer.source.connect(peer.gain);
+        peer.gain.connect(peer.played);
+        peer.played.connect(this.ctx.destination);
+      }
       this.playAt(peer, pid);
       audio.play().catch(() => {});
-      peer.analyser = this.analyse(stream);
+      peer.analyser = peer.played || null;
     };
   }
 
-  /** A connection that is still not up RETRY_MS after it was made or fell (a lost offer, two
-   * offers each dropped by a page not in voice yet, a handshake lost on a loaded machine)
-   * starts over; the other side takes the new offer on a new connection (`signal`). */
+  /** A negotiated connection that is still not up RETRY_MS after it was made or fell (a
+   * handshake lost on a loaded machine, a network change) starts over while the plan joins the
+   * pair now (the relay takes an offer only then); the other side takes the new offer on a new
+   * connection (`signal`). An offer never answered is not repeated: the other page was not in
+   * voice, and offers itself when it joins. */
   retryStuck() {
     const now = performance.now();
     for (const [pid, peer] of this.peers) {
+      const listener = isListener(pid) || this.listening;
+      const negotiated = Boolean(peer.pc.currentRemoteDescription);
+      if (!listener && (!negotiated || !this.want.has(pid))) continue;
       if (peer.pc.connectionState !== "connected" && now - peer.since > RETRY_MS) {
         this.note(pid, "retry", `${peer.pc.signalingState} ${peer.pc.connectionState}`);
         this.drop(pid);
@@ -254,11 +397,25 @@ export class VoiceMesh {
     this.note(pid, "drop");
     peer.pc.close();
     if (peer.audio) peer.audio.srcObject = null;
+    if (peer.played) peer.played.disconnect();
+    if (peer.source) peer.source.disconnect();
   }
 
-  /** A `signal` frame from seat `frame.from` (the server relays it only while the policy joins
-   * the two seats, so it may come just before the view that says so). */
-  async signal(frame) {
+  /** A `signal` frame from seat `frame.from` (the server relays an offer only while the policy
+   * joins the two seats, so it may come just before the view that says so). Each seat's signals
+   * are taken one after another: an answer waits for its candidates (`gathered`), and an offer
+   * sent again meanwhile must not be taken on the same connection at the same time. */
+  signal(frame) {
+    const prev = this.chains.get(frame.from) || Promise.resolve();
+    const next = prev.then(() => this.take(frame)).catch(() => {});
+    this.chains.set(frame.from, next);
+    next.then(() => {
+      if (this.chains.get(frame.from) === next) this.chains.delete(frame.from);
+    });
+    return next;
+  }
+
+  async take(frame) {
     if (frame.kind !== "ice") this.note(frame.from, this.joined ? "got" : "got before joining", frame.kind);
     if (!this.joined) return;
     if (this.listening) return this.heard(frame);
@@ -287,6 +444,10 @@ export class VoiceMesh {
       return next;
     };
     try {
+      if (frame.kind === "offer" && pc.currentRemoteDescription && pc.currentRemoteDescription.sdp === frame.sdp) {
+        this.note(frame.from, "ignored", "the same offer again");
+        return;
+      }
       if (frame.kind === "offer" || frame.kind === "answer") {
         const collision = frame.kind === "offer" && (peer.makingOffer || pc.signalingState !== "stable");
         const fresh = peer.makingOffer || performance.now() - peer.offeredAt < STALE_OFFER_MS;
@@ -295,7 +456,7 @@ export class VoiceMesh {
           // before it joined voice (dropped there), and both would sit with an unanswered offer
           // until RETRY_MS. Ours again, once (a page that had it takes it as a no-op).
           this.note(frame.from, "ignored", `offer (${pc.signalingState}, ours ${Math.round(performance.now() - peer.offeredAt)} ms old)`);
-          if (!peer.resent && pc.signalingState === "have-local-offer" && pc.localDescription) {
+          if (!peer.resent && !peer.makingOffer && pc.signalingState === "have-local-offer" && pc.localDescription) {
             peer.resent = true;
             this.note(frame.from, "sent", "offer again");
             this.io.send({ to: frame.from, kind: "offer", sdp: pc.localDescription.sdp });
@@ -323,6 +484,8 @@ export class VoiceMesh {
         if (frame.kind === "offer") {
           this.adopt(peer);
           await pc.setLocalDescription();
+          await gathered(pc);
+          if (this.peers.get(frame.from) !== peer) return;
           this.io.send({ to: frame.from, kind: "answer", sdp: pc.localDescription.sdp });
           this.note(frame.from, "sent", "answer");
         }
