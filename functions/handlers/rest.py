@@ -122,7 +122,7 @@ def create_room(body: CreateRoom) -> Response[RoomCreated]:
     "/rooms/<roomCode>/players",
     operation_id="join_room",
     description="Take a seat in a room's lobby.",
-    responses=_responses(201, SeatCreated, "seat taken", 400, 404, 409, 415, 503),
+    responses=_responses(201, SeatCreated, "seat taken", 400, 404, 409, 415, 429, 503),
 )
 def join_room(roomCode: RoomCode, body: JoinRoom) -> Response[SeatCreated]:
     logger.append_keys(room=roomCode.upper())
@@ -180,9 +180,9 @@ def source_ip() -> str | None:
 @app.get(
     "/rooms",
     operation_id="list_public_rooms",
-    description="One page of the public lobbies of a language (and preset), fullest first: one "
-    "Query of a sparse index. No tokens, no names.",
-    responses=_responses(200, PublicRooms, "OK", 400),
+    description="One page of the public lobbies of a language (and preset), fullest first, or "
+    "with watch=1 of its running public games: one Query of a sparse index. No tokens, no names.",
+    responses=_responses(200, PublicRooms, "OK", 400, 429, 503),
 )
 def list_public_rooms(
     public: Annotated[str, Query(pattern="^1$", description="must be 1: the public list")],
@@ -190,10 +190,13 @@ def list_public_rooms(
     preset: Annotated[str | None, Query(pattern="^[a-z]{1,20}$")] = None,
     cursor: Annotated[str | None, Query(max_length=400, description="the last page's cursor")] = None,
     limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = PAGE_SIZE,
+    watch: Annotated[
+        str | None, Query(pattern="^1$", description="1: the running public games to watch (Watch now)")
+    ] = None,
 ) -> Response[PublicRooms]:
     if preset is not None and preset not in PRESETS:
         raise ServiceError("bad_request", f"unknown preset {quote(preset)} (one of {', '.join(PRESETS)})")
-    page = room_service.public_rooms(lang, preset, cursor, limit)
+    page = room_service.public_rooms(lang, preset, cursor, limit, watch=watch == "1", ip=source_ip())
     # the same page for every viewer: CloudFront keeps it for these seconds, one origin call per
     # key (template.yaml, PublicListCachePolicy); no other answer carries a Cache-Control
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=page,

@@ -7,7 +7,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.parser import event_parser
 
 from handlers.wiring import room_service
-from handlers.ws_events import ConnectEvent
+from handlers.ws_events import ConnectEvent, source_ip
 from service.infra.errors import ServiceError
 from service.infra.telemetry import logger, metrics, tracer
 from service.protocol import patches
@@ -34,6 +34,7 @@ def handler(event: ConnectEvent, context: object) -> dict:
             patches=patches.wanted(query),
             device=query.get("device"),
             display=query.get("display"),
+            ip=source_ip(event),  # the socket's own address (no edge between)
         )
     except ServiceError as exc:
         logger.info("connect refused", extra={"code": exc.code})

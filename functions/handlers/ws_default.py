@@ -7,7 +7,7 @@ from aws_lambda_powertools.utilities.parser import event_parser
 
 import service.protocol.frames  # noqa: F401 - every frame is validated by it: load it at init
 from handlers.wiring import room_service
-from handlers.ws_events import MessageEvent, frame
+from handlers.ws_events import MessageEvent, frame, source_ip
 from service.infra.telemetry import logger, metrics, tracer
 
 
@@ -18,5 +18,7 @@ from service.infra.telemetry import logger, metrics, tracer
 def handler(event: MessageEvent, context: object) -> dict:
     conn_id = event.request_context.connection_id
     logger.append_keys(connection=conn_id)
-    room_service.handle_message(conn_id, frame(event))
+    # the sender's address (a WebSocket goes to API Gateway directly: its own, not an edge's):
+    # a substitute's request is checked against the seats' (service/room/substitutes.py)
+    room_service.handle_message(conn_id, frame(event), ip=source_ip(event))
     return {"statusCode": 200}

@@ -20,7 +20,7 @@ from aws_lambda_powertools.utilities.parser.models import (
 )
 from pydantic import Field
 
-__all__ = ["ConnectEvent", "DisconnectEvent", "MessageEvent", "frame"]
+__all__ = ["ConnectEvent", "DisconnectEvent", "MessageEvent", "frame", "source_ip"]
 
 DisconnectEvent = APIGatewayWebSocketDisconnectEventModel
 MessageEvent = APIGatewayWebSocketMessageEventModel
@@ -30,6 +30,15 @@ class ConnectEvent(APIGatewayWebSocketConnectEventModel):
     """`$connect`: the headers (`Origin`) and `?room=&token=` (absent without a query)."""
 
     query_string_parameters: dict[str, str] | None = Field(None, alias="queryStringParameters")
+
+
+def source_ip(event: ConnectEvent | MessageEvent) -> str | None:
+    """The socket's source address as API Gateway reports it (the model parses it as a
+    network: its one address), or None."""
+    found = getattr(event.request_context.identity, "source_ip", None)
+    if found is None:
+        return None
+    return str(getattr(found, "network_address", found))
 
 
 def frame(event: MessageEvent) -> str | bytes | None:

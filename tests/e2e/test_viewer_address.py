@@ -51,3 +51,34 @@ def test_two_clients_behind_one_edge_keep_separate_budgets_and_cannot_forge_them
             assert status == 201, out
 
     run(body())
+
+
+async def quick_play(http: aiohttp.ClientSession, base: str, name: str):
+    async with http.post(base + "api/quickplay", json={"name": name, "lang": "ru", "preset": "city"}) as r:
+        return r.status, await r.json()
+
+
+def test_a_flood_from_one_address_leaves_another_clients_play_now_alone(manual_stack):
+    """Over real HTTP, behind one edge: one address presses "Play now" until its own budget
+    refuses it (`429 too_many_requests`: quick play's, or the creation budget its new rooms
+    spend), which happens within its quick-play budget; another address's "Play now" is seated
+    meanwhile. (Loopback addresses are not keyed for one seat per address: the flooder may sit
+    in a lobby more than once here, never on AWS.)"""
+    base = manual_stack.url
+    bound = limits.QUICK_PLAY.per_ip + 1
+
+    async def body():
+        async with session("127.0.0.4") as flooder, session("127.0.0.5") as other:
+            statuses = []
+            for i in range(bound):
+                status, out = await quick_play(flooder, base, f"Flood{i}")
+                statuses.append(status)
+                if status == 429:
+                    assert out["error"]["code"] == "too_many_requests" and out["error"]["retryAfter"] >= 1
+                    break
+                assert status == 201, (i, out)
+            assert statuses[-1] == 429, len(statuses)
+            status, seat = await quick_play(other, base, "Stranger")
+            assert status == 201 and seat["token"], seat
+
+    run(body())

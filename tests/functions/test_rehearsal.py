@@ -211,7 +211,12 @@ def test_the_public_list_is_cached_by_its_query_strings_only():
     assert key["HeadersConfig"] == {"HeaderBehavior": "none"} and key["CookiesConfig"] == {"CookieBehavior": "none"}
     route = set(inspect.signature(rest_handler.list_public_rooms).parameters)
     assert key["QueryStringsConfig"]["QueryStringBehavior"] == "whitelist"
-    assert set(key["QueryStringsConfig"]["QueryStrings"]) == route == {"public", "lang", "preset", "cursor", "limit"}
+    assert set(key["QueryStringsConfig"]["QueryStrings"]) == route == {"public", "lang", "preset", "cursor", "limit", "watch"}
+    # no error is cached: one viewer's 503 or 400 is never every phone's list for 10 s (the codes
+    # CloudFront caches by default: its developer guide, "HTTP 4xx and 5xx status codes that
+    # CloudFront caches"; 429 is not among them)
+    kept = {e["ErrorCode"]: e["ErrorCachingMinTTL"] for e in dist["CustomErrorResponses"]}
+    assert kept == dict.fromkeys((400, 403, 404, 405, 414, 500, 501, 502, 503, 504), 0), kept
     assert policy["MinTTL"] == 0 and policy["DefaultTTL"] == 0
     assert rest_handler.LIST_MAX_AGE <= policy["MaxTTL"] <= 10
     forwarded = res[rooms["OriginRequestPolicyId"]["Ref"]]["Properties"]["OriginRequestPolicyConfig"]

@@ -73,6 +73,9 @@ export const joinRoom = (code, name, { device = true } = {}) =>
 // Public rooms (docs/protocol.md, "REST"): a page of the open rooms of a language, and "Play now".
 export const listPublicRooms = (lang, preset) =>
   call("GET", `/rooms?public=1&lang=${encodeURIComponent(lang)}${preset ? `&preset=${encodeURIComponent(preset)}` : ""}`);
+// "Watch now": a page of the running public games of a language (the spectator view opens one).
+export const listWatchGames = (lang, preset) =>
+  call("GET", `/rooms?public=1&watch=1&lang=${encodeURIComponent(lang)}${preset ? `&preset=${encodeURIComponent(preset)}` : ""}`);
 export const quickPlay = (name, lang, preset, party) =>
   call("POST", "/quickplay", { name, lang, ...(preset ? { preset } : {}), ...(party ? { party } : {}), device: deviceKey() });
 export const getRoom = (code) => call("GET", `/rooms/${encodeURIComponent(code)}`);

@@ -59,8 +59,14 @@ class Budget:
 
 # Room creation: a host makes a few rooms an evening; a school's NAT may hold a whole class.
 CREATE_ROOM = Budget("createRoom", window=600, per_device=10, per_ip=60)
-# Quick play (branch public's POST /quickplay): a tap per game, retries included.
+# Quick play (POST /quickplay): a tap per game, retries included. A quick play that makes a
+# room (no listed lobby took the seat) also spends one CREATE_ROOM.
 QUICK_PLAY = Budget("quickPlay", window=600, per_device=30, per_ip=200)
+# A seat taken by code (POST /rooms/{code}/players): budgeted like quick play.
+JOIN_ROOM = Budget("joinRoom", window=600, per_device=30, per_ip=200)
+# The public lists (GET /rooms?public=1, and its "Watch now" page): a home screen reads each
+# every few seconds; a school's NAT may hold a class of them. By address only (no device key).
+LIST_ROOMS = Budget("listRooms", window=60, per_device=0, per_ip=600)
 
 
 class RateLimited(ServiceError):
@@ -91,9 +97,25 @@ def _loopback(ip: str) -> bool:
         return False
 
 
+def address_key(ip: str) -> str:
+    """What counts as one client's address: an IPv4 address as it is (an IPv4-mapped IPv6
+    address as its IPv4), an IPv6 address by its /64 (one home network's prefix holds 2^64
+    addresses: keyed whole, each would be a fresh budget); anything else as given."""
+    try:
+        addr = ipaddress.ip_address(ip.strip())
+    except ValueError:
+        return ip
+    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        return str(addr.ipv4_mapped)
+    if isinstance(addr, ipaddress.IPv6Address):
+        return str(ipaddress.ip_network(f"{addr}/64", strict=False))
+    return str(addr)
+
+
 def ip_digest(ip: str, window_start: int) -> str:
-    """What an item keeps of a source address: an HMAC of it and the window (no address)."""
-    return hmac.new(_key(), f"{ip}#{window_start}".encode(), hashlib.sha256).hexdigest()[:32]
+    """What an item keeps of a source address (its /64 for IPv6: `address_key`): an HMAC of it
+    and the window (no address)."""
+    return hmac.new(_key(), f"{address_key(ip)}#{window_start}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def spend(store: Any, budget: Budget, device: str | None, ip: str | None, now: float | None = None) -> None:
@@ -105,7 +127,7 @@ def spend(store: Any, budget: Budget, device: str | None, ip: str | None, now: f
     expires = end + TTL_SLACK_SECONDS
     wait = math.ceil(end - now)
     checks = []
-    if device:
+    if device and budget.per_device:
         checks.append(("d", auth.hash_token(device), budget.per_device))
     if ip and not _loopback(ip):  # the offline stack's clients (API Gateway never reports one)
         checks.append(("ip", ip_digest(ip, start), budget.per_ip))

@@ -148,14 +148,21 @@ def index_attributes(code: str, room: dict) -> dict:
     (template.yaml: `INCLUDE`). Which room is listed: service/room/public.py (`track`).
     `pubRank` starts with the second the listing lapses (`listUntil`, 11 digits), then the
     seats taken, then the code (the Query reads it backwards: latest lapse, then fullest first): a page's Query reads the ranks above now alone (`public_index_page`),
-    so an abandoned lobby, whose keys stay until its TTL, is never read (docs/rules.md, "Public rooms")."""
+    so an abandoned lobby, whose keys stay until its TTL, is never read (docs/rules.md, "Public rooms").
+    A running public game (`room.watching`: the "Watch now" list) is keyed the same way in the
+    same two indexes under partitions of its own (`WATCH_PREFIX`: `watch#<lang>`,
+    `watch#<lang>#<preset>`), so a lobby's page never reads a game and a game's never a lobby."""
     lst = room.get("listing")
+    prefix = ""
+    if not lst:
+        lst = room.get("watching")
+        prefix = WATCH_PREFIX
     if not lst:
         return {}
     rank = f"{int(lst['until']):011d}#{lst['seats']:02d}#{code}"  # read latest first: fullest first within a second
     return {
-        "pubLang": {"S": lst["lang"]},
-        "pubPreset": {"S": f"{lst['lang']}#{lst['preset']}"},
+        "pubLang": {"S": prefix + lst["lang"]},
+        "pubPreset": {"S": f"{prefix}{lst['lang']}#{lst['preset']}"},
         "pubRank": {"S": rank},
         "pubSeats": {"N": str(lst["seats"])},
         "pubMax": {"N": str(lst["max"])},
@@ -245,9 +252,15 @@ def public_start_ok(index: str, partition: str, start: dict) -> bool:
     )
 
 
+# The partitions of the "Watch now" list (running public games) start with this; a language is
+# never "watch", so no lobby partition does.
+WATCH_PREFIX = "watch#"
+
+
 def public_entry(item: dict) -> dict:
-    """A listed room as an index holds it: code, language, preset, seats."""
-    lang, preset = item["pubPreset"]["S"].split("#", 1)
+    """A listed room (or watched game) as an index holds it: code, language, preset, seats."""
+    keyed = item["pubPreset"]["S"].removeprefix(WATCH_PREFIX)
+    lang, preset = keyed.split("#", 1)
     return {
         "roomCode": item["pk"]["S"].split("#", 1)[1],
         "lang": lang,

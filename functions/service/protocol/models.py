@@ -100,14 +100,15 @@ class QuickPlay(Body):
 
 
 class PublicRoom(Answer):
-    """A listed public lobby as anyone may see it."""
+    """A listed public lobby (or, on the "Watch now" page, a running public game: `status`
+    "running") as anyone may see it."""
 
     roomCode: str
     lang: str
     preset: str
     seats: int = Field(description="seats taken (people and bots)")
     maxPlayers: int
-    status: Literal["lobby"]
+    status: Literal["lobby", "running"]
 
 
 class PublicRooms(Answer):

@@ -153,6 +153,9 @@ class Request:
     frame: Any
     ports: Ports
     actor: str | None = field(default=None)
+    # what a seat keeps of the sender's source address (`public.address_digest`: a hash, ""
+    # when unknown): a substitute's request is checked against the seats' (substitutes.py)
+    addr: str = field(default="")
 
 
 ChangeFn = Callable[[Context], Outcome]

@@ -71,6 +71,7 @@ def admit(
     patches: bool = False,
     device: str | None = None,
     display: str | None = None,
+    addr: str = "",
 ) -> ChangeFn:
     """A change that stores a connection: a player's (token of this room) or a spectator's.
     A seat at `MAX_SOCKETS_PER_PLAYER` makes room for the new socket (`make_room`). `patches`:
@@ -105,7 +106,9 @@ def admit(
             write = Write.ROOM if display is not None else Write.CONNECTIONS
             return Outcome(c.state, write, effects, result=pid)
         state = c.state
-        substitutes.note_device(next(p for p in c.room["players"] if p["id"] == pid), device)
+        seat = next(p for p in c.room["players"] if p["id"] == pid)
+        substitutes.note_device(seat, device)
+        substitutes.note_socket_address(seat, addr)  # `addr`: its address's digest (substitutes.py)
         if pid not in c.snap.conns.values():
             state = lifecycle.presence(c.room, state, pid, True, c.now)
             away.back(c.room, state, pid)  # what the seat missed, for its own view (away.py)

@@ -402,7 +402,7 @@ def take_host(c: Context, req: Request) -> Outcome:
 @operation(f.TakeSeat)
 def take_seat(c: Context, req: Request) -> Outcome:
     """A substitute takes an open seat (`substitutes.take_seat`)."""
-    return substitutes.take_seat(c, req.conn_id, req.actor, req.frame)
+    return substitutes.take_seat(c, req.conn_id, req.actor, req.frame, req.addr)
 
 
 @operation(f.ApproveSeat)

@@ -52,12 +52,13 @@ class Pipeline:
             raise ServiceError("room_not_found", f"no room {quote(code)}", 404)
         return snap
 
-    def frame(self, code: str, conn_id: str, frame: Any, command: Command) -> Any:
-        """Run `command` for a client frame sent on `conn_id` (its sender checked first)."""
+    def frame(self, code: str, conn_id: str, frame: Any, command: Command, addr: str = "") -> Any:
+        """Run `command` for a client frame sent on `conn_id` (its sender checked first) from
+        the address whose digest is `addr` (`public.address_digest`, "" unknown)."""
         if frame.asks_gateway:
             # the host's sockets may have vanished without $disconnect: ask API Gateway first
             self.run(code, connections.check_host(self.gateway))
-        return self.run(code, command, Request(conn_id, frame, Ports(self.store, self.gateway)))
+        return self.run(code, command, Request(conn_id, frame, Ports(self.store, self.gateway), addr=addr))
 
     def run(self, code: str, command: ChangeFn | Command, request: Request | None = None) -> Any:
         """load → command → outcome + effects → conditional write → effects; returns the

@@ -13,6 +13,9 @@ rooms").
   was written for `IDLE_SECONDS` leaves it too, unless a heartbeat renews it (`refresh_due`).
   The index keeps an idle room's entry until its next write, but its rank (`storage.index_attributes`:
   `listUntil` first) lies below the Query's bound: a page reads live entries only (docs/rules.md, "Public rooms").
+- **Watch now.** A running public game with someone seated connected (`track_watch`,
+  `room.watching`) is keyed in the same two indexes under `watch#` partitions
+  (`storage.WATCH_PREFIX`): `list_rooms(..., watch=True)` reads a page of them.
 - **Quick play** (`rest_ops.quick_play`): the fullest live lobby of the first page of the language (and preset) whose
   conditional write takes the seat; a lost race reads the room again and moves on when it is
   full; no room fits: the window's forming lobby (`rest_ops.forming_code`, claimed by a
@@ -53,6 +56,7 @@ COUNTDOWN_SECONDS = 15  # a public lobby with enough people starts this long aft
 WAIT_SECONDS = 60  # a public lobby with anyone here starts at the latest this long after they came
 EMPTY_GRACE_SECONDS = 90  # a public lobby nobody is connected to stays listed this long
 IDLE_SECONDS = 15 * 60  # a listing lasts this long after the room's last write
+WATCH_SECONDS = 10 * 60  # a running game stays on "Watch now" this long after its last write
 LOBBY_PHASE = operations.LOBBY_PHASE  # the countdown's timer: the phase a lobby's delivery carries
 FILL_TO = 8  # a game started by itself: bots fill up to this many seats (within the preset's range)
 PAGE_SIZE = 20  # rooms per page of the list (the Query's Limit)
@@ -137,6 +141,25 @@ def track(room: dict, present: set[str], now: float) -> None:
         room.pop("autoStartAt", None)
 
 
+def track_watch(room: dict, present: set[str], now: float) -> None:
+    """At each write of the room: whether its game is on the "Watch now" list (`room.watching`,
+    keyed by `storage.index_attributes` under the `watch#` partitions): a public room whose game
+    runs while at least one person (not a bot) is connected; for `WATCH_SECONDS` after the
+    write, renewed by the game's next write (every phase writes). Anyone may watch a listed game
+    as a spectator: what a spectator sees is public information only (docs/rules.md, "Public rooms": Watch now)."""
+    people = humans(room)
+    if not is_public(room) or room.get("status") != "running" or not any(p["id"] in present for p in people):
+        room.pop("watching", None)
+        return
+    room["watching"] = {
+        "lang": room.get("lang") or "en",
+        "preset": room["preset"],
+        "seats": len(room["players"]),
+        "max": preset_info(room["preset"])["maxPlayers"],
+        "until": now + WATCH_SECONDS,
+    }
+
+
 def _can_start(room: dict) -> bool:
     """Whether a start by itself would deal a game (with bots, if they may fill seats)."""
     if room["options"].get("autoStartBots", True):
@@ -175,19 +198,36 @@ def decode_cursor(cursor: str | None, index: str, partition: str) -> dict | None
     return plain
 
 
-def list_rooms(
-    store: Store, now: float, lang: str, preset: str | None, cursor: str | None, limit: int
-) -> dict:
-    """One page of the listed lobbies of `lang` (and `preset`): one Query of one sparse index."""
+def list_args(
+    lang: str, preset: str | None, cursor: str | None, limit: int, watch: bool = False
+) -> tuple[str, str, dict | None]:
+    """A page's (index, partition, start), or `400` for bad input (checked before any budget
+    is spent: `RoomService.public_rooms`)."""
     if lang not in LANGS:
         raise ServiceError("bad_request", f"lang: one of {', '.join(LANGS)}")
     if not 1 <= limit <= PAGE_MAX:
         raise ServiceError("bad_request", f"limit: 1 to {PAGE_MAX}")
-    index, partition = ("PublicByPreset", f"{lang}#{preset}") if preset else ("PublicByLang", lang)
-    start = decode_cursor(cursor, index, partition)
+    prefix = storage.WATCH_PREFIX if watch else ""
+    index, partition = ("PublicByPreset", f"{prefix}{lang}#{preset}") if preset else ("PublicByLang", prefix + lang)
+    return index, partition, decode_cursor(cursor, index, partition)
+
+
+def list_rooms(
+    store: Store,
+    now: float,
+    lang: str,
+    preset: str | None,
+    cursor: str | None,
+    limit: int,
+    watch: bool = False,
+) -> dict:
+    """One page of the listed lobbies of `lang` (and `preset`), or with `watch` of its running
+    public games ("Watch now"): one Query of one sparse index."""
+    index, partition, start = list_args(lang, preset, cursor, limit, watch)
     items, last, _ = store.list_public(index, partition, limit, start, now)
     # a listed room as anyone may see it: code, language, preset, seats; nothing else
-    return {"rooms": [{**entry, "status": "lobby"} for entry in items], "cursor": encode_cursor(last)}
+    status = "running" if watch else "lobby"
+    return {"rooms": [{**entry, "status": status} for entry in items], "cursor": encode_cursor(last)}
 
 
 # ---------------------------------------------------------------- one person, one seat
@@ -318,6 +358,7 @@ def _start_step(c: Context) -> Step:
 
 def _on_write(c: Context, state: Any, present: set[str]) -> None:
     track(c.room, present, c.now)  # the list's entry, the countdown
+    track_watch(c.room, present, c.now)  # a running game's "Watch now" entry
 
 
 def _lobby_fact(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:

@@ -146,13 +146,18 @@ def quick_play(
     device: str | None,
     ip: str | None = None,
     party: str | None = None,
+    before_create: Callable[[], None] | None = None,
 ) -> dict:
     """A seat in the fullest listed lobby that fits, or a new public room: the answer of a
     create (`roomCode`, `playerId`, `token`, `wsUrl`). `party`: an ended public game's table
-    playing again together: its own lobby first (`party_code`), made by the first to ask."""
+    playing again together: its own lobby first (`party_code`), made by the first to ask.
+    `before_create`: called once before the first room this call may make (the client's
+    creation budget: a refusal makes none)."""
     if lang not in public.LANGS:
         raise ServiceError("bad_request", f"lang: one of {', '.join(public.LANGS)}")
+    spend = _once(before_create)  # the creation budget, before the first room this call may make
     if party:
+        spend()
         out = _claim_or_join(
             pipeline,
             store,
@@ -186,6 +191,7 @@ def quick_play(
     # no live lobby read: the forming lobbies of this window, claimed by a conditional create
     # (the first racer makes it, the others join it; a full one: the next slot)
     chosen = preset or "classic"
+    spend()
     codes = [forming_code(lang, chosen, now, slot) for slot in range(FORMING_SLOTS)]
     out = _claim_or_join(pipeline, store, ws_url, name, lang, preset, device, ip, codes)
     if out is not None:
@@ -194,6 +200,19 @@ def quick_play(
     made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip)
     assert made is not None
     return made
+
+
+def _once(fn: Callable[[], None] | None) -> Callable[[], None]:
+    """`fn` at its first call only (None: nothing)."""
+    done = False
+
+    def call() -> None:
+        nonlocal done
+        if fn is not None and not done:
+            done = True
+            fn()
+
+    return call
 
 
 def _claim_or_join(

@@ -76,7 +76,9 @@ class RoomService:
 
     def join_room(self, code: str, name: str, device: str | None = None, ip: str | None = None) -> dict:
         """A new seat in a lobby: the next player id and a fresh token (a public room: one seat
-        per device and per address, `ip`)."""
+        per device and per address, `ip`); first the client's own budget (`limits.JOIN_ROOM`:
+        `429 too_many_requests`, nothing stored)."""
+        limits.spend(self.store, limits.JOIN_ROOM, device, ip)
         return rest_ops.join_room(self.pipeline, self.ws_url, code.upper(), name, device, ip=ip)
 
     def summary(self, code: str) -> dict:
@@ -84,10 +86,20 @@ class RoomService:
         return rest_ops.summary(self.pipeline, code.upper())
 
     def public_rooms(
-        self, lang: str, preset: str | None = None, cursor: str | None = None, limit: int = public.PAGE_SIZE
+        self,
+        lang: str,
+        preset: str | None = None,
+        cursor: str | None = None,
+        limit: int = public.PAGE_SIZE,
+        watch: bool = False,
+        ip: str | None = None,
     ) -> dict:
-        """One page of the listed public lobbies (one Query of a sparse index): `{rooms, cursor}`."""
-        return public.list_rooms(self.store, clock.now(), lang, preset, cursor, limit)
+        """One page of the listed public lobbies, or with `watch` of the running public games
+        (one Query of a sparse index): `{rooms, cursor}`; first the client's own budget
+        (`limits.LIST_ROOMS`)."""
+        public.list_args(lang, preset, cursor, limit, watch)  # bad input: 400 before any budget
+        limits.spend(self.store, limits.LIST_ROOMS, None, ip)
+        return public.list_rooms(self.store, clock.now(), lang, preset, cursor, limit, watch)
 
     def quick_play(
         self,
@@ -99,11 +111,21 @@ class RoomService:
         party: str | None = None,
     ) -> dict:
         """A seat in the fullest public lobby that fits, or a new public room (as `create_room`);
-        `party`: a table playing again together (rest_ops.quick_play); first the leaver's
-        cool-down and the client's budget (`admit_quick_play`)."""
+        `party`: a table playing again together (rest_ops.quick_play); first the leaver's cool-down and the client's budget (`admit_quick_play`); a quick play
+        that goes on to make a room spends one room creation too (`limits.CREATE_ROOM`)."""
         self.admit_quick_play(device, ip)
         return rest_ops.quick_play(
-            self.pipeline, self.store, self.ws_url, clock.now(), name, lang, preset, device, ip, party
+            self.pipeline,
+            self.store,
+            self.ws_url,
+            clock.now(),
+            name,
+            lang,
+            preset,
+            device,
+            ip,
+            party,
+            before_create=lambda: limits.spend(self.store, limits.CREATE_ROOM, device, ip),
         )
 
     # ---------------------------------------------------------------- socket life cycle
@@ -116,11 +138,13 @@ class RoomService:
         patches: bool = False,
         device: str | None = None,
         display: str | None = None,
+        ip: str | None = None,
     ) -> str | None:
         """Admit a connection: a player (token of this room) or a spectator (no token); `patches`:
         it asked for its views as patches (service/protocol/patches.py); `device`: the key its device
         keeps (a seat remembers the devices that held it: one person, one seat); `display`: the
-        room's display key (a screen for the room: service/room/displays.py).
+        room's display key (a screen for the room: service/room/displays.py); `ip`: the socket's
+        source address (its digest joins the seat's: substitutes.note_socket_address).
 
         Returns the player id (None for a spectator). Raises ServiceError to refuse.
         """
@@ -138,7 +162,8 @@ class RoomService:
             raise ServiceError("bad_display_key", "this screen link is not valid", 403)
         code = code.upper()
         pid = self.pipeline.run(
-            code, connections.admit(conn_id, token, self.gateway, patches, device, display)
+            code,
+            connections.admit(conn_id, token, self.gateway, patches, device, display, public.address_digest(ip)),
         )
         self._conn_rooms.remember(conn_id, code)
         logger.info("connected", extra={"room": code, "player": pid or "spectator"})
@@ -156,16 +181,17 @@ class RoomService:
             pass  # the room is gone already
 
     # ---------------------------------------------------------------- frames
-    def handle_message(self, conn_id: str, body: str | bytes | None) -> None:
-        """Entry point for `$default`: size cap, then `apply_frame`."""
+    def handle_message(self, conn_id: str, body: str | bytes | None, ip: str | None = None) -> None:
+        """Entry point for `$default`: size cap, then `apply_frame` (`ip`: the sender's source
+        address as API Gateway reports it)."""
         raw = body or b""
         size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
         if size > frames.MAX_SIGNAL_BYTES:  # no frame is larger; each model caps its own (`max_bytes`)
             self._reply_error(conn_id, None, "too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
             return
-        self.apply_frame(conn_id, raw, size)
+        self.apply_frame(conn_id, raw, size, ip)
 
-    def apply_frame(self, conn_id: str, raw: str | bytes, size: int = 0) -> None:
+    def apply_frame(self, conn_id: str, raw: str | bytes, size: int = 0, ip: str | None = None) -> None:
         """Apply one client frame (its raw text, `size` bytes) as connection `conn_id`: decoded
         once into its model (`frames.decode`), then answered by its command
         (`operations.command_for`, the one registry) through the pipeline, or relayed without a
@@ -185,7 +211,10 @@ class RoomService:
                     self.pipeline.load(code), self.gateway, conn_id, frame, self.store, self._signal_budgets, clock.now()
                 )
                 return
-            self.pipeline.frame(code, conn_id, frame, operations.command_for(frame))
+            # a substitute's request is checked against the seats' addresses (substitutes.py):
+            # its address's digest, never the address; no other frame needs one
+            addr = public.address_digest(ip) if isinstance(frame, frames.TakeSeat) else ""
+            self.pipeline.frame(code, conn_id, frame, operations.command_for(frame), addr)
         except ServiceError as exc:
             self._reply_error(conn_id, exc.frame_id if frame_id is None else frame_id, exc.code, exc.message)
         except Exception:  # noqa: BLE001 - the sender learns something went wrong; we learn what

@@ -53,6 +53,7 @@ from .lifecycle import presence, running
 VACANCY_SECONDS = 60  # game time a vacated seat waits for a substitute (docs/rules.md)
 NOTICES_KEPT = 8  # the room's last "seat N has a new player" notices
 DEVICES_KEPT = 8  # per seat: the hashes of the devices that held it in this game
+SOCKET_ADDRS_KEPT = 4  # per seat: the hashes of the addresses its sockets came from lately
 REQUESTS_KEPT = 8  # newcomers waiting for the host's tap (the oldest goes first)
 # what expiry does to a vacated character: exactly what happened without the option
 EXPIRY_ACTION = {"left": "leave", "removed": "remove"}
@@ -94,6 +95,41 @@ def _note_digest(seat: dict, digest: str) -> bool:
         return False
     seat["devices"] = [*held, digest][-DEVICES_KEPT:]
     return True
+
+
+def note_socket_address(seat: dict, addr: str) -> bool:
+    """Remember that a socket of seat `seat` came from the address whose digest is `addr`
+    (`public.address_digest`; newest last): the address a seat's REST call came from
+    (`seat.addr`) may differ from its socket's (CloudFront over IPv6, the WebSocket API over
+    IPv4). Whether anything changed."""
+    held = seat.get("sockAddrs") or []
+    if not addr or addr in held:
+        return False
+    seat["sockAddrs"] = [*held, addr][-SOCKET_ADDRS_KEPT:]
+    return True
+
+
+def seat_addresses(seat: dict) -> set[str]:
+    """The digests of the addresses seat `seat` was taken or used from."""
+    return {a for a in (seat.get("addr"), *(seat.get("sockAddrs") or ())) if a}
+
+
+def held_addresses(room: dict) -> set[str]:
+    """The addresses of the seats a person holds now (a bot's, a vacated seat's, a departed or
+    removed one's hold nobody): a newcomer from one of them is someone already at the table."""
+    vacant = room.get("vacant") or {}
+    return {
+        a
+        for seat in room["players"]
+        if not (seat.get("bot") or seat.get("left") or seat.get("kicked") or seat["id"] in vacant)
+        for a in seat_addresses(seat)
+    }
+
+
+def shares_address(room: dict, addr: str) -> bool:
+    """Whether a newcomer from `addr` shares an address with any seat of the room (held now or
+    not): what the host's request card says, never the address itself."""
+    return bool(addr) and any(addr in seat_addresses(seat) for seat in room["players"])
 
 
 def reset(room: dict) -> None:
@@ -256,16 +292,23 @@ def _check(c: Context, pid: str, name: str, former: str | None, device: str) -> 
         raise ServiceError("name_taken", "that name is taken in this room")
 
 
-def take_seat(c: Context, conn_id: str, sender: str | None, frame: Any) -> Outcome:
-    """`takeSeat {seat, name, former?, device?}` from a connection holding no seat. With the
+ADDRESS_SEATED = ("address_seated", "someone at this address already holds a seat in this game")
+
+
+def take_seat(c: Context, conn_id: str, sender: str | None, frame: Any, addr: str = "") -> Outcome:
+    """`takeSeat {seat, name, former?, device?}` from a connection holding no seat, from the
+    address whose digest is `addr`. A public room refuses an address that holds a seat
+    (`address_seated`: one person, one seat, whatever device key the frame names). With the
     host's approval on (the default), the request waits for the host's tap (`seatPending` to
     this connection; `answer`); otherwise the seat is theirs at once (`_hand_over`)."""
     if sender is not None:
         raise ServiceError("seated", "you already hold a seat in this game")
     device = device_digest(frame.device)
     _check(c, frame.seat, frame.name, frame.former, device)
+    if (c.room.get("options") or {}).get("public") and addr and addr in held_addresses(c.room):
+        raise ServiceError(*ADDRESS_SEATED, 409)
     if not approval(c.state):
-        return _hand_over(c, conn_id, frame.seat, frame.name, device, frame.id)
+        return _hand_over(c, conn_id, frame.seat, frame.name, device, frame.id, addr)
     number = int(c.room.get("nextRequest", 1))
     c.room["nextRequest"] = number + 1
     request = {
@@ -274,6 +317,7 @@ def take_seat(c: Context, conn_id: str, sender: str | None, frame: Any) -> Outco
         "conn": conn_id,
         "name": frame.name,
         "device": device,  # its hash, as a seat keeps it
+        "addr": addr,  # its address's digest, as a seat keeps it ("" unknown)
         "at": c.now,
     }
     # one request per connection: asking again replaces the last one
@@ -299,8 +343,16 @@ def answer(c: Context, host_conn: str, request_id: str, approve: bool) -> Outcom
         if approve:  # the newcomer went away meanwhile: the host is told, the seat stays open
             told[host_conn] = _error_frame("request_gone", "that newcomer has left the room")
         return c.changed(effects=Effects(replies=told))
+    addr = request.get("addr", "")
+    if addr and addr in held_addresses(c.room):
+        # a host never gives a second seat to someone at the table (its own address included)
+        told = {
+            conn: _error_frame("seat_refused", "the host did not give you the seat"),
+            host_conn: _error_frame("newcomer_seated", "this newcomer is on a network that holds a seat here"),
+        }
+        return c.changed(effects=Effects(replies=told))
     _check(c, request["player"], request["name"], None, request["device"])
-    return _hand_over(c, conn, request["player"], request["name"], request["device"], None)
+    return _hand_over(c, conn, request["player"], request["name"], request["device"], None, addr)
 
 
 def _error_frame(code: str, message: str) -> bytes:
@@ -315,7 +367,9 @@ def _keep_requests(room: dict, requests: list[dict]) -> None:
         room.pop("seatRequests", None)
 
 
-def _hand_over(c: Context, conn_id: str, pid: str, name: str, device: str, frame_id: Any) -> Outcome:
+def _hand_over(
+    c: Context, conn_id: str, pid: str, name: str, device: str, frame_id: Any, addr: str = ""
+) -> Outcome:
     """Seat `pid` becomes `conn_id`'s whole (the engine's seat id is unchanged), with a new
     token sent to this connection only (`SeatFrame`); the old token stops working; the room
     sees only the new name and the notice "seat N has a new player"."""
@@ -326,6 +380,11 @@ def _hand_over(c: Context, conn_id: str, pid: str, name: str, device: str, frame
     retire_token(seat)
     seat.update(name=name, tokenHash=auth.hash_token(token), left=False, kicked=False, sub=True)
     _note_digest(seat, device)
+    seat.pop("sockAddrs", None)  # the addresses are the newcomer's from now on
+    if addr:
+        seat["addr"] = addr
+    else:
+        seat.pop("addr", None)
     (c.room.get("vacant") or {}).pop(pid, None)
     if not c.room.get("vacant"):
         c.room.pop("vacant", None)
@@ -362,7 +421,9 @@ def room_facts(room: dict, state: Any, viewer: str | None = None) -> dict:
     every viewer; once the game has ended each notice also names who played the seat before,
     `was`: the end screen credits both; while it runs, a masked game's names stay hidden), and
     in the host's view only the newcomers waiting for its tap
-    `seatRequests: [{request, player, seat, name, at}]` (empty for everyone else)."""
+    `seatRequests: [{request, player, seat, name, at, sharesAddress}]` (empty for everyone
+    else; `sharesAddress`: the newcomer's address is one a seat of this room was taken or used
+    from, a boolean only)."""
     if state is None:
         return {"openSeats": [], "substituted": [], "seatRequests": []}
     seats = {p["id"]: p["seat"] for p in state["players"]}
@@ -383,6 +444,8 @@ def room_facts(room: dict, state: Any, viewer: str | None = None) -> dict:
                 "seat": seats[r["player"]],
                 "name": r["name"],
                 "at": r["at"],
+                # the newcomer shares an address with a seat of this room: a boolean, never the address
+                "sharesAddress": shares_address(room, r.get("addr", "")),
             }
             for r in (room.get("seatRequests") or [])
             if host and r["player"] in offered

@@ -139,6 +139,8 @@ export function seatRequestsBox(view, ctx) {
           "li",
           { class: "sub-request", "data-request": r.request },
           h("p", {}, t("sub.request", { name: r.name, n: r.seat })),
+          // the server's boolean (never the address): the newcomer's network is one a seat used
+          r.sharesAddress ? h("p", { class: "hint sub-shared", "data-shared": "1" }, t("sub.sharesAddress")) : null,
           h(
             "div",
             { class: "row" },

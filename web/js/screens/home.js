@@ -7,6 +7,7 @@ import SPECS from "../game/option-specs.js";
 import { yourGames } from "./mygames.js";
 import { KEYS, tab } from "../storage.js";
 import { PUBLIC_DEFAULTS, playNowCard, publicList } from "./public-list.js";
+import { watchList } from "./watch-list.js";
 
 // What the user typed survives a language switch (which rebuilds the screen).
 const draft = {
@@ -204,6 +205,8 @@ export function mount(root, ctx) {
     guarded(playError, () => ctx.join(code, name));
   });
   const playForm = playNowCard(draft, PRESETS, namePlay, playError, guarded, ctx, () => rooms.refresh());
+  // Watch now: the running public games, under Play now (a tap opens the spectator view)
+  const games = watchList(draft, (code) => ctx.watch(code));
 
   const n = ctx.state.notice; // {key, params}: why this browser came home (removed, room gone)
   const notice = n ? h("p", { class: "notice", role: "alert", "data-notice": n.key }, t(n.key, n.params)) : null;
@@ -217,7 +220,7 @@ export function mount(root, ctx) {
       notice,
       yourGames(ctx), // seats kept in this browser (docs/rules.md, "Seats, leaving, reports and mute")
       // Play now first, then the open rooms, then Create and Join; an invitation puts joining first.
-      invited ? [joinForm, playForm, rooms.el, createForm] : [playForm, rooms.el, createForm, joinForm],
+      invited ? [joinForm, playForm, rooms.el, games.el, createForm] : [playForm, rooms.el, games.el, createForm, joinForm],
       // Single-device mode lives in web/js/device/ and takes over the page when opened.
       h(
         "section",
@@ -228,5 +231,11 @@ export function mount(root, ctx) {
     ),
   );
   if (invited) (draft.name ? code : nameJoin).focus();
-  return { update() {}, destroy: () => rooms.stop() };
+  return {
+    update() {},
+    destroy: () => {
+      rooms.stop();
+      games.stop();
+    },
+  };
 }
