@@ -31,13 +31,10 @@ export function voiceView(view) {
   const me = view && view.you ? view.you.id : null;
   const plan = voicePlan(view, me);
   mesh.room = view && view.room ? view.room.code || null : null;
-  if (plan.on && !waitForIce(mesh.room)) {
-    renderControls(mesh, view);
-    return; // the first connection waits for the room's ICE servers (ice.js)
-  }
   if (!plan.on && mesh.joined) mesh.leave(); // the game is over for voice (lobby, single device)
   if (mesh.joined && plan.listener !== mesh.listening) mesh.leave(); // a spectator took a seat (or left it)
-  mesh.update(plan, me);
+  // no connection before the room's ICE servers are known (ice.js): the plan without peers
+  mesh.update(plan.on && !waitForIce(mesh.room) ? { ...plan, peers: [] } : plan, me);
   renderControls(mesh, view);
 }
 
