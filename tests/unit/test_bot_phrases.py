@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 
 import mafia_engine as me
 from mafia_engine import bots
-from mafia_engine.bots import phrases, policy
-from mafia_engine.bots.evidence import Seat
+from mafia_engine.bots import phrases
 
 
 @pytest.mark.parametrize("lang", phrases.LANGS)

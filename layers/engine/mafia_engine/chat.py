@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-
 from typing import Any
 
 from .errors import InvalidAction, quoted
