@@ -39,7 +39,7 @@ export function phraseText(view, phrase, args, variant) {
 
 /** A chat message's text as this phone shows it: a phrase in the viewer's language, free text
  * as it came. The same for every seat. */
-export function botLine(view, m) {
+export function chatLine(view, m) {
   if (m && typeof m.phrase === "string") return phraseText(view, m.phrase, m.args, m.variant);
   return m ? m.text : "";
 }

@@ -5,7 +5,7 @@
 import { h, patchChildren } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { eventText, eventWhen, lineNo, playerName, resultText, seatMark } from "./format.js";
-import { botLine, drawVariant, QUICK_CLAIMS, QUICK_PHRASES } from "./bot-lines.js";
+import { chatLine, drawVariant, QUICK_CLAIMS, QUICK_PHRASES } from "./bot-lines.js";
 import { withoutMuted } from "./mute.js";
 import { lineReportButton } from "./report.js";
 import { logWithResults } from "./results.js";
@@ -150,7 +150,7 @@ export function chatPanel(ctx) {
       "li",
       { class: `msg${system ? " msg-system" : ""}${view.you && m.from === view.you.id ? " msg-mine" : ""}`, "data-key": `msg-${m.id}`, "data-id": m.id },
       h("span", { class: "msg-from", title: system ? null : playerName(view, m.from) }, system ? t("chat.moderator") : [seatMark(view, m.from), playerName(view, m.from)]),
-      h("span", { class: `msg-text ${system ? "server-text" : "user-text"}` }, system ? m.text : botLine(view, m)),
+      h("span", { class: `msg-text ${system ? "server-text" : "user-text"}` }, system ? m.text : chatLine(view, m)),
       lineReportButton(ctx, view, m),
     );
   }

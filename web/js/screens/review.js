@@ -5,7 +5,7 @@
 import { h } from "../dom.js";
 import { has, roleName, t } from "../i18n.js";
 import { lineNo, playerName } from "../game/format.js";
-import { botLine, lineText } from "../game/bot-lines.js";
+import { chatLine, lineText } from "../game/bot-lines.js";
 
 // Which steps the reader has opened: the end screen redraws at every view (after-game chat).
 const openSteps = new Set();
@@ -94,7 +94,7 @@ export function itemText(view, review, it) {
     case "chat":
       return withUserText(
         t("review.chat", { channel: word("review.channel", it.channel), who: playerName(view, it.from), text: `${MARK}0${MARK}` }),
-        [botLine(view, it)],
+        [chatLine(view, it)],
       );
     default:
       return it.kind;
