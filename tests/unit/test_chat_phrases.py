@@ -150,3 +150,15 @@ def test_a_version_5_state_loads_as_version_6_with_its_text_lines_unchanged():
     assert loaded["chat"] == t.state["chat"]
     newer = {**me.dump(t.state), "v": 7}
     refused(lambda: me.load(newer), "state_too_new")
+
+
+def test_a_bot_with_no_one_to_name_says_nothing_rather_than_a_bad_phrase():
+    from mafia_engine.bots import policy
+
+    t = day()
+    seat = Seat(t.view("p5"), 1)
+    assert policy._say(seat, "day", "suspect", "x", "en", None) is None
+    assert policy._say(seat, "day", "greet", "x", "en", "p3") is None
+    line = policy._say(seat, "day", "suspect", "x", "en", "p3")
+    assert line is not None and line["args"] == {"target": "p3"}
+    t.act("chat", "p5", **{k: v for k, v in line.items() if k != "type"})

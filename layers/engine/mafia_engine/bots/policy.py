@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..chat import MIN_INTERVAL
+from ..chat import MIN_INTERVAL, PHRASES
 from ..roles import TOWN
 from . import phrases
 from .evidence import Seat, verdict
@@ -73,8 +73,8 @@ def _line(seat: Seat, intent: str, purpose: str, p: str | None = None, lang: str
 
 
 def _say(seat: Seat, channel: str, kind: str, purpose: str, lang: str, p: str | None = None) -> dict | None:
-    if channel not in seat.write:
-        return None
+    if channel not in seat.write or (p is None) == bool(PHRASES[kind]):
+        return None  # no one to name for a phrase that names someone (or one to name for one that names none)
     return {"type": "chat", "channel": channel, **_line(seat, kind, purpose, p, lang)}
 
 
