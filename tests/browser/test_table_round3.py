@@ -426,6 +426,18 @@ def test_a_ru_phone_at_a_ko_anonymous_table_reads_every_bot_line_and_name_in_rus
     for mid, who, said in shown:
         if mid != "day:5":
             assert not HANGUL.search(who + said), (mid, who, said)
+    # this phone's quick phrases send the same intent a bot sends
+    pl.page.locator("#chat-phrases summary").click()
+    pl.page.locator("#chat-phrase-target").select_option("p4")
+    pl.page.locator('#chat-phrases [data-phrase="suspect"]').click()
+    (action, payload), *_ = pl.page.evaluate("() => window.__sent.slice(-1)")
+    assert action == "chat" and {k: payload[k] for k in ("channel", "phrase", "args")} == {
+        "channel": "day",
+        "phrase": "suspect",
+        "args": {"target": "p4"},
+    }
+    assert payload["variant"] in range(60) and "text" not in payload
+    expect(pl.page.locator('#chat-phrases [data-phrase="kill"]')).to_be_hidden()  # the team's, at night
 
     # the end: real names beside the aliases, a bot's default name in Russian, its lines too
     draw(pl.page, "game", ko_anonymous(g.view("p1")), named=True)

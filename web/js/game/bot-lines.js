@@ -16,7 +16,7 @@ import { BOT_WORD } from "./shared-constants.js";
 /** The phrase ids a person may send from the chat box (the ones that name nobody, then the
  * ones about a player): the same intents the bots use. */
 export const QUICK_PHRASES = ["greet", "muse", "notMe", "gg"];
-export const QUICK_CLAIMS = ["suspect", "trust"];
+export const QUICK_CLAIMS = ["suspect", "trust", "kill"]; // "kill": the night team's chats only
 const VARIANTS = 60; // mafia_engine/bots/phrases.py VARIANTS: any variant in 0..59 is as likely
 
 /** A variant number for a phrase this phone sends: drawn like a bot's (uniform in 0..59). */

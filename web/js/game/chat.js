@@ -90,6 +90,10 @@ export function chatPanel(ctx) {
   let aboutKey = "";
   function updatePhrases(view, canWrite) {
     if (phrases.hidden === canWrite) phrases.hidden = !canWrite;
+    // the team's night pick ("Let's take … tonight") only where a team talks at night
+    const kill = phrases.querySelector('[data-phrase="kill"]');
+    const team = active !== "day" && active !== "dead";
+    if (kill && kill.hidden === team) kill.hidden = !team;
     const me = view.you && view.you.id;
     const others = (view.players || []).filter((p) => p.id !== me);
     const key = others.map((p) => `${p.id}:${playerName(view, p.id)}`).join("|");

@@ -284,6 +284,7 @@ export default {
   "chat.phrase.gg": "Good game",
   "chat.phrase.suspect": "Suspect",
   "chat.phrase.trust": "Trust",
+  "chat.phrase.kill": "Target",
 
   "event.title": "Announcement",
   "event.death": "{name} died.",

@@ -286,6 +286,7 @@ export default {
   "chat.phrase.gg": "수고하셨어요",
   "chat.phrase.suspect": "의심",
   "chat.phrase.trust": "신뢰",
+  "chat.phrase.kill": "대상 지목",
 
   "event.title": "발표",
   "event.death": "{name} 님이 죽었습니다.",

@@ -284,6 +284,7 @@ export default {
   "chat.phrase.gg": "Хорошая игра",
   "chat.phrase.suspect": "Подозреваю",
   "chat.phrase.trust": "Доверяю",
+  "chat.phrase.kill": "Цель",
 
   "event.title": "Объявление",
   "event.death": "{name} выбывает из игры.",
