@@ -100,6 +100,13 @@ def test_a_reported_phrase_line_keeps_its_phrase_in_the_transcript(day_chat):
     filed = reports.Reports(api.svc.store).get(answer["report"]["id"])
     (kept,) = [ln for ln in filed.transcript if ln.reported]
     assert (kept.text, kept.phrase, kept.args, kept.variant) == ("", "suspect", {"target": "p1"}, 4)
+    import io
+
+    from ops import reports as ops_reports
+
+    out = io.StringIO()
+    assert ops_reports.main(["show", answer["report"]["id"]], out=out) == 0
+    assert f"> #{line} [day] P2: (phrase) p1 looks suspicious to me." in out.getvalue()  # wording 4 % 3
 
 
 def test_nobody_else_learns_of_a_report(day_chat):
