@@ -32,7 +32,10 @@ lock:
 	$(MAKE) install
 	$(BIN)/python scripts/lambda_requirements.py
 
+# coturn: voice's TURN relay in the offline stack (scripts/ensure-coturn.sh; without it the
+# stack runs, and public rooms' voice, relay only, stays silent)
 install: $(BIN)/.installed
+	@scripts/ensure-coturn.sh || echo "make install: continuing without coturn (voice has no TURN relay)"
 install-sam: $(SAMVENV)/.installed
 
 # ---- The web client, built (docs/architecture.md, "Client build"): esbuild, pinned exactly in
@@ -52,6 +55,7 @@ $(WEB_BUILD)/index.html: node_modules/.installed scripts/build_web.mjs $(WEB_SOU
 web: $(WEB_BUILD)/index.html
 
 dev: $(BIN)/.installed web
+	@scripts/ensure-coturn.sh || echo "make dev: continuing without coturn (voice has no TURN relay)"
 	$(BIN)/python -m local --host $(HOST) --port $(PORT)
 
 lint: $(BIN)/.installed

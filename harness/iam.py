@@ -15,6 +15,7 @@ becomes its IAM action(s) and resource ARN(s) with the condition keys the reques
 - Scheduler: CreateSchedule on the schedule's ARN, iam:PassRole of the target's role (passed to
   scheduler.amazonaws.com), and what that role then does when the schedule fires: invoke the
   target, send to the dead-letter queue.
+- Secrets Manager: GetSecretValue on the secret's ARN as the function passes it (the TURN secret).
 - S3 and Lambda (the site deployer): ListBucket on the bucket, Put/Get/DeleteObject on each
   object (DeleteObjects: each key), InvokeFunction on the (qualified) function.
 - `@connections`: execute-api:ManageConnections on
@@ -137,6 +138,12 @@ class Recorder:
                 self.note("s3:DeleteObject", f"{bucket}/{obj['Key']}", op)
         else:
             return False
+        return True
+
+    def _secretsmanager(self, op: str, p: dict) -> bool:
+        if op != "GetSecretValue":
+            return False
+        self.note("secretsmanager:GetSecretValue", p["SecretId"], op)  # the ARN the function holds
         return True
 
     def _lambda(self, op: str, p: dict) -> bool:

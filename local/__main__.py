@@ -88,6 +88,11 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
         help="record which invocation (and client frame id) caused each post; GET /_local/trace "
         "(the e2e benchmark; needs --containers >= 1)",
     )
+    p.add_argument(
+        "--no-turn",
+        action="store_true",
+        help="run no TURN server (coturn, local/turn.py) for voice; public rooms' voice is relay only",
+    )
     p.add_argument("--workers", type=int, default=32, help="thread pool size")
     p.add_argument("--verbose", "-v", action="store_true")
     a = p.parse_args(argv)
@@ -118,6 +123,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[StackOptions, bool]:
         manual_clock=a.manual_clock,
         seed=a.seed,
         trace_posts=a.trace_posts,
+        turn=not a.no_turn,
     ), a.verbose
 
 

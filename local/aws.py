@@ -21,6 +21,7 @@ TABLE_NAME = "mafia-local"
 SCHEDULE_GROUP = "mafia-local"
 SCHEDULER_ROLE_ARN = f"arn:aws:iam::{ACCOUNT_ID}:role/mafia-local-scheduler"
 TIMER_FUNCTION_ARN = f"arn:aws:lambda:{REGION}:{ACCOUNT_ID}:function:mafia-local-timer"
+TURN_SECRET_NAME = "mafia-local-TurnSecret"  # template.yaml's TurnSecret (local/turn.py's coturn holds it too)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -84,6 +85,7 @@ def stack_environment(
         "AWS_EC2_METADATA_DISABLED": "true",
         "AWS_ENDPOINT_URL_DYNAMODB": moto_url,
         "AWS_ENDPOINT_URL_SCHEDULER": moto_url,
+        "AWS_ENDPOINT_URL_SECRETS_MANAGER": moto_url,
         "AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI": f"http://{base}/ws",
         "TABLE_NAME": TABLE_NAME,
         "WS_URL": f"ws://{base}/ws",
@@ -113,6 +115,11 @@ def create_table(table_name: str) -> str | None:
     from . import template
 
     return template.create_table(boto3.client("dynamodb"), table_name)
+
+
+def create_secret(name: str, value: str) -> str:
+    """A Secrets Manager secret (moto's): its ARN."""
+    return boto3.client("secretsmanager").create_secret(Name=name, SecretString=value)["ARN"]
 
 
 def create_schedule_group(name: str) -> None:

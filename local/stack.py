@@ -22,6 +22,7 @@ from .gateway import GatewayServer
 from .lambda_runtime import ECHO_HANDLER, LambdaRuntime
 from .scheduler import SchedulerEmulator
 from .ttl import TtlSweeper
+from .turn import TurnServer
 
 log = logging.getLogger("local")
 
@@ -59,6 +60,7 @@ class StackOptions:
     manual_clock: bool = False  # game time moves only through step() / POST /_local/clock
     seed: int | None = None  # seeds the Scheduler's jitter and duplicates, and $disconnect loss
     trace_posts: bool = False  # record each invocation's posts (GET /_local/trace)
+    turn: bool = True  # run a TURN server (coturn, local/turn.py) for voice, when it is installed
 
 
 class LocalStack:
@@ -80,6 +82,7 @@ class LocalStack:
         self.port: int = options.port
         self._tasks: list[asyncio.Task] = []
         self._room_service = None  # the service POST /_local/rooms writes through (made on first use)
+        self.turn: TurnServer | None = None  # coturn on loopback (local/turn.py), when it runs
 
     @property
     def url(self) -> str:
@@ -137,8 +140,13 @@ class LocalStack:
         )
         if not opts.manual_clock:
             os.environ.pop("MAFIA_CLOCK_FILE", None)
+        # Voice's TURN server (coturn) and its secret in Secrets Manager, as template.yaml's TurnSecret.
+        os.environ.pop("TURN_SECRET_ARN", None)  # a stack started before in this process
+        turn_urls = await loop.run_in_executor(None, self._start_turn) if opts.turn else None
         # Parameters a function takes into its environment (MAFIA_MAX_SPECTATORS), as a deploy would.
-        os.environ.update(tpl.parameter_environment(template, {"MaxSpectators": opts.max_spectators}))
+        os.environ.update(
+            tpl.parameter_environment(template, {"MaxSpectators": opts.max_spectators, "TurnUrls": turn_urls})
+        )
         ttl_attribute = await loop.run_in_executor(None, aws.create_table, os.environ["TABLE_NAME"])
         await loop.run_in_executor(None, aws.create_schedule_group, os.environ["SCHEDULE_GROUP"])
         try:
@@ -172,6 +180,19 @@ class LocalStack:
             if not opts.manual_clock:
                 self._tasks.append(loop.create_task(self.ttl.run(), name="ttl"))
         return self.url
+
+    def _start_turn(self) -> str | None:
+        """Start coturn and put its secret where the frames function reads it: the TURN URL, or
+        None (coturn is not installed: voice has no relay, public rooms' voice stays silent)."""
+        from . import turn
+
+        if not turn.available():
+            log.warning("coturn is not installed (scripts/ensure-coturn.sh): voice runs without a TURN relay")
+            return None
+        self.turn = TurnServer(host="127.0.0.1")
+        url = self.turn.start()
+        os.environ["TURN_SECRET_ARN"] = aws.create_secret(aws.TURN_SECRET_NAME, self.turn.secret)
+        return url
 
     async def step(self, *, by: float | None = None, to: float | str | None = None) -> dict:
         """Manual clock only: advance game time (``by`` seconds, ``to`` a second or ``"next"``,
@@ -217,6 +238,8 @@ class LocalStack:
                 await asyncio.wait(pending, timeout=2.0)
         if self.runtime is not None:
             self.runtime.shutdown()
+        if self.turn is not None:
+            self.turn.stop()
         if self.moto is not None:
             await asyncio.get_running_loop().run_in_executor(None, self.moto.stop)
         path = getattr(self.clock, "path", None)

@@ -126,6 +126,8 @@ class Resolver:
             return f"https://sqs.{self.region}.amazonaws.com/{ACCOUNT}/{self.name(logical)}"
         if kind in ("AWS::SNS::Topic", "AWS::IAM::ManagedPolicy", "AWS::KMS::Key"):
             return self.getatt(logical, "Arn")
+        if kind == "AWS::SecretsManager::Secret":  # its ARN (without the random suffix: moto's lookup takes it)
+            return f"arn:{PARTITION}:secretsmanager:{self.region}:{ACCOUNT}:secret:{self.name(logical)}"
         return self.name(logical)
 
     def getatt(self, logical: str, att: str) -> str:

@@ -15,6 +15,8 @@ short table; the exit code is 0 only when no check failed (docs/operations.md, "
 - a short game filled with the server's bots, played to its end by two scripted seats that never
   nudge: every phase ends by the stack's phase timers (EventBridge Scheduler on AWS); in it, a
   voice signal from one seat to the other the first time the voice policy joins them;
+- voice's TURN relay: the seat's `iceServers` frame holds a credential, and each `turn:` server
+  (UDP) allocates a relay with it (ops/turn_check.py);
 - the `report` route: a report on a bot, answered, then read back from the table (ops/reports);
 - with `--stack`: a confirmed subscription on the alarm topic (else nobody hears an alarm), and
   the phase timers' dead-letter queue read as `python -m ops.timers list` reads it: empty, or
@@ -309,6 +311,8 @@ async def game(s: Smoke, http: Any, api: Any, host: Any, sockets: list[Any]) -> 
         s.row("a bot-filled game to its end", bool(result.get("winner")),
               f"{result.get('winner')} won after {len(seqs)} phases in {time.monotonic() - started:.0f} s, "
               "every phase ended by the phase timers (no nudges)")  # fmt: skip
+    async with s.step("voice relay (TURN)"):
+        await turn_relay(s, player)
     async with s.step("report route"):
         await report(s, player, host)
 
@@ -343,6 +347,34 @@ async def voice(a: Any, b: Any) -> tuple[bool, str]:
         if a.closed:
             break
     return False, "the voice policy never joined the two seats in the whole game"
+
+
+async def turn_relay(s: Smoke, player: Any) -> None:
+    """The seat's `iceServers` frame holds a TURN credential, and each `turn:` server over UDP
+    allocates a relay with it (ops/turn_check.py); no server at all fails the row (the stack's
+    TurnUrls is empty: public rooms' voice, relay only, would stay silent)."""
+    from ops.turn_check import allocate, parse_url
+
+    answer = await player.request("iceServers")
+    if answer.get("type") != "iceServers":
+        raise RuntimeError(f"the seat's iceServers frame: {json.dumps(answer)[:200]}")
+    servers = answer.get("iceServers") or []
+    if not servers:
+        s.row("voice relay (TURN)", False, "no TURN server: set TurnUrls (docs/operations.md, \"Voice (TURN)\")")
+        return
+    done = []
+    for server in servers:
+        for url in server["urls"]:
+            where = parse_url(url)
+            if where is None:
+                done.append(f"{url}: not checked (TLS or TCP)")
+                continue
+            ok, detail = await asyncio.to_thread(allocate, *where, server["username"], server["credential"])
+            if not ok:
+                s.row("voice relay (TURN)", False, f"{url}: {detail}")
+                return
+            done.append(f"{url}: relay {detail}")
+    s.row("voice relay (TURN)", True, "; ".join(done))
 
 
 def _table(region: str | None) -> Any:

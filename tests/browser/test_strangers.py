@@ -140,19 +140,23 @@ def test_play_now_offers_a_room_in_another_language_when_the_viewers_has_none(
     other, words, button = ELSEWHERE[lang]
     for language in ("en", "ko", "ru"):
         clear_the_list(stack, language)
-    made = rest(
-        stack,
-        "POST",
-        "/rooms",
-        {"name": "Host", "preset": "classic", "lang": other, "options": {"public": True}},
-    )
-    code = made["roomCode"]
     # a page of its own (not the pool's): closed at the end, its socket leaves the lobby it joined
     name = {"en": "Mina", "ko": "미나", "ru": "Мина"}[lang]
     pl = Player(browser, stack.url, name, locale=LOCALES[lang], errors=console_errors)
     try:
         p = pl.page
         pl.open()
+        # no room in any language: the empty message alone (a missing offer drew "null" beside it)
+        expect(p.locator(".public-empty")).to_be_visible(timeout=15_000)
+        expect(p.locator("#public-list > *")).to_have_count(1)
+        assert p.locator("#public-list").inner_text().strip() == p.locator(".public-empty").inner_text().strip()
+        made = rest(
+            stack,
+            "POST",
+            "/rooms",
+            {"name": "Host", "preset": "classic", "lang": other, "options": {"public": True}},
+        )
+        code = made["roomCode"]
         offer = p.locator("#public-elsewhere")
         expect(offer).to_be_visible(timeout=15_000)  # beside the empty list, never instead of it
         expect(p.locator(".public-empty")).to_be_visible()

@@ -19,6 +19,7 @@ def test_the_smoke_passes_against_the_offline_stack(game_stack):
     assert "127.0.0.1" in rows["https"][1] and "needs --stack" in rows["alarm topic subscribed"][1]
     for check in ("/sw.js", "manifest at the root", "quick play", "public list", "room via /api",
                   "sockets with the site's Origin", "display", "a bot-filled game to its end",
-                  "voice signal between two seats", "report route", "report read back", "cleanup"):  # fmt: skip
+                  "voice signal between two seats", "voice relay (TURN)", "report route", "report read back", "cleanup"):  # fmt: skip
         assert rows[check][0] == "ok", check
     assert "won after" in rows["a bot-filled game to its end"][1]
+    assert "relay 127.0.0.1:" in rows["voice relay (TURN)"][1]  # the stack's own coturn allocated one

@@ -235,8 +235,8 @@ def test_the_spectator_cap_is_a_deploy_parameter_passed_to_the_connect_function(
     assert param["Default"] == connections.MAX_SPECTATORS  # the code's default is the template's
     env = tpl["Resources"]["WsConnectFunction"]["Properties"]["Environment"]["Variables"]
     assert env["MAFIA_MAX_SPECTATORS"] == {"Ref": "MaxSpectators"}
-    assert template.parameter_environment(tpl) == {"MAFIA_MAX_SPECTATORS": "20"}
-    assert template.parameter_environment(tpl, {"MaxSpectators": 3}) == {"MAFIA_MAX_SPECTATORS": "3"}
+    assert template.parameter_environment(tpl)["MAFIA_MAX_SPECTATORS"] == "20"
+    assert template.parameter_environment(tpl, {"MaxSpectators": 3})["MAFIA_MAX_SPECTATORS"] == "3"
 
 
 def test_the_spectator_cap_is_read_from_the_environment():

@@ -1,7 +1,7 @@
 """Permissions proven before deploy (ops/permissions.py; docs/operations.md, "Permissions proven
 before deploy"). Every function's real paths run once on moto (`run`, shared by every check):
 create, join, quick play, the public list, connect (player, spectator, display), game actions,
-a voice signal, chat, a report, the timers to the game's end, the chat log after it, leaving and
+a voice signal and credential, chat, a report, the timers to the game's end, the chat log after it, leaving and
 disconnecting, and the site deployer's Create, forwarded Update and Delete. Each AWS call they
 make is recorded as IAM sees it (harness/iam.py) and must be allowed by the policies of that
 function's own role in the template as CloudFormation receives it (aws-sam-translator, translated
@@ -32,6 +32,7 @@ from local import events
 from local.lambda_runtime import LambdaContext
 from ops import permissions as perms
 from service import config
+from service.features import turn
 from service.infra import clock, storage
 from sitedeploy import handler as site
 
@@ -142,6 +143,13 @@ class Paths:
             rec.watch(svc.timers.client)
             rec.endpoints[fn] = env["WS_MANAGEMENT_ENDPOINT"]
             self.services[fn] = svc
+        # the frames function's TURN servers as its environment in the template names them (the
+        # secret made in moto under the template's name; its reads recorded as that function's)
+        env = r.env("WsDefaultFunction")
+        boto3.client("secretsmanager").create_secret(Name=r.name("TurnSecret"), SecretString="turn-secret")
+        secrets = rec.watch(boto3.client("secretsmanager"))
+        turn.configure(turn.Servers(urls=("turn:turn.example.org:3478",), secret_id=env["TURN_SECRET_ARN"],
+                                    fetch=lambda sid: secrets.get_secret_value(SecretId=sid)["SecretString"]))  # fmt: skip
         self.tokens: dict[tuple[str, str], str] = {}  # (room, seat) -> token
         self.answers: list[tuple[str, str, str]] = []  # the site deployer's answers to CloudFormation
         self.peek = storage.Store(boto3.client("dynamodb"), NAMES["RoomsTable"])
@@ -238,6 +246,8 @@ class Paths:
         a, b = pair[0]
         self.send(seats[a], {"action": "signal", "to": b, "kind": "offer", "sdp": "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"}, "voice signal")
         assert any(f["type"] == "signal" for f in self.gw.to(seats[b])), "the signal was not relayed"
+        self.send(seats[a], {"action": "iceServers"}, "voice credential")
+        assert self.gw.last(seats[a], "iceServers")["iceServers"], self.gw.last(seats[a], "error")
         self.send(seats[a], {"action": "nudge"})
         errors = len([f for f in self.gw.to(seats[a]) if f["type"] == "error"])
         self.send(seats[a], {"action": "chat", "channel": "day", "text": "hello", "id": "say"}, "a chat line")
@@ -318,7 +328,10 @@ def run(account, translated):
         paths = Paths(r, rec, clk)
         mp.setattr(site, "respond", lambda event, status, physical, data=None, reason="":
                    paths.answers.append((event["RequestType"], status, reason)) or True)  # fmt: skip
-        paths.play()
+        try:
+            paths.play()
+        finally:
+            turn.configure(None)
         paths.site()
     account.restart()
     return rec

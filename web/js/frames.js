@@ -15,7 +15,7 @@ import { forgetGame, phaseKey, state } from "./store.js";
 import { onSeatFrame, onSeatPending, rememberFormer, seatRefused, substituteCues } from "./game/substitute.js";
 import { toast } from "./toast.js";
 import { onDisplayFrame } from "./display/share.js";
-import { voiceRefused, voiceSignal, voiceView } from "./voice/index.js";
+import { voiceIce, voiceRefused, voiceSignal, voiceView } from "./voice/index.js";
 
 /** A `view` frame. Views carry the room version; an older one arriving late must not undo a newer one. */
 export function onViewFrame(frame) {
@@ -114,6 +114,7 @@ export function onOtherFrame(frame, ctx) {
   else if (frame.type === "seatPending") onSeatPending(frame, ctx); // waiting for the host's tap
   else if (frame.type === "display") onDisplayFrame(frame, ctx); // the room's screen link (display/share.js)
   else if (frame.type === "signal") voiceSignal(frame); // voice: WebRTC signaling from a seat
+  else if (frame.type === "iceServers") voiceIce(frame); // voice: this connection's TURN credential
 }
 
 // A page of the ended game's whole chat (docs/protocol.md, "chatLog"): older lines join the

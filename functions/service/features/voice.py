@@ -30,6 +30,7 @@ from ..infra.fanout import Gateway, push_all
 from ..infra.storage import Snapshot
 from ..protocol import sdp, server_frames
 from ..protocol.frames import Signal
+from . import turn
 
 BURST = 200.0  # a join: an offer or an answer and ~10 ICE candidates for each of 15 peers
 RATE = 20.0  # signals per second after the burst
@@ -199,6 +200,7 @@ def relay(
     """Post `frame` to its target's connections (after `check` and, given a store, the table's
     budgets); returns how many."""
     sender, targets = check(snap, conn_id, frame)
+    frame = turn.screen(snap.room, frame)  # strangers' rooms: relay candidates only (turn.py)
     if budgets is not None and not budgets.spend(store, now, budget_keys(snap.code, sender, frame.to)):
         raise ServiceError("voice_rate_limited", "too many voice signals in this room: wait a moment")
     if frame.kind == "offer" and store is not None and frame.to not in snap.offers.get(conn_id, ()):

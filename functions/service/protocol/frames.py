@@ -353,6 +353,17 @@ class Signal(Frame):
         return self
 
 
+class IceServers(Frame):
+    """Voice: this connection's ICE servers, answered with an `iceServers` frame to it alone
+    (a short-lived TURN credential and the room's transport policy: relay only in public and
+    anonymous rooms; service/features/turn.py). A seat once the game has started, or a
+    listening spectator; else `voice_closed` or `spectator`. Nothing is written."""
+
+    needs: ClassVar[Need] = "connection"
+
+    action: Literal["iceServers"]
+
+
 ROOM_FRAMES: tuple[type[Frame], ...] = (
     Sync,
     Ready,
@@ -370,6 +381,7 @@ ROOM_FRAMES: tuple[type[Frame], ...] = (
     ApproveSeat,
     Display,
     Signal,
+    IceServers,
     DealCommit,
     DealReveal,
 )

@@ -233,6 +233,23 @@ class SignalFrame(ServerFrame):
     candidate: dict[str, Any] | None = Field(default=None, description="ice: one ICE candidate")
 
 
+class IceServersFrame(ServerFrame):
+    """Voice: the ICE servers this connection's peer connections use (the client frame
+    `iceServers`; service/features/turn.py), sent to that connection only and never logged."""
+
+    type: Literal["iceServers"] = "iceServers"
+    id: EchoId
+    iceServers: list[dict[str, Any]] = Field(
+        description="`RTCIceServer`s: the TURN servers with this connection's own short-lived "
+        "credential (username `<expiry>:<ROOM>.<seat>`); empty when the stack runs no TURN"
+    )
+    iceTransportPolicy: Literal["relay", "all"] = Field(
+        description="`relay` in public and anonymous rooms (strangers: no address but a relay's "
+        "is passed on), else `all`"
+    )
+    expires: int | None = Field(default=None, description="when the credential expires (Unix seconds)")
+
+
 SERVER_FRAMES: tuple[type[ServerFrame], ...] = (
     ViewFrame,
     PatchFrame,
@@ -244,6 +261,7 @@ SERVER_FRAMES: tuple[type[ServerFrame], ...] = (
     SeatPending,
     DisplayFrame,
     SignalFrame,
+    IceServersFrame,
 )
 
 

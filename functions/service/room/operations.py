@@ -17,7 +17,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from ..features import aliases, away, botplay, fairness
+from ..features import aliases, away, botplay, fairness, turn
 from ..infra.errors import ServiceError, quote
 from ..infra.telemetry import count
 from ..protocol import frames as f
@@ -415,6 +415,13 @@ def approve_seat(c: Context, req: Request) -> Outcome:
 def display(c: Context, req: Request) -> Outcome:
     """Host: the display key, its revocation, the screens' narrator (`displays.answer`)."""
     return displays.answer(c, req.conn_id, req.frame.id, req.frame.revoke, req.frame.narrator)
+
+
+@operation(f.IceServers)
+def ice_servers(c: Context, req: Request) -> Outcome:
+    """Voice: this connection's TURN credential and transport policy (`turn.answer`), to it alone."""
+    reply = turn.answer(c.snap, c.room, req.conn_id, req.actor, req.frame.id, c.now)
+    return c.unchanged(Effects(last={req.conn_id: reply}))
 
 
 @operation(f.Ping)

@@ -101,7 +101,8 @@ export function publicList(draft, onJoin) {
     if (key === shown) return; // nothing changed: keep focus and the reader's place
     shown = key;
     if (!rooms.length) {
-      list.replaceChildren(h("li", { class: "hint public-empty" }, t("home.public.empty")), other ? offer(other) : null);
+      const empty = h("li", { class: "hint public-empty" }, t("home.public.empty"));
+      list.replaceChildren(...(other ? [empty, offer(other)] : [empty])); // (a null child would read "null")
       return;
     }
     list.replaceChildren(

@@ -1,10 +1,10 @@
 // The table's voice on this page: the opt-in controls (controls.js), the mesh (mesh.js) and
 // the plan each view brings (policy.js). frames.js hands every view (`voiceView`) and every
 // `signal` frame (`voiceSignal`) here.
-import { iceServers } from "../api.js";
 import { state } from "../store.js";
 import { testHook } from "../testhooks.js";
 import { renderControls } from "./controls.js";
+import { askIce, iceReady, iceRefused, rtcConfiguration, takeIce } from "./ice.js";
 import { VoiceMesh } from "./mesh.js";
 import { voicePlan } from "./policy.js";
 
@@ -20,7 +20,7 @@ export const mesh = new VoiceMesh({
     sent.set(id, { to: payload.to, kind: payload.kind });
     if (sent.size > SENT_KEEP) sent.delete(sent.keys().next().value);
   },
-  iceServers,
+  rtcConfiguration,
   onChange: () => renderControls(mesh, state.view),
 });
 
@@ -33,8 +33,23 @@ export function voiceView(view) {
   mesh.room = view && view.room ? view.room.code || null : null;
   if (!plan.on && mesh.joined) mesh.leave(); // the game is over for voice (lobby, single device)
   if (mesh.joined && plan.listener !== mesh.listening) mesh.leave(); // a spectator took a seat (or left it)
-  mesh.update(plan, me);
+  // no connection before the room's ICE servers are known (ice.js): the plan without peers
+  mesh.update(plan.on && !waitForIce(mesh.room) ? { ...plan, peers: [] } : plan, me);
   renderControls(mesh, view);
+}
+
+/** Whether the page may open connections in the room now: its ICE configuration is known, or
+ * there is no ask on its way (no socket: relay only with no server, ice.js). Else the newest
+ * view is taken again once the answer came. */
+function waitForIce(room) {
+  const send = (action) => (state.conn && state.conn.send(action, {})) || null;
+  const onItsWay = askIce(room, send, () => voiceView(state.view));
+  return iceReady(room) || !onItsWay;
+}
+
+/** The server's `iceServers` frame: this connection's TURN credential and transport policy. */
+export function voiceIce(frame) {
+  takeIce(frame, mesh.room);
 }
 
 /** Draw the controls again as they are (the language or the kid wording changed). */
@@ -49,6 +64,7 @@ export function voiceSignal(frame) {
 
 /** An `error` frame: true if it refused one of this page's signals (then it is the mesh's). */
 export function voiceRefused(frame) {
+  if (iceRefused(frame)) return true;
   const signal = sent.get(frame.id);
   if (!signal) return false;
   sent.delete(frame.id);

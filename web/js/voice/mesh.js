@@ -44,8 +44,9 @@ function gathered(pc) {
 
 export class VoiceMesh {
   /**
-   * @param {{send: Function, iceServers: Function, onChange: Function}} io
-   *   send({to, kind, sdp?, candidate?}) a signal; iceServers() for new connections;
+   * @param {{send: Function, rtcConfiguration: Function, onChange: Function}} io
+   *   send({to, kind, sdp?, candidate?}) a signal; rtcConfiguration() for new connections
+   *   (or iceServers(), the servers alone);
    *   onChange() after anything the controls show changed.
    */
   constructor(io) {
@@ -294,11 +295,17 @@ export class VoiceMesh {
     this.enforce();
   }
 
+  /** The RTCConfiguration of a new connection: the io's (ice.js: TURN, relay only for
+   * strangers), or one made of the io's ICE servers alone (a test's io). */
+  rtcConfiguration() {
+    return this.io.rtcConfiguration ? this.io.rtcConfiguration() : { iceServers: this.io.iceServers() };
+  }
+
   /** A new connection with seat `pid`: ours, with our own audio line (its negotiation sends
    * our offer), or, `answering` the other side's offer, with none (the offer makes the line,
    * `adopt`). */
   open(pid, answering = false) {
-    const pc = new RTCPeerConnection({ iceServers: this.io.iceServers() });
+    const pc = new RTCPeerConnection(this.rtcConfiguration());
     // to a listener: send only; as a listener: no line of our own (the seat's offer makes it)
     const direction = isListener(pid) ? "sendonly" : "sendrecv";
     const own = !this.listening && !answering;
