@@ -111,8 +111,16 @@ def cmd_show(args: argparse.Namespace, out) -> int:
     )
     for ln in r.transcript:
         who = _safe(ln.name) if ln.name else "moderator"
-        out.write(f"  {'>' if ln.reported else ' '} #{ln.id} [{ln.channel}] {who}: {_safe(ln.text)}\n")
+        said = _safe(ln.text) if ln.phrase is None else f"(phrase) {_safe(_phrase(ln))}"
+        out.write(f"  {'>' if ln.reported else ' '} #{ln.id} [{ln.channel}] {who}: {said}\n")
     return 0
+
+
+def _phrase(ln) -> str:
+    """A phrase line (no text: docs/protocol.md, "Chat messages") in English, naming by id."""
+    from mafia_engine.bots import phrases
+
+    return phrases.render({"phrase": ln.phrase, "args": ln.args or {}, "variant": ln.variant or 0}, "en", {})
 
 
 def main(argv: list[str] | None = None, out=None) -> int:

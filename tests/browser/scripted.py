@@ -259,7 +259,8 @@ DRAW = """async ([screen, view, seated, named]) => {
   document.body.dataset.screen = screen;
   const you = view && view.you ? view.you.id : null;
   const session = seated || screen === 'lobby' ? {room: view.room.code, token: 'tok', playerId: you} : null;
-  const ctx = {state: {view, session}, send() {}, rerender() {}, toast() {}, goHome() {}, leave() {},
+  window.__sent = [];  // what the screen would send (nothing is): [action, payload] each
+  const ctx = {state: {view, session}, send(...a) { window.__sent.push(a); }, rerender() {}, toast() {}, goHome() {}, leave() {},
                create() {}, join() {}, watch() {}, resume() {}, shareLink: (code) => `${location.origin}/?room=${code}`};
   window.__screen = m.mount(main, ctx);
   window.__screen.update(view);

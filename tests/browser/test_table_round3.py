@@ -5,6 +5,8 @@ server's answers, so they are played on the offline stack (tests/browser/test_su
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -341,30 +343,113 @@ def test_every_phone_shows_the_same_seat_beside_an_alias(browser, stack, console
     pl.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
-def test_bot_names_and_bot_lines_read_in_the_viewers_language(browser, stack, console_errors, lang):
-    """A Korean room's bots ("봇 5") and their lines ("봇 6 님이 수상해요.") on an English or
-    Russian phone: the bot's name and the same phrase in the phone's language."""
-    g = city_day_with_lines(
-        [("p5", "봇 6 님이 수상해요."), ("p6", "안녕하세요!"), ("p4", "봇 6 님이 수상해요.")]
-    )
-    view = g.view("p1")
+# A Korean anonymous table (docs/rules.md, "Anonymous games"): bots at p3, p4, p6 (named "봇 N" by
+# the server), people at p1, p2, p5. Every seat's alias in the three languages.
+KO_BOTS = ("p3", "p4", "p6")
+KO_PEOPLE = {"p1": "민준", "p2": "서연", "p5": "지호"}
+KO_ALIASES = {
+    "p1": {"ko": "조용한 부엉이", "ru": "Тихая Сова", "en": "Quiet Owl"},
+    "p2": {"ko": "영리한 까마귀", "ru": "Умный Ворон", "en": "Clever Raven"},
+    "p3": {"ko": "재빠른 물범", "ru": "Ловкий Тюлень", "en": "Nimble Seal"},
+    "p4": {"ko": "용감한 여우", "ru": "Смелый Лис", "en": "Brave Fox"},
+    "p5": {"ko": "졸린 곰", "ru": "Сонный Медведь", "en": "Sleepy Bear"},
+    "p6": {"ko": "황금빛 스라소니", "ru": "Золотая Рысь", "en": "Golden Lynx"},
+}
+HANGUL = re.compile(r"[가-힣]")
+
+
+def ko_anonymous(view: dict) -> dict:
+    """``view`` as the room layer sends it at a Korean anonymous table: while the game runs,
+    every seat's name is its alias in the room's language and no seat is marked a bot; at the
+    end, the real names ("봇 3" for a bot) and the bot marks come back beside the aliases."""
+    ended = view["phase"]["kind"] == "ended"
+    view["room"].update(anonymous=True, lang="ko", host=None if not ended else "p1")
     for p in view["players"]:
-        if p["id"] in ("p5", "p6"):
-            p["name"], p["bot"] = f"봇 {p['id'][1:]}", True
-    pl = page_in(browser, stack, lang, console_errors)
-    draw(pl.page, "game", view, named=True)
-    bot = {"en": "Bot {n}", "ru": "Бот {n}"}[lang]
-    expect(pl.page.locator('.tile[data-pid="p5"] .tile-name')).to_have_text(bot.format(n=5))
-    said = pl.page.locator('#chat-log li.msg[data-id="day:1"]')
-    expect(said.locator(".msg-from")).to_contain_text(bot.format(n=5))
-    suspect = {"en": "I suspect Bot 6.", "ru": "Подозреваю: Бот 6."}[lang]
-    expect(said.locator(".msg-text")).to_have_text(suspect)
-    expect(pl.page.locator('#chat-log li.msg[data-id="day:2"] .msg-text')).to_have_text(
-        {"en": "Hi all!", "ru": "Всем привет!"}[lang]
+        p["alias"] = KO_ALIASES[p["id"]]
+        real = f"봇 {p['id'][1:]}" if p["id"] in KO_BOTS else KO_PEOPLE[p["id"]]
+        p["name"] = real if ended else p["alias"]["ko"]
+        p["bot"] = ended and p["id"] in KO_BOTS
+        p["host"] = ended and p["id"] == "p1"
+    return view
+
+
+def ko_table_with_phrases() -> tuple[dict, Scripted]:
+    """Classic, 2 mafia of 6 (classic_parity_by_vote's game): the bots talk on day 1 and at the
+    end in phrases, people too (one the same phrase as a bot's) and in Korean free text.
+    (p1's view of the day-1 discussion, the ended game)."""
+    g = Scripted("classic", CLASSIC_SIX)
+    g.until("night")
+    g.act("mafiaTarget", "p1", target="p5")
+    g.act("mafiaTarget", "p2", target="p5")
+    g.act("investigate", "p3", target="p4")
+    g.act("heal", "p4", target="p3")
+    g.until("discussion")
+    g.act("chat", "p3", channel="day", phrase="suspect", args={"target": "p4"}, variant=0)  # day:1
+    g.act("chat", "p4", channel="day", phrase="greet", variant=1)  # day:2
+    g.act("chat", "p6", channel="day", phrase="trust", args={"target": "p3"}, variant=1)  # day:3
+    g.act("chat", "p2", channel="day", phrase="suspect", args={"target": "p4"}, variant=0)  # day:4, a person
+    g.act("chat", "p1", channel="day", text="안녕하세요 여러분")  # day:5, a person's own words
+    during = g.view("p1")
+    g.until("vote")
+    for voter in ("p1", "p2", "p3", "p4"):
+        g.act("vote", voter, target="p6")
+    g.until("confirm")
+    for pid in g.living():
+        if pid != "p6":
+            g.act("confirm", pid, choice="yes")
+    g.until("ended")
+    g.act("chat", "p3", channel="day", phrase="gg", variant=3)
+    g.act("chat", "p4", channel="day", phrase="sure", args={"target": "p1"}, variant=0)
+    return during, g
+
+
+def test_a_ru_phone_at_a_ko_anonymous_table_reads_every_bot_line_and_name_in_russian(browser, stack, console_errors):
+    """Bots speak the viewer's language without being named: a bot's line comes as a phrase (an
+    id, the seat it names, a variant), drawn on this Russian phone in Russian with the seat's
+    Russian alias, exactly as a person's same phrase; default bot names ("봇 3") read "Бот 3" at
+    the end. A person's free text stays as typed. Nothing on the page is drawn from a bot flag."""
+    during, g = ko_table_with_phrases()
+    pl = page_in(browser, stack, "ru", console_errors)
+    draw(pl.page, "game", ko_anonymous(during), named=True)
+    ru = {pid: a["ru"] for pid, a in KO_ALIASES.items()}
+    for pid in KO_BOTS:
+        expect(pl.page.locator(f'.tile[data-pid="{pid}"] .tile-name')).to_have_text(ru[pid])
+    text = lambda i: pl.page.locator(f'#chat-log li.msg[data-id="day:{i}"] .msg-text')  # noqa: E731
+    expect(text(1)).to_have_text(f"Подозреваю: {ru['p4']}.")
+    expect(text(2)).to_have_text("Привет всем")
+    expect(text(3)).to_have_text(f"{ru['p3']} — мирный житель, проверено.")
+    expect(text(4)).to_have_text(f"Подозреваю: {ru['p4']}.")  # a person's phrase: drawn the same
+    expect(text(5)).to_have_text("안녕하세요 여러분")
+    shown = pl.page.locator("#chat-log li.msg").evaluate_all(
+        "(ls) => ls.map((l) => [l.dataset.id, l.querySelector('.msg-from').textContent, l.querySelector('.msg-text').textContent])"
     )
-    # a person's words stay as they were typed, even when they read like a phrase
-    expect(pl.page.locator('#chat-log li.msg[data-id="day:3"] .msg-text')).to_have_text("봇 6 님이 수상해요.")
+    for mid, who, said in shown:
+        if mid != "day:5":
+            assert not HANGUL.search(who + said), (mid, who, said)
+    # this phone's quick phrases send the same intent a bot sends
+    pl.page.locator("#chat-phrases summary").click()
+    pl.page.locator("#chat-phrase-target").select_option("p4")
+    pl.page.locator('#chat-phrases [data-phrase="suspect"]').click()
+    (action, payload), *_ = pl.page.evaluate("() => window.__sent.slice(-1)")
+    assert action == "chat" and {k: payload[k] for k in ("channel", "phrase", "args")} == {
+        "channel": "day",
+        "phrase": "suspect",
+        "args": {"target": "p4"},
+    }
+    assert payload["variant"] in range(60) and "text" not in payload
+    expect(pl.page.locator('#chat-phrases [data-phrase="kill"]')).to_be_hidden()  # the team's, at night
+
+    # the end: real names beside the aliases, a bot's default name in Russian, its lines too
+    draw(pl.page, "game", ko_anonymous(g.view("p1")), named=True)
+    expect(pl.page.locator('.tile[data-pid="p3"] .tile-name')).to_have_text(f"{ru['p3']} · Бот 3")
+    gg = [m["id"] for m in g.s["chat"] if m["channel"] == "day" and m["from"] == "p3"][-1]
+    expect(pl.page.locator(f'#chat-log li.msg[data-id="{gg}"] .msg-text')).to_have_text("Спасибо за игру!")
+    expect(pl.page.locator(f'#chat-log li.msg[data-id="{gg}"] .msg-from')).to_contain_text("Бот 3")
+    draw(pl.page, "end", ko_anonymous(g.view("p1")), named=True)
+    roles = pl.page.locator("#end-roles")
+    for pid in KO_BOTS:
+        expect(roles).to_contain_text(f"{ru[pid]} · Бот {pid[1:]}")
+    assert "봇" not in (roles.text_content() or "")  # people's own names stay as they chose them
     pl.close()
 
 

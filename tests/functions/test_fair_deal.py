@@ -148,7 +148,7 @@ def test_seed_and_salt_reach_no_frame_or_rest_answer_before_the_end(api, fixed):
     assert any(f["type"] == "reported" for _, f in api.gw.sent)
     ended_at = next(i for i, (_, f) in enumerate(api.gw.sent) if f["type"] == "view" and f["view"]["result"])
     before = [data for _, data in api.gw.raw[:ended_at]]
-    chat_lines = [m["text"] for _, f in api.gw.sent if f["type"] == "view" for m in f["view"]["chat"]]
+    chat_lines = [m.get("text") or m["phrase"] for _, f in api.gw.sent if f["type"] == "view" for m in f["view"]["chat"]]
     assert chat_lines  # the game talked: chat went through these frames too
     for data in [*before, *rest]:
         assert not any(x in data for x in secrets_)

@@ -53,7 +53,7 @@ def can_chat(channel: str, pid: str | None = None):
 def say(api, pid: str, text: str, channel: str = "day") -> str:
     api.clock.advance(1.0)
     api.send(f"c{pid}", {"action": "chat", "channel": channel, "text": text})
-    return max(m["id"] for m in api.state()["chat"] if m["from"] == pid and m["text"] == text)
+    return max(m["id"] for m in api.state()["chat"] if m["from"] == pid and m.get("text") == text)
 
 
 @pytest.fixture
@@ -86,6 +86,27 @@ def test_report_is_its_own_item_with_a_seven_day_ttl_and_the_reporter_gets_a_con
     api.clock.advance(5 * DAY + 1)
     assert reports.Reports(api.svc.store).get(filed.id) is None
     assert reports.Reports(api.svc.store).recent() == []
+
+
+def test_a_reported_phrase_line_keeps_its_phrase_in_the_transcript(day_chat):
+    """A phrase line (docs/protocol.md, "Chat messages") has no text: the report keeps its id,
+    arguments and variant, for the operators to draw."""
+    api = day_chat
+    api.clock.advance(1.0)
+    frame = {"action": "chat", "channel": "day", "phrase": "suspect", "args": {"target": "p1"}, "variant": 4}
+    api.send("cp2", frame)
+    line = max(m["id"] for m in api.state()["chat"] if m["from"] == "p2" and m.get("phrase") == "suspect")
+    answer = report(api, "cp1", {"target": "p2", "reason": "spam", "lines": [line]})
+    filed = reports.Reports(api.svc.store).get(answer["report"]["id"])
+    (kept,) = [ln for ln in filed.transcript if ln.reported]
+    assert (kept.text, kept.phrase, kept.args, kept.variant) == ("", "suspect", {"target": "p1"}, 4)
+    import io
+
+    from ops import reports as ops_reports
+
+    out = io.StringIO()
+    assert ops_reports.main(["show", answer["report"]["id"]], out=out) == 0
+    assert f"> #{line} [day] P2: (phrase) p1 looks suspicious to me." in out.getvalue()  # wording 4 % 3
 
 
 def test_nobody_else_learns_of_a_report(day_chat):

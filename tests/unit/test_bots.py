@@ -370,7 +370,12 @@ def test_doctor_bots_respect_the_heal_options():
         assert all(t != pid for _, pid, t in heals)
 
 
-def test_bot_chat_is_in_writable_channels_and_the_room_language():
+def _said(a: dict, lang: str, v: dict) -> str:
+    """A bot's chat action as a phone in ``lang`` reads it (a phrase: bots never send text)."""
+    return phrases.render(a, lang, {p["id"]: p.get("name") or p["id"] for p in v.get("players") or ()})
+
+
+def test_bot_chat_is_in_writable_channels_and_phrases_every_language_reads():
     for lang in bots.LANGS:
         pats = _lang_lines(lang)
         lines = 0
@@ -382,8 +387,11 @@ def test_bot_chat_is_in_writable_channels_and_the_room_language():
                     continue
                 lines += 1
                 assert a["channel"] in v["channels"]["write"]
-                assert len(a["text"]) <= MAX_CHARS
-                assert any(p.fullmatch(a["text"]) for p in pats), (lang, a["text"])
+                assert "text" not in a and a["phrase"] in phrases.LINES
+                assert set(a["args"]) <= {"target"} and 0 <= a["variant"] < phrases.VARIANTS
+                assert all(t in {p["id"] for p in v["players"]} for t in a["args"].values())
+                assert len(_said(a, lang, v)) <= MAX_CHARS
+                assert any(p.fullmatch(_said(a, lang, v)) for p in pats), (lang, a)
         assert lines > 40
 
 
@@ -523,14 +531,14 @@ def test_bots_wait_while_the_game_is_paused():
 
 
 def test_town_bots_follow_a_public_accusation_and_mafia_bots_shield_their_own():
-    """Day 2 of a scripted classic game: p3 says "p1 is mafia, I'm sure." in the day chat.
+    """Day 2 of a scripted classic game: p3 says the phrase "sure" about p1 in the day chat.
     Town bots vote p1 and confirm yes; the other mafioso votes someone else and confirms no."""
     t = Table(["mafia", "mafia", "police", "doctor", "citizen", "citizen", "citizen", "citizen"], seed=2)
     t.to_night()
     t.act("mafiaTarget", "p1", target="p8")
     t.timeout()
     assert t.kind == "discussion"
-    t.act("chat", "p3", channel="day", text="p1 is mafia, I'm sure.")
+    t.act("chat", "p3", channel="day", phrase="sure", args={"target": "p1"})
     t.to_vote()
     votes = {}
     for pid in ("p2", "p4", "p5", "p6", "p7"):
@@ -709,12 +717,12 @@ def _day_repeats(n: int, seeds: range) -> tuple[int, list]:
             g = play(n, {"preset": "classic"}, seed, lang=lang, names=True)
             said: dict[tuple[int, str], str] = {}
             for _, pid, a, v in g.applied:
-                if a["type"] != "chat" or a["channel"] != "day" or a["text"] in gg:
+                if a["type"] != "chat" or a["channel"] != "day" or _said(a, lang, v) in gg:
                     continue  # "good game" at the end: everyone says it, in 2-3 words
                 lines += 1
-                key = (v["day"], a["text"])
+                key = (v["day"], _said(a, lang, v))
                 if key in said and said[key] != pid:
-                    repeats.append((lang, seed, pid, said[key], a["text"]))
+                    repeats.append((lang, seed, pid, said[key], key[1]))
                 said.setdefault(key, pid)
     return lines, repeats
 

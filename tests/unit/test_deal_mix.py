@@ -188,5 +188,5 @@ def test_a_game_dealt_before_keeps_its_v2_record_through_the_migration():
     old = me.new_game(IDS, OPTIONS, seed=SECRET, now=0.0, salt=SALT)
     saved = {**me.dump(old), "v": 4}
     loaded = me.load(saved)
-    assert loaded["v"] == me.STATE_VERSION == 5
+    assert loaded["v"] == me.STATE_VERSION == 6
     assert loaded["fairness"] == old["fairness"] and loaded["fairness"]["scheme"] == "sha256/mafia-deal-v2"

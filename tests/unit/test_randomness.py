@@ -237,7 +237,11 @@ def _day_one_bot_lines(deal_seed: str, bot_key: str) -> tuple[list[str], tuple]:
     while now < 2000:
         state, stored, _, _ = bots.drain(state, stored, now, IDS[1:], bot_key)
         if state["phase"]["kind"] in ("discussion", "vote"):
-            lines = [(m["from"], m["text"]) for m in state["chat"] if m["channel"] == "day" and m["from"]]
+            lines = [
+                (m["from"], m.get("text"), m.get("phrase"), str(m.get("args")), m.get("variant"))
+                for m in state["chat"]
+                if m["channel"] == "day" and m["from"]
+            ]
             if state["phase"]["kind"] == "vote" or len(lines) >= 4:
                 return [p["role"] for p in state["players"]], tuple(lines[:4])
         now += 0.5

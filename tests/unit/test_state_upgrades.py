@@ -150,4 +150,4 @@ def test_a_state_without_a_version_is_refused(v):
 
 
 def test_every_version_bump_has_its_step():
-    assert me.STATE_VERSION == 5 and len(migrations.STEPS) == me.STATE_VERSION - 1
+    assert me.STATE_VERSION == 6 and len(migrations.STEPS) == me.STATE_VERSION - 1

@@ -72,10 +72,13 @@ class Line(_Stored):
     channel: str
     sender: str | None  # player id; None for the moderator
     name: str | None
-    text: str
+    text: str  # "" for a phrase (each reader draws it in their language: mafia_engine.chat.PHRASES)
     at: float
     day: int
     reported: bool
+    phrase: str | None = None
+    args: dict[str, str] | None = None
+    variant: int | None = None
 
 
 class Report(_Stored):
@@ -165,7 +168,10 @@ def transcript(chat: list[dict], target: str, picked: tuple[str, ...], names: di
             channel=chat[i]["channel"],
             sender=chat[i].get("from"),
             name=names.get(chat[i].get("from") or ""),
-            text=chat[i]["text"],
+            text=chat[i].get("text", ""),
+            phrase=chat[i].get("phrase"),
+            args=chat[i].get("args"),
+            variant=chat[i].get("variant"),
             at=float(chat[i].get("at", 0.0)),
             day=int(chat[i].get("day", 0)),
             reported=i in keep,

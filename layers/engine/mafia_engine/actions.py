@@ -66,9 +66,16 @@ class PlayerAction(Action):
 
 
 class Chat(PlayerAction):
+    """A line of chat: free ``text``, or a phrase of the shared phrasebook (``phrase``, its
+    ``args``, a ``variant`` index) that every phone draws in its own language
+    (``chat.PHRASES``; exactly one of the two forms, checked by ``chat.check_phrase``)."""
+
     type: Literal["chat"]
     channel: Literal[CHANNELS]  # type: ignore[valid-type]
-    text: str
+    text: str | None = None
+    phrase: str | None = None
+    args: dict[str, str] | None = None
+    variant: int | None = None
 
 
 # extra channels -> the Chat model accepting them too (built once per set of extra channels)

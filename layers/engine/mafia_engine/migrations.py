@@ -21,7 +21,7 @@ from . import rng
 from .errors import InvalidAction, quoted
 from .jsondata import jcopy
 
-STATE_VERSION = 5
+STATE_VERSION = 6
 
 
 def _v1_to_v2(s: dict) -> None:
@@ -81,8 +81,17 @@ def _v4_to_v5(s: dict) -> None:
         rec.setdefault("scheme", "sha256/mafia-deal-v1")
 
 
+def _v5_to_v6(s: dict) -> None:
+    """Version 6's chat messages are free text (``text``) or a phrase (``phrase``, ``args``,
+    ``variant``, no ``text``: chat.check_message), and an original last word's ``lines`` may
+    hold a phrase's fields too. A state saved before holds text only and reads as it was (its
+    bots' lines stay the room-language text they were said in); the bump keeps an earlier
+    release, which reads every message's ``text``, from loading a game with phrases
+    (``state_too_new``)."""
+
+
 # STEPS[n - 1] takes a state of version n to version n + 1
-STEPS: tuple[Callable[[dict], None], ...] = (_v1_to_v2, _v2_to_v3, _v3_to_v4, _v4_to_v5)
+STEPS: tuple[Callable[[dict], None], ...] = (_v1_to_v2, _v2_to_v3, _v3_to_v4, _v4_to_v5, _v5_to_v6)
 assert len(STEPS) == STATE_VERSION - 1, "one step per version bump"
 
 

@@ -112,7 +112,13 @@ def build(s: dict, preset: Preset) -> dict:
             continue
         part = "day" if m["channel"] == "dead" and (m["day"], "day") in index else "night"
         step(m["day"], part)["items"].append(
-            {"kind": "chat", "channel": m["channel"], "from": m["from"], "text": m["text"], "id": m["id"]}
+            {
+                "kind": "chat",
+                "channel": m["channel"],
+                "from": m["from"],
+                **{k: m[k] for k in ("text", "phrase", "args", "variant") if k in m},
+                "id": m["id"],
+            }
         )
     for st in steps:
         st["items"].sort(key=lambda it: _ORDER[it["kind"]])

@@ -29,7 +29,10 @@ A chat message (``state["chat"][i]``; the key ``from`` is the speaker id or null
     id: str  # "<channel>:<n>", n counting that channel's messages only (1, 2, ...)
     channel: str  # one of actions.CHANNELS
     from: str | None
-    text: str
+    text: str  # free text; or, instead of it, a phrase (version 6, chat.check_message):
+    phrase: str  # an id of chat.PHRASES, drawn by each phone in its own language
+    args: dict[str, str]  # {"target": player id} for the phrases that name someone
+    variant: int  # which of the phrase's wordings (modulo the ones a language has)
     at: float
     day: int
 

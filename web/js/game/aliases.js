@@ -15,7 +15,7 @@ export function anonymous(view) {
 /** Put the display name of every seat into `players[].name` (idempotent: a language change
  * calls it again on the same view). */
 export function applyAliases(view) {
-  localBotNames(view); // "Bot 5" in the viewer's language (bot-lines.js)
+  localBotNames(view); // "Bot 5" in the viewer's language, for every seat alike (bot-lines.js)
   if (!anonymous(view)) return view;
   const lang = getLang();
   const ended = view.phase && view.phase.kind === "ended";
@@ -24,7 +24,8 @@ export function applyAliases(view) {
     if (!p.alias) continue;
     if (p.serverName === undefined) p.serverName = p.name; // the alias (room's language), or the real name at the end
     const alias = p.alias[lang] || p.alias.en || p.serverName;
-    if (ended) p.name = t("anon.revealed", { alias, name: p.serverName });
+    // the real name as this phone says it: a default seat name in the viewer's language (bot-lines.js)
+    if (ended) p.name = t("anon.revealed", { alias, name: p.localName ?? p.serverName });
     else p.name = p.id === me ? t("anon.you", { alias }) : alias;
   }
   return view;

@@ -5,7 +5,7 @@
 import { h, patchChildren } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { eventText, eventWhen, lineNo, playerName, resultText, seatMark } from "./format.js";
-import { botLine } from "./bot-lines.js";
+import { chatLine, drawVariant, QUICK_CLAIMS, QUICK_PHRASES } from "./bot-lines.js";
 import { withoutMuted } from "./mute.js";
 import { lineReportButton } from "./report.js";
 import { logWithResults } from "./results.js";
@@ -61,6 +61,48 @@ export function chatPanel(ctx) {
     input,
     send,
   );
+  // Quick phrases: the phrases bots say, sent as intents (a phrase id, the player it names, a
+  // variant) that every phone draws in its own language (bot-lines.js), so a phrase line says
+  // nothing about who sent it. Free text stays text.
+  function sendPhrase(phrase, args) {
+    if (!active) return;
+    if (ctx.send("chat", { channel: active, phrase, args, variant: drawVariant() })) err.textContent = "";
+  }
+  const about = h("select", { id: "chat-phrase-target", class: "chat-phrase-target", "aria-label": t("chat.phrase.about") });
+  const phrases = h(
+    "details",
+    { class: "chat-phrases", id: "chat-phrases" },
+    h("summary", {}, t("chat.phrases")),
+    h(
+      "div",
+      { class: "chat-phrase-row" },
+      ...QUICK_PHRASES.map((p) => h("button", { type: "button", class: "btn btn-small chat-phrase", "data-phrase": p, onclick: () => sendPhrase(p, {}) }, t(`chat.phrase.${p}`))),
+    ),
+    h(
+      "div",
+      { class: "chat-phrase-row" },
+      about,
+      ...QUICK_CLAIMS.map((p) =>
+        h("button", { type: "button", class: "btn btn-small chat-phrase", "data-phrase": p, onclick: () => about.value && sendPhrase(p, { target: about.value }) }, t(`chat.phrase.${p}`)),
+      ),
+    ),
+  );
+  let aboutKey = "";
+  function updatePhrases(view, canWrite) {
+    if (phrases.hidden === canWrite) phrases.hidden = !canWrite;
+    // the team's night pick ("Let's take … tonight") only where a team talks at night
+    const kill = phrases.querySelector('[data-phrase="kill"]');
+    const team = active !== "day" && active !== "dead";
+    if (kill && kill.hidden === team) kill.hidden = !team;
+    const me = view.you && view.you.id;
+    const others = (view.players || []).filter((p) => p.id !== me);
+    const key = others.map((p) => `${p.id}:${playerName(view, p.id)}`).join("|");
+    if (key === aboutKey) return;
+    aboutKey = key;
+    const was = about.value;
+    patchChildren(about, ...others.map((p) => h("option", { value: p.id, "data-key": `opt-${p.id}` }, playerName(view, p.id))));
+    if (others.some((p) => p.id === was)) about.value = was;
+  }
   const el = h(
     "section",
     { class: "panel chat-panel", "aria-labelledby": "chat-title" },
@@ -69,6 +111,7 @@ export function chatPanel(ctx) {
     h("div", { class: "chat-log-wrap", role: "tabpanel", id: "chat-tabpanel" }, log),
     err,
     form,
+    phrases,
   );
 
   function tabChannels(view) {
@@ -111,7 +154,7 @@ export function chatPanel(ctx) {
       "li",
       { class: `msg${system ? " msg-system" : ""}${view.you && m.from === view.you.id ? " msg-mine" : ""}`, "data-key": `msg-${m.id}`, "data-id": m.id },
       h("span", { class: "msg-from", title: system ? null : playerName(view, m.from) }, system ? t("chat.moderator") : [seatMark(view, m.from), playerName(view, m.from)]),
-      h("span", { class: `msg-text ${system ? "server-text" : "user-text"}` }, system ? m.text : botLine(view, m)),
+      h("span", { class: `msg-text ${system ? "server-text" : "user-text"}` }, system ? m.text : chatLine(view, m)),
       lineReportButton(ctx, view, m),
     );
   }
@@ -188,6 +231,7 @@ export function chatPanel(ctx) {
     if (send.disabled === canWrite) send.disabled = !canWrite;
     // No Send while the channel is read-only: the hint in the field gets the whole row.
     if (send.hidden === canWrite) send.hidden = !canWrite;
+    updatePhrases(view, canWrite);
     const hint = canWrite ? t("chat.placeholder") : t("chat.readonly");
     if (input.placeholder !== hint) input.placeholder = hint;
     const e = ctx.state.lastError;

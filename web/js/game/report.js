@@ -3,6 +3,7 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { playerName } from "./format.js";
+import { chatLine } from "./bot-lines.js";
 import { closeSheet, showSheet } from "./sheet.js";
 
 export const REASONS = ["abuse", "cheating", "spam", "other"];
@@ -53,7 +54,7 @@ export function openReport(ctx, view, pid, line) {
           { class: "report-line", id: "report-line" },
           h("span", { class: "msg-from" }, name),
           " ",
-          h("span", { class: "user-text" }, line.text),
+          h("span", { class: "user-text" }, chatLine(view, line)),
         )
       : null,
     choices,

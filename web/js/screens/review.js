@@ -5,6 +5,7 @@
 import { h } from "../dom.js";
 import { has, roleName, t } from "../i18n.js";
 import { lineNo, playerName } from "../game/format.js";
+import { chatLine, lineText } from "../game/bot-lines.js";
 
 // Which steps the reader has opened: the end screen redraws at every view (after-game chat).
 const openSteps = new Set();
@@ -87,13 +88,13 @@ export function itemText(view, review, it) {
     case "lastWord":
       return (it.lines || []).length
         ? withUserText(t("review.lastWord", { name: playerName(view, it.player), lines: `${MARK}0${MARK}` }), [
-            it.lines.map((l) => `“${l}”`).join(" "),
+            it.lines.map((l) => `“${lineText(view, l)}”`).join(" "),
           ])
         : t("review.lastWordSilent", { name: playerName(view, it.player) });
     case "chat":
       return withUserText(
         t("review.chat", { channel: word("review.channel", it.channel), who: playerName(view, it.from), text: `${MARK}0${MARK}` }),
-        [it.text],
+        [chatLine(view, it)],
       );
     default:
       return it.kind;
@@ -139,7 +140,7 @@ export function chatLogSection(view, ctx) {
             "ul",
             { class: "review-items", id: "review-log-lines" },
             lines.map((m) =>
-              h("li", { class: "review-item review-chat", "data-id": m.id }, itemText(view, view.review, { kind: "chat", channel: m.channel, from: m.from, text: m.text })),
+              h("li", { class: "review-item review-chat", "data-id": m.id }, itemText(view, view.review, { kind: "chat", channel: m.channel, from: m.from, text: m.text, phrase: m.phrase, args: m.args, variant: m.variant })),
             ),
           )
         : h("p", { class: "hint" }, t("review.logEmpty")),

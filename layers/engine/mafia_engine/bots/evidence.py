@@ -2,7 +2,8 @@
 
 ``Seat`` never sees a state: only ``mafia_engine.view(state, seat)`` (and names the room
 layer adds). Suspicion comes from public reveals and deaths, the seat's own night results,
-day-chat claims (``phrases.claim_of``) and mentions, and the public ballots; the preset's
+day-chat phrases that claim something (``chat.PHRASES``: no prose is parsed), the players
+free text names, and the public ballots; the preset's
 public ``rules`` in the view say which deductions hold.
 """
 
@@ -29,6 +30,13 @@ VOTE_EVENTS = (*BALLOT_EVENTS, "confirm", "allOrNone")
 
 
 # --- reading the view ---------------------------------------------------------------------------
+def content(m: dict) -> tuple:
+    """What a chat message or action says: its text, or its phrase with arguments and variant."""
+    if m.get("phrase") is not None:
+        return ("phrase", m["phrase"], tuple(sorted((m.get("args") or {}).items())), m.get("variant") or 0)
+    return ("text", m.get("text"))
+
+
 class Seat:
     """What one bot knows, read once from its view."""
 
@@ -116,15 +124,14 @@ class Seat:
             speaker = m.get("from")
             if m.get("channel") != "day" or speaker is None:
                 continue
-            text = m.get("text", "")
-            found = None
-            claim = phrases.claim_of(text)
-            if claim is not None:
-                target = self.resolve(claim[1])
-                if target is not None:
-                    found = [(claim[0], target)]
-            if found is None:
-                found = [("mention", t) for t in self.mentions(text)]
+            phrase = m.get("phrase")
+            if phrase is not None:  # a phrase says what it claims: no prose to parse
+                target = (m.get("args") or {}).get("target")
+                if target not in self.players:
+                    continue
+                found = [(phrase if phrase in phrases.CLAIM_INTENTS else "mention", target)]
+            else:  # free text: the players it names
+                found = [("mention", t) for t in self.mentions(m.get("text") or "")]
             for kind, target in found:
                 key = (speaker, target, m.get("day"), kind)
                 if target == speaker or key in seen:
@@ -258,10 +265,10 @@ class Seat:
                 days.add(e.get("day"))
         return len(days)
 
-    def said_today(self, text: str) -> bool:
-        return any(
-            m.get("from") == self.me and m.get("day") == self.day and m.get("text") == text for m in self.chat
-        )
+    def said_today(self, line: dict) -> bool:
+        """True when this seat said ``line`` (a chat action or message: its text or phrase) today."""
+        said = content(line)
+        return any(m.get("from") == self.me and m.get("day") == self.day and content(m) == said for m in self.chat)
 
     def last_said(self) -> float | None:
         ats = [m.get("at", 0.0) for m in self.chat if m.get("from") == self.me]

@@ -1,21 +1,20 @@
-"""The bots' phrasebook: short public lines by intent and language, and how to read them back.
+"""The phrasebook: the wordings of each chat phrase (``chat.PHRASES``) in every language.
 
-A line is chosen by intent (``greet``, ``suspect``, ``sure``, ``trust``, ``notMe``, ``muse``
-(small talk that names nobody), ``kill``, ``gg``) and language (``LANGS``), among several natural variants, with ``{name}`` filled by
-the player's display name (the id when the view has no names or the chat filter refuses the
-name). Lines that accuse or clear someone (``CLAIM_INTENTS``) are recognised again in the
-chat, in every language, so bots (and the evidence model) understand each other.
+A phrase (``greet``, ``suspect``, ``sure``, ``trust``, ``notMe``, ``muse`` (small talk that
+names nobody), ``kill``, ``gg``) is sent and stored as its id, the player it names (an id) and
+a variant number, never as text (``chat.check_message``); each phone draws it in its own
+language with ``{name}`` as that phone shows the player (web/js/game/bot-phrases.js is a
+generated copy of ``LINES``). Bots speak only in phrases and people may use them too, so a
+line marks no one, and nobody parses prose back into an intent (docs/rules.md, "Anonymous
+games").
 """
 
 from __future__ import annotations
 
 import functools
-import random
 import re
-from collections.abc import Iterable
 
-from ..chat import check_text
-from ..errors import InvalidAction
+from ..chat import PHRASES
 
 LANGS = ("en", "ko", "ru")
 DEFAULT_LANG = "en"
@@ -83,9 +82,15 @@ LINES: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
-# Lines that say something about the player they name, strongest first (the order in which
-# ``claim_of`` tries them).
+# Phrases that say something about the player they name (the evidence model's claims).
 CLAIM_INTENTS = ("sure", "suspect", "trust")
+
+# A phrase's variant is a number below this, the same for every language: each phone takes it
+# modulo the wordings its language has (every count of wordings above divides it).
+VARIANTS = 60
+
+assert set(LINES) == set(PHRASES), "every phrase id has wordings, and every wording an id"
+assert all(VARIANTS % len(v) == 0 for by in LINES.values() for v in by.values())
 
 
 def variants(intent: str, lang: str) -> tuple[str, ...]:
@@ -94,54 +99,17 @@ def variants(intent: str, lang: str) -> tuple[str, ...]:
     return by_lang.get(lang) or by_lang[DEFAULT_LANG]
 
 
-def line(
-    intent: str,
-    lang: str,
-    pick: random.Random,
-    names: Iterable[str] = (),
-    kid_safe: bool = True,
-    offset: int = 0,
-) -> str | None:
-    """One variant of ``intent`` in ``lang`` chosen by ``pick`` and shifted by ``offset``, with
-    ``{name}`` filled by the first of ``names`` the chat filter accepts (lines without a name:
-    ``names`` unused); None when the filter refuses every candidate. Seats that draw alike and
-    shift by their seat number say different variants (as many as there are)."""
-    options = variants(intent, lang)
-    template = options[(pick.randrange(len(options)) + offset) % len(options)]
-    candidates = [template.replace("{name}", n) for n in names] if "{name}" in template else [template]
-    for text in candidates:
-        try:
-            return check_text(text, kid_safe)
-        except InvalidAction:
-            continue
-    return None
-
-
-def _claim_pattern() -> tuple[re.Pattern[str], dict[str, str]]:
-    """One regex for every claim variant of every language: group ``c<i>`` holds the name."""
-    alts = []
-    kinds = {}
-    i = 0
-    for intent in CLAIM_INTENTS:
-        for lang_lines in LINES[intent].values():
-            for t in lang_lines:
-                group = f"c{i}"
-                kinds[group] = intent
-                alts.append(re.escape(t).replace(re.escape("{name}"), f"(?P<{group}>.+?)"))
-                i += 1
-    return re.compile("|".join(f"(?:{a})" for a in alts), re.IGNORECASE), kinds
-
-
-_CLAIM_RE, _CLAIM_KIND = _claim_pattern()
-
-
-@functools.lru_cache(maxsize=4096)
-def claim_of(text: str) -> tuple[str, str] | None:
-    """(intent, the name as written) if ``text`` is one of the phrasebook's claim lines."""
-    m = _CLAIM_RE.fullmatch(text.strip())
-    if m is None or m.lastgroup is None:
-        return None
-    return _CLAIM_KIND[m.lastgroup], m.group(m.lastgroup)
+def render(m: dict, lang: str, names: dict[str, str]) -> str:
+    """A chat message as read in ``lang``: its text, or its phrase's wording with ``{name}``
+    as ``names`` shows the player (the id when it has none). What each phone does in
+    web/js/game/bot-lines.js; the server keeps phrases as they are and renders only for tests
+    and tools."""
+    if m.get("phrase") is None:
+        return m.get("text") or ""
+    options = variants(m["phrase"], lang)
+    text = options[int(m.get("variant") or 0) % len(options)]
+    target = (m.get("args") or {}).get("target")
+    return text.replace("{name}", names.get(target, target)) if target is not None else text
 
 
 @functools.lru_cache(maxsize=64)

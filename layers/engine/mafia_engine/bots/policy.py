@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..chat import MIN_INTERVAL
+from ..chat import MIN_INTERVAL, PHRASES
 from ..roles import TOWN
 from . import phrases
 from .evidence import Seat, verdict
@@ -61,25 +61,21 @@ UNTIMED_SPAN = 6.0  # seconds a plan spreads over in a phase without a deadline 
 
 
 # --- what the bot wants this phase ---------------------------------------------------------------
-def _line(seat: Seat, intent: str, purpose: str, p: str | None = None, lang: str = "en") -> str | None:
-    """One line of ``intent`` in ``lang`` naming ``p`` by the name the table sees (the room's
-    display name; the id only where the view has no names, as in engine-only games). A name
-    the chat filter refuses leaves the line unsaid rather than falling back to the id."""
-    names = [seat.name(p)] if p is not None else []
-    kid_safe = bool(seat.options.get("kidSafeChat", True))
-    # one draw the whole table shares, shifted by the seat's number: two bots with the same
-    # intent in a phase say different variants (no "Anyone notice anything?" twice in a row)
+def _line(seat: Seat, intent: str, purpose: str, p: str | None = None, lang: str = "en") -> dict:
+    """A phrase of ``intent`` naming ``p`` by its id: every phone draws it in its own language
+    with the name it shows for ``p`` (chat.PHRASES; ``lang`` is unused, the table's language
+    no longer shapes a line). The variant is one draw the whole table shares, shifted by the
+    seat's number: two bots with the same intent in a phase say different wordings (no
+    "Anyone notice anything?" twice in a row)."""
     pick = seat.rng("line:" + purpose, shared="table")
-    return phrases.line(intent, lang, pick, names, kid_safe, offset=seat.seat_of.get(seat.me, 0))
+    variant = (pick.randrange(phrases.VARIANTS) + seat.seat_of.get(seat.me, 0)) % phrases.VARIANTS
+    return {"phrase": intent, "args": {"target": p} if p is not None else {}, "variant": variant}
 
 
 def _say(seat: Seat, channel: str, kind: str, purpose: str, lang: str, p: str | None = None) -> dict | None:
-    if channel not in seat.write:
-        return None
-    text = _line(seat, kind, purpose, p, lang)
-    if not text:
-        return None
-    return {"type": "chat", "channel": channel, "text": text}
+    if channel not in seat.write or (p is None) == bool(PHRASES[kind]):
+        return None  # no one to name for a phrase that names someone (or one to name for one that names none)
+    return {"type": "chat", "channel": channel, **_line(seat, kind, purpose, p, lang)}
 
 
 def _vote_target(seat: Seat) -> str | None:
@@ -395,7 +391,7 @@ def _done(seat: Seat, action: dict) -> bool:
     """True when the view shows this action already in effect (so sending it is pointless)."""
     t = action["type"]
     if t == "chat":
-        return seat.said_today(action["text"])
+        return seat.said_today(action)
     if seat.locks:
         return False  # a confirmed choice is final and the task says "done"
     if t == "confirm":
@@ -520,7 +516,7 @@ def revise(view: dict, seed: int | str, action: dict, now: float, lang: str = "e
         return action if ok else None
     if t == "chat":
         last = seat.last_said()
-        if action.get("channel") not in seat.write or seat.said_today(action.get("text")):
+        if action.get("channel") not in seat.write or seat.said_today(action):
             return None
         if last is not None and now - last < MIN_INTERVAL:
             return None

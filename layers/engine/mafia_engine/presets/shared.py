@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..actions import CORE_CHANNELS
-from ..chat import append, check_rate, check_text
+from ..chat import append, check_message, check_rate
 from ..errors import InvalidAction, quoted
 from ..game import Game
 from ..options import OptionSpec
@@ -134,10 +134,10 @@ def act_chat(g: Game, a: Any, refusal: Callable[[dict, dict, str], str | None]) 
     why = refusal(g.s, p, a.channel)
     if why:
         raise InvalidAction("no_permission", why)
-    text = check_text(a.text, g.options["kidSafeChat"])
+    content = check_message(g.s, a, g.options["kidSafeChat"])
     check_rate(p, g.now)
     p["lastChatAt"] = float(g.now)
-    append(g.s, a.channel, p["id"], text, g.now)
+    append(g.s, a.channel, p["id"], content.get("text", content), g.now)
 
 
 def act_ready(g: Game, a: Any) -> None:

@@ -26,8 +26,11 @@ from .setup import (
 def act_chat_original(g: Game, a: Any) -> None:
     act_chat(g, a, chat_refusal)
     if g.phase["kind"] == "lastWord" and a.channel == "day":
-        # kept for the review (the day chat's window may lose them in a long game)
-        g.phase["lines"] = [*g.phase["lines"], g.s["chat"][-1]["text"]]
+        # kept for the review (the day chat's window may lose them in a long game): the
+        # text, or a phrase's fields (chat.check_message)
+        m = g.s["chat"][-1]
+        line = m["text"] if "text" in m else {k: m[k] for k in ("phrase", "args", "variant")}
+        g.phase["lines"] = [*g.phase["lines"], line]
 
 
 def chat_refusal(s: dict, p: dict, channel: str) -> str | None:
