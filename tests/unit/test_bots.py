@@ -664,7 +664,8 @@ def test_the_nights_work_falls_due_at_moments_every_bot_shares(preset):
         for x, y in [(night[seed % len(night)], other[seed % len(other)])]:
             plans = [bots.plan_room(s, ids, seed, t) for s in (state, _with_roles_swapped(state, x, y))]
             times = [{at for at, _, a in p["due"] if a["type"] != "chat"} for p in plans]
-            assert times[0] == times[1] and len(times[0]) <= 3, (seed, times)
+            # the night's moments: a team line's (or its pass), the duty's, two more for duties in turn
+            assert times[0] == times[1] and len(times[0]) <= 4, (seed, times)
             checked += 1
     assert checked == 20
 

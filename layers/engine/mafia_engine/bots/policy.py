@@ -17,6 +17,7 @@ from . import phrases
 from .evidence import Seat, verdict
 
 CHAT_GAP = 1.2  # seconds between two planned lines of one bot (the engine allows 0.7 s)
+PASS = "pass"  # a planned wake with nothing to do (never applied: ``revise`` drops it)
 SKIP = "sleep"  # the night's skip (``tasks.TASKS``: a core task every preset with night duties has)
 ARREST_AT = 3.0  # an arrest removes a player: more than the table's talk, a found mafioso
 SUSPECT_AT = 0.9  # public suspicion (a claim, a reveal, ballots) worth voicing in the day chat
@@ -310,6 +311,13 @@ def _intents(seat: Seat, lang: str) -> list[tuple[str, dict]]:
                 # twice more (revise drops these once the night's work is done)
                 out.append(("nightMore", a))
                 out.append(("nightLast", a))
+    if kind == "night":
+        # every living bot wakes at the same night moments whatever its card (a wake with nothing
+        # to do passes, and is spent like any other): when the room wakes and whether it writes
+        # say nothing of who holds a night role, a team line or a second duty
+        windows = ("nightTalk", "night", *(("nightMore", "nightLast") if seat.rules["dutiesInTurn"] else ()))
+        have = {w for w, _ in out}
+        out.extend((w, {"type": PASS}) for w in windows if w not in have)
     return out
 
 
@@ -410,7 +418,7 @@ def decide(view: dict, seed: int | str, now: float, lang: str = "en") -> list[di
     talked = False
     last = seat.last_said()
     for window, a in _intents(seat, lang):
-        if window in PLAN_ONLY or _done(seat, a):
+        if window in PLAN_ONLY or a["type"] == PASS or _done(seat, a):
             continue
         if a["type"] == "chat":
             if talked or (last is not None and now - last < MIN_INTERVAL):
@@ -508,7 +516,7 @@ def revise(view: dict, seed: int | str, action: dict, now: float, lang: str = "e
     view, e.g. following a team mate's newer pick), or None when it is no longer wanted."""
     seat = Seat(view, seed)
     t = action.get("type")
-    if view.get("paused"):
+    if view.get("paused") or t == PASS:
         return None
     if t == "readyEarly" and seat.private.get("task") != "ready":
         # the view does not show who is ready, so the plan's one press stands
