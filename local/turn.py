@@ -6,17 +6,31 @@ it there, as on AWS) and points `TURN_URLS` at it; `stop()` ends the process it 
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 log = logging.getLogger("local.turn")
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: a SIGTERM when the stack's process dies, even by SIGKILL
+    (Linux `prctl(PR_SET_PDEATHSIG)`), so a stack killed outright leaves no TURN server
+    behind (its handler containers watch their parent the same way:
+    tests/e2e/test_containers.py)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 BINARY = "turnserver"
 REALM = "mafia.local"
@@ -66,7 +80,7 @@ class TurnServer:
     def url(self) -> str:
         return f"turn:{self.host}:{self.port}?transport=udp"
 
-    def start(self, timeout: float = 15.0) -> str:
+    def start(self, timeout: float = 60.0) -> str:
         binary = shutil.which(BINARY)
         if binary is None:
             raise RuntimeError("coturn is not installed: run scripts/ensure-coturn.sh (make install does)")
@@ -109,6 +123,7 @@ class TurnServer:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -24,7 +24,8 @@ STUB = """async () => {
   const {state} = await __import('./js/store.js');
   window.__sent = [];
   window.__down = false;
-  state.conn = { send(action) { if (window.__down) return null; window.__sent.push(action); return 'x' + window.__sent.length; }, close() {} };
+  let n = 0;  // every frame gets an id; only the leaves are counted (the page's own automatic frames, such as asking for voice's ICE servers, are not what this test is about)
+  state.conn = { send(action) { if (window.__down) return null; n += 1; if (action === 'leave') window.__sent.push(action); return action === 'leave' ? 'x' + window.__sent.length : 'a' + n; }, close() {} };
 }"""
 ANSWER = """async ([n, code]) => {
   const {ctx} = await __import('./js/room.js');
