@@ -264,7 +264,7 @@ OPEN_OR_HOME_JS = """async () => {
   const {state} = await __import('./js/store.js');
   return !state.conn || state.conn.status === 'open';
 }"""
-HAND_ON_STEPS = 80  # Scheduler deliveries stepped before the hand-on is called missing
+HAND_ON_STEPS = 400  # Scheduler deliveries stepped before the hand-on is called missing (a bots' wake that Scheduler fires early in its minute wakes the room again: a phase may take many)
 
 
 def handed_on(page) -> set[str]:
