@@ -181,3 +181,13 @@ def test_bot_clock_bench_quick_runs_the_issue_47_classifier_per_preset():
         for key in ("games", "lines", "bot_lines", "line_accuracy", "line_chance", "seats", "seat_accuracy"):
             assert key in figures, key
         assert figures["lines"] > figures["bot_lines"] > 0  # both kinds of seat talked
+
+
+def test_voice_load_bench_quick_measures_every_pair_of_three_throttled_pages():
+    out = run_bench("voice_load.py", "--quick")
+    for key in ("seats", "pagesOpened", "joined", "throttle", "pairs", "pairsConnected", "pairsFlowing",
+                "allFlowing", "bytesPerPairPerS", "packetsLost", "jitterMs", "connectS", "load", "failed"):
+        assert key in out, (key, out)
+    # what makes it a measurement of three throttled pages: each opened, joined and was sampled per pair
+    assert out["throttle"] == 4 and out["pagesOpened"] == out["joined"] == 3 and out["pairs"] == 6, out
+    assert set(out["bytesPerPairPerS"]) == {"min", "p50", "max"} and out["load"]["before"]["cpus"] >= 1, out
