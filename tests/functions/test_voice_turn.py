@@ -124,12 +124,16 @@ def test_no_credential_in_the_lobby_and_nothing_stored(api, turn_servers):
     assert turn_servers == []  # the secret was not even read
 
 
-def test_without_turn_servers_the_answer_has_none_and_keeps_the_rooms_policy(api):
+def test_without_turn_servers_the_answer_has_none_and_keeps_the_rooms_policy(api, caplog):
+    """Fail closed: a strangers' room stays relay only with no relay (no voice; the page's bar
+    says so), and the operator is told in the log."""
     turn.configure(turn.Servers())  # TurnUrls left empty
     try:
         api.start(5, options={"anonymous": True})
         frame = ask(api, next(iter(seats(api).values())))
         assert (frame["iceServers"], frame["iceTransportPolicy"], frame["expires"]) == ([], "relay", None)
+        told = [r for r in caplog.records if "voice unavailable" in r.getMessage()]
+        assert told and told[-1].levelno == logging.WARNING and told[-1].room == api.code, caplog.records
     finally:
         turn.configure(None)
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..infra.errors import ServiceError
+from ..infra.telemetry import count, logger
 from ..protocol.server_frames import IceServersFrame, encode
 
 TTL_SECONDS = 4 * 3600  # a credential outlives any game: an open pair keeps its relay (no renegotiation)
@@ -128,6 +129,12 @@ def answer(snap, room: dict, conn_id: str, pid: str | None, frame_id: Any, now: 
     turn = servers()
     ice = [turn.credential(who, now)] if turn.configured else []
     policy = "relay" if relay_only(room) else "all"
+    if policy == "relay" and not ice:
+        # fail closed: relay only and no relay, so the room has no voice (the page's bar says
+        # so); the operator sees it here and in the smoke check (docs/operations.md, "Voice (TURN)")
+        count("VoiceWithoutTurn")
+        logger.warning("voice unavailable: a strangers' room is relay only and TurnUrls is empty",
+                       extra={"room": room["code"]})
     return encode(
         IceServersFrame(
             id=frame_id,

@@ -712,6 +712,11 @@ export default {
   "voice.status.noPeople": "Only bots are in reach of your voice in this phase.",
   "voice.status.micCut": "The browser cut your microphone (the page was hidden or another app took it). Voice resumes when you return to this page.",
   "voice.micBack": "Your microphone is back.",
+  "voice.status.unavailable": "Voice is unavailable in this room: strangers' voice goes only through a relay server, and this site has none.",
+  "voice.status.gaveUp.one": "Voice could not connect with {n} person. Leave voice and join again to try once more.",
+  "voice.status.gaveUp.few": "Voice could not connect with {n} people. Leave voice and join again to try once more.",
+  "voice.status.gaveUp.many": "Voice could not connect with {n} people. Leave voice and join again to try once more.",
+  "voice.status.gaveUp.other": "Voice could not connect with {n} people. Leave voice and join again to try once more.",
 
   // Last word, the host's removal and the post-game review (docs/rules.md: Original "Day",
   // "Room rules", "Post-game review").

@@ -715,6 +715,11 @@ export default {
   "voice.status.noPeople": "지금 단계에서 내 목소리가 닿는 곳에는 봇만 있습니다.",
   "voice.status.micCut": "브라우저가 마이크를 끊었습니다(페이지가 가려졌거나 다른 앱이 마이크를 가져갔습니다). 이 페이지로 돌아오면 음성이 다시 이어집니다.",
   "voice.micBack": "마이크가 다시 연결되었습니다.",
+  "voice.status.unavailable": "이 방에서는 음성을 쓸 수 없습니다. 모르는 사람끼리의 음성은 중계 서버로만 연결되는데, 이 사이트에는 중계 서버가 없습니다.",
+  "voice.status.gaveUp.one": "{n}명과 음성을 연결하지 못했습니다. 음성에서 나갔다가 다시 참여하면 한 번 더 시도합니다.",
+  "voice.status.gaveUp.few": "{n}명과 음성을 연결하지 못했습니다. 음성에서 나갔다가 다시 참여하면 한 번 더 시도합니다.",
+  "voice.status.gaveUp.many": "{n}명과 음성을 연결하지 못했습니다. 음성에서 나갔다가 다시 참여하면 한 번 더 시도합니다.",
+  "voice.status.gaveUp.other": "{n}명과 음성을 연결하지 못했습니다. 음성에서 나갔다가 다시 참여하면 한 번 더 시도합니다.",
 
   // Last word, the host's removal and the post-game review (docs/rules.md: Original "Day",
   // "Room rules", "Post-game review").

@@ -1,7 +1,8 @@
 // The voice controls: a small bar of its own under the page (outside #main, so a redraw of
 // the screen keeps it): "Join voice" (the browser asks for the microphone), mute,
-// push-to-talk with a hold-to-talk button, a status line (the people this voice reaches, or
-// that the browser cut the microphone), a speaking mark on the tiles, and
+// push-to-talk with a hold-to-talk button, a status line (the people this voice reaches, that
+// the browser cut the microphone, the people it gave up connecting with, or that the room has no
+// voice: a strangers' room on a site with no relay server), a speaking mark on the tiles, and
 // (once joined) a fold with each other seat's volume and mute on this device (volumes.js).
 // Every change of the voice state is announced to screen readers (cues.js `announce`).
 import { announce } from "../cues.js";
@@ -16,6 +17,8 @@ let last = ""; // the status last announced
 let ticking = null;
 
 function status(mesh, spectator) {
+  // a strangers' room with no relay server: no voice at all (ice.js `iceUnavailable`)
+  if (mesh.unavailable) return t("voice.status.unavailable");
   // people counted, never bots (policy.js); the plural as the language says it (i18n.js `tn`)
   if (spectator) {
     if (!mesh.joined) return t("voice.status.spectatorOff");
@@ -25,6 +28,8 @@ function status(mesh, spectator) {
   if (!mesh.joined) return t("voice.status.off");
   if (mesh.micCut) return t("voice.status.micCut");
   if (mesh.muted) return t("voice.status.muted");
+  const lost = mesh.givenUp ? mesh.givenUp() : 0; // tried a few times and given up (mesh.js `fail`)
+  if (lost) return tn("voice.status.gaveUp", lost);
   const speak = mesh.plan.sendTo.size;
   const hear = mesh.plan.hearFrom.size;
   if (!speak && mesh.plan.botsOnly) return t("voice.status.noPeople");
@@ -78,7 +83,8 @@ export function renderControls(mesh, view, { quiet = false } = {}) {
     },
     spectator ? t(mesh.joined ? "voice.listenLeave" : "voice.listenJoin") : t(mesh.joined ? "voice.leave" : "voice.join"),
   );
-  const parts = [join];
+  // no relay in a strangers' room: nothing to join, the status says why
+  const parts = mesh.unavailable && !mesh.joined ? [] : [join];
   if (mesh.joined && !spectator) {
     parts.push(
       h(

@@ -13,6 +13,14 @@ let known = null; // {room, servers, policy, expires}
 let asked = { room: null, at: -Infinity, id: null };
 let waiting = [];
 
+/** Whether the server said `room`'s voice goes through a relay only and gave no relay server
+ * (a public or anonymous room on a stack whose TurnUrls is empty): no connection could ever
+ * come up, so the room has no voice (docs/operations.md, "Voice (TURN)"). A refused ask is not
+ * such an answer. */
+export function iceUnavailable(room) {
+  return Boolean(known && known.room === room && known.answered && known.policy === "relay" && known.servers.length === 0);
+}
+
 /** Whether this page knows the ICE configuration of `room` (the answer to its ask came). */
 export function iceReady(room) {
   return Boolean(known && known.room === room);
@@ -43,6 +51,7 @@ export function takeIce(frame, room) {
     servers: Array.isArray(frame.iceServers) ? frame.iceServers : [],
     policy: frame.iceTransportPolicy === "all" ? "all" : "relay",
     expires: typeof frame.expires === "number" ? frame.expires : null,
+    answered: true,
   };
   asked.id = null;
   const run = waiting;

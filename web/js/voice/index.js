@@ -4,7 +4,7 @@
 import { state } from "../store.js";
 import { testHook } from "../testhooks.js";
 import { renderControls } from "./controls.js";
-import { askIce, iceReady, iceRefused, rtcConfiguration, takeIce } from "./ice.js";
+import { askIce, iceReady, iceRefused, iceUnavailable, rtcConfiguration, takeIce } from "./ice.js";
 import { VoiceMesh } from "./mesh.js";
 import { voicePlan } from "./policy.js";
 
@@ -31,6 +31,9 @@ export function voiceView(view) {
   const me = view && view.you ? view.you.id : null;
   const plan = voicePlan(view, me);
   mesh.room = view && view.room ? view.room.code || null : null;
+  // a strangers' room (relay only) on a site with no TURN server: fail closed, no voice at all
+  mesh.unavailable = plan.on && iceUnavailable(mesh.room);
+  if (mesh.unavailable && mesh.joined) mesh.leave();
   if (!plan.on && mesh.joined) mesh.leave(); // the game is over for voice (lobby, single device)
   if (mesh.joined && plan.listener !== mesh.listening) mesh.leave(); // a spectator took a seat (or left it)
   // no connection before the room's ICE servers are known (ice.js): the plan without peers

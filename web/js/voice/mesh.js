@@ -13,7 +13,13 @@
 // offers a send-only connection to the listener's random `L…` id, and the listener only
 // answers. The seat stays the sender that enforces: it closes its listeners' connections when
 // the spectators no longer hear it.
+//
+// A failed try is made again (retry.js): an offer or answer the relay refused, an ICE failure,
+// a connection not up RETRY_MS after it was made start the pair over after a growing backoff,
+// and after a few tries the page gives up on that person, visibly (the bar); an offer left
+// unanswered (lost, or the other page not in voice yet) is sent again a bounded number of times.
 import { isListener, polite } from "./policy.js";
+import { Retries } from "./retry.js";
 import { FULL, keepSeatVolume, seatVolume } from "./volumes.js";
 
 const LEVEL_SPEAKING = 0.02; // RMS of the last 1/20 s above this: speaking
@@ -24,6 +30,7 @@ const RETRY_MS = 8000; // a negotiated connection not up by then (or down for th
 const GATHER_MS = 5000; // an offer or answer waits this long at most for its ICE candidates
 const ASK_MS = 2000; // a listener asks a seat it hears but has no connection with again after this
 const ASK_MAX_MS = 30000; // and after twice as long each time it was not answered, up to this
+const UNANSWERED_TRIES = 2; // an unanswered offer is sent again this often (after RETRY_MS, then twice that)
 const LOG_KEEP = 400; // the trace keeps this many last events (read by the browser tests)
 
 /** Resolves once `pc` has gathered its ICE candidates (they are then in its local
@@ -77,6 +84,10 @@ export class VoiceMesh {
     // The last LOG_KEEP events `[ms, peer, what, detail]` (connections made and dropped, their
     // state changes, signals in, out and refused): what a failing browser test prints.
     this.log = [];
+    this.retries = new Retries(); // failed tries per person (retry.js)
+    this.answerMs = RETRY_MS; // an offer unanswered this long is sent again (`awaitAnswer`)
+    this.epoch = 0; // a join or leave makes every waiting timer of the last one moot
+    this.unavailable = false; // a strangers' room with no relay server: no voice (index.js)
   }
 
   note(pid, what, detail = "") {
@@ -88,6 +99,44 @@ export class VoiceMesh {
    * signaling"). */
   refused(sent, code) {
     this.note(sent.to, "refused", `${sent.kind} ${code}`);
+    if (sent.kind === "offer" || sent.kind === "answer") this.fail(sent.to, `${sent.kind} refused: ${code}`);
+  }
+
+  /** A try with seat `pid` failed (`why`: a refusal, ICE failed, never up): the pair starts
+   * over after the backoff (retry.js), or, the tries used up, this page gives up on it (its
+   * connection closed; the bar says so) until it joins voice again or the other side's offer
+   * connects. A listener's connections are not: a listening spectator asks again by itself. */
+  fail(pid, why) {
+    if (!this.joined || this.listening || isListener(pid)) return;
+    const now = performance.now();
+    const next = this.retries.failed(pid, now);
+    if (next === null) {
+      this.note(pid, "gave up", why);
+      this.drop(pid);
+      this.enforce();
+      return;
+    }
+    if (!next.scheduled) return; // this try's failure was counted already
+    this.note(pid, "retry in", `${Math.round(next.at - now)} ms (${why})`);
+    const epoch = this.epoch;
+    setTimeout(() => epoch === this.epoch && this.retryNow(pid), Math.max(0, next.at - now));
+  }
+
+  /** The waiting try with `pid`: a new connection (our own offer) while the plan joins the
+   * pair; else none until the plan joins it again (`apply`). */
+  retryNow(pid) {
+    if (!this.joined || !this.retries.take(pid)) return;
+    this.drop(pid);
+    if (this.want.has(pid)) {
+      this.note(pid, "retry");
+      this.open(pid);
+    }
+    this.enforce();
+  }
+
+  /** How many people the plan joins this page with that it gave up on (the bar says so). */
+  givenUp() {
+    return this.joined && !this.listening ? this.retries.givenUp(this.want) : 0;
   }
 
   /** Seat `pid`'s volume on this page: `{volume: 0–100, muted}` (kept on the device). */
@@ -128,6 +177,8 @@ export class VoiceMesh {
     this.listening = this.plan.listener; // a spectator only listens: no microphone is asked for
     this.stream = this.listening ? null : await navigator.mediaDevices.getUserMedia({ audio: true, video: false });
     this.joined = true;
+    this.epoch += 1;
+    this.retries = new Retries(this.retries.backoff); // a join tries everyone afresh
     this.micCut = false;
     this.asked.clear();
     this.want = new Set();
@@ -150,6 +201,7 @@ export class VoiceMesh {
     if (this.stream) for (const track of this.stream.getTracks()) track.stop();
     this.stream = null;
     this.joined = false;
+    this.epoch += 1;
     this.listening = false;
     this.micCut = false;
     document.removeEventListener("visibilitychange", this.onReturn);
@@ -227,8 +279,9 @@ export class VoiceMesh {
     else {
       for (const pid of want) {
         const peer = this.peers.get(pid);
-        if (!peer) this.open(pid);
-        else if (!this.want.has(pid)) this.offerAgain(pid, peer);
+        if (!peer) {
+          if (!this.retries.gaveUp.has(pid)) this.open(pid);
+        } else if (!this.want.has(pid)) this.offerAgain(pid, peer);
       }
     }
     this.want = want;
@@ -243,6 +296,29 @@ export class VoiceMesh {
     this.note(pid, "sent", "offer again (joined again)");
     this.io.send({ to: pid, kind: "offer", sdp: pc.localDescription.sdp });
     peer.offeredAt = performance.now();
+  }
+
+  /** Our offer to `pid` still unanswered after `answerMs` (lost on its way, or the other page
+   * not in voice yet: that page offers itself when it joins) is sent again, at most
+   * UNANSWERED_TRIES times, each wait twice the last; not a failure (no give-up: a seat simply
+   * not in voice is no fault). */
+  awaitAnswer(pid, peer) {
+    const epoch = this.epoch;
+    const n = peer.resends || 0;
+    setTimeout(() => {
+      if (epoch !== this.epoch || this.peers.get(pid) !== peer || (peer.resends || 0) !== n) return;
+      const pc = peer.pc;
+      if (pc.currentRemoteDescription || pc.signalingState !== "have-local-offer" || !this.want.has(pid)) return;
+      if (n >= UNANSWERED_TRIES) {
+        this.note(pid, "unanswered", "offer (the other page offers when it joins)");
+        return;
+      }
+      peer.resends = n + 1;
+      this.note(pid, "sent", "offer again (unanswered)");
+      this.io.send({ to: pid, kind: "offer", sdp: pc.localDescription.sdp });
+      peer.offeredAt = performance.now();
+      this.awaitAnswer(pid, peer);
+    }, this.answerMs * 2 ** n);
   }
 
   /** A listener asks every seat it hears and has no live connection with (not more often
@@ -334,6 +410,7 @@ export class VoiceMesh {
         this.note(pid, "sent", d.type);
         peer.offeredAt = performance.now();
         peer.resent = false;
+        this.awaitAnswer(pid, peer);
       } catch {
         // a closed or replaced connection: nothing to offer
       } finally {
@@ -345,6 +422,12 @@ export class VoiceMesh {
       // the retry clock runs while the connection is not up: from its making, or from its fall
       if (pc.connectionState === "connected") peer.since = Infinity;
       else if (peer.since === Infinity) peer.since = performance.now();
+      if (this.peers.get(pid) !== peer) return;
+      if (pc.connectionState === "connected") {
+        const had = this.retries.tries.has(pid) || this.retries.gaveUp.has(pid);
+        this.retries.ok(pid);
+        if (had) this.io.onChange();
+      } else if (pc.connectionState === "failed") this.fail(pid, "ICE failed");
     };
     pc.ontrack = (e) => {
       const stream = e.streams[0] || new MediaStream([e.track]);
@@ -369,10 +452,11 @@ export class VoiceMesh {
   }
 
   /** A negotiated connection that is still not up RETRY_MS after it was made or fell (a
-   * handshake lost on a loaded machine, a network change) starts over while the plan joins the
-   * pair now (the relay takes an offer only then); the other side takes the new offer on a new
-   * connection (`signal`). An offer never answered is not repeated: the other page was not in
-   * voice, and offers itself when it joins. */
+   * handshake lost on a loaded machine, a network change) is a failed try (`fail`: it starts
+   * over after a backoff while the plan joins the pair, the relay taking an offer only then);
+   * the other side takes the new offer on a new connection (`signal`). An offer never answered
+   * is sent again a few times only (`awaitAnswer`): the other page may not be in voice, and
+   * offers itself when it joins. */
   retryStuck() {
     const now = performance.now();
     for (const [pid, peer] of this.peers) {
@@ -380,10 +464,11 @@ export class VoiceMesh {
       const negotiated = Boolean(peer.pc.currentRemoteDescription);
       if (!listener && (!negotiated || !this.want.has(pid))) continue;
       if (peer.pc.connectionState !== "connected" && now - peer.since > RETRY_MS) {
-        this.note(pid, "retry", `${peer.pc.signalingState} ${peer.pc.connectionState}`);
-        this.drop(pid);
-        // a listener's connection is made again when it asks again (`listen`)
-        if (!isListener(pid) && !this.listening) this.open(pid);
+        if (listener) {
+          // a listener's connection is made again when it asks again (`listen`)
+          this.note(pid, "retry", `${peer.pc.signalingState} ${peer.pc.connectionState}`);
+          this.drop(pid);
+        } else this.fail(pid, `not up: ${peer.pc.signalingState} ${peer.pc.connectionState}`);
       }
     }
     if (this.listening) this.ask(new Set(this.plan.on ? this.plan.peers : []));
