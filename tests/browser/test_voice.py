@@ -925,3 +925,161 @@ def test_the_voice_bar_counts_people_not_bots_and_says_when_the_browser_cuts_the
             assert pl.missing_keys() == []
         finally:
             pl.close()
+
+
+# In a page: two meshes as two seats' pages behind a stand-in relay that refuses (an `error`
+# frame for the signal: the mesh's `refused`) the first `refuse` offers and answers of each
+# side, then hands signals over after 30 ms; `forever`: it refuses them all. The backoff is
+# short (50 ms and up: the same steps, in less real time).
+REFUSING = (
+    """async ([refuse, forever]) => {
+  """
+    + MODULES
+    + """
+  const { VoiceMesh } = await __import(base + 'voice/mesh.js');
+  const meshes = {};
+  const sdp = { p1: 0, p2: 0 };
+  const refused = { p1: 0, p2: 0 };
+  const flight = { n: 0 };
+  for (const [me, other] of [['p1', 'p2'], ['p2', 'p1']]) {
+    meshes[me] = new VoiceMesh({
+      send: (payload) => {
+        if (payload.kind !== 'ice') sdp[me] += 1;
+        flight.n += 1;
+        const no = payload.kind !== 'ice' && (forever || refused[me] < refuse);
+        if (no) refused[me] += 1;
+        setTimeout(() => {
+          const done = () => { flight.n -= 1; };
+          if (no) { meshes[me].refused({ to: payload.to, kind: payload.kind }, 'voice_rate_limited'); done(); }
+          else meshes[payload.to].signal({ ...payload, from: me }).finally(done);
+        }, 30);
+      },
+      iceServers: () => [],
+      onChange: () => {},
+    });
+    meshes[me].retries.backoff = [50, 100, 150, 200];
+    meshes[me].update({ on: true, peers: [other], sendTo: new Set([other]), hearFrom: new Set([other]), toSpectators: false, listener: false }, me);
+  }
+  window.twoMeshes = { meshes, sdp, flight, refused };
+  await meshes.p1.join();
+  await meshes.p2.join();
+}"""
+)
+# In a page: p1's connection with p2 fails (ICE: connectionState "failed", as a network change
+# or a dead relay ends it); the failed connection, to tell it from the next.
+ICE_FAILS = """() => {
+  const peer = window.twoMeshes.meshes.p1.peers.get('p2');
+  Object.defineProperty(peer.pc, 'connectionState', { get: () => 'failed' });
+  peer.pc.onconnectionstatechange();
+  window.failedPc = peer.pc;
+}"""
+NOTES = """(what) => ['p1', 'p2'].map((me) => window.twoMeshes.meshes[me].log.filter((e) => e[2] === what).length)"""
+
+
+def test_voice_a_refused_or_failed_try_is_made_again_with_a_backoff_and_given_up_after_a_few(
+    media_browser, stack, console_errors
+):
+    """The client's retry (web/js/voice/retry.js, mesh.js `fail`), two meshes in one page behind
+    a stand-in relay: the relay refuses each side's first two offers or answers (as a budget
+    would): each refusal is tried again, and the pair connects. Its connection then fails (ICE):
+    a new one is made, and connects. A relay that refuses everything: each side tries a
+    bounded number of times, gives up (no connection kept, no signal after it) and says so."""
+    pl = Player(media_browser, stack.url, "", errors=console_errors)
+    try:
+        pl.open()
+        pl.page.evaluate(REFUSING, [2, False])
+        pl.page.wait_for_function(BOTH_UP, timeout=30_000)
+        trace = pl.page.evaluate(TWO_TRACES)
+        assert pl.page.evaluate("({ ...window.twoMeshes.refused })") == {"p1": 2, "p2": 2}, trace
+        assert min(pl.page.evaluate(NOTES, "retry")) >= 1, trace  # each side started over after a refusal
+        assert pl.page.evaluate("window.twoMeshes.meshes.p1.givenUp() + window.twoMeshes.meshes.p2.givenUp()") == 0
+
+        pl.page.evaluate(ICE_FAILS)
+        pl.page.wait_for_function(
+            f"() => ({BOTH_UP})() && window.twoMeshes.meshes.p1.peers.get('p2').pc !== window.failedPc",
+            timeout=30_000,
+        )
+        pl.page.evaluate("['p1', 'p2'].forEach((me) => window.twoMeshes.meshes[me].leave())")
+
+        pl.page.evaluate(REFUSING, [0, True])
+        pl.page.wait_for_function(
+            "() => ['p1', 'p2'].every((me) => window.twoMeshes.meshes[me].givenUp() === 1) && window.twoMeshes.flight.n === 0",
+            timeout=30_000,
+        )
+        trace = pl.page.evaluate(TWO_TRACES)
+        sent = pl.page.evaluate("({ ...window.twoMeshes.sdp })")
+        # the first try and four more (retry.js BACKOFF_MS has four steps), no more, on each side
+        assert all(n <= 5 for n in sent.values()), (sent, trace)
+        assert pl.page.evaluate(NOTES, "gave up") == [1, 1], trace
+        assert pl.page.evaluate("['p1', 'p2'].map((me) => window.twoMeshes.meshes[me].peers.size)") == [0, 0]
+        pl.page.wait_for_timeout(500)  # more than the longest backoff: nothing more is sent
+        assert pl.page.evaluate("({ ...window.twoMeshes.sdp })") == sent, pl.page.evaluate(TWO_TRACES)
+    finally:
+        pl.page.evaluate("window.twoMeshes && ['p1', 'p2'].forEach((me) => window.twoMeshes.meshes[me].leave())")
+        pl.close()
+
+
+# In a page (the scripted day, joined): the relay refuses every offer to `pid` (the page's own
+# mesh, its backoff short), one refusal per try, until the mesh gives up on it.
+REFUSE_UNTIL_GIVEN_UP = (
+    """async (pid) => {
+  """
+    + MODULES
+    + """
+  const { mesh } = await __import(base + 'voice/index.js');
+  mesh.retries.backoff = [20, 20, 20, 20];
+  for (let i = 0; i < 10 && !mesh.retries.gaveUp.has(pid); i += 1) {
+    mesh.refused({ to: pid, kind: 'offer' }, 'voice_rate_limited');
+    while (mesh.retries.tries.get(pid) && mesh.retries.tries.get(pid).waiting) await new Promise((ok) => setTimeout(ok, 10));
+  }
+  return [mesh.retries.gaveUp.has(pid), mesh.peers.has(pid)];
+}"""
+)
+# In a page: the server's `iceServers` answer of a strangers' room on a stack with no TURN.
+NO_TURN = (
+    """async () => {
+  """
+    + MODULES
+    + """
+  (await __import(base + 'voice/index.js')).voiceIce({ type: 'iceServers', iceServers: [], iceTransportPolicy: 'relay' });
+}"""
+)
+GAVE_UP = {
+    "en": "Voice could not connect with 1 person.",
+    "ru": "Голос не смог соединиться с 1 человеком.",
+    "ko": "1명과 음성을 연결하지 못했습니다.",
+}
+UNAVAILABLE = {
+    "en": "Voice is unavailable in this room",
+    "ru": "В этой комнате голос недоступен",
+    "ko": "이 방에서는 음성을 쓸 수 없습니다",
+}
+
+
+def test_the_voice_bar_says_when_voice_gave_up_on_a_person_and_when_a_strangers_room_has_no_relay(
+    media_browser, stack, console_errors
+):
+    """A scripted classic day (voice_shots.py) in Korean, Russian and English: the relay refuses
+    every try with one seat until the page gives up on it: the bar says with how many people
+    voice could not connect. The server answers that the room is relay only with no relay
+    server (TurnUrls empty): the bar says voice is unavailable in this room and offers no join."""
+    for lang in ("ko", "ru", "en"):
+        pl = Player(media_browser, stack.url, "Ann", locale=voice_shots.LOCALES[lang], errors=console_errors)
+        page = pl.page
+        try:
+            pl.open()
+            view = voice_shots.day_view(lang)
+            page.evaluate(voice_shots.DRAW, [view, lang])
+            page.click("#voice-join")
+            status = page.locator("#voice-bar .voice-status")
+            expect(status).to_have_text(PEOPLE[lang][0].replace("3", "4"))
+            assert page.evaluate(REFUSE_UNTIL_GIVEN_UP, "p2") == [True, False]
+            expect(status).to_contain_text(GAVE_UP[lang])
+            page.evaluate(NO_TURN)
+            page.evaluate(voice_shots.DRAW, [view, lang])
+            expect(status).to_contain_text(UNAVAILABLE[lang])
+            expect(page.locator("#voice-join")).to_have_count(0)
+            assert page.evaluate(MIC)["lines"] == {}, "no connection in a room without voice"
+            assert pl.missing_keys() == []
+        finally:
+            pl.close()
