@@ -107,7 +107,7 @@ export class VoiceMesh {
    * connection closed; the bar says so) until it joins voice again or the other side's offer
    * connects. A listener's connections are not: a listening spectator asks again by itself. */
   fail(pid, why) {
-    if (!this.joined || this.listening || isListener(pid)) return;
+    if (!this.joined || this.listening || isListener(pid) || this.retries.gaveUp.has(pid)) return;
     const now = performance.now();
     const next = this.retries.failed(pid, now);
     if (next === null) {
