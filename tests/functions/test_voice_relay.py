@@ -517,3 +517,37 @@ def test_voice_a_pair_offered_while_joined_answers_across_phases_and_no_new_offe
     api.gw.clear()
     api.send(f"c{b}", offer(a))  # a new offer opens a pair: not tonight
     assert [(c, f.get("code")) for c, f in api.gw.sent] == [(f"c{b}", "voice_not_permitted")]
+
+
+def test_voice_a_refused_offer_is_told_by_its_frame_id_stores_nothing_and_its_retry_is_relayed(api):
+    """The server's part of the page's retries (web/js/voice/retry.js): a refusal is an `error`
+    frame with the signal's own id (the page knows which try failed), it stores no offer mark
+    (the retry is a clean try), and the same offer tried again once the budget's window passed
+    is relayed. An answer to an offer whose connection is gone (the offering page reconnected)
+    is refused `voice_not_offered`; the answering page's retry, an offer of its own, goes
+    through while the policy joins the pair, and the other side's answer to it too."""
+    start_day(api, 6)
+    for n in range(int(voice.BURST)):  # p1's connection spends its bucket on offers to p2
+        api.send("cp1", offer("p2", id=f"spend{n}"))
+    offers = api.snapshot().offers
+    api.gw.clear()
+    api.send("cp1", offer("p3", id="try1"))
+    assert [(c, f.get("code"), f.get("id")) for c, f in api.gw.sent] == [("cp1", "voice_rate_limited", "try1")]
+    assert api.gw.sent[0][1]["message"] and api.snapshot().offers == offers  # no mark for p3
+    api.clock.advance(1.0)  # the page's backoff: the bucket refills RATE a second
+    api.gw.clear()
+    api.send("cp1", offer("p3", id="try2"))
+    assert [(c, f["kind"]) for c, f in api.gw.sent] == [("cp3", "offer")]
+    assert "p3" in api.snapshot().offers["cp1"]
+
+    # p3 offered to p4 from a connection since gone: p4's answer is refused, its own offer is not
+    api.send("cp3", offer("p4"))
+    api.disconnect("cp3")
+    assert api.connect("cp3b", "p3") == 200
+    api.gw.clear()
+    api.send("cp4", {**ANSWER, "to": "p3", "id": "late"})
+    assert [(c, f.get("code"), f.get("id")) for c, f in api.gw.sent] == [("cp4", "voice_not_offered", "late")]
+    api.gw.clear()
+    api.send("cp4", offer("p3", id="retry"))
+    api.send("cp3b", {**ANSWER, "to": "p4"})
+    assert [(c, f["kind"], f["from"]) for c, f in api.gw.sent] == [("cp3b", "offer", "p4"), ("cp4", "answer", "p3")]
