@@ -75,6 +75,11 @@ STATS = """async () => {
 }"""
 
 
+def say(*what) -> None:
+    """Progress on stderr (stdout holds the one JSON object)."""
+    print(f"[{time.strftime('%H:%M:%S')}]", *what, file=sys.stderr, flush=True)
+
+
 def load() -> dict:
     one, five, _ = os.getloadavg()
     return {"cpus": os.cpu_count(), "load1": round(one, 2), "load5": round(five, 2)}
@@ -123,6 +128,7 @@ def run(seats: int, window: float, connect_timeout: float) -> dict:
                     pages[s["playerId"]] = page
                 except Exception as err:  # noqa: BLE001 - the figure says what did not fit
                     out["failed"].append(f"{s['name']}: page did not open ({type(err).__name__}: {str(err)[:160]})")
+                say("opened", s["name"], "load", load()["load1"])
             out["pagesOpened"] = len(pages)
             tapped = time.monotonic()
             for pid, page in pages.items():
@@ -131,6 +137,7 @@ def run(seats: int, window: float, connect_timeout: float) -> dict:
                     page.locator("#voice-mute").wait_for(state="visible", timeout=60_000)
                 except Exception as err:  # noqa: BLE001
                     out["failed"].append(f"{pid}: did not join ({type(err).__name__}: {str(err)[:160]})")
+                say("joined", pid)
             peers_of = {pid: [p for p in pages if p != pid] for pid in pages}
 
             def sample() -> dict:
@@ -145,6 +152,7 @@ def run(seats: int, window: float, connect_timeout: float) -> dict:
                     for other in peers_of[pid]
                     if seen[pid]["peers"].get(other, {}).get("state") == "connected"
                 )
+                say("connected pairs", up)
                 if up == sum(len(v) for v in peers_of.values()) or time.monotonic() > deadline:
                     break
                 next(iter(pages.values())).wait_for_timeout(500)
