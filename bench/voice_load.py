@@ -128,16 +128,20 @@ def run(seats: int, window: float, connect_timeout: float) -> dict:
                     pages[s["playerId"]] = page
                 except Exception as err:  # noqa: BLE001 - the figure says what did not fit
                     out["failed"].append(f"{s['name']}: page did not open ({type(err).__name__}: {str(err)[:160]})")
-                say("opened", s["name"], "load", load()["load1"])
+                say("page", s["name"], "open" if s["playerId"] in pages else "failed", "load", load()["load1"])
             out["pagesOpened"] = len(pages)
             tapped = time.monotonic()
+            for pid, page in pages.items():  # every tap first: the pages join side by side
+                try:
+                    page.click("#voice-join", timeout=120_000, no_wait_after=True)
+                except Exception as err:  # noqa: BLE001
+                    out["failed"].append(f"{pid}: could not tap join ({type(err).__name__}: {str(err)[:160]})")
             for pid, page in pages.items():
                 try:
-                    page.click("#voice-join", timeout=60_000)
-                    page.locator("#voice-mute").wait_for(state="visible", timeout=60_000)
+                    page.locator("#voice-mute").wait_for(state="visible", timeout=240_000)
+                    say("joined", pid)
                 except Exception as err:  # noqa: BLE001
                     out["failed"].append(f"{pid}: did not join ({type(err).__name__}: {str(err)[:160]})")
-                say("joined", pid)
             peers_of = {pid: [p for p in pages if p != pid] for pid in pages}
 
             def sample() -> dict:
