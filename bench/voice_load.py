@@ -183,6 +183,15 @@ def run(seats: int, window: float, connect_timeout: float) -> dict:
             pairs = sum(len(v) for v in peers_of.values())
             if connected < pairs:
                 out["failed"].append(f"{pairs - connected} of {pairs} directed pairs not connected at the end")
+                # each such pair's last voice trace events on the listening page (mesh.js `note`)
+                out["stuck"] = {}
+                for pid, page in pages.items():
+                    for other in peers_of[pid]:
+                        if last[pid]["peers"].get(other, {}).get("state") != "connected":
+                            trace = page.evaluate(
+                                "(o) => (window.__voiceLog || []).filter((e) => e[1] === o).slice(-8)", other
+                            )
+                            out["stuck"][f"{other}>{pid}"] = [" ".join(map(str, e)) for e in trace]
             out.update(
                 pairs=pairs,
                 pairsConnected=connected,
