@@ -28,6 +28,7 @@ const LEVEL_SPEAKING = 0.02; // RMS of the last 1/20 s above this: speaking
 const STALE_OFFER_MS = 3000;
 const RETRY_MS = 8000; // a negotiated connection not up by then (or down for that long) is made again
 const GATHER_MS = 5000; // an offer or answer waits this long at most for its ICE candidates
+const TAKE_MAX_MS = 15000; // a signal's take holds the next ones from its seat at most this long (`signal`)
 const ASK_MS = 2000; // a listener asks a seat it hears but has no connection with again after this
 const ASK_MAX_MS = 30000; // and after twice as long each time it was not answered, up to this
 const UNANSWERED_TRIES = 2; // an unanswered offer is sent again this often (after RETRY_MS, then twice that)
@@ -492,7 +493,13 @@ export class VoiceMesh {
    * sent again meanwhile must not be taken on the same connection at the same time. */
   signal(frame) {
     const prev = this.chains.get(frame.from) || Promise.resolve();
-    const next = prev.then(() => this.take(frame)).catch(() => {});
+    // A take never holds the seat's later signals for longer than TAKE_MAX_MS: an operation on
+    // a connection closed meanwhile (a retry's or a renewal's `drop`) never settles (the
+    // WebRTC spec abandons a closed connection's operations chain), and every later offer from
+    // that seat would wait behind it, unseen (a pair stuck for good at 6 throttled pages).
+    const next = prev
+      .then(() => Promise.race([this.take(frame), new Promise((ok) => setTimeout(ok, TAKE_MAX_MS))]))
+      .catch(() => {});
     this.chains.set(frame.from, next);
     next.then(() => {
       if (this.chains.get(frame.from) === next) this.chains.delete(frame.from);
