@@ -28,10 +28,10 @@ const LEVEL_SPEAKING = 0.02; // RMS of the last 1/20 s above this: speaking
 const STALE_OFFER_MS = 3000;
 const RETRY_MS = 8000; // a negotiated connection not up by then (or down for that long) is made again
 const GATHER_MS = 5000; // an offer or answer waits this long at most for its ICE candidates
-const TAKE_MAX_MS = 15000; // a signal's take holds the next ones from its seat at most this long (`signal`)
+const TAKE_MAX_MS = 30000; // a signal's take holds the next ones from its seat at most this long (`signal`)
 const ASK_MS = 2000; // a listener asks a seat it hears but has no connection with again after this
 const ASK_MAX_MS = 30000; // and after twice as long each time it was not answered, up to this
-const UNANSWERED_TRIES = 2; // an unanswered offer is sent again this often (after RETRY_MS, then twice that)
+const UNANSWERED_TRIES = 2; // an unanswered offer is sent again this often (after 2 × RETRY_MS, then twice that)
 const LOG_KEEP = 400; // the trace keeps this many last events (read by the browser tests)
 
 /** Resolves once `pc` has gathered its ICE candidates (they are then in its local
@@ -86,7 +86,7 @@ export class VoiceMesh {
     // state changes, signals in, out and refused): what a failing browser test prints.
     this.log = [];
     this.retries = new Retries(); // failed tries per person (retry.js)
-    this.answerMs = RETRY_MS; // an offer unanswered this long is sent again (`awaitAnswer`)
+    this.answerMs = 2 * RETRY_MS; // an offer unanswered this long is sent again (`awaitAnswer`)
     this.epoch = 0; // a join or leave makes every waiting timer of the last one moot
     this.unavailable = false; // a strangers' room with no relay server: no voice (index.js)
   }
@@ -536,7 +536,8 @@ export class VoiceMesh {
       return next;
     };
     try {
-      if (frame.kind === "offer" && pc.currentRemoteDescription && pc.currentRemoteDescription.sdp === frame.sdp) {
+      // the same offer again (sent again while its answer was on its way): taken once only
+      if (frame.kind === "offer" && (peer.offerTaken === frame.sdp || (pc.remoteDescription && pc.remoteDescription.sdp === frame.sdp))) {
         this.note(frame.from, "ignored", "the same offer again");
         return;
       }
@@ -562,6 +563,7 @@ export class VoiceMesh {
           peer = renew();
           pc = peer.pc;
         }
+        if (frame.kind === "offer") peer.offerTaken = frame.sdp;
         try {
           await pc.setRemoteDescription({ type: frame.kind, sdp: frame.sdp });
         } catch (err) {
@@ -570,6 +572,7 @@ export class VoiceMesh {
           this.note(frame.from, "new connection for", `offer (${err.message})`);
           peer = renew();
           pc = peer.pc;
+          peer.offerTaken = frame.sdp;
           await pc.setRemoteDescription({ type: frame.kind, sdp: frame.sdp });
         }
         for (const c of peer.pending.splice(0)) await pc.addIceCandidate(c).catch(() => {});
