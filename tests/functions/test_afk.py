@@ -5,6 +5,8 @@ handlers on the in-memory store, the clock stepped to each deadline and the phas
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 import mafia_engine as me
@@ -257,3 +259,53 @@ def test_idle_means_idle_a_pages_own_nudges_pings_and_syncs_never_count_as_actin
         assert misses(api) >= before or room_seat(api, IDLE).get("bot")  # never reset by its own frames
     assert room_seat(api, IDLE).get("bot"), "the idle page kept its seat"
     assert api.errors(f"c{IDLE}")[-1]["code"] == "afk_replaced"
+
+
+def idle_until(api, done, phases=20):
+    """Nobody acts: step to each deadline and fire its timer until `done()`."""
+    for _ in range(phases):
+        if done():
+            return
+        assert api.snapshot().room["status"] == "running", "the game ended first"
+        seq = me.phase_seq(api.state())
+        api.clock.t = max(api.clock.t, me.deadline(api.state()))
+        api.fire(seq)
+    raise AssertionError("never happened")
+
+
+def test_an_anonymous_game_opens_an_idle_seat_before_a_bot_takes_it_at_a_private_moment(api):
+    """An anonymous game with substitutes on, `afkReplace` left at `bot`: the idle seat opens to
+    substitutes first, and the bot takes it at the moment drawn for it inside the window (never
+    in a view), which its notice carries: a bot at once, with no window before its notice,
+    would be named by it."""
+    options = {"anonymous": True, "afkLimit": 2, "substitutes": True, "substituteApproval": False}
+    api.start(6, preset="city", options=options)
+    assert api.connect("cspec") == 200
+    idle_until(api, lambda: api.snapshot().room.get("vacant"))
+    vacant = api.snapshot().room["vacant"]
+    pid, v = sorted(vacant.items())[0]
+    opened = v["until"] - substitutes.VACANCY_SECONDS
+    assert v["reason"] == "afk" and opened <= v["botAt"] < v["until"]
+    assert {v["botAt"] for v in vacant.values()} != {opened}, "each seat's moment is its own draw"
+    api.send("cspec", {"action": "sync"})
+    room = api.gw.last("cspec")["view"]["room"]
+    assert pid in {s["player"] for s in room["openSeats"]} and "botAt" not in str(api.gw.last("cspec"))
+    api.clock.t = v["botAt"] - 0.5
+    api.fire_due()
+    assert not room_seat(api, pid).get("bot")  # not yet: a person may still come
+    api.clock.t = math.ceil(v["botAt"])
+    api.fire_due()  # the room's private wake at that second
+    assert room_seat(api, pid).get("bot") is True and seat(api, pid)["alive"]
+    api.send("cspec", {"action": "sync"})
+    notice = next(n for n in api.gw.last("cspec")["view"]["room"]["substituted"] if n["player"] == pid)
+    assert notice["at"] == v["botAt"]
+
+
+def test_an_anonymous_game_without_substitutes_shows_no_notice_while_it_runs(api):
+    """Only a bot can take a seat there, so the notice "seat N has a new player" would name a
+    bot: the table reads none until the end."""
+    api.start(6, preset="city", options={"anonymous": True, "afkLimit": 2})
+    assert api.connect("cspec") == 200
+    idle_until(api, lambda: api.snapshot().room.get("substituted"))
+    api.send("cspec", {"action": "sync"})
+    assert api.gw.last("cspec")["view"]["room"]["substituted"] == []

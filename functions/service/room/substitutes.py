@@ -35,6 +35,8 @@ path ends a vacancy like a phase.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import replace
 from typing import Any
 
@@ -170,11 +172,39 @@ def open_seats(room: dict, state: Any) -> dict[str, dict]:
 
 
 def vacate(c: Context, state: Any, pid: str, reason: str) -> Any:
-    """The seat `pid` is given up (`reason`: left | removed) in a running game with the option
-    on: it is offered for `VACANCY_SECONDS`, its character stays in, absent. The caller has
-    voided the old token and closed its sockets."""
-    c.room.setdefault("vacant", {})[pid] = {"reason": reason, "until": c.now + VACANCY_SECONDS}
+    """The seat `pid` is given up (`reason`: left | removed | afk) in a running game with the
+    option on: it is offered for `VACANCY_SECONDS`, its character stays in, absent. The caller
+    has voided the old token and closed its sockets. An idle seat (`afk`) also gets the private
+    moment a bot takes it if no person came first (`botAt`, `bot_moment`)."""
+    vacancy: dict[str, Any] = {"reason": reason, "until": c.now + VACANCY_SECONDS}
+    if reason == "afk":
+        vacancy["botAt"] = bot_moment(c.room, pid, me.phase_seq(state), c.now)
+    c.room.setdefault("vacant", {})[pid] = vacancy
     return presence(c.room, state, pid, False, c.now)
+
+
+def bot_moment(room: dict, pid: str, seq: int, opened: float) -> float:
+    """When a bot takes idle seat `pid` opened at `opened` if nobody takes it first: a moment
+    drawn uniformly inside the open window (to the millisecond) from the bots' key
+    (`features/botplay.bot_key`, label `bots` of the game's secret), never shown to anyone. A
+    person's arrival lands anywhere in the window, so the bot's must too: a bot that always
+    came at the window's public end (`openSeats.until`) was named by its notice's time
+    (docs/rules.md, "Idle seats")."""
+    from mafia_engine import rng
+
+    from ..features import botplay
+
+    label = f"seat:{pid}:{seq}".encode()  # one key per seat and phase, from the bots' key
+    draw = rng.stream(hmac.new(bytes.fromhex(botplay.bot_key(room)), label, hashlib.sha256).hexdigest())
+    _, ms = rng.below(draw, int(VACANCY_SECONDS * 1000))
+    return round(opened + ms / 1000, 3)
+
+
+def bot_due(room: dict) -> float | None:
+    """The earliest private moment a bot takes an idle seat (`botAt`), or None: the bots' wake
+    (`features/botplay.wake_at`) includes it, so the server's exact wake plays it."""
+    vacant = room.get("vacant") or {}
+    return min((v["botAt"] for v in vacant.values() if "botAt" in v), default=None)
 
 
 def should_vacate(c: Context, pid: str) -> bool:
@@ -200,12 +230,15 @@ def expire(room: dict, state: Any, now: float) -> tuple[Any, bool]:
     for pid in sorted(vacant, key=lambda k: (vacant[k]["until"], k)):
         p = _engine_player(state, pid)
         alive = bool(p and p["alive"])
-        if alive and now < vacant[pid]["until"] and running(room, state):
+        ends = vacant[pid].get("botAt", vacant[pid]["until"])  # an idle seat ends at the bot's moment
+        if alive and now < ends and running(room, state):
             continue
         v = vacant.pop(pid)
         changed = True
         if alive and running(room, state) and v["reason"] == "afk":
-            state = bot_takes(room, state, pid, now)  # an idle seat nobody took (docs/rules.md, "Idle seats")
+            # an idle seat nobody took (docs/rules.md, "Idle seats"): the bot took it at its
+            # drawn moment, whatever write or wake noticed it after
+            state = bot_takes(room, state, pid, now, at=min(now, v.get("botAt", now)))
         elif alive and running(room, state):
             try:
                 state = me.apply(state, {"type": EXPIRY_ACTION[v["reason"]], "player": pid}, now=now)
@@ -431,6 +464,10 @@ def room_facts(room: dict, state: Any, viewer: str | None = None) -> dict:
     host = viewer is not None and viewer == room.get("host")
     ended = state["phase"]["kind"] == "ended"
     notes = [{k: v for k, v in n.items() if k != "was" or ended} for n in room.get("substituted") or []]
+    if aliases.masked(room) and not enabled(state):
+        # an anonymous game in which only a bot can take a seat: a notice would name a bot
+        # (docs/rules.md, "Anonymous games"); the end screen lists them
+        notes = []
     return {
         "openSeats": [
             {"player": pid, "seat": seats[pid], "until": v["until"]}
@@ -453,10 +490,11 @@ def room_facts(room: dict, state: Any, viewer: str | None = None) -> dict:
     }
 
 
-def bot_takes(room: dict, state: Any, pid: str, now: float) -> Any:
+def bot_takes(room: dict, state: Any, pid: str, now: float, at: float | None = None) -> Any:
     """A bot plays seat `pid` from now on (the engine's seat, role and knowledge unchanged; the
     bot reads only that seat's view): an idle seat (functions/service/room/afk.py) nobody took. The
-    room sees "seat N has a new player" and its name, "Bot N" with N the seat's number."""
+    room sees "seat N has a new player" (`at`: the moment it was taken, now by default) and its
+    name, "Bot N" with N the seat's number."""
     seat = next(s for s in room["players"] if s["id"] == pid)
     number = next(p["seat"] for p in state["players"] if p["id"] == pid)
     word = BOT_WORD.get(room.get("lang") or "en", BOT_WORD["en"])
@@ -472,7 +510,7 @@ def bot_takes(room: dict, state: Any, pid: str, now: float) -> Any:
     seat.update(name=name, bot=True, ready=True, sub=True)
     room["substituted"] = [
         *room.get("substituted", [])[-(NOTICES_KEPT - 1) :],
-        {"seat": number, "player": pid, "at": now, "was": was},
+        {"seat": number, "player": pid, "at": now if at is None else at, "was": was},
     ]
     plan = room.get("botPlan")
     if plan and plan.get("seq") == me.phase_seq(state):
