@@ -21,7 +21,7 @@ from ..infra.timers import Timers
 from ..protocol import frames
 from ..protocol.roomcode import room_code_shaped
 from ..protocol.views import error_frame
-from . import connections, displays, lifecycle, operations, public, rest_ops
+from . import connections, displays, lifecycle, operations, public, rest_ops, substitutes
 from .connections import CONNECT_GRACE_SECONDS
 from .pipeline import MAX_ATTEMPTS, Pipeline
 from .setup import require_valid_options
@@ -241,10 +241,14 @@ class RoomService:
             if at is not None and wake <= at:
                 self.timers.arm(code, phase, at + 1, exact=True)
 
+        # the delivery's second: an idle seat's bot comes with the delivery of its wake (substitutes.py)
+        waking = substitutes.waking.set(at)
         try:
             outcome = self.pipeline.run(code, operations.phase_timeout(phase, rearm, rewake))
         except ServiceError as exc:
             outcome = exc.code
+        finally:
+            substitutes.waking.reset(waking)
         count("Timeouts")
         logger.info("phase timeout", extra={"room": code, "phase": phase, "outcome": outcome})
         return outcome

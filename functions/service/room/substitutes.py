@@ -35,8 +35,10 @@ path ends a vacancy like a phase.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import hmac
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -167,7 +169,8 @@ def open_seats(room: dict, state: Any) -> dict[str, dict]:
         return {}
     out: dict[str, dict] = {pid: {"until": None} for pid in at_risk(room, state)}
     for pid, v in (room.get("vacant") or {}).items():
-        out[pid] = {"until": v["until"]}
+        # an idle seat stays open until a person or its bot comes (`expire`): no public end
+        out[pid] = {"until": None if "botAt" in v else v["until"]}
     return out
 
 
@@ -184,12 +187,12 @@ def vacate(c: Context, state: Any, pid: str, reason: str) -> Any:
 
 
 def bot_moment(room: dict, pid: str, seq: int, opened: float) -> float:
-    """When a bot takes idle seat `pid` opened at `opened` if nobody takes it first: a moment
-    drawn uniformly inside the open window (to the millisecond) from the bots' key
-    (`features/botplay.bot_key`, label `bots` of the game's secret), never shown to anyone. A
-    person's arrival lands anywhere in the window, so the bot's must too: a bot that always
-    came at the window's public end (`openSeats.until`) was named by its notice's time
-    (docs/rules.md, "Idle seats")."""
+    """When the room wakes for a bot to take idle seat `pid` opened at `opened`: a moment drawn
+    uniformly inside the open window (to the millisecond) from the bots' key
+    (`features/botplay.bot_key`, label `bots` of the game's secret), never shown to anyone;
+    the bot comes when that wake is delivered (`expire`), a person any time before. A bot
+    that always came at the window's public end (`openSeats.until`) was named by its notice's
+    time (docs/rules.md, "Idle seats")."""
     from mafia_engine import rng
 
     from ..features import botplay
@@ -201,8 +204,8 @@ def bot_moment(room: dict, pid: str, seq: int, opened: float) -> float:
 
 
 def bot_due(room: dict) -> float | None:
-    """The earliest private moment a bot takes an idle seat (`botAt`), or None: the bots' wake
-    (`features/botplay.wake_at`) includes it, so the server's exact wake plays it."""
+    """The earliest private moment the room wakes for a bot to take an idle seat (`botAt`), or
+    None: the bots' wake (`features/botplay.wake_at`) includes it."""
     vacant = room.get("vacant") or {}
     return min((v["botAt"] for v in vacant.values() if "botAt" in v), default=None)
 
@@ -219,10 +222,13 @@ def should_vacate(c: Context, pid: str) -> bool:
     return bool(p and p["alive"]) and not closed
 
 
-def expire(room: dict, state: Any, now: float) -> tuple[Any, bool]:
+def expire(room: dict, state: Any, now: float, wake: int | None = None) -> tuple[Any, bool]:
     """Vacancies whose time is up (or whose character died meanwhile) end: the engine's
     `leave`/`remove` applies as it would have without the option; requests for seats no longer
-    open go. (state, whether anything changed)."""
+    open go. An idle seat's bot takes it when the room's wake for its moment is delivered
+    (`wake`: the delivery's second, `waking`; Scheduler delivers inside that second's minute,
+    and that delivery is the moment, published as it happens), or at any write once
+    `BOT_LATE` seconds passed its moment (a delivery lost). (state, whether anything changed)."""
     vacant = room.get("vacant") or {}
     if state is None or not (vacant or room.get("seatRequests")):
         return state, False
@@ -230,15 +236,12 @@ def expire(room: dict, state: Any, now: float) -> tuple[Any, bool]:
     for pid in sorted(vacant, key=lambda k: (vacant[k]["until"], k)):
         p = _engine_player(state, pid)
         alive = bool(p and p["alive"])
-        ends = vacant[pid].get("botAt", vacant[pid]["until"])  # an idle seat ends at the bot's moment
-        if alive and now < ends and running(room, state):
+        if alive and running(room, state) and not _ends(vacant[pid], now, wake):
             continue
         v = vacant.pop(pid)
         changed = True
         if alive and running(room, state) and v["reason"] == "afk":
-            # an idle seat nobody took (docs/rules.md, "Idle seats"): the bot took it at its
-            # drawn moment, whatever write or wake noticed it after
-            state = bot_takes(room, state, pid, now, at=min(now, v.get("botAt", now)))
+            state = bot_takes(room, state, pid, now)  # an idle seat nobody took (docs/rules.md, "Idle seats")
         elif alive and running(room, state):
             try:
                 state = me.apply(state, {"type": EXPIRY_ACTION[v["reason"]], "player": pid}, now=now)
@@ -251,6 +254,18 @@ def expire(room: dict, state: Any, now: float) -> tuple[Any, bool]:
         changed = changed or len(still) != len(room["seatRequests"])
         _keep_requests(room, still)
     return state, changed
+
+
+BOT_LATE = 120  # seconds after its moment an idle seat's bot comes at any write (its wake lost)
+
+
+def _ends(vacancy: dict, now: float, wake: int | None) -> bool:
+    """Whether a vacancy ends now: an idle seat's (`botAt`) when its wake is delivered (or
+    `BOT_LATE` after its moment), any other at its `until`."""
+    if "botAt" not in vacancy:
+        return now >= vacancy["until"]
+    due = math.ceil(vacancy["botAt"] - 1e-9)  # the second its wake was armed for (`timers.fire_second`)
+    return (wake is not None and wake >= due) or now >= vacancy["botAt"] + BOT_LATE
 
 
 def next_due(room: dict) -> float | None:
@@ -519,9 +534,13 @@ def bot_takes(room: dict, state: Any, pid: str, now: float, at: float | None = N
 
 
 # ---------------------------------------------------------------- the feature (features/base.py)
+waking: contextvars.ContextVar[int | None] = contextvars.ContextVar("waking", default=None)
+"""The second of the Scheduler delivery being handled (`RoomService.timeout`), None otherwise."""
+
+
 def _expire_step(c: Context) -> Step:
     """Before the command: the open seats whose time is up (a due one makes the request write)."""
-    state, due = expire(c.room, c.state, c.now)
+    state, due = expire(c.room, c.state, c.now, waking.get())
     return Step(state, writes=due)
 
 
