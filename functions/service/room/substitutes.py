@@ -13,6 +13,10 @@ An open seat (`open_seats`) is either
   The character stays in the game, absent, for `VACANCY_SECONDS` of game time
   (`room.vacant[pid] = {"reason", "until"}`); then `expire` applies the engine's `leave` or
   `remove` exactly as without the option. The old token stopped working at once.
+- *idle* (`reason: afk`, room/afk.py): like a vacated seat, plus the private moment the room
+  wakes for a bot to take it (`botAt`, `bot_moment`); the bot comes with that wake's delivery
+  (`expire`, `waking`), a person any time before; its entry shows no end (docs/rules.md,
+  "Idle seats").
 - *at risk*: the engine's absence rule would eliminate it at the end of this day (alive, away
   now, one absent day already: the engine's `absentDays`, which only a preset with an absence
   rule counts). Computed from the state, never stored; it closes when the player comes back or
