@@ -5,6 +5,7 @@ handlers on the in-memory store, the clock stepped to each deadline and the phas
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -312,3 +313,50 @@ def test_an_anonymous_game_without_substitutes_shows_no_notice_while_it_runs(api
     idle_until(api, lambda: api.snapshot().room.get("substituted"))
     api.send("cspec", {"action": "sync"})
     assert api.gw.last("cspec")["view"]["room"]["substituted"] == []
+
+
+def handover_frames(api, monkeypatch, tag: str, person: bool) -> list[str]:
+    """An anonymous city table of six people who all idle, watched by a spectator; a newcomer
+    connects once an idle seat opens, and at the second of the room's wake for that seat's
+    bot either the wake is delivered (`person` False: the bot takes it) or the newcomer takes
+    it (True). The spectator's frames from the opening to a sync after the take."""
+    from test_anonymous import same_draws
+
+    same_draws(monkeypatch)
+    api.clock.t = 1_800_000_000.0
+    options = {"anonymous": True, "afkLimit": 2, "substitutes": True, "substituteApproval": False}
+    pids = api.lobby(6, options=options)
+    for pid in pids[1:]:
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start"})
+    spectator = f"{tag}-spectator"
+    assert api.connect(spectator) == 200
+    idle_until(api, lambda: api.snapshot().room.get("vacant"))
+    start = len(api.gw.sent)
+    pid, v = min(api.snapshot().room["vacant"].items(), key=lambda kv: kv[1]["botAt"])
+    assert api.connect(f"{tag}-newcomer") == 200
+    wake = math.ceil(v["botAt"])
+    assert wake < me.deadline(api.state()), "the moment falls inside the phase"
+    api.clock.t = wake + 0.25  # the delivery, inside its minute
+    if person:
+        frame = {"action": "takeSeat", "seat": pid, "name": "Zed", "device": "a-new-device-key-0001"}
+        api.send(f"{tag}-newcomer", frame)
+    else:
+        api.fire(me.phase_seq(api.state()), wake)
+    assert bool(room_seat(api, pid).get("bot")) is not person
+    api.send(spectator, {"action": "sync"})
+    code = api.code
+    return [
+        json.dumps(f, sort_keys=True).replace(code, "CODE") for c, f in api.gw.sent[start:] if c == spectator
+    ]
+
+
+def test_a_bot_and_a_person_taking_an_idle_seat_at_the_same_moment_send_the_same_frames(api, monkeypatch):
+    """Role swap: the same anonymous table twice, its idle seat taken at the same moment once by
+    its bot (the room's wake delivered) and once by a newcomer. Every frame a spectator gets,
+    from the seat's opening to a sync after the take (`openSeats`, the notice, the seat's
+    presence and alias, the phase), is the same bytes: only when it happens could tell them
+    apart, and that is drawn (`test_an_idle_seats_notice_does_not_name_a_bot`)."""
+    by_bot = handover_frames(api, monkeypatch, "a", person=False)
+    by_person = handover_frames(api, monkeypatch, "b", person=True)
+    assert by_bot and by_bot == by_person

@@ -237,10 +237,18 @@ def expire(room: dict, state: Any, now: float, wake: int | None = None) -> tuple
     if state is None or not (vacant or room.get("seatRequests")):
         return state, False
     changed = False
+    # one delivery brings one bot (the earliest moment due): each comes with a delivery of its own
+    woken = min(
+        (k for k in vacant if "botAt" in vacant[k] and _ends(vacant[k], now, wake)),
+        key=lambda k: vacant[k].get("botAt", 0.0),
+        default=None,
+    )
     for pid in sorted(vacant, key=lambda k: (vacant[k]["until"], k)):
         p = _engine_player(state, pid)
         alive = bool(p and p["alive"])
-        if alive and running(room, state) and not _ends(vacant[pid], now, wake):
+        late = "botAt" in vacant[pid] and now >= vacant[pid]["botAt"] + BOT_LATE
+        due = pid == woken if "botAt" in vacant[pid] and not late else _ends(vacant[pid], now, wake)
+        if alive and running(room, state) and not due:
             continue
         v = vacant.pop(pid)
         changed = True
