@@ -35,6 +35,7 @@ import pytest
 from fnkit import CTX
 from test_anonymous import anonymous_room
 
+from local.scheduler import delivery_moment
 from mafia_engine.testing import legal_actions
 from service.features import fairness
 from service.room import substitutes
@@ -47,10 +48,10 @@ LATE = 1.0  # a notice that reaches the table this long after its own time was p
 
 
 class SchedulerMinute:
-    """EventBridge Scheduler's delivery of what the room armed, as local/scheduler.py models it:
-    a one-time `at()` schedule fires once at a random moment inside the minute of its second
-    (possibly before the second; never before it was armed), 60 s precision
-    (docs/architecture.md, "Timers")."""
+    """EventBridge Scheduler's delivery of what the room armed, as the offline stack's emulator
+    does it (`local.scheduler.delivery_moment`): a one-time `at()` schedule fires once at a
+    random moment inside the minute of its second (possibly before the second; never before
+    it was armed), 60 s precision (docs/architecture.md, "Timers")."""
 
     def __init__(self, api, rng: random.Random) -> None:
         self.api, self.rng, self.when = api, rng, {}
@@ -59,8 +60,7 @@ class SchedulerMinute:
         out = []
         for a in self.api.armed():
             if a["name"] not in self.when:
-                minute = a["at"] - a["at"] % 60
-                self.when[a["name"]] = self.rng.uniform(max(self.api.clock.t, minute), minute + 60)
+                self.when[a["name"]] = delivery_moment(a["at"], self.api.clock.t, 60.0, self.rng)
             out.append((self.when[a["name"]], a))
         return sorted(out, key=lambda x: x[0])
 
@@ -216,6 +216,18 @@ def test_bots_are_not_named_by_their_clocks(api, monkeypatch, preset):
         figures = (name, round(line_acc, 3), round(line_chance, 3), round(seat_acc, 3), round(seat_chance, 3))
         assert line_acc <= line_chance + MARGIN, figures
         assert seat_acc <= seat_chance + MARGIN, figures
+
+
+def test_scheduler_deliveries_fall_inside_their_minute_and_never_before_they_were_armed():
+    """The stack's Scheduler model (local/scheduler.py, used above): a delivery lands inside the
+    minute of its second, before or after the second, and a schedule armed inside that minute
+    is drawn from what is left of it, never delivered on the very moment that armed it."""
+    rng = random.Random(7)
+    fresh = [delivery_moment(1_800_000_090, 1_800_000_000.0, 60.0, rng) for _ in range(400)]
+    assert all(1_800_000_060 <= t < 1_800_000_120 for t in fresh)
+    assert min(fresh) < 1_800_000_090 < max(fresh)  # before the second asked for, or after it
+    late = [delivery_moment(1_800_000_090, 1_800_000_100.5, 60.0, rng) for _ in range(400)]
+    assert all(1_800_000_100.5 < t < 1_800_000_120 for t in late)
 
 
 def test_a_wake_delivered_early_wakes_the_room_again_a_second_on(api):
