@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from .live import bots, live_room, open_seat, seat
 from .scripted import LOCALES, Scripted, page_in
+from .test_connection import vanish
 from .test_presets import answer_once
 from .test_public_home import ASKS_JS, BOT_NAME, COUNTDOWN, IDLE_CHECKS, PLAY_SECONDS, rest
 from .ui import Player, foreign_words
@@ -264,6 +265,10 @@ OPEN_OR_HOME_JS = """async () => {
   const {state} = await __import('./js/store.js');
   return !state.conn || state.conn.status === 'open';
 }"""
+# The preset whose idle page is offline at the hand-on (its phone asleep from its warning on):
+# the farewell frame is lost and its reconnect is refused; the page asks what became of its
+# seat (POST /rooms/{code}/fate) and shows what a page online at the time shows.
+OFFLINE_AT_HAND_ON = "city"
 HAND_ON_STEPS = 400  # Scheduler deliveries stepped before the hand-on is called missing (a bots' wake that Scheduler fires early in its minute wakes the room again: a phase may take many)
 
 
@@ -315,12 +320,17 @@ def test_an_idle_page_and_a_closed_tab_are_warned_then_handed_on(stack, browser,
         # substitute): at the same miss in city and original; in classic, where an absent seat
         # falls to the rulebook's two absent days first (docs/rules.md, "Substitutes"), on its
         # second absent day.
-        warned = took = False
+        warned = took = asleep = False
         handed: set[str] = set()  # open seats and the recent notices: gathered as they come
         for _ in range(HAND_ON_STEPS):
             if not warned and idle.page.locator("#afk-warning").count():
                 warned = True
                 expect(idle.page.locator("#afk-warning")).to_have_text(WARNING[lang])
+                if preset == OFFLINE_AT_HAND_ON:  # the phone sleeps: its socket vanishes
+                    token = idle.page.evaluate(f"() => JSON.parse(localStorage.getItem('mafia.seat.{code}')).token")
+                    idle.context.set_offline(True)
+                    vanish(stack.url, code, token)
+                    asleep = True
             offer = watcher.page.locator(f'#sub-seats [data-seat="{gone_pid}"]')
             if not took and offer.count():
                 watcher.page.fill("#sub-name", watcher_name)
@@ -332,13 +342,17 @@ def test_an_idle_page_and_a_closed_tab_are_warned_then_handed_on(stack, browser,
                     timeout=15_000,
                 )
             handed |= handed_on(table.page)
+            if asleep and idle_pid in handed:  # handed on while asleep: the phone wakes
+                idle.context.set_offline(False)
+                asleep = False
             replaced = idle.page.locator("[data-notice='err.afk_replaced']").count() > 0
             if replaced and {idle_pid, gone_pid} <= handed:
                 break
-            # an idle page is an untouched one, not one whose socket is down: game time steps
-            # while its socket is open, so the hand-on's farewell frame reaches it (a page
-            # offline at that moment is not told: the closing note of 2026-12-06)
-            idle.page.wait_for_function(OPEN_OR_HOME_JS, timeout=60_000)
+            # an untouched page steps with its socket open, so the hand-on's farewell frame
+            # reaches it; the sleeping one (OFFLINE_AT_HAND_ON) is refused when it wakes and
+            # goes home once the fate route answered
+            if not asleep:
+                idle.page.wait_for_function(OPEN_OR_HOME_JS, timeout=60_000)
             stack.step_on()
             idle.page.wait_for_timeout(300)  # the pages draw the pushes of that step
         assert warned, "the idle page was never warned"
