@@ -3,7 +3,8 @@ stack: a lone stranger's lobby states when it starts and starts by itself with b
 the end in one language, whose end offers "Play again with this table"); "Play now" offers an
 open room of another language when the viewer's has none; the end of a public game offers the
 table one new lobby (a scripted screen); an idle page and a closed tab are warned, then handed
-on, in each preset ("Idle seats")."""
+on, in each preset ("Idle seats"), the city one's idle page offline at the hand-on (it asks what
+became of its seat when it wakes)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from .scripted import LOCALES, Scripted, page_in
 from .test_connection import vanish
 from .test_presets import answer_once
 from .test_public_home import ASKS_JS, BOT_NAME, COUNTDOWN, IDLE_CHECKS, PLAY_SECONDS, rest
+from .test_removed_seat import refused_handshakes
 from .ui import Player, foreign_words
 
 WAIT_SECONDS = 60  # functions/service/room/public.py WAIT_SECONDS: the stated start of a lone lobby
@@ -358,6 +360,8 @@ def test_an_idle_page_and_a_closed_tab_are_warned_then_handed_on(stack, browser,
         assert warned, "the idle page was never warned"
         assert took, "the closed tab's seat was never offered"
         expect(idle.page.locator("[data-notice='err.afk_replaced']")).to_be_visible()
+        if preset == OFFLINE_AT_HAND_ON:  # its reconnects with the retired token were refused
+            refused_handshakes(console_errors, idle_name)
         assert {idle_pid, gone_pid} <= handed, (handed, table.page.evaluate(VIEW_FACTS))
         assert idle.missing_keys() == [] and watcher.missing_keys() == [] and table.missing_keys() == []
         summary = rest(stack, "GET", f"/rooms/{code}")
