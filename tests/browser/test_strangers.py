@@ -289,6 +289,9 @@ def handed_on(page) -> set[str]:
 @pytest.mark.parametrize("preset", ["classic", "city", "original"])
 def test_an_idle_page_and_a_closed_tab_are_warned_then_handed_on(stack, browser, console_errors, preset):
     lang, (idle_name, gone_name, watcher_name) = IDLE[preset]
+    # online at the hand-on, the page reads its `afk_replaced` frame; asleep, the fate route's
+    # neutral `handedOn` (it cannot say why: an idle seat, or an absent one a substitute took)
+    notice = "err.handed_on" if preset == OFFLINE_AT_HAND_ON else "err.afk_replaced"
     room = live_room(
         stack,
         preset=preset,
@@ -347,7 +350,7 @@ def test_an_idle_page_and_a_closed_tab_are_warned_then_handed_on(stack, browser,
             if asleep and idle_pid in handed:  # handed on while asleep: the phone wakes
                 idle.context.set_offline(False)
                 asleep = False
-            replaced = idle.page.locator("[data-notice='err.afk_replaced']").count() > 0
+            replaced = idle.page.locator(f"[data-notice='{notice}']").count() > 0
             if replaced and {idle_pid, gone_pid} <= handed:
                 break
             # an untouched page steps with its socket open, so the hand-on's farewell frame
@@ -359,7 +362,7 @@ def test_an_idle_page_and_a_closed_tab_are_warned_then_handed_on(stack, browser,
             idle.page.wait_for_timeout(300)  # the pages draw the pushes of that step
         assert warned, "the idle page was never warned"
         assert took, "the closed tab's seat was never offered"
-        expect(idle.page.locator("[data-notice='err.afk_replaced']")).to_be_visible()
+        expect(idle.page.locator(f"[data-notice='{notice}']")).to_be_visible()
         if preset == OFFLINE_AT_HAND_ON:  # its reconnects with the retired token were refused
             refused_handshakes(console_errors, idle_name)
         assert {idle_pid, gone_pid} <= handed, (handed, table.page.evaluate(VIEW_FACTS))

@@ -152,7 +152,7 @@ function connect() {
 // the time shows; a room that is gone, too. A token the server does not know (a lobby seat
 // removed or given up: the seat is gone with its token) reads the public summary's `removed`.
 // Anything else (a network error, the seat still held) keeps retrying.
-const FATE_NOTICES = { handedOn: "err.afk_replaced", removed: "seat.removed", left: "seat.left" };
+const FATE_NOTICES = { handedOn: "err.handed_on", removed: "seat.removed", left: "seat.left" };
 
 async function checkRoomGone() {
   const session = state.session;
