@@ -15,9 +15,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-import mafia_engine as me
 from pydantic import BaseModel, create_model
 from pydantic_core import to_json as _to_json
+
+import mafia_engine as me
 
 from ..infra import clock
 from . import server_frames
