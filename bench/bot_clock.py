@@ -10,6 +10,13 @@ comes in; people chat at times of their own (uniform over the phase, as a reques
 and leave the rest to the phase timer. Before the private moments: 100 % of lines and seats
 in every preset (chance 62-68 %).
 
+The second figure (`late`) models how EventBridge Scheduler delivers the room's wake: a
+one-time `at()` schedule fires at a random moment inside the minute of its second (60 s
+precision: docs/architecture.md, "Timers"), possibly before it (the room then wakes again a
+second on). A bot's line carries its drawn moment but is published only when the room wakes
+after it (that delivery or a person's request), a person's when it is sent; a line published
+more than a second after its `at` is called a bot's.
+
     python bench/bot_clock.py [--quick]
 """
 
@@ -17,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 from pathlib import Path
@@ -37,8 +45,19 @@ def _grid(state: dict, start: float, k_max: int = 200) -> set[float]:
     return {round(start + k * step, 3) for k in range(1, k_max)}
 
 
-def play(preset: str, seed: int) -> tuple[list[tuple[str, float]], set[str], set[float]]:
-    """One game: every public day line as (sender, at), the bot seats, the ticks announced."""
+def _delivery(r: random.Random, wake: float, now: float) -> float:
+    """When Scheduler delivers a wake armed for the second at or after `wake`: inside that
+    second's minute, never before it was armed (`now`)."""
+    second = math.ceil(wake - 1e-9)
+    minute = second - second % 60
+    return r.uniform(max(now, minute), minute + 60)
+
+
+def play(
+    preset: str, seed: int, scheduler: bool = False
+) -> tuple[list[tuple[str, float, float]], set[str], set[float]]:
+    """One game: every public day line as (sender, at, published), the bot seats, the ticks
+    announced. `scheduler`: the room's wakes are delivered as Scheduler does (`_delivery`)."""
     info = me.presets()[preset]
     n = info["minPlayers"] + 1
     ids = [f"p{i}" for i in range(1, n + 1)]
@@ -60,10 +79,18 @@ def play(preset: str, seed: int) -> tuple[list[tuple[str, float]], set[str], set
         return sorted((r.uniform(now, ends), p) for p in people if p in alive and r.random() < 0.7)
 
     talk = person_lines()
+    delivered: dict[float, float] = {}  # a wake's moment -> when Scheduler delivers it
+    published: dict[str, float] = {}  # a line's id -> when the table first had it
     for _ in range(4000):
         if state["phase"]["kind"] == "ended":
             break
         wake, ends = bots.wake_at(stored), me.deadline(state)
+        if wake is not None and scheduler:
+            if wake not in delivered:
+                delivered[wake] = _delivery(r, wake, now)
+            while delivered[wake] < wake:  # early: the room wakes again a second on
+                delivered[wake] = _delivery(r, math.ceil(delivered[wake] - 1e-9) + 1, delivered[wake])
+            wake = delivered[wake]
         nxt = [x for x in (wake, ends, talk[0][0] if talk else None) if x is not None]
         if not nxt:
             break
@@ -83,18 +110,24 @@ def play(preset: str, seed: int) -> tuple[list[tuple[str, float]], set[str], set
             stored = bots.plan_room(state, bot_ids, key, now)
             announced |= _grid(state, stored["start"])
             talk = person_lines()
-    lines = [(m["from"], m["at"]) for m in state["chat"] if m["channel"] == "day" and m["from"] in ids]
+        for m in state["chat"]:
+            published.setdefault(m["id"], now)
+    lines = [
+        (m["from"], m["at"], published.get(m["id"], m["at"]))
+        for m in state["chat"]
+        if m["channel"] == "day" and m["from"] in ids
+    ]
     return lines, set(bot_ids), announced
 
 
-def measure(preset: str, games: int) -> dict:
+def measure(preset: str, games: int, scheduler: bool = False) -> dict:
     right = total = seats_right = seats = 0
     bot_lines = 0
     for seed in range(1, games + 1):
-        lines, bot_ids, announced = play(preset, seed)
+        lines, bot_ids, announced = play(preset, seed, scheduler)
         per: dict[str, list[bool]] = {}
-        for sender, at in lines:
-            called = round(at, 3) in announced
+        for sender, at, shown in lines:
+            called = shown - at > 1.0 if scheduler else round(at, 3) in announced
             per.setdefault(sender, []).append(called)
             right += called == (sender in bot_ids)
             bot_lines += sender in bot_ids
@@ -123,6 +156,9 @@ def main() -> None:
         "method": "engine-tier rooms (bots drained at their private moments or a person's request; people chat at "
         "uniform times); a line is called a bot's when its `at` lies on the phase's old public tick grid",
         "presets": {p: measure(p, games) for p in PRESETS},
+        "late_method": "the same rooms, their wakes delivered as EventBridge Scheduler does (inside the minute of "
+        "the second asked for); a line published more than 1 s after its `at` is called a bot's",
+        "late": {p: measure(p, games, scheduler=True) for p in PRESETS},
     }
     print(json.dumps(out))
 

@@ -45,6 +45,18 @@ def parse_at(expression: str, timezone: str | None) -> float | None:
     return datetime.fromisoformat(m.group(1)).replace(tzinfo=tz).timestamp()
 
 
+def delivery_moment(at: float, armed: float, window: float, rng: random.Random) -> float:
+    """When Scheduler first delivers a one-time schedule for second `at`, armed at `armed`: a
+    random moment inside `at`'s minute (60 s precision, "Schedule types" in the EventBridge
+    Scheduler user guide; `window` widens it for a flexible time window), possibly before
+    `at`, never before it was armed (a minute already under way is drawn from what is left of
+    it, not delivered at once: a wake armed for a second of the current minute does not land
+    on the very request that armed it). The functions tests' model delivers the same way."""
+    minute_start = at - at % MINUTE
+    end = minute_start + window
+    return rng.uniform(max(armed, minute_start), end) if armed < end else armed
+
+
 @dataclass
 class Planned:
     """A schedule version we have planned deliveries for."""
@@ -172,7 +184,7 @@ class SchedulerEmulator:
         if flexible.get("Mode") == "FLEXIBLE":
             window += MINUTE * float(flexible.get("MaximumWindowInMinutes", 0))
         minute_start = at - at % MINUTE
-        first = minute_start + self.rng.uniform(0, window)
+        first = delivery_moment(at, self.clock.now(), window, self.rng)
         times = [first]
         if self.rng.random() < self.duplicate_probability:
             times.append(first + self.rng.uniform(0, max(1.0, minute_start + window - first)))

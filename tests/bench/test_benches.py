@@ -181,6 +181,9 @@ def test_bot_clock_bench_quick_runs_the_issue_47_classifier_per_preset():
         for key in ("games", "lines", "bot_lines", "line_accuracy", "line_chance", "seats", "seat_accuracy"):
             assert key in figures, key
         assert figures["lines"] > figures["bot_lines"] > 0  # both kinds of seat talked
+    assert set(out["late"]) == {"classic", "city", "original"}  # the wakes delivered as Scheduler does
+    for figures in out["late"].values():
+        assert {"line_accuracy", "line_chance", "seat_accuracy"} <= set(figures)
 
 
 def test_voice_load_bench_quick_measures_every_pair_of_three_throttled_pages():

@@ -5,6 +5,9 @@ handlers on the in-memory store, the clock stepped to each deadline and the phas
 
 from __future__ import annotations
 
+import json
+import math
+
 import pytest
 
 import mafia_engine as me
@@ -162,7 +165,7 @@ def test_an_idle_seat_is_opened_to_a_substitute_then_a_bot_takes_it_if_nobody_co
     api.send("cp1", {"action": "sync"})
     assert [s["player"] for s in api.gw.last("cp1")["view"]["room"]["openSeats"]] == [IDLE]
     api.clock.advance(substitutes.VACANCY_SECONDS + 1)
-    api.send("cp1", {"action": "sync"})
+    api.fire_due()  # the room's wake for the bot's moment (inside the window)
     assert room_seat(api, IDLE).get("bot") is True
     assert seat(api, IDLE)["alive"] is True
     assert IDLE not in (api.snapshot().room.get("vacant") or {})
@@ -257,3 +260,103 @@ def test_idle_means_idle_a_pages_own_nudges_pings_and_syncs_never_count_as_actin
         assert misses(api) >= before or room_seat(api, IDLE).get("bot")  # never reset by its own frames
     assert room_seat(api, IDLE).get("bot"), "the idle page kept its seat"
     assert api.errors(f"c{IDLE}")[-1]["code"] == "afk_replaced"
+
+
+def idle_until(api, done, phases=20):
+    """Nobody acts: step to each deadline and fire its timer until `done()`."""
+    for _ in range(phases):
+        if done():
+            return
+        assert api.snapshot().room["status"] == "running", "the game ended first"
+        seq = me.phase_seq(api.state())
+        api.clock.t = max(api.clock.t, me.deadline(api.state()))
+        api.fire(seq)
+    raise AssertionError("never happened")
+
+
+def test_an_anonymous_game_opens_an_idle_seat_before_a_bot_takes_it_at_a_private_moment(api):
+    """An anonymous game with substitutes on, `afkReplace` left at `bot`: the idle seat opens to
+    substitutes first, with no end shown; the room wakes at a moment drawn for it inside the
+    window (never in a view), and the bot comes with that wake's delivery, which its notice
+    carries; until then a person may still take it, whatever else the room does. A bot at
+    once, with no window before its notice, would be named by it."""
+    options = {"anonymous": True, "afkLimit": 2, "substitutes": True, "substituteApproval": False}
+    api.start(6, preset="city", options=options)
+    assert api.connect("cspec") == 200
+    idle_until(api, lambda: api.snapshot().room.get("vacant"))
+    vacant = api.snapshot().room["vacant"]
+    pid, v = sorted(vacant.items())[0]
+    opened = v["until"] - substitutes.VACANCY_SECONDS
+    assert v["reason"] == "afk" and opened <= v["botAt"] < v["until"]
+    assert len({v["botAt"] for v in vacant.values()}) == len(vacant), "each seat's moment is its own draw"
+    api.send("cspec", {"action": "sync"})
+    assert {"player": pid, "seat": seat(api, pid)["seat"], "until": None} in api.gw.last("cspec")["view"][
+        "room"
+    ]["openSeats"]
+    assert str(v["botAt"]) not in str(api.gw.to("cspec"))
+    api.clock.t = v["botAt"] + 0.2
+    api.send("cspec", {"action": "sync"})  # a write after the moment: still open to a person
+    assert not room_seat(api, pid).get("bot")
+    api.clock.t = math.ceil(v["botAt"])
+    api.fire_due()  # the room's private wake for that second: delivered now
+    assert room_seat(api, pid).get("bot") is True and seat(api, pid)["alive"]
+    api.send("cspec", {"action": "sync"})
+    notice = next(n for n in api.gw.last("cspec")["view"]["room"]["substituted"] if n["player"] == pid)
+    assert notice["at"] == api.clock.t
+
+
+def test_an_anonymous_game_without_substitutes_shows_no_notice_while_it_runs(api):
+    """Only a bot can take a seat there, so the notice "seat N has a new player" would name a
+    bot: the table reads none until the end."""
+    api.start(6, preset="city", options={"anonymous": True, "afkLimit": 2})
+    assert api.connect("cspec") == 200
+    idle_until(api, lambda: api.snapshot().room.get("substituted"))
+    api.send("cspec", {"action": "sync"})
+    assert api.gw.last("cspec")["view"]["room"]["substituted"] == []
+
+
+def handover_frames(api, monkeypatch, tag: str, person: bool) -> list[str]:
+    """An anonymous city table of six people who all idle, watched by a spectator; a newcomer
+    connects once an idle seat opens, and at the second of the room's wake for that seat's
+    bot either the wake is delivered (`person` False: the bot takes it) or the newcomer takes
+    it (True). The spectator's frames from the opening to a sync after the take."""
+    from test_anonymous import same_draws
+
+    same_draws(monkeypatch)
+    api.clock.t = 1_800_000_000.0
+    options = {"anonymous": True, "afkLimit": 2, "substitutes": True, "substituteApproval": False}
+    pids = api.lobby(6, options=options)
+    for pid in pids[1:]:
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start"})
+    spectator = f"{tag}-spectator"
+    assert api.connect(spectator) == 200
+    idle_until(api, lambda: api.snapshot().room.get("vacant"))
+    start = len(api.gw.sent)
+    pid, v = min(api.snapshot().room["vacant"].items(), key=lambda kv: kv[1]["botAt"])
+    assert api.connect(f"{tag}-newcomer") == 200
+    wake = math.ceil(v["botAt"])
+    assert wake < me.deadline(api.state()), "the moment falls inside the phase"
+    api.clock.t = wake + 0.25  # the delivery, inside its minute
+    if person:
+        frame = {"action": "takeSeat", "seat": pid, "name": "Zed", "device": "a-new-device-key-0001"}
+        api.send(f"{tag}-newcomer", frame)
+    else:
+        api.fire(me.phase_seq(api.state()), wake)
+    assert bool(room_seat(api, pid).get("bot")) is not person
+    api.send(spectator, {"action": "sync"})
+    code = api.code
+    return [
+        json.dumps(f, sort_keys=True).replace(code, "CODE") for c, f in api.gw.sent[start:] if c == spectator
+    ]
+
+
+def test_a_bot_and_a_person_taking_an_idle_seat_at_the_same_moment_send_the_same_frames(api, monkeypatch):
+    """Role swap: the same anonymous table twice, its idle seat taken at the same moment once by
+    its bot (the room's wake delivered) and once by a newcomer. Every frame a spectator gets,
+    from the seat's opening to a sync after the take (`openSeats`, the notice, the seat's
+    presence and alias, the phase), is the same bytes: only when it happens could tell them
+    apart, and that is drawn (`test_an_idle_seats_notice_does_not_name_a_bot`)."""
+    by_bot = handover_frames(api, monkeypatch, "a", person=False)
+    by_person = handover_frames(api, monkeypatch, "b", person=True)
+    assert by_bot and by_bot == by_person

@@ -80,3 +80,39 @@ def test_a_non_finite_number_is_never_sent(bad, monkeypatch):
     monkeypatch.setattr(clock, "now", lambda: bad)
     with pytest.raises(ValueError):
         views.frame(view, 1)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_a_view_rendered_from_shared_parts_is_the_same_bytes(name):
+    """`views.render` with the parts already rendered (`views.PARTS`, as frames_for passes it):
+    the same parts and body as the view's model writes, whether the parts are new or taken
+    from what another view left (every sample rendered once before, into the same dict)."""
+    shared: dict = {}
+    for other in SAMPLES.values():
+        views.render(other, shared)
+    alone = views.render(SAMPLES[name])
+    assert views.render(SAMPLES[name], shared) == alone
+    assert views.render(SAMPLES[name], {}) == alone
+
+
+def test_a_shared_part_is_taken_only_for_the_same_json_never_for_an_equal_value():
+    """True == 1 == 1.0 and {"a", "b"} == {"b", "a"} in Python, not in JSON: a part kept for
+    one is never the bytes of another (each as its own model writes it)."""
+    view = SAMPLES["night"]
+    shared: dict = {}
+    for value in ({"x": 1}, {"x": True}, {"x": 1.0}, {"x": -0.0}, {"x": 0.0}, {"a": 1, "b": 2}, {"b": 2, "a": 1}):
+        for key in ("private", "review"):  # a declared key, an extra one
+            got = views.render({**view, key: value}, shared)
+            assert got == views.render({**view, key: value}), (key, value)
+            assert json.loads(dict(got.parts)[key])[key] == value
+            assert dict(got.parts)[key] == json.dumps({key: value}, separators=(",", ":")).encode()
+    with pytest.raises(ValueError):
+        views.render({**view, "private": {"x": math.nan}}, shared)  # never shared past the check
+
+
+def test_the_kept_parts_are_bounded(monkeypatch):
+    monkeypatch.setattr(views, "PARTS_KEPT", 5)
+    shared: dict = {}
+    for i in range(40):
+        views.render({**SAMPLES["night"], "private": {"n": i}}, shared)
+        assert len(shared) <= 5

@@ -39,12 +39,12 @@ export async function loadConfig() {
   return apiUrl;
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, headers = {}) {
   let res;
   try {
     res = await fetch(apiUrl + path, {
       method,
-      headers: body ? { "Content-Type": "application/json" } : {},
+      headers: { ...(body ? { "Content-Type": "application/json" } : {}), ...headers },
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch {
@@ -79,6 +79,10 @@ export const listWatchGames = (lang, preset) =>
 export const quickPlay = (name, lang, preset, party) =>
   call("POST", "/quickplay", { name, lang, ...(preset ? { preset } : {}), ...(party ? { party } : {}), device: deviceKey() });
 export const getRoom = (code) => call("GET", `/rooms/${encodeURIComponent(code)}`);
+// What became of the seat a kept token held (docs/protocol.md, "REST"): asked when a reconnect
+// is refused. The token goes in a header, never in the URL (paths reach logs and caches).
+export const seatFate = (code, token) =>
+  call("POST", `/rooms/${encodeURIComponent(code)}/fate`, null, { "X-Mafia-Token": token });
 
 /** The WebSocket URL from a REST answer; when it is missing (a spectator), config.json's,
  * else the same host's /ws. */

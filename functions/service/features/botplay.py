@@ -82,9 +82,13 @@ def replan(room: dict, state: Any, now: float) -> None:
 def wake_at(room: dict | None) -> float | None:
     """When the room must wake for its bots next: the earliest due entry of its plan. Private:
     the server's own timer wakes the room then (`_wake_timer`); no view carries it, so no
-    client learns when a bot means to act (docs/architecture.md, "Bots")."""
+    client learns when a bot means to act (docs/architecture.md, "Bots"). An idle seat's
+    private moment for a bot to take it (`room/substitutes.bot_due`) is one of them."""
+    from ..room import substitutes
+
     stored = (room or {}).get("botPlan")
-    return _bots().wake_at(stored) if stored else None
+    due = [w for w in (_bots().wake_at(stored) if stored else None, substitutes.bot_due(room or {})) if w is not None]
+    return min(due, default=None)
 
 
 # ---------------------------------------------------------------- the feature (features/base.py)

@@ -15,6 +15,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from pydantic import BaseModel, create_model
+from pydantic_core import to_json as _to_json
+
 import mafia_engine as me
 
 from ..infra import clock
@@ -101,12 +104,76 @@ def model(view: dict | server_frames.View) -> server_frames.View:
     return view if isinstance(view, server_frames.View) else server_frames.View.model_validate(view)
 
 
-def render(view: dict | server_frames.View) -> server_frames.RenderedView:
+def render(view: dict | server_frames.View, shared: dict | None = None) -> server_frames.RenderedView:
     """The view (without serverNow) serialised once by its model: what "changed?" hashes and
     what `frame` sends.
 
+    `shared`: the parts already rendered (`PARTS`, kept by this process: `viewframes.frames_for`
+    passes it), so a key whose value is one already rendered (the rules, the options, the
+    phase, the public chat: most of a view, for every viewer and from one change to the next)
+    is validated and serialised once, and only what is new or differs per viewer (`you`,
+    `private`, the seats as each may see them, a new chat line) is rendered (`_part`). The
+    bytes are the same as without it (tests/functions/test_view_bytes.py).
+
     ValueError for a non-finite number in it: a frame is strict JSON or not sent."""
-    return server_frames.render_view(model(view))
+    if shared is None or type(view) is not dict or not _DECLARED.issubset(view):
+        return server_frames.render_view(model(view))  # a model, or a view short of a key: refused there
+    declared = [(k, _part(k, view[k], shared)) for k in _KEYS]
+    extra = [(k, _part(k, v, shared)) for k, v in view.items() if k not in _DECLARED]
+    return server_frames.RenderedView(_members(declared), _members(extra), (*declared, *extra))
+
+
+# ---------------------------------------------------------------- a view's parts, each on its own
+# One model per declared key of `server_frames.View` (the same field, the same config) and one
+# for the others (extra="allow", as `View`): `{"key": value}` validated and serialised by it is
+# the part `render_view` writes for that key (the model's own serializer with `include`).
+_KEYS = tuple(server_frames.View.model_fields)
+_DECLARED = frozenset(_KEYS)
+_CONFIG = {k: v for k, v in server_frames.View.model_config.items() if k != "json_schema_extra"}
+_PART_MODELS: dict[str, type[BaseModel]] = {
+    k: create_model(f"ViewPart_{k}", __config__=_CONFIG, **{k: (f.annotation, f)})
+    for k, f in server_frames.View.model_fields.items()
+}
+_EXTRA_MODEL = create_model("ViewPart_extra", __config__=_CONFIG)
+
+
+# (key, fingerprint) -> the part's bytes; every viewer's, of every room this process served: a
+# part is a function of its key and value only, so whose it was does not matter. PARTS_KEPT
+# bounds it (a few MB at most: parts are ~3 KB at the largest)
+PARTS: dict[tuple[str, bytes], bytes] = {}
+PARTS_KEPT = 2048
+
+
+def _members(parts: list[tuple[str, bytes]]) -> bytes:
+    return b"{" + b",".join(raw[1:-1] for _, raw in parts) + b"}"
+
+
+def _part(key: str, value: Any, shared: dict) -> bytes:
+    """`{"key": value}` as the view's model writes it: validated and serialised by the key's
+    model the first time its value is seen (`_fingerprint`), taken from `shared` after."""
+    seen = _fingerprint(value)
+    if seen is not None:
+        raw = shared.get((key, seen))
+        if raw is not None:
+            return raw
+    m = _PART_MODELS.get(key, _EXTRA_MODEL).model_validate({key: value})
+    raw = server_frames._strict(m.__pydantic_serializer__.to_json(m))
+    if seen is not None:
+        if len(shared) >= PARTS_KEPT:
+            shared.clear()  # bounded: start again (a dict's own operations are safe across threads)
+        shared[(key, seen)] = raw
+    return raw
+
+
+def _fingerprint(value: Any) -> bytes | None:
+    """The value's JSON as pydantic-core writes it without a model (in Rust, no validation):
+    type-strict where == is not (true and 1, 1 and 1.0, -0.0, NaN, a dict's key order all
+    write apart), so two values with the same fingerprint are the same input to the key's
+    model and get the same bytes from it. None for what it cannot write (never shared)."""
+    try:
+        return _to_json(value, inf_nan_mode="constants")
+    except ValueError:
+        return None
 
 
 def digest(view: dict | server_frames.View | server_frames.RenderedView) -> str:

@@ -30,6 +30,7 @@ from typing import Any
 
 import mafia_engine as me
 
+from ..features import aliases
 from ..features.base import Feature, Step, ViewParts
 from ..protocol.quoting import tidy
 from ..protocol.server_frames import ErrorFrame, encode
@@ -51,9 +52,14 @@ def limit(state: Any) -> int:
     return int((state or {}).get("options", {}).get("afkLimit") or 0) if state else 0
 
 
-def replace_with(state: Any) -> str:
-    """`bot`, or `substitute` when the room asks for it and takes substitutes at all."""
+def replace_with(state: Any, room: dict | None = None) -> str:
+    """`bot`, or `substitute` when the room asks for it and takes substitutes at all. An
+    anonymous game that takes substitutes always opens the seat first (a bot comes at a
+    private moment if nobody does): a seat handed to a bot at once, with no open window
+    before its notice, would be named a bot by it (docs/rules.md, "Idle seats")."""
     wanted = (state.get("options") or {}).get("afkReplace", "bot")
+    if room is not None and aliases.masked(room):
+        wanted = "substitute"
     return "substitute" if wanted == "substitute" and substitutes.enabled(state) else "bot"
 
 
@@ -135,7 +141,7 @@ def replace(c: Context, state: Any, pid: str) -> tuple[Any, Effects]:
         )
     )
     closed = Effects(deletes=conns, closes=conns, replies={k: farewell for k in conns})
-    if replace_with(state) == "substitute" and not seat.get("sub"):
+    if replace_with(state, c.room) == "substitute" and not seat.get("sub"):
         return substitutes.vacate(c, state, pid, "afk"), closed
     return substitutes.bot_takes(c.room, state, pid, c.now), closed
 

@@ -21,7 +21,7 @@ from ..infra.timers import Timers
 from ..protocol import frames
 from ..protocol.roomcode import room_code_shaped
 from ..protocol.views import error_frame
-from . import connections, displays, lifecycle, operations, public, rest_ops
+from . import connections, displays, lifecycle, operations, public, rest_ops, substitutes
 from .connections import CONNECT_GRACE_SECONDS
 from .pipeline import MAX_ATTEMPTS, Pipeline
 from .setup import require_valid_options
@@ -84,6 +84,12 @@ class RoomService:
     def summary(self, code: str) -> dict:
         """The public lobby summary (no tokens, no roles)."""
         return rest_ops.summary(self.pipeline, code.upper())
+
+    def seat_fate(self, code: str, token: str | None, ip: str | None = None) -> dict:
+        """What became of the seat `token` held in room `code` (rest_ops.seat_fate); first the
+        address's budget (`limits.SEAT_FATE`), the same for every answer."""
+        limits.spend(self.store, limits.SEAT_FATE, None, ip)
+        return rest_ops.seat_fate(self.pipeline, code.upper(), token)
 
     def public_rooms(
         self,
@@ -241,10 +247,14 @@ class RoomService:
             if at is not None and wake <= at:
                 self.timers.arm(code, phase, at + 1, exact=True)
 
+        # the delivery's second: an idle seat's bot comes with the delivery of its wake (substitutes.py)
+        waking = substitutes.waking.set(at)
         try:
             outcome = self.pipeline.run(code, operations.phase_timeout(phase, rearm, rewake))
         except ServiceError as exc:
             outcome = exc.code
+        finally:
+            substitutes.waking.reset(waking)
         count("Timeouts")
         logger.info("phase timeout", extra={"room": code, "phase": phase, "outcome": outcome})
         return outcome

@@ -13,6 +13,10 @@ An open seat (`open_seats`) is either
   The character stays in the game, absent, for `VACANCY_SECONDS` of game time
   (`room.vacant[pid] = {"reason", "until"}`); then `expire` applies the engine's `leave` or
   `remove` exactly as without the option. The old token stopped working at once.
+- *idle* (`reason: afk`, room/afk.py): like a vacated seat, plus the private moment the room
+  wakes for a bot to take it (`botAt`, `bot_moment`); the bot comes with that wake's delivery
+  (`expire`, `waking`), a person any time before; its entry shows no end (docs/rules.md,
+  "Idle seats").
 - *at risk*: the engine's absence rule would eliminate it at the end of this day (alive, away
   now, one absent day already: the engine's `absentDays`, which only a preset with an absence
   rule counts). Computed from the state, never stored; it closes when the player comes back or
@@ -35,6 +39,10 @@ path ends a vacancy like a phase.
 
 from __future__ import annotations
 
+import contextvars
+import hashlib
+import hmac
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -165,16 +173,45 @@ def open_seats(room: dict, state: Any) -> dict[str, dict]:
         return {}
     out: dict[str, dict] = {pid: {"until": None} for pid in at_risk(room, state)}
     for pid, v in (room.get("vacant") or {}).items():
-        out[pid] = {"until": v["until"]}
+        # an idle seat stays open until a person or its bot comes (`expire`): no public end
+        out[pid] = {"until": None if "botAt" in v else v["until"]}
     return out
 
 
 def vacate(c: Context, state: Any, pid: str, reason: str) -> Any:
-    """The seat `pid` is given up (`reason`: left | removed) in a running game with the option
-    on: it is offered for `VACANCY_SECONDS`, its character stays in, absent. The caller has
-    voided the old token and closed its sockets."""
-    c.room.setdefault("vacant", {})[pid] = {"reason": reason, "until": c.now + VACANCY_SECONDS}
+    """The seat `pid` is given up (`reason`: left | removed | afk) in a running game with the
+    option on: it is offered for `VACANCY_SECONDS`, its character stays in, absent. The caller
+    has voided the old token and closed its sockets. An idle seat (`afk`) also gets the private
+    moment a bot takes it if no person came first (`botAt`, `bot_moment`)."""
+    vacancy: dict[str, Any] = {"reason": reason, "until": c.now + VACANCY_SECONDS}
+    if reason == "afk":
+        vacancy["botAt"] = bot_moment(c.room, pid, me.phase_seq(state), c.now)
+    c.room.setdefault("vacant", {})[pid] = vacancy
     return presence(c.room, state, pid, False, c.now)
+
+
+def bot_moment(room: dict, pid: str, seq: int, opened: float) -> float:
+    """When the room wakes for a bot to take idle seat `pid` opened at `opened`: a moment drawn
+    uniformly inside the open window (to the millisecond) from the bots' key
+    (`features/botplay.bot_key`, label `bots` of the game's secret), never shown to anyone;
+    the bot comes when that wake is delivered (`expire`), a person any time before. A bot
+    that always came at the window's public end (`openSeats.until`) was named by its notice's
+    time (docs/rules.md, "Idle seats")."""
+    from mafia_engine import rng
+
+    from ..features import botplay
+
+    label = f"seat:{pid}:{seq}".encode()  # one key per seat and phase, from the bots' key
+    draw = rng.stream(hmac.new(bytes.fromhex(botplay.bot_key(room)), label, hashlib.sha256).hexdigest())
+    _, ms = rng.below(draw, int(VACANCY_SECONDS * 1000))
+    return round(opened + ms / 1000, 3)
+
+
+def bot_due(room: dict) -> float | None:
+    """The earliest private moment the room wakes for a bot to take an idle seat (`botAt`), or
+    None: the bots' wake (`features/botplay.wake_at`) includes it."""
+    vacant = room.get("vacant") or {}
+    return min((v["botAt"] for v in vacant.values() if "botAt" in v), default=None)
 
 
 def should_vacate(c: Context, pid: str) -> bool:
@@ -189,18 +226,29 @@ def should_vacate(c: Context, pid: str) -> bool:
     return bool(p and p["alive"]) and not closed
 
 
-def expire(room: dict, state: Any, now: float) -> tuple[Any, bool]:
+def expire(room: dict, state: Any, now: float, wake: int | None = None) -> tuple[Any, bool]:
     """Vacancies whose time is up (or whose character died meanwhile) end: the engine's
     `leave`/`remove` applies as it would have without the option; requests for seats no longer
-    open go. (state, whether anything changed)."""
+    open go. An idle seat's bot takes it when the room's wake for its moment is delivered
+    (`wake`: the delivery's second, `waking`; Scheduler delivers inside that second's minute,
+    and that delivery is the moment, published as it happens), or at any write once
+    `BOT_LATE` seconds passed its moment (a delivery lost). (state, whether anything changed)."""
     vacant = room.get("vacant") or {}
     if state is None or not (vacant or room.get("seatRequests")):
         return state, False
     changed = False
+    # one delivery brings one bot (the earliest moment due): each comes with a delivery of its own
+    woken = min(
+        (k for k in vacant if "botAt" in vacant[k] and _ends(vacant[k], now, wake)),
+        key=lambda k: vacant[k].get("botAt", 0.0),
+        default=None,
+    )
     for pid in sorted(vacant, key=lambda k: (vacant[k]["until"], k)):
         p = _engine_player(state, pid)
         alive = bool(p and p["alive"])
-        if alive and now < vacant[pid]["until"] and running(room, state):
+        late = "botAt" in vacant[pid] and now >= vacant[pid]["botAt"] + BOT_LATE
+        due = pid == woken if "botAt" in vacant[pid] and not late else _ends(vacant[pid], now, wake)
+        if alive and running(room, state) and not due:
             continue
         v = vacant.pop(pid)
         changed = True
@@ -218,6 +266,18 @@ def expire(room: dict, state: Any, now: float) -> tuple[Any, bool]:
         changed = changed or len(still) != len(room["seatRequests"])
         _keep_requests(room, still)
     return state, changed
+
+
+BOT_LATE = 120  # seconds after its moment an idle seat's bot comes at any write (its wake lost)
+
+
+def _ends(vacancy: dict, now: float, wake: int | None) -> bool:
+    """Whether a vacancy ends now: an idle seat's (`botAt`) when its wake is delivered (or
+    `BOT_LATE` after its moment), any other at its `until`."""
+    if "botAt" not in vacancy:
+        return now >= vacancy["until"]
+    due = math.ceil(vacancy["botAt"] - 1e-9)  # the second its wake was armed for (`timers.fire_second`)
+    return (wake is not None and wake >= due) or now >= vacancy["botAt"] + BOT_LATE
 
 
 def next_due(room: dict) -> float | None:
@@ -401,7 +461,7 @@ def _hand_over(
     old_conns = tuple(k for k, v in c.snap.conns.items() if v == pid)
     state = presence(c.room, c.state, pid, True, c.now)
     given = encode(SeatFrame(id=frame_id, player=pid, token=token, room=c.room["code"]))
-    farewell = encode(ErrorFrame(id=None, code="replaced", message=tidy("a substitute took this seat")))
+    farewell = encode(ErrorFrame(id=None, code="handed_on", message=tidy("a substitute took this seat")))
     return c.changed(
         state,
         Effects(
@@ -431,6 +491,10 @@ def room_facts(room: dict, state: Any, viewer: str | None = None) -> dict:
     host = viewer is not None and viewer == room.get("host")
     ended = state["phase"]["kind"] == "ended"
     notes = [{k: v for k, v in n.items() if k != "was" or ended} for n in room.get("substituted") or []]
+    if aliases.masked(room) and not enabled(state):
+        # an anonymous game in which only a bot can take a seat: a notice would name a bot
+        # (docs/rules.md, "Anonymous games"); the end screen lists them
+        notes = []
     return {
         "openSeats": [
             {"player": pid, "seat": seats[pid], "until": v["until"]}
@@ -453,10 +517,11 @@ def room_facts(room: dict, state: Any, viewer: str | None = None) -> dict:
     }
 
 
-def bot_takes(room: dict, state: Any, pid: str, now: float) -> Any:
+def bot_takes(room: dict, state: Any, pid: str, now: float, at: float | None = None) -> Any:
     """A bot plays seat `pid` from now on (the engine's seat, role and knowledge unchanged; the
     bot reads only that seat's view): an idle seat (functions/service/room/afk.py) nobody took. The
-    room sees "seat N has a new player" and its name, "Bot N" with N the seat's number."""
+    room sees "seat N has a new player" (`at`: the moment it was taken, now by default) and its
+    name, "Bot N" with N the seat's number."""
     seat = next(s for s in room["players"] if s["id"] == pid)
     number = next(p["seat"] for p in state["players"] if p["id"] == pid)
     word = BOT_WORD.get(room.get("lang") or "en", BOT_WORD["en"])
@@ -472,7 +537,7 @@ def bot_takes(room: dict, state: Any, pid: str, now: float) -> Any:
     seat.update(name=name, bot=True, ready=True, sub=True)
     room["substituted"] = [
         *room.get("substituted", [])[-(NOTICES_KEPT - 1) :],
-        {"seat": number, "player": pid, "at": now, "was": was},
+        {"seat": number, "player": pid, "at": now if at is None else at, "was": was},
     ]
     plan = room.get("botPlan")
     if plan and plan.get("seq") == me.phase_seq(state):
@@ -481,9 +546,13 @@ def bot_takes(room: dict, state: Any, pid: str, now: float) -> Any:
 
 
 # ---------------------------------------------------------------- the feature (features/base.py)
+waking: contextvars.ContextVar[int | None] = contextvars.ContextVar("waking", default=None)
+"""The second of the Scheduler delivery being handled (`RoomService.timeout`), None otherwise."""
+
+
 def _expire_step(c: Context) -> Step:
     """Before the command: the open seats whose time is up (a due one makes the request write)."""
-    state, due = expire(c.room, c.state, c.now)
+    state, due = expire(c.room, c.state, c.now, waking.get())
     return Step(state, writes=due)
 
 

@@ -105,7 +105,7 @@ def frames_for(
     at = views.server_clock()  # one reading for the whole fan-out (env reads, every viewer alike)
     for viewer in {viewer_of(p) for p in conns.values()}:
         # serialised once: fingerprinted, and sent if it changed
-        rendered = views.render(view_of(room, state, connected, _seat(viewer), setup_error))
+        rendered = views.render(view_of(room, state, connected, _seat(viewer), setup_error), views.PARTS)
         new[viewer] = views.digest(rendered)
         if viewer not in old and viewer in before_viewers:
             # connected without a write (spectators): the view as it was before

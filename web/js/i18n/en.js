@@ -91,6 +91,7 @@ export default {
   "opt.value.bot": "A bot",
   "opt.value.substitute": "A substitute, else a bot",
   "err.afk_replaced": "You missed too many turns in a row, so your seat was handed on.",
+  "err.handed_on": "Your seat was handed on to someone else while you were away.",
   "err.too_many_requests": "Too many requests from this device or network. Please wait a few minutes.",
   "err.leaver_cooldown": "You left games before they ended. Please wait a few minutes before playing with strangers again.",
   "afk.warning": "Turns missed in a row: {misses}. Miss one more and someone else will play your seat.",
