@@ -71,7 +71,9 @@ def test_side_items_commit_with_the_room(store, fake_clock):
     owner = fresh("D")
     now = fake_clock()
     plan = WritePlan(side_items=(leave(owner, f"{snap.code}#p1", now, int(now) + 600),))
-    assert store.save(snap, {**snap.room, "status": "running"}, {"v": STATE_V, "x": 1}, plan) == snap.version + 1
+    assert (
+        store.save(snap, {**snap.room, "status": "running"}, {"v": STATE_V, "x": 1}, plan) == snap.version + 1
+    )
     items = store.side_items("leaver", owner, 10)
     assert items == [SideItem("leaver", owner, f"{snap.code}#p1", {"at": now}, int(now) + 600)]
 
@@ -100,6 +102,48 @@ def test_side_items_of_other_kinds_keep_their_data(store, fake_clock):
     assert store.side_items("rating", owner, 1) == [items[1]]
     assert store.side_items("watch", owner, 10) == [items[2]]
     assert store.side_items("rating", fresh("D"), 10) == []
+
+
+def test_side_items_read_newest_first(store, fake_clock):
+    snap = new_room(store)
+    owner = fresh("G")
+    exp = int(fake_clock()) + 60
+    items = tuple(SideItem("rgame", owner, f"2026-12#{i}", {"i": i}, exp) for i in range(3))
+    store.save(snap, snap.room, None, WritePlan(side_items=items))
+    assert [i.data["i"] for i in store.side_items("rgame", owner, 2, newest_first=True)] == [2, 1]
+
+
+# ---- ranked play's ladders (storage.ladder_attributes) -----------------------------------------
+def test_a_ladder_is_read_most_points_first_one_page_per_query(store, fake_clock):
+    snap = new_room(store)
+    season = fresh("S")[:12]
+    exp = int(fake_clock()) + 600
+
+    def rating(handle: str, pts: int, lang: str = "ko") -> SideItem:
+        ladder = {"lang": lang, "season": season}
+        return SideItem(
+            "rating", handle, f"{season}#{lang}", {"points": pts, "games": 3, "ladder": ladder}, exp
+        )
+
+    people = (rating("h1", 1200), rating("h2", 1500), rating("h3", 900), rating("h4", 2000, lang="ru"))
+    store.save(snap, snap.room, None, WritePlan(side_items=people))
+    rows, last, units = store.ladder_page("ko", season, 2, None)
+    assert rows == [
+        {"handle": "h2", "points": 1500, "games": 3},
+        {"handle": "h1", "points": 1200, "games": 3},
+    ]
+    assert last is not None and units > 0 and storage.ladder_start_ok("ko", season, last)
+    more, last2, _ = store.ladder_page("ko", season, 2, last)
+    assert [r["handle"] for r in more] == ["h3"] and last2 is None
+    assert [r["handle"] for r in store.ladder_page("ru", season, 10, None)[0]] == ["h4"]
+    # a side item off the ladder (a pseudo-player's rating) is in no partition
+    store.save(
+        store.load(snap.code),
+        snap.room,
+        None,
+        WritePlan(side_items=(SideItem("rating", "x", "k", {"mu": 1}, exp),)),
+    )
+    assert len(store.ladder_page("ko", season, 10, None)[0]) == 3
 
 
 def test_side_item_written_again_replaces_it(store, fake_clock):
@@ -442,8 +486,10 @@ def cancel_next_budget_transactions(store, monkeypatch, n: int, code: str) -> No
         left[0] -= 1
         reasons = [{"Code": code, "Message": code} for _ in kwargs["TransactItems"]]
         raise client.exceptions.TransactionCanceledException(
-            {"Error": {"Code": "TransactionCanceledException", "Message": f"cancelled [{code}]"},
-             "CancellationReasons": reasons},
+            {
+                "Error": {"Code": "TransactionCanceledException", "Message": f"cancelled [{code}]"},
+                "CancellationReasons": reasons,
+            },
             "TransactWriteItems",
         )
 

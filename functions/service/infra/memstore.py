@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from . import clock, migrations
 from .storage import (
+    LADDER_INDEX,
     LIMIT_PREFIX,
     MAX_TRANSACT_ITEMS,
     PUBLIC_INDEXES,
@@ -44,6 +45,9 @@ from .storage import (
     decode,
     encode,
     index_attributes,
+    ladder_attributes,
+    ladder_entry,
+    ladder_partition,
     listener_id,
     live_rank,
     public_entry,
@@ -178,14 +182,38 @@ class MemStore:
             seqs = seqs[:limit]  # Limit counts the items read, expired ones too
         return [(s, decode(chat[s][0])["messages"]) for s in seqs if chat[s][1] >= now]
 
-    def side_items(self, kind: str, owner: str, limit: int) -> list[SideItem]:
+    def ladder_page(
+        self, lang: str, season: str, limit: int, start: dict | None
+    ) -> tuple[list[dict], dict | None, float]:
+        partition = ladder_partition(lang, season)
+        with self._lock:
+            rows = []
+            for (pk, sk), item in self._side.items():  # an expired item stays until TTL deletes it
+                attrs = ladder_attributes(item)
+                if attrs and attrs["pubLang"]["S"] == partition:
+                    rows.append({"pk": {"S": pk}, "sk": {"S": sk}, **attrs})
+        rows.sort(key=lambda it: it["pubRank"]["S"], reverse=True)
+        if start:
+            rows = [it for it in rows if it["pubRank"]["S"] < start["pubRank"]]
+        read = rows[:limit]
+        names = PUBLIC_INDEXES[LADDER_INDEX][1]
+        last = {k: read[-1][k]["S"] for k in names} if len(rows) > limit else None
+        units = 0.5 * math.ceil(max(1, sum(len(json.dumps(it)) for it in read)) / 4096)
+        return [ladder_entry(it) for it in read], last, units
+
+    def side_items(self, kind: str, owner: str, limit: int, newest_first: bool = False) -> list[SideItem]:
         pk, prefix = side_key(kind, owner)
         now = clock.now()
         with self._lock:
-            keys = sorted(sk for p, sk in self._side if p == pk and sk.startswith(prefix))[:limit]
+            keys = sorted(
+                (sk for p, sk in self._side if p == pk and sk.startswith(prefix)), reverse=newest_first
+            )
+            keys = keys[:limit]
             found = [self._side[(pk, sk)] for sk in keys]
         return [
-            SideItem(i.kind, i.owner, i.key, _copy(i.data), i.expires_at) for i in found if i.expires_at >= now
+            SideItem(i.kind, i.owner, i.key, _copy(i.data), i.expires_at)
+            for i in found
+            if i.expires_at >= now
         ]
 
     def mark_chat_log(self, code: str, conn_id: str, now: float, seen: float | None) -> bool:

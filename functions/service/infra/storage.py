@@ -128,7 +128,48 @@ def side_item_attrs(item: SideItem) -> dict:
         out["at"] = {"N": repr(float(item.data["at"]))}
     else:
         out["data"] = {"S": json.dumps(dict(item.data), separators=(",", ":"), sort_keys=True)}
+    out.update(ladder_attributes(item))
     return out
+
+
+# ---- ranked play's ladders (service/ranked/): a person's season rating (a side item of kind
+# `rating`, owner the person's public handle, key `<season>#<lang>`) whose data carries
+# `ladder: {lang, season}` and `points` is keyed in the PublicByLang index under a partition of
+# its own, `ladder#<lang>#<season>` (no lobby's language starts so: `public.LANGS`), with the
+# rank `<points, 6 digits>#<games, 5 digits>#<handle>`: a ladder page is one Query read
+# backwards (most points first), and the rank alone holds what a ladder row shows.
+RATING_KIND = "rating"
+LADDER_PREFIX = "ladder#"
+LADDER_INDEX = "PublicByLang"
+
+
+def ladder_partition(lang: str, season: str) -> str:
+    return f"{LADDER_PREFIX}{lang}#{season}"
+
+
+def ladder_attributes(item: SideItem) -> dict:
+    """The PublicByLang keys of a side item on a ladder (none for any other)."""
+    lad = item.data.get("ladder") if item.kind == RATING_KIND else None
+    if not lad:
+        return {}
+    rank = f"{min(int(item.data['points']), 999_999):06d}#{min(int(item.data['games']), 99_999):05d}#{item.owner}"
+    return {"pubLang": {"S": ladder_partition(lad["lang"], lad["season"])}, "pubRank": {"S": rank}}
+
+
+def ladder_entry(item: dict) -> dict:
+    """A ladder row as the index holds it: handle, points, games."""
+    pts, games, handle = item["pubRank"]["S"].split("#", 2)
+    return {"handle": handle, "points": int(pts), "games": int(games)}
+
+
+def ladder_start_ok(lang: str, season: str, start: dict) -> bool:
+    """Whether `start` (plain strings) is the cursor of a page of that ladder."""
+    names = PUBLIC_INDEXES[LADDER_INDEX][1]
+    return (
+        set(start) == names
+        and all(isinstance(v, str) and len(v) <= 100 for v in start.values())
+        and start["pubLang"] == ladder_partition(lang, season)
+    )
 
 
 def side_item_of(kind: str, owner: str, it: dict) -> SideItem:
@@ -469,10 +510,34 @@ class Store:
             if float(it.get("expiresAt", {"N": "inf"})["N"]) >= now
         ]
 
-    def side_items(self, kind: str, owner: str, limit: int) -> list[SideItem]:
-        """Up to `limit` of the owner's side items of `kind`, in key order: one strongly
-        consistent Query of its partition. Items past their TTL are not returned (TTL deletes
-        them days later, not at once)."""
+    def ladder_page(
+        self, lang: str, season: str, limit: int, start: dict | None
+    ) -> tuple[list[dict], dict | None, float]:
+        """One page of a season's ladder in `lang` (`ladder_attributes`): one eventually
+        consistent Query of its PublicByLang partition, most points first. `start`: the `last`
+        of the page before (plain strings; `ladder_start_ok`). Returns (rows (`ladder_entry`),
+        last or None, read units)."""
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "IndexName": LADDER_INDEX,
+            "KeyConditionExpression": "pubLang = :p",
+            "ExpressionAttributeValues": {":p": {"S": ladder_partition(lang, season)}},
+            "ScanIndexForward": False,
+            "Limit": limit,
+            "ReturnConsumedCapacity": "TOTAL",
+        }
+        if start:
+            kwargs["ExclusiveStartKey"] = {k: {"S": v} for k, v in start.items()}
+        page = self.client.query(**kwargs)
+        units = float((page.get("ConsumedCapacity") or {}).get("CapacityUnits") or 0.0)
+        last = page.get("LastEvaluatedKey")
+        plain = {k: v["S"] for k, v in last.items()} if last else None
+        return [ladder_entry(it) for it in page.get("Items", [])], plain, units
+
+    def side_items(self, kind: str, owner: str, limit: int, newest_first: bool = False) -> list[SideItem]:
+        """Up to `limit` of the owner's side items of `kind`, in key order (`newest_first`:
+        the last keys first): one strongly consistent Query of its partition. Items past their
+        TTL are not returned (TTL deletes them days later, not at once)."""
         pk, prefix = side_key(kind, owner)
         cond = "pk = :pk" + (" AND begins_with(sk, :s)" if prefix else "")
         values: dict[str, Any] = {":pk": {"S": pk}}
@@ -484,6 +549,7 @@ class Store:
             ExpressionAttributeValues=values,
             ConsistentRead=True,
             Limit=limit,
+            ScanIndexForward=not newest_first,
         )
         now = clock.now()
         return [
