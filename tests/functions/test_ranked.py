@@ -1,0 +1,160 @@
+"""Ranked play's room rules on the in-memory store (docs/rules.md, "Ranked play"): the ratings
+feature rates a ranked game at its end in the room's one write, the ladders and a person's page
+read it back, a leave costs a cool-down, a season rolls over with the clock, nothing ranked shows
+before the end."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from test_game import play
+
+from service.features import ratings as feature
+from service.infra.storage import RATING_KIND, SideItem, WritePlan
+from service.ranked import ratings as rt
+from service.ranked import records
+
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
+N = 5  # classic's smallest table: one mafia, four town
+
+
+def person(pid: str) -> str:
+    return f"person-secret-{pid}"
+
+
+def make_ranked(api, prior: dict[str, rt.Rating] | None = None, season: str | None = None) -> None:
+    """What ranked quick play leaves on a room (scripted): the option, each seat's person, the
+    ratings read when seating them."""
+
+    def change(c):
+        c.room["options"]["ranked"] = True
+        for seat in c.room["players"]:
+            seat["person"] = person(seat["id"])
+            who = records.handle(person(seat["id"]))
+            feature.note_rating(c.room, who, (prior or {}).get(seat["id"], rt.Rating()), season)
+        return c.changed()
+
+    api.svc.pipeline.run(api.code, change)
+
+
+def ranked_game(api, seed: int = 3, prior=None, season=None) -> dict:
+    api.lobby(N)
+    make_ranked(api, prior, season or rt.season_of(api.clock.t))
+    for pid in (f"p{i}" for i in range(2, N + 1)):
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start", "id": "start"})
+    assert api.snapshot().room["status"] == "running"
+    play(api, N, seed)
+    room = api.snapshot().room
+    assert room["status"] == "ended"
+    return room
+
+
+def handles() -> dict[str, str]:
+    return {f"p{i}": records.handle(person(f"p{i}")) for i in range(1, N + 1)}
+
+
+def test_ranked_game_is_rated_at_its_end_in_the_rooms_write(api):
+    room = ranked_game(api)
+    store, season = api.svc.store, rt.season_of(api.clock.t)
+    won = {p["id"]: p["won"] for p in api.state()["result"]["players"]}
+    for pid, who in handles().items():
+        r = records.season_rating(store, who, season, "en")
+        assert r.games == 1 and r.wins == int(won[pid])
+        assert (r.mu > rt.MU) == won[pid]
+        page = records.person_page(store, who, season, "en")
+        assert page["standing"]["tier"] == "placement" and page["games"][0]["room"] == api.code
+    ladder, _, _ = store.ladder_page("en", season, 10, None)
+    assert sorted(e["handle"] for e in ladder) == sorted(handles().values())
+    assert [e["points"] for e in ladder] == sorted((e["points"] for e in ladder), reverse=True)
+    # the side's balance and the table size are rated too, off the ladder
+    ents = records.preset_entities(store, "classic")
+    assert {rt.balance_entity("classic", N, "town"), rt.balance_entity("classic", N, "mafia")} <= set(ents)
+    # the end's view: each seat's move, the viewer's own
+    end = api.gw.last("cp1")["view"]["room"]["ranked"]
+    assert end["you"]["handle"] == handles()["p1"] and (end["you"]["delta"] > 0) == won["p1"]
+    assert len(end["table"]) == N
+    assert room["rating"]["outcome"]
+
+
+def test_no_rating_or_person_id_in_any_view_or_frame_before_the_end(api):
+    ranked_game(api, seed=5)
+    secrets = [person(f"p{i}") for i in range(1, N + 1)] + list(handles().values())
+    ended = False
+    for _conn, frame in api.gw.sent:
+        text = json.dumps(frame)
+        if frame.get("type") == "view" and (frame["view"].get("result") is not None):
+            ended = True
+        if not ended:
+            assert not any(s in text for s in secrets), text[:300]
+            assert '"ranked"' not in text and '"mu"' not in text and '"points"' not in text
+    assert ended
+    status, summary = api.rest("GET", f"/rooms/{api.code}")
+    assert status == 200 and not any(s in json.dumps(summary) for s in secrets[:N])
+
+
+def test_leaving_a_ranked_game_alive_costs_a_loss_and_a_cool_down(api):
+    api.lobby(N)
+    make_ranked(api, season=rt.season_of(api.clock.t))
+    for pid in (f"p{i}" for i in range(2, N + 1)):
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start", "id": "start"})
+    t_leave = api.clock.t
+    api.send("cp2", {"action": "leave", "id": "bye"})
+    who = handles()["p2"]
+    until = records.cooldown_until(api.svc.store, who, api.clock.t)
+    assert until == pytest.approx(t_leave + rt.COOLDOWN_STEPS[0])
+    with pytest.raises(records.Cooldown) as refused:
+        records.require_no_cooldown(api.svc.store, who, api.clock.t)
+    assert refused.value.status == 429 and "UTC" in refused.value.message
+    assert refused.value.as_dict()["retryAfter"] == rt.COOLDOWN_STEPS[0]
+    play(api, N, 4)
+    assert api.snapshot().room["status"] == "ended"
+    r = records.season_rating(api.svc.store, who, rt.season_of(api.clock.t), "en")
+    assert r.games == 1 and r.wins == 0 and r.mu < rt.MU  # a loss, whatever the side did
+
+
+def test_a_leave_whose_seat_a_bot_took_at_once_costs_no_cool_down(api):
+    api.lobby(N)
+    make_ranked(api, season=rt.season_of(api.clock.t))
+    for pid in (f"p{i}" for i in range(2, N + 1)):
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start", "id": "start"})
+
+    def bot_takes_p3(c):  # an idle seat handed to a bot (room/afk.py), scripted
+        from service.room import substitutes
+
+        return c.changed(substitutes.bot_takes(c.room, c.state, "p3", c.now))
+
+    api.svc.pipeline.run(api.code, bot_takes_p3)
+    who = handles()["p3"]
+    leaves = api.svc.store.side_items(records.LEAVE_KIND, who, 10)
+    assert len(leaves) == 1 and leaves[0].data["waived"]
+    assert records.cooldown_until(api.svc.store, who, api.clock.t) == 0.0
+
+
+def test_season_rollover_a_game_counts_in_the_month_it_ends_and_starts_it_afresh(api):
+    api.clock.t = datetime(2026, 12, 31, 23, 58, tzinfo=UTC).timestamp()
+    old = {pid: rt.Rating(mu=30.0, sigma=3.0, games=9, wins=6) for pid in handles()}
+    # last season's ladder already holds these people
+    snap = api.svc.store.load(api.create("Seed"))
+    items = tuple(
+        SideItem(RATING_KIND, who, f"2026-12#en", {**old[pid].as_dict(), "points": 1500, "games": 9,
+                                                    "ladder": {"lang": "en", "season": "2026-12"}}, 2_000_000_000)
+        for pid, who in handles().items()
+    )  # fmt: skip
+    api.svc.store.save(snap, snap.room, None, WritePlan(side_items=items))
+    ranked_game(api, seed=3, prior=old, season="2026-12")
+    assert rt.season_of(api.clock.t) == "2027-01"  # the clock stepped past midnight, UTC
+    store = api.svc.store
+    for who in handles().values():
+        r = records.season_rating(store, who, "2027-01", "en")
+        assert r.games == 1  # placement again: a new season's rating starts afresh
+        assert records.season_rating(store, who, "2026-12", "en").games == 9  # last season's stays
+    new_ladder = store.ladder_page("en", "2027-01", 10, None)[0]
+    old_ladder = store.ladder_page("en", "2026-12", 10, None)[0]
+    assert all(e["games"] == 1 for e in new_ladder) and len(new_ladder) == N
+    assert all(e["games"] == 9 and e["points"] == 1500 for e in old_ladder) and len(old_ladder) == N
