@@ -42,6 +42,7 @@ from aws_lambda_powertools.logging import correlation_paths
 
 from handlers.wiring import room_service
 from mafia_engine.presets import PRESETS
+from service.identity.sessions import bearer
 from service.infra.errors import ServiceError, quote
 from service.infra.telemetry import count, logger, metrics, tracer
 from service.protocol import wire
@@ -112,7 +113,8 @@ def _created(body: Any) -> Response:
 )
 def create_room(body: CreateRoom) -> Response[RoomCreated]:
     out = room_service.create_room(
-        body.name, body.preset, body.options, lang=body.lang, device=body.device, ip=source_ip()
+        body.name, body.preset, body.options, lang=body.lang, device=body.device, ip=source_ip(),
+        session=request_session(),
     )
     logger.append_keys(room=out["roomCode"], player=out["playerId"])
     return _created(out)
@@ -126,7 +128,7 @@ def create_room(body: CreateRoom) -> Response[RoomCreated]:
 )
 def join_room(roomCode: RoomCode, body: JoinRoom) -> Response[SeatCreated]:
     logger.append_keys(room=roomCode.upper())
-    out = room_service.join_room(roomCode, body.name, body.device, ip=source_ip())
+    out = room_service.join_room(roomCode, body.name, body.device, ip=source_ip(), session=request_session())
     logger.append_keys(player=out["playerId"])
     return _created(out)
 
@@ -140,6 +142,12 @@ def join_room(roomCode: RoomCode, body: JoinRoom) -> Response[SeatCreated]:
 def get_room(roomCode: RoomCode) -> RoomSummary:
     logger.append_keys(room=roomCode.upper())
     return room_service.summary(roomCode)
+
+
+def request_session() -> str | None:
+    """The session the request presents (`Authorization: Session <token>`: identity/sessions.py),
+    or None: signing in is optional but for a ranked room's seat."""
+    return bearer(app.current_event.headers)
 
 
 # The header CloudFront adds to every origin request of the REST behaviour (template.yaml,
@@ -212,7 +220,8 @@ def list_public_rooms(
 )
 def quick_play(body: QuickPlay) -> Response[RoomCreated]:
     out = room_service.quick_play(
-        body.name, body.lang, body.preset, device=body.device, ip=source_ip(), party=body.party
+        body.name, body.lang, body.preset, device=body.device, ip=source_ip(), party=body.party,
+        session=request_session(),
     )
     logger.append_keys(room=out["roomCode"], player=out["playerId"])
     return _created(out)

@@ -636,3 +636,58 @@ def test_an_earlier_release_room_loads_in_this_release_shape(store):
     snap = store.load(code)
     assert snap.room["v"] == ROOM_V and {k: snap.room[k] for k in old} == old
     assert snap.size == len(storage.encode({"room": old, "state": None}))
+
+
+# ---- identity: persons, passkeys, challenges, revoked sessions ----------------------------
+def test_a_person_is_stored_updated_counted_and_read(store):
+    pid = fresh("P") + "abcdefghijkl"
+    assert store.person(pid) is None
+    assert store.update_person(pid, {"banned": True}) is False  # no such person: nothing made
+    assert store.add_casual_game(pid) is False
+    assert store.person(pid) is None
+    store.put_person({"id": pid, "created": 100})
+    assert store.person(pid) == {"id": pid, "created": 100, "casualGames": 0, "banned": False, "coolDownUntil": 0}
+    assert store.add_casual_game(pid) and store.add_casual_game(pid)
+    assert store.update_person(pid, {"coolDownUntil": 900, "banned": True})
+    assert store.person(pid) == {"id": pid, "created": 100, "casualGames": 2, "banned": True, "coolDownUntil": 900}
+    with pytest.raises(ValueError):
+        store.put_person({"id": pid, "email": "x@y"})  # no personal data: unknown fields refused
+    with pytest.raises(ValueError):
+        store.update_person(pid, {"id": "other"})
+
+
+def test_delete_person_removes_the_record_its_passkeys_and_everything_under_it(store):
+    pid, other = fresh("P") + "abcdefghijkl", fresh("Q") + "abcdefghijkl"
+    for who in (pid, other):
+        store.put_person({"id": who, "created": 1})
+        store.put_credential(who, {"id": "c1" + who, "publicKey": "k1", "signCount": 0})
+        store.put_credential(who, {"id": "c2" + who, "publicKey": "k2", "signCount": 3})
+    assert [c["id"] for c in store.credentials(pid)] == ["c1" + pid, "c2" + pid]
+    assert store.credential(pid, "c2" + pid) == {"id": "c2" + pid, "publicKey": "k2", "signCount": 3}
+    store.delete_credential(pid, "c1" + pid)
+    assert [c["id"] for c in store.credentials(pid)] == ["c2" + pid]
+    assert store.delete_person(pid) == 2
+    assert store.person(pid) is None and store.credentials(pid) == [] and store.credential(pid, "c2" + pid) is None
+    assert store.person(other) is not None and len(store.credentials(other)) == 2  # another person untouched
+
+
+def test_a_challenge_is_taken_once_and_not_past_its_ttl(store, fake_clock):
+    cid, late = fresh("C"), fresh("C")
+    now = int(fake_clock())
+    store.put_challenge(cid, {"challenge": "abc", "kind": "register"}, now + 300)
+    store.put_challenge(late, {"challenge": "def"}, now + 10)
+    assert store.take_challenge(cid) == {"challenge": "abc", "kind": "register"}
+    assert store.take_challenge(cid) is None  # single use
+    fake_clock.advance(11)
+    assert store.take_challenge(late) is None  # past its TTL (DynamoDB's TTL lags: still refused)
+    assert store.take_challenge(fresh("C")) is None
+
+
+def test_a_revoked_session_stays_revoked_until_it_would_have_lapsed(store, fake_clock):
+    sid = fresh("S")
+    now = int(fake_clock())
+    assert store.session_revoked(sid) is False
+    store.revoke_session(sid, now + 60)
+    assert store.session_revoked(sid) is True
+    fake_clock.advance(61)
+    assert store.session_revoked(sid) is False

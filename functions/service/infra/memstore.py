@@ -26,14 +26,21 @@ from __future__ import annotations
 import json
 import math
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from . import clock, migrations
 from .storage import (
+    CHALLENGE_PREFIX,
+    CRED_PREFIX,
     LADDER_INDEX,
     LIMIT_PREFIX,
     MAX_TRANSACT_ITEMS,
+    PERSON_FIELDS,
+    PERSON_PREFIX,
+    PERSON_SK,
     PUBLIC_INDEXES,
+    SESSION_PREFIX,
     TTL_SECONDS,
     Busy,
     Conflict,
@@ -50,6 +57,8 @@ from .storage import (
     ladder_partition,
     listener_id,
     live_rank,
+    person_item,
+    person_of_item,
     public_entry,
     room_pk,
     side_key,
@@ -95,6 +104,9 @@ class MemStore:
         self._budgets: dict[tuple[str, str], tuple[int, int]] = {}  # (pk, sk) -> (n, expires)
         self._reports: dict[tuple[str, str], tuple[str, int]] = {}  # (day, id) -> (data, expires)
         self._marks: dict[tuple[str, str, str, str], tuple[str, int]] = {}  # -> (id, expires)
+        # identity: (pk, sk) -> attributes, as storage.IdentityStore keys them (persons' partitions,
+        # challenges, revoked sessions)
+        self._identity: dict[tuple[str, str], dict] = {}
         # The next this many budget transactions are cancelled as DynamoDB cancels one that met
         # another transaction on its items (`Busy`, nothing counted): set by tests.
         self.budget_conflicts = 0
@@ -361,3 +373,84 @@ class MemStore:
                     side.kind, side.owner, side.key, _copy(dict(side.data)), int(side.expires_at)
                 )
             return version
+
+    # ---- identity (storage.IdentityStore's promises) -------------------------------------
+    def put_person(self, person: Mapping) -> None:
+        item = person_item(person)  # refuses unknown fields as the DynamoDB store does
+        with self._lock:
+            self._identity[(PERSON_PREFIX + item["id"]["S"], PERSON_SK)] = _copy(item)
+
+    def person(self, person_id: str) -> dict | None:
+        with self._lock:
+            item = self._identity.get((PERSON_PREFIX + person_id, PERSON_SK))
+        return person_of_item(item) if item else None
+
+    def update_person(self, person_id: str, fields: Mapping) -> bool:
+        if not fields or set(fields) - (set(PERSON_FIELDS) - {"id"}):
+            raise ValueError(f"bad person fields: {sorted(fields)}")
+        with self._lock:
+            item = self._identity.get((PERSON_PREFIX + person_id, PERSON_SK))
+            if item is None:
+                return False
+            current = person_of_item(item)
+            self._identity[(PERSON_PREFIX + person_id, PERSON_SK)] = person_item({**current, **fields})
+            return True
+
+    def add_casual_game(self, person_id: str) -> bool:
+        with self._lock:
+            item = self._identity.get((PERSON_PREFIX + person_id, PERSON_SK))
+            if item is None:
+                return False
+            item["casualGames"] = {"N": str(int(item["casualGames"]["N"]) + 1)}
+            return True
+
+    def delete_person(self, person_id: str) -> int:
+        with self._lock:
+            keys = [k for k in self._identity if k[0] == PERSON_PREFIX + person_id]
+            for k in keys:
+                del self._identity[k]
+            return len(keys)
+
+    def put_credential(self, person_id: str, cred: Mapping) -> None:
+        with self._lock:
+            self._identity[(PERSON_PREFIX + person_id, CRED_PREFIX + cred["id"])] = {"data": _copy(dict(cred))}
+
+    def credential(self, person_id: str, cred_id: str) -> dict | None:
+        with self._lock:
+            item = self._identity.get((PERSON_PREFIX + person_id, CRED_PREFIX + cred_id))
+        return _copy(item["data"]) if item else None
+
+    def credentials(self, person_id: str) -> list[dict]:
+        with self._lock:
+            rows = sorted(
+                (sk, v) for (pk, sk), v in self._identity.items()
+                if pk == PERSON_PREFIX + person_id and sk.startswith(CRED_PREFIX)
+            )
+        return [_copy(v["data"]) for _, v in rows]
+
+    def delete_credential(self, person_id: str, cred_id: str) -> None:
+        with self._lock:
+            self._identity.pop((PERSON_PREFIX + person_id, CRED_PREFIX + cred_id), None)
+
+    def put_challenge(self, challenge_id: str, data: Mapping, expires_at: int) -> None:
+        with self._lock:
+            self._identity[(CHALLENGE_PREFIX + challenge_id, "CHALLENGE")] = {
+                "data": _copy(dict(data)),
+                "expires": int(expires_at),
+            }
+
+    def take_challenge(self, challenge_id: str) -> dict | None:
+        with self._lock:
+            item = self._identity.pop((CHALLENGE_PREFIX + challenge_id, "CHALLENGE"), None)
+        if item is None or item["expires"] < clock.now():
+            return None
+        return item["data"]
+
+    def revoke_session(self, sid: str, expires_at: int) -> None:
+        with self._lock:
+            self._identity[(SESSION_PREFIX + sid, "REVOKED")] = {"expires": int(expires_at)}
+
+    def session_revoked(self, sid: str) -> bool:
+        with self._lock:
+            item = self._identity.get((SESSION_PREFIX + sid, "REVOKED"))
+        return item is not None and not item["expires"] < clock.now()

@@ -375,8 +375,213 @@ def snapshot_of(code: str, items: list[dict], now: float) -> Snapshot | None:
     )
 
 
-class Store:
-    """Reads and writes rooms through a low-level DynamoDB client (injected)."""
+# ---- identity (service/identity/): a person's partition `PERSON#<id>` holds the person item
+# (sk `PERSON`) and each of its passkeys (sk `CRED#<credential id>`); `delete_person` deletes
+# every item of the partition, so anything else kept per person (ratings: sk of its own) is
+# written there and goes with it. A ceremony's challenge: pk `CHALLENGE#<id>`, sk `CHALLENGE`,
+# single use (taken by a conditional delete), with a TTL. A revoked session (sign-out):
+# pk `SESSION#<sid>`, sk `REVOKED`, kept until the session would have lapsed.
+PERSON_PREFIX = "PERSON#"
+PERSON_SK = "PERSON"
+CRED_PREFIX = "CRED#"
+CHALLENGE_PREFIX = "CHALLENGE#"
+SESSION_PREFIX = "SESSION#"
+# the person item's attributes and their types (anything else a caller puts is refused)
+PERSON_FIELDS = {"id": "S", "created": "N", "casualGames": "N", "banned": "BOOL", "coolDownUntil": "N"}
+
+
+def person_key(person_id: str, sk: str = PERSON_SK) -> dict:
+    return {"pk": {"S": PERSON_PREFIX + person_id}, "sk": {"S": sk}}
+
+
+def _attr(kind: str, value: Any) -> dict:
+    if kind == "BOOL":
+        return {"BOOL": bool(value)}
+    if kind == "N":
+        return {"N": str(int(value))}
+    return {"S": str(value)}
+
+
+def _plain(value: dict) -> Any:
+    if "BOOL" in value:
+        return value["BOOL"]
+    if "N" in value:
+        return int(value["N"])
+    return value["S"]
+
+
+def person_item(person: Mapping) -> dict:
+    """The DynamoDB item of a person record (`PERSON_FIELDS`; `id` required)."""
+    unknown = set(person) - set(PERSON_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown person fields: {sorted(unknown)}")
+    full = {"created": 0, "casualGames": 0, "banned": False, "coolDownUntil": 0, **person}
+    return {**person_key(full["id"]), **{k: _attr(t, full[k]) for k, t in PERSON_FIELDS.items()}}
+
+
+def person_of_item(item: dict) -> dict:
+    return {k: _plain(item[k]) for k in PERSON_FIELDS if k in item}
+
+
+def credential_item(person_id: str, cred: Mapping) -> dict:
+    """A passkey's item: its id (base64url), anything else the ceremony keeps as JSON."""
+    data = json.dumps(dict(cred), separators=(",", ":"), sort_keys=True)
+    return {**person_key(person_id, CRED_PREFIX + cred["id"]), "data": {"S": data}}
+
+
+class IdentityStore:
+    """The identity methods of the DynamoDB `Store` (a mixin: `self.client`, `self.table`)."""
+
+    client: Any
+    table: str
+
+    def put_person(self, person: Mapping) -> None:
+        """Write a person record whole (`PERSON_FIELDS`; missing ones: 0 / False)."""
+        self.client.put_item(TableName=self.table, Item=person_item(person))
+
+    def person(self, person_id: str) -> dict | None:
+        """A person record (strongly consistent GetItem), or None."""
+        out = self.client.get_item(TableName=self.table, Key=person_key(person_id), ConsistentRead=True)
+        item = out.get("Item")
+        return person_of_item(item) if item else None
+
+    def update_person(self, person_id: str, fields: Mapping) -> bool:
+        """Set some fields of an existing person record (`PERSON_FIELDS` but `id`); False when
+        there is no such person."""
+        if not fields or set(fields) - (set(PERSON_FIELDS) - {"id"}):
+            raise ValueError(f"bad person fields: {sorted(fields)}")
+        names = {f"#f{i}": k for i, k in enumerate(fields)}
+        values = {f":v{i}": _attr(PERSON_FIELDS[k], v) for i, (k, v) in enumerate(fields.items())}
+        try:
+            self.client.update_item(
+                TableName=self.table,
+                Key=person_key(person_id),
+                UpdateExpression="SET " + ", ".join(f"#f{i} = :v{i}" for i in range(len(fields))),
+                ConditionExpression="attribute_exists(pk)",
+                ExpressionAttributeNames=names,
+                ExpressionAttributeValues=values,
+            )
+            return True
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
+
+    def add_casual_game(self, person_id: str) -> bool:
+        """Count one finished casual game on an existing person (atomic ADD); False if none."""
+        try:
+            self.client.update_item(
+                TableName=self.table,
+                Key=person_key(person_id),
+                UpdateExpression="ADD casualGames :one",
+                ConditionExpression="attribute_exists(pk)",
+                ExpressionAttributeValues={":one": {"N": "1"}},
+            )
+            return True
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
+
+    def delete_person(self, person_id: str) -> int:
+        """Delete every item of the person's partition (the record, its passkeys, anything
+        else kept under it); the number deleted."""
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "pk = :pk",
+            "ExpressionAttributeValues": {":pk": {"S": PERSON_PREFIX + person_id}},
+            "ProjectionExpression": "pk, sk",
+            "ConsistentRead": True,
+        }
+        deleted = 0
+        while True:
+            page = self.client.query(**kwargs)
+            for it in page.get("Items", []):
+                self.client.delete_item(TableName=self.table, Key={"pk": it["pk"], "sk": it["sk"]})
+                deleted += 1
+            if "LastEvaluatedKey" not in page:
+                return deleted
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def put_credential(self, person_id: str, cred: Mapping) -> None:
+        """Write (or replace) one of a person's passkeys: `cred["id"]` its credential id."""
+        self.client.put_item(TableName=self.table, Item=credential_item(person_id, cred))
+
+    def credential(self, person_id: str, cred_id: str) -> dict | None:
+        out = self.client.get_item(
+            TableName=self.table, Key=person_key(person_id, CRED_PREFIX + cred_id), ConsistentRead=True
+        )
+        item = out.get("Item")
+        return json.loads(item["data"]["S"]) if item else None
+
+    def credentials(self, person_id: str) -> list[dict]:
+        """Every passkey of a person, in credential id order (one Query)."""
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :c)",
+            "ExpressionAttributeValues": {":pk": {"S": PERSON_PREFIX + person_id}, ":c": {"S": CRED_PREFIX}},
+            "ConsistentRead": True,
+        }
+        out: list[dict] = []
+        while True:
+            page = self.client.query(**kwargs)
+            out.extend(json.loads(it["data"]["S"]) for it in page.get("Items", []))
+            if "LastEvaluatedKey" not in page:
+                return out
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def delete_credential(self, person_id: str, cred_id: str) -> None:
+        self.client.delete_item(TableName=self.table, Key=person_key(person_id, CRED_PREFIX + cred_id))
+
+    def put_challenge(self, challenge_id: str, data: Mapping, expires_at: int) -> None:
+        """Keep a ceremony's challenge (`data`: JSON-able) until `expires_at`."""
+        self.client.put_item(
+            TableName=self.table,
+            Item={
+                "pk": {"S": CHALLENGE_PREFIX + challenge_id},
+                "sk": {"S": "CHALLENGE"},
+                "data": {"S": json.dumps(dict(data), separators=(",", ":"), sort_keys=True)},
+                "expiresAt": {"N": str(int(expires_at))},
+            },
+        )
+
+    def take_challenge(self, challenge_id: str) -> dict | None:
+        """A challenge's data, deleted as it is read (single use: of two racing takes one gets
+        it); None when unknown, taken or past its TTL."""
+        try:
+            out = self.client.delete_item(
+                TableName=self.table,
+                Key={"pk": {"S": CHALLENGE_PREFIX + challenge_id}, "sk": {"S": "CHALLENGE"}},
+                ConditionExpression="attribute_exists(pk)",
+                ReturnValues="ALL_OLD",
+            )
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return None
+        item = out.get("Attributes")
+        if not item or expired(item, clock.now()):
+            return None
+        return json.loads(item["data"]["S"])
+
+    def revoke_session(self, sid: str, expires_at: int) -> None:
+        """Mark a session revoked (sign-out) until it would have lapsed."""
+        self.client.put_item(
+            TableName=self.table,
+            Item={
+                "pk": {"S": SESSION_PREFIX + sid},
+                "sk": {"S": "REVOKED"},
+                "expiresAt": {"N": str(int(expires_at))},
+            },
+        )
+
+    def session_revoked(self, sid: str) -> bool:
+        out = self.client.get_item(
+            TableName=self.table,
+            Key={"pk": {"S": SESSION_PREFIX + sid}, "sk": {"S": "REVOKED"}},
+            ConsistentRead=True,
+        )
+        item = out.get("Item")
+        return bool(item) and not expired(item, clock.now())
+
+
+class Store(IdentityStore):
+    """Reads and writes rooms through a low-level DynamoDB client (injected); persons and
+    passkeys too (`IdentityStore`, below)."""
 
     def __init__(self, client: Any, table: str) -> None:
         self.client = client
@@ -877,3 +1082,4 @@ class Store:
                     }
                 )
         return ops
+

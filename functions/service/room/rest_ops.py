@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import mafia_engine as me
 
 from ..features import aliases, fairness
+from ..identity import persons
 from ..infra import auth, clock, migrations
 from ..infra.errors import ServiceError
 from ..infra.storage import Store
@@ -37,10 +38,14 @@ def create_room(
     device: str | None = None,
     ip: str | None = None,
     code: str | None = None,
+    person: dict | None = None,
+    ranked: bool = False,
 ) -> dict | None:
     """A new room with its creator as host and first player (p1); the creator's device key
     and address are noted on its seat (one person, one seat: quick play's own rooms too).
-    `code`: this code or none (None when it is taken: quick play's forming lobby)."""
+    `code`: this code or none (None when it is taken: quick play's forming lobby). `person`: the
+    creator's signed-in person record (identity/persons.py), noted on the seat; `ranked`: a
+    ranked room (`room["ranked"]`: one seat per person, signed in; ranked quick play's rooms)."""
     options = dict(options)
     options.pop("preset", None)
     options = public_defaults(options)  # a public room: anonymous, kid-safe, substitutes unless given
@@ -61,6 +66,9 @@ def create_room(
         "timer": None,
         "archive": {"seq": 0, "first": 1, "buffers": {}},
     }
+    if ranked:
+        room["ranked"] = True
+    persons.note_person(room["players"][0], persons.seat_person(room, person))
     substitutes.note_device(room["players"][0], device)
     public.note_address(room["players"][0], ip)
     public.track(room, set(), clock.now())  # listed from its first write (service/room/public.py)
@@ -106,9 +114,12 @@ def join_room(
     device: str | None = None,
     check: Callable[[Context], None] | None = None,
     ip: str | None = None,
+    person: dict | None = None,
 ) -> dict:
     """A new seat in a lobby: the next player id and a fresh token. `device`: the key the
     joining device keeps; a device that holds a seat of this room takes no second one.
+    `person`: the signed-in person record, noted on the seat (a ranked room: required, and one
+    seat per person: identity/persons.py `seat_person`).
     `check`: more conditions on the room as this attempt read it (quick play: service/room/public.py);
     the write is conditional on that reading, so of two racing for the last seat one gets it."""
     token = auth.new_token()
@@ -119,11 +130,14 @@ def join_room(
         if check is not None:
             check(c)
         require_room_for(c.room, name, 409)
+        # a ranked room: signed in, one seat per person whatever device or socket (identity/persons.py)
+        person_id = persons.seat_person(c.room, person)
         if substitutes.played(c.room, device):  # one person, one seat (docs/rules.md, "Substitutes")
             raise ServiceError("device_seated", "this device already holds a seat in this room", 409)
         public.require_one_seat(c.room, ip)  # a public room: one seat per address (docs/rules.md)
         pid = next_player_id(c.room)
         c.room["players"].append(new_seat(pid, name, auth.hash_token(token)))
+        persons.note_person(c.room["players"][-1], person_id)
         substitutes.note_device(c.room["players"][-1], device)
         public.note_address(c.room["players"][-1], ip)
         if c.room.get("host") is None:  # everyone left the lobby: the newcomer runs it
@@ -147,6 +161,7 @@ def quick_play(
     ip: str | None = None,
     party: str | None = None,
     before_create: Callable[[], None] | None = None,
+    person: dict | None = None,
 ) -> dict:
     """A seat in the fullest listed lobby that fits, or a new public room: the answer of a
     create (`roomCode`, `playerId`, `token`, `wsUrl`). `party`: an ended public game's table
@@ -168,6 +183,7 @@ def quick_play(
             device,
             ip,
             [party_code(party, s) for s in range(FORMING_SLOTS)],
+            person=person,
         )
         if out is not None:
             logger.info("quick play seated a table playing again", extra={"room": out["roomCode"]})
@@ -179,7 +195,8 @@ def quick_play(
         code = it["roomCode"]
         try:
             out = join_room(
-                pipeline, ws_url, code, name, device, check=public.join_check(lang, preset), ip=ip
+                pipeline, ws_url, code, name, device, check=public.join_check(lang, preset), ip=ip,
+                person=person,
             )
         except ServiceError as exc:
             if exc.code in public.SKIP:
@@ -193,11 +210,11 @@ def quick_play(
     chosen = preset or "classic"
     spend()
     codes = [forming_code(lang, chosen, now, slot) for slot in range(FORMING_SLOTS)]
-    out = _claim_or_join(pipeline, store, ws_url, name, lang, preset, device, ip, codes)
+    out = _claim_or_join(pipeline, store, ws_url, name, lang, preset, device, ip, codes, person=person)
     if out is not None:
         return out
     count("QuickPlayRooms")
-    made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip)
+    made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip, person=person)
     assert made is not None
     return made
 
@@ -225,19 +242,23 @@ def _claim_or_join(
     device: str | None,
     ip: str | None,
     codes: list[str],
+    person: dict | None = None,
 ) -> dict | None:
     """A seat in the first of `codes` that takes it: a public room made there by a conditional
     create (quick play's forming lobbies, a table's party lobbies), else joined (the join's
     checks: public, protected, this language and preset, live); None when none took it."""
     chosen = preset or "classic"
     for code in codes:
-        made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip, code=code)
+        made = create_room(
+            store, ws_url, name, chosen, {"public": True}, lang, device, ip, code=code, person=person
+        )
         if made is not None:
             count("QuickPlayRooms")
             return made
         try:
             out = join_room(
-                pipeline, ws_url, code, name, device, check=public.join_check(lang, preset), ip=ip
+                pipeline, ws_url, code, name, device, check=public.join_check(lang, preset), ip=ip,
+                person=person,
             )
         except ServiceError as exc:
             if exc.code in public.SKIP:

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from ..features import leavers, limits, voice
+from ..identity import persons, sessions
 from ..infra import clock
 from ..infra.auth import DEVICE_PATTERN, origin_allowed, token_shaped
 from ..infra.errors import ServiceError
@@ -46,6 +47,16 @@ class RoomService:
         self.pipeline = Pipeline(store, gateway, timers, self._conn_rooms)
         self._signals = voice.Limiter()  # voice signals per connection, in this container
         self._signal_budgets = voice.Budgets()  # and per seat and target, in the table
+        self.sessions = sessions.SessionKey.from_env()  # the session key (identity/sessions.py)
+
+    def person(self, session: str | None) -> dict | None:
+        """The person record a request's session stands for (None without one, or with one
+        forged, lapsed or signed out; 403 `banned`): identity/persons.py `signed_in`."""
+        if not session:
+            return None
+        if not self.sessions.configured:
+            raise ServiceError("sign_in_unavailable", "signing in is not set up on this server", 503)
+        return persons.signed_in(self.store, session, int(clock.now()), self.sessions.key())
 
     # ---------------------------------------------------------------- REST
     def create_room(
@@ -56,12 +67,18 @@ class RoomService:
         lang: str = "en",
         device: str | None = None,
         ip: str | None = None,
+        session: str | None = None,
     ) -> dict:
         """A new room with its creator as host and first player (p1), within the client's
-        budget (`limits.CREATE_ROOM`: `429 too_many_requests` first, nothing stored)."""
+        budget (`limits.CREATE_ROOM`: `429 too_many_requests` first, nothing stored). `session`:
+        the creator's, if signed in (the seat records the person). A host never makes a ranked
+        room (`ranked` is no option: ranked quick play's own rooms, rest_ops `ranked=True`)."""
         require_valid_options(preset, {k: v for k, v in (options or {}).items() if k != "preset"}, 1)
+        person = self.person(session)
         limits.spend(self.store, limits.CREATE_ROOM, device, ip)
-        return rest_ops.create_room(self.store, self.ws_url, name, preset, options or {}, lang, device, ip)
+        return rest_ops.create_room(
+            self.store, self.ws_url, name, preset, options or {}, lang, device, ip, person=person
+        )
 
     def admit_quick_play(self, device: str | None, ip: str | None) -> None:
         """What quick play (`POST /quickplay`) asks before it seats anyone: `429 leaver_cooldown`
@@ -74,12 +91,15 @@ class RoomService:
         """Seconds before quick play may seat this device again (0: now; leavers.py)."""
         return leavers.leaver_wait(self.store, device)
 
-    def join_room(self, code: str, name: str, device: str | None = None, ip: str | None = None) -> dict:
+    def join_room(
+        self, code: str, name: str, device: str | None = None, ip: str | None = None, session: str | None = None
+    ) -> dict:
         """A new seat in a lobby: the next player id and a fresh token (a public room: one seat
-        per device and per address, `ip`); first the client's own budget (`limits.JOIN_ROOM`:
-        `429 too_many_requests`, nothing stored)."""
+        per device and per address, `ip`; a ranked room: one per person, `session` required);
+        first the client's own budget (`limits.JOIN_ROOM`: `429 too_many_requests`, nothing stored)."""
+        person = self.person(session)
         limits.spend(self.store, limits.JOIN_ROOM, device, ip)
-        return rest_ops.join_room(self.pipeline, self.ws_url, code.upper(), name, device, ip=ip)
+        return rest_ops.join_room(self.pipeline, self.ws_url, code.upper(), name, device, ip=ip, person=person)
 
     def summary(self, code: str) -> dict:
         """The public lobby summary (no tokens, no roles)."""
@@ -109,10 +129,12 @@ class RoomService:
         device: str | None = None,
         ip: str | None = None,
         party: str | None = None,
+        session: str | None = None,
     ) -> dict:
         """A seat in the fullest public lobby that fits, or a new public room (as `create_room`);
         `party`: a table playing again together (rest_ops.quick_play); first the leaver's cool-down and the client's budget (`admit_quick_play`); a quick play
         that goes on to make a room spends one room creation too (`limits.CREATE_ROOM`)."""
+        person = self.person(session)
         self.admit_quick_play(device, ip)
         return rest_ops.quick_play(
             self.pipeline,
@@ -126,6 +148,7 @@ class RoomService:
             ip,
             party,
             before_create=lambda: limits.spend(self.store, limits.CREATE_ROOM, device, ip),
+            person=person,
         )
 
     # ---------------------------------------------------------------- socket life cycle

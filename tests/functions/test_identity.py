@@ -1,0 +1,173 @@
+"""Identity in rooms (docs/architecture.md, "Identity"; docs/rules.md, "Ranked play"): signed
+sessions, a seat that records its person, and a ranked room's one seat per person, on the
+in-memory store (the store contract holds both stores to the person items)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from service.identity import persons, sessions
+from service.room import rest_ops
+
+pytestmark = pytest.mark.memstore
+
+KEY = b"k" * 32
+NAMES = ("Zenobia", "Quillon", "Mortimer", "Winifred")
+
+
+@pytest.fixture
+def signed(svc, fake_clock):
+    """`signed(n)`: n persons stored, each with a session (the service's key is `KEY`)."""
+    svc.sessions = sessions.SessionKey(secret_id="test", fetch=lambda _: KEY.decode())
+
+    def make(n: int) -> list[tuple[dict, str]]:
+        out = []
+        for _ in range(n):
+            person = persons.new_person(int(fake_clock()))
+            svc.store.put_person(person)
+            out.append((person, sessions.issue(person["id"], int(fake_clock()), KEY)[0]))
+        return out
+
+    return make
+
+
+def auth(session: str) -> dict:
+    return {"Authorization": f"Session {session}"}
+
+
+def ranked_room(api, person: dict) -> str:
+    """A ranked public room made as ranked quick play makes one, its creator seated as p1."""
+    made = rest_ops.create_room(
+        api.svc.store, "", NAMES[0], "classic", {"public": True, "autoStart": 12}, "en",
+        device="D" * 20, person=person, ranked=True,
+    )
+    api.code = made["roomCode"]
+    api.tokens["p1"] = made["token"]
+    return made["roomCode"]
+
+
+# ---- sessions ---------------------------------------------------------------------------
+def test_a_session_names_its_person_until_it_lapses_and_a_forged_one_names_nobody():
+    pid = sessions.new_person_id()
+    token, _, expiry = sessions.issue(pid, 1000, KEY, ttl=60)
+    assert sessions.person_of(token, 1000, KEY) == pid
+    assert sessions.person_of(token, expiry - 1, KEY) == pid
+    assert sessions.person_of(token, expiry, KEY) is None  # lapsed
+    assert sessions.person_of(token, 1000, b"another key") is None
+    body, _, mac = token.rpartition(".")
+    other = sessions.new_person_id()
+    assert sessions.person_of(f"{other}{body[len(pid):]}.{mac}", 1000, KEY) is None  # another person's id
+    assert sessions.person_of(token.replace(str(expiry), str(expiry + 10**6)), 1000, KEY) is None
+    assert sessions.person_of(None, 1000, KEY) is None and sessions.person_of("x" * 500, 1000, KEY) is None
+
+
+def test_a_rest_request_presents_its_session_in_the_authorization_header():
+    assert sessions.bearer({"authorization": "Session abc"}) == "abc"
+    assert sessions.bearer({"Authorization": "Bearer abc"}) is None
+    assert sessions.bearer({}) is None
+
+
+def test_a_signed_out_deleted_or_banned_person_is_not_signed_in(svc, signed, fake_clock):
+    (person, token), (other, other_token) = signed(2)
+    now = int(fake_clock())
+    assert persons.signed_in(svc.store, token, now, KEY)["id"] == person["id"]
+    found = sessions.claims(token, now, KEY)
+    svc.store.revoke_session(found.sid, found.expiry)
+    assert persons.signed_in(svc.store, token, now, KEY) is None
+    persons.ban(svc.store, other["id"])
+    with pytest.raises(Exception) as exc:
+        persons.signed_in(svc.store, other_token, now, KEY)
+    assert exc.value.code == "banned"
+    persons.delete(svc.store, other["id"])
+    assert persons.signed_in(svc.store, other_token, now, KEY) is None
+
+
+# ---- seats ------------------------------------------------------------------------------
+def test_a_seat_taken_signed_in_records_its_person_and_an_anonymous_one_none(api, signed):
+    ((person, token),) = signed(1)
+    api.create("Ann")
+    status, body = api.rest("POST", f"/rooms/{api.code}/players", {"name": "Bob"}, headers=auth(token))
+    assert status == 201, body
+    api.join("Cy")
+    seats = {p["id"]: p.get("person") for p in api.snapshot().room["players"]}
+    assert seats == {"p1": None, "p2": person["id"], "p3": None}
+
+
+def test_ranked_room_refuses_a_seat_without_a_session(api, signed):
+    ((person, _),) = signed(1)
+    ranked_room(api, person)
+    before = api.snapshot()
+    status, body = api.rest("POST", f"/rooms/{api.code}/players", {"name": "Bob", "device": "E" * 20})
+    assert (status, body["error"]["code"]) == (401, "sign_in_required")
+    after = api.snapshot()
+    assert after.version == before.version and after.room == before.room
+
+
+def test_ranked_room_seats_each_person_once_whatever_device_key(api, signed):
+    """A modified client: the same session with a fresh device key (and a second socket) takes
+    no second seat."""
+    (one, one_token), (two, two_token) = signed(2)
+    ranked_room(api, one)
+    status, body = api.rest(
+        "POST", f"/rooms/{api.code}/players", {"name": "Bob", "device": "F" * 20}, headers=auth(two_token)
+    )
+    assert status == 201, body
+    before = api.snapshot()
+    for session, device in ((two_token, "G" * 20), (one_token, "H" * 20)):
+        status, body = api.rest(
+            "POST", f"/rooms/{api.code}/players", {"name": "Cy", "device": device}, headers=auth(session)
+        )
+        assert (status, body["error"]["code"]) == (409, "person_seated")
+    after = api.snapshot()
+    assert after.version == before.version and after.room == before.room
+    assert [p.get("person") for p in after.room["players"]] == [one["id"], two["id"]]
+
+
+def test_ranked_room_refuses_a_banned_person(api, signed):
+    (one, _), (two, two_token) = signed(2)
+    ranked_room(api, one)
+    persons.ban(api.svc.store, two["id"])
+    status, body = api.rest("POST", f"/rooms/{api.code}/players", {"name": "Bob"}, headers=auth(two_token))
+    assert (status, body["error"]["code"]) == (403, "banned")
+    assert len(api.snapshot().room["players"]) == 1
+
+
+def test_a_host_cannot_make_a_ranked_room(api):
+    status, body = api.rest("POST", "/rooms", {"name": "Ann", "options": {"public": True, "ranked": True}})
+    assert (status, body["error"]["code"]) == (400, "bad_options")  # no option: the server's own
+    status, body = api.rest("POST", "/rooms", {"name": "Ann", "ranked": True})
+    assert (status, body["error"]["code"]) == (400, "bad_request")  # nor a field of the body
+
+
+def test_ranked_game_never_shows_a_person_id_before_its_end(api, signed):
+    """Every frame to every seat and spectator, and the REST summary, of a ranked game from its
+    lobby to its running day hold no person id."""
+    people = signed(4)
+    ranked_room(api, people[0][0])
+    pids = ["p1"]
+    for (_, token), name in zip(people[1:], NAMES[1:], strict=True):
+        status, body = api.rest(
+            "POST", f"/rooms/{api.code}/players", {"name": name, "device": name * 4}, headers=auth(token)
+        )
+        assert status == 201, body
+        api.tokens[body["playerId"]] = body["token"]
+        pids.append(body["playerId"])
+    for pid in pids:
+        assert api.connect(f"c{pid}", pid) == 200
+    assert api.connect("watcher") == 200
+    for pid in pids[1:]:
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start"})
+    assert api.snapshot().room["status"] == "running", api.gw.last("cp1", "error")
+    for pid in pids:
+        api.send(f"c{pid}", {"action": "sync"})
+    api.send("watcher", {"action": "sync"})
+    _, summary = api.rest("GET", f"/rooms/{api.code}")
+    seen = json.dumps([api.gw.to(c) for c in ("watcher", *(f"c{p}" for p in pids))]) + json.dumps(summary)
+    assert all(any(f["type"] == "view" for f in api.gw.to(c)) for c in ("watcher", "cp1"))
+    stored = [p.get("person") for p in api.snapshot().room["players"]]
+    assert sorted(stored) == sorted(p["id"] for p, _ in people)  # the seats do hold them
+    for person, token in people:
+        assert person["id"] not in seen and token not in seen
