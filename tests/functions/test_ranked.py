@@ -30,7 +30,7 @@ def make_ranked(api, prior: dict[str, rt.Rating] | None = None, season: str | No
     ratings read when seating them."""
 
     def change(c):
-        c.room["options"]["ranked"] = True
+        c.room["ranked"] = True
         for seat in c.room["players"]:
             seat["person"] = person(seat["id"])
             who = records.handle(person(seat["id"]))

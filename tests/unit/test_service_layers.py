@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from test_import_cycles import ROOT, graph
 
-LAYERS = ("room", "features", "ranked", "protocol", "infra")  # top to bottom (ranked: ranked play, pure or over infra)
+LAYERS = ("room", "features", "ranked", "identity", "protocol", "infra")  # top to bottom (ranked: ranked play, pure or over infra)
 TOP = {"service", "service.config", "service.schemas"}  # the package and its own modules
 
 

@@ -1,5 +1,5 @@
-"""Ranked play's ratings as a room feature (docs/rules.md, "Ranked play"): a ranked room (host
-option `ranked`, which only ranked quick play sets) rates its game when it ends, and writes the
+"""Ranked play's ratings as a room feature (docs/rules.md, "Ranked play"): a ranked room
+(`room["ranked"]`, which only ranked quick play sets) rates its game when it ends, and writes the
 ratings in the room's one conditional write (`items`: `WritePlan.side_items`), never past it.
 
 What the room keeps (`room["rating"]`, server-only: no view or summary reads it before the end):
@@ -37,7 +37,8 @@ WAIVE_SECONDS = 60  # a leave whose seat someone took this soon costs no cool-do
 
 
 def ranked(room: dict) -> bool:
-    return bool((room.get("options") or {}).get("ranked"))
+    """A ranked room (`room["ranked"]`, set by the server only: identity/persons.py `ranked`)."""
+    return bool(room.get("ranked"))
 
 
 def holder(room: dict, seat: dict) -> str | None:
@@ -174,14 +175,7 @@ def _view(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewP
         {"seat": ch["seat"], "handle": who, "after": ch["after"], "delta": ch["delta"], "won": ch["won"]}
         for who, ch in sorted(block["outcome"].items(), key=lambda kv: kv[1]["seat"])
     ]
-    mine = next(
-        (
-            {**ch, "before": block["outcome"][who]["before"]}
-            for who, ch in block["outcome"].items()
-            if ch["seat"] == viewer
-        ),
-        None,
-    )
+    mine = next(({**ch, "handle": who} for who, ch in block["outcome"].items() if ch["seat"] == viewer), None)
     fact = {"season": block.get("season"), "table": table, "you": mine}
     return replace(parts, block={**parts.block, "ranked": fact})
 
