@@ -51,6 +51,8 @@ from service.protocol.models import (
     Error,
     ErrorAnswer,
     JoinRoom,
+    Ladder,
+    PersonPage,
     PublicRooms,
     QuickPlay,
     RoomCreated,
@@ -59,6 +61,8 @@ from service.protocol.models import (
 )
 from service.protocol.quoting import tidy
 from service.protocol.roomcode import ROOM_CODE_PATTERN
+from service.ranked.ladder import PAGE_MAX as LADDER_MAX
+from service.ranked.ladder import PAGE_SIZE as LADDER_PAGE
 from service.room.public import PAGE_MAX, PAGE_SIZE
 
 UNSUPPORTED = ServiceError(
@@ -67,7 +71,7 @@ UNSUPPORTED = ServiceError(
 # A refusal a body model raises itself (`PydanticCustomError` types in service/protocol/models.py) keeps its code.
 MODEL_CODES = frozenset({"bad_name", "bad_request"})
 # What a value not matching a path parameter's pattern is told (the parameter's own words).
-PATH_REFUSALS = {"roomCode": "a room code is 4 to 8 letters and digits"}
+PATH_REFUSALS = {"roomCode": "a room code is 4 to 8 letters and digits", "handle": "a handle is 16 hex digits"}
 
 
 def _cors() -> CORSConfig:
@@ -221,10 +225,42 @@ def list_public_rooms(
 def quick_play(body: QuickPlay) -> Response[RoomCreated]:
     out = room_service.quick_play(
         body.name, body.lang, body.preset, device=body.device, ip=source_ip(), party=body.party,
-        session=request_session(),
+        session=request_session(), ranked=body.ranked,
     )
     logger.append_keys(room=out["roomCode"], player=out["playerId"])
     return _created(out)
+
+
+# ---------------------------------------------------------------- ranked play (service/ranked/)
+@app.get(
+    "/ladder",
+    operation_id="ladder",
+    description="One page of a season's ladder in a language, most points first: one Query of a "
+    "sparse index. Handles only (never a person id).",
+    responses=_responses(200, Ladder, "OK", 400, 503),
+)
+def ladder(
+    lang: Annotated[str, Query(pattern="^(en|ko|ru)$")] = "en",
+    season: Annotated[str | None, Query(pattern=r"^\d{4}-\d{2}$", description="a month (UTC); default: now")] = None,
+    cursor: Annotated[str | None, Query(max_length=400, description="the last page's cursor")] = None,
+    limit: Annotated[int, Query(ge=1, le=LADDER_MAX)] = LADDER_PAGE,
+) -> Ladder:
+    return room_service.ladder(lang, season, limit, cursor)
+
+
+@app.get(
+    "/people/<handle>",
+    operation_id="person_page",
+    description="A person's page: their season standing in a language and their last ranked games "
+    "(each with its room, for its review).",
+    responses=_responses(200, PersonPage, "OK", 400, 503),
+)
+def person_page(
+    handle: Annotated[str, Path(pattern="^[0-9a-f]{16}$")],
+    lang: Annotated[str, Query(pattern="^(en|ko|ru)$")] = "en",
+    season: Annotated[str | None, Query(pattern=r"^\d{4}-\d{2}$")] = None,
+) -> PersonPage:
+    return room_service.person_page(handle, lang, season)
 
 
 # ---------------------------------------------------------------- every error, one shape

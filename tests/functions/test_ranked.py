@@ -9,9 +9,13 @@ import json
 from datetime import UTC, datetime
 
 import pytest
+from fnkit import CTX
 from test_game import play
 
+from handlers import rest
+from local import events
 from service.features import ratings as feature
+from service.identity import persons, sessions
 from service.infra.storage import RATING_KIND, SideItem, WritePlan
 from service.ranked import ratings as rt
 from service.ranked import records
@@ -90,7 +94,7 @@ def test_no_rating_or_person_id_in_any_view_or_frame_before_the_end(api):
             ended = True
         if not ended:
             assert not any(s in text for s in secrets), text[:300]
-            assert '"ranked"' not in text and '"mu"' not in text and '"points"' not in text
+            assert '"mu"' not in text and '"points"' not in text and '"handle"' not in text
     assert ended
     status, summary = api.rest("GET", f"/rooms/{api.code}")
     assert status == 200 and not any(s in json.dumps(summary) for s in secrets[:N])
@@ -142,7 +146,7 @@ def test_season_rollover_a_game_counts_in_the_month_it_ends_and_starts_it_afresh
     # last season's ladder already holds these people
     snap = api.svc.store.load(api.create("Seed"))
     items = tuple(
-        SideItem(RATING_KIND, who, f"2026-12#en", {**old[pid].as_dict(), "points": 1500, "games": 9,
+        SideItem(RATING_KIND, who, "2026-12#en", {**old[pid].as_dict(), "points": 1500, "games": 9,
                                                     "ladder": {"lang": "en", "season": "2026-12"}}, 2_000_000_000)
         for pid, who in handles().items()
     )  # fmt: skip
@@ -158,3 +162,104 @@ def test_season_rollover_a_game_counts_in_the_month_it_ends_and_starts_it_afresh
     old_ladder = store.ladder_page("en", "2026-12", 10, None)[0]
     assert all(e["games"] == 1 for e in new_ladder) and len(new_ladder) == N
     assert all(e["games"] == 9 and e["points"] == 1500 for e in old_ladder) and len(old_ladder) == N
+
+
+# ---------------------------------------------------------------- ranked quick play (REST)
+KEY = b"k" * 32
+
+
+@pytest.fixture
+def signed(svc, fake_clock):
+    """`signed(casual)`: a stored person who finished `casual` casual games, and a session."""
+    svc.sessions = sessions.SessionKey(secret_id="test", fetch=lambda _: KEY.decode())
+
+    def make(casual: int = rt.RANKED_AFTER_CASUAL) -> tuple[dict, dict]:
+        person = {**persons.new_person(int(fake_clock())), "casualGames": casual}
+        svc.store.put_person(person)
+        token = sessions.issue(person["id"], int(fake_clock()), KEY)[0]
+        return person, {"Authorization": f"Session {token}"}
+
+    return make
+
+
+def play_ranked(api, headers: dict, name: str, device: str) -> tuple[int, dict]:
+    return api.rest(
+        "POST", "/quickplay", {"name": name, "lang": "en", "ranked": True, "device": device}, headers
+    )
+
+
+def store_rating(api, person: dict, r: rt.Rating) -> None:
+    snap = api.svc.store.load(api.create("Seed"))
+    season = rt.season_of(api.clock.t)
+    item = records.rating_items(season, "en", "classic", {records.handle(person["id"]): r}, api.clock.t)
+    api.svc.store.save(snap, snap.room, None, WritePlan(side_items=tuple(item)))
+
+
+def test_play_ranked_needs_a_session_and_finished_casual_games(api, signed):
+    status, body = play_ranked(api, {}, "Zed", "D" * 20)
+    assert status == 401 and body["error"]["code"] == "sign_in_required"
+    _, novice = signed(casual=rt.RANKED_AFTER_CASUAL - 1)
+    status, body = play_ranked(api, novice, "Zed", "D" * 20)
+    assert (
+        status == 403 and body["error"]["code"] == "ranked_locked" and "1 to go" in body["error"]["message"]
+    )
+
+
+def test_play_ranked_seats_similar_ratings_together_the_band_widening_with_the_wait(api, signed):
+    (_, ha), (_, hb), (far, hf) = signed(), signed(), signed()
+    store_rating(api, far, rt.Rating(mu=18.5, sigma=2.0, games=10))  # 1500 points: 500 above the others
+    status, first = play_ranked(api, ha, "Ann", "A" * 20)
+    assert status == 201 and first["band"] == rt.BAND_START
+    room = api.snapshot(first["roomCode"]).room
+    assert room["ranked"] and room["options"]["public"] and room["options"]["anonymous"]
+    api.code = first["roomCode"]
+    assert api.connect("ca", token=first["token"]) == 200  # in the lobby: it stays listed
+    api.send("ca", {"action": "sync"})
+    lobby = api.gw.last("ca")["view"]["room"]["ranked"]["band"]
+    assert lobby["start"] == rt.BAND_START and lobby["perSecond"] == rt.BAND_PER_SECOND
+    status, second = play_ranked(api, hb, "Bob", "B" * 20)
+    assert status == 201 and second["roomCode"] == first["roomCode"]  # a similar rating: one table
+    status, apart = play_ranked(api, hf, "Cat", "C" * 20)
+    assert status == 201 and apart["roomCode"] != first["roomCode"]  # too far for a new lobby's band
+    (far2, hf2) = signed()
+    store_rating(api, far2, rt.Rating(mu=18.5, sigma=2.0, games=10))
+    api.clock.advance(45)  # the first lobby has waited: its band is 100 + 10 x 45 = 550 points
+    status, later = play_ranked(api, hf2, "Dee", "E" * 20)
+    assert status == 201 and later["roomCode"] in (first["roomCode"], apart["roomCode"])
+    assert (
+        api.snapshot(first["roomCode"]).room["players"][-1]["person"] == far2["id"]
+        or later["roomCode"] == apart["roomCode"]
+    )
+
+
+def test_a_ranked_leave_refuses_play_ranked_saying_until_when(api, signed):
+    person, headers = signed()
+    snap = api.svc.store.load(api.create("Seed"))
+    leave = records.leave_item(records.handle(person["id"]), "ROOM", "p2", api.clock.t - 60, waived=False)
+    api.svc.store.save(snap, snap.room, None, WritePlan(side_items=(leave,)))
+    status, body = play_ranked(api, headers, "Zed", "D" * 20)
+    assert status == 429 and body["error"]["code"] == "ranked_cooldown"
+    assert body["error"]["retryAfter"] == rt.COOLDOWN_STEPS[0] - 60 and "UTC" in body["error"]["message"]
+
+
+def get(api, path: str, **query: str) -> tuple[int, dict]:
+    event = events.rest_event(method="GET", path=path, query=query or None, headers={})
+    out = rest.handler(event, CTX)
+    return out["statusCode"], json.loads(out["body"])
+
+
+def test_the_ladder_and_a_persons_page_are_read_over_rest(api):
+    ranked_game(api, seed=3)
+    season = rt.season_of(api.clock.t)
+    status, page = get(api, "/ladder", lang="en", limit="2")
+    assert status == 200 and page["season"] == season and len(page["rows"]) == 2 and page["cursor"]
+    status, rest_of = get(api, "/ladder", lang="en", limit="10", cursor=page["cursor"])
+    assert status == 200 and len(rest_of["rows"]) == N - 2 and rest_of["cursor"] is None
+    assert all(r["tier"] == "placement" for r in page["rows"] + rest_of["rows"])
+    assert get(api, "/ladder", lang="ru", cursor=page["cursor"])[0] == 400  # another ladder's cursor
+    assert get(api, "/ladder", lang="en", season="2026-13")[0] == 400
+    who = handles()["p1"]
+    status, mine = get(api, f"/people/{who}", lang="en")
+    assert status == 200 and mine["standing"]["games"] == 1 and mine["games"][0]["room"] == api.code
+    assert get(api, "/people/NOT-A-HANDLE")[0] == 400
+    assert not any(person(f"p{i}") in json.dumps([page, rest_of, mine]) for i in range(1, N + 1))

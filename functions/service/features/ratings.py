@@ -56,6 +56,17 @@ def note_rating(room: dict, entity: str, rating: rt.Rating, season: str | None) 
     block.setdefault("ratings", {})[entity] = {**rating.as_dict(), "season": season}
 
 
+def recenter(room: dict) -> None:
+    """A ranked lobby's mean: the points of the people seated (ranked quick play's band is
+    measured from it; server-only, as every rating before the end)."""
+    block = room.setdefault("rating", {})
+    kept = block.get("ratings") or {}
+    seated = [holder(room, s) for s in room["players"] if not s.get("bot")]
+    pts = [rt.points(rt.Rating.of(kept[w])) for w in seated if w in kept]
+    if pts:
+        block["center"] = sum(pts) / len(pts)
+
+
 def _rating(block: dict, entity: str, season: str) -> rt.Rating:
     kept = (block.get("ratings") or {}).get(entity)
     if kept is None or (rt.is_person(entity) and kept.get("season") != season):
@@ -79,6 +90,8 @@ def shares(stints: list[list], start: float, end: float) -> list[rt.Holder]:
 def _track(c: Any, state: Any, present: set[str]) -> None:
     """Every write of a ranked game: who holds each seat since when, the leaves, the end."""
     room = c.room
+    if ranked(room) and room.get("status") == "lobby":
+        recenter(room)  # the band's centre, with whoever joined in this write
     if not ranked(room) or state is None or room.get("status") == "lobby":
         return
     block = room.setdefault("rating", {})
@@ -120,7 +133,14 @@ def _rate(c: Any, state: Any, block: dict) -> None:
     size = len(result.get("players") or ())
     entities |= {rt.balance_entity(room["preset"], size, p["team"]) for p in result.get("players") or ()}
     before = {e: _rating(block, e, season) for e in entities}
+    # a person whose rating was never read for this room (seated some other way) is rated as a
+    # newcomer for the others' sake, but nothing of theirs is kept: their own rating stays as stored
+    unread = {e for e in entities if rt.is_person(e) and e not in (block.get("ratings") or {})}
     rated = rt.rate_game(result, room["preset"], holders, before)
+    rated = rt.Rated(
+        {e: r for e, r in rated.ratings.items() if e not in unread},
+        {e: ch for e, ch in rated.changes.items() if e not in unread},
+    )
     for entity, r in rated.ratings.items():
         note_rating(room, entity, r, season if rt.is_person(entity) else None)
     seat_of = {}
@@ -167,8 +187,18 @@ def _items(c: Any, state: Any, wrote: str | None) -> dict:
 
 
 def _view(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:
-    """Once the game is over: each seat's handle and move, the viewer's own (`room.ranked`)."""
+    """`room.ranked`: in a ranked lobby its band; once the game is over each seat's handle and
+    move, the viewer's own; nothing in between."""
     block = room.get("rating") or {}
+    if ranked(room) and room.get("status") == "lobby" and "since" in block:
+        # the band the lobby seats newcomers within, as it widens (the page states it); no rating
+        band = {
+            "since": block["since"],
+            "start": rt.BAND_START,
+            "perSecond": rt.BAND_PER_SECOND,
+            "max": rt.BAND_MAX,
+        }
+        return replace(parts, block={**parts.block, "ranked": {"band": band}})
     if not ranked(room) or room.get("status") != "ended" or not block.get("outcome"):
         return parts
     table = [

@@ -194,7 +194,7 @@ def index_attributes(code: str, room: dict) -> dict:
     same two indexes under partitions of its own (`WATCH_PREFIX`: `watch#<lang>`,
     `watch#<lang>#<preset>`), so a lobby's page never reads a game and a game's never a lobby."""
     lst = room.get("listing")
-    prefix = ""
+    prefix = RANKED_PREFIX if lst and room.get("ranked") else ""  # ranked quick play's own lobbies
     if not lst:
         lst = room.get("watching")
         prefix = WATCH_PREFIX
@@ -296,11 +296,14 @@ def public_start_ok(index: str, partition: str, start: dict) -> bool:
 # The partitions of the "Watch now" list (running public games) start with this; a language is
 # never "watch", so no lobby partition does.
 WATCH_PREFIX = "watch#"
+# A ranked lobby (`room["ranked"]`) is listed under partitions of its own, `ranked#<lang>` and
+# `ranked#<lang>#<preset>`, which only ranked quick play reads (never the public list).
+RANKED_PREFIX = "ranked#"
 
 
 def public_entry(item: dict) -> dict:
     """A listed room (or watched game) as an index holds it: code, language, preset, seats."""
-    keyed = item["pubPreset"]["S"].removeprefix(WATCH_PREFIX)
+    keyed = item["pubPreset"]["S"].removeprefix(WATCH_PREFIX).removeprefix(RANKED_PREFIX)
     lang, preset = keyed.split("#", 1)
     return {
         "roomCode": item["pk"]["S"].split("#", 1)[1],

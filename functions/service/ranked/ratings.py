@@ -229,3 +229,15 @@ def cooldown_until(leaves: list[tuple[float, bool]], now: float) -> float:
         return 0.0
     step = COOLDOWN_STEPS[min(len(counted), len(COOLDOWN_STEPS)) - 1]
     return counted[-1] + step
+
+
+# ---------------------------------------------------------------- ranked quick play's band
+BAND_START = 100  # a ranked lobby seats people within this many points of its table's mean...
+BAND_PER_SECOND = 10  # ...widening this much each second it waits (a lobby starts within a minute)...
+BAND_MAX = 1000  # ...up to this
+RANKED_AFTER_CASUAL = 3  # ranked play opens after this many finished casual games (a smurf costs time)
+
+
+def band(waited: float) -> int:
+    """The points either side of a ranked lobby's mean that it seats after `waited` seconds."""
+    return int(min(BAND_MAX, BAND_START + BAND_PER_SECOND * max(0.0, waited)))

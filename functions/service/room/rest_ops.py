@@ -9,14 +9,16 @@ from typing import TYPE_CHECKING
 
 import mafia_engine as me
 
-from ..features import aliases, fairness
+from ..features import aliases, fairness, ratings
 from ..identity import persons
 from ..infra import auth, clock, migrations
 from ..infra.errors import ServiceError
-from ..infra.storage import Store
+from ..infra.storage import RANKED_PREFIX, Store
 from ..infra.telemetry import count, logger
 from ..protocol import views
 from ..protocol.roomcode import ROOM_ALPHABET, ROOM_CODE_LENGTH
+from ..ranked import ratings as rt
+from ..ranked import records
 from . import public, substitutes
 from .change import Context, Outcome
 from .operations import new_seat, next_player_id, require_room_for
@@ -40,6 +42,7 @@ def create_room(
     code: str | None = None,
     person: dict | None = None,
     ranked: bool = False,
+    prepare: Callable[[dict], None] | None = None,
 ) -> dict | None:
     """A new room with its creator as host and first player (p1); the creator's device key
     and address are noted on its seat (one person, one seat: quick play's own rooms too).
@@ -71,6 +74,8 @@ def create_room(
     persons.note_person(room["players"][0], persons.seat_person(room, person))
     substitutes.note_device(room["players"][0], device)
     public.note_address(room["players"][0], ip)
+    if prepare is not None:  # ranked quick play: the ratings read for the room (features/ratings.py)
+        prepare(room)
     public.track(room, set(), clock.now())  # listed from its first write (service/room/public.py)
     for _ in range(1 if code else CODE_TRIES):
         room["code"] = code or "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
@@ -195,7 +200,13 @@ def quick_play(
         code = it["roomCode"]
         try:
             out = join_room(
-                pipeline, ws_url, code, name, device, check=public.join_check(lang, preset), ip=ip,
+                pipeline,
+                ws_url,
+                code,
+                name,
+                device,
+                check=public.join_check(lang, preset),
+                ip=ip,
                 person=person,
             )
         except ServiceError as exc:
@@ -217,6 +228,86 @@ def quick_play(
     made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip, person=person)
     assert made is not None
     return made
+
+
+# ---------------------------------------------------------------- ranked quick play
+def ranked_quick_play(
+    pipeline: Pipeline,
+    store: Store,
+    ws_url: str,
+    now: float,
+    name: str,
+    lang: str,
+    preset: str | None,
+    person: dict,
+    device: str | None,
+    ip: str | None = None,
+) -> dict:
+    """ "Play ranked": a seat in a ranked lobby of `lang` whose table's mean rating is within its
+    band of the person's (the band widens with the lobby's wait: `ratings.band`), or a new
+    anonymous public ranked room (docs/rules.md, "Ranked play"). The person's season rating and
+    the preset's pseudo-players and bot are read here (the room's feature rates from them at the
+    end: features/ratings.py). Answers as quick play, with `band` (points either side)."""
+    if lang not in public.LANGS:
+        raise ServiceError("bad_request", f"lang: one of {', '.join(public.LANGS)}")
+    who = records.handle(person["id"])
+    season = rt.season_of(now)
+    mine = records.season_rating(store, who, season, lang)
+    pts = rt.points(mine)
+    partition = f"{RANKED_PREFIX}{lang}#{preset}" if preset else f"{RANKED_PREFIX}{lang}"
+    items, _, _ = store.list_public(
+        "PublicByPreset" if preset else "PublicByLang", partition, public.QUICK_CANDIDATES, None, now
+    )
+    casual = public.join_check(lang, preset)
+
+    def check(c: Context) -> None:
+        casual(c)
+        if not c.room.get("ranked"):
+            raise ServiceError("not_public", "this room is not ranked", 409)
+        block = c.room.get("rating") or {}
+        width = rt.band(c.now - float(block.get("since", c.now)))
+        if abs(pts - float(block.get("center", pts))) > width:
+            raise ServiceError("out_of_band", "this table's ratings are too far from yours for now", 409)
+        ratings.note_rating(c.room, who, mine, season)
+        ratings.recenter(c.room)
+
+    for it in sorted(items, key=lambda it: -it["seats"]):
+        code = it["roomCode"]
+        try:
+            out = join_room(pipeline, ws_url, code, name, device, check=check, ip=ip, person=person)
+        except ServiceError as exc:
+            if exc.code in public.SKIP or exc.code == "out_of_band":
+                count("QuickPlaySkips")
+                continue
+            raise
+        logger.info("ranked quick play seated", extra={"room": code, "player": out["playerId"]})
+        return {"roomCode": code, **out, "band": rt.band(0)}
+    chosen = preset or "classic"
+    entities = records.preset_entities(store, chosen)
+
+    def prepare(room: dict) -> None:
+        for entity, data in entities.items():
+            ratings.note_rating(room, entity, rt.Rating.of(data), None)
+        ratings.note_rating(room, who, mine, season)
+        room["rating"]["since"] = now
+        ratings.recenter(room)
+
+    count("QuickPlayRooms")
+    made = create_room(
+        store,
+        ws_url,
+        name,
+        chosen,
+        {"public": True},
+        lang,
+        device,
+        ip,
+        person=person,
+        ranked=True,
+        prepare=prepare,
+    )
+    assert made is not None
+    return {**made, "band": rt.band(0)}
 
 
 def _once(fn: Callable[[], None] | None) -> Callable[[], None]:
@@ -257,7 +348,13 @@ def _claim_or_join(
             return made
         try:
             out = join_room(
-                pipeline, ws_url, code, name, device, check=public.join_check(lang, preset), ip=ip,
+                pipeline,
+                ws_url,
+                code,
+                name,
+                device,
+                check=public.join_check(lang, preset),
+                ip=ip,
                 person=person,
             )
         except ServiceError as exc:

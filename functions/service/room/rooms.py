@@ -22,6 +22,8 @@ from ..infra.timers import Timers
 from ..protocol import frames
 from ..protocol.roomcode import room_code_shaped
 from ..protocol.views import error_frame
+from ..ranked import ladder, records
+from ..ranked import ratings as rt
 from . import connections, displays, lifecycle, operations, public, rest_ops
 from .connections import CONNECT_GRACE_SECONDS
 from .pipeline import MAX_ATTEMPTS, Pipeline
@@ -92,14 +94,21 @@ class RoomService:
         return leavers.leaver_wait(self.store, device)
 
     def join_room(
-        self, code: str, name: str, device: str | None = None, ip: str | None = None, session: str | None = None
+        self,
+        code: str,
+        name: str,
+        device: str | None = None,
+        ip: str | None = None,
+        session: str | None = None,
     ) -> dict:
         """A new seat in a lobby: the next player id and a fresh token (a public room: one seat
         per device and per address, `ip`; a ranked room: one per person, `session` required);
         first the client's own budget (`limits.JOIN_ROOM`: `429 too_many_requests`, nothing stored)."""
         person = self.person(session)
         limits.spend(self.store, limits.JOIN_ROOM, device, ip)
-        return rest_ops.join_room(self.pipeline, self.ws_url, code.upper(), name, device, ip=ip, person=person)
+        return rest_ops.join_room(
+            self.pipeline, self.ws_url, code.upper(), name, device, ip=ip, person=person
+        )
 
     def summary(self, code: str) -> dict:
         """The public lobby summary (no tokens, no roles)."""
@@ -130,11 +139,16 @@ class RoomService:
         ip: str | None = None,
         party: str | None = None,
         session: str | None = None,
+        ranked: bool = False,
     ) -> dict:
         """A seat in the fullest public lobby that fits, or a new public room (as `create_room`);
         `party`: a table playing again together (rest_ops.quick_play); first the leaver's cool-down and the client's budget (`admit_quick_play`); a quick play
         that goes on to make a room spends one room creation too (`limits.CREATE_ROOM`)."""
         person = self.person(session)
+        if (
+            ranked
+        ):  # "Play ranked": signed in, casual games played, no cool-down (docs/rules.md, "Ranked play")
+            return self.ranked_quick_play(name, lang, preset, person, device, ip)
         self.admit_quick_play(device, ip)
         return rest_ops.quick_play(
             self.pipeline,
@@ -150,6 +164,45 @@ class RoomService:
             before_create=lambda: limits.spend(self.store, limits.CREATE_ROOM, device, ip),
             person=person,
         )
+
+    # ---------------------------------------------------------------- ranked play (service/ranked/)
+    def ranked_quick_play(
+        self,
+        name: str,
+        lang: str,
+        preset: str | None,
+        person: dict | None,
+        device: str | None,
+        ip: str | None,
+    ) -> dict:
+        """ "Play ranked" (`POST /quickplay` with `ranked`): 401 `sign_in_required` without a
+        session, 403 `ranked_locked` before `RANKED_AFTER_CASUAL` finished casual games, 429
+        `ranked_cooldown` while a leave's wait runs (saying until when); then the quick-play
+        budget, and a seat (rest_ops.ranked_quick_play)."""
+        if person is None:
+            raise ServiceError(*persons.SIGN_IN_REQUIRED, 401)
+        played = int(person.get("casualGames") or 0)
+        if played < rt.RANKED_AFTER_CASUAL:
+            left = rt.RANKED_AFTER_CASUAL - played
+            raise ServiceError(
+                "ranked_locked",
+                f"ranked play opens after {rt.RANKED_AFTER_CASUAL} finished casual games: {left} to go",
+                403,
+            )
+        now = clock.now()
+        records.require_no_cooldown(self.store, records.handle(person["id"]), now)
+        self.admit_quick_play(device, ip)  # every public rule: the device's cool-down, the budget
+        return rest_ops.ranked_quick_play(
+            self.pipeline, self.store, self.ws_url, now, name, lang, preset, person, device, ip
+        )
+
+    def ladder(self, lang: str, season: str | None, limit: int, cursor: str | None) -> dict:
+        """One page of a season's ladder in `lang` (`GET /ladder`): one Query."""
+        return ladder.page(self.store, lang, season or rt.season_of(clock.now()), limit, cursor)
+
+    def person_page(self, handle: str, lang: str, season: str | None) -> dict:
+        """A person's page (`GET /people/{handle}`): season standing and last ranked games."""
+        return records.person_page(self.store, handle, season or rt.season_of(clock.now()), lang)
 
     # ---------------------------------------------------------------- socket life cycle
     def connect(
@@ -186,7 +239,9 @@ class RoomService:
         code = code.upper()
         pid = self.pipeline.run(
             code,
-            connections.admit(conn_id, token, self.gateway, patches, device, display, public.address_digest(ip)),
+            connections.admit(
+                conn_id, token, self.gateway, patches, device, display, public.address_digest(ip)
+            ),
         )
         self._conn_rooms.remember(conn_id, code)
         logger.info("connected", extra={"room": code, "player": pid or "spectator"})
@@ -231,7 +286,13 @@ class RoomService:
                 if not self._signals.allow(conn_id, clock.now()):
                     raise ServiceError("voice_rate_limited", "too many voice signals: wait a moment")
                 voice.relay(
-                    self.pipeline.load(code), self.gateway, conn_id, frame, self.store, self._signal_budgets, clock.now()
+                    self.pipeline.load(code),
+                    self.gateway,
+                    conn_id,
+                    frame,
+                    self.store,
+                    self._signal_budgets,
+                    clock.now(),
                 )
                 return
             # a substitute's request is checked against the seats' addresses (substitutes.py):
@@ -255,7 +316,9 @@ class RoomService:
         code = code.upper()
 
         def rearm(deadline: float) -> None:
-            if at is None or at >= deadline - 60:  # a bots' wake (botplay.py) well before it: the phase's own timer stands
+            if (
+                at is None or at >= deadline - 60
+            ):  # a bots' wake (botplay.py) well before it: the phase's own timer stands
                 self.timers.arm(code, phase, deadline, after=at)
 
         def rewake(wake: float) -> None:
