@@ -11,7 +11,7 @@ from collections.abc import Callable
 from ..features import limits
 from ..infra.errors import ServiceError
 from ..infra.telemetry import count, logger
-from . import passkeys, persons, sessions
+from . import passkeys, persons, played, sessions
 
 # a ceremony's options write a challenge item: a budget per address (features/limits.py)
 CEREMONY = limits.Budget("passkey", window=600, per_device=0, per_ip=60)
@@ -114,7 +114,8 @@ class Account:
     def me(self, session: str | None) -> dict:
         person = self._require(session)
         return {
-            "person": {k: person[k] for k in ("id", "created", "casualGames")},
+            "person": {"id": person["id"], "created": person["created"],
+                       "casualGames": played.casual_games(self.store, person)},  # fmt: skip
             "passkeys": [
                 {"id": c["id"], "created": c["created"], "lastUsed": c.get("lastUsed", c["created"])}
                 for c in self.store.credentials(person["id"])
