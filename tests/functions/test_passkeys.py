@@ -76,7 +76,7 @@ def test_a_challenge_is_single_use_and_bound_to_its_origin(acct):
     status, out = call(acct, "POST", "/account/session", {"challengeId": opts["challengeId"], "credential": wrong})
     assert (status, out["error"]["code"]) == (401, "passkey_refused")
     status, out = call(acct, "POST", "/account/session/options", origin="http://mafia.example")
-    assert (status, out["error"]["code"]) == (400, "bad_origin")
+    assert (status, out["error"]["code"]) == (400, "passkey_origin")
 
 
 def test_a_challenge_past_its_ttl_is_refused(acct):

@@ -66,7 +66,7 @@ class Account:
         rp = passkeys.relying_party(origin)
         ch = self._challenge(challenge_id, "register")
         if (ch["rp"], ch["origin"]) != (rp.id, rp.origin):
-            raise ServiceError("bad_origin", "passkeys work from the site's own address only")
+            raise ServiceError("passkey_origin", "passkeys work from the site's own address only")
         now = int(self.now())
         if ch["new"]:
             person = persons.new_person(now)
@@ -97,7 +97,7 @@ class Account:
         rp = passkeys.relying_party(origin)
         ch = self._challenge(challenge_id, "signin")
         if (ch["rp"], ch["origin"]) != (rp.id, rp.origin):
-            raise ServiceError("bad_origin", "passkeys work from the site's own address only")
+            raise ServiceError("passkey_origin", "passkeys work from the site's own address only")
         pid, cred_id = passkeys.user_handle(credential)
         stored = self.store.credential(pid, cred_id) if sessions.PERSON_PATTERN.fullmatch(pid) else None
         person = self.store.person(pid) if stored else None

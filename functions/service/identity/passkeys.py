@@ -52,9 +52,9 @@ class RelyingParty:
 
 def relying_party(origin: str | None, env: dict | None = None) -> RelyingParty:
     """The RP a ceremony from `origin` (the request's `Origin` header) runs for; 400
-    `bad_origin` for an origin passkeys may not be used from."""
+    `passkey_origin` for an origin passkeys may not be used from."""
     env = os.environ if env is None else env
-    bad = ServiceError("bad_origin", "passkeys work from the site's own address only")
+    bad = ServiceError("passkey_origin", "passkeys work from the site's own address only")
     if not origin:
         raise bad
     parts = urlsplit(origin.strip())
