@@ -171,3 +171,49 @@ def test_ranked_game_never_shows_a_person_id_before_its_end(api, signed):
     assert sorted(stored) == sorted(p["id"] for p, _ in people)  # the seats do hold them
     for person, token in people:
         assert person["id"] not in seen and token not in seen
+
+
+# ---- finished casual games ----------------------------------------------------------------
+def end_game(api) -> None:
+    """The room's game ends in one write through the real pipeline (the features' items ride it)."""
+
+    def change(c):
+        c.room["status"] = "ended"
+        return c.changed()
+
+    api.svc.pipeline.run(api.code, change)
+
+
+def test_ranked_play_counts_finished_casual_games_per_person_once(api, signed):
+    (one, one_token), (two, two_token), (three, three_token) = signed(3)
+    api.create("Ann")
+    for name, token in (("Bob", one_token), ("Cy", two_token), ("Di", three_token)):
+        status, body = api.rest("POST", f"/rooms/{api.code}/players", {"name": name}, headers=auth(token))
+        assert status == 201, body
+    snap = api.snapshot()
+    room = {**snap.room, "status": "running"}
+    room["players"] = [{**p, "left": True} if p.get("person") == three["id"] else p for p in room["players"]]
+    api.svc.store.save(snap, room, snap.state)
+    end_game(api)
+    end_game(api)  # a later write of the ended room counts nothing more
+    store = api.svc.store
+    assert [persons_games(store, p) for p in (one, two, three)] == [1, 1, 0]  # who left is not counted
+    persons.delete(store, one["id"])
+    assert store.side_items("played", one["id"], 10) == []  # "delete me" takes the games too
+
+
+def test_ranked_play_a_ranked_game_is_no_casual_game(api, signed):
+    (one, _), (two, two_token) = signed(2)
+    ranked_room(api, one)
+    status, body = api.rest("POST", f"/rooms/{api.code}/players", {"name": "Bob"}, headers=auth(two_token))
+    assert status == 201, body
+    snap = api.snapshot()
+    api.svc.store.save(snap, {**snap.room, "status": "running"}, snap.state)
+    end_game(api)
+    assert [persons_games(api.svc.store, p) for p in (one, two)] == [0, 0]
+
+
+def persons_games(store, person: dict) -> int:
+    from service.identity import played
+
+    return played.casual_games(store, store.person(person["id"]) or person)

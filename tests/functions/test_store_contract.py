@@ -666,8 +666,13 @@ def test_delete_person_removes_the_record_its_passkeys_and_everything_under_it(s
     assert store.credential(pid, "c2" + pid) == {"id": "c2" + pid, "publicKey": "k2", "signCount": 3}
     store.delete_credential(pid, "c1" + pid)
     assert [c["id"] for c in store.credentials(pid)] == ["c2" + pid]
-    assert store.delete_person(pid) == 2
+    snap = new_room(store)  # a finished game's item, written with a room into the person's partition
+    played = SideItem(storage.PLAYED_KIND, pid, f"{snap.code}#2", {"at": 1}, 2_000_000_000)
+    store.save(snap, snap.room, None, WritePlan(side_items=(played,)))
+    assert store.side_items(storage.PLAYED_KIND, pid, 10) == [played]
+    assert store.delete_person(pid) == 3
     assert store.person(pid) is None and store.credentials(pid) == [] and store.credential(pid, "c2" + pid) is None
+    assert store.side_items(storage.PLAYED_KIND, pid, 10) == []
     assert store.person(other) is not None and len(store.credentials(other)) == 2  # another person untouched
 
 

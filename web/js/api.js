@@ -1,5 +1,6 @@
 // REST calls (docs/protocol.md, "REST"). Errors come back as ApiError with the server's code.
 import { deviceKey } from "./session.js";
+import { KEYS, device } from "./storage.js";
 import { enableTestHooks } from "./testhooks.js";
 
 let apiUrl = "/api";
@@ -39,12 +40,21 @@ export async function loadConfig() {
   return apiUrl;
 }
 
+/** Passkey sign-in's session kept in this browser ({session, person, expires}), or null. */
+export function signedIn() {
+  const s = device.getJSON(KEYS.signIn);
+  return s && typeof s.session === "string" && s.expires * 1000 > Date.now() ? s : null;
+}
+
 async function call(method, path, body) {
   let res;
+  const headers = body ? { "Content-Type": "application/json" } : {};
+  const s = signedIn(); // every request says who is signed in (docs/protocol.md, "Account")
+  if (s) headers.Authorization = `Session ${s.session}`;
   try {
     res = await fetch(apiUrl + path, {
       method,
-      headers: body ? { "Content-Type": "application/json" } : {},
+      headers,
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch {
@@ -92,3 +102,14 @@ export function wsBase(wsUrl) {
   }
   return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
 }
+// Passkey sign-in and the account (docs/protocol.md, "Account"; screens/account.js).
+export const account = {
+  createOptions: () => call("POST", "/account/passkeys/options", {}),
+  create: (challengeId, credential) => call("POST", "/account/passkeys", { challengeId, credential }),
+  signInOptions: () => call("POST", "/account/session/options", {}),
+  signIn: (challengeId, credential) => call("POST", "/account/session", { challengeId, credential }),
+  signOut: () => call("DELETE", "/account/session"),
+  get: () => call("GET", "/account"),
+  remove: () => call("DELETE", "/account"),
+  removePasskey: (id) => call("DELETE", `/account/passkeys/${encodeURIComponent(id)}`),
+};

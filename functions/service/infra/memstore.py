@@ -409,7 +409,10 @@ class MemStore:
             keys = [k for k in self._identity if k[0] == PERSON_PREFIX + person_id]
             for k in keys:
                 del self._identity[k]
-            return len(keys)
+            sides = [k for k in self._side if k[0] == PERSON_PREFIX + person_id]  # games played
+            for k in sides:
+                del self._side[k]
+            return len(keys) + len(sides)
 
     def put_credential(self, person_id: str, cred: Mapping) -> None:
         with self._lock:

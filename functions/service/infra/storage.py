@@ -111,12 +111,17 @@ def room_pk(code: str) -> str:
 # (the game time, a number) and `expiresAt`. Any other kind: pk `<KIND>#<owner>`, sk `<key>`,
 # the data as compact JSON in `data`.
 LEAVER_KIND = "leaver"
+# A person's finished casual game (service/identity/played.py): pk `PERSON#<person>`, sk
+# `GAME#<room>#<version>`, in the person's partition (`delete_person` deletes it).
+PLAYED_KIND = "played"
 
 
 def side_key(kind: str, owner: str, key: str = "") -> tuple[str, str]:
     """(pk, sk) of a side item (with `key` "": the sk prefix of the owner's items)."""
     if kind == LEAVER_KIND:
         return f"LEAVER#{owner}", f"L#{key}"
+    if kind == PLAYED_KIND:  # in the person's own partition: "delete me" takes it too
+        return f"PERSON#{owner}", f"GAME#{key}"
     return f"{kind.upper()}#{owner}", key
 
 

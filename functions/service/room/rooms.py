@@ -51,14 +51,18 @@ class RoomService:
         self._signal_budgets = voice.Budgets()  # and per seat and target, in the table
         self.sessions = sessions.SessionKey.from_env()  # the session key (identity/sessions.py)
 
+    def session_key(self) -> bytes:
+        """The session key (Secrets Manager, once per container); 503 when none is set up."""
+        if not self.sessions.configured:
+            raise ServiceError("sign_in_unavailable", "signing in is not set up on this server", 503)
+        return self.sessions.key()
+
     def person(self, session: str | None) -> dict | None:
         """The person record a request's session stands for (None without one, or with one
         forged, lapsed or signed out; 403 `banned`): identity/persons.py `signed_in`."""
         if not session:
             return None
-        if not self.sessions.configured:
-            raise ServiceError("sign_in_unavailable", "signing in is not set up on this server", 503)
-        return persons.signed_in(self.store, session, int(clock.now()), self.sessions.key())
+        return persons.signed_in(self.store, session, int(clock.now()), self.session_key())
 
     # ---------------------------------------------------------------- REST
     def create_room(

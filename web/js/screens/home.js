@@ -8,6 +8,7 @@ import { yourGames } from "./mygames.js";
 import { KEYS, tab } from "../storage.js";
 import { PUBLIC_DEFAULTS, playNowCard, publicList } from "./public-list.js";
 import { watchList } from "./watch-list.js";
+import { signedIn } from "../api.js";
 
 // What the user typed survives a language switch (which rebuilds the screen).
 const draft = {
@@ -22,6 +23,17 @@ const draft = {
 // The single-device mode: a chunk of its own, fetched on the first tap of its button.
 function openDevice() {
   import("../device/main.js").then((m) => m.openDevice());
+}
+
+// Passkey sign-in: the account sheet is a chunk of its own (screens/account.js), fetched on the
+// first tap; the entry says whether this browser is signed in (api.js `signedIn`).
+function accountEntry() {
+  const label = () => t(signedIn() ? "account.open" : "account.entry");
+  const btn = h("button", {
+    type: "button", class: "btn btn-small account-entry", id: "account-btn",
+    onclick: () => import("./account.js").then((m) => m.openAccount(() => (btn.textContent = label()))),
+  }, label());
+  return btn;
 }
 
 // Every preset the engine offers (the generated copy of mafia_engine.presets()).
@@ -216,7 +228,7 @@ export function mount(root, ctx) {
     h(
       "div",
       { class: "home" },
-      h("section", { class: "hero" }, h("h1", null, t("app.title")), h("p", null, t("app.tagline"))),
+      h("section", { class: "hero" }, h("h1", null, t("app.title")), h("p", null, t("app.tagline")), accountEntry()),
       notice,
       yourGames(ctx), // seats kept in this browser (docs/rules.md, "Seats, leaving, reports and mute")
       // Play now first, then the open rooms, then Create and Join; an invitation puts joining first.
