@@ -248,7 +248,7 @@ def get(api, path: str, **query: str) -> tuple[int, dict]:
     return out["statusCode"], json.loads(out["body"])
 
 
-def test_the_ladder_and_a_persons_page_are_read_over_rest(api):
+def test_the_ladder_and_a_persons_page_are_read_over_rest_and_delete_me_clears_them(api):
     ranked_game(api, seed=3)
     season = rt.season_of(api.clock.t)
     status, page = get(api, "/ladder", lang="en", limit="2")
@@ -263,3 +263,7 @@ def test_the_ladder_and_a_persons_page_are_read_over_rest(api):
     assert status == 200 and mine["standing"]["games"] == 1 and mine["games"][0]["room"] == api.code
     assert get(api, "/people/NOT-A-HANDLE")[0] == 400
     assert not any(person(f"p{i}") in json.dumps([page, rest_of, mine]) for i in range(1, N + 1))
+    # "delete me" takes the person off the ladder, their games and ratings with them
+    persons.delete(api.svc.store, person("p1"))
+    assert who not in [r["handle"] for r in get(api, "/ladder", lang="en")[1]["rows"]]
+    assert get(api, f"/people/{who}", lang="en")[1]["games"] == []

@@ -113,6 +113,24 @@ def test_side_items_read_newest_first(store, fake_clock):
     assert [i.data["i"] for i in store.side_items("rgame", owner, 2, newest_first=True)] == [2, 1]
 
 
+def test_an_owners_side_items_of_a_kind_are_deleted_and_no_others(store, fake_clock):
+    snap = new_room(store)
+    owner, other = fresh("H"), fresh("H")
+    exp = int(fake_clock()) + 60
+    ladder = {"lang": "en", "season": "2031-01"}
+    items = (
+        SideItem("rating", owner, "2031-01#en", {"points": 1100, "games": 1, "ladder": ladder}, exp),
+        SideItem("rating", owner, "2031-02#en", {"mu": 1}, exp),
+        SideItem("rgame", owner, "a", {}, exp),
+        SideItem("rating", other, "2031-01#en", {"mu": 1}, exp),
+    )
+    store.save(snap, snap.room, None, WritePlan(side_items=items))
+    assert store.delete_side_items("rating", owner) == 2
+    assert store.side_items("rating", owner, 10) == [] and len(store.side_items("rgame", owner, 10)) == 1
+    assert len(store.side_items("rating", other, 10)) == 1
+    assert owner not in [r["handle"] for r in store.ladder_page("en", "2031-01", 10, None)[0]]
+
+
 # ---- ranked play's ladders (storage.ladder_attributes) -----------------------------------------
 def test_a_ladder_is_read_most_points_first_one_page_per_query(store, fake_clock):
     snap = new_room(store)
@@ -646,10 +664,22 @@ def test_a_person_is_stored_updated_counted_and_read(store):
     assert store.add_casual_game(pid) is False
     assert store.person(pid) is None
     store.put_person({"id": pid, "created": 100})
-    assert store.person(pid) == {"id": pid, "created": 100, "casualGames": 0, "banned": False, "coolDownUntil": 0}
+    assert store.person(pid) == {
+        "id": pid,
+        "created": 100,
+        "casualGames": 0,
+        "banned": False,
+        "coolDownUntil": 0,
+    }
     assert store.add_casual_game(pid) and store.add_casual_game(pid)
     assert store.update_person(pid, {"coolDownUntil": 900, "banned": True})
-    assert store.person(pid) == {"id": pid, "created": 100, "casualGames": 2, "banned": True, "coolDownUntil": 900}
+    assert store.person(pid) == {
+        "id": pid,
+        "created": 100,
+        "casualGames": 2,
+        "banned": True,
+        "coolDownUntil": 900,
+    }
     with pytest.raises(ValueError):
         store.put_person({"id": pid, "email": "x@y"})  # no personal data: unknown fields refused
     with pytest.raises(ValueError):
@@ -671,7 +701,11 @@ def test_delete_person_removes_the_record_its_passkeys_and_everything_under_it(s
     store.save(snap, snap.room, None, WritePlan(side_items=(played,)))
     assert store.side_items(storage.PLAYED_KIND, pid, 10) == [played]
     assert store.delete_person(pid) == 3
-    assert store.person(pid) is None and store.credentials(pid) == [] and store.credential(pid, "c2" + pid) is None
+    assert (
+        store.person(pid) is None
+        and store.credentials(pid) == []
+        and store.credential(pid, "c2" + pid) is None
+    )
     assert store.side_items(storage.PLAYED_KIND, pid, 10) == []
     assert store.person(other) is not None and len(store.credentials(other)) == 2  # another person untouched
 

@@ -228,6 +228,14 @@ class MemStore:
             if i.expires_at >= now
         ]
 
+    def delete_side_items(self, kind: str, owner: str) -> int:
+        pk, prefix = side_key(kind, owner)
+        with self._lock:
+            keys = [k for k in self._side if k[0] == pk and k[1].startswith(prefix)]
+            for k in keys:
+                del self._side[k]
+            return len(keys)
+
     def mark_chat_log(self, code: str, conn_id: str, now: float, seen: float | None) -> bool:
         with self._lock:
             r = self._rooms.get(code)
@@ -416,7 +424,9 @@ class MemStore:
 
     def put_credential(self, person_id: str, cred: Mapping) -> None:
         with self._lock:
-            self._identity[(PERSON_PREFIX + person_id, CRED_PREFIX + cred["id"])] = {"data": _copy(dict(cred))}
+            self._identity[(PERSON_PREFIX + person_id, CRED_PREFIX + cred["id"])] = {
+                "data": _copy(dict(cred))
+            }
 
     def credential(self, person_id: str, cred_id: str) -> dict | None:
         with self._lock:
@@ -426,7 +436,8 @@ class MemStore:
     def credentials(self, person_id: str) -> list[dict]:
         with self._lock:
             rows = sorted(
-                (sk, v) for (pk, sk), v in self._identity.items()
+                (sk, v)
+                for (pk, sk), v in self._identity.items()
                 if pk == PERSON_PREFIX + person_id and sk.startswith(CRED_PREFIX)
             )
         return [_copy(v["data"]) for _, v in rows]

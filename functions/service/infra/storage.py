@@ -771,6 +771,32 @@ class Store(IdentityStore):
             if float(it.get("expiresAt", {"N": "inf"})["N"]) >= now
         ]
 
+    def delete_side_items(self, kind: str, owner: str) -> int:
+        """Delete every side item of `kind` the owner has ("delete me": ranked play's records,
+        service/ranked/records.py `forget`); the number deleted. A Query of the owner's
+        partition, then a DeleteItem per item."""
+        pk, prefix = side_key(kind, owner)
+        cond = "pk = :pk" + (" AND begins_with(sk, :s)" if prefix else "")
+        values: dict[str, Any] = {":pk": {"S": pk}}
+        if prefix:
+            values[":s"] = {"S": prefix}
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": cond,
+            "ExpressionAttributeValues": values,
+            "ProjectionExpression": "pk, sk",
+            "ConsistentRead": True,
+        }
+        deleted = 0
+        while True:
+            page = self.client.query(**kwargs)
+            for it in page.get("Items", []):
+                self.client.delete_item(TableName=self.table, Key={"pk": it["pk"], "sk": it["sk"]})
+                deleted += 1
+            if "LastEvaluatedKey" not in page:
+                return deleted
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
     def mark_chat_log(self, code: str, conn_id: str, now: float, seen: float | None) -> bool:
         """Note a `chatLog` page on the connection's item, on condition that its last page is
         still the one read (`seen`): of several pages in flight one passes. False if not."""
@@ -1090,4 +1116,3 @@ class Store(IdentityStore):
                     }
                 )
         return ops
-

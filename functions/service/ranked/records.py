@@ -115,6 +115,13 @@ def require_no_cooldown(store: Store, who: str, now: float) -> None:
         raise Cooldown(until, now)
 
 
+def forget(store: Store, person: str) -> int:
+    """"Delete me" (identity/persons.py `ON_DELETE`): the person's ratings (off every ladder),
+    games and leaves; the number of items deleted."""
+    who = handle(person)
+    return sum(store.delete_side_items(kind, who) for kind in (RATING_KIND, GAME_KIND, LEAVE_KIND))
+
+
 def person_page(store: Store, who: str, season: str, lang: str) -> dict:
     """A person's page: this season's standing in `lang` and their last ranked games (two
     Queries)."""

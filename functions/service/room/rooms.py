@@ -12,6 +12,7 @@ from typing import Any
 
 from ..features import leavers, limits, voice
 from ..identity import persons, sessions
+from ..identity import played as casual
 from ..infra import clock
 from ..infra.auth import DEVICE_PATTERN, origin_allowed, token_shaped
 from ..infra.errors import ServiceError
@@ -32,6 +33,11 @@ from .setup import require_valid_options
 MAX_FRAME_BYTES = frames.MAX_FRAME_BYTES  # a voice signal may have up to frames.MAX_SIGNAL_BYTES
 
 __all__ = ["CONNECT_GRACE_SECONDS", "MAX_ATTEMPTS", "MAX_FRAME_BYTES", "RoomService"]
+
+
+# "Delete me" removes what ranked play keeps of the person too (service/ranked/records.py)
+if records.forget not in persons.ON_DELETE:
+    persons.ON_DELETE.append(records.forget)
 
 
 class RoomService:
@@ -185,7 +191,7 @@ class RoomService:
         budget, and a seat (rest_ops.ranked_quick_play)."""
         if person is None:
             raise ServiceError(*persons.SIGN_IN_REQUIRED, 401)
-        played = int(person.get("casualGames") or 0)
+        played = casual.casual_games(self.store, person)
         if played < rt.RANKED_AFTER_CASUAL:
             left = rt.RANKED_AFTER_CASUAL - played
             raise ServiceError(
