@@ -68,7 +68,9 @@ async function call(method, path, body) {
   }
   if (!res.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(res.status, err.code || String(res.status), err.message || "");
+    const out = new ApiError(res.status, err.code || String(res.status), err.message || "");
+    if (typeof err.retryAfter === "number") out.retryAfter = err.retryAfter; // a 429's wait (seconds)
+    throw out;
   }
   return data;
 }
@@ -89,6 +91,10 @@ export const listWatchGames = (lang, preset) =>
 export const quickPlay = (name, lang, preset, party) =>
   call("POST", "/quickplay", { name, lang, ...(preset ? { preset } : {}), ...(party ? { party } : {}), device: deviceKey() });
 export const getRoom = (code) => call("GET", `/rooms/${encodeURIComponent(code)}`);
+// Ranked play (docs/protocol.md, "Ranked play"; screens/ranked.js)
+export const quickPlayRanked = (name, lang) => call("POST", "/quickplay", { name, lang, ranked: true, device: deviceKey() });
+export const ladder = (lang, cursor) => call("GET", `/ladder?lang=${encodeURIComponent(lang)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+export const person = (handle, lang) => call("GET", `/people/${encodeURIComponent(handle)}?lang=${encodeURIComponent(lang)}`);
 
 /** The WebSocket URL from a REST answer; when it is missing (a spectator), config.json's,
  * else the same host's /ws. */

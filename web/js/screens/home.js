@@ -36,6 +36,34 @@ function accountEntry() {
   return btn;
 }
 
+// Ranked play (docs/rules.md, "Ranked play"): shown when signed in; the rest is screens/ranked.js,
+// a chunk of its own fetched on the first tap.
+function rankedCard(ctx) {
+  if (!signedIn()) return null;
+  const error = h("p", { class: "form-error", role: "alert", id: "ranked-error" });
+  const ranked = () => import("./ranked.js");
+  return h(
+    "section",
+    { class: "card ranked-card", "aria-labelledby": "ranked-title" },
+    h("h2", { id: "ranked-title" }, t("ranked.title")),
+    h("p", { class: "hint" }, t("ranked.hint")),
+    error,
+    h("div", { class: "row" },
+      h("button", {
+        type: "button", class: "btn btn-primary", id: "ranked-btn",
+        onclick: () => {
+          const name = draft.name.trim();
+          if (!name) return void (error.textContent = t("err.nameRequired"));
+          tab.set(KEYS.name, name);
+          error.textContent = t("home.busy");
+          ranked().then((m) => m.playRanked(ctx, name, error));
+        },
+      }, t("ranked.play")),
+      h("button", { type: "button", class: "btn", id: "ladder-btn", onclick: () => ranked().then((m) => m.openLadder()) }, t("ranked.ladder")),
+    ),
+  );
+}
+
 // Every preset the engine offers (the generated copy of mafia_engine.presets()).
 const PRESETS = Object.keys(SPECS);
 
@@ -232,7 +260,7 @@ export function mount(root, ctx) {
       notice,
       yourGames(ctx), // seats kept in this browser (docs/rules.md, "Seats, leaving, reports and mute")
       // Play now first, then the open rooms, then Create and Join; an invitation puts joining first.
-      invited ? [joinForm, playForm, rooms.el, games.el, createForm] : [playForm, rooms.el, games.el, createForm, joinForm],
+      invited ? [joinForm, playForm, rooms.el, games.el, createForm] : [playForm, rankedCard(ctx), rooms.el, games.el, createForm, joinForm],
       // Single-device mode lives in web/js/device/ and takes over the page when opened.
       h(
         "section",
