@@ -45,7 +45,9 @@ def ended_ranked_view() -> dict:
 
 
 @pytest.mark.parametrize("lang", ["ko", "ru", "en"])
-def test_the_end_of_a_ranked_game_shows_the_tier_move_and_opens_the_ladder(browser, stack, console_errors, lang):
+def test_the_end_of_a_ranked_game_shows_the_tier_move_and_opens_the_ladder(
+    browser, stack, console_errors, lang
+):
     pl = page_in(browser, stack, lang, console_errors)
     page = pl.page
     draw(page, "end", ended_ranked_view())

@@ -116,7 +116,7 @@ def require_no_cooldown(store: Store, who: str, now: float) -> None:
 
 
 def forget(store: Store, person: str) -> int:
-    """"Delete me" (identity/persons.py `ON_DELETE`): the person's ratings (off every ladder),
+    """ "Delete me" (identity/persons.py `ON_DELETE`): the person's ratings (off every ladder),
     games and leaves; the number of items deleted."""
     who = handle(person)
     return sum(store.delete_side_items(kind, who) for kind in (RATING_KIND, GAME_KIND, LEAVE_KIND))
