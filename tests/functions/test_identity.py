@@ -217,3 +217,20 @@ def persons_games(store, person: dict) -> int:
     from service.identity import played
 
     return played.casual_games(store, store.person(person["id"]) or person)
+
+
+def test_ranked_room_open_seat_is_not_taken_over_the_socket(api, signed):
+    """A person with a seat (or anyone) opening a second socket as a spectator cannot take a
+    ranked game's open seat: the socket names no person (`sign_in_required`), nothing changes."""
+    api.start(6, preset="city", options={"substitutes": True, "substituteApproval": False})
+    snap = api.snapshot()
+    api.svc.store.save(snap, {**snap.room, "ranked": True}, snap.state)
+    gone = next(p["id"] for p in api.state()["players"] if p["alive"] and p["id"] != "p1")
+    api.send(f"c{gone}", {"action": "leave"})
+    assert api.gw.last("cp1")["view"]["room"]["openSeats"]  # offered, as in any game with substitutes
+    assert api.connect("cs") == 200
+    before = api.snapshot()
+    api.send("cs", {"action": "takeSeat", "seat": gone, "name": "Zed", "device": "fresh-device-key-0001"})
+    assert api.gw.last("cs", "error")["code"] == "sign_in_required"
+    after = api.snapshot()
+    assert after.room == before.room and after.state == before.state

@@ -22,6 +22,8 @@ from . import sessions
 SIGN_IN_REQUIRED = ("sign_in_required", "a ranked room seats signed-in people only: sign in with a passkey")
 BANNED = ("banned", "this account is banned")
 PERSON_SEATED = ("person_seated", "you already hold a seat in this room")
+# a socket carries no session: a ranked game's open seat is never taken over the socket
+SUBSTITUTE_SIGN_IN = ("sign_in_required", "a ranked game's open seat is not taken from here: play ranked signed in")
 
 # Called with (store, person id) by `delete`, before the person's partition goes: what else is
 # kept of a person outside it (ratings, ladders: features that keep per-person items elsewhere).
