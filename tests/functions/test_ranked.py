@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 import pytest
 from fnkit import CTX
 from test_game import play
+from test_public_strangers import play_out
 
 from handlers import rest
 from local import events
@@ -44,14 +45,17 @@ def make_ranked(api, prior: dict[str, rt.Rating] | None = None, season: str | No
     api.svc.pipeline.run(api.code, change)
 
 
-def ranked_game(api, seed: int = 3, prior=None, season=None) -> dict:
-    api.lobby(N)
+def ranked_game(api, seed: int = 3, prior=None, season=None, **options) -> dict:
+    api.lobby(N, **({"options": options} if options else {}))
     make_ranked(api, prior, season or rt.season_of(api.clock.t))
     for pid in (f"p{i}" for i in range(2, N + 1)):
         api.send(f"c{pid}", {"action": "ready"})
     api.send("cp1", {"action": "start", "id": "start"})
     assert api.snapshot().room["status"] == "running"
-    play(api, N, seed)
+    if options.get("anonymous"):
+        play_out(api, api.code, seed)  # fresh seat ids: each connection plays its own seat
+    else:
+        play(api, N, seed)
     room = api.snapshot().room
     assert room["status"] == "ended"
     return room
@@ -85,7 +89,8 @@ def test_ranked_game_is_rated_at_its_end_in_the_rooms_write(api):
 
 
 def test_no_rating_or_person_id_in_any_view_or_frame_before_the_end(api):
-    ranked_game(api, seed=5)
+    room = ranked_game(api, seed=5, anonymous=True)  # as ranked quick play's rooms are
+    assert room["options"]["anonymous"]
     secrets = [person(f"p{i}") for i in range(1, N + 1)] + list(handles().values())
     ended = False
     for _conn, frame in api.gw.sent:
@@ -96,6 +101,9 @@ def test_no_rating_or_person_id_in_any_view_or_frame_before_the_end(api):
             assert not any(s in text for s in secrets), text[:300]
             assert '"mu"' not in text and '"points"' not in text and '"handle"' not in text
     assert ended
+    # the end names each seat's move, the viewer's own by its (fresh) seat id
+    seat = next(p["id"] for p in room["players"] if p["person"] == person("p1"))
+    assert api.gw.last("cp1")["view"]["room"]["ranked"]["you"]["seat"] == seat
     status, summary = api.rest("GET", f"/rooms/{api.code}")
     assert status == 200 and not any(s in json.dumps(summary) for s in secrets[:N])
 
