@@ -131,7 +131,6 @@ class RoomCreated(Answer):
     playerId: str
     token: str
     wsUrl: str
-    band: int | None = Field(default=None, description="ranked quick play: the rating band (points either side)")
 
 
 class SeatCreated(Answer):

@@ -247,7 +247,7 @@ def ranked_quick_play(
     band of the person's (the band widens with the lobby's wait: `ratings.band`), or a new
     anonymous public ranked room (docs/rules.md, "Ranked play"). The person's season rating and
     the preset's pseudo-players and bot are read here (the room's feature rates from them at the
-    end: features/ratings.py). Answers as quick play, with `band` (points either side)."""
+    end: features/ratings.py). Answers as quick play; the lobby's views state its band."""
     if lang not in public.LANGS:
         raise ServiceError("bad_request", f"lang: one of {', '.join(public.LANGS)}")
     who = records.handle(person["id"])
@@ -281,7 +281,7 @@ def ranked_quick_play(
                 continue
             raise
         logger.info("ranked quick play seated", extra={"room": code, "player": out["playerId"]})
-        return {"roomCode": code, **out, "band": rt.band(0)}
+        return {"roomCode": code, **out}
     chosen = preset or "classic"
     entities = records.preset_entities(store, chosen)
 
@@ -307,7 +307,7 @@ def ranked_quick_play(
         prepare=prepare,
     )
     assert made is not None
-    return {**made, "band": rt.band(0)}
+    return made
 
 
 def _once(fn: Callable[[], None] | None) -> Callable[[], None]:
