@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .scripted import Scripted, draw, lobby_view, page_in
+from .scripted import Scripted, draw, lobby_view, page_in, show
 
 MOVED_UP = {"en": "Up to", "ko": "승급", "ru": "Повышение"}
 GOLD = {"en": "Gold", "ko": "골드", "ru": "Золото"}
@@ -75,3 +75,17 @@ def test_a_ranked_lobby_states_its_band_as_it_widens(browser, stack, console_err
     width = int(band.get_attribute("data-band"))
     assert 390 <= width <= 1000  # 100 + 10 x (30 s and the page's own seconds), never past the cap
     assert BAND[lang] in band.inner_text() and "ranked." not in band.inner_text()
+
+
+def test_play_ranked_shows_on_the_home_screen_when_signed_in(browser, stack, console_errors):
+    pl = page_in(browser, stack, "ko", console_errors)
+    page = pl.page
+    expect(page.locator("#ranked-card")).to_be_hidden()  # not signed in: no "Play ranked"
+    kept = {"session": "s", "person": "x", "expires": time.time() + 3600}  # as screens/account.js keeps it
+    page.evaluate("(v) => localStorage.setItem('mafia.signIn', JSON.stringify(v))", kept)
+    show(page, None)  # the home screen drawn again
+    expect(page.locator("#ranked-btn")).to_have_text("랭크 게임 하기")
+    expect(page.locator("#ladder-btn")).to_have_text("순위표")
+    page.evaluate("() => localStorage.removeItem('mafia.signIn')")
+    show(page, None)
+    expect(page.locator("#ranked-card")).to_be_hidden()

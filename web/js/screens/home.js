@@ -31,7 +31,11 @@ function accountEntry() {
   const label = () => t(signedIn() ? "account.open" : "account.entry");
   const btn = h("button", {
     type: "button", class: "btn btn-small account-entry", id: "account-btn",
-    onclick: () => import("./account.js").then((m) => m.openAccount(() => (btn.textContent = label()))),
+    onclick: () => import("./account.js").then((m) => m.openAccount(() => {
+      btn.textContent = label();
+      const ranked = document.getElementById("ranked-card"); // "Play ranked" follows the sign-in
+      if (ranked) ranked.hidden = !signedIn();
+    })),
   }, label());
   return btn;
 }
@@ -39,12 +43,11 @@ function accountEntry() {
 // Ranked play (docs/rules.md, "Ranked play"): shown when signed in; the rest is screens/ranked.js,
 // a chunk of its own fetched on the first tap.
 function rankedCard(ctx) {
-  if (!signedIn()) return null;
   const error = h("p", { class: "form-error", role: "alert", id: "ranked-error" });
   const ranked = () => import("./ranked.js");
   return h(
     "section",
-    { class: "card ranked-card", "aria-labelledby": "ranked-title" },
+    { class: "card ranked-card", id: "ranked-card", "aria-labelledby": "ranked-title", hidden: !signedIn() },
     h("h2", { id: "ranked-title" }, t("ranked.title")),
     h("p", { class: "hint" }, t("ranked.hint")),
     error,
