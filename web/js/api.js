@@ -46,7 +46,7 @@ export function signedIn() {
   return s && typeof s.session === "string" && s.expires * 1000 > Date.now() ? s : null;
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, extra = {}) {
   let res;
   const headers = body ? { "Content-Type": "application/json" } : {};
   const s = signedIn(); // every request says who is signed in (docs/protocol.md, "Account")
@@ -54,7 +54,7 @@ async function call(method, path, body) {
   try {
     res = await fetch(apiUrl + path, {
       method,
-      headers,
+      headers: { ...headers, ...extra },
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch {
@@ -95,6 +95,10 @@ export const getRoom = (code) => call("GET", `/rooms/${encodeURIComponent(code)}
 export const quickPlayRanked = (name, lang) => call("POST", "/quickplay", { name, lang, ranked: true, device: deviceKey() });
 export const ladder = (lang, cursor) => call("GET", `/ladder?lang=${encodeURIComponent(lang)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
 export const person = (handle, lang) => call("GET", `/people/${encodeURIComponent(handle)}?lang=${encodeURIComponent(lang)}`);
+// What became of the seat a kept token held (docs/protocol.md, "REST"): asked when a reconnect
+// is refused. The token goes in a header, never in the URL (paths reach logs and caches).
+export const seatFate = (code, token) =>
+  call("POST", `/rooms/${encodeURIComponent(code)}/fate`, null, { "X-Mafia-Token": token });
 
 /** The WebSocket URL from a REST answer; when it is missing (a spectator), config.json's,
  * else the same host's /ws. */
