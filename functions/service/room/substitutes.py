@@ -50,6 +50,7 @@ import mafia_engine as me
 
 from ..features import aliases
 from ..features.base import Feature, Step, ViewParts
+from ..identity import persons
 from ..infra import auth
 from ..infra.errors import ServiceError
 from ..protocol import names
@@ -339,6 +340,8 @@ def _check(c: Context, pid: str, name: str, former: str | None, device: str) -> 
     (`device`: the hash of its device key, "" for none)."""
     if not c.running:
         raise ServiceError("not_running", "seats are taken over only while a game runs")
+    if persons.ranked(c.room):  # one person, one seat by identity: a socket names nobody
+        raise ServiceError(*persons.SUBSTITUTE_SIGN_IN)
     if not enabled(c.state):
         raise ServiceError("no_substitutes", "this game does not take substitutes")
     if pid not in open_seats(c.room, c.state):
