@@ -89,7 +89,8 @@ STUBBED = {
     "AWS::SNS::TopicPolicy": "CloudWatch publishing to the alarm topic",
     "AWS::Scheduler::ScheduleGroup": "the phase timers' schedule group",
     "AWS::SecretsManager::Secret": "the origin secret CloudFront adds to REST requests (its dynamic references)",
-    "AWS::WAFv2::WebACL": "the web ACL on CloudFront (WafRateLimit > 0; created in us-east-1)",
+    "AWS::WAFv2::WebACL": "the web ACLs: on CloudFront (created in us-east-1) and on the REST stage (WafRateLimit > 0)",
+    "AWS::WAFv2::WebACLAssociation": "the REST stage's web ACL (only requests through the distribution)",
 }
 # Modelled by moto, but not as AWS answers: corrected here, each with its reason.
 CORRECTED = {

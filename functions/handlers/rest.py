@@ -59,6 +59,7 @@ from service.protocol.models import (
     RoomCreated,
     RoomSummary,
     SeatCreated,
+    SeatFate,
 )
 from service.protocol.quoting import tidy
 from service.protocol.roomcode import ROOM_CODE_PATTERN
@@ -73,9 +74,16 @@ MODEL_CODES = frozenset({"bad_name", "bad_request"})
 PATH_REFUSALS = {"roomCode": "a room code is 4 to 8 letters and digits"}
 
 
+# The header a page sends its seat's token in (`POST /rooms/{roomCode}/fate`): never in the URL
+# (a path or query string reaches access logs and caches); nothing logs a request's headers.
+TOKEN_HEADER = "X-Mafia-Token"
+
+
 def _cors() -> CORSConfig:
     origins = [o.strip() for o in os.environ.get("ALLOWED_ORIGINS", "*").split(",") if o.strip()] or ["*"]
-    return CORSConfig(allow_origin=origins[0], extra_origins=origins[1:], max_age=600)
+    return CORSConfig(
+        allow_origin=origins[0], extra_origins=origins[1:], max_age=600, allow_headers=[TOKEN_HEADER]
+    )
 
 
 def _strict_json(text: str) -> Any:
@@ -151,6 +159,20 @@ def request_session() -> str | None:
     """The session the request presents (`Authorization: Session <token>`: identity/sessions.py),
     or None: signing in is optional but for a ranked room's seat."""
     return bearer(app.current_event.headers)
+
+
+@app.post(
+    "/rooms/<roomCode>/fate",
+    operation_id="seat_fate",
+    description="What became of the seat whose token is in the X-Mafia-Token header (a page whose "
+    "reconnect is refused asks): held, handedOn, removed, left, unknown (a wrong token too) or "
+    "gone (no such room). One key, the same for every answer; never a seat id or a name.",
+    responses=_responses(200, SeatFate, "OK", 400, 429, 503),
+)
+def seat_fate(roomCode: RoomCode) -> SeatFate:
+    logger.append_keys(room=roomCode.upper())  # never the token
+    token = app.current_event.headers.get(TOKEN_HEADER.lower())
+    return room_service.seat_fate(roomCode, token, ip=source_ip())
 
 
 # The header CloudFront adds to every origin request of the REST behaviour (template.yaml,

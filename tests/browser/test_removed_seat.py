@@ -3,8 +3,10 @@ or given up on another device while this page was closed. Opening the room again
 retry for ever: the page goes home with a short note in the player's language naming the
 room, and the seat leaves "your games". Bot seats read in the room's language too.
 
-A refused WebSocket handshake carries no body: the client asks the public room summary
-(GET /rooms/{code}: `removed` ids, `left` seats), which says nothing more about anyone."""
+A refused WebSocket handshake carries no body: the client asks what became of its seat
+(POST /rooms/{code}/fate, its token in a header), then, for a token the room no longer knows,
+the public room summary (GET /rooms/{code}: `removed` ids, `left` seats); neither says anything
+more about anyone."""
 
 from __future__ import annotations
 

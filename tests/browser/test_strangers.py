@@ -3,7 +3,8 @@ stack: a lone stranger's lobby states when it starts and starts by itself with b
 the end in one language, whose end offers "Play again with this table"); "Play now" offers an
 open room of another language when the viewer's has none; the end of a public game offers the
 table one new lobby (a scripted screen); an idle page and a closed tab are warned, then handed
-on, in each preset ("Idle seats")."""
+on, in each preset ("Idle seats"), the city one's idle page offline at the hand-on (it asks what
+became of its seat when it wakes)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from playwright.sync_api import expect
 
 from .live import bots, live_room, open_seat, seat
 from .scripted import LOCALES, Scripted, page_in
+from .test_connection import vanish
 from .test_presets import answer_once
 from .test_public_home import ASKS_JS, BOT_NAME, COUNTDOWN, IDLE_CHECKS, PLAY_SECONDS, rest
+from .test_removed_seat import refused_handshakes
 from .ui import Player, foreign_words
 
 WAIT_SECONDS = 60  # functions/service/room/public.py WAIT_SECONDS: the stated start of a lone lobby
@@ -264,6 +267,10 @@ OPEN_OR_HOME_JS = """async () => {
   const {state} = await __import('./js/store.js');
   return !state.conn || state.conn.status === 'open';
 }"""
+# The preset whose idle page is offline at the hand-on (its phone asleep from its warning on):
+# the farewell frame is lost and its reconnect is refused; the page asks what became of its
+# seat (POST /rooms/{code}/fate) and shows what a page online at the time shows.
+OFFLINE_AT_HAND_ON = "city"
 HAND_ON_STEPS = 400  # Scheduler deliveries stepped before the hand-on is called missing (a bots' wake that Scheduler fires early in its minute wakes the room again: a phase may take many)
 
 
@@ -282,6 +289,9 @@ def handed_on(page) -> set[str]:
 @pytest.mark.parametrize("preset", ["classic", "city", "original"])
 def test_an_idle_page_and_a_closed_tab_are_warned_then_handed_on(stack, browser, console_errors, preset):
     lang, (idle_name, gone_name, watcher_name) = IDLE[preset]
+    # online at the hand-on, the page reads its `afk_replaced` frame; asleep, the fate route's
+    # neutral `handedOn` (it cannot say why: an idle seat, or an absent one a substitute took)
+    notice = "err.handed_on" if preset == OFFLINE_AT_HAND_ON else "err.afk_replaced"
     room = live_room(
         stack,
         preset=preset,
@@ -315,12 +325,17 @@ def test_an_idle_page_and_a_closed_tab_are_warned_then_handed_on(stack, browser,
         # substitute): at the same miss in city and original; in classic, where an absent seat
         # falls to the rulebook's two absent days first (docs/rules.md, "Substitutes"), on its
         # second absent day.
-        warned = took = False
+        warned = took = asleep = False
         handed: set[str] = set()  # open seats and the recent notices: gathered as they come
         for _ in range(HAND_ON_STEPS):
             if not warned and idle.page.locator("#afk-warning").count():
                 warned = True
                 expect(idle.page.locator("#afk-warning")).to_have_text(WARNING[lang])
+                if preset == OFFLINE_AT_HAND_ON:  # the phone sleeps: its socket vanishes
+                    token = idle.page.evaluate(f"() => JSON.parse(localStorage.getItem('mafia.seat.{code}')).token")
+                    idle.context.set_offline(True)
+                    vanish(stack.url, code, token)
+                    asleep = True
             offer = watcher.page.locator(f'#sub-seats [data-seat="{gone_pid}"]')
             if not took and offer.count():
                 watcher.page.fill("#sub-name", watcher_name)
@@ -332,18 +347,24 @@ def test_an_idle_page_and_a_closed_tab_are_warned_then_handed_on(stack, browser,
                     timeout=15_000,
                 )
             handed |= handed_on(table.page)
-            replaced = idle.page.locator("[data-notice='err.afk_replaced']").count() > 0
+            if asleep and idle_pid in handed:  # handed on while asleep: the phone wakes
+                idle.context.set_offline(False)
+                asleep = False
+            replaced = idle.page.locator(f"[data-notice='{notice}']").count() > 0
             if replaced and {idle_pid, gone_pid} <= handed:
                 break
-            # an idle page is an untouched one, not one whose socket is down: game time steps
-            # while its socket is open, so the hand-on's farewell frame reaches it (a page
-            # offline at that moment is not told: the closing note of 2026-12-06)
-            idle.page.wait_for_function(OPEN_OR_HOME_JS, timeout=60_000)
+            # an untouched page steps with its socket open, so the hand-on's farewell frame
+            # reaches it; the sleeping one (OFFLINE_AT_HAND_ON) is refused when it wakes and
+            # goes home once the fate route answered
+            if not asleep:
+                idle.page.wait_for_function(OPEN_OR_HOME_JS, timeout=60_000)
             stack.step_on()
             idle.page.wait_for_timeout(300)  # the pages draw the pushes of that step
         assert warned, "the idle page was never warned"
         assert took, "the closed tab's seat was never offered"
-        expect(idle.page.locator("[data-notice='err.afk_replaced']")).to_be_visible()
+        expect(idle.page.locator(f"[data-notice='{notice}']")).to_be_visible()
+        if preset == OFFLINE_AT_HAND_ON:  # its reconnects with the retired token were refused
+            refused_handshakes(console_errors, idle_name)
         assert {idle_pid, gone_pid} <= handed, (handed, table.page.evaluate(VIEW_FACTS))
         assert idle.missing_keys() == [] and watcher.missing_keys() == [] and table.missing_keys() == []
         summary = rest(stack, "GET", f"/rooms/{code}")

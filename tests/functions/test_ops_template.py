@@ -371,19 +371,64 @@ def test_cloudfront_adds_the_origin_secret_the_rest_function_expects():
 
 
 def test_the_web_acl_is_on_the_distribution_per_viewer_for_the_api_only():
+    """On by default (one abuser cannot empty the stage's shared buckets): per viewer address,
+    every /api/ request over 5 minutes, and the POSTs among them over one minute, at most as
+    many as the stage's POST bucket refills in a fifth of that minute."""
     acl = RES["RestWebAcl"]["Properties"]
     assert acl["Scope"] == "CLOUDFRONT"
-    (rule,) = acl["Rules"]
-    rate = rule["Statement"]["RateBasedStatement"]
+    rules = {r["Name"]: r for r in acl["Rules"]}
+    assert set(rules) == {"per-address-rate", "per-address-writes"}
+    rate = rules["per-address-rate"]["Statement"]["RateBasedStatement"]
     assert rate["AggregateKeyType"] == "IP" and rate["Limit"] == {"Ref": "WafRateLimit"}
     scope = rate["ScopeDownStatement"]["ByteMatchStatement"]
     assert (scope["SearchString"], scope["PositionalConstraint"]) == ("/api/", "STARTS_WITH")
+    writes = rules["per-address-writes"]["Statement"]["RateBasedStatement"]
+    assert writes["AggregateKeyType"] == "IP" and writes["Limit"] == {"Ref": "WafWriteLimit"}
+    assert writes["EvaluationWindowSec"] == 60  # WAF's shortest window: 60, 120, 300 or 600
+    parts = [s["ByteMatchStatement"] for s in writes["ScopeDownStatement"]["AndStatement"]["Statements"]]
+    assert {(p["SearchString"], p["PositionalConstraint"], next(iter(p["FieldToMatch"]))) for p in parts} == {
+        ("/api/", "STARTS_WITH", "UriPath"),
+        ("POST", "EXACTLY", "Method"),
+    }
+    params = TPL["Parameters"]
+    assert 10 <= int(params["WafRateLimit"]["Default"]) and 10 <= int(params["WafWriteLimit"]["Default"])
+    # one address within the write rule takes at most a fifth of the POST bucket's refill
+    assert int(params["WafWriteLimit"]["Default"]) <= 60 * params["CreateRoomRate"]["Default"] / 5
     dist = RES["WebDistribution"]["Properties"]["DistributionConfig"]
     assert dist["WebACLId"] == {"Fn::If": ["HasWaf", {"Fn::GetAtt": ["RestWebAcl", "Arn"]}, {"Ref": "AWS::NoValue"}]}
-    assert not [n for n, r in RES.items() if r["Type"] == "AWS::WAFv2::WebACLAssociation"]
     assert TPL["Rules"]["WafNeedsUsEast1"]["Assertions"][0]["Assert"] == {
         "Fn::Equals": [{"Ref": "AWS::Region"}, "us-east-1"]
     }
     pattern = re.compile(TPL["Parameters"]["WafRateLimit"]["AllowedPattern"])
     assert [v for v in ("0", "10", "100", "999999999") if not pattern.fullmatch(v)] == []
     assert [v for v in ("1", "9", "09", "-5", "1e3", "2000000001", "9999999999") if pattern.fullmatch(v)] == []
+
+
+def test_the_stage_answers_only_requests_that_came_through_the_distribution():
+    """With WAF on (the default), a regional web ACL on the REST stage blocks, before the stage's
+    buckets and the function, every request without the origin secret CloudFront adds (the
+    `execute-api` URL called directly), with the function's own 403 answer; the function's check
+    (handlers/rest.py `through_cloudfront`) stays behind it."""
+    from handlers import rest as rest_handler
+
+    acl = RES["StageWebAcl"]
+    assert acl["Condition"] == "HasWaf" and acl["Properties"]["Scope"] == "REGIONAL"
+    props = acl["Properties"]
+    block = props["DefaultAction"]["Block"]["CustomResponse"]
+    assert block["ResponseCode"] == 403
+    body = json.loads(props["CustomResponseBodies"][block["CustomResponseBodyKey"]]["Content"])
+    assert body["error"] == rest_handler.FORBIDDEN.as_dict()
+    (rule,) = props["Rules"]
+    assert rule["Action"] == {"Allow": {}}
+    match = rule["Statement"]["ByteMatchStatement"]
+    assert match["FieldToMatch"] == {"SingleHeader": {"Name": rest_handler.ORIGIN_HEADER}}
+    assert match["PositionalConstraint"] == "EXACTLY"
+    assert [t["Type"] for t in match["TextTransformations"]] == ["NONE"]
+    # the very value CloudFront's origin header and the function read (one secret, at deploy)
+    ref = {"Fn::Sub": "{{resolve:secretsmanager:${OriginSecret}:SecretString}}"}
+    assert match["SearchString"] == ref
+    (assoc,) = [r for r in RES.values() if r["Type"] == "AWS::WAFv2::WebACLAssociation"]
+    assert assoc["Condition"] == "HasWaf"
+    assert assoc["Properties"]["WebACLArn"] == {"Fn::GetAtt": ["StageWebAcl", "Arn"]}
+    arn = assoc["Properties"]["ResourceArn"]["Fn::Sub"]
+    assert arn.endswith("::/restapis/${RestApi}/stages/${RestApi.Stage}") and ":apigateway:${AWS::Region}" in arn

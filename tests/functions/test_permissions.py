@@ -485,7 +485,7 @@ def test_a_waf_limit_parameter_that_permits_values_below_wafs_minimum_fails():
     1 to 9, which WAF refuses only when the stack is created (the check found it in template.yaml)."""
     from local import template
 
-    old = '    Type: String\n    Default: "0"\n    AllowedPattern: "^(0|[1-9][0-9]{1,8})$"\n'
+    old = '    Type: String\n    Default: "3000"\n    AllowedPattern: "^(0|[1-9][0-9]{1,8})$"\n'
     assert TEMPLATE.count(old) == 1
     broken = template._CfnLoader(TEMPLATE.replace(old, "    Type: Number\n    Default: 0\n    MinValue: 0\n"))
     try:

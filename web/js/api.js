@@ -46,15 +46,14 @@ export function signedIn() {
   return s && typeof s.session === "string" && s.expires * 1000 > Date.now() ? s : null;
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, headers = {}) {
   let res;
-  const headers = body ? { "Content-Type": "application/json" } : {};
   const s = signedIn(); // every request says who is signed in (docs/protocol.md, "Account")
-  if (s) headers.Authorization = `Session ${s.session}`;
+  const auth = s ? { Authorization: `Session ${s.session}` } : {};
   try {
     res = await fetch(apiUrl + path, {
       method,
-      headers,
+      headers: { ...(body ? { "Content-Type": "application/json" } : {}), ...auth, ...headers },
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch {
@@ -89,6 +88,10 @@ export const listWatchGames = (lang, preset) =>
 export const quickPlay = (name, lang, preset, party) =>
   call("POST", "/quickplay", { name, lang, ...(preset ? { preset } : {}), ...(party ? { party } : {}), device: deviceKey() });
 export const getRoom = (code) => call("GET", `/rooms/${encodeURIComponent(code)}`);
+// What became of the seat a kept token held (docs/protocol.md, "REST"): asked when a reconnect
+// is refused. The token goes in a header, never in the URL (paths reach logs and caches).
+export const seatFate = (code, token) =>
+  call("POST", `/rooms/${encodeURIComponent(code)}/fate`, null, { "X-Mafia-Token": token });
 
 /** The WebSocket URL from a REST answer; when it is missing (a spectator), config.json's,
  * else the same host's /ws. */

@@ -87,8 +87,9 @@ export function onErrorFrame(frame, ctx) {
   }
   // First: "left"/"kicked" reach every device of the seat with the id of the frame that
   // caused them, which may equal one of this tab's own ids (e.g. of a nudge).
-  // "afk_replaced": the seat missed too many turns and was handed on (docs/rules.md, "Idle seats").
-  if ((frame.code === "kicked" || frame.code === "left" || frame.code === "afk_replaced") && state.session) {
+  // "afk_replaced": the seat missed too many turns and was handed on (docs/rules.md, "Idle seats");
+  // "handed_on": a substitute took this absent seat (docs/rules.md, "Substitutes").
+  if (["kicked", "left", "afk_replaced", "handed_on"].includes(frame.code) && state.session) {
     rememberFormer(state.session); // such a seat cannot come back as a substitute
     state.notice = { key: `err.${frame.code}` };
     ctx.goHome();

@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { onErrorFrame, onOtherFrame, onViewFrame } from "./frames.js";
 import { closeOverlays } from "./game/overlays.js";
+import { rememberFormer } from "./game/substitute.js";
 import { closeRules } from "./game/rules.js";
 import { closeSheet, showSheet } from "./game/sheet.js";
 import { bindRoom, render, renderBanner } from "./render.js";
@@ -145,27 +146,43 @@ function connect() {
 }
 
 // The socket keeps being refused at connect (a refused handshake carries no body): ask the
-// public summary whether the room and this seat still exist. A seat the host removed, or
-// given up (left on another device), goes home with a note naming the room; a room that is
-// gone, too. Anything else (a network error, the seat still open) keeps retrying.
+// server what became of this seat (POST /rooms/{code}/fate, the token in a header). A seat
+// handed on while this page was offline (an idle seat, its `afk_replaced` frame lost), removed
+// by the host, or given up (left on another device) goes home with the note a page online at
+// the time shows; a room that is gone, too. A token the server does not know (a lobby seat
+// removed or given up: the seat is gone with its token) reads the public summary's `removed`.
+// Anything else (a network error, the seat still held) keeps retrying.
+const FATE_NOTICES = { handedOn: "err.handed_on", removed: "seat.removed", left: "seat.left" };
+
 async function checkRoomGone() {
   const session = state.session;
   if (!session) return;
+  const goneWith = (notice, former = false) => {
+    if (state.session !== session) return; // the page moved on meanwhile
+    if (former) rememberFormer(session); // such a seat cannot come back as a substitute (frames.js)
+    state.notice = notice;
+    goHome();
+  };
+  if (session.token) {
+    let fate;
+    try {
+      fate = (await api.seatFate(session.room, session.token)).fate;
+    } catch {
+      return; // offline, a server error, a budget spent: the next refusal asks again
+    }
+    if (fate === "gone") return goneWith({ key: "conn.roomGone" });
+    if (FATE_NOTICES[fate]) return goneWith({ key: FATE_NOTICES[fate], params: { code: session.room } }, true);
+    if (fate !== "unknown") return; // held: refused for another reason, keep retrying
+  }
   let summary;
   try {
     summary = await api.getRoom(session.room);
   } catch (err) {
-    if (err.status === 404 && state.session === session) {
-      state.notice = { key: "conn.roomGone" };
-      goHome();
-    }
+    if (err.status === 404) goneWith({ key: "conn.roomGone" });
     return;
   }
-  const fate = session.token ? seatFate(summary, session) : null;
-  if (fate && state.session === session) {
-    state.notice = { key: `seat.${fate}`, params: { code: session.room } };
-    goHome();
-  }
+  const fate = session.token ? seatFate(summary, session) || "gone" : null;
+  if (fate) goneWith({ key: `seat.${fate}`, params: { code: session.room } });
 }
 
 /** Close the room: the socket, the kept seat, the overlays; back to the home screen. */

@@ -67,6 +67,9 @@ JOIN_ROOM = Budget("joinRoom", window=600, per_device=30, per_ip=200)
 # The public lists (GET /rooms?public=1, and its "Watch now" page): a home screen reads each
 # every few seconds; a school's NAT may hold a class of them. By address only (no device key).
 LIST_ROOMS = Budget("listRooms", window=60, per_device=0, per_ip=600)
+# A page asking what became of its seat (POST /rooms/{code}/fate): at most every third refused
+# reconnect of a page (web/js/connection.js). By address only (the token is no client key).
+SEAT_FATE = Budget("seatFate", window=60, per_device=0, per_ip=120)
 
 
 class RateLimited(ServiceError):

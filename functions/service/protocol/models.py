@@ -179,6 +179,22 @@ class RoomSummary(Answer):
     )
 
 
+SeatFateName = Literal["held", "handedOn", "removed", "left", "unknown", "gone"]
+
+
+class SeatFate(Answer):
+    """`POST /rooms/{roomCode}/fate`: what became of the seat a token held, told only to the
+    token's holder (docs/protocol.md, "REST"): the same one key for every answer, never a seat
+    id, a name, who took it or whether a bot did."""
+
+    fate: SeatFateName = Field(
+        description="held: the token still holds its seat; handedOn: the seat was handed on "
+        "(an idle seat, or a substitute took it); removed: the host removed it; left: its player "
+        "left the game; unknown: this token holds no seat of this room (a wrong token too); "
+        "gone: there is no such room any more"
+    )
+
+
 class Error(Answer):
     """A refusal: a short machine `code` and a human `message`; a `429` also says in how many
     seconds to try again (`retryAfter`, as the `Retry-After` header)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -266,6 +267,47 @@ def _claim_or_join(
             raise
         return {"roomCode": code, **out}
     return None
+
+
+def seat_fate(pipeline: Pipeline, code: str, token: str | None) -> dict:
+    """What became of the seat `token` held in room `code` (`{"fate": ...}`: models.SeatFate), for
+    a page whose reconnect is refused (a refused WebSocket handshake carries no reason): its seat
+    was handed on while the page was offline, say, and the farewell frame was lost. The answer
+    is one word, the same key for every fate: no seat id, no name, nobody who took it, no bot
+    (docs/rules.md, "Idle seats"). A wrong, unknown or ill-formed token answers `unknown`, after
+    the same work as any other token: every seat's every hash is compared, in constant time."""
+    try:
+        room = pipeline.load(code).room
+    except ServiceError as exc:
+        if exc.code == "room_not_found":
+            return {"fate": "gone"}
+        raise
+    return {"fate": fate_of(room, token)}
+
+
+def _same(stored: str, digest: str) -> bool:
+    return hmac.compare_digest(stored, digest) and bool(stored)
+
+
+def fate_of(room: dict, token: str | None) -> str:
+    """`held` (a seat's token), `removed` (a seat the host removed: its `kickedHash`), `left`
+    (the newest token a departed seat retired), `handedOn` (any other retired token: an idle
+    seat handed to a bot or a substitute, an absent one a substitute took), else `unknown`."""
+    shaped = bool(token) and auth.token_shaped(token or "")
+    digest = auth.hash_token(token if shaped and token else "")  # the same work for any token
+    found = {"held": False, "removed": False, "left": False, "handedOn": False}
+    for seat in room["players"]:
+        held = _same(seat.get("tokenHash", ""), digest)
+        kicked = _same(seat.get("kickedHash", ""), digest)
+        former = [_same(h, digest) for h in seat.get("formerHashes", [])]
+        newest = bool(former) and former[-1]
+        found["held"] |= held
+        found["removed"] |= kicked
+        found["left"] |= newest and bool(seat.get("left"))
+        found["handedOn"] |= any(former) and not (newest and bool(seat.get("left")))
+    if not shaped:
+        return "unknown"
+    return next((fate for fate, hit in found.items() if hit), "unknown")
 
 
 def summary(pipeline: Pipeline, code: str) -> dict:

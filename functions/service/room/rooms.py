@@ -109,6 +109,12 @@ class RoomService:
         """The public lobby summary (no tokens, no roles)."""
         return rest_ops.summary(self.pipeline, code.upper())
 
+    def seat_fate(self, code: str, token: str | None, ip: str | None = None) -> dict:
+        """What became of the seat `token` held in room `code` (rest_ops.seat_fate); first the
+        address's budget (`limits.SEAT_FATE`), the same for every answer."""
+        limits.spend(self.store, limits.SEAT_FATE, None, ip)
+        return rest_ops.seat_fate(self.pipeline, code.upper(), token)
+
     def public_rooms(
         self,
         lang: str,

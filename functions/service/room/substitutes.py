@@ -404,7 +404,7 @@ def _hand_over(
     old_conns = tuple(k for k, v in c.snap.conns.items() if v == pid)
     state = presence(c.room, c.state, pid, True, c.now)
     given = encode(SeatFrame(id=frame_id, player=pid, token=token, room=c.room["code"]))
-    farewell = encode(ErrorFrame(id=None, code="replaced", message=tidy("a substitute took this seat")))
+    farewell = encode(ErrorFrame(id=None, code="handed_on", message=tidy("a substitute took this seat")))
     return c.changed(
         state,
         Effects(

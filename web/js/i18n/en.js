@@ -118,6 +118,7 @@ export default {
   "err.last_passkey": "This is your only passkey: delete the account instead.",
   "err.passkey_origin": "Passkeys work on the site's own address only.",
   "err.sign_in_unavailable": "Signing in is not available on this server.",
+  "err.handed_on": "Your seat was handed on to someone else while you were away.",
   "err.too_many_requests": "Too many requests from this device or network. Please wait a few minutes.",
   "err.leaver_cooldown": "You left games before they ended. Please wait a few minutes before playing with strangers again.",
   "afk.warning": "Turns missed in a row: {misses}. Miss one more and someone else will play your seat.",

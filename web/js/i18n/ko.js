@@ -118,6 +118,7 @@ export default {
   "err.last_passkey": "하나뿐인 패스키입니다. 대신 계정을 삭제하세요.",
   "err.passkey_origin": "패스키는 이 사이트 주소에서만 쓸 수 있습니다.",
   "err.sign_in_unavailable": "이 서버에서는 로그인을 쓸 수 없습니다.",
+  "err.handed_on": "자리를 비운 사이에 내 자리가 다른 사람에게 넘어갔습니다.",
   "err.too_many_requests": "이 기기나 네트워크에서 요청이 너무 많습니다. 몇 분 뒤에 다시 해 주세요.",
   "err.leaver_cooldown": "게임이 끝나기 전에 나간 적이 있습니다. 몇 분 뒤에 다시 낯선 사람들과 플레이할 수 있습니다.",
   "afk.warning": "연속으로 {misses}번 차례를 놓쳤습니다. 한 번 더 놓치면 다른 사람이 내 자리를 맡습니다.",
