@@ -46,15 +46,14 @@ export function signedIn() {
   return s && typeof s.session === "string" && s.expires * 1000 > Date.now() ? s : null;
 }
 
-async function call(method, path, body, extra = {}) {
+async function call(method, path, body, headers = {}) {
   let res;
-  const headers = body ? { "Content-Type": "application/json" } : {};
   const s = signedIn(); // every request says who is signed in (docs/protocol.md, "Account")
-  if (s) headers.Authorization = `Session ${s.session}`;
+  const auth = s ? { Authorization: `Session ${s.session}` } : {};
   try {
     res = await fetch(apiUrl + path, {
       method,
-      headers: { ...headers, ...extra },
+      headers: { ...(body ? { "Content-Type": "application/json" } : {}), ...auth, ...headers },
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch {
