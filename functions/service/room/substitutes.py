@@ -208,13 +208,6 @@ def bot_moment(room: dict, pid: str, seq: int, opened: float) -> float:
     return round(opened + ms / 1000, 3)
 
 
-def bot_due(room: dict) -> float | None:
-    """The earliest private moment the room wakes for a bot to take an idle seat (`botAt`), or
-    None: the bots' wake (`features/botplay.wake_at`) includes it."""
-    vacant = room.get("vacant") or {}
-    return min((v["botAt"] for v in vacant.values() if "botAt" in v), default=None)
-
-
 def should_vacate(c: Context, pid: str) -> bool:
     """Whether `pid`'s leave or removal opens the seat to a substitute instead: the game runs
     with the option on, the character is still alive (a dead seat has nothing to hand on), the
