@@ -21,6 +21,7 @@ TABLE_NAME = "mafia-local"
 SCHEDULE_GROUP = "mafia-local"
 SCHEDULER_ROLE_ARN = f"arn:aws:iam::{ACCOUNT_ID}:role/mafia-local-scheduler"
 TIMER_FUNCTION_ARN = f"arn:aws:lambda:{REGION}:{ACCOUNT_ID}:function:mafia-local-timer"
+SESSION_SECRET_NAME = "mafia-local-SessionSecret"  # template.yaml's SessionSecret (passkey sign-in's sessions)
 TURN_SECRET_NAME = "mafia-local-TurnSecret"  # template.yaml's TurnSecret (local/turn.py's coturn holds it too)
 
 

@@ -8,6 +8,7 @@ import gc
 import logging
 import os
 import random
+import secrets
 import sys
 import time
 from dataclasses import dataclass, field
@@ -148,6 +149,10 @@ class LocalStack:
             tpl.parameter_environment(template, {"MaxSpectators": opts.max_spectators, "TurnUrls": turn_urls})
         )
         ttl_attribute = await loop.run_in_executor(None, aws.create_table, os.environ["TABLE_NAME"])
+        # passkey sign-in's session key in Secrets Manager, as template.yaml's SessionSecret
+        os.environ["SESSION_SECRET_ARN"] = await loop.run_in_executor(
+            None, aws.create_secret, aws.SESSION_SECRET_NAME, secrets.token_urlsafe(48)
+        )
         await loop.run_in_executor(None, aws.create_schedule_group, os.environ["SCHEDULE_GROUP"])
         try:
             await loop.run_in_executor(None, self.runtime.preload)

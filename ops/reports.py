@@ -87,7 +87,8 @@ def cmd_list(args: argparse.Namespace, out) -> int:
         out.write(
             f"{r.id}  {_when(r.at)}  room {r.room}  {r.reason:<8}  "
             f"{_safe(r.reporterName)} ({r.reporter}) -> {_safe(r.reportedName)} ({r.reported})  "
-            f"{lines} reported line(s)\n"
+            + (f"person {r.reportedPerson}  " if r.reportedPerson else "")
+            + f"{lines} reported line(s)\n"
         )
     return 0
 
@@ -106,7 +107,9 @@ def cmd_show(args: argparse.Namespace, out) -> int:
         f"report {r.id}\n  filed    {_when(r.at)} UTC ({r.preset}, day {r.day}, {r.phase})\n"
         f"  room     {r.room} (game {r.game})\n"
         f"  reporter {_safe(r.reporterName)} ({r.reporter})\n  reported {_safe(r.reportedName)} ({r.reported})\n"
-        f"  reason   {r.reason}\n  expires  {_when(r.expiresAt)} UTC\n"
+        + (f"  person   {r.reportedPerson} (ranked room: python -m ops.persons ban {r.reportedPerson})\n"
+           if r.reportedPerson else "")
+        + f"  reason   {r.reason}\n  expires  {_when(r.expiresAt)} UTC\n"
         f"  chat as the reporter could read it (> = reported):\n"
     )
     for ln in r.transcript:

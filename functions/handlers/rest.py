@@ -42,6 +42,10 @@ from aws_lambda_powertools.logging import correlation_paths
 
 from handlers.wiring import room_service
 from mafia_engine.presets import PRESETS
+from service.identity.account import Account
+from service.identity.models import AccountInfo, Ceremony, CeremonyOptions, Done, SignedIn
+from service.identity.sessions import bearer
+from service.infra import clock
 from service.infra.errors import ServiceError, quote
 from service.infra.telemetry import count, logger, metrics, tracer
 from service.protocol import wire
@@ -50,6 +54,8 @@ from service.protocol.models import (
     Error,
     ErrorAnswer,
     JoinRoom,
+    Ladder,
+    PersonPage,
     PublicRooms,
     QuickPlay,
     RoomCreated,
@@ -59,6 +65,8 @@ from service.protocol.models import (
 )
 from service.protocol.quoting import tidy
 from service.protocol.roomcode import ROOM_CODE_PATTERN
+from service.ranked.ladder import PAGE_MAX as LADDER_MAX
+from service.ranked.ladder import PAGE_SIZE as LADDER_PAGE
 from service.room.public import PAGE_MAX, PAGE_SIZE
 
 UNSUPPORTED = ServiceError(
@@ -67,7 +75,10 @@ UNSUPPORTED = ServiceError(
 # A refusal a body model raises itself (`PydanticCustomError` types in service/protocol/models.py) keeps its code.
 MODEL_CODES = frozenset({"bad_name", "bad_request"})
 # What a value not matching a path parameter's pattern is told (the parameter's own words).
-PATH_REFUSALS = {"roomCode": "a room code is 4 to 8 letters and digits"}
+PATH_REFUSALS = {
+    "roomCode": "a room code is 4 to 8 letters and digits",
+    "handle": "a handle is 16 hex digits",
+}
 
 
 # The header a page sends its seat's token in (`POST /rooms/{roomCode}/fate`): never in the URL
@@ -101,7 +112,11 @@ def _json(model: type, description: str) -> dict:
 
 def _responses(status: int, answer: type, outcome: str, *errors: int) -> dict:
     """The OpenAPI responses of a route: its answer and the error statuses it may give."""
-    every = {403, 405, 500}  # not through CloudFront (`through_cloudfront`); another method on the path; a bug
+    every = {
+        403,
+        405,
+        500,
+    }  # not through CloudFront (`through_cloudfront`); another method on the path; a bug
     return {
         status: _json(answer, outcome),
         **{e: _json(ErrorAnswer, HTTPStatus(e).phrase) for e in sorted({*errors, *every})},
@@ -120,7 +135,13 @@ def _created(body: Any) -> Response:
 )
 def create_room(body: CreateRoom) -> Response[RoomCreated]:
     out = room_service.create_room(
-        body.name, body.preset, body.options, lang=body.lang, device=body.device, ip=source_ip()
+        body.name,
+        body.preset,
+        body.options,
+        lang=body.lang,
+        device=body.device,
+        ip=source_ip(),
+        session=request_session(),
     )
     logger.append_keys(room=out["roomCode"], player=out["playerId"])
     return _created(out)
@@ -134,7 +155,7 @@ def create_room(body: CreateRoom) -> Response[RoomCreated]:
 )
 def join_room(roomCode: RoomCode, body: JoinRoom) -> Response[SeatCreated]:
     logger.append_keys(room=roomCode.upper())
-    out = room_service.join_room(roomCode, body.name, body.device, ip=source_ip())
+    out = room_service.join_room(roomCode, body.name, body.device, ip=source_ip(), session=request_session())
     logger.append_keys(player=out["playerId"])
     return _created(out)
 
@@ -148,6 +169,12 @@ def join_room(roomCode: RoomCode, body: JoinRoom) -> Response[SeatCreated]:
 def get_room(roomCode: RoomCode) -> RoomSummary:
     logger.append_keys(room=roomCode.upper())
     return room_service.summary(roomCode)
+
+
+def request_session() -> str | None:
+    """The session the request presents (`Authorization: Session <token>`: identity/sessions.py),
+    or None: signing in is optional but for a ranked room's seat."""
+    return bearer(app.current_event.headers)
 
 
 @app.post(
@@ -234,10 +261,147 @@ def list_public_rooms(
 )
 def quick_play(body: QuickPlay) -> Response[RoomCreated]:
     out = room_service.quick_play(
-        body.name, body.lang, body.preset, device=body.device, ip=source_ip(), party=body.party
+        body.name,
+        body.lang,
+        body.preset,
+        device=body.device,
+        ip=source_ip(),
+        party=body.party,
+        session=request_session(),
+        ranked=body.ranked,
     )
     logger.append_keys(room=out["roomCode"], player=out["playerId"])
     return _created(out)
+
+
+# ---------------------------------------------------------------- account (passkeys)
+# service/identity/account.py; docs/protocol.md, "Account". Every route reads the session from
+# `Authorization: Session <token>` (none for the two ceremonies of a new person or a sign-in).
+CredId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,1400}$", description="a passkey's id")]
+
+
+def _account() -> Account:
+    return Account(room_service.store, room_service.session_key, clock.now)
+
+
+def _origin() -> str | None:
+    return app.current_event.headers.get("origin")
+
+
+@app.post(
+    "/account/passkeys/options",
+    operation_id="passkey_create_options",
+    description="Options to create a passkey: a new person's, or (signed in) another of yours.",
+    responses=_responses(200, CeremonyOptions, "OK", 400, 401, 415, 429, 503),
+)
+def passkey_create_options() -> CeremonyOptions:
+    return _account().register_options(request_session(), _origin(), source_ip())
+
+
+@app.post(
+    "/account/passkeys",
+    operation_id="passkey_create",
+    description="The browser's new passkey: stored, and a session for its person.",
+    responses=_responses(201, SignedIn, "passkey created", 400, 401, 415, 503),
+)
+def passkey_create(body: Ceremony) -> Response[SignedIn]:
+    return _created(_account().register(body.challengeId, body.credential, request_session(), _origin()))
+
+
+@app.post(
+    "/account/session/options",
+    operation_id="sign_in_options",
+    description="Options to sign in with a passkey (any of the site's: the browser offers them).",
+    responses=_responses(200, CeremonyOptions, "OK", 400, 415, 429, 503),
+)
+def sign_in_options() -> CeremonyOptions:
+    return _account().signin_options(_origin(), source_ip())
+
+
+@app.post(
+    "/account/session",
+    operation_id="sign_in",
+    description="The browser's passkey assertion: a session for its person (403 banned).",
+    responses=_responses(201, SignedIn, "signed in", 400, 401, 403, 415, 503),
+)
+def sign_in(body: Ceremony) -> Response[SignedIn]:
+    return _created(_account().signin(body.challengeId, body.credential, _origin()))
+
+
+@app.delete(
+    "/account/session",
+    operation_id="sign_out",
+    description="Sign out: the session is revoked.",
+    responses=_responses(200, Done, "signed out", 503),
+)
+def sign_out() -> Done:
+    _account().signout(request_session())
+    return {"ok": True}
+
+
+@app.get(
+    "/account",
+    operation_id="get_account",
+    description="Your account: its id, finished casual games, passkeys.",
+    responses=_responses(200, AccountInfo, "OK", 401, 403, 503),
+)
+def get_account() -> AccountInfo:
+    return _account().me(request_session())
+
+
+@app.delete(
+    "/account",
+    operation_id="delete_account",
+    description="Delete me: the person, every passkey and everything kept of them (ratings).",
+    responses=_responses(200, Done, "deleted", 401, 403, 503),
+)
+def delete_account() -> Done:
+    _account().delete_me(request_session())
+    return {"ok": True}
+
+
+@app.delete(
+    "/account/passkeys/<credId>",
+    operation_id="delete_passkey",
+    description="Delete one of your passkeys (not the last: delete the account instead).",
+    responses=_responses(200, AccountInfo, "deleted", 400, 401, 403, 404, 409, 503),
+)
+def delete_passkey(credId: CredId) -> AccountInfo:
+    return _account().delete_passkey(request_session(), credId)
+
+
+# ---------------------------------------------------------------- ranked play (service/ranked/)
+@app.get(
+    "/ladder",
+    operation_id="ladder",
+    description="One page of a season's ladder in a language, most points first: one Query of a "
+    "sparse index. Handles only (never a person id).",
+    responses=_responses(200, Ladder, "OK", 400, 503),
+)
+def ladder(
+    lang: Annotated[str, Query(pattern="^(en|ko|ru)$")] = "en",
+    season: Annotated[
+        str | None, Query(pattern=r"^\d{4}-\d{2}$", description="a month (UTC); default: now")
+    ] = None,
+    cursor: Annotated[str | None, Query(max_length=400, description="the last page's cursor")] = None,
+    limit: Annotated[int, Query(ge=1, le=LADDER_MAX)] = LADDER_PAGE,
+) -> Ladder:
+    return room_service.ladder(lang, season, limit, cursor)
+
+
+@app.get(
+    "/people/<handle>",
+    operation_id="person_page",
+    description="A person's page: their season standing in a language and their last ranked games "
+    "(each with its room, for its review).",
+    responses=_responses(200, PersonPage, "OK", 400, 503),
+)
+def person_page(
+    handle: Annotated[str, Path(pattern="^[0-9a-f]{16}$")],
+    lang: Annotated[str, Query(pattern="^(en|ko|ru)$")] = "en",
+    season: Annotated[str | None, Query(pattern=r"^\d{4}-\d{2}$")] = None,
+) -> PersonPage:
+    return room_service.person_page(handle, lang, season)
 
 
 # ---------------------------------------------------------------- every error, one shape

@@ -129,6 +129,21 @@ def test_bot_day_bench_quick_times_a_day_of_speeches_in_game_seconds():
     assert day["turns"] >= 7 and day["seconds"] >= day["longestTurn"] > 0, out
 
 
+def test_ladder_bench_quick_reads_each_page_with_one_query_and_counts_its_units():
+    out = run_bench("ladder.py", "--quick")
+    assert out["page_size"] > 0 and out["items_written"] > 0
+    ladders = out["ladders"]
+    assert [lad["entries"] for lad in ladders] == [0, 100, 300]
+    for lad in ladders:
+        for key in ("pages", "rows_shown", "queries_per_page", "scans", "calls_per_page",
+                    "max_formula_rcu_per_page", "max_moto_rcu_per_page", "bytes_per_entry"):
+            assert key in lad, key
+        # every row of this ladder, and none of another language's or season's: one Query a page
+        assert lad["rows_shown"] == lad["entries"] and lad["scans"] == 0, lad
+        assert lad["calls_per_page"] == [["Query"]] and lad["queries_per_page"] == 1, lad
+        assert lad["pages"] == max(1, -(-lad["entries"] // out["page_size"])), lad
+
+
 def test_public_list_bench_quick_reads_each_page_with_one_query_and_counts_its_units():
     out = run_bench("public_list.py", "--quick")
     for key in ("rooms_listed", "pages_by_lang", "pages_by_preset", "calls_per_page", "entry_bytes",

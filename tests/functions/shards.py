@@ -12,5 +12,6 @@ SECONDS = {
     "test_admission_burst": 5, "test_hygiene": 4, "test_fair_deal": 4, "test_moto_fixes": 4,
     "test_frames": 4, "test_local_rooms": 4, "test_dead_timers": 4, "test_limits": 3,
     "test_schemas": 3, "test_consistency": 3, "test_deploy_artifacts": 2, "test_afk": 2,
+    "test_identity": 3, "test_passkeys": 3,
 }
 DEFAULT_PER_TEST = 0.3

@@ -33,8 +33,10 @@ from local.lambda_runtime import LambdaContext
 from ops import permissions as perms
 from service import config
 from service.features import turn
+from service.identity import sessions
 from service.infra import clock, storage
 from sitedeploy import handler as site
+from tests.functions.passkeykit import SoftPasskey
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = (ROOT / "template.yaml").read_text()
@@ -150,6 +152,12 @@ class Paths:
         secrets = rec.watch(boto3.client("secretsmanager"))
         turn.configure(turn.Servers(urls=("turn:turn.example.org:3478",), secret_id=env["TURN_SECRET_ARN"],
                                     fetch=lambda sid: secrets.get_secret_value(SecretId=sid)["SecretString"]))  # fmt: skip
+        # passkey sign-in's session key, as the REST function's environment names it
+        boto3.client("secretsmanager").create_secret(Name=r.name("SessionSecret"), SecretString="session-key")
+        self.services["RestFunction"].sessions = sessions.SessionKey(
+            secret_id=r.env("RestFunction")["SESSION_SECRET_ARN"],
+            fetch=lambda sid: secrets.get_secret_value(SecretId=sid)["SecretString"],
+        )
         self.tokens: dict[tuple[str, str], str] = {}  # (room, seat) -> token
         self.answers: list[tuple[str, str, str]] = []  # the site deployer's answers to CloudFormation
         self.peek = storage.Store(boto3.client("dynamodb"), NAMES["RoomsTable"])
@@ -165,9 +173,11 @@ class Paths:
             undo()
 
     # REST
-    def rest(self, method: str, path: str, body=None, query=None, label: str = "") -> tuple[int, dict]:
+    def rest(self, method: str, path: str, body=None, query=None, label: str = "", session: str | None = None
+             ) -> tuple[int, dict]:  # fmt: skip
+        auth = {"Authorization": f"Session {session}"} if session else {}
         event = events.rest_event(method=method, path=path, query=query, source_ip=next(CLIENT_IPS),
-                                  headers={"Content-Type": "application/json", "Origin": "https://example.org"},
+                                  headers={"Content-Type": "application/json", "Origin": "https://example.org", **auth},
                                   body=None if body is None else json.dumps(body))  # fmt: skip
         out = self.invoke("handlers.rest.handler", event, label or f"{method} {path}")
         return out["statusCode"], json.loads(out["body"]) if out.get("body") else {}
@@ -204,6 +214,20 @@ class Paths:
         private = self.seat(self.rest("POST", "/rooms", {"name": "Ann", "device": "d" * 32}, label="create"))
         assert self.rest("GET", f"/rooms/{private['roomCode']}", label="summary")[0] == 200
         self.seat(self.rest("POST", f"/rooms/{private['roomCode']}/players", {"name": "Bo"}, label="join"), private["roomCode"])
+        # passkey sign-in (service/identity/): make one, sign in, join signed in, the account, out, delete me
+        key = SoftPasskey()
+        _, opts = self.rest("POST", "/account/passkeys/options", label="passkey options")
+        made = self.rest("POST", "/account/passkeys", {"challengeId": opts["challengeId"],
+                         "credential": key.create(opts["options"], "https://example.org")}, label="passkey")[1]  # fmt: skip
+        _, opts = self.rest("POST", "/account/session/options", label="sign-in options")
+        status, signed = self.rest("POST", "/account/session", {"challengeId": opts["challengeId"],
+                                   "credential": key.get(opts["options"], "https://example.org")}, label="sign in")  # fmt: skip
+        assert status == 201, signed
+        self.seat(self.rest("POST", f"/rooms/{private['roomCode']}/players", {"name": "Cy"}, label="join signed in",
+                            session=signed["session"]), private["roomCode"])  # fmt: skip
+        assert self.rest("GET", "/account", label="account", session=signed["session"])[0] == 200
+        assert self.rest("DELETE", "/account/session", label="sign out", session=signed["session"])[0] == 200
+        assert self.rest("DELETE", "/account", label="delete me", session=made["session"])[0] == 200
         host = self.seat(self.rest("POST", "/rooms", {"name": "P1", "lang": "en", "preset": "classic",
                                                       "options": {"public": True}, "device": "a" * 32},
                                    label="create public"))  # fmt: skip
@@ -379,6 +403,8 @@ def test_every_call_of_every_path_is_allowed_by_its_functions_own_role(run, tran
     made = {(c.caller, c.action) for c in calls}
     for expected in [
         ("RestFunction", "dynamodb:Query"), ("RestFunction", "dynamodb:UpdateItem"), ("RestFunction", "dynamodb:PutItem"),
+        ("RestFunction", "dynamodb:GetItem"), ("RestFunction", "dynamodb:DeleteItem"),
+        ("RestFunction", "secretsmanager:GetSecretValue"),
         ("WsConnectFunction", "execute-api:ManageConnections"), ("WsConnectFunction", "dynamodb:PutItem"),
         ("WsDefaultFunction", "dynamodb:GetItem"), ("WsDefaultFunction", "dynamodb:UpdateItem"),
         ("WsDefaultFunction", "scheduler:CreateSchedule"), ("WsDefaultFunction", "iam:PassRole"),

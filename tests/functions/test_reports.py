@@ -263,3 +263,31 @@ def test_ops_show_escapes_control_and_bidi_characters_in_player_text(day_chat):
     assert f"> #{line} [day] P2: {escaped}\n" in shown, shown
     raw = [c for c in shown if c != "\n" and unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")]
     assert raw == [], raw
+
+
+def test_ranked_play_a_report_in_a_ranked_room_names_the_reported_person_for_the_operator(day_chat):
+    """docs/rules.md, "Ranked play": the report carries the reported seat's person (never its
+    receipt); `python -m ops.persons ban` bans that person."""
+    import io
+
+    from ops import persons as ops_persons
+    from ops import reports as ops_reports
+    from service.identity import persons
+
+    api = day_chat
+    person = persons.new_person(int(api.clock()))
+    api.svc.store.put_person(person)
+    snap = api.snapshot()
+    room = {**snap.room, "ranked": True}
+    room["players"] = [{**p, "person": person["id"]} if p["id"] == "p2" else p for p in room["players"]]
+    api.svc.store.save(snap, room, snap.state)
+    answer = report(api, "cp1", {"target": "p2", "reason": "cheating", "lines": []})
+    assert person["id"] not in json.dumps(answer)  # the reporter never learns it
+    rid = answer["report"]["id"]
+    assert reports.Reports(api.svc.store).get(rid).reportedPerson == person["id"]
+    out = io.StringIO()
+    assert ops_reports.main(["show", rid], out=out) == 0 and f"person   {person['id']}" in out.getvalue()
+    out = io.StringIO()
+    assert ops_persons.main(["ban", person["id"]], out=out) == 0
+    assert api.svc.store.person(person["id"])["banned"] is True
+    assert ops_persons.main(["ban", "x" * 22], out=io.StringIO()) == 1  # no such person

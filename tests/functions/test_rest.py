@@ -110,7 +110,7 @@ class StubService:
         self.calls: list[tuple] = []
         self.answer, self.error = answer, error
 
-    def join_room(self, code, name, device=None, ip=None):
+    def join_room(self, code, name, device=None, ip=None, session=None):
         self.calls.append((code, name))
         if self.error:
             raise self.error

@@ -94,6 +94,8 @@ def test_the_built_in_features_stand_in_one_ordered_tuple():
         "displays",
         "chat_archive",
         "leavers",
+        "played",
+        "ratings",
     ]
     assert featureset.active() == featureset.FEATURES
 

@@ -71,7 +71,9 @@ def test_side_items_commit_with_the_room(store, fake_clock):
     owner = fresh("D")
     now = fake_clock()
     plan = WritePlan(side_items=(leave(owner, f"{snap.code}#p1", now, int(now) + 600),))
-    assert store.save(snap, {**snap.room, "status": "running"}, {"v": STATE_V, "x": 1}, plan) == snap.version + 1
+    assert (
+        store.save(snap, {**snap.room, "status": "running"}, {"v": STATE_V, "x": 1}, plan) == snap.version + 1
+    )
     items = store.side_items("leaver", owner, 10)
     assert items == [SideItem("leaver", owner, f"{snap.code}#p1", {"at": now}, int(now) + 600)]
 
@@ -100,6 +102,66 @@ def test_side_items_of_other_kinds_keep_their_data(store, fake_clock):
     assert store.side_items("rating", owner, 1) == [items[1]]
     assert store.side_items("watch", owner, 10) == [items[2]]
     assert store.side_items("rating", fresh("D"), 10) == []
+
+
+def test_side_items_read_newest_first(store, fake_clock):
+    snap = new_room(store)
+    owner = fresh("G")
+    exp = int(fake_clock()) + 60
+    items = tuple(SideItem("rgame", owner, f"2026-12#{i}", {"i": i}, exp) for i in range(3))
+    store.save(snap, snap.room, None, WritePlan(side_items=items))
+    assert [i.data["i"] for i in store.side_items("rgame", owner, 2, newest_first=True)] == [2, 1]
+
+
+def test_an_owners_side_items_of_a_kind_are_deleted_and_no_others(store, fake_clock):
+    snap = new_room(store)
+    owner, other = fresh("H"), fresh("H")
+    exp = int(fake_clock()) + 60
+    ladder = {"lang": "en", "season": "2031-01"}
+    items = (
+        SideItem("rating", owner, "2031-01#en", {"points": 1100, "games": 1, "ladder": ladder}, exp),
+        SideItem("rating", owner, "2031-02#en", {"mu": 1}, exp),
+        SideItem("rgame", owner, "a", {}, exp),
+        SideItem("rating", other, "2031-01#en", {"mu": 1}, exp),
+    )
+    store.save(snap, snap.room, None, WritePlan(side_items=items))
+    assert store.delete_side_items("rating", owner) == 2
+    assert store.side_items("rating", owner, 10) == [] and len(store.side_items("rgame", owner, 10)) == 1
+    assert len(store.side_items("rating", other, 10)) == 1
+    assert owner not in [r["handle"] for r in store.ladder_page("en", "2031-01", 10, None)[0]]
+
+
+# ---- ranked play's ladders (storage.ladder_attributes) -----------------------------------------
+def test_a_ladder_is_read_most_points_first_one_page_per_query(store, fake_clock):
+    snap = new_room(store)
+    season = fresh("S")[:12]
+    exp = int(fake_clock()) + 600
+
+    def rating(handle: str, pts: int, lang: str = "ko") -> SideItem:
+        ladder = {"lang": lang, "season": season}
+        return SideItem(
+            "rating", handle, f"{season}#{lang}", {"points": pts, "games": 3, "ladder": ladder}, exp
+        )
+
+    people = (rating("h1", 1200), rating("h2", 1500), rating("h3", 900), rating("h4", 2000, lang="ru"))
+    store.save(snap, snap.room, None, WritePlan(side_items=people))
+    rows, last, units = store.ladder_page("ko", season, 2, None)
+    assert rows == [
+        {"handle": "h2", "points": 1500, "games": 3},
+        {"handle": "h1", "points": 1200, "games": 3},
+    ]
+    assert last is not None and units > 0 and storage.ladder_start_ok("ko", season, last)
+    more, last2, _ = store.ladder_page("ko", season, 2, last)
+    assert [r["handle"] for r in more] == ["h3"] and last2 is None
+    assert [r["handle"] for r in store.ladder_page("ru", season, 10, None)[0]] == ["h4"]
+    # a side item off the ladder (a pseudo-player's rating) is in no partition
+    store.save(
+        store.load(snap.code),
+        snap.room,
+        None,
+        WritePlan(side_items=(SideItem("rating", "x", "k", {"mu": 1}, exp),)),
+    )
+    assert len(store.ladder_page("ko", season, 10, None)[0]) == 3
 
 
 def test_side_item_written_again_replaces_it(store, fake_clock):
@@ -442,8 +504,10 @@ def cancel_next_budget_transactions(store, monkeypatch, n: int, code: str) -> No
         left[0] -= 1
         reasons = [{"Code": code, "Message": code} for _ in kwargs["TransactItems"]]
         raise client.exceptions.TransactionCanceledException(
-            {"Error": {"Code": "TransactionCanceledException", "Message": f"cancelled [{code}]"},
-             "CancellationReasons": reasons},
+            {
+                "Error": {"Code": "TransactionCanceledException", "Message": f"cancelled [{code}]"},
+                "CancellationReasons": reasons,
+            },
             "TransactWriteItems",
         )
 
@@ -590,3 +654,79 @@ def test_an_earlier_release_room_loads_in_this_release_shape(store):
     snap = store.load(code)
     assert snap.room["v"] == ROOM_V and {k: snap.room[k] for k in old} == old
     assert snap.size == len(storage.encode({"room": old, "state": None}))
+
+
+# ---- identity: persons, passkeys, challenges, revoked sessions ----------------------------
+def test_a_person_is_stored_updated_counted_and_read(store):
+    pid = fresh("P") + "abcdefghijkl"
+    assert store.person(pid) is None
+    assert store.update_person(pid, {"banned": True}) is False  # no such person: nothing made
+    assert store.add_casual_game(pid) is False
+    assert store.person(pid) is None
+    store.put_person({"id": pid, "created": 100})
+    assert store.person(pid) == {
+        "id": pid,
+        "created": 100,
+        "casualGames": 0,
+        "banned": False,
+        "coolDownUntil": 0,
+    }
+    assert store.add_casual_game(pid) and store.add_casual_game(pid)
+    assert store.update_person(pid, {"coolDownUntil": 900, "banned": True})
+    assert store.person(pid) == {
+        "id": pid,
+        "created": 100,
+        "casualGames": 2,
+        "banned": True,
+        "coolDownUntil": 900,
+    }
+    with pytest.raises(ValueError):
+        store.put_person({"id": pid, "email": "x@y"})  # no personal data: unknown fields refused
+    with pytest.raises(ValueError):
+        store.update_person(pid, {"id": "other"})
+
+
+def test_delete_person_removes_the_record_its_passkeys_and_everything_under_it(store):
+    pid, other = fresh("P") + "abcdefghijkl", fresh("Q") + "abcdefghijkl"
+    for who in (pid, other):
+        store.put_person({"id": who, "created": 1})
+        store.put_credential(who, {"id": "c1" + who, "publicKey": "k1", "signCount": 0})
+        store.put_credential(who, {"id": "c2" + who, "publicKey": "k2", "signCount": 3})
+    assert [c["id"] for c in store.credentials(pid)] == ["c1" + pid, "c2" + pid]
+    assert store.credential(pid, "c2" + pid) == {"id": "c2" + pid, "publicKey": "k2", "signCount": 3}
+    store.delete_credential(pid, "c1" + pid)
+    assert [c["id"] for c in store.credentials(pid)] == ["c2" + pid]
+    snap = new_room(store)  # a finished game's item, written with a room into the person's partition
+    played = SideItem(storage.PLAYED_KIND, pid, f"{snap.code}#2", {"at": 1}, 2_000_000_000)
+    store.save(snap, snap.room, None, WritePlan(side_items=(played,)))
+    assert store.side_items(storage.PLAYED_KIND, pid, 10) == [played]
+    assert store.delete_person(pid) == 3
+    assert (
+        store.person(pid) is None
+        and store.credentials(pid) == []
+        and store.credential(pid, "c2" + pid) is None
+    )
+    assert store.side_items(storage.PLAYED_KIND, pid, 10) == []
+    assert store.person(other) is not None and len(store.credentials(other)) == 2  # another person untouched
+
+
+def test_a_challenge_is_taken_once_and_not_past_its_ttl(store, fake_clock):
+    cid, late = fresh("C"), fresh("C")
+    now = int(fake_clock())
+    store.put_challenge(cid, {"challenge": "abc", "kind": "register"}, now + 300)
+    store.put_challenge(late, {"challenge": "def"}, now + 10)
+    assert store.take_challenge(cid) == {"challenge": "abc", "kind": "register"}
+    assert store.take_challenge(cid) is None  # single use
+    fake_clock.advance(11)
+    assert store.take_challenge(late) is None  # past its TTL (DynamoDB's TTL lags: still refused)
+    assert store.take_challenge(fresh("C")) is None
+
+
+def test_a_revoked_session_stays_revoked_until_it_would_have_lapsed(store, fake_clock):
+    sid = fresh("S")
+    now = int(fake_clock())
+    assert store.session_revoked(sid) is False
+    store.revoke_session(sid, now + 60)
+    assert store.session_revoked(sid) is True
+    fake_clock.advance(61)
+    assert store.session_revoked(sid) is False

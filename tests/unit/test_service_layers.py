@@ -1,6 +1,6 @@
-"""The room layer's code (`functions/service/`) stands in four sub-packages, each importing only
-those below it: room/ (RoomService, the pipeline, the commands) → features/ → protocol/ (the
-wire) → infra/ (docs/architecture.md, "Room layer: where each concept lives"). The package's
+"""The room layer's code (`functions/service/`) stands in five sub-packages, each importing only
+those below it: room/ (RoomService, the pipeline, the commands) → identity/ (persons, passkeys,
+sessions) → features/ → protocol/ (the wire) → infra/ (docs/architecture.md, "Room layer: where each concept lives"). The package's
 own modules, config.py (the wiring) and schemas.py (the published contract), stand above them all.
 
 Imports are read from the source as `test_import_cycles.py` reads them (an import inside a
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from test_import_cycles import ROOT, graph
 
-LAYERS = ("room", "features", "protocol", "infra")  # top to bottom
+LAYERS = ("room", "identity", "features", "ranked", "protocol", "infra")  # top to bottom (ranked: ranked play's rules, pure or over infra)
 TOP = {"service", "service.config", "service.schemas"}  # the package and its own modules
 
 

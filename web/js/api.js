@@ -1,5 +1,6 @@
 // REST calls (docs/protocol.md, "REST"). Errors come back as ApiError with the server's code.
 import { deviceKey } from "./session.js";
+import { KEYS, device } from "./storage.js";
 import { enableTestHooks } from "./testhooks.js";
 
 let apiUrl = "/api";
@@ -39,12 +40,20 @@ export async function loadConfig() {
   return apiUrl;
 }
 
+/** Passkey sign-in's session kept in this browser ({session, person, expires}), or null. */
+export function signedIn() {
+  const s = device.getJSON(KEYS.signIn);
+  return s && typeof s.session === "string" && s.expires * 1000 > Date.now() ? s : null;
+}
+
 async function call(method, path, body, headers = {}) {
   let res;
+  const s = signedIn(); // every request says who is signed in (docs/protocol.md, "Account")
+  const auth = s ? { Authorization: `Session ${s.session}` } : {};
   try {
     res = await fetch(apiUrl + path, {
       method,
-      headers: { ...(body ? { "Content-Type": "application/json" } : {}), ...headers },
+      headers: { ...(body ? { "Content-Type": "application/json" } : {}), ...auth, ...headers },
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch {
@@ -58,7 +67,9 @@ async function call(method, path, body, headers = {}) {
   }
   if (!res.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(res.status, err.code || String(res.status), err.message || "");
+    const out = new ApiError(res.status, err.code || String(res.status), err.message || "");
+    if (typeof err.retryAfter === "number") out.retryAfter = err.retryAfter; // a 429's wait (seconds)
+    throw out;
   }
   return data;
 }
@@ -79,6 +90,10 @@ export const listWatchGames = (lang, preset) =>
 export const quickPlay = (name, lang, preset, party) =>
   call("POST", "/quickplay", { name, lang, ...(preset ? { preset } : {}), ...(party ? { party } : {}), device: deviceKey() });
 export const getRoom = (code) => call("GET", `/rooms/${encodeURIComponent(code)}`);
+// Ranked play (docs/protocol.md, "Ranked play"; screens/ranked.js)
+export const quickPlayRanked = (name, lang) => call("POST", "/quickplay", { name, lang, ranked: true, device: deviceKey() });
+export const ladder = (lang, cursor) => call("GET", `/ladder?lang=${encodeURIComponent(lang)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+export const person = (handle, lang) => call("GET", `/people/${encodeURIComponent(handle)}?lang=${encodeURIComponent(lang)}`);
 // What became of the seat a kept token held (docs/protocol.md, "REST"): asked when a reconnect
 // is refused. The token goes in a header, never in the URL (paths reach logs and caches).
 export const seatFate = (code, token) =>
@@ -96,3 +111,14 @@ export function wsBase(wsUrl) {
   }
   return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
 }
+// Passkey sign-in and the account (docs/protocol.md, "Account"; screens/account.js).
+export const account = {
+  createOptions: () => call("POST", "/account/passkeys/options", {}),
+  create: (challengeId, credential) => call("POST", "/account/passkeys", { challengeId, credential }),
+  signInOptions: () => call("POST", "/account/session/options", {}),
+  signIn: (challengeId, credential) => call("POST", "/account/session", { challengeId, credential }),
+  signOut: () => call("DELETE", "/account/session"),
+  get: () => call("GET", "/account"),
+  remove: () => call("DELETE", "/account"),
+  removePasskey: (id) => call("DELETE", `/account/passkeys/${encodeURIComponent(id)}`),
+};

@@ -45,6 +45,11 @@ export const ctx = {
     const res = await api.quickPlay(name, lang || getLang(), preset, party);
     enterRoom({ room: res.roomCode, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
   },
+  async quickPlayRanked(name) {
+    // "Play ranked" (screens/ranked.js): a signed-in person's seat in a ranked lobby
+    const res = await api.quickPlayRanked(name, getLang());
+    enterRoom({ room: res.roomCode, token: res.token, playerId: res.playerId, wsUrl: res.wsUrl });
+  },
   async join(code, name) {
     // A running game takes no new seat (the server answers 409), but it may take a substitute:
     // watch it, where an open seat is offered with the name filled in (game/substitute.js),

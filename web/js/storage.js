@@ -27,6 +27,7 @@ export const KEYS = Object.freeze({
   deviceGame: "mafia.device", // the single-device game (device/store.js)
   deviceVoice: "mafia.device.voice", // "1" | "0": the single device reads aloud (device/store.js)
   voiceVolume: "mafia.voiceVolume.", // + room: {pid: {volume, muted}} heard on this device (voice/volumes.js)
+  signIn: "mafia.signIn", // {session, person, expires}: passkey sign-in's session (api.js, screens/account.js)
 });
 
 function area(name) {

@@ -83,12 +83,17 @@ def wake_at(room: dict | None) -> float | None:
     """When the room must wake for its bots next: the earliest due entry of its plan. Private:
     the server's own timer wakes the room then (`_wake_timer`); no view carries it, so no
     client learns when a bot means to act (docs/architecture.md, "Bots"). An idle seat's
-    private moment for a bot to take it (`room/substitutes.bot_due`) is one of them."""
-    from ..room import substitutes
-
+    private moment for a bot to take it (`seat_bot_due`) is one of them."""
     stored = (room or {}).get("botPlan")
-    due = [w for w in (_bots().wake_at(stored) if stored else None, substitutes.bot_due(room or {})) if w is not None]
+    due = [w for w in (_bots().wake_at(stored) if stored else None, seat_bot_due(room or {})) if w is not None]
     return min(due, default=None)
+
+
+def seat_bot_due(room: dict) -> float | None:
+    """The earliest private moment the room wakes for a bot to take an idle seat (`botAt`,
+    drawn by `room/substitutes.py` when the seat opened), or None."""
+    vacant = room.get("vacant") or {}
+    return min((v["botAt"] for v in vacant.values() if "botAt" in v), default=None)
 
 
 # ---------------------------------------------------------------- the feature (features/base.py)

@@ -94,6 +94,9 @@ class Report(_Stored):
     reporterName: str  # the stored JSON keys are camelCase
     reported: str
     reportedName: str
+    # a ranked room's reported seat: its person (docs/rules.md, "Ranked play"), for the operator
+    # only (`python -m ops.reports`, `python -m ops.persons ban`); never sent to anyone
+    reportedPerson: str | None = None
     reason: Reason
     at: float
     day: int
@@ -217,6 +220,7 @@ class Reports:
             reporterName=names[reporter],
             reported=frame.target,
             reportedName=names[frame.target],
+            reportedPerson=_ranked_person(snap.room, frame.target),
             reason=frame.reason,
             at=now,
             day=int(view.get("day") or 0),
@@ -258,6 +262,13 @@ class Reports:
         for back in range(days - 1, -1, -1):
             out.extend(self.list_day(day_of(now - back * 86400)))
         return out
+
+
+def _ranked_person(room: dict, seat: str) -> str | None:
+    """The person holding `seat` in a ranked room (`room["ranked"]`), else None."""
+    if not room.get("ranked"):
+        return None
+    return next((p.get("person") for p in room["players"] if p["id"] == seat), None)
 
 
 def day_of_id(report_id: str) -> str:

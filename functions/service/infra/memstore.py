@@ -26,13 +26,21 @@ from __future__ import annotations
 import json
 import math
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from . import clock, migrations
 from .storage import (
+    CHALLENGE_PREFIX,
+    CRED_PREFIX,
+    LADDER_INDEX,
     LIMIT_PREFIX,
     MAX_TRANSACT_ITEMS,
+    PERSON_FIELDS,
+    PERSON_PREFIX,
+    PERSON_SK,
     PUBLIC_INDEXES,
+    SESSION_PREFIX,
     TTL_SECONDS,
     Busy,
     Conflict,
@@ -44,8 +52,13 @@ from .storage import (
     decode,
     encode,
     index_attributes,
+    ladder_attributes,
+    ladder_entry,
+    ladder_partition,
     listener_id,
     live_rank,
+    person_item,
+    person_of_item,
     public_entry,
     room_pk,
     side_key,
@@ -91,6 +104,9 @@ class MemStore:
         self._budgets: dict[tuple[str, str], tuple[int, int]] = {}  # (pk, sk) -> (n, expires)
         self._reports: dict[tuple[str, str], tuple[str, int]] = {}  # (day, id) -> (data, expires)
         self._marks: dict[tuple[str, str, str, str], tuple[str, int]] = {}  # -> (id, expires)
+        # identity: (pk, sk) -> attributes, as storage.IdentityStore keys them (persons' partitions,
+        # challenges, revoked sessions)
+        self._identity: dict[tuple[str, str], dict] = {}
         # The next this many budget transactions are cancelled as DynamoDB cancels one that met
         # another transaction on its items (`Busy`, nothing counted): set by tests.
         self.budget_conflicts = 0
@@ -178,15 +194,47 @@ class MemStore:
             seqs = seqs[:limit]  # Limit counts the items read, expired ones too
         return [(s, decode(chat[s][0])["messages"]) for s in seqs if chat[s][1] >= now]
 
-    def side_items(self, kind: str, owner: str, limit: int) -> list[SideItem]:
+    def ladder_page(
+        self, lang: str, season: str, limit: int, start: dict | None
+    ) -> tuple[list[dict], dict | None, float]:
+        partition = ladder_partition(lang, season)
+        with self._lock:
+            rows = []
+            for (pk, sk), item in self._side.items():  # an expired item stays until TTL deletes it
+                attrs = ladder_attributes(item)
+                if attrs and attrs["pubLang"]["S"] == partition:
+                    rows.append({"pk": {"S": pk}, "sk": {"S": sk}, **attrs})
+        rows.sort(key=lambda it: it["pubRank"]["S"], reverse=True)
+        if start:
+            rows = [it for it in rows if it["pubRank"]["S"] < start["pubRank"]]
+        read = rows[:limit]
+        names = PUBLIC_INDEXES[LADDER_INDEX][1]
+        last = {k: read[-1][k]["S"] for k in names} if len(rows) > limit else None
+        units = 0.5 * math.ceil(max(1, sum(len(json.dumps(it)) for it in read)) / 4096)
+        return [ladder_entry(it) for it in read], last, units
+
+    def side_items(self, kind: str, owner: str, limit: int, newest_first: bool = False) -> list[SideItem]:
         pk, prefix = side_key(kind, owner)
         now = clock.now()
         with self._lock:
-            keys = sorted(sk for p, sk in self._side if p == pk and sk.startswith(prefix))[:limit]
+            keys = sorted(
+                (sk for p, sk in self._side if p == pk and sk.startswith(prefix)), reverse=newest_first
+            )
+            keys = keys[:limit]
             found = [self._side[(pk, sk)] for sk in keys]
         return [
-            SideItem(i.kind, i.owner, i.key, _copy(i.data), i.expires_at) for i in found if i.expires_at >= now
+            SideItem(i.kind, i.owner, i.key, _copy(i.data), i.expires_at)
+            for i in found
+            if i.expires_at >= now
         ]
+
+    def delete_side_items(self, kind: str, owner: str) -> int:
+        pk, prefix = side_key(kind, owner)
+        with self._lock:
+            keys = [k for k in self._side if k[0] == pk and k[1].startswith(prefix)]
+            for k in keys:
+                del self._side[k]
+            return len(keys)
 
     def mark_chat_log(self, code: str, conn_id: str, now: float, seen: float | None) -> bool:
         with self._lock:
@@ -333,3 +381,90 @@ class MemStore:
                     side.kind, side.owner, side.key, _copy(dict(side.data)), int(side.expires_at)
                 )
             return version
+
+    # ---- identity (storage.IdentityStore's promises) -------------------------------------
+    def put_person(self, person: Mapping) -> None:
+        item = person_item(person)  # refuses unknown fields as the DynamoDB store does
+        with self._lock:
+            self._identity[(PERSON_PREFIX + item["id"]["S"], PERSON_SK)] = _copy(item)
+
+    def person(self, person_id: str) -> dict | None:
+        with self._lock:
+            item = self._identity.get((PERSON_PREFIX + person_id, PERSON_SK))
+        return person_of_item(item) if item else None
+
+    def update_person(self, person_id: str, fields: Mapping) -> bool:
+        if not fields or set(fields) - (set(PERSON_FIELDS) - {"id"}):
+            raise ValueError(f"bad person fields: {sorted(fields)}")
+        with self._lock:
+            item = self._identity.get((PERSON_PREFIX + person_id, PERSON_SK))
+            if item is None:
+                return False
+            current = person_of_item(item)
+            self._identity[(PERSON_PREFIX + person_id, PERSON_SK)] = person_item({**current, **fields})
+            return True
+
+    def add_casual_game(self, person_id: str) -> bool:
+        with self._lock:
+            item = self._identity.get((PERSON_PREFIX + person_id, PERSON_SK))
+            if item is None:
+                return False
+            item["casualGames"] = {"N": str(int(item["casualGames"]["N"]) + 1)}
+            return True
+
+    def delete_person(self, person_id: str) -> int:
+        with self._lock:
+            keys = [k for k in self._identity if k[0] == PERSON_PREFIX + person_id]
+            for k in keys:
+                del self._identity[k]
+            sides = [k for k in self._side if k[0] == PERSON_PREFIX + person_id]  # games played
+            for k in sides:
+                del self._side[k]
+            return len(keys) + len(sides)
+
+    def put_credential(self, person_id: str, cred: Mapping) -> None:
+        with self._lock:
+            self._identity[(PERSON_PREFIX + person_id, CRED_PREFIX + cred["id"])] = {
+                "data": _copy(dict(cred))
+            }
+
+    def credential(self, person_id: str, cred_id: str) -> dict | None:
+        with self._lock:
+            item = self._identity.get((PERSON_PREFIX + person_id, CRED_PREFIX + cred_id))
+        return _copy(item["data"]) if item else None
+
+    def credentials(self, person_id: str) -> list[dict]:
+        with self._lock:
+            rows = sorted(
+                (sk, v)
+                for (pk, sk), v in self._identity.items()
+                if pk == PERSON_PREFIX + person_id and sk.startswith(CRED_PREFIX)
+            )
+        return [_copy(v["data"]) for _, v in rows]
+
+    def delete_credential(self, person_id: str, cred_id: str) -> None:
+        with self._lock:
+            self._identity.pop((PERSON_PREFIX + person_id, CRED_PREFIX + cred_id), None)
+
+    def put_challenge(self, challenge_id: str, data: Mapping, expires_at: int) -> None:
+        with self._lock:
+            self._identity[(CHALLENGE_PREFIX + challenge_id, "CHALLENGE")] = {
+                "data": _copy(dict(data)),
+                "expires": int(expires_at),
+            }
+
+    def take_challenge(self, challenge_id: str) -> dict | None:
+        with self._lock:
+            item = self._identity.pop((CHALLENGE_PREFIX + challenge_id, "CHALLENGE"), None)
+        if item is None or item["expires"] < clock.now():
+            return None
+        return item["data"]
+
+    def revoke_session(self, sid: str, expires_at: int) -> None:
+        with self._lock:
+            self._identity[(SESSION_PREFIX + sid, "REVOKED")] = {"expires": int(expires_at)}
+
+    def session_revoked(self, sid: str) -> bool:
+        with self._lock:
+            item = self._identity.get((SESSION_PREFIX + sid, "REVOKED"))
+        return item is not None and not item["expires"] < clock.now()

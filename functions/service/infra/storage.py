@@ -111,12 +111,17 @@ def room_pk(code: str) -> str:
 # (the game time, a number) and `expiresAt`. Any other kind: pk `<KIND>#<owner>`, sk `<key>`,
 # the data as compact JSON in `data`.
 LEAVER_KIND = "leaver"
+# A person's finished casual game (service/identity/played.py): pk `PERSON#<person>`, sk
+# `GAME#<room>#<version>`, in the person's partition (`delete_person` deletes it).
+PLAYED_KIND = "played"
 
 
 def side_key(kind: str, owner: str, key: str = "") -> tuple[str, str]:
     """(pk, sk) of a side item (with `key` "": the sk prefix of the owner's items)."""
     if kind == LEAVER_KIND:
         return f"LEAVER#{owner}", f"L#{key}"
+    if kind == PLAYED_KIND:  # in the person's own partition: "delete me" takes it too
+        return f"PERSON#{owner}", f"GAME#{key}"
     return f"{kind.upper()}#{owner}", key
 
 
@@ -128,7 +133,48 @@ def side_item_attrs(item: SideItem) -> dict:
         out["at"] = {"N": repr(float(item.data["at"]))}
     else:
         out["data"] = {"S": json.dumps(dict(item.data), separators=(",", ":"), sort_keys=True)}
+    out.update(ladder_attributes(item))
     return out
+
+
+# ---- ranked play's ladders (service/ranked/): a person's season rating (a side item of kind
+# `rating`, owner the person's public handle, key `<season>#<lang>`) whose data carries
+# `ladder: {lang, season}` and `points` is keyed in the PublicByLang index under a partition of
+# its own, `ladder#<lang>#<season>` (no lobby's language starts so: `public.LANGS`), with the
+# rank `<points, 6 digits>#<games, 5 digits>#<handle>`: a ladder page is one Query read
+# backwards (most points first), and the rank alone holds what a ladder row shows.
+RATING_KIND = "rating"
+LADDER_PREFIX = "ladder#"
+LADDER_INDEX = "PublicByLang"
+
+
+def ladder_partition(lang: str, season: str) -> str:
+    return f"{LADDER_PREFIX}{lang}#{season}"
+
+
+def ladder_attributes(item: SideItem) -> dict:
+    """The PublicByLang keys of a side item on a ladder (none for any other)."""
+    lad = item.data.get("ladder") if item.kind == RATING_KIND else None
+    if not lad:
+        return {}
+    rank = f"{min(int(item.data['points']), 999_999):06d}#{min(int(item.data['games']), 99_999):05d}#{item.owner}"
+    return {"pubLang": {"S": ladder_partition(lad["lang"], lad["season"])}, "pubRank": {"S": rank}}
+
+
+def ladder_entry(item: dict) -> dict:
+    """A ladder row as the index holds it: handle, points, games."""
+    pts, games, handle = item["pubRank"]["S"].split("#", 2)
+    return {"handle": handle, "points": int(pts), "games": int(games)}
+
+
+def ladder_start_ok(lang: str, season: str, start: dict) -> bool:
+    """Whether `start` (plain strings) is the cursor of a page of that ladder."""
+    names = PUBLIC_INDEXES[LADDER_INDEX][1]
+    return (
+        set(start) == names
+        and all(isinstance(v, str) and len(v) <= 100 for v in start.values())
+        and start["pubLang"] == ladder_partition(lang, season)
+    )
 
 
 def side_item_of(kind: str, owner: str, it: dict) -> SideItem:
@@ -153,7 +199,7 @@ def index_attributes(code: str, room: dict) -> dict:
     same two indexes under partitions of its own (`WATCH_PREFIX`: `watch#<lang>`,
     `watch#<lang>#<preset>`), so a lobby's page never reads a game and a game's never a lobby."""
     lst = room.get("listing")
-    prefix = ""
+    prefix = RANKED_PREFIX if lst and room.get("ranked") else ""  # ranked quick play's own lobbies
     if not lst:
         lst = room.get("watching")
         prefix = WATCH_PREFIX
@@ -255,11 +301,14 @@ def public_start_ok(index: str, partition: str, start: dict) -> bool:
 # The partitions of the "Watch now" list (running public games) start with this; a language is
 # never "watch", so no lobby partition does.
 WATCH_PREFIX = "watch#"
+# A ranked lobby (`room["ranked"]`) is listed under partitions of its own, `ranked#<lang>` and
+# `ranked#<lang>#<preset>`, which only ranked quick play reads (never the public list).
+RANKED_PREFIX = "ranked#"
 
 
 def public_entry(item: dict) -> dict:
     """A listed room (or watched game) as an index holds it: code, language, preset, seats."""
-    keyed = item["pubPreset"]["S"].removeprefix(WATCH_PREFIX)
+    keyed = item["pubPreset"]["S"].removeprefix(WATCH_PREFIX).removeprefix(RANKED_PREFIX)
     lang, preset = keyed.split("#", 1)
     return {
         "roomCode": item["pk"]["S"].split("#", 1)[1],
@@ -334,8 +383,213 @@ def snapshot_of(code: str, items: list[dict], now: float) -> Snapshot | None:
     )
 
 
-class Store:
-    """Reads and writes rooms through a low-level DynamoDB client (injected)."""
+# ---- identity (service/identity/): a person's partition `PERSON#<id>` holds the person item
+# (sk `PERSON`) and each of its passkeys (sk `CRED#<credential id>`); `delete_person` deletes
+# every item of the partition, so anything else kept per person (ratings: sk of its own) is
+# written there and goes with it. A ceremony's challenge: pk `CHALLENGE#<id>`, sk `CHALLENGE`,
+# single use (taken by a conditional delete), with a TTL. A revoked session (sign-out):
+# pk `SESSION#<sid>`, sk `REVOKED`, kept until the session would have lapsed.
+PERSON_PREFIX = "PERSON#"
+PERSON_SK = "PERSON"
+CRED_PREFIX = "CRED#"
+CHALLENGE_PREFIX = "CHALLENGE#"
+SESSION_PREFIX = "SESSION#"
+# the person item's attributes and their types (anything else a caller puts is refused)
+PERSON_FIELDS = {"id": "S", "created": "N", "casualGames": "N", "banned": "BOOL", "coolDownUntil": "N"}
+
+
+def person_key(person_id: str, sk: str = PERSON_SK) -> dict:
+    return {"pk": {"S": PERSON_PREFIX + person_id}, "sk": {"S": sk}}
+
+
+def _attr(kind: str, value: Any) -> dict:
+    if kind == "BOOL":
+        return {"BOOL": bool(value)}
+    if kind == "N":
+        return {"N": str(int(value))}
+    return {"S": str(value)}
+
+
+def _plain(value: dict) -> Any:
+    if "BOOL" in value:
+        return value["BOOL"]
+    if "N" in value:
+        return int(value["N"])
+    return value["S"]
+
+
+def person_item(person: Mapping) -> dict:
+    """The DynamoDB item of a person record (`PERSON_FIELDS`; `id` required)."""
+    unknown = set(person) - set(PERSON_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown person fields: {sorted(unknown)}")
+    full = {"created": 0, "casualGames": 0, "banned": False, "coolDownUntil": 0, **person}
+    return {**person_key(full["id"]), **{k: _attr(t, full[k]) for k, t in PERSON_FIELDS.items()}}
+
+
+def person_of_item(item: dict) -> dict:
+    return {k: _plain(item[k]) for k in PERSON_FIELDS if k in item}
+
+
+def credential_item(person_id: str, cred: Mapping) -> dict:
+    """A passkey's item: its id (base64url), anything else the ceremony keeps as JSON."""
+    data = json.dumps(dict(cred), separators=(",", ":"), sort_keys=True)
+    return {**person_key(person_id, CRED_PREFIX + cred["id"]), "data": {"S": data}}
+
+
+class IdentityStore:
+    """The identity methods of the DynamoDB `Store` (a mixin: `self.client`, `self.table`)."""
+
+    client: Any
+    table: str
+
+    def put_person(self, person: Mapping) -> None:
+        """Write a person record whole (`PERSON_FIELDS`; missing ones: 0 / False)."""
+        self.client.put_item(TableName=self.table, Item=person_item(person))
+
+    def person(self, person_id: str) -> dict | None:
+        """A person record (strongly consistent GetItem), or None."""
+        out = self.client.get_item(TableName=self.table, Key=person_key(person_id), ConsistentRead=True)
+        item = out.get("Item")
+        return person_of_item(item) if item else None
+
+    def update_person(self, person_id: str, fields: Mapping) -> bool:
+        """Set some fields of an existing person record (`PERSON_FIELDS` but `id`); False when
+        there is no such person."""
+        if not fields or set(fields) - (set(PERSON_FIELDS) - {"id"}):
+            raise ValueError(f"bad person fields: {sorted(fields)}")
+        names = {f"#f{i}": k for i, k in enumerate(fields)}
+        values = {f":v{i}": _attr(PERSON_FIELDS[k], v) for i, (k, v) in enumerate(fields.items())}
+        try:
+            self.client.update_item(
+                TableName=self.table,
+                Key=person_key(person_id),
+                UpdateExpression="SET " + ", ".join(f"#f{i} = :v{i}" for i in range(len(fields))),
+                ConditionExpression="attribute_exists(pk)",
+                ExpressionAttributeNames=names,
+                ExpressionAttributeValues=values,
+            )
+            return True
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
+
+    def add_casual_game(self, person_id: str) -> bool:
+        """Count one finished casual game on an existing person (atomic ADD); False if none."""
+        try:
+            self.client.update_item(
+                TableName=self.table,
+                Key=person_key(person_id),
+                UpdateExpression="ADD casualGames :one",
+                ConditionExpression="attribute_exists(pk)",
+                ExpressionAttributeValues={":one": {"N": "1"}},
+            )
+            return True
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
+
+    def delete_person(self, person_id: str) -> int:
+        """Delete every item of the person's partition (the record, its passkeys, anything
+        else kept under it); the number deleted."""
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "pk = :pk",
+            "ExpressionAttributeValues": {":pk": {"S": PERSON_PREFIX + person_id}},
+            "ProjectionExpression": "pk, sk",
+            "ConsistentRead": True,
+        }
+        deleted = 0
+        while True:
+            page = self.client.query(**kwargs)
+            for it in page.get("Items", []):
+                self.client.delete_item(TableName=self.table, Key={"pk": it["pk"], "sk": it["sk"]})
+                deleted += 1
+            if "LastEvaluatedKey" not in page:
+                return deleted
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def put_credential(self, person_id: str, cred: Mapping) -> None:
+        """Write (or replace) one of a person's passkeys: `cred["id"]` its credential id."""
+        self.client.put_item(TableName=self.table, Item=credential_item(person_id, cred))
+
+    def credential(self, person_id: str, cred_id: str) -> dict | None:
+        out = self.client.get_item(
+            TableName=self.table, Key=person_key(person_id, CRED_PREFIX + cred_id), ConsistentRead=True
+        )
+        item = out.get("Item")
+        return json.loads(item["data"]["S"]) if item else None
+
+    def credentials(self, person_id: str) -> list[dict]:
+        """Every passkey of a person, in credential id order (one Query)."""
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :c)",
+            "ExpressionAttributeValues": {":pk": {"S": PERSON_PREFIX + person_id}, ":c": {"S": CRED_PREFIX}},
+            "ConsistentRead": True,
+        }
+        out: list[dict] = []
+        while True:
+            page = self.client.query(**kwargs)
+            out.extend(json.loads(it["data"]["S"]) for it in page.get("Items", []))
+            if "LastEvaluatedKey" not in page:
+                return out
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def delete_credential(self, person_id: str, cred_id: str) -> None:
+        self.client.delete_item(TableName=self.table, Key=person_key(person_id, CRED_PREFIX + cred_id))
+
+    def put_challenge(self, challenge_id: str, data: Mapping, expires_at: int) -> None:
+        """Keep a ceremony's challenge (`data`: JSON-able) until `expires_at`."""
+        self.client.put_item(
+            TableName=self.table,
+            Item={
+                "pk": {"S": CHALLENGE_PREFIX + challenge_id},
+                "sk": {"S": "CHALLENGE"},
+                "data": {"S": json.dumps(dict(data), separators=(",", ":"), sort_keys=True)},
+                "expiresAt": {"N": str(int(expires_at))},
+            },
+        )
+
+    def take_challenge(self, challenge_id: str) -> dict | None:
+        """A challenge's data, deleted as it is read (single use: of two racing takes one gets
+        it); None when unknown, taken or past its TTL."""
+        try:
+            out = self.client.delete_item(
+                TableName=self.table,
+                Key={"pk": {"S": CHALLENGE_PREFIX + challenge_id}, "sk": {"S": "CHALLENGE"}},
+                ConditionExpression="attribute_exists(pk)",
+                ReturnValues="ALL_OLD",
+            )
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return None
+        item = out.get("Attributes")
+        if not item or expired(item, clock.now()):
+            return None
+        return json.loads(item["data"]["S"])
+
+    def revoke_session(self, sid: str, expires_at: int) -> None:
+        """Mark a session revoked (sign-out) until it would have lapsed."""
+        self.client.put_item(
+            TableName=self.table,
+            Item={
+                "pk": {"S": SESSION_PREFIX + sid},
+                "sk": {"S": "REVOKED"},
+                "expiresAt": {"N": str(int(expires_at))},
+            },
+        )
+
+    def session_revoked(self, sid: str) -> bool:
+        out = self.client.get_item(
+            TableName=self.table,
+            Key={"pk": {"S": SESSION_PREFIX + sid}, "sk": {"S": "REVOKED"}},
+            ConsistentRead=True,
+        )
+        item = out.get("Item")
+        return bool(item) and not expired(item, clock.now())
+
+
+class Store(IdentityStore):
+    """Reads and writes rooms through a low-level DynamoDB client (injected); persons and
+    passkeys too (`IdentityStore`, below)."""
 
     def __init__(self, client: Any, table: str) -> None:
         self.client = client
@@ -469,10 +723,34 @@ class Store:
             if float(it.get("expiresAt", {"N": "inf"})["N"]) >= now
         ]
 
-    def side_items(self, kind: str, owner: str, limit: int) -> list[SideItem]:
-        """Up to `limit` of the owner's side items of `kind`, in key order: one strongly
-        consistent Query of its partition. Items past their TTL are not returned (TTL deletes
-        them days later, not at once)."""
+    def ladder_page(
+        self, lang: str, season: str, limit: int, start: dict | None
+    ) -> tuple[list[dict], dict | None, float]:
+        """One page of a season's ladder in `lang` (`ladder_attributes`): one eventually
+        consistent Query of its PublicByLang partition, most points first. `start`: the `last`
+        of the page before (plain strings; `ladder_start_ok`). Returns (rows (`ladder_entry`),
+        last or None, read units)."""
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "IndexName": LADDER_INDEX,
+            "KeyConditionExpression": "pubLang = :p",
+            "ExpressionAttributeValues": {":p": {"S": ladder_partition(lang, season)}},
+            "ScanIndexForward": False,
+            "Limit": limit,
+            "ReturnConsumedCapacity": "TOTAL",
+        }
+        if start:
+            kwargs["ExclusiveStartKey"] = {k: {"S": v} for k, v in start.items()}
+        page = self.client.query(**kwargs)
+        units = float((page.get("ConsumedCapacity") or {}).get("CapacityUnits") or 0.0)
+        last = page.get("LastEvaluatedKey")
+        plain = {k: v["S"] for k, v in last.items()} if last else None
+        return [ladder_entry(it) for it in page.get("Items", [])], plain, units
+
+    def side_items(self, kind: str, owner: str, limit: int, newest_first: bool = False) -> list[SideItem]:
+        """Up to `limit` of the owner's side items of `kind`, in key order (`newest_first`:
+        the last keys first): one strongly consistent Query of its partition. Items past their
+        TTL are not returned (TTL deletes them days later, not at once)."""
         pk, prefix = side_key(kind, owner)
         cond = "pk = :pk" + (" AND begins_with(sk, :s)" if prefix else "")
         values: dict[str, Any] = {":pk": {"S": pk}}
@@ -484,6 +762,7 @@ class Store:
             ExpressionAttributeValues=values,
             ConsistentRead=True,
             Limit=limit,
+            ScanIndexForward=not newest_first,
         )
         now = clock.now()
         return [
@@ -491,6 +770,32 @@ class Store:
             for it in out.get("Items", [])
             if float(it.get("expiresAt", {"N": "inf"})["N"]) >= now
         ]
+
+    def delete_side_items(self, kind: str, owner: str) -> int:
+        """Delete every side item of `kind` the owner has ("delete me": ranked play's records,
+        service/ranked/records.py `forget`); the number deleted. A Query of the owner's
+        partition, then a DeleteItem per item."""
+        pk, prefix = side_key(kind, owner)
+        cond = "pk = :pk" + (" AND begins_with(sk, :s)" if prefix else "")
+        values: dict[str, Any] = {":pk": {"S": pk}}
+        if prefix:
+            values[":s"] = {"S": prefix}
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": cond,
+            "ExpressionAttributeValues": values,
+            "ProjectionExpression": "pk, sk",
+            "ConsistentRead": True,
+        }
+        deleted = 0
+        while True:
+            page = self.client.query(**kwargs)
+            for it in page.get("Items", []):
+                self.client.delete_item(TableName=self.table, Key={"pk": it["pk"], "sk": it["sk"]})
+                deleted += 1
+            if "LastEvaluatedKey" not in page:
+                return deleted
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     def mark_chat_log(self, code: str, conn_id: str, now: float, seen: float | None) -> bool:
         """Note a `chatLog` page on the connection's item, on condition that its last page is

@@ -97,6 +97,11 @@ class QuickPlay(Body):
         default=None,
         description="an ended public game's `room.party`: play again with that table (one new public lobby)",
     )
+    ranked: bool = Field(
+        default=False,
+        description="Play ranked: a signed-in person's seat in an anonymous ranked lobby of similar "
+        "rating (the session required; docs/rules.md, \"Ranked play\")",
+    )
 
 
 class PublicRoom(Answer):
@@ -208,3 +213,58 @@ class ErrorAnswer(Answer):
     """Every error answer's body."""
 
     error: Error
+
+
+# ---------------------------------------------------------------- ranked play (service/ranked/)
+Tier = Literal["placement", "bronze", "silver", "gold", "platinum", "diamond"]
+
+
+class LadderRow(Answer):
+    """One person on a ladder: their public handle (never their person id), points, games, tier."""
+
+    handle: str
+    points: int
+    games: int
+    tier: Tier
+
+
+class Ladder(Answer):
+    """`GET /ladder`: one page of a season's ladder in a language, most points first; `cursor`
+    (opaque) asks for the next page, null on the last."""
+
+    lang: str
+    season: str
+    rows: list[LadderRow]
+    cursor: str | None
+
+
+class Standing(Answer):
+    """A rating as players read it: points, tier ("placement" for the first games)."""
+
+    points: int
+    tier: Tier
+    placementLeft: int
+    games: int
+
+
+class RankedGame(Answer):
+    """One of a person's ranked games: its room (the review's link), when, the move."""
+
+    room: str
+    at: float
+    season: str
+    preset: str
+    lang: str
+    won: bool
+    delta: int
+    after: Standing
+
+
+class PersonPage(Answer):
+    """`GET /people/{handle}`: a person's season standing in a language and last ranked games."""
+
+    handle: str
+    season: str
+    lang: str
+    standing: Standing
+    games: list[RankedGame]

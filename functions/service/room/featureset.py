@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..features import aliases, away, botplay, leavers
+from ..features import aliases, away, botplay, leavers, ratings
 from ..features.base import Feature, ViewParts
+from ..identity import played
 from . import afk, chat_archive, displays, public, reveals, substitutes
 from .change import NO_EFFECTS, Context, Effects
 
 # outermost first: `before` hooks run in this order, every other hook in the reverse one
-FEATURES: tuple[Feature, ...] = (aliases.FEATURE, botplay.FEATURE, substitutes.FEATURE, afk.FEATURE, public.FEATURE, reveals.FEATURE, away.FEATURE, displays.FEATURE, chat_archive.FEATURE, leavers.FEATURE)  # fmt: skip
+FEATURES: tuple[Feature, ...] = (aliases.FEATURE, botplay.FEATURE, substitutes.FEATURE, afk.FEATURE, public.FEATURE, reveals.FEATURE, away.FEATURE, displays.FEATURE, chat_archive.FEATURE, leavers.FEATURE, played.FEATURE, ratings.FEATURE)  # fmt: skip
 
 _active: tuple[Feature, ...] = FEATURES  # and any feature a test registered
 

@@ -10,13 +10,16 @@ from typing import TYPE_CHECKING
 
 import mafia_engine as me
 
-from ..features import aliases, fairness
+from ..features import aliases, fairness, ratings
+from ..identity import persons
 from ..infra import auth, clock, migrations
 from ..infra.errors import ServiceError
-from ..infra.storage import Store
+from ..infra.storage import RANKED_PREFIX, Store
 from ..infra.telemetry import count, logger
 from ..protocol import views
 from ..protocol.roomcode import ROOM_ALPHABET, ROOM_CODE_LENGTH
+from ..ranked import ratings as rt
+from ..ranked import records
 from . import public, substitutes
 from .change import Context, Outcome
 from .operations import new_seat, next_player_id, require_room_for
@@ -38,10 +41,15 @@ def create_room(
     device: str | None = None,
     ip: str | None = None,
     code: str | None = None,
+    person: dict | None = None,
+    ranked: bool = False,
+    prepare: Callable[[dict], None] | None = None,
 ) -> dict | None:
     """A new room with its creator as host and first player (p1); the creator's device key
     and address are noted on its seat (one person, one seat: quick play's own rooms too).
-    `code`: this code or none (None when it is taken: quick play's forming lobby)."""
+    `code`: this code or none (None when it is taken: quick play's forming lobby). `person`: the
+    creator's signed-in person record (identity/persons.py), noted on the seat; `ranked`: a
+    ranked room (`room["ranked"]`: one seat per person, signed in; ranked quick play's rooms)."""
     options = dict(options)
     options.pop("preset", None)
     options = public_defaults(options)  # a public room: anonymous, kid-safe, substitutes unless given
@@ -62,8 +70,13 @@ def create_room(
         "timer": None,
         "archive": {"seq": 0, "first": 1, "buffers": {}},
     }
+    if ranked:
+        room["ranked"] = True
+    persons.note_person(room["players"][0], persons.seat_person(room, person))
     substitutes.note_device(room["players"][0], device)
     public.note_address(room["players"][0], ip)
+    if prepare is not None:  # ranked quick play: the ratings read for the room (features/ratings.py)
+        prepare(room)
     public.track(room, set(), clock.now())  # listed from its first write (service/room/public.py)
     for _ in range(1 if code else CODE_TRIES):
         room["code"] = code or "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
@@ -107,9 +120,12 @@ def join_room(
     device: str | None = None,
     check: Callable[[Context], None] | None = None,
     ip: str | None = None,
+    person: dict | None = None,
 ) -> dict:
     """A new seat in a lobby: the next player id and a fresh token. `device`: the key the
     joining device keeps; a device that holds a seat of this room takes no second one.
+    `person`: the signed-in person record, noted on the seat (a ranked room: required, and one
+    seat per person: identity/persons.py `seat_person`).
     `check`: more conditions on the room as this attempt read it (quick play: service/room/public.py);
     the write is conditional on that reading, so of two racing for the last seat one gets it."""
     token = auth.new_token()
@@ -120,11 +136,14 @@ def join_room(
         if check is not None:
             check(c)
         require_room_for(c.room, name, 409)
+        # a ranked room: signed in, one seat per person whatever device or socket (identity/persons.py)
+        person_id = persons.seat_person(c.room, person)
         if substitutes.played(c.room, device):  # one person, one seat (docs/rules.md, "Substitutes")
             raise ServiceError("device_seated", "this device already holds a seat in this room", 409)
         public.require_one_seat(c.room, ip)  # a public room: one seat per address (docs/rules.md)
         pid = next_player_id(c.room)
         c.room["players"].append(new_seat(pid, name, auth.hash_token(token)))
+        persons.note_person(c.room["players"][-1], person_id)
         substitutes.note_device(c.room["players"][-1], device)
         public.note_address(c.room["players"][-1], ip)
         if c.room.get("host") is None:  # everyone left the lobby: the newcomer runs it
@@ -148,6 +167,7 @@ def quick_play(
     ip: str | None = None,
     party: str | None = None,
     before_create: Callable[[], None] | None = None,
+    person: dict | None = None,
 ) -> dict:
     """A seat in the fullest listed lobby that fits, or a new public room: the answer of a
     create (`roomCode`, `playerId`, `token`, `wsUrl`). `party`: an ended public game's table
@@ -169,6 +189,7 @@ def quick_play(
             device,
             ip,
             [party_code(party, s) for s in range(FORMING_SLOTS)],
+            person=person,
         )
         if out is not None:
             logger.info("quick play seated a table playing again", extra={"room": out["roomCode"]})
@@ -180,7 +201,14 @@ def quick_play(
         code = it["roomCode"]
         try:
             out = join_room(
-                pipeline, ws_url, code, name, device, check=public.join_check(lang, preset), ip=ip
+                pipeline,
+                ws_url,
+                code,
+                name,
+                device,
+                check=public.join_check(lang, preset),
+                ip=ip,
+                person=person,
             )
         except ServiceError as exc:
             if exc.code in public.SKIP:
@@ -194,11 +222,91 @@ def quick_play(
     chosen = preset or "classic"
     spend()
     codes = [forming_code(lang, chosen, now, slot) for slot in range(FORMING_SLOTS)]
-    out = _claim_or_join(pipeline, store, ws_url, name, lang, preset, device, ip, codes)
+    out = _claim_or_join(pipeline, store, ws_url, name, lang, preset, device, ip, codes, person=person)
     if out is not None:
         return out
     count("QuickPlayRooms")
-    made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip)
+    made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip, person=person)
+    assert made is not None
+    return made
+
+
+# ---------------------------------------------------------------- ranked quick play
+def ranked_quick_play(
+    pipeline: Pipeline,
+    store: Store,
+    ws_url: str,
+    now: float,
+    name: str,
+    lang: str,
+    preset: str | None,
+    person: dict,
+    device: str | None,
+    ip: str | None = None,
+) -> dict:
+    """ "Play ranked": a seat in a ranked lobby of `lang` whose table's mean rating is within its
+    band of the person's (the band widens with the lobby's wait: `ratings.band`), or a new
+    anonymous public ranked room (docs/rules.md, "Ranked play"). The person's season rating and
+    the preset's pseudo-players and bot are read here (the room's feature rates from them at the
+    end: features/ratings.py). Answers as quick play; the lobby's views state its band."""
+    if lang not in public.LANGS:
+        raise ServiceError("bad_request", f"lang: one of {', '.join(public.LANGS)}")
+    who = records.handle(person["id"])
+    season = rt.season_of(now)
+    mine = records.season_rating(store, who, season, lang)
+    pts = rt.points(mine)
+    partition = f"{RANKED_PREFIX}{lang}#{preset}" if preset else f"{RANKED_PREFIX}{lang}"
+    items, _, _ = store.list_public(
+        "PublicByPreset" if preset else "PublicByLang", partition, public.QUICK_CANDIDATES, None, now
+    )
+    casual = public.join_check(lang, preset)
+
+    def check(c: Context) -> None:
+        casual(c)
+        if not c.room.get("ranked"):
+            raise ServiceError("not_public", "this room is not ranked", 409)
+        block = c.room.get("rating") or {}
+        width = rt.band(c.now - float(block.get("since", c.now)))
+        if abs(pts - float(block.get("center", pts))) > width:
+            raise ServiceError("out_of_band", "this table's ratings are too far from yours for now", 409)
+        ratings.note_rating(c.room, who, mine, season)
+        ratings.recenter(c.room)
+
+    for it in sorted(items, key=lambda it: -it["seats"]):
+        code = it["roomCode"]
+        try:
+            out = join_room(pipeline, ws_url, code, name, device, check=check, ip=ip, person=person)
+        except ServiceError as exc:
+            if exc.code in public.SKIP or exc.code == "out_of_band":
+                count("QuickPlaySkips")
+                continue
+            raise
+        logger.info("ranked quick play seated", extra={"room": code, "player": out["playerId"]})
+        return {"roomCode": code, **out}
+    chosen = preset or "classic"
+    entities = records.preset_entities(store, chosen)
+
+    def prepare(room: dict) -> None:
+        for entity, data in entities.items():
+            ratings.note_rating(room, entity, rt.Rating.of(data), None)
+        ratings.note_rating(room, who, mine, season)
+        room["rating"]["since"] = now
+        ratings.recenter(room)
+
+    count("QuickPlayRooms")
+    made = create_room(
+        store,
+        ws_url,
+        name,
+        chosen,
+        {"public": True},
+        lang,
+        device,
+        ip,
+        person=person,
+        ranked=True,
+        prepare=prepare,
+    )
     assert made is not None
     return made
 
@@ -226,19 +334,29 @@ def _claim_or_join(
     device: str | None,
     ip: str | None,
     codes: list[str],
+    person: dict | None = None,
 ) -> dict | None:
     """A seat in the first of `codes` that takes it: a public room made there by a conditional
     create (quick play's forming lobbies, a table's party lobbies), else joined (the join's
     checks: public, protected, this language and preset, live); None when none took it."""
     chosen = preset or "classic"
     for code in codes:
-        made = create_room(store, ws_url, name, chosen, {"public": True}, lang, device, ip, code=code)
+        made = create_room(
+            store, ws_url, name, chosen, {"public": True}, lang, device, ip, code=code, person=person
+        )
         if made is not None:
             count("QuickPlayRooms")
             return made
         try:
             out = join_room(
-                pipeline, ws_url, code, name, device, check=public.join_check(lang, preset), ip=ip
+                pipeline,
+                ws_url,
+                code,
+                name,
+                device,
+                check=public.join_check(lang, preset),
+                ip=ip,
+                person=person,
             )
         except ServiceError as exc:
             if exc.code in public.SKIP:

@@ -11,6 +11,8 @@ import re
 from typing import Any
 
 from ..features import leavers, limits, voice
+from ..identity import persons, sessions
+from ..identity import played as casual
 from ..infra import clock
 from ..infra.auth import DEVICE_PATTERN, origin_allowed, token_shaped
 from ..infra.errors import ServiceError
@@ -21,6 +23,8 @@ from ..infra.timers import Timers
 from ..protocol import frames
 from ..protocol.roomcode import room_code_shaped
 from ..protocol.views import error_frame
+from ..ranked import ladder, records
+from ..ranked import ratings as rt
 from . import connections, displays, lifecycle, operations, public, rest_ops, substitutes
 from .connections import CONNECT_GRACE_SECONDS
 from .pipeline import MAX_ATTEMPTS, Pipeline
@@ -29,6 +33,11 @@ from .setup import require_valid_options
 MAX_FRAME_BYTES = frames.MAX_FRAME_BYTES  # a voice signal may have up to frames.MAX_SIGNAL_BYTES
 
 __all__ = ["CONNECT_GRACE_SECONDS", "MAX_ATTEMPTS", "MAX_FRAME_BYTES", "RoomService"]
+
+
+# "Delete me" removes what ranked play keeps of the person too (service/ranked/records.py)
+if records.forget not in persons.ON_DELETE:
+    persons.ON_DELETE.append(records.forget)
 
 
 class RoomService:
@@ -46,6 +55,20 @@ class RoomService:
         self.pipeline = Pipeline(store, gateway, timers, self._conn_rooms)
         self._signals = voice.Limiter()  # voice signals per connection, in this container
         self._signal_budgets = voice.Budgets()  # and per seat and target, in the table
+        self.sessions = sessions.SessionKey.from_env()  # the session key (identity/sessions.py)
+
+    def session_key(self) -> bytes:
+        """The session key (Secrets Manager, once per container); 503 when none is set up."""
+        if not self.sessions.configured:
+            raise ServiceError("sign_in_unavailable", "signing in is not set up on this server", 503)
+        return self.sessions.key()
+
+    def person(self, session: str | None) -> dict | None:
+        """The person record a request's session stands for (None without one, or with one
+        forged, lapsed or signed out; 403 `banned`): identity/persons.py `signed_in`."""
+        if not session:
+            return None
+        return persons.signed_in(self.store, session, int(clock.now()), self.session_key())
 
     # ---------------------------------------------------------------- REST
     def create_room(
@@ -56,12 +79,18 @@ class RoomService:
         lang: str = "en",
         device: str | None = None,
         ip: str | None = None,
+        session: str | None = None,
     ) -> dict:
         """A new room with its creator as host and first player (p1), within the client's
-        budget (`limits.CREATE_ROOM`: `429 too_many_requests` first, nothing stored)."""
+        budget (`limits.CREATE_ROOM`: `429 too_many_requests` first, nothing stored). `session`:
+        the creator's, if signed in (the seat records the person). A host never makes a ranked
+        room (`ranked` is no option: ranked quick play's own rooms, rest_ops `ranked=True`)."""
         require_valid_options(preset, {k: v for k, v in (options or {}).items() if k != "preset"}, 1)
+        person = self.person(session)
         limits.spend(self.store, limits.CREATE_ROOM, device, ip)
-        return rest_ops.create_room(self.store, self.ws_url, name, preset, options or {}, lang, device, ip)
+        return rest_ops.create_room(
+            self.store, self.ws_url, name, preset, options or {}, lang, device, ip, person=person
+        )
 
     def admit_quick_play(self, device: str | None, ip: str | None) -> None:
         """What quick play (`POST /quickplay`) asks before it seats anyone: `429 leaver_cooldown`
@@ -74,12 +103,22 @@ class RoomService:
         """Seconds before quick play may seat this device again (0: now; leavers.py)."""
         return leavers.leaver_wait(self.store, device)
 
-    def join_room(self, code: str, name: str, device: str | None = None, ip: str | None = None) -> dict:
+    def join_room(
+        self,
+        code: str,
+        name: str,
+        device: str | None = None,
+        ip: str | None = None,
+        session: str | None = None,
+    ) -> dict:
         """A new seat in a lobby: the next player id and a fresh token (a public room: one seat
-        per device and per address, `ip`); first the client's own budget (`limits.JOIN_ROOM`:
-        `429 too_many_requests`, nothing stored)."""
+        per device and per address, `ip`; a ranked room: one per person, `session` required);
+        first the client's own budget (`limits.JOIN_ROOM`: `429 too_many_requests`, nothing stored)."""
+        person = self.person(session)
         limits.spend(self.store, limits.JOIN_ROOM, device, ip)
-        return rest_ops.join_room(self.pipeline, self.ws_url, code.upper(), name, device, ip=ip)
+        return rest_ops.join_room(
+            self.pipeline, self.ws_url, code.upper(), name, device, ip=ip, person=person
+        )
 
     def summary(self, code: str) -> dict:
         """The public lobby summary (no tokens, no roles)."""
@@ -115,10 +154,17 @@ class RoomService:
         device: str | None = None,
         ip: str | None = None,
         party: str | None = None,
+        session: str | None = None,
+        ranked: bool = False,
     ) -> dict:
         """A seat in the fullest public lobby that fits, or a new public room (as `create_room`);
         `party`: a table playing again together (rest_ops.quick_play); first the leaver's cool-down and the client's budget (`admit_quick_play`); a quick play
         that goes on to make a room spends one room creation too (`limits.CREATE_ROOM`)."""
+        person = self.person(session)
+        if (
+            ranked
+        ):  # "Play ranked": signed in, casual games played, no cool-down (docs/rules.md, "Ranked play")
+            return self.ranked_quick_play(name, lang, preset, person, device, ip)
         self.admit_quick_play(device, ip)
         return rest_ops.quick_play(
             self.pipeline,
@@ -132,7 +178,47 @@ class RoomService:
             ip,
             party,
             before_create=lambda: limits.spend(self.store, limits.CREATE_ROOM, device, ip),
+            person=person,
         )
+
+    # ---------------------------------------------------------------- ranked play (service/ranked/)
+    def ranked_quick_play(
+        self,
+        name: str,
+        lang: str,
+        preset: str | None,
+        person: dict | None,
+        device: str | None,
+        ip: str | None,
+    ) -> dict:
+        """ "Play ranked" (`POST /quickplay` with `ranked`): 401 `sign_in_required` without a
+        session, 403 `ranked_locked` before `RANKED_AFTER_CASUAL` finished casual games, 429
+        `ranked_cooldown` while a leave's wait runs (saying until when); then the quick-play
+        budget, and a seat (rest_ops.ranked_quick_play)."""
+        if person is None:
+            raise ServiceError(*persons.SIGN_IN_REQUIRED, 401)
+        played = casual.casual_games(self.store, person)
+        if played < rt.RANKED_AFTER_CASUAL:
+            left = rt.RANKED_AFTER_CASUAL - played
+            raise ServiceError(
+                "ranked_locked",
+                f"ranked play opens after {rt.RANKED_AFTER_CASUAL} finished casual games: {left} to go",
+                403,
+            )
+        now = clock.now()
+        records.require_no_cooldown(self.store, records.handle(person["id"]), now)
+        self.admit_quick_play(device, ip)  # every public rule: the device's cool-down, the budget
+        return rest_ops.ranked_quick_play(
+            self.pipeline, self.store, self.ws_url, now, name, lang, preset, person, device, ip
+        )
+
+    def ladder(self, lang: str, season: str | None, limit: int, cursor: str | None) -> dict:
+        """One page of a season's ladder in `lang` (`GET /ladder`): one Query."""
+        return ladder.page(self.store, lang, season or rt.season_of(clock.now()), limit, cursor)
+
+    def person_page(self, handle: str, lang: str, season: str | None) -> dict:
+        """A person's page (`GET /people/{handle}`): season standing and last ranked games."""
+        return records.person_page(self.store, handle, season or rt.season_of(clock.now()), lang)
 
     # ---------------------------------------------------------------- socket life cycle
     def connect(
@@ -169,7 +255,9 @@ class RoomService:
         code = code.upper()
         pid = self.pipeline.run(
             code,
-            connections.admit(conn_id, token, self.gateway, patches, device, display, public.address_digest(ip)),
+            connections.admit(
+                conn_id, token, self.gateway, patches, device, display, public.address_digest(ip)
+            ),
         )
         self._conn_rooms.remember(conn_id, code)
         logger.info("connected", extra={"room": code, "player": pid or "spectator"})
@@ -214,7 +302,13 @@ class RoomService:
                 if not self._signals.allow(conn_id, clock.now()):
                     raise ServiceError("voice_rate_limited", "too many voice signals: wait a moment")
                 voice.relay(
-                    self.pipeline.load(code), self.gateway, conn_id, frame, self.store, self._signal_budgets, clock.now()
+                    self.pipeline.load(code),
+                    self.gateway,
+                    conn_id,
+                    frame,
+                    self.store,
+                    self._signal_budgets,
+                    clock.now(),
                 )
                 return
             # a substitute's request is checked against the seats' addresses (substitutes.py):
@@ -238,7 +332,9 @@ class RoomService:
         code = code.upper()
 
         def rearm(deadline: float) -> None:
-            if at is None or at >= deadline - 60:  # a bots' wake (botplay.py) well before it: the phase's own timer stands
+            if (
+                at is None or at >= deadline - 60
+            ):  # a bots' wake (botplay.py) well before it: the phase's own timer stands
                 self.timers.arm(code, phase, deadline, after=at)
 
         def rewake(wake: float) -> None:

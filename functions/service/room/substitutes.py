@@ -50,6 +50,7 @@ import mafia_engine as me
 
 from ..features import aliases
 from ..features.base import Feature, Step, ViewParts
+from ..identity import persons
 from ..infra import auth
 from ..infra.errors import ServiceError
 from ..protocol import names
@@ -207,13 +208,6 @@ def bot_moment(room: dict, pid: str, seq: int, opened: float) -> float:
     return round(opened + ms / 1000, 3)
 
 
-def bot_due(room: dict) -> float | None:
-    """The earliest private moment the room wakes for a bot to take an idle seat (`botAt`), or
-    None: the bots' wake (`features/botplay.wake_at`) includes it."""
-    vacant = room.get("vacant") or {}
-    return min((v["botAt"] for v in vacant.values() if "botAt" in v), default=None)
-
-
 def should_vacate(c: Context, pid: str) -> bool:
     """Whether `pid`'s leave or removal opens the seat to a substitute instead: the game runs
     with the option on, the character is still alive (a dead seat has nothing to hand on), the
@@ -339,6 +333,8 @@ def _check(c: Context, pid: str, name: str, former: str | None, device: str) -> 
     (`device`: the hash of its device key, "" for none)."""
     if not c.running:
         raise ServiceError("not_running", "seats are taken over only while a game runs")
+    if persons.ranked(c.room):  # one person, one seat by identity: a socket names nobody
+        raise ServiceError(*persons.SUBSTITUTE_SIGN_IN)
     if not enabled(c.state):
         raise ServiceError("no_substitutes", "this game does not take substitutes")
     if pid not in open_seats(c.room, c.state):

@@ -153,6 +153,14 @@ export function winnerText(winner) {
   return t("end.winner.other", { team: teamName(winner) });
 }
 
+/** A ranked game's end: where the tier moved (`view.room.ranked`), drawn by screens/ranked.js. */
+function rankedSlot(view) {
+  if (!(view.room && view.room.ranked && view.room.ranked.table)) return null;
+  const slot = h("div", { class: "ranked-slot" });
+  import("./ranked.js").then((m) => replaceChildren(slot, m.rankedEnd(view)));
+  return slot;
+}
+
 export function mount(root, ctx) {
   const body = h("div", { class: "end" });
   root.append(body);
@@ -237,6 +245,7 @@ export function mount(root, ctx) {
         h("section", { class: "card", "aria-labelledby": "roles-title" }, h("h2", { id: "roles-title" }, t("end.roles")), roles),
         h("section", { class: "card", "aria-labelledby": "timeline-title" }, h("h2", { id: "timeline-title" }, t("end.timeline")), timeline),
       ),
+      rankedSlot(view), // a ranked game's tier move (screens/ranked.js, fetched on demand)
       fairDealBlock(view, deal, { roles: true }), // the online end also replays the roles
       reviewSection(view),
       chatLogSection(view, ctx),

@@ -8,6 +8,7 @@ import { yourGames } from "./mygames.js";
 import { KEYS, tab } from "../storage.js";
 import { PUBLIC_DEFAULTS, playNowCard, publicList } from "./public-list.js";
 import { watchList } from "./watch-list.js";
+import { signedIn } from "../api.js";
 
 // What the user typed survives a language switch (which rebuilds the screen).
 const draft = {
@@ -22,6 +23,48 @@ const draft = {
 // The single-device mode: a chunk of its own, fetched on the first tap of its button.
 function openDevice() {
   import("../device/main.js").then((m) => m.openDevice());
+}
+
+// Passkey sign-in: the account sheet is a chunk of its own (screens/account.js), fetched on the
+// first tap; the entry says whether this browser is signed in (api.js `signedIn`).
+function accountEntry() {
+  const label = () => t(signedIn() ? "account.open" : "account.entry");
+  const btn = h("button", {
+    type: "button", class: "btn btn-small account-entry", id: "account-btn",
+    onclick: () => import("./account.js").then((m) => m.openAccount(() => {
+      btn.textContent = label();
+      const ranked = document.getElementById("ranked-card"); // "Play ranked" follows the sign-in
+      if (ranked) ranked.hidden = !signedIn();
+    })),
+  }, label());
+  return btn;
+}
+
+// Ranked play (docs/rules.md, "Ranked play"): shown when signed in; the rest is screens/ranked.js,
+// a chunk of its own fetched on the first tap.
+function rankedCard(ctx) {
+  const error = h("p", { class: "form-error", role: "alert", id: "ranked-error" });
+  const ranked = () => import("./ranked.js");
+  return h(
+    "section",
+    { class: "card ranked-card", id: "ranked-card", "aria-labelledby": "ranked-title", hidden: !signedIn() },
+    h("h2", { id: "ranked-title" }, t("ranked.title")),
+    h("p", { class: "hint" }, t("ranked.hint")),
+    error,
+    h("div", { class: "row" },
+      h("button", {
+        type: "button", class: "btn btn-primary", id: "ranked-btn",
+        onclick: () => {
+          const name = draft.name.trim();
+          if (!name) return void (error.textContent = t("err.nameRequired"));
+          tab.set(KEYS.name, name);
+          error.textContent = t("home.busy");
+          ranked().then((m) => m.playRanked(ctx, name, error));
+        },
+      }, t("ranked.play")),
+      h("button", { type: "button", class: "btn", id: "ladder-btn", onclick: () => ranked().then((m) => m.openLadder()) }, t("ranked.ladder")),
+    ),
+  );
 }
 
 // Every preset the engine offers (the generated copy of mafia_engine.presets()).
@@ -216,11 +259,11 @@ export function mount(root, ctx) {
     h(
       "div",
       { class: "home" },
-      h("section", { class: "hero" }, h("h1", null, t("app.title")), h("p", null, t("app.tagline"))),
+      h("section", { class: "hero" }, h("h1", null, t("app.title")), h("p", null, t("app.tagline")), accountEntry()),
       notice,
       yourGames(ctx), // seats kept in this browser (docs/rules.md, "Seats, leaving, reports and mute")
       // Play now first, then the open rooms, then Create and Join; an invitation puts joining first.
-      invited ? [joinForm, playForm, rooms.el, games.el, createForm] : [playForm, rooms.el, games.el, createForm, joinForm],
+      invited ? [joinForm, playForm, rooms.el, games.el, createForm] : [playForm, rankedCard(ctx), rooms.el, games.el, createForm, joinForm],
       // Single-device mode lives in web/js/device/ and takes over the page when opened.
       h(
         "section",

@@ -51,6 +51,15 @@ export function takeHostButton(ctx, view) {
 // Open or folded options: kept across redraws and a language switch's rebuild.
 let optionsOpen = false;
 
+/** A ranked lobby's rating band as it widens with the wait (`room.ranked.band`; docs/rules.md,
+ * "Ranked play"): its width now, in points either side; no rating is ever shown before the end. */
+function bandLine(view) {
+  const b = view.room && view.room.ranked && view.room.ranked.band;
+  if (!b) return null;
+  const width = Math.min(b.max, Math.round(b.start + b.perSecond * Math.max(0, serverNow() - b.since)));
+  return h("p", { class: "hint ranked-band", id: "ranked-band", "data-band": String(width) }, t("ranked.band", { n: width }));
+}
+
 export function mount(root, ctx) {
   const body = h("div", { class: "lobby" });
   root.append(body);
@@ -245,7 +254,7 @@ export function mount(root, ctx) {
     replaceChildren(
       body,
       h("h1", { class: "lobby-title" }, t("lobby.room", { code })),
-      h("div", { class: "lobby-cols" }, h("div", null, list, status, countdown.el, ...idle, actions, share, screenCard(ctx, view, isHost)), options),
+      h("div", { class: "lobby-cols" }, h("div", null, list, status, countdown.el, bandLine(view), ...idle, actions, share, screenCard(ctx, view, isHost)), options),
     );
   }
 
