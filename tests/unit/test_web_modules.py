@@ -132,7 +132,7 @@ def test_the_storage_keys_keep_their_names() -> None:
     assert set(storage_keys().values()) == {
         "mafia.lang", "mafia.kid", "mafia.sound", "mafia.deviceKey", "mafia.seat.", "mafia.seen.",
         "mafia.session", "mafia.name", "mafia.former.", "mafia.mute.", "mafia.notes.", "mafia.away.",
-        "mafia.inroom", "mafia.dealCommitments", "mafia.dealValue.", "mafia.device", "mafia.device.voice", "mafia.voiceVolume.",
+        "mafia.inroom", "mafia.dealCommitments", "mafia.dealValue.", "mafia.device", "mafia.device.voice", "mafia.voiceVolume.", "mafia.signIn",
     }  # fmt: skip
 
 
