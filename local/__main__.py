@@ -136,6 +136,8 @@ async def serve(options: StackOptions) -> None:
     try:
         url = await stack.start()
         print(f"ready {url}", flush=True)
+        if "//127.0.0.1:" in url:  # a passkey's RP id must be a domain name, never an address
+            print(f"open {url.replace('//127.0.0.1:', '//localhost:')} (passkey sign-in needs a name, not 127.0.0.1)", flush=True)
         await stop.wait()
     finally:
         await stack.stop()

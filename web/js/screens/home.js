@@ -56,7 +56,12 @@ function rankedCard(ctx) {
         type: "button", class: "btn btn-primary", id: "ranked-btn",
         onclick: () => {
           const name = draft.name.trim();
-          if (!name) return void (error.textContent = t("err.nameRequired"));
+          if (!name) {
+            // the card has no name field of its own: take the player to the one above (Play now)
+            error.textContent = t("err.nameRequired");
+            document.querySelector("input[name=name]")?.focus();
+            return;
+          }
           tab.set(KEYS.name, name);
           error.textContent = t("home.busy");
           ranked().then((m) => m.playRanked(ctx, name, error));
