@@ -285,8 +285,10 @@ def test_no_frame_announces_when_the_room_wakes_for_its_bots(api, monkeypatch):
     delivering the room's private wakes: no frame to a player or a spectator carries a wake
     time (`room.wakeAt` announced the bots' public ticks: bot lines sat on them, 14/14 and
     5/5 in the review's games, and it turned null when the last bot died), and the bots
-    still play every game to its end."""
-    for seed in range(1, 4):
+    still play every game to its end. The seeds are split between the two transports (views:
+    1 and 3, patches: 2): each game costs ~10 CPU-s on moto, and what a frame carries does
+    not depend on the transport's seed."""
+    for seed in (2,) if api.patches else (1, 3):
         api.gw.clear()
         monkeypatch.setattr(fairness, "new_secret", lambda s=seed: f"{s:064x}")
         bot_room(api, 6)
@@ -477,7 +479,8 @@ def test_swapping_bots_hidden_roles_changes_no_bot_talk_by_day(api, monkeypatch)
     public evidence alone (review finding: a mafia bot used to accuse with no evidence 45% of
     the time, a town bot never; and `wakeAt` was the earliest planned action)."""
     lines = 0
-    for seed in range(1, 7):
+    # six seeds split between the two transports (views: the odd ones, patches: the even ones)
+    for seed in range(2 if api.patches else 1, 7, 2):
         api.gw.clear()
         monkeypatch.setattr(fairness, "new_secret", lambda s=seed: f"{s:064x}")
         bot_room(api, 6)
@@ -507,7 +510,7 @@ def test_swapping_bots_hidden_roles_changes_no_bot_talk_by_day(api, monkeypatch)
         assert roles(api)[town[0]] == "mafia"
         assert dealt == swapped, seed
         lines += max(len(f[2]) for _, f in dealt)
-    assert lines > 5  # the bots did talk
+    assert lines > 2  # the bots did talk
 
 
 def test_a_night_sync_costs_the_same_whoever_holds_a_night_role(api):
