@@ -487,6 +487,19 @@ class IdentityStore:
         except self.client.exceptions.ConditionalCheckFailedException:
             return False
 
+    def _delete_queried(self, kwargs: dict[str, Any]) -> int:
+        """Delete every item a Query (`kwargs`, projecting pk and sk) finds, page by page; the
+        number deleted."""
+        deleted = 0
+        while True:
+            page = self.client.query(**kwargs)
+            for it in page.get("Items", []):
+                self.client.delete_item(TableName=self.table, Key={"pk": it["pk"], "sk": it["sk"]})
+                deleted += 1
+            if "LastEvaluatedKey" not in page:
+                return deleted
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
     def delete_person(self, person_id: str) -> int:
         """Delete every item of the person's partition (the record, its passkeys, anything
         else kept under it); the number deleted."""
@@ -497,15 +510,7 @@ class IdentityStore:
             "ProjectionExpression": "pk, sk",
             "ConsistentRead": True,
         }
-        deleted = 0
-        while True:
-            page = self.client.query(**kwargs)
-            for it in page.get("Items", []):
-                self.client.delete_item(TableName=self.table, Key={"pk": it["pk"], "sk": it["sk"]})
-                deleted += 1
-            if "LastEvaluatedKey" not in page:
-                return deleted
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return self._delete_queried(kwargs)
 
     def put_credential(self, person_id: str, cred: Mapping) -> None:
         """Write (or replace) one of a person's passkeys: `cred["id"]` its credential id."""
@@ -787,15 +792,7 @@ class Store(IdentityStore):
             "ProjectionExpression": "pk, sk",
             "ConsistentRead": True,
         }
-        deleted = 0
-        while True:
-            page = self.client.query(**kwargs)
-            for it in page.get("Items", []):
-                self.client.delete_item(TableName=self.table, Key={"pk": it["pk"], "sk": it["sk"]})
-                deleted += 1
-            if "LastEvaluatedKey" not in page:
-                return deleted
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return self._delete_queried(kwargs)
 
     def mark_chat_log(self, code: str, conn_id: str, now: float, seen: float | None) -> bool:
         """Note a `chatLog` page on the connection's item, on condition that its last page is

@@ -4,12 +4,9 @@ opaque cursors (docs/rules.md, "Ranked play"; bench/ladder.py measures a page's 
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import re
 
-from ..infra import storage
+from ..infra import cursors, storage
 from ..infra.errors import ServiceError
 from ..infra.storage import Store
 from . import ratings as rt
@@ -21,25 +18,16 @@ SEASON = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 
 
 def encode_cursor(key: dict | None) -> str | None:
-    if not key:
-        return None
-    return base64.urlsafe_b64encode(json.dumps(key, separators=(",", ":")).encode()).decode().rstrip("=")
+    return cursors.encode(key)
 
 
 def decode_cursor(cursor: str | None, lang: str, season: str) -> dict | None:
     """A page's start from a cursor this API gave; `400 bad_cursor` for any other."""
-    if not cursor:
-        return None
-    bad = ServiceError("bad_cursor", "this cursor does not belong to this ladder")
-    if len(cursor) > 400:
-        raise bad
-    try:
-        plain = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-    except (binascii.Error, ValueError, UnicodeDecodeError):
-        raise bad from None
-    if not isinstance(plain, dict) or not storage.ladder_start_ok(lang, season, plain):
-        raise bad
-    return plain
+    return cursors.decode(
+        cursor,
+        lambda start: storage.ladder_start_ok(lang, season, start),
+        "this cursor does not belong to this ladder",
+    )
 
 
 def check(lang: str, season: str, limit: int) -> None:

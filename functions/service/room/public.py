@@ -29,17 +29,14 @@ rooms").
 
 from __future__ import annotations
 
-import base64
-import binascii
 import ipaddress
-import json
 import secrets
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..features.base import Feature, Step, ViewParts
 from ..features.fairness import revealing
-from ..infra import auth, storage
+from ..infra import auth, cursors, storage
 from ..infra.errors import ServiceError
 from ..infra.telemetry import count, logger
 from ..protocol.roomcode import PARTY_LENGTH, ROOM_ALPHABET
@@ -176,26 +173,17 @@ def refresh_due(room: dict, now: float) -> bool:
 
 # ---------------------------------------------------------------- the list: reading it
 def encode_cursor(key: dict | None) -> str | None:
-    if not key:
-        return None
-    return base64.urlsafe_b64encode(json.dumps(key, separators=(",", ":")).encode()).decode().rstrip("=")
+    return cursors.encode(key)
 
 
 def decode_cursor(cursor: str | None, index: str, partition: str) -> dict | None:
     """The page's start (`Store.list_public`) from an opaque cursor this API gave; refused when
     it is not one of this list's (another language or preset, or made up)."""
-    if not cursor:
-        return None
-    bad = ServiceError("bad_cursor", "this cursor does not belong to this list")
-    if len(cursor) > 400:
-        raise bad
-    try:
-        plain = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-    except (binascii.Error, ValueError, UnicodeDecodeError):
-        raise bad from None
-    if not isinstance(plain, dict) or not storage.public_start_ok(index, partition, plain):
-        raise bad
-    return plain
+    return cursors.decode(
+        cursor,
+        lambda start: storage.public_start_ok(index, partition, start),
+        "this cursor does not belong to this list",
+    )
 
 
 def list_args(
@@ -208,7 +196,9 @@ def list_args(
     if not 1 <= limit <= PAGE_MAX:
         raise ServiceError("bad_request", f"limit: 1 to {PAGE_MAX}")
     prefix = storage.WATCH_PREFIX if watch else ""
-    index, partition = ("PublicByPreset", f"{prefix}{lang}#{preset}") if preset else ("PublicByLang", prefix + lang)
+    index, partition = (
+        ("PublicByPreset", f"{prefix}{lang}#{preset}") if preset else ("PublicByLang", prefix + lang)
+    )
     return index, partition, decode_cursor(cursor, index, partition)
 
 
