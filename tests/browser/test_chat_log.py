@@ -29,9 +29,11 @@ def long_day_then_end(stack) -> str:
             for p in players:
                 await p.send("seenRole")
             # the room's own phase (its summary), not a view raced against a short wait: under
-            # load a view came after 1 s, the test stepped on, and the discussion was skipped
+            # load a view came after 1 s, the test stepped on, and the discussion was skipped.
+            # "next" is the shard's stack's next delivery, any room's (earlier tests' bot rooms
+            # still wake): up to 400 of them, as many as this room needs
             api = Api(http, stack.url)
-            for _ in range(20):
+            for _ in range(400):
                 if (await api.summary(players[0].room))["phase"] == "discussion":
                     break
                 await asyncio.to_thread(stack.step, None, "next")
@@ -54,7 +56,7 @@ def long_day_then_end(stack) -> str:
     # the Playwright sync API owns this thread's event loop: the players run in their own
     worker = threading.Thread(target=lambda: out.append(asyncio.run(body())))
     worker.start()
-    worker.join(90)
+    worker.join(300)  # a wedge guard: 90 lines, each a step and a request, on a loaded machine
     assert out, "the scripted game did not finish"
     return out[0]
 
