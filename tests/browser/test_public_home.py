@@ -152,10 +152,12 @@ def test_two_strangers_press_play_now_land_together_and_it_starts_by_itself(
                 field = host.locator("#lobby-opt-autoStart")
                 field.fill("2")
                 field.dispatch_event("change")
-                for _ in range(100):  # the option is the room's before anyone else comes
+                # the option is the room's before anyone else comes (a wedge guard of ~60 s: 5 s
+                # ran out beside a second copy of the browser tier)
+                for _ in range(600):
                     if rest(stack, "GET", f"/rooms/{codes[0]}")["options"].get("autoStart") == 2:
                         break
-                    host.wait_for_timeout(50)
+                    host.wait_for_timeout(100)
                 else:
                     raise AssertionError("autoStart 2 never reached the room")
                 assert listed(stack, lang, preset) == [codes[0]]
