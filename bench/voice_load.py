@@ -39,15 +39,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "layers" / "engine"), str(ROOT / "function
 
 from local.process import start_stack  # noqa: E402
 from service.protocol.names import BOT_WORD  # noqa: E402
+from tests.browser.stack import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the browser tier's own)
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
+    *CHROMIUM_ARGS,
     "--use-fake-device-for-media-stream",
     "--use-fake-ui-for-media-stream",
     "--autoplay-policy=no-user-gesture-required",
