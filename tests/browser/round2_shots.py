@@ -33,7 +33,7 @@ from .test_table_round2 import (  # noqa: E402
     add_bots,
     city_second_tie,
 )
-from .ui import DESKTOP, MOBILE, Player  # noqa: E402
+from .ui import DESKTOP, MOBILE, Player, open_fold  # noqa: E402
 
 LANGS = ("ko", "ru")
 PHONE_AND_DESKTOP = (("mobile", MOBILE), ("desktop", DESKTOP))
@@ -125,7 +125,7 @@ def lobby_expansion(browser, url: str, out: Path, errors: list[str], lang: str) 
     host.open()
     page.fill("#create-name", host.name)
     page.select_option("#create-preset", "original")
-    page.locator(".home-details summary").click()
+    open_fold(page, ".home-details", "#home-opt-expansion")
     page.check("#home-opt-expansion")
     page.click("#create-btn")
     expect(page.locator(".lobby-player")).to_have_count(1, timeout=15_000)

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from .live import live_room, open_seat, seat
 from .scripted import LOCALES
-from .ui import FAST_OPTIONS, MOBILE, Player, end_phase
+from .ui import FAST_OPTIONS, MOBILE, Player, end_phase, open_fold
 
 NAMES = ["Annabelle", "Borislav", "Chiaroscuro", "Dmitrievna", "Esmeralda"]
 YOU = {"en": "You · ", "ko": "나 · ", "ru": "Вы · "}
@@ -33,7 +33,7 @@ def host_ticks_the_option(browser, url: str, lang: str, errors: list[str]) -> No
     host = Player(browser, url, NAMES[0], viewport=MOBILE, locale=LOCALES[lang], errors=errors)
     host.open()
     host.page.fill("#create-name", host.name)
-    host.page.locator(".home-details summary").click()
+    open_fold(host.page, ".home-details", "#home-opt-anonymous")
     box = host.page.locator("#home-opt-anonymous")
     box.check()
     expect(box).to_be_checked()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .ui import MOBILE, Player, end_phase
+from .ui import MOBILE, Player, end_phase, open_fold
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 # The reveal ends when the test steps past it (the manual clock); the night lasts until stepped.
@@ -19,7 +19,7 @@ def seat_city_table(browser, url: str, errors: list[str]) -> list[Player]:
     host.open()
     page.fill("#create-name", host.name)
     page.select_option("#create-preset", "city")
-    page.locator(".home-details summary").click()
+    open_fold(page, ".home-details", f"#home-opt-{next(iter(OPTIONS))}")
     for key, value in OPTIONS.items():
         control = page.locator(f"#home-opt-{key}")
         control.fill(value)

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from . import review_shots
 from .scripted import draw, lobby_view, show
-from .ui import MOBILE, Player, check_switch, foreign_words
+from .ui import MOBILE, Player, check_switch, foreign_words, open_fold
 
 LOCALES = {"ko": "ko-KR", "ru": "ru-RU"}
 
@@ -98,7 +98,7 @@ def test_language_switch_changes_every_visible_string(browser, stack, console_er
     host = Player(browser, stack.url, "Ann", viewport=MOBILE, errors=console_errors)
     host.open()
     expect(host.page.locator("#create-btn")).to_be_visible()
-    host.page.locator(".home-details summary").click()
+    open_fold(host.page, ".home-details", ".home-options .hint")
     assert host.unnamed_controls() == [], host.unnamed_controls()
     check_switch(host, "en", "ru")
     check_switch(host, "ru", "ko")

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .scripted import Scripted, lobby_view, show
-from .ui import Player
+from .ui import Player, open_fold
 
 # ui.FAST_OPTIONS as the service keeps them once the host has set them (numbers)
 FAST_OPTIONS = {
@@ -68,7 +68,7 @@ def test_longest_name_fits_a_phone_and_the_chat_stays_usable(browser, stack, con
     page = pl.page
     pl.open()
     page.fill("#create-name", LONGEST)
-    page.locator(".home-details summary").click()
+    open_fold(page, ".home-details", "#home-opt-nightSeconds")
     page.locator("#home-opt-nightSeconds").fill("20")
     page.locator("#home-opt-nightSeconds").dispatch_event("change")
     assert_fits(pl, "home")
@@ -233,7 +233,7 @@ def test_nothing_is_cut_on_a_320_px_phone(browser, stack, console_errors, lang):
     )
     page = pl.page
     pl.open()
-    page.locator(".home-details summary").click()
+    open_fold(page, ".home-details", ".home-options .hint")
     for preset in page.locator("#create-preset option").all():
         page.select_option("#create-preset", preset.get_attribute("value"))
         assert_nothing_cut(pl, f"home, {preset.get_attribute('value')} rules with their options")

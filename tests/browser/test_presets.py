@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from .display_follow import ScreenWatch
 from .scripted import LOCALES
 from .stack import Stack
-from .ui import Player, foreign_words
+from .ui import Player, foreign_words, open_fold
 
 # Game time is stepped (a manual clock, local/scheduler.py `advance`): when the panel asks
 # the person nothing for IDLE_CHECKS looks in a row, the test moves the clock to the next
@@ -126,7 +126,7 @@ def create_room(pl: Player, preset: str, options: dict[str, str], bots: int) -> 
     pl.open()
     page.fill("#create-name", pl.name)
     page.select_option("#create-preset", preset)  # first: a new rulebook resets the options
-    page.locator(".home-details summary").click()
+    open_fold(page, ".home-details", f"#home-opt-{next(iter(options))}")
     for key, value in options.items():
         control = page.locator(f"#home-opt-{key}")
         if control.evaluate("e => e.tagName") == "SELECT":

@@ -19,7 +19,7 @@ import mafia_engine as me
 
 from .live import bots, live_room, open_seat
 from .scripted import LOCALES
-from .ui import MOBILE, Player
+from .ui import MOBILE, Player, open_fold
 
 TEXTS = {
     "ko": {
@@ -72,7 +72,7 @@ def host_switches_the_option_on(browser, url: str, name: str, locale: str, error
     p = host.page
     host.open()
     p.fill("#create-name", host.name)
-    p.locator(".home-details summary").click()
+    open_fold(p, ".home-details", "#home-opt-substitutes")
     p.check("#home-opt-substitutes")
     p.click("#create-btn")
     expect(p.locator(".lobby-player")).to_have_count(1)

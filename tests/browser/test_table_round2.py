@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .scripted import UPDATE, Scripted, draw, name, page_in
-from .ui import MOBILE, Link, Player, end_phase, foreign_words, has_class, screen_keys
+from .ui import MOBILE, Link, Player, end_phase, foreign_words, has_class, open_fold, screen_keys
 
 SMALL = {"width": 320, "height": 640}
 
@@ -383,7 +383,7 @@ def test_lobby_says_when_the_expansion_changes_no_role(browser, stack, console_e
     host.open()
     page.fill("#create-name", "Ann")
     page.select_option("#create-preset", "original")
-    page.locator(".home-details summary").click()
+    open_fold(page, ".home-details", "#home-opt-expansion")
     page.check("#home-opt-expansion")
     page.click("#create-btn")
     expect(page.locator(".lobby-player")).to_have_count(1, timeout=15_000)

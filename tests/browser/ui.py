@@ -101,7 +101,8 @@ class Player:
         self.open()
         p.fill("#create-name", self.name)
         if options:
-            p.locator(".home-details summary").click()
+            # the public list fills in above the settings as the page opens: a tap may miss
+            open_fold(p, ".home-details", f"#home-opt-{next(iter(options))}")
             for key, value in options.items():
                 control = p.locator(f"#home-opt-{key}")
                 if control.evaluate("e => e.tagName") == "SELECT":
