@@ -210,8 +210,8 @@ LINES = (
 
 
 @pytest.fixture
-def media_browser(browser, chromium_path):
-    b = browser.browser_type.launch(executable_path=chromium_path, args=[*CHROMIUM_ARGS, *FAKE_MEDIA])
+def media_browser(browser, media_chromium_path):
+    b = browser.browser_type.launch(executable_path=media_chromium_path, args=[*CHROMIUM_ARGS, *FAKE_MEDIA])
     yield b
     b.close()
 
