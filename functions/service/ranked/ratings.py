@@ -238,6 +238,13 @@ BAND_MAX = 1000  # ...up to this
 RANKED_AFTER_CASUAL = 3  # ranked play opens after this many finished casual games (a smurf costs time)
 
 
+def bucket_of(pts: int) -> int:
+    """Ranked quick play's rating bucket (its forming lobbies: room/rest_ops.py `forming_code`):
+    `BAND_START` points wide, a newcomer's points (`BASE_POINTS`) in the middle of bucket 0, so
+    any two of a bucket are within a new lobby's band of each other's mean."""
+    return (pts - BASE_POINTS + BAND_START // 2) // BAND_START
+
+
 def band(waited: float) -> int:
     """The points either side of a ranked lobby's mean that it seats after `waited` seconds."""
     return int(min(BAND_MAX, BAND_START + BAND_PER_SECOND * max(0.0, waited)))
