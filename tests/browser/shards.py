@@ -22,7 +22,7 @@ SECONDS = {
     "test_socket_cap": 14, "test_chat_drafts": 11, "test_feedback": 10, "test_i18n": 10,
     "test_private_link": 10, "test_connection": 9, "test_inroom": 9, "test_layout": 9,
     "test_afk": 4, "test_install": 3, "test_page_pool": 3, "test_options": 2, "test_voice_turn": 42, "test_ranked": 30,
-    "test_passkeys": 14,
+    "test_passkeys": 14, "test_ranked_game": 50,
 }
 DEFAULT_PER_TEST = 1.5
 

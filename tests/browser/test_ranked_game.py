@@ -36,7 +36,7 @@ from .ui import Player
 
 LANG, LOCALE = "ko", "ko-KR"
 NAMES = ("Ann", "Bob", "Cat", "Dee")  # Dee leaves alive at the start
-PLAY_SECONDS = 420  # a wedge guard on the game's real time, far above a loaded machine's
+PLAY_SECONDS = 240  # a wedge guard on the game's real time (a loaded machine: ~30 s idle, ~2 min under load)
 
 
 def stack_store(stack) -> Store:
@@ -167,6 +167,18 @@ def test_four_people_play_a_ranked_game_to_its_end_a_leaver_waits_and_a_second_s
         said = second.page.evaluate(T, ["err.ranked_seated", {}])
         expect(second.page.locator("#ranked-error")).to_have_text(said)  # in words, the page's language
         refusal_logged(second, console_errors, "409 (Conflict)")
+        # ...and a second socket of hers, watching the game, cannot take Dee's open seat: a socket
+        # names no person, so a ranked game's seat is never taken over one (the seat stays open)
+        second.page.goto(f"{site(stack)}?room={code}")
+        second.click("#watch-btn")
+        seat = second.page.locator("#sub-seats button")
+        expect(seat).to_have_count(1, timeout=20_000)
+        second.page.fill("#sub-name", "Ann")
+        seat.click()
+        refused_seat = second.page.evaluate(T, ["err.sign_in_required", {}])
+        expect(second.page.locator("#toast")).to_have_text(refused_seat, timeout=15_000)
+        expect(second.page.locator(".tile.me")).to_have_count(0)
+        expect(seat).to_have_count(1)  # still open: nobody took it
         assert second.missing_keys() == []
 
         # the game, to its end: each page does what it asks; when none has anything to do, game
