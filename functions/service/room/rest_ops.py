@@ -126,17 +126,19 @@ def join_room(
     check: Callable[[Context], None] | None = None,
     ip: str | None = None,
     person: dict | None = None,
-    elsewhere: str | None = None,
+    elsewhere: Callable[[], str | None] | None = None,
 ) -> dict:
     """A new seat in a lobby: the next player id and a fresh token. `device`: the key the
     joining device keeps; a device that holds a seat of this room takes no second one.
     `person`: the signed-in person record, noted on the seat (a ranked room: required, and one
     seat per person: identity/persons.py `seat_person`).
-    `elsewhere`: the ranked room where the person holds a seat now (`records.seated_elsewhere`):
-    another ranked room refuses them (`409 ranked_seated`: one ranked game at a time).
+    `elsewhere()`: the ranked room where the person holds a seat now (`records.seated_elsewhere`,
+    asked once, and only of a ranked room): another ranked room refuses them (`409
+    ranked_seated`: one ranked game at a time).
     `check`: more conditions on the room as this attempt read it (quick play: service/room/public.py);
     the write is conditional on that reading, so of two racing for the last seat one gets it."""
     token = auth.new_token()
+    held: list[str | None] = []  # elsewhere()'s answer, read once whatever the retries
 
     def change(c: Context) -> Outcome:
         if c.room["status"] != "lobby":
@@ -146,8 +148,10 @@ def join_room(
         require_room_for(c.room, name, 409)
         # a ranked room: signed in, one seat per person whatever device or socket (identity/persons.py)
         person_id = persons.seat_person(c.room, person)
-        if persons.ranked(c.room):  # one ranked game at a time (docs/rules.md, "Ranked play")
-            records.require_not_seated_elsewhere(elsewhere, c.room["code"])
+        if persons.ranked(c.room) and elsewhere is not None:  # one ranked game at a time
+            if not held:
+                held.append(elsewhere())
+            records.require_not_seated_elsewhere(held[0], c.room["code"])
         if substitutes.played(c.room, device):  # one person, one seat (docs/rules.md, "Substitutes")
             raise ServiceError("device_seated", "this device already holds a seat in this room", 409)
         public.require_one_seat(c.room, ip)  # a public room: one seat per address (docs/rules.md)

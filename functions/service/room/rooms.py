@@ -116,8 +116,9 @@ class RoomService:
         first the client's own budget (`limits.JOIN_ROOM`: `429 too_many_requests`, nothing stored)."""
         person = self.person(session)
         limits.spend(self.store, limits.JOIN_ROOM, device, ip)
-        # a signed-in person's ranked seat elsewhere: a ranked room refuses a second one
-        elsewhere = records.seated_elsewhere(self.store, person["id"]) if person else None
+        # a signed-in person's ranked seat elsewhere (read only if this room is ranked): a
+        # ranked room refuses a second one (docs/rules.md, "Ranked play")
+        elsewhere = (lambda: records.seated_elsewhere(self.store, person["id"])) if person else None
         return rest_ops.join_room(
             self.pipeline, self.ws_url, code.upper(), name, device, ip=ip, person=person, elsewhere=elsewhere
         )
