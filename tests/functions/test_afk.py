@@ -211,7 +211,12 @@ def test_the_bot_that_took_an_idle_seat_plays_its_next_required_action(api):
         # the bots act when the room's wakes are delivered: each one due before the deadline
         for _ in range(100):
             wake, deadline = api.next_wake(), me.deadline(api.state())
-            if bot_acted() or me.phase_seq(api.state()) != seq or None in (wake, deadline) or wake >= deadline:
+            if (
+                bot_acted()
+                or me.phase_seq(api.state()) != seq
+                or None in (wake, deadline)
+                or wake >= deadline
+            ):
                 break
             api.clock.t = max(api.clock.t, wake)
             api.fire_due()

@@ -260,7 +260,9 @@ def test_a_bot_acts_when_its_wake_is_delivered_and_a_persons_request_never_bring
     later = [a for a in api.armed() if a["phase"] == wake["phase"] and a["at"] < room["timer"][1]]
     assert later and all(a["at"] > wake["at"] and a["at"] == int(a["at"]) for a in later)
     nxt = plan["due"][0][0]
-    api.clock.t = max(api.clock.t, nxt) + 0.25  # past the next entry's moment: a person's request does not play it
+    api.clock.t = (
+        max(api.clock.t, nxt) + 0.25
+    )  # past the next entry's moment: a person's request does not play it
     api.send("cp1", {"action": "sync"})
     api.send("cp1", {"action": "seenRole"})
     assert api.snapshot().room["botPlan"]["due"][0][0] == nxt

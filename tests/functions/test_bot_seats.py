@@ -61,7 +61,9 @@ def test_bots_play_a_whole_game_with_one_human(api):
         target = min(t for t in (wake, ends) if t is not None)
         api.clock.t = max(api.clock.t, target) + 0.01
         api.fire_due()  # the Scheduler delivers what is due: the bots' private wakes, the phase timer
-        api.send("cp1", {"action": "nudge", "phase": view["phase"]["seq"]})  # what the client does at the deadline
+        api.send(
+            "cp1", {"action": "nudge", "phase": view["phase"]["seq"]}
+        )  # what the client does at the deadline
     snap = api.snapshot()
     assert snap.room["status"] == "ended"
     said = {m["from"] for m in snap.state["chat"] if m["channel"] == "day"}
@@ -96,7 +98,9 @@ def test_wake_at_is_in_every_view_and_a_nudge_before_it_changes_nothing(api):
     api.send("s1", {"action": "sync"})
     host_view = api.gw.last("cp1")["view"]
     spectator_view = api.gw.last("s1")["view"]
-    assert "wakeAt" not in host_view["room"] and "wakeAt" not in spectator_view["room"]  # the bots' moments are private
+    assert (
+        "wakeAt" not in host_view["room"] and "wakeAt" not in spectator_view["room"]
+    )  # the bots' moments are private
     version = api.snapshot().version
     api.send("cp1", {"action": "nudge", "phase": host_view["phase"]["seq"]})
     assert api.snapshot().version == version

@@ -77,7 +77,9 @@ def drain(room: dict, state: dict, now: float, delivered: int | None = None) -> 
     bots = _bots()
     before = room.get("botPlan")
     key, lang, nm = bot_key(room), room.get("lang", "en"), names(room)
-    state, plan, applied, _dropped = bots.lapse(state, _stored(room, state), now, BOT_LATE, ids, key, lang, nm)
+    state, plan, applied, _dropped = bots.lapse(
+        state, _stored(room, state), now, BOT_LATE, ids, key, lang, nm
+    )
     held = False
     if delivered is not None and state["seq"] == plan.get("seq") and _delivered(state) == delivered:
         state, plan, more, _dropped = bots.deliver(state, plan, now, delivered, ids, key, lang, nm)
@@ -120,7 +122,9 @@ def wake_at(room: dict | None) -> float | None:
     client learns when a bot means to act (docs/architecture.md, "Bots"). An idle seat's
     private moment for a bot to take it (`seat_bot_due`) is one of them."""
     stored = (room or {}).get("botPlan")
-    due = [w for w in (_bots().wake_at(stored) if stored else None, seat_bot_due(room or {})) if w is not None]
+    due = [
+        w for w in (_bots().wake_at(stored) if stored else None, seat_bot_due(room or {})) if w is not None
+    ]
     return min(due, default=None)
 
 
@@ -135,7 +139,9 @@ def wake_second(room: dict, state: dict, now: float, delivered: int | None = Non
     stored = room.get("botPlan")
     plan = _bots().wake_second(stored, now, deadline(state), delivered) if stored else None
     seat = seat_bot_due(room)
-    return min((w for w in (plan, fire_second(seat) if seat is not None else None) if w is not None), default=None)
+    return min(
+        (w for w in (plan, fire_second(seat) if seat is not None else None) if w is not None), default=None
+    )
 
 
 def seat_bot_due(room: dict) -> float | None:
