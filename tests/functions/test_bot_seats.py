@@ -61,9 +61,7 @@ def test_bots_play_a_whole_game_with_one_human(api):
         target = min(t for t in (wake, ends) if t is not None)
         api.clock.t = max(api.clock.t, target) + 0.01
         api.fire_due()  # the Scheduler delivers what is due: the bots' private wakes, the phase timer
-        api.send(
-            "cp1", {"action": "nudge", "phase": view["phase"]["seq"]}
-        )  # what the client does at the deadline
+        api.send("cp1", {"action": "nudge", "phase": view["phase"]["seq"]})  # what the client does at the deadline
     snap = api.snapshot()
     assert snap.room["status"] == "ended"
     said = {m["from"] for m in snap.state["chat"] if m["channel"] == "day"}

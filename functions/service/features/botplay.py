@@ -122,9 +122,7 @@ def wake_at(room: dict | None) -> float | None:
     client learns when a bot means to act (docs/architecture.md, "Bots"). An idle seat's
     private moment for a bot to take it (`seat_bot_due`) is one of them."""
     stored = (room or {}).get("botPlan")
-    due = [
-        w for w in (_bots().wake_at(stored) if stored else None, seat_bot_due(room or {})) if w is not None
-    ]
+    due = [w for w in (_bots().wake_at(stored) if stored else None, seat_bot_due(room or {})) if w is not None]
     return min(due, default=None)
 
 

@@ -445,9 +445,7 @@ def engine_action(c: Context, req: Request) -> Outcome:
         raise ServiceError("not_started", "the game has not started")
     if frame.phase is not None and frame.phase != me.phase_seq(c.state):
         # made in another phase's view (a double tap, a frame resent after a reconnect)
-        raise ServiceError(
-            "stale_phase", f"that was for phase {frame.phase}; the game is at phase {me.phase_seq(c.state)}"
-        )
+        raise ServiceError("stale_phase", f"that was for phase {frame.phase}; the game is at phase {me.phase_seq(c.state)}")
     if frame.action == "chat" and c.room["status"] == "ended":
         chat_archive.after_end_chat(c)
     try:
