@@ -19,7 +19,9 @@ commoner kind):
   (chance 63.7 / 67.1 / 63.9 %) in classic / city / original.
 
 A seat is called a bot when most of its lines are. `lapsed_lines` counts the bot lines the
-phase's end (or a lost wake) dropped, `planned_lines` every bot line planned.
+phase's end (or a lost wake) dropped, `planned_lines` every bot line planned; `bot_actions`
+the bots' game actions applied (not lines), `lapsed_actions` those of them the phase's end
+applied at their drawn moments because no wake came in time, by phase kind.
 
     python bench/bot_clock.py [--quick]
 """
@@ -58,7 +60,7 @@ def _delivery(r: random.Random, second: int, now: float) -> float:
 
 def play(preset: str, seed: int) -> tuple[list[tuple[str, float, float]], set[str], set[float], dict]:
     """One game: every public day line as (sender, at, published), the bot seats, the old
-    ticks, and counts {planned_lines, lapsed_lines}; the room's wakes delivered as Scheduler
+    ticks, and the counts (module docstring); the room's wakes delivered as Scheduler
     does (`_delivery`)."""
     info = me.presets()[preset]
     n = info["minPlayers"] + 1
@@ -71,7 +73,14 @@ def play(preset: str, seed: int) -> tuple[list[tuple[str, float, float]], set[st
     state = me.new_game(ids, {"preset": preset}, seed=key, now=now)
     stored = bots.plan_room(state, bot_ids, key, now)
     announced = _grid(state, now)
-    counts = {"planned_lines": 0, "lapsed_lines": 0}
+    counts: dict = {"planned_lines": 0, "lapsed_lines": 0, "bot_actions": 0, "lapsed_actions": {}}
+
+    def acted(applied: list, kind: str, lapsed: bool) -> None:
+        for _, _, a in applied:
+            if a.get("type") != "chat":
+                counts["bot_actions"] += 1
+                if lapsed:
+                    counts["lapsed_actions"][kind] = counts["lapsed_actions"].get(kind, 0) + 1
 
     def person_lines() -> list[tuple[float, str]]:
         ends = me.deadline(state) or now + 60.0
@@ -103,12 +112,15 @@ def play(preset: str, seed: int) -> tuple[list[tuple[str, float, float]], set[st
         # every request: what lapsed (the deadline passed, a wake lost two minutes ago)
         cutoff = math.inf if ends is not None and now >= ends else now - 120
         counts["lapsed_lines"] += sum(1 for e in lines_of(stored) if e[0] <= cutoff)
-        state, stored, _, _ = bots.lapse(state, stored, now, 120, bot_ids, key)
+        kind = state["phase"]["kind"]
+        state, stored, applied, _ = bots.lapse(state, stored, now, 120, bot_ids, key)
+        acted(applied, kind, True)
         delivered = None
         if wake and wake[1] <= now:  # the room's wake is delivered: the entry it was for, now
             delivered, wake = wake[0], None
             if state["seq"] == seq:
-                state, stored, _, _ = bots.deliver(state, stored, now, delivered, bot_ids, key)
+                state, stored, applied, _ = bots.deliver(state, stored, now, delivered, bot_ids, key)
+                acted(applied, kind, False)
         elif talk and talk[0][0] <= now:
             _, pid = talk.pop(0)
             try:
@@ -142,11 +154,15 @@ def play(preset: str, seed: int) -> tuple[list[tuple[str, float, float]], set[st
 
 def measure(preset: str, games: int, late: bool = False) -> dict:
     right = total = seats_right = seats = 0
-    bot_lines = planned = lapsed = 0
+    bot_lines = planned = lapsed = actions = 0
+    lapsed_actions: dict[str, int] = {}
     for seed in range(1, games + 1):
         lines, bot_ids, announced, counts = play(preset, seed)
         planned += counts["planned_lines"]
         lapsed += counts["lapsed_lines"]
+        actions += counts["bot_actions"]
+        for kind, k in counts["lapsed_actions"].items():
+            lapsed_actions[kind] = lapsed_actions.get(kind, 0) + k
         per: dict[str, list[bool]] = {}
         for sender, at, shown in lines:
             called = shown - at > 1.0 if late else round(at, 3) in announced
@@ -168,6 +184,8 @@ def measure(preset: str, games: int, late: bool = False) -> dict:
         "seat_accuracy": round(seats_right / seats, 3) if seats else None,
         "planned_lines": planned,
         "lapsed_lines": lapsed,
+        "bot_actions": actions,
+        "lapsed_actions": dict(sorted(lapsed_actions.items())),
     }
 
 
