@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..features import leavers, limits, voice
+from ..features import botplay, leavers, limits, voice
 from ..identity import persons, sessions
 from ..identity import played as casual
 from ..infra import clock
@@ -343,19 +343,16 @@ class RoomService:
             ):  # a bots' wake (botplay.py) well before it: the phase's own timer stands
                 self.timers.arm(code, phase, deadline, after=at)
 
-        def rewake(wake: float) -> None:
-            # a bots' wake (second `at`) delivered before the entry it was for (Scheduler
-            # delivers inside the minute): the entry is still pending, wake again a second on
-            if at is not None and wake <= at:
-                self.timers.arm(code, phase, at + 1, exact=True)
-
-        # the delivery's second: an idle seat's bot comes with the delivery of its wake (substitutes.py)
+        # the delivery's second: the bots act with the delivery of their wake (features/botplay.py),
+        # an idle seat's bot comes with it (substitutes.py)
         waking = substitutes.waking.set(at)
+        delivering = botplay.delivery.set((phase, at) if at is not None else None)
         try:
-            outcome = self.pipeline.run(code, operations.phase_timeout(phase, rearm, rewake))
+            outcome = self.pipeline.run(code, operations.phase_timeout(phase, rearm))
         except ServiceError as exc:
             outcome = exc.code
         finally:
+            botplay.delivery.reset(delivering)
             substitutes.waking.reset(waking)
         count("Timeouts")
         logger.info("phase timeout", extra={"room": code, "phase": phase, "outcome": outcome})
