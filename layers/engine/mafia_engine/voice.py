@@ -38,33 +38,46 @@ class _Table:
         self.writes: dict[tuple[str, bool], frozenset[str]] = {}
         self.reads: dict[tuple[str | None, bool], frozenset[str]] = {}
 
-    def knows(self, who: str | None, whom: str) -> bool:
+    def known_by(self, who: str | None) -> set[str]:
+        """The seats whose role ``who`` (None: a spectator) knows."""
         known = self.known.get(who)
         if known is None:
             p = None if who is None else self.by_id[who]
             known = self.known[who] = self.preset.known_roles(self.s, p)
-        return whom in known
+        return known
+
+    def knows(self, who: str | None, whom: str) -> bool:
+        return whom in self.known_by(who)
 
     def _as(self, pid: str, real: bool) -> dict:
         p = self.by_id[pid]
         return p if real else {**p, "role": PLAIN}
 
-    def reaches(self, a: str, b: str | None) -> bool:
-        """Does ``a``'s voice reach ``b`` (None: a spectator), each seen as the other sees them?"""
-        key = (a, self.knows(b, a))
+    def writes_of(self, pid: str, real: bool) -> frozenset[str]:
+        """The channels ``pid`` writes (but ``system``), seen with their real role or as a citizen."""
+        key = (pid, real)
         writes = self.writes.get(key)
         if writes is None:
             writes = self.writes[key] = frozenset(self.preset.write_channels(self.s, self._as(*key))) - {
                 "system"
             }
+        return writes
+
+    def reads_of(self, pid: str | None, real: bool) -> frozenset[str]:
+        """The channels ``pid`` (None: a spectator, ``real`` False) reads, seen as above."""
+        key = (pid, real)
+        reads = self.reads.get(key)
+        if reads is None:
+            seen = None if pid is None else self._as(pid, real)
+            reads = self.reads[key] = frozenset(self.preset.read_channels(self.s, seen))
+        return reads
+
+    def reaches(self, a: str, b: str | None) -> bool:
+        """Does ``a``'s voice reach ``b`` (None: a spectator), each seen as the other sees them?"""
+        writes = self.writes_of(a, self.knows(b, a))
         if not writes:
             return False
-        rkey = (b, False if b is None else self.knows(a, b))
-        reads = self.reads.get(rkey)
-        if reads is None:
-            seen = None if b is None else self._as(b, rkey[1])
-            reads = self.reads[rkey] = frozenset(self.preset.read_channels(self.s, seen))
-        return not writes.isdisjoint(reads)
+        return not writes.isdisjoint(self.reads_of(b, False if b is None else self.knows(a, b)))
 
 
 # One-entry memo: the views of one state (one per viewer, built one after the other) share one
@@ -89,18 +102,66 @@ def policy(s: dict, viewer: str | None, preset: Any) -> dict:
     if s["options"].get("untimed"):
         return off()
     table = _table(s, preset)
+    if viewer is not None and viewer not in table.by_id:
+        return _policy_pairwise(table, s, viewer)
+    # reaches(), unrolled over the seats (the hot path: one call per view): the viewer and
+    # each other seat ``q``, each seen as the other sees them. Whether ``q`` knows the viewer's
+    # role is asked only where it can change an answer: the viewer writes or reads other
+    # channels as themselves than as a plain citizen (a citizen never does).
+    known_by, writes_of, reads_of = table.known_by, table.writes_of, table.reads_of
+    known, writes, reads = table.known, table.writes, table.reads  # their memos, read inline
+    v_knows = known_by(viewer)
+    if viewer is None:
+        v_writes = (frozenset(), frozenset())
+        v_reads = (reads_of(None, False),) * 2
+    elif table.by_id[viewer]["role"] == PLAIN:  # seen as they are by everyone
+        v_writes = (writes_of(viewer, True),) * 2
+        v_reads = (reads_of(viewer, True),) * 2
+    else:  # by "q knows the viewer's role"
+        v_writes = (writes_of(viewer, False), writes_of(viewer, True))
+        v_reads = (reads_of(viewer, False), reads_of(viewer, True))
+    ask = v_writes[0] != v_writes[1] or v_reads[0] != v_reads[1]
+    v_seen = False
     speak = []
     hear = []
     for q in s["players"]:
         qid = q["id"]
         if qid == viewer:
             continue
-        if viewer is not None and table.reaches(viewer, qid):
+        q_seen = qid in v_knows  # the viewer sees q's real role
+        if ask:
+            q_knows = known.get(qid)
+            if q_knows is None:
+                q_knows = known_by(qid)
+            v_seen = viewer in q_knows
+        key = (qid, q_seen)
+        w = v_writes[v_seen]
+        if w:
+            r = reads.get(key)
+            if r is None:
+                r = reads_of(qid, q_seen)
+            if not w.isdisjoint(r):
+                speak.append(qid)
+        w = writes.get(key)
+        if w is None:
+            w = writes_of(qid, q_seen)
+        if w and not w.isdisjoint(v_reads[v_seen]):
+            hear.append(qid)
+    to_spectators = viewer is not None and table.reaches(viewer, None)
+    return {"on": True, "speakTo": speak, "hearFrom": hear, "toSpectators": to_spectators}
+
+
+def _policy_pairwise(table: _Table, s: dict, viewer: str) -> dict:
+    """``policy`` pair by pair, for a viewer who holds no seat of the game."""
+    speak = []
+    hear = []
+    for q in s["players"]:
+        qid = q["id"]
+        if table.reaches(viewer, qid):
             speak.append(qid)
         if table.reaches(qid, viewer):
             hear.append(qid)
-    to_spectators = viewer is not None and viewer in table.by_id and table.reaches(viewer, None)
-    return {"on": True, "speakTo": speak, "hearFrom": hear, "toSpectators": to_spectators}
+    return {"on": True, "speakTo": speak, "hearFrom": hear, "toSpectators": False}
 
 
 def may_exchange(s: dict, a: str, b: str, preset: Any) -> bool:
