@@ -29,6 +29,7 @@ _chat_memo: tuple = (None, -1, {})
 # one game share one copy, held with the options dict it was built from (a state's options
 # are never changed after ``new_game``, and clones share that dict).
 _rules_memo: tuple = (None, None, {})
+_roster_memo: tuple = (None, None, -1, {})  # the same for the roster (and the seat count)
 
 
 def _rules(preset: Any, options: dict) -> dict:
@@ -77,6 +78,14 @@ def roster(preset: Any, opts: dict, n: int) -> dict[str, int]:
     for role in preset.deal(opts, n):
         out[role] = out.get(role, 0) + 1
     return out
+
+
+def _roster(preset: Any, options: dict, n: int) -> dict[str, int]:
+    global _roster_memo
+    memo = _roster_memo
+    if memo[0] is not preset or memo[1] is not options or memo[2] != n:
+        memo = _roster_memo = (preset, options, n, roster(preset, options, n))
+    return dict(memo[3])
 
 
 def build(s: dict, viewer: str | None, preset: Any) -> dict:
@@ -141,7 +150,7 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
         # the rule flags, the role catalogue, the task table and the phase order (public)
         "rules": _rules(preset, s["options"]),
         # how many of each role this game dealt (from the options and the seat count only)
-        "roster": roster(preset, s["options"], len(s["players"])),
+        "roster": _roster(preset, s["options"], len(s["players"])),
         # the post-game review: every hidden thing, only once the game has ended
         "review": _review.gate(s, preset),
         # the deal's commitment from the start; its seed and salt once ended (fairness.py)

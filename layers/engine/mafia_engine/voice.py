@@ -106,21 +106,14 @@ def policy(s: dict, viewer: str | None, preset: Any) -> dict:
         return _policy_pairwise(table, s, viewer)
     # reaches(), unrolled over the seats (the hot path: one call per view): the viewer and
     # each other seat ``q``, each seen as the other sees them. Whether ``q`` knows the viewer's
-    # role is asked only where it can change an answer: the viewer writes or reads other
-    # channels as themselves than as a plain citizen (a citizen never does).
+    # role is not asked of a citizen viewer: seen as themselves or as a plain citizen, they
+    # write and read the same channels.
     known_by, writes_of, reads_of = table.known_by, table.writes_of, table.reads_of
     known, writes, reads = table.known, table.writes, table.reads  # their memos, read inline
     v_knows = known_by(viewer)
-    if viewer is None:
-        v_writes = (frozenset(), frozenset())
-        v_reads = (reads_of(None, False),) * 2
-    elif table.by_id[viewer]["role"] == PLAIN:  # seen as they are by everyone
-        v_writes = (writes_of(viewer, True),) * 2
-        v_reads = (reads_of(viewer, True),) * 2
-    else:  # by "q knows the viewer's role"
-        v_writes = (writes_of(viewer, False), writes_of(viewer, True))
-        v_reads = (reads_of(viewer, False), reads_of(viewer, True))
-    ask = v_writes[0] != v_writes[1] or v_reads[0] != v_reads[1]
+    ask = viewer is not None and table.by_id[viewer]["role"] != PLAIN
+    v_writes: dict[bool, frozenset[str]] = {}  # the viewer's, by "q knows the viewer's role"
+    v_reads: dict[bool, frozenset[str]] = {}
     v_seen = False
     speak = []
     hear = []
@@ -135,18 +128,25 @@ def policy(s: dict, viewer: str | None, preset: Any) -> dict:
                 q_knows = known_by(qid)
             v_seen = viewer in q_knows
         key = (qid, q_seen)
-        w = v_writes[v_seen]
-        if w:
-            r = reads.get(key)
-            if r is None:
-                r = reads_of(qid, q_seen)
-            if not w.isdisjoint(r):
-                speak.append(qid)
+        if viewer is not None:  # a spectator speaks to no one
+            w = v_writes.get(v_seen)
+            if w is None:
+                w = v_writes[v_seen] = writes_of(viewer, v_seen)
+            if w:
+                r = reads.get(key)
+                if r is None:
+                    r = reads_of(qid, q_seen)
+                if not w.isdisjoint(r):
+                    speak.append(qid)
         w = writes.get(key)
         if w is None:
             w = writes_of(qid, q_seen)
-        if w and not w.isdisjoint(v_reads[v_seen]):
-            hear.append(qid)
+        if w:
+            r = v_reads.get(v_seen)
+            if r is None:
+                r = v_reads[v_seen] = reads_of(viewer, v_seen)
+            if not w.isdisjoint(r):
+                hear.append(qid)
     to_spectators = viewer is not None and table.reaches(viewer, None)
     return {"on": True, "speakTo": speak, "hearFrom": hear, "toSpectators": to_spectators}
 
