@@ -887,7 +887,7 @@ def run(
         handler_s = bench.handler_s
     replayed = [bench.replay_seconds(calls) for _ in range(replays)]
     raw_s = statistics.median(sum(r) for r in replayed)
-    per_call = [statistics.median(ts) for ts in zip(*replayed)]
+    per_call = [statistics.median(ts) for ts in zip(*replayed, strict=True)]
 
     acts = bench.per_action
     n = len(acts)
