@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic_core import from_json, to_json
+
 from . import clock, migrations
 
 TTL_SECONDS = 24 * 3600
@@ -324,12 +326,25 @@ def expired(item: dict, now: float) -> bool:
 
 
 def encode(doc: dict) -> bytes:
-    """Room data + state as compact, compressed JSON (keeps the item and its WCU small)."""
-    return zlib.compress(json.dumps(doc, separators=(",", ":")).encode("utf-8"), 6)
+    """Room data + state as compact, compressed JSON (keeps the item and its WCU small).
+
+    Written by pydantic-core (in Rust: ~2x `json.dumps`' speed, the same document: text as
+    UTF-8, NaN as `json` writes it); `json.dumps` for what it refuses (a lone surrogate)."""
+    try:
+        raw = to_json(doc, inf_nan_mode="constants")
+    except ValueError:
+        raw = json.dumps(doc, separators=(",", ":")).encode("utf-8")
+    return zlib.compress(raw, 6)
 
 
 def decode(blob: bytes) -> dict:
-    return json.loads(zlib.decompress(blob))
+    """The document `encode` wrote (or `json.dumps` before it): pydantic-core's parser, exact
+    for every number; `json.loads` for what it refuses (a lone surrogate's escape)."""
+    raw = zlib.decompress(blob)
+    try:
+        return from_json(raw)
+    except ValueError:
+        return json.loads(raw)
 
 
 def snapshot_of(code: str, items: list[dict], now: float) -> Snapshot | None:
