@@ -206,6 +206,7 @@ class Bench:
         from service.infra import clock, storage
 
         clock.now = CLOCK
+        from service.features import fairness
         from service.room import operations, rest_ops
 
         class FixedSeed:  # the same roles every run: a deterministic benchmark
@@ -215,7 +216,11 @@ class Bench:
             def randbits(k: int) -> int:
                 return 20261129
 
-        rest_ops.secrets = operations.secrets = FixedSeed
+            @staticmethod
+            def token_hex(n: int) -> str:  # the deal's secret and salt (features/fairness.py)
+                return "5e" * n
+
+        rest_ops.secrets = operations.secrets = fairness.secrets = FixedSeed
         self.h = {
             "rest": rest,
             "timer": timer,
