@@ -39,7 +39,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "layers" / "engine"), str(ROOT / "function
 
 from local.process import start_stack  # noqa: E402
 from service.protocol.names import BOT_WORD  # noqa: E402
-from tests.browser.stack import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the browser tier's own)
+from tests.browser.stack import CHROMIUM_ARGS, MEDIA_CHROMIUM  # noqa: E402  (the browser tier's own)
 
 ARGS = [
     *CHROMIUM_ARGS,
@@ -107,7 +107,7 @@ def run(seats: int, window: float, connect_timeout: float) -> dict:
         )
         code = room["roomCode"]
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            browser = pw.chromium.launch(executable_path=MEDIA_CHROMIUM, args=ARGS)
             pages = {}
             for s in room["seats"]:
                 if s["name"] not in names:

@@ -279,6 +279,13 @@ class GatewayServer:
             except Exception:  # noqa: BLE001 - a socket already gone is fine here
                 pass
 
+    async def handled(self, timeout: float = 60.0) -> None:
+        """Until the invocations of every frame and request this gateway has received so far
+        have finished (their pushes posted)."""
+        received = [t for t in self._tasks if not t.done()]
+        if received:
+            await asyncio.wait(received, timeout=timeout)
+
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
@@ -323,12 +330,10 @@ class GatewayServer:
             )
         if self.step_clock is None:
             return web.json_response({"error": "no manual clock"}, status=409)
-        # Game time moves after the frames this gateway has received already: a test that
-        # clicked, then steps past the deadline, has its click counted (a player who acted
-        # before the deadline did so in time), however slow their invocation is.
-        received = [t for t in self._tasks if not t.done()]
-        if received:
-            await asyncio.wait(received, timeout=60)
+        # Game time moves after the frames this gateway has received already (as
+        # `LocalStack.step` does for a caller in its process): a test that clicked, then steps
+        # past the deadline, has its click counted, however slow their invocation is.
+        await self.handled()
         try:
             return web.json_response(await self.step_clock(by=advance, to=to))
         except RuntimeError as exc:

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# What the browser tests need from the system: Chromium at $CHROMIUM (default
-# /usr/bin/chromium, the path tests/browser uses) and the fonts the screenshots show
+# What the browser tests need from the system: Chromium's headless shell at $CHROMIUM (default
+# /usr/bin/chromium-headless-shell: the pages) and the full Chromium at $MEDIA_CHROMIUM (default
+# /usr/bin/chromium: voice, `make dev`'s screenshots), the paths tests/browser uses, and the fonts the screenshots show
 # (Korean: fonts-nanum, emoji: fonts-noto-color-emoji). Installs them with apt-get when
 # running as root, otherwise stops with the one command to run.
 # ENSURE_BROWSER_DRY_RUN=1 prints what it would run instead of running it.
 set -euo pipefail
 
-CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+CHROMIUM="${CHROMIUM:-/usr/bin/chromium-headless-shell}"
+MEDIA_CHROMIUM="${MEDIA_CHROMIUM:-/usr/bin/chromium}"
 missing=()
-[ -x "$CHROMIUM" ] || missing+=(chromium)
+[ -x "$CHROMIUM" ] || missing+=(chromium-headless-shell)
+[ -x "$MEDIA_CHROMIUM" ] || missing+=(chromium)
 fonts="$(fc-list 2>/dev/null || true)"
 grep -qi "nanum" <<<"$fonts" || missing+=(fonts-nanum)
 grep -qi "noto color emoji" <<<"$fonts" || missing+=(fonts-noto-color-emoji)

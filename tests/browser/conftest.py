@@ -12,7 +12,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from . import shards
 from .scripted import pooled_pages
-from .stack import CHROMIUM, CHROMIUM_ARGS, MISSING_CHROMIUM, Stack
+from .stack import CHROMIUM, CHROMIUM_ARGS, MEDIA_CHROMIUM, MISSING_CHROMIUM, Stack
 
 # A page's wait for a push (5 s by default): the tiers run side by side on two shared cores
 # (Makefile `test`), where one write and its fan-out took over 5 s under load.
@@ -37,6 +37,14 @@ def chromium_path() -> str:
     if not Path(CHROMIUM).exists():
         pytest.fail(MISSING_CHROMIUM, pytrace=False)
     return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def media_chromium_path() -> str:
+    """The full Chromium, for the pages that speak (fake media devices, real WebRTC)."""
+    if not Path(MEDIA_CHROMIUM).exists():
+        pytest.fail(MISSING_CHROMIUM, pytrace=False)
+    return MEDIA_CHROMIUM
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,8 @@ module fixtures stay in one process), balanced by the seconds each file took.
 SECONDS: each file's seconds in a loaded clean-clone run (pytest --durations, 2026-12-04; the
 table rounds since they reuse their pages, 2026-12-05; voice, strangers, watch, the seat card and
 the fair deal estimated from loaded runs, 2026-12-06; strangers, presets, a11y, chat log and voice
-from a loaded clean clone's slowest tests, 2026-12-06, where shard 2 ran 976 s and shard 1 676 s); a file not listed counts DEFAULT_PER_TEST seconds a test. A stale figure only unbalances the shards:
+from a loaded clean clone's slowest tests, 2026-12-06, where shard 2 ran 976 s and shard 1 676 s;
+the whole ranked game from two copies run at once at load 10, 2026-12-06: 41-46 s); a file not listed counts DEFAULT_PER_TEST seconds a test. A stale figure only unbalances the shards:
 every file still runs in exactly one of them (tests/unit/test_browser_shards.py).
 """
 
@@ -22,7 +23,7 @@ SECONDS = {
     "test_socket_cap": 14, "test_chat_drafts": 11, "test_feedback": 10, "test_i18n": 10,
     "test_private_link": 10, "test_connection": 9, "test_inroom": 9, "test_layout": 9,
     "test_afk": 4, "test_install": 3, "test_page_pool": 3, "test_options": 2, "test_voice_turn": 42, "test_ranked": 30,
-    "test_passkeys": 14,
+    "test_passkeys": 14, "test_ranked_game": 50,
 }
 DEFAULT_PER_TEST = 1.5
 

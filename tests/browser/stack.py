@@ -10,7 +10,12 @@ from pathlib import Path
 from local import process
 
 REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# Pages: Chromium's headless shell (Debian's chromium-headless-shell, the headless mode
+# Playwright itself drives by default): the same engine without the full browser's UI process
+# work, ~18 % less CPU in this tier. Voice: the full Chromium, whose WebRTC is a phone's
+# (its candidate gathering differs in the shell: test_voice_turn.py's relay-only pair).
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium-headless-shell")
+MEDIA_CHROMIUM = os.environ.get("MEDIA_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -20,8 +25,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 MISSING_CHROMIUM = (
-    f"Chromium is missing at {CHROMIUM}: the browser tests drive Debian's Chromium "
-    "(Playwright's own download does not work here). Install it with `apt-get install -y chromium`."
+    f"Chromium is missing at {CHROMIUM} or {MEDIA_CHROMIUM}: the browser tests drive Debian's "
+    "Chromium and its headless shell (Playwright's own download does not work here). Install them "
+    "with `apt-get install -y chromium chromium-headless-shell` (scripts/ensure-browser.sh)."
 )
 
 

@@ -64,8 +64,8 @@ CANDIDATE_TYPE = re.compile(r"typ ([a-z]+)")
 
 
 @pytest.fixture
-def media_browser(browser, chromium_path):
-    b = browser.browser_type.launch(executable_path=chromium_path, args=[*CHROMIUM_ARGS, *FAKE_MEDIA])
+def media_browser(browser, media_chromium_path):
+    b = browser.browser_type.launch(executable_path=media_chromium_path, args=[*CHROMIUM_ARGS, *FAKE_MEDIA])
     yield b
     b.close()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from . import shots
-from .stack import CHROMIUM, CHROMIUM_ARGS, REPO
+from .stack import CHROMIUM_ARGS, MEDIA_CHROMIUM, REPO
 
 sys.path.insert(0, str(REPO / "layers" / "engine"))  # the engine plays the scripted state
 
@@ -87,7 +87,7 @@ def one_language(browser, stack, lang: str, out: Path, errors: list[str]) -> Non
 
 def main() -> int:
     def shoot_one(browser, stack, lang, out, errors):
-        media = browser.browser_type.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, *FAKE_MEDIA])
+        media = browser.browser_type.launch(executable_path=MEDIA_CHROMIUM, args=[*CHROMIUM_ARGS, *FAKE_MEDIA])
         try:
             one_language(media, stack, lang, out, errors)
         finally:

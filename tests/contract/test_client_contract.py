@@ -83,8 +83,11 @@ def _raced(player: client.Player, error: dict) -> bool:
     return seq > player.sent_seq[error["id"]]
 
 
-async def _settle(players: list[client.Player], limit: float = 5.0) -> None:
-    """Wait until no frame has arrived for ``PACE`` seconds (at most ``limit``)."""
+async def _settle(stack: LocalStack, players: list[client.Player], limit: float = 5.0) -> None:
+    """Wait until the stack has handled every frame sent so far (their pushes posted), then
+    until no frame has arrived for ``PACE`` seconds (at most ``limit``): on a loaded machine a
+    quiet moment alone may fall inside an invocation, and the bots would decide on an old view."""
+    await stack.gateway.handled()
     loop = asyncio.get_running_loop()
     end = loop.time() + limit
     count = -1
@@ -106,7 +109,7 @@ async def _game(stack: LocalStack, preset: str) -> list[client.Player]:
                 _note_sent_phase(p)
             bots = [client.Bot(p, rng=random.Random(i)) for i, p in enumerate(players)]
             for _ in range(STEPS):
-                await _settle(players)  # every bot decides on the view the room has now
+                await _settle(stack, players)  # every bot decides on the view the room has now
                 if all((p.view or {}).get("result") for p in players):
                     break
                 sent = [await b.step() for b in bots]

@@ -208,16 +208,20 @@ def test_the_bot_that_took_an_idle_seat_plays_its_next_required_action(api):
             break
         seq = me.phase_seq(api.state())
         act_required(api)
-        deadline = me.deadline(api.state())
-        # the bots' ticks fall inside the phase: a request half-way drains them
-        api.clock.t = max(api.clock.t, (api.clock.t + deadline) / 2)
-        api.send("cp1", {"action": "sync"})
+        # the bots act when the room's wakes are delivered: each one due before the deadline
+        for _ in range(100):
+            wake, deadline = api.next_wake(), me.deadline(api.state())
+            if (
+                bot_acted()
+                or me.phase_seq(api.state()) != seq
+                or None in (wake, deadline)
+                or wake >= deadline
+            ):
+                break
+            api.clock.t = max(api.clock.t, wake)
+            api.fire_due()
         if bot_acted() or me.phase_seq(api.state()) != seq:
             continue
-        api.clock.t = max(api.clock.t, deadline - 0.5)
-        api.send("cp1", {"action": "sync"})
-        if bot_acted():
-            break
         next_phase(api)
     assert bot_acted()
 

@@ -275,3 +275,85 @@ def test_the_ladder_and_a_persons_page_are_read_over_rest_and_delete_me_clears_t
     persons.delete(api.svc.store, person("p1"))
     assert who not in [r["handle"] for r in get(api, "/ladder", lang="en")[1]["rows"]]
     assert get(api, f"/people/{who}", lang="en")[1]["games"] == []
+
+
+# ---------------------------------------------------------------- racers converge, one ranked game at a time
+@pytest.mark.parametrize("racers", [4, 12])
+def test_a_ranked_race_converges_racers_on_an_empty_list_fill_the_fewest_lobbies(api, signed, monkeypatch, racers):
+    """docs/rules.md, "Ranked play": `racers` signed-in people of one rating bucket press "Play
+    ranked" at once on an empty list: interleaved as a race is at its worst (every racer read the
+    list while it was empty, then each seats in turn), they fill ceil(racers / 12) lobbies (the
+    window's forming lobby of their language and bucket, claimed by a conditional create), not
+    one each. A racer of another bucket (500 points above) forms a lobby of its own."""
+    people = [signed() for _ in range(racers)]
+    far, far_headers = signed()
+    store_rating(api, far, rt.Rating(mu=18.5, sigma=2.0, games=10))  # 1500 points: bucket 5
+    empty = api.svc.store.list_public
+
+    def read_while_empty(index, partition, limit, start, now):  # every racer's read came first
+        rows, last, n = empty(index, partition, limit, start, now)
+        return [r for r in rows if not partition.startswith("ranked#")], last, n
+
+    monkeypatch.setattr(api.svc.store, "list_public", read_while_empty)
+    answers = []
+    for i, (_, headers) in enumerate(people):
+        status, body = play_ranked(api, headers, f"Racer{i}", f"{i:020d}")
+        assert status == 201, body
+        answers.append(body)
+    status, apart = play_ranked(api, far_headers, "Far", "F" * 20)
+    assert status == 201
+    rooms = {a["roomCode"] for a in answers}
+    assert len(rooms) == -(-racers // 12), sorted(len(api.snapshot(c).room["players"]) for c in rooms)
+    assert apart["roomCode"] not in rooms
+    for code in rooms:
+        room = api.snapshot(code).room
+        assert room["ranked"] and room["options"]["anonymous"]
+        assert {s["person"] for s in room["players"]} <= {p["id"] for p, _ in people}
+    assert rt.bucket_of(rt.points(rt.Rating())) == 0 and rt.bucket_of(1049) == 0 and rt.bucket_of(950) == 0
+    assert rt.bucket_of(949) == -1 and rt.bucket_of(1050) == 1 and rt.bucket_of(1500) == 5
+
+
+def test_one_ranked_game_at_a_time_a_second_ranked_seat_is_refused_whatever_device(api, signed):
+    """docs/rules.md, "Ranked play": a person who holds a seat of a ranked lobby or running game
+    takes no seat of another ranked room, from "Play ranked" or from a modified client's direct
+    join of a listed ranked lobby, whatever device key: `409 ranked_seated`, nothing stored. The
+    game's end (or leaving its lobby) frees them."""
+    (ann, ha), (bob, hb) = signed(), signed()
+    store_rating(api, bob, rt.Rating(mu=18.5, sigma=2.0, games=10))  # far apart: two lobbies
+    status, mine = play_ranked(api, ha, "Ann", "A" * 20)
+    assert status == 201
+    status, other = play_ranked(api, hb, "Bob", "B" * 20)
+    assert status == 201 and other["roomCode"] != mine["roomCode"]
+    before = {c: api.snapshot(c).version for c in (mine["roomCode"], other["roomCode"])}
+    seats = api.svc.store.side_items(records.SEAT_KIND, records.handle(ann["id"]), 10)
+    # Play ranked again, from another device: refused while the lobby holds her
+    status, body = play_ranked(api, ha, "Ann", "Z" * 20)
+    assert status == 409 and body["error"]["code"] == "ranked_seated" and "another ranked game" in body["error"]["message"]
+    # a modified client joins another ranked lobby by its code directly: refused as well
+    status, body = api.rest(
+        "POST", f"/rooms/{other['roomCode']}/players", {"name": "Ann", "device": "Y" * 20}, ha
+    )
+    assert status == 409 and body["error"]["code"] == "ranked_seated"
+    assert {c: api.snapshot(c).version for c in before} == before  # nothing stored
+    assert api.svc.store.side_items(records.SEAT_KIND, records.handle(ann["id"]), 10) == seats
+
+    def running(c):  # the lobby starts (scripted): a running game holds her just the same
+        c.room["status"] = "running"
+        return c.changed()
+
+    api.svc.pipeline.run(mine["roomCode"], running)
+    status, body = play_ranked(api, ha, "Ann", "X" * 20)
+    assert status == 409 and body["error"]["code"] == "ranked_seated"
+
+    def ended(c):
+        c.room["status"] = "ended"
+        return c.changed()
+
+    api.svc.pipeline.run(mine["roomCode"], ended)  # the game is over: she is free
+    status, again = play_ranked(api, ha, "Ann", "X" * 20)
+    assert status == 201 and again["roomCode"] not in (mine["roomCode"], other["roomCode"])
+    # a joined seat is recorded in the join's own write: Bob, seated by a join, is held too
+    cat, hc = signed()
+    status, joined = play_ranked(api, hc, "Cat", "C" * 20)
+    assert status == 201 and joined["roomCode"] == again["roomCode"]
+    assert records.seated_elsewhere(api.svc.store, cat["id"]) == again["roomCode"]

@@ -34,18 +34,23 @@ def test_an_anonymous_bot_game_draws_each_purpose_from_its_key_and_shows_none_be
     api, monkeypatch
 ):
     given: list[object] = []  # every seed the room layer hands the bots' policy
-    plan_room, drain = bots.plan_room, bots.drain
+    plan_room, deliver, lapse = bots.plan_room, bots.deliver, bots.lapse
 
     def spy_plan(state, ids, seed, *a, **k):
         given.append(seed)
         return plan_room(state, ids, seed, *a, **k)
 
-    def spy_drain(state, stored, now, ids, seed, *a, **k):
+    def spy_deliver(state, stored, now, second, ids, seed, *a, **k):
         given.append(seed)
-        return drain(state, stored, now, ids, seed, *a, **k)
+        return deliver(state, stored, now, second, ids, seed, *a, **k)
+
+    def spy_lapse(state, stored, now, late, ids, seed, *a, **k):
+        given.append(seed)
+        return lapse(state, stored, now, late, ids, seed, *a, **k)
 
     monkeypatch.setattr(bots, "plan_room", spy_plan)
-    monkeypatch.setattr(bots, "drain", spy_drain)
+    monkeypatch.setattr(bots, "deliver", spy_deliver)
+    monkeypatch.setattr(bots, "lapse", spy_lapse)
 
     api.create(HUMANS[0], options={"anonymous": True})
     pids = ["p1"] + [api.join(n) for n in HUMANS[1:]]

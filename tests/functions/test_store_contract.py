@@ -88,6 +88,20 @@ def test_side_items_of_a_lost_race_are_not_written(store, fake_clock):
     assert store.side_items("leaver", owner, 10) == []
 
 
+def test_side_items_commit_with_a_new_room_and_not_with_a_taken_code(store, fake_clock):
+    """`create(code, room, side_items)`: the items with the room (a ranked room's creator's seat
+    record), none when the code is taken."""
+    snap = new_room(store)
+    owner = fresh("S")
+    exp = int(fake_clock()) + 60
+    mine = (SideItem("rseat", owner, "1#NEW", {"room": "NEW"}, exp),)
+    assert not store.create(snap.code, {"code": snap.code, "v": ROOM_V}, mine)
+    assert store.side_items("rseat", owner, 10) == []
+    code = fresh()
+    assert store.create(code, {"code": code, "v": ROOM_V}, mine)
+    assert store.side_items("rseat", owner, 10) == list(mine) and store.load(code).version == 1
+
+
 def test_side_items_of_other_kinds_keep_their_data(store, fake_clock):
     snap = new_room(store)
     owner = fresh("D")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "ensure-browser.sh"
-EVERYTHING = "chromium fonts-nanum fonts-noto-color-emoji"
+EVERYTHING = "chromium-headless-shell chromium fonts-nanum fonts-noto-color-emoji"
 
 
 def _tool(bin_dir: Path, name: str, body: str) -> None:
@@ -29,10 +29,15 @@ def fresh_machine(tmp_path: Path, *, uid: int = 0, chromium: bool = False, fonts
     _tool(bin_dir, "id", f"echo {uid}")
     _tool(bin_dir, "fc-list", f"printf '%s' {fonts!r}")
     _tool(bin_dir, "apt-get", f'echo "$*" >> {tmp_path / "apt.log"}')
-    browser = tmp_path / "chromium"
-    if chromium:
+    if chromium:  # the headless shell (the pages) and the full browser (voice)
+        _tool(tmp_path, "chromium-headless-shell", "exit 0")
         _tool(tmp_path, "chromium", "exit 0")
-    return {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "CHROMIUM": str(browser)}
+    return {
+        **os.environ,
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "CHROMIUM": str(tmp_path / "chromium-headless-shell"),
+        "MEDIA_CHROMIUM": str(tmp_path / "chromium"),
+    }
 
 
 def run(env: dict, **extra: str) -> subprocess.CompletedProcess:

@@ -96,6 +96,19 @@ def test_leaving_a_ranked_game_alive_is_a_loss():
     assert out.ratings["A"].wins == 0 and out.ratings["B"].wins == 1
 
 
+@pytest.mark.parametrize("winner", [TOWN, MAFIA])
+def test_a_leaver_lifts_nobody_the_losing_side_still_loses_points(winner):
+    """A town person left alive (nobody took the seat): whichever side won, those who stayed on
+    the losing side lose points (they did not "beat" the leaver), the winners gain, the leaver
+    loses."""
+    table = {**TABLE, "p1": [Holder("A", 1.0, left=True)]}
+    out = rt.rate_game(result(winner, SIDES), "classic", table, {})
+    for entity, side in zip("BCDE", (TOWN, TOWN, TOWN, MAFIA), strict=True):
+        assert (out.changes[entity]["delta"] > 0) == (side == winner), (entity, out.changes[entity])
+        assert (out.ratings[entity].mu > rt.MU) == (side == winner)
+    assert out.changes["A"]["delta"] < 0 and not out.changes["A"]["won"]
+
+
 def test_a_draw_ranks_every_side_alike_and_counts_no_win():
     draw = {"winner": "draw", "players": [{**p, "won": False} for p in result(TOWN, SIDES)["players"]]}
     out = rt.rate_game(draw, "classic", TABLE, {})
@@ -136,6 +149,7 @@ def test_a_season_is_a_utc_calendar_month():
         ([(1000.0, False)], 600),
         ([(500.0, False), (1000.0, False)], 1800),
         ([(1000.0, True)], 0),  # a substitute or a bot took the seat at once
+        ([(1000.5, False)], 600.5),  # the room's time ran a moment ahead of the clock: it counts
         ([(100.0, False), (200.0, False), (300.0, False), (1000.0, False), (900.0, False)], 86400),
     ],
 )

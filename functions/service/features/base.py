@@ -10,7 +10,7 @@ one thing a hook may change, as every life-cycle step does. The pipeline
 the features of `service/room/featureset.py`, in the order of its one tuple, and name none.
 
 The order is an onion: the first feature wraps all the others. `before` runs outermost first
-(the bots' ticks are drained before an open seat's end is applied, and both before the idle
+(the bots' due entries are played before an open seat's end is applied, and both before the idle
 seats count what passed); every hook on the way out (`after`, `on_write`, `view`, `timer`,
 `items`) runs innermost first, so the anonymous games' gate (`aliases`), the outermost, sees
 every other feature's facts and errors last.

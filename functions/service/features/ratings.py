@@ -155,12 +155,20 @@ def _rate(c: Any, state: Any, block: dict) -> None:
 
 
 def _items(c: Any, state: Any, wrote: str | None) -> dict:
-    """The leaves this write made or waived, and at the end every rating and game record."""
-    block = c.room.get("rating") or {}
-    if not ranked(c.room) or "start" not in block:
+    """The seat records of the people this write seated (one ranked game at a time:
+    `records.seated_elsewhere`), the leaves this write made or waived, and at the end every
+    rating and game record."""
+    if not ranked(c.room):
         return {}
     out: list[SideItem] = []
     code = c.room["code"]
+    had = {seat.get("person") for seat in (c.snap.room or {}).get("players", ())}
+    for seat in c.room["players"]:
+        if seat.get("person") and seat["person"] not in had:
+            out.append(records.seat_item(seat["person"], code, c.now))
+    block = c.room.get("rating") or {}
+    if "start" not in block:
+        return {"side_items": tuple(out)} if out else {}
     for leave in block.get("leaves") or ():
         if leave.pop("new", False):
             out.append(records.leave_item(leave["who"], code, leave["seat"], leave["at"], leave["waived"]))

@@ -304,7 +304,7 @@ class MemStore:
             self._marks.pop((rec.room, rec.game, rec.reporter, rec.reported), None)
 
     # ---- writes ------------------------------------------------------------------------
-    def create(self, code: str, room: dict) -> bool:
+    def create(self, code: str, room: dict, side_items: tuple[SideItem, ...] = ()) -> bool:
         with self._lock:
             r = self._rooms.get(code)
             if r is not None and not r.expires < int(clock.now()):
@@ -313,6 +313,11 @@ class MemStore:
             if r is not None:  # the earlier room's other items stay until TTL deletes them
                 fresh.conns, fresh.slots, fresh.chat = r.conns, r.slots, r.chat
             self._rooms[code] = fresh
+            for side in side_items:  # with the room or not at all
+                pk, sk = side_key(side.kind, side.owner, side.key)
+                self._side[(pk, sk)] = SideItem(
+                    side.kind, side.owner, side.key, _copy(dict(side.data)), int(side.expires_at)
+                )
             return True
 
     def _room_item(self, code: str, version: int, room: dict, state: dict | None) -> _Room:

@@ -970,18 +970,32 @@ class Store(IdentityStore):
             **index_attributes(code, room),
         }
 
-    def create(self, code: str, room: dict) -> bool:
-        """Write a new room; False if the code is taken by a live room."""
+    def create(self, code: str, room: dict, side_items: tuple[SideItem, ...] = ()) -> bool:
+        """Write a new room, and `side_items` with it or not at all (a ranked room's creator's
+        seat record: service/ranked/records.py); False if the code is taken by a live room."""
+        put = {
+            "TableName": self.table,
+            "Item": self.state_item(code, 1, room, None),
+            "ConditionExpression": "attribute_not_exists(pk) OR expiresAt < :now",
+            "ExpressionAttributeValues": {":now": {"N": str(int(clock.now()))}},
+        }
+        if not side_items:
+            try:
+                self.client.put_item(**put)
+                return True
+            except self.client.exceptions.ConditionalCheckFailedException:
+                return False
+        ops = [{"Put": put}] + [
+            {"Put": {"TableName": self.table, "Item": side_item_attrs(s)}} for s in side_items
+        ]
         try:
-            self.client.put_item(
-                TableName=self.table,
-                Item=self.state_item(code, 1, room, None),
-                ConditionExpression="attribute_not_exists(pk) OR expiresAt < :now",
-                ExpressionAttributeValues={":now": {"N": str(int(clock.now()))}},
-            )
+            self.client.transact_write_items(TransactItems=ops)
             return True
-        except self.client.exceptions.ConditionalCheckFailedException:
-            return False
+        except self.client.exceptions.TransactionCanceledException as exc:
+            codes = {r.get("Code") for r in exc.response.get("CancellationReasons") or []}
+            if codes & {"ConditionalCheckFailed", "TransactionConflict"}:
+                return False
+            raise
 
     def save(self, snap: Snapshot, room: dict, state: dict | None, plan: WritePlan | None = None) -> int:
         """Write the room (conditional on the version read) and the side items of `plan`

@@ -15,8 +15,9 @@ Entities rated (each a `Rating`, keyed by a string):
 
 A seat held by several (a substitute, or a bot that took it) puts each holder on the seat's
 team with OpenSkill's weight set to the share of the game they held it. A person who left a
-ranked game alive is rated as a loss whatever their side did: they are a team of their own,
-ranked last, in the same `rate` call.
+ranked game alive is rated as a loss whatever their side did: in the same `rate` call they are
+on a losing side's team (in a draw, a team of their own ranked last), so a leave lifts nobody:
+a losing side never "beats" its leavers.
 
 Shown as players understand it (`standing`): points (1000 + 40 × the ordinal, mu − 3 sigma,
 never below 0), a tier from them, and "placement" for the first `PLACEMENT_GAMES` games.
@@ -155,8 +156,10 @@ def rate_game(
     """Rate one finished game. `result`: the engine's (players with `id`, `team`, `won`);
     `holders`: seat id -> who held it and for what share; `ratings`: the entities' ratings
     before the game (one missing: a new entity). One `rate` call: a team per side (its
-    holders and its balance pseudo-player) and one of the leavers; the winners' sides rank
-    first, a draw ranks every side alike, the leavers last."""
+    holders and its balance pseudo-player); the winners' sides rank first, a draw ranks every
+    side alike. Those who left alive lose with a losing side's team whatever side they left
+    (in a draw: a team of their own, ranked below every side): a team of leavers ranked last
+    would hand the losing sides a "win" over it, and their points would rise for a loss."""
     players = list(result.get("players") or ())
     size = len(players)
     sides: dict[str, list[Holder]] = {}
@@ -174,10 +177,13 @@ def rate_game(
     teams: list[list[Holder]] = [[*sides[s], Holder(balance_entity(preset, size, s), 1.0)] for s in order]
     ranks = [0 if won_side[s] else 1 for s in order]
     won = {h.entity: won_side[s] for s, team in zip(order, teams, strict=True) for h in team}
-    if leavers:
-        teams.append(leavers)
-        ranks.append(2)
-        won.update({h.entity: False for h in leavers})
+    losing = [i for i, s in enumerate(order) if not won_side[s]]
+    if leavers and losing and len(losing) < len(order):
+        teams[losing[0]][:0] = leavers  # they lose with a losing side, whatever side they left
+    elif leavers:
+        teams.append(leavers)  # a draw (or nobody won): a team of their own, below every side
+        ranks.append(max(ranks) + 1)
+    won.update({h.entity: False for h in leavers})
     before = {h.entity: ratings.get(h.entity) or Rating() for team in teams for h in team}
     out = _MODEL.rate(
         [
@@ -223,8 +229,10 @@ def cooldown_until(leaves: list[tuple[float, bool]], now: float) -> float:
     """Until when (epoch seconds; <= now: no wait) a person whose ranked leaves in the
     window are `leaves` ((at, waived), any order) may not play ranked. Graded: the n-th
     counted leave of the week waits `COOLDOWN_STEPS[n-1]` from that leave; a leave whose seat a
-    substitute or bot took at once is waived (it neither waits nor counts)."""
-    counted = sorted(at for at, waived in leaves if not waived and now - COOLDOWN_WINDOW < at <= now)
+    substitute or bot took at once is waived (it neither waits nor counts). A leave stamped a
+    moment after `now` counts too: a room's writes keep their own strictly rising time (a few
+    milliseconds ahead of the clock at most), and a leave is never in the future."""
+    counted = sorted(at for at, waived in leaves if not waived and now - COOLDOWN_WINDOW < at)
     if not counted:
         return 0.0
     step = COOLDOWN_STEPS[min(len(counted), len(COOLDOWN_STEPS)) - 1]
@@ -236,6 +244,13 @@ BAND_START = 100  # a ranked lobby seats people within this many points of its t
 BAND_PER_SECOND = 10  # ...widening this much each second it waits (a lobby starts within a minute)...
 BAND_MAX = 1000  # ...up to this
 RANKED_AFTER_CASUAL = 3  # ranked play opens after this many finished casual games (a smurf costs time)
+
+
+def bucket_of(pts: int) -> int:
+    """Ranked quick play's rating bucket (its forming lobbies: room/rest_ops.py `forming_code`):
+    `BAND_START` points wide, a newcomer's points (`BASE_POINTS`) in the middle of bucket 0, so
+    any two of a bucket are within a new lobby's band of each other's mean."""
+    return (pts - BASE_POINTS + BAND_START // 2) // BAND_START
 
 
 def band(waited: float) -> int:

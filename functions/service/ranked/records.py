@@ -8,7 +8,11 @@ rating on its ladder):
 - `rgame`: one of a person's ranked games (owner: handle, key `<season>#<ms>#<room>`), what
   their page lists, newest first, each with its room code (its review);
 - `rleave`: a ranked game a person left alive (owner: handle, key `<room>#<seat>`), what
-  their cool-down is counted from (`ratings.cooldown_until`).
+  their cool-down is counted from (`ratings.cooldown_until`);
+- `rseat`: a ranked room a person took a seat in (owner: handle, key `<ms>#<room>`), written
+  with the seat (the room's create or its join's write); the newest tell where a person may
+  still sit, and the room itself says whether they do (`seated_elsewhere`: one ranked game at
+  a time).
 
 The person id never leaves the server: everything public is keyed by `handle(person)`, a hash
 of it, and shown only once a game ended (an anonymous game's names and ratings wait for it).
@@ -28,6 +32,9 @@ from .ratings import Rating
 
 GAME_KIND = "rgame"
 LEAVE_KIND = "rleave"
+SEAT_KIND = "rseat"
+SEAT_KEPT_SECONDS = 2 * 24 * 3600  # a seat's record outlives its room (storage.TTL_SECONDS)
+SEATS_READ = 2  # the newest seat records read: one ranked seat at a time, and a race's second
 KEPT_SECONDS = 400 * 24 * 3600  # a season's rating and games: a year and a month after the game
 GAMES_SHOWN = 20  # a person's page: their last games
 ENTITIES_READ = 64  # a preset's pseudo-players (a side per table size) and bot: one Query
@@ -83,6 +90,44 @@ def leave_item(who: str, code: str, seat: str, at: float, waived: bool) -> SideI
     return SideItem(LEAVE_KIND, who, f"{code}#{seat}", {"at": float(at), "waived": bool(waived)}, exp)
 
 
+def seat_item(person: str, code: str, now: float) -> SideItem:
+    """The record of a seat a person took in ranked room `code` (written with the seat)."""
+    key = f"{int(now * 1000):014d}#{code}"
+    return SideItem(SEAT_KIND, handle(person), key, {"room": code}, int(now + SEAT_KEPT_SECONDS))
+
+
+def holds_seat(room: dict, person: str) -> bool:
+    """Whether `person` holds a seat of ranked `room` now: its lobby or its running game, a seat
+    they did not leave and no bot took (an ended game, or a room gone: no)."""
+    if not room.get("ranked") or room.get("status") not in ("lobby", "running"):
+        return False
+    return any(
+        s.get("person") == person and not s.get("left") and not s.get("bot") for s in room.get("players", ())
+    )
+
+
+def seated_elsewhere(store: Store, person: str) -> str | None:
+    """The ranked room where `person` holds a seat now, or None (one Query of their newest seat
+    records, and a read of each room they name: the room is the truth, a record only a hint)."""
+    for item in store.side_items(SEAT_KIND, handle(person), SEATS_READ, newest_first=True):
+        snap = store.load(str(item.data["room"]))
+        if snap is not None and holds_seat(snap.room, person):
+            return snap.code
+    return None
+
+
+RANKED_SEATED = (
+    "ranked_seated",
+    "you already hold a seat in another ranked game: finish it (or leave it) before you take another",
+)
+
+
+def require_not_seated_elsewhere(held: str | None, code: str | None) -> None:
+    """`409 ranked_seated` when the person holds a ranked seat in a room other than `code`."""
+    if held is not None and held != code:
+        raise ServiceError(*RANKED_SEATED, 409)
+
+
 def cooldown_until(store: Store, who: str, now: float) -> float:
     """Until when the handle's ranked leaves keep it from ranked play (one Query)."""
     leaves = [
@@ -117,9 +162,11 @@ def require_no_cooldown(store: Store, who: str, now: float) -> None:
 
 def forget(store: Store, person: str) -> int:
     """ "Delete me" (identity/persons.py `ON_DELETE`): the person's ratings (off every ladder),
-    games and leaves; the number of items deleted."""
+    games, leaves and seat records; the number of items deleted."""
     who = handle(person)
-    return sum(store.delete_side_items(kind, who) for kind in (RATING_KIND, GAME_KIND, LEAVE_KIND))
+    return sum(
+        store.delete_side_items(kind, who) for kind in (RATING_KIND, GAME_KIND, LEAVE_KIND, SEAT_KIND)
+    )
 
 
 def person_page(store: Store, who: str, season: str, lang: str) -> dict:

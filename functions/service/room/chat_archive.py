@@ -7,8 +7,8 @@ and the archive buffers per channel too, in the room data. When an archive item 
 cannot read (docs/architecture.md, "Chat archive"): a public channel's batch (every spectator
 reads `day` and `system` in every preset) is written in whichever request fills it; another
 channel's batch only in a request whose own frame wrote to that channel, i.e. one of its
-writers' requests. A bot's drained line may leave such a buffer over the batch size until the
-next human line there; nothing is written at the end of the game (the reader takes the
+writers' requests. A bot's line (written by the room's wake) may leave such a buffer over the
+batch size until the next human line there; nothing is written at the end of the game (the reader takes the
 buffers from the room data), so the request that ends the game writes what it would anyway.
 """
 

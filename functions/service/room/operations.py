@@ -17,7 +17,7 @@ from typing import Any
 
 import mafia_engine as me
 
-from ..features import aliases, away, botplay, fairness, turn
+from ..features import aliases, away, fairness, turn
 from ..infra.errors import ServiceError, quote
 from ..infra.telemetry import count
 from ..protocol import frames as f
@@ -458,11 +458,9 @@ def engine_action(c: Context, req: Request) -> Outcome:
 
 
 # ---------------------------------------------------------------- the phase timer
-def phase_timeout(
-    phase: int, rearm: Callable[[float], None], rewake: Callable[[float], None] | None = None
-) -> ChangeFn:
-    """A Scheduler delivery: end phase `phase` if it is due; too early re-arms at the deadline,
-    and `rewake`s the bots' pending wake (features/botplay.py: a wake delivered early)."""
+def phase_timeout(phase: int, rearm: Callable[[float], None]) -> ChangeFn:
+    """A Scheduler delivery: end phase `phase` if it is due; too early re-arms at the deadline
+    (a bots' wake is answered by the bots' own step before it: features/botplay.py)."""
 
     def change(c: Context) -> Outcome:
         if phase == LOBBY_PHASE:  # a public lobby's countdown (service/room/public.py)
@@ -479,9 +477,6 @@ def phase_timeout(
             )
         except me.InvalidAction as exc:
             if exc.code == "too_early" and me.phase_seq(c.state) == phase:
-                wake = botplay.wake_at(c.room)
-                if rewake is not None and wake is not None:
-                    rewake(wake)
                 deadline = me.deadline(c.state)
                 if deadline is not None:  # fired inside the minute but before the second
                     rearm(deadline)

@@ -14,7 +14,7 @@ from ..features import aliases, fairness, ratings
 from ..identity import persons
 from ..infra import auth, clock, migrations
 from ..infra.errors import ServiceError
-from ..infra.storage import RANKED_PREFIX, Store
+from ..infra.storage import RANKED_PREFIX, SideItem, Store
 from ..infra.telemetry import count, logger
 from ..protocol import views
 from ..protocol.roomcode import ROOM_ALPHABET, ROOM_CODE_LENGTH
@@ -44,12 +44,14 @@ def create_room(
     person: dict | None = None,
     ranked: bool = False,
     prepare: Callable[[dict], None] | None = None,
+    side_items: Callable[[str], tuple[SideItem, ...]] | None = None,
 ) -> dict | None:
     """A new room with its creator as host and first player (p1); the creator's device key
     and address are noted on its seat (one person, one seat: quick play's own rooms too).
     `code`: this code or none (None when it is taken: quick play's forming lobby). `person`: the
     creator's signed-in person record (identity/persons.py), noted on the seat; `ranked`: a
-    ranked room (`room["ranked"]`: one seat per person, signed in; ranked quick play's rooms)."""
+    ranked room (`room["ranked"]`: one seat per person, signed in; ranked quick play's rooms).
+    `side_items(code)`: items written with the room or not at all (a ranked creator's seat record)."""
     options = dict(options)
     options.pop("preset", None)
     options = public_defaults(options)  # a public room: anonymous, kid-safe, substitutes unless given
@@ -80,7 +82,7 @@ def create_room(
     public.track(room, set(), clock.now())  # listed from its first write (service/room/public.py)
     for _ in range(1 if code else CODE_TRIES):
         room["code"] = code or "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
-        if store.create(room["code"], room):
+        if store.create(room["code"], room, side_items(room["code"]) if side_items else ()):
             logger.info("room created", extra={"room": room["code"], "player": "p1"})
             return {"roomCode": room["code"], "playerId": "p1", "token": token, "wsUrl": ws_url}
     if code:
@@ -92,14 +94,17 @@ FORMING_SECONDS = 30  # quick play's forming lobbies of a language and preset ch
 FORMING_SLOTS = 8  # forming lobbies tried in turn (the first full: the next) before a random room
 
 
-def forming_code(lang: str, preset: str, now: float, slot: int) -> str:
+def forming_code(lang: str, preset: str, now: float, slot: int, bucket: int | None = None) -> str:
     """The code of quick play's `slot`th forming lobby of `lang` and `preset` in this
     `FORMING_SECONDS` window: every container derives the same, so racers on an empty list
     claim one room by a conditional create and the others join it (docs/rules.md, "Public rooms": "A race
     converges"). Known to anyone who knows the rule: a code taken by someone else's room is
-    skipped (the join's checks: public, protected, this language and preset, live)."""
+    skipped (the join's checks: public, protected, this language and preset, live).
+    `bucket`: ranked quick play's, per rating bucket too (`ratings.bucket_of`): a code of its own.
+    """
     window = int(now // FORMING_SECONDS)
-    digest = hashlib.sha256(f"forming#{lang}#{preset}#{window}#{slot}".encode()).digest()
+    kind = "forming" if bucket is None else f"ranked#{bucket}"
+    digest = hashlib.sha256(f"{kind}#{lang}#{preset}#{window}#{slot}".encode()).digest()
     return "".join(ROOM_ALPHABET[b % len(ROOM_ALPHABET)] for b in digest[:ROOM_CODE_LENGTH])
 
 
@@ -121,14 +126,19 @@ def join_room(
     check: Callable[[Context], None] | None = None,
     ip: str | None = None,
     person: dict | None = None,
+    elsewhere: Callable[[], str | None] | None = None,
 ) -> dict:
     """A new seat in a lobby: the next player id and a fresh token. `device`: the key the
     joining device keeps; a device that holds a seat of this room takes no second one.
     `person`: the signed-in person record, noted on the seat (a ranked room: required, and one
     seat per person: identity/persons.py `seat_person`).
+    `elsewhere()`: the ranked room where the person holds a seat now (`records.seated_elsewhere`,
+    asked once, and only of a ranked room): another ranked room refuses them (`409
+    ranked_seated`: one ranked game at a time).
     `check`: more conditions on the room as this attempt read it (quick play: service/room/public.py);
     the write is conditional on that reading, so of two racing for the last seat one gets it."""
     token = auth.new_token()
+    held: list[str | None] = []  # elsewhere()'s answer, read once whatever the retries
 
     def change(c: Context) -> Outcome:
         if c.room["status"] != "lobby":
@@ -138,6 +148,10 @@ def join_room(
         require_room_for(c.room, name, 409)
         # a ranked room: signed in, one seat per person whatever device or socket (identity/persons.py)
         person_id = persons.seat_person(c.room, person)
+        if persons.ranked(c.room) and elsewhere is not None:  # one ranked game at a time
+            if not held:
+                held.append(elsewhere())
+            records.require_not_seated_elsewhere(held[0], c.room["code"])
         if substitutes.played(c.room, device):  # one person, one seat (docs/rules.md, "Substitutes")
             raise ServiceError("device_seated", "this device already holds a seat in this room", 409)
         public.require_one_seat(c.room, ip)  # a public room: one seat per address (docs/rules.md)
@@ -293,20 +307,44 @@ def ranked_quick_play(
         room["rating"]["since"] = now
         ratings.recenter(room)
 
-    count("QuickPlayRooms")
-    made = create_room(
-        store,
-        ws_url,
-        name,
-        chosen,
-        {"public": True},
-        lang,
-        device,
-        ip,
-        person=person,
-        ranked=True,
-        prepare=prepare,
-    )
+    def make(code: str | None) -> dict | None:
+        made = create_room(
+            store,
+            ws_url,
+            name,
+            chosen,
+            {"public": True},
+            lang,
+            device,
+            ip,
+            code=code,
+            person=person,
+            ranked=True,
+            prepare=prepare,
+            side_items=lambda c: (records.seat_item(person["id"], c, now),),
+        )
+        if made is not None:
+            count("QuickPlayRooms")
+        return made
+
+    # no ranked lobby read took them: the forming lobbies of this window and rating bucket, as
+    # quick play's (the first racer makes it by a conditional create, the others join it; a
+    # full one or one out of band: the next slot), then a room of a random code
+    bucket = rt.bucket_of(pts)
+    for slot in range(FORMING_SLOTS):
+        code = forming_code(lang, chosen, now, slot, bucket)
+        made = make(code)
+        if made is not None:
+            return made
+        try:
+            out = join_room(pipeline, ws_url, code, name, device, check=check, ip=ip, person=person)
+        except ServiceError as exc:
+            if exc.code in public.SKIP or exc.code == "out_of_band":
+                continue
+            raise
+        logger.info("ranked quick play joined a forming lobby", extra={"room": code, "player": out["playerId"]})
+        return {"roomCode": code, **out}
+    made = make(None)
     assert made is not None
     return made
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..features import leavers, limits, voice
+from ..features import botplay, leavers, limits, voice
 from ..identity import persons, sessions
 from ..identity import played as casual
 from ..infra import clock
@@ -116,8 +116,11 @@ class RoomService:
         first the client's own budget (`limits.JOIN_ROOM`: `429 too_many_requests`, nothing stored)."""
         person = self.person(session)
         limits.spend(self.store, limits.JOIN_ROOM, device, ip)
+        # a signed-in person's ranked seat elsewhere (read only if this room is ranked): a
+        # ranked room refuses a second one (docs/rules.md, "Ranked play")
+        elsewhere = (lambda: records.seated_elsewhere(self.store, person["id"])) if person else None
         return rest_ops.join_room(
-            self.pipeline, self.ws_url, code.upper(), name, device, ip=ip, person=person
+            self.pipeline, self.ws_url, code.upper(), name, device, ip=ip, person=person, elsewhere=elsewhere
         )
 
     def summary(self, code: str) -> dict:
@@ -193,7 +196,8 @@ class RoomService:
     ) -> dict:
         """ "Play ranked" (`POST /quickplay` with `ranked`): 401 `sign_in_required` without a
         session, 403 `ranked_locked` before `RANKED_AFTER_CASUAL` finished casual games, 429
-        `ranked_cooldown` while a leave's wait runs (saying until when); then the quick-play
+        `ranked_cooldown` while a leave's wait runs (saying until when), 409 `ranked_seated`
+        while the person holds a seat of a ranked lobby or running game; then the quick-play
         budget, and a seat (rest_ops.ranked_quick_play)."""
         if person is None:
             raise ServiceError(*persons.SIGN_IN_REQUIRED, 401)
@@ -207,6 +211,8 @@ class RoomService:
             )
         now = clock.now()
         records.require_no_cooldown(self.store, records.handle(person["id"]), now)
+        # one ranked game at a time: a seat held in a ranked lobby or running game refuses another
+        records.require_not_seated_elsewhere(records.seated_elsewhere(self.store, person["id"]), None)
         self.admit_quick_play(device, ip)  # every public rule: the device's cool-down, the budget
         return rest_ops.ranked_quick_play(
             self.pipeline, self.store, self.ws_url, now, name, lang, preset, person, device, ip
@@ -337,19 +343,16 @@ class RoomService:
             ):  # a bots' wake (botplay.py) well before it: the phase's own timer stands
                 self.timers.arm(code, phase, deadline, after=at)
 
-        def rewake(wake: float) -> None:
-            # a bots' wake (second `at`) delivered before the entry it was for (Scheduler
-            # delivers inside the minute): the entry is still pending, wake again a second on
-            if at is not None and wake <= at:
-                self.timers.arm(code, phase, at + 1, exact=True)
-
-        # the delivery's second: an idle seat's bot comes with the delivery of its wake (substitutes.py)
+        # the delivery's second: the bots act with the delivery of their wake (features/botplay.py),
+        # an idle seat's bot comes with it (substitutes.py)
         waking = substitutes.waking.set(at)
+        delivering = botplay.delivery.set((phase, at) if at is not None else None)
         try:
-            outcome = self.pipeline.run(code, operations.phase_timeout(phase, rearm, rewake))
+            outcome = self.pipeline.run(code, operations.phase_timeout(phase, rearm))
         except ServiceError as exc:
             outcome = exc.code
         finally:
+            botplay.delivery.reset(delivering)
             substitutes.waking.reset(waking)
         count("Timeouts")
         logger.info("phase timeout", extra={"room": code, "phase": phase, "outcome": outcome})

@@ -1008,4 +1008,5 @@ export default {
   "ranked.band": "Looking for players within ±{n} points of this table; the range widens while you wait.",
   "err.ranked_locked": "Ranked games open after a few finished casual games.",
   "err.ranked_cooldown": "You left a ranked game before it ended: wait a little before the next one.",
+  "err.ranked_seated": "You already hold a seat in another ranked game: finish it (or leave it) first.",
 };

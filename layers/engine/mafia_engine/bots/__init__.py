@@ -7,7 +7,7 @@ phase ``seq`` and a purpose, so a decision is a function of (view, seed) and not
 
 The parts: ``phrases`` (the phrasebook: lines by intent and language, ``{name}`` filled),
 ``evidence`` (``Seat``: what one seat knows from its view), ``policy`` (what to do and when:
-``decide``, ``plan``, ``revise``) and ``loop`` (``plan_room``, ``drain``: the only part
+``decide``, ``plan``, ``revise``) and ``loop`` (``plan_room``, ``deliver``, ``lapse``, ``drain``: the only part
 that holds a state, and it hands each bot nothing but its own view).
 
 The API (what the room layer calls)::
@@ -33,9 +33,19 @@ The room layer's loop over those, as pure functions of (state, stored plan)::
             -> {"seq", "start", "due": [[at, bot, action]]}
         At a phase change (after any apply that changed ``phase_seq``): store it in the room.
         Every entry keeps the private time its bot drew for it (from the room's bot key).
+    deliver(state, stored, now, second, bot_ids, seed, lang="en", names=None)
+            -> (state, stored, applied, dropped)
+        A wake of the room for ``second`` delivered at ``now``: the earliest entry (and those
+        drawn for its very moment, one chat line at most), revised and applied at ``now``.
+    wake_second(stored, now, deadline=None, delivered=None) -> int | None
+        The second to arm the room's next wake for (``asks(at, deadline)``: the entry's own
+        second, or the minute before when its minute would run past the deadline).
+    lapse(state, stored, now, late, bot_ids, seed, lang="en", names=None) -> (...)
+        At any request: the entries whose wake never came (the deadline passed, or ``late``
+        seconds overdue): game actions at their own moments, chat lines dropped.
     drain(state, stored, now, bot_ids, seed, lang="en", names=None) -> (state, stored, applied, dropped)
-        Whenever the room is touched: apply the due entries (revised, each at its own time),
-        re-planning at phase changes. Then apply the request's own action / the timeout.
+        Tests and benchmarks: apply every entry due by ``now`` (revised, each at its own
+        time), re-planning at phase changes.
 
     ``lang`` is the room's language and ``names`` its {player id: display name}: the loop
     puts the names into each bot's view, so chat lines are planned as final text in the
@@ -66,7 +76,7 @@ Whether and when a bot talks by day follows the public evidence by one rule for 
 
 from __future__ import annotations
 
-from .loop import drain, plan_room, wake_at
+from .loop import asks, deliver, drain, lapse, plan_room, wake_at, wake_second
 from .phrases import LANGS, LINES
 from .policy import CHAT_GAP, decide, next_due, plan, revise
 
@@ -74,11 +84,15 @@ __all__ = [
     "CHAT_GAP",
     "LANGS",
     "LINES",
+    "asks",
     "decide",
+    "deliver",
     "drain",
+    "lapse",
     "next_due",
     "plan",
     "plan_room",
     "revise",
     "wake_at",
+    "wake_second",
 ]

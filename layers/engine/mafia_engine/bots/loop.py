@@ -6,11 +6,15 @@ The only part of the bots that holds a full state: it builds each bot's own view
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from .. import apply, deadline, view
+from ..chat import MIN_INTERVAL
 from ..errors import InvalidAction
 from .policy import plan, revise
+
+MINUTE = 60  # the Scheduler's precision: a wake asked for a second comes inside that second's minute
 
 
 def seat_view(state: dict, pid: str, names: Mapping[str, str] | None = None) -> dict:
@@ -26,12 +30,14 @@ def seat_view(state: dict, pid: str, names: Mapping[str, str] | None = None) -> 
 
 
 # --- the room layer's loop, as pure functions over (state, stored plan) ---------------------------
-# Private times: every entry falls due at the moment its bot drew for it (policy.plan, from the
-# room's ``bots`` key, the seat, the phase and a purpose), never on a public grid, and nothing
-# announces it: the room layer wakes the room at ``wake_at`` by a timer of its own
-# (service/features/botplay.py), so a bot's line lands when it was drawn, as a person's lands
-# when it was sent. The night's hidden work falls due at moments every bot of the room draws
-# alike, whatever its card (policy.plan), so when the room wakes says nothing about who holds one.
+# Private times: every entry has the moment its bot drew for it (policy.plan, from the room's
+# ``bots`` key, the seat, the phase and a purpose), never on a public grid, and nothing announces
+# it: the room layer arms a wake of its own for the second of the earliest one (``wake_second``,
+# service/features/botplay.py), and the bots act when that wake is delivered (``deliver``), at
+# the delivery's moment, published at once, as a person's line is published when it is sent.
+# The drawn second chooses the minute; where inside it the wake comes is the Scheduler's own
+# draw. The night's hidden work falls due at moments every bot of the room draws alike,
+# whatever its card (policy.plan), so when the room wakes says nothing about who holds one.
 
 
 def _planning(state: dict, bot_ids: list[str]) -> bool:
@@ -77,6 +83,137 @@ def wake_at(stored: dict | None) -> float | None:
     if not stored or not stored.get("due"):
         return None
     return float(stored["due"][0][0])
+
+
+def asks(at: float, deadline: float | None = None) -> int:
+    """The whole second a wake for an entry drawn at ``at`` asks for: its own second, or, when
+    that second's minute would run past the phase's ``deadline``, the last second of the
+    minute before (the Scheduler delivers inside the minute asked for, possibly before the
+    second: every moment of the minute before comes before the deadline)."""
+    second = math.ceil(at - 1e-9)
+    minute = second - second % MINUTE
+    if deadline is not None and minute + MINUTE > deadline:
+        return minute - 1
+    return second
+
+
+def wake_second(
+    stored: dict | None, now: float, deadline: float | None = None, delivered: int | None = None
+) -> int | None:
+    """The whole second to arm the room's next wake for (a schedule of its own), or None: what
+    the earliest entry ``asks`` for, never a second already past at ``now`` nor the second of
+    the delivery being handled (``delivered``: a new schedule, not the one that just fired)."""
+    at = wake_at(stored)
+    if at is None:
+        return None
+    floor = math.floor(now) + 1
+    if delivered is not None:
+        floor = max(floor, delivered + 1)
+    return max(asks(at, deadline), floor)
+
+
+def deliver(
+    state: dict,
+    stored: dict | None,
+    now: float,
+    second: int,
+    bot_ids: list[str],
+    seed: int | str,
+    lang: str = "en",
+    names: Mapping[str, str] | None = None,
+) -> tuple[dict, dict, list[tuple[float, str, dict]], list[tuple[float, str, dict, str]]]:
+    """A wake of the room for ``second`` delivered at ``now`` (the Scheduler's own moment
+    inside that second's minute, before or after it). When the earliest stored entry
+    ``asks`` for ``second`` or before, it is revised and applied at ``now`` and published at
+    once, with the entries drawn for the very same moment (the night's hidden work, drawn
+    alike by every bot: one wake whatever the cards), one chat line at most; the others wait
+    for the next wake, as a person's actions come one request each. A line its bot may not
+    send yet (the engine's rate limit) waits too. A phase change plans the new phase from
+    ``now``: its entries wait for wakes of their own. A plan of another phase is replaced by
+    a fresh one (nothing of it due yet).
+
+    Returns (state, stored plan, applied [(at, bot, action)], dropped [(at, bot, action, code)])."""
+    if stored is None or stored.get("seq") != state["seq"] or "step" in stored:
+        return state, plan_room(state, bot_ids, seed, now, lang, names), [], []
+    applied: list[tuple[float, str, dict]] = []
+    dropped: list[tuple[float, str, dict, str]] = []
+    due = list(stored["due"])
+    if not due or asks(due[0][0], deadline(state)) > second:
+        return state, stored, applied, dropped
+    moment = due[0][0]
+    held: list[list] = []
+    said = False
+    while due and due[0][0] == moment:
+        entry = due.pop(0)
+        _, pid, planned = entry
+        if state["phase"]["kind"] == "ended" and planned.get("type") != "chat":
+            continue
+        if planned.get("type") == "chat" and (said or _too_soon(state, pid, now)):
+            held.append(entry)
+            continue
+        a = revise(seat_view(state, pid, names), seed, planned, now, lang)
+        if a is None:
+            continue
+        seq = state["seq"]
+        try:
+            state = apply(state, {**a, "player": pid}, now)
+        except InvalidAction as e:
+            dropped.append((now, pid, a, e.code))
+            continue
+        applied.append((now, pid, a))
+        said = said or a.get("type") == "chat"
+        if state["seq"] != seq:  # this action moved the game on: the new phase from here
+            return state, plan_room(state, bot_ids, seed, now, lang, names), applied, dropped
+    return state, {**stored, "due": held + due}, applied, dropped
+
+
+def _too_soon(state: dict, pid: str, now: float) -> bool:
+    """Whether the engine's rate limit would refuse a line of ``pid`` at ``now``."""
+    p = next((p for p in state["players"] if p["id"] == pid), None)
+    last = p.get("lastChatAt") if p else None
+    return last is not None and now - last < MIN_INTERVAL
+
+
+def lapse(
+    state: dict,
+    stored: dict | None,
+    now: float,
+    late: float,
+    bot_ids: list[str],
+    seed: int | str,
+    lang: str = "en",
+    names: Mapping[str, str] | None = None,
+) -> tuple[dict, dict, list[tuple[float, str, dict]], list[tuple[float, str, dict, str]]]:
+    """The entries whose wake never came in time, at any request: when the phase's deadline
+    has passed (the phase ends now), every entry of it; else those ``late`` seconds overdue (a
+    lost delivery). Game actions apply at their own drawn moments, as ``drain`` does (a
+    ballot keeps counting); chat lines are dropped (a line published that long after its
+    moment would name its sender). Stops at a phase change, which plans the new phase from
+    that moment (its entries wait for wakes of their own). Returns what ``drain`` returns."""
+    if stored is None or stored.get("seq") != state["seq"] or "step" in stored:
+        stored = plan_room(state, bot_ids, seed, now, lang, names)
+    ends = deadline(state)
+    cutoff = math.inf if ends is not None and now >= ends else now - late
+    applied: list[tuple[float, str, dict]] = []
+    dropped: list[tuple[float, str, dict, str]] = []
+    due = list(stored["due"])
+    while due and due[0][0] <= cutoff:
+        at, pid, planned = due.pop(0)
+        if planned.get("type") == "chat" or state["phase"]["kind"] == "ended":
+            continue
+        a = revise(seat_view(state, pid, names), seed, planned, at, lang)
+        if a is None:
+            continue
+        seq = state["seq"]
+        try:
+            state = apply(state, {**a, "player": pid}, at)
+        except InvalidAction as e:
+            dropped.append((at, pid, a, e.code))
+            continue
+        applied.append((at, pid, a))
+        if state["seq"] != seq:
+            return state, plan_room(state, bot_ids, seed, at, lang, names), applied, dropped
+    return state, {**stored, "due": due}, applied, dropped
 
 
 def drain(
