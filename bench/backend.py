@@ -879,8 +879,8 @@ def cpu_ratio_median(acts: list[dict], per_call: list[float], players: int, repl
     """The handler's CPU over its boto3 calls replayed alone right after it (`Bench.catch_up`:
     each call's median over `replays` regions), action by action, and the median of those
     ratios: a garbage collection of moto's heap or a busy neighbour lands in a few actions,
-    which move a total (`handler_cpu_ratio`: the calls replayed after the whole game) and not
-    the median."""
+    which move a total (`handler_cpu_ratio`: all the game's handler CPU over all its calls
+    replayed) and not the median."""
 
     def ratios(group: list[dict]) -> list[float]:
         out = []
@@ -921,7 +921,8 @@ def run(
         info = bench.play(players)
         calls = list(bench.rec.calls)
         handler_s = bench.handler_s
-    raw_s = bench.replay_seconds(calls)  # after the game, the calls alone (`handler_cpu_ratio`)
+    # the calls alone, as replayed beside each invocation (`Bench.catch_up`), else after the game
+    raw_s = sum(bench.call_cpu) if replays else bench.replay_seconds(calls)
 
     acts = bench.per_action
     n = len(acts)
