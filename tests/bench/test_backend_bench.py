@@ -21,7 +21,7 @@ FIGURES = {
     "import_ratio_by_handler", "import_ratio_shipped", "import_ratio_shipped_by_handler",
     "first_event_ratio", "first_event", "cost_per_game_usd", "cost_per_20_minute_game_usd",
     "cost_breakdown_usd", "cost_inputs", "by_action_kind", "spectator_fanout", "pushes_as", "memory_sizes",
-    "handler_cpu_split",
+    "handler_cpu_split", "handler_cpu_ratio_median",
 }  # fmt: skip
 
 

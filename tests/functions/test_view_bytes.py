@@ -106,6 +106,11 @@ def test_a_shared_part_is_taken_only_for_the_same_json_never_for_an_equal_value(
             assert got == views.render({**view, key: value}), (key, value)
             assert json.loads(dict(got.parts)[key])[key] == value
             assert dict(got.parts)[key] == json.dumps({key: value}, separators=(",", ":")).encode()
+    # a scalar part is kept by its type and itself (no fingerprint): the same strictness
+    for value in (1, True, 1.0, 0, False, -0.0, 0.0, "1", None):
+        got = views.render({**view, "review": value}, shared)
+        assert got == views.render({**view, "review": value}), value
+        assert dict(got.parts)["review"] == json.dumps({"review": value}, separators=(",", ":")).encode()
     with pytest.raises(ValueError):
         views.render({**view, "private": {"x": math.nan}}, shared)  # never shared past the check
 

@@ -150,8 +150,10 @@ def _members(parts: list[tuple[str, bytes]]) -> bytes:
 
 def _part(key: str, value: Any, shared: dict) -> bytes:
     """`{"key": value}` as the view's model writes it: validated and serialised by the key's
-    model the first time its value is seen (`_fingerprint`), taken from `shared` after."""
-    seen = _fingerprint(value)
+    model the first time its value is seen (`_fingerprint`; a string, a whole number, a flag or
+    null by its type and itself, without writing it), taken from `shared` after."""
+    t = type(value)
+    seen: Any = (t, value) if t in _SCALARS else _fingerprint(value)
     if seen is not None:
         raw = shared.get((key, seen))
         if raw is not None:
@@ -163,6 +165,11 @@ def _part(key: str, value: Any, shared: dict) -> bytes:
             shared.clear()  # bounded: start again (a dict's own operations are safe across threads)
         shared[(key, seen)] = raw
     return raw
+
+
+# Scalars a part is keyed by as themselves: hashable, and type-strict with their type beside
+# them (True and 1 apart); never a float (0.0 == -0.0, and NaN is never equal to itself).
+_SCALARS = frozenset((str, int, bool, type(None)))
 
 
 def _fingerprint(value: Any) -> bytes | None:

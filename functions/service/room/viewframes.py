@@ -60,11 +60,21 @@ def _connected(conns: dict[str, str | None]) -> set[str]:
     return {p for p in conns.values() if p}
 
 
-def view_of(room: dict, state: Any, connected: set[str], who: str | None, setup_error: Any = _UNSET) -> dict:
+def view_of(
+    room: dict,
+    state: Any,
+    connected: set[str],
+    who: str | None,
+    setup_error: Any = _UNSET,
+    facts: dict[str, dict] | None = None,
+) -> dict:
     """`who`'s whole view (None: a spectator's), without the server's clock: the lobby's
     before the game (`setup_error`: the room's reason a start would be refused, when the
     caller has it already), else the game's, then every feature's facts (`featureset.view`,
-    the anonymous games' gate last). Every key a view carries is decided here or by a feature."""
+    the anonymous games' gate last). Every key a view carries is decided here or by a feature.
+    `facts`: the seats' room facts (`views.player_facts`), when the caller made them once for
+    every viewer of one change (the same for all of them before the gate; the fold never edits
+    them in place)."""
     if state is None:
         error = room_setup_error(room) if setup_error is _UNSET else setup_error
         view = views.lobby_view(room, who)
@@ -73,9 +83,11 @@ def view_of(room: dict, state: Any, connected: set[str], who: str | None, setup_
     else:
         view = views.game_view(state, who)
         block = views.room_block(room, None)
-    parts = featureset.view(room, state, who, ViewParts(view, block, views.player_facts(room, connected)))
-    view, facts = parts.view, parts.players
-    view["players"] = [{**p, **facts.get(p.get("id"), {})} for p in view.get("players", [])]
+    if facts is None:
+        facts = views.player_facts(room, connected)
+    parts = featureset.view(room, state, who, ViewParts(view, block, facts))
+    view, seats = parts.view, parts.players
+    view["players"] = [{**p, **seats.get(p.get("id"), {})} for p in view.get("players", [])]
     view["room"] = parts.block
     return view
 
@@ -103,9 +115,11 @@ def frames_for(
     setup_error = room_setup_error(room) if state is None else None
     before_viewers = {viewer_of(p) for p in c.snap.conns.values()}
     at = views.server_clock()  # one reading for the whole fan-out (env reads, every viewer alike)
+    facts = views.player_facts(room, connected)  # every viewer's, before the gate
     for viewer in {viewer_of(p) for p in conns.values()}:
         # serialised once: fingerprinted, and sent if it changed
-        rendered = views.render(view_of(room, state, connected, _seat(viewer), setup_error), views.PARTS)
+        view = view_of(room, state, connected, _seat(viewer), setup_error, facts)
+        rendered = views.render(view, views.PARTS)
         new[viewer] = views.digest(rendered)
         if viewer not in old and viewer in before_viewers:
             # connected without a write (spectators): the view as it was before
