@@ -113,8 +113,7 @@ class ScreenWatch:
         self.watcher = Player(browser, url, "", locale=locale, errors=errors)  # the room's language
         self.watcher_frames = record(self.watcher)
         self.watcher.open()
-        self.watcher.page.fill("#join-code", code)
-        self.watcher.page.click("#watch-btn")
+        self.watcher.watch(code)
         expect(self.watcher.page.locator(".lobby-player").first).to_be_visible()
         self.seen: list[str] = []
         self.last = None

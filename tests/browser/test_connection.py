@@ -58,8 +58,7 @@ def test_spectator_watches_and_kicked_player_goes_home(browser, stack, console_e
 
     watcher = Player(browser, stack.url, "", errors=console_errors)
     watcher.open()
-    watcher.page.fill("#join-code", code)
-    watcher.page.click("#watch-btn")
+    watcher.watch(code)
     expect(watcher.page.locator(".lobby-player")).to_have_count(2)
     expect(watcher.page.get_by_text("You are watching this room.")).to_be_visible()
     expect(watcher.page.locator("#ready-btn")).to_have_count(0)

@@ -170,7 +170,7 @@ def test_four_people_play_a_ranked_game_to_its_end_a_leaver_waits_and_a_second_s
         # ...and a second socket of hers, watching the game, cannot take Dee's open seat: a socket
         # names no person, so a ranked game's seat is never taken over one (the seat stays open)
         second.page.goto(f"{site(stack)}?room={code}")
-        second.click("#watch-btn")
+        second.watch()
         seat = second.page.locator("#sub-seats button")
         expect(seat).to_have_count(1, timeout=20_000)
         second.page.fill("#sub-name", "Ann")

@@ -321,7 +321,7 @@ def test_an_idle_page_and_a_closed_tab_are_warned_then_handed_on(stack, browser,
     try:
         for pl in (watcher, table):
             pl.page.goto(f"{stack.url}?room={code}")
-            pl.click("#watch-btn")
+            pl.watch()
             expect(pl.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
         idle_pid, gone_pid = seat(room, idle_name)["playerId"], seat(room, gone_name)["playerId"]
         # Game time steps on; the pages are left alone. The idle page is warned after its first

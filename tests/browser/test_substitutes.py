@@ -140,7 +140,7 @@ def play_substitution(
         sub.click("#join-btn")
         expect(sub.page.locator("#late-join")).to_contain_text(TEXTS[lang]["late"], timeout=15_000)
     else:
-        sub.click("#watch-btn")
+        sub.watch()
     seat = sub.page.locator(f'#sub-seats [data-seat="{guest_pid}"]')
     expect(seat).to_be_visible(timeout=15_000)
     n = int(seat_no) if seat_no else int(guest_pid[1:])

@@ -183,8 +183,7 @@ def listening_spectator(browser, stack, code: str, errors) -> Player:
     spec = Player(browser, stack.url, "", errors=errors)
     spec.context.add_init_script(COUNT_MIC)
     spec.open()
-    spec.page.fill("#join-code", code)
-    spec.page.click("#watch-btn")
+    spec.watch(code)
     expect(spec.page.locator("#phase-banner")).to_be_visible(timeout=15_000)
     spec.pid = None
     expect(spec.page.locator("#voice-join")).to_have_text("Listen to the table")

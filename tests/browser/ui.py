@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 MOBILE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -175,6 +176,23 @@ class Player:
     def click(self, selector: str) -> None:
         self.dismiss_cards()
         self.page.click(selector)
+
+    def watch(self, code: str | None = None, tries: int = 3) -> None:
+        """Watch room `code` from the home screen (None: the code the address filled in): a
+        tap on Watch, again while the page is still home. The lists fill in above the join
+        form as the page opens, so a tap may land where the button was (seen on loaded
+        clean-clone runs); a tap that lands leaves home at once (room.js `watch`)."""
+        p = self.page
+        if code is not None:
+            p.fill("#join-code", code)
+        for _ in range(tries):
+            p.click("#watch-btn")
+            try:
+                p.wait_for_function("() => document.body.dataset.screen !== 'home'", timeout=5_000)
+                return
+            except PlaywrightTimeoutError:
+                continue
+        raise AssertionError(f"{self.name}: Watch never left the home screen")
 
     def say(self, channel: str, text: str) -> None:
         p = self.page
