@@ -12,9 +12,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from ops.reports import _store, _when, use_local_stack
+
+COMMANDS = ("show", "ban", "unban")
+ID_SHAPE = re.compile(r"-[A-Za-z0-9_-]{21}")  # a person id that begins with "-" (token_urlsafe)
+
+
+def _ids_as_operands(argv: list[str]) -> list[str]:
+    """A person id may begin with "-" (one in 64 does): after its command it is the operand,
+    never an option (argparse would read `-hg5…` as -h), so a "--" goes before it."""
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if i and argv[i - 1] in COMMANDS and ID_SHAPE.fullmatch(arg):
+            out.append("--")
+        out.append(arg)
+    return out
 
 
 def main(argv: list[str] | None = None, out=None, store=None) -> int:
@@ -22,9 +37,9 @@ def main(argv: list[str] | None = None, out=None, store=None) -> int:
     p = argparse.ArgumentParser(prog="python -m ops.persons", description="Show, ban or unban a person.")
     p.add_argument("--local", metavar="URL", help="an offline stack (python -m local) instead of AWS")
     sub = p.add_subparsers(dest="command", required=True)
-    for name, text in (("show", "a person's record"), ("ban", "ban a person"), ("unban", "lift a ban")):
+    for name, text in zip(COMMANDS, ("a person's record", "ban a person", "lift a ban"), strict=True):
         sub.add_parser(name, help=text).add_argument("id")
-    args = p.parse_args(argv)
+    args = p.parse_args(_ids_as_operands(sys.argv[1:] if argv is None else argv))
     if args.local:
         use_local_stack(args.local)
     from service.identity import persons, sessions

@@ -291,3 +291,10 @@ def test_ranked_play_a_report_in_a_ranked_room_names_the_reported_person_for_the
     assert ops_persons.main(["ban", person["id"]], out=out) == 0
     assert api.svc.store.person(person["id"])["banned"] is True
     assert ops_persons.main(["ban", "x" * 22], out=io.StringIO()) == 1  # no such person
+    # one id in 64 begins with "-" (token_urlsafe): the tool reads it as the id, not an option
+    dashed = {**persons.new_person(int(api.clock())), "id": "-hg5DT0iUDJGopqKvYZZTg"}
+    api.svc.store.put_person(dashed)
+    for command, banned in (("ban", True), ("unban", False)):
+        out = io.StringIO()
+        assert ops_persons.main([command, dashed["id"]], out=out) == 0, out.getvalue()
+        assert api.svc.store.person(dashed["id"])["banned"] is banned
