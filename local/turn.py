@@ -80,7 +80,21 @@ class TurnServer:
     def url(self) -> str:
         return f"turn:{self.host}:{self.port}?transport=udp"
 
-    def start(self, timeout: float = 60.0) -> str:
+    def start(self, timeout: float = 60.0, tries: int = 3) -> str:
+        """Start coturn on a free port; again on other ports when it does not answer (the
+        ports are picked free, then handed to coturn: a process beside it, such as a
+        browser's WebRTC, may take one in between, seen on a loaded clean-clone run)."""
+        for attempt in range(tries):
+            try:
+                return self._start_once(timeout / 2)
+            except RuntimeError:
+                self.stop()
+                if attempt == tries - 1:
+                    raise
+                log.warning("turnserver did not start on %s:%d; trying other ports", self.host, self.port)
+        raise AssertionError("unreachable")
+
+    def _start_once(self, timeout: float) -> str:
         binary = shutil.which(BINARY)
         if binary is None:
             raise RuntimeError("coturn is not installed: run scripts/ensure-coturn.sh (make install does)")
