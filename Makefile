@@ -209,12 +209,16 @@ part-%:
 	@s=$$(date +%s); { $(PART_$*); } >.test-logs/$*.log 2>&1; echo "$$? $$(( $$(date +%s) - s ))" >.test-logs/$*.rc; \
 	times >.test-logs/$*.times; tail -n 1 .test-logs/$*.times | awk '{ t = 0; for (i = 1; i <= NF; i++) { split($$i, a, "m"); t += a[1] * 60 + a[2] } printf "%.1f\n", t }' >.test-logs/$*.cpu
 
-# The report: each part's seconds and log; fails if any part failed or did not run.
+# The report: each part's seconds and log; fails if any part failed or did not run. Last, the
+# failed parts' test lines again (a log's tail, as CI shows it, then names what failed).
 REPORT = failed=0; for t in $(1); do \
 	  if [ ! -f .test-logs/$$t.rc ]; then echo "== $$t: did not run"; failed=1; continue; fi; \
 	  read rc secs <.test-logs/$$t.rc; echo "== $$t ($$secs s, $$(cat .test-logs/$$t.cpu 2>/dev/null) CPU-s)"; \
 	  if [ "$$rc" -eq 0 ]; then tail -n 3 .test-logs/$$t.log; else cat .test-logs/$$t.log; failed=1; fi; \
-	done; echo "== all: $$(( $$(date +%s) - $$(cat .test-logs/start) )) s, $$(cat .test-logs/*.cpu 2>/dev/null | awk '{ t += $$1 } END { print t + 0 }') CPU-s in the parts"; test $$failed -eq 0
+	done; echo "== all: $$(( $$(date +%s) - $$(cat .test-logs/start) )) s, $$(cat .test-logs/*.cpu 2>/dev/null | awk '{ t += $$1 } END { print t + 0 }') CPU-s in the parts"; \
+	for t in $(1); do [ -f .test-logs/$$t.rc ] && read rc secs <.test-logs/$$t.rc && [ "$$rc" -ne 0 ] && \
+	  { echo "== failed: $$t (exit $$rc)"; grep -E '^E  ' .test-logs/$$t.log | cut -c1-300 | tail -n 12; grep -E '^(FAILED|ERROR) ' .test-logs/$$t.log | cut -c1-300 | tail -n 12; }; done; \
+	test $$failed -eq 0
 
 test: $(BIN)/.installed web
 	@rm -rf .test-logs && mkdir -p .test-logs && date +%s >.test-logs/start
