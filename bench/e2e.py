@@ -54,6 +54,9 @@ The figures of the heaviest load:
                                     first new view posted: load, own work, write), posts (first ->
                                     last new view posted), to_socket (-> the last view received);
                                     they add up to the action's time; p50_split_ms: each median
+  p99_holders                       what the containers ran while the tail waited for one: the
+                                    container time overlapping those waits by cause (ms), and the
+                                    run's longest invocations [cause, ms]
   max_message_bytes                 the largest frame any client received
   phase_end_lateness_p50_s/_p99_s   real seconds from a phase's endsAt to its next view reaching
                                     the room, with clients connected (they nudge); goal <= 1
@@ -309,6 +312,30 @@ def tail_split(latencies: list[float], splits: list[dict], q: float) -> dict | N
     return {"actions": len(tail), **{k: _r(sum(s[k] for s in tail) / len(tail), 1) for k in SPLIT}}
 
 
+def tail_holders(latencies: list[float], timed: list[dict], invocations: list[dict], q: float) -> dict | None:
+    """What the containers ran while the tail's actions (at or above the q-quantile latency)
+    waited for one: per cause, the container time that overlapped those waits (ms, summed over
+    the tail), and the longest invocations of the run (cause, ms in a container)."""
+    cut = pct(latencies, q)
+    if cut is None:
+        return None
+    ran = [i for i in invocations if "began" in i and "ended" in i]
+    held: dict[str, float] = {}
+    for ms, inv in zip(latencies, timed, strict=True):
+        if ms < cut:
+            continue
+        a, b = inv["start"], inv.get("began", inv["start"])
+        for other in ran:
+            overlap = min(other["ended"], b) - max(other["began"], a)
+            if overlap > 0 and other is not inv:
+                held[other["holder"]] = held.get(other["holder"], 0.0) + overlap * 1000
+    longest = sorted(ran, key=lambda i: i["ended"] - i["began"], reverse=True)[:8]
+    return {
+        "held_ms_by_cause": {k: _r(v, 1) for k, v in sorted(held.items(), key=lambda kv: -kv[1])},
+        "longest_invocations": [[i["holder"], _r((i["ended"] - i["began"]) * 1000, 1)] for i in longest],
+    }
+
+
 def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Player]) -> dict:
     """Join the stack's trace with what the sockets received: per action, the views it posted
     and when each arrived."""
@@ -333,6 +360,7 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
             top[conn] = max(version, top.get(conn, -1))
     latencies, views_per_action, acks = [], [], []
     splits: list[dict] = []  # per timed action, where its time went (`SPLIT`), beside `latencies`
+    timed: list[dict] = []  # per timed action, its invocation, beside `latencies`
     by_action: dict[str, list[float]] = {}
     refused = unchanged = missing = untraced = 0
     ours: set = set()
@@ -365,6 +393,7 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
                 ms = (max(arrivals) - t0) * 1000
                 latencies.append(ms)
                 splits.append(split(t0, inv, views, max(arrivals)))
+                timed.append(inv)
                 views_per_action.append(len(views))
                 by_action.setdefault(action, []).append(ms)
     def cause(inv: dict) -> str:
@@ -372,6 +401,9 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
             return "action"
         return f"{inv['route']}:{inv['action']}" if inv.get("action") else inv["route"]
 
+    for inv in invocations:  # (a timed action by its frame's action too, for `tail_holders`)
+        inv["cause"] = cause(inv)
+        inv["holder"] = f"action:{inv.get('action')}" if inv["cause"] == "action" else inv["cause"]
     causes: dict[str, int] = {}
     posted: dict[tuple, list[str]] = {}  # (connection, version) -> what posted it, in order
     seen_by: dict[tuple, list] = {}
@@ -392,7 +424,7 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
     for by in posted.values():
         for c in by[1:]:
             repeats[c] = repeats.get(c, 0) + 1
-    return {"latencies": latencies, "splits": splits, "views_per_action": views_per_action, "acks": acks,
+    return {"latencies": latencies, "splits": splits, "timed": timed, "views_per_action": views_per_action, "acks": acks,
             "by_action": by_action,
             "refused": refused, "unchanged": unchanged, "missing": missing, "untraced": untraced,
             "causes": causes, "repeats": repeats, "sockets_known": len(socket_of)}
@@ -456,6 +488,7 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         "ratio_p99": _r(p99 / b99 if p99 is not None and b99 else None, 2),
         "p99_split_ms": tail_split(latencies, got["splits"], 0.99),
         "p50_split_ms": {k: _r(pct([s[k] for s in got["splits"]], 0.5), 1) for k in SPLIT},
+        "p99_holders": tail_holders(latencies, got["timed"], invocations, 0.99),
         "views_per_action": _r(sum(vpa) / len(vpa) if vpa else None, 2),
         "max_message_bytes": max((r.max_bytes for r in rooms), default=0),
         "phase_end_lateness_p50_s": _r(pct(lateness, 0.5), 3),

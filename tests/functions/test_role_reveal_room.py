@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+import mafia_engine as me
+
 pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
 
 
@@ -40,19 +42,45 @@ def test_a_second_tap_is_refused_and_the_others_see_nothing_of_it(api):
 
 
 def test_bots_count_as_having_seen_their_card(api):
+    """A bot glances at its card as it is dealt (docs/rules.md, "Role reveal"): the reveal ends at
+    the last person's tap, with no Scheduler wake waited for (one comes inside its minute)."""
     api.create("Host", preset="classic")
     api.connect("cp1", "p1")
     for _ in range(4):
         api.send("cp1", {"action": "addBot"})
     api.send("cp1", {"action": "start"})
-    limit = api.state()["phase"]["endsAt"]
+    started = api.clock.t
+    api.clock.advance(1.5)
     api.send("cp1", {"action": "seenRole"})
-    for _ in range(10):  # the room's timer wakes the bots; their taps fall due early
-        if kind(api) != "roleReveal":
-            break
-        view = api.gw.last("cp1")["view"]
-        api.clock.t = max(api.clock.t, api.next_wake()) + 0.01
-        api.fire_due()  # the Scheduler delivers what is due: the bots' private wakes, the phase timer
-        api.send("cp1", {"action": "nudge", "phase": view["phase"]["seq"]})
-    assert kind(api) == "greeting"
-    assert api.clock.t < limit - 30, "the table waited for nobody"
+    assert kind(api) == "greeting" and api.clock.t == started + 1.5
+    assert api.state()["phase"]["endsAt"] == api.clock.t + 60  # the 60-second greeting, from the tap
+
+
+def test_the_bots_glances_change_no_view_and_the_reveal_waits_for_every_person(api):
+    """The bots' glances lapse at the first request after the reveal begins (a person's sync
+    here): nothing is pushed to the other person, whose view does not change, and the reveal goes
+    on until both people have tapped."""
+    api.create("Host", preset="classic")
+    api.connect("cp1", "p1")
+    api.connect("cp2", api.join("Bea"))
+    for _ in range(3):
+        api.send("cp1", {"action": "addBot"})
+    api.send("cp2", {"action": "ready"})
+    api.send("cp1", {"action": "start"})
+    assert kind(api) == "roleReveal"
+    before = api.gw.last("cp2")
+    api.clock.advance(2)
+    api.gw.clear()
+    api.send("cp1", {"action": "sync"})
+    assert [c for c, _ in api.gw.sent] == ["cp1"]  # the sender's own answer, no one else's
+    assert kind(api) == "roleReveal"
+    bots = [p["id"] for p in api.snapshot().room["players"] if p.get("bot")]
+    assert [me.view(api.state(), b)["private"]["task"] for b in bots] == ["done"] * 3
+    api.send("cp2", {"action": "sync"})
+    assert api.gw.last("cp2")["view"] == {**before["view"], "serverNow": api.gw.last("cp2")["view"]["serverNow"]}
+    api.clock.advance(3)
+    api.send("cp2", {"action": "seenRole"})
+    assert kind(api) == "roleReveal"
+    api.clock.advance(4)
+    api.send("cp1", {"action": "seenRole"})
+    assert kind(api) == "greeting" and api.state()["phase"]["endsAt"] == api.clock.t + 60

@@ -398,19 +398,25 @@ def test_bot_chat_is_in_writable_channels_and_phrases_every_language_reads():
 def test_bots_act_at_a_human_pace():
     """Planned actions are spread inside a day phase, never all at its first moment; the
     night's hidden work falls due at moments every bot shares (whoever holds a night role),
-    never at the night's first moment either."""
+    never at the night's first moment either. (The reveal's glances, which no view shows,
+    fall at the deal: docs/rules.md, "Role reveal".)"""
     g = play(8, {"preset": "classic"}, 3)
     by_phase: dict[int, list[float]] = {}
     night: set[int] = set()
     ended: set[int] = set()  # the end has no deadline to spread in: its "gg" lines come as they come
+    reveal: set[int] = set()
     for now, _, _a, v in g.applied:
         by_phase.setdefault(v["phase"]["seq"], []).append(now)
         if v["phase"]["kind"] == "night":
             night.add(v["phase"]["seq"])
         if v["phase"]["kind"] == "ended":
             ended.add(v["phase"]["seq"])
+        if v["phase"]["kind"] == "roleReveal":
+            reveal.add(v["phase"]["seq"])
+            assert _a["type"] == "seenRole" and now == g.starts[v["phase"]["seq"]], (now, _a)
+    assert reveal
     for seq, times in by_phase.items():
-        if len(times) >= 4 and seq not in night | ended:
+        if len(times) >= 4 and seq not in night | ended | reveal:
             assert max(times) - min(times) >= 2.0, (seq, times)
     assert night
     for now, _, a, v in g.applied:

@@ -174,6 +174,13 @@ def _too_soon(state: dict, pid: str, now: float) -> bool:
     return last is not None and now - last < MIN_INTERVAL
 
 
+# Entries no view ever shows, whose only public trace is the phase they may end: a bot's glance
+# at its card (docs/rules.md, "Role reveal": who has seen is not public, not even as a count).
+# They lapse at any request once their moment has passed: a person's tap that ends the reveal
+# then ends it at that tap, as at a table of people, with nothing of the bots' published.
+HIDDEN = frozenset({"seenRole"})
+
+
 def lapse(
     state: dict,
     stored: dict | None,
@@ -186,7 +193,7 @@ def lapse(
 ) -> tuple[dict, dict, list[tuple[float, str, dict]], list[tuple[float, str, dict, str]]]:
     """The entries whose wake never came in time, at any request: when the phase's deadline
     has passed (the phase ends now), every entry of it; else those ``late`` seconds overdue (a
-    lost delivery). Game actions apply at their own drawn moments, as ``drain`` does (a
+    lost delivery), and a ``HIDDEN`` one as soon as its moment has passed. Game actions apply at their own drawn moments, as ``drain`` does (a
     ballot keeps counting); chat lines are dropped (a line published that long after its
     moment would name its sender). Stops at a phase change, which plans the new phase from
     that moment (its entries wait for wakes of their own). Returns what ``drain`` returns."""
@@ -197,10 +204,11 @@ def lapse(
     applied: list[tuple[float, str, dict]] = []
     dropped: list[tuple[float, str, dict, str]] = []
     due = list(stored["due"])
-    while due and due[0][0] <= cutoff:
-        at, pid, planned = due.pop(0)
+    while due and (due[0][0] <= cutoff or (due[0][0] <= now and due[0][2].get("type") in HIDDEN)):
+        drawn, pid, planned = due.pop(0)
         if planned.get("type") == "chat" or state["phase"]["kind"] == "ended":
             continue
+        at = drawn if drawn <= cutoff else now  # a hidden entry in time: at this request, as a tap
         a = revise(seat_view(state, pid, names), seed, planned, at, lang)
         if a is None:
             continue

@@ -25,7 +25,10 @@ SMALL_TALK = 0.3  # else, the chance of a line that names nobody (every card ali
 
 # When each kind of action falls due, as fractions of the phase's length.
 WINDOWS: dict[str, tuple[float, float]] = {
-    "seenRole": (0.03, 0.12),  # a glance at the card: early (by the first public tick), whatever the role
+    # a glance at the card as it is dealt, whatever the role: never published (not even as a
+    # count), it lapses at the first request or wake after the reveal begins (``loop.HIDDEN``),
+    # so the reveal waits only for its people's taps, however late a Scheduler wake would come
+    "seenRole": (0.0, 0.0),
     "greet": (0.05, 0.6),
     "talk": (0.08, 0.5),
     "readyEarly": (0.55, 0.9),
