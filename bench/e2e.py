@@ -55,8 +55,9 @@ The figures of the heaviest load:
                                     last new view posted), to_socket (-> the last view received);
                                     they add up to the action's time; p50_split_ms: each median
   p99_holders                       what the containers ran while the tail waited for one: the
-                                    container time overlapping those waits by cause (ms), and the
-                                    run's longest invocations [cause, ms]
+                                    container time overlapping those waits by cause (ms), the
+                                    run's longest invocations [cause, ms], and the tail's actions
+                                    [action, ms, s after the run's first invocation]
   max_message_bytes                 the largest frame any client received
   phase_end_lateness_p50_s/_p99_s   real seconds from a phase's endsAt to its next view reaching
                                     the room, with clients connected (they nudge); goal <= 1
@@ -82,7 +83,7 @@ sys.path[:0] = [str(REPO), str(REPO / "layers" / "engine")]  # local.client play
 
 import aiohttp  # noqa: E402
 
-from local.client import Api, Bot, Player, Received, fill_room, start_game  # noqa: E402
+from local.client import Api, Bot, Player, Received, fill_room, seat_ready, start_seated  # noqa: E402
 from local.process import start_stack  # noqa: E402
 
 DEBUG = False
@@ -217,8 +218,9 @@ async def echo_probe(room: RoomRun, until: float, interval: float) -> None:
 
 
 async def setup_room(http: aiohttp.ClientSession, api: Api, n_players: int, seed: int, think_s: float) -> RoomRun:
+    """A room seated and ready, not started (`bench` starts every room once all are ready)."""
     seats = await fill_room(api, n_players, prefix=f"R{seed}P")
-    players = await start_game(http, seats, timeout=60)
+    players = await seat_ready(http, seats, timeout=60)
     rng = random.Random(seed)
     bots = [Bot(p, random.Random(seed * 1000 + i), confirm_yes=0.8) for i, p in enumerate(players)]
     room = RoomRun(players, bots, rng, think_s=think_s)
@@ -320,10 +322,13 @@ def tail_holders(latencies: list[float], timed: list[dict], invocations: list[di
     if cut is None:
         return None
     ran = [i for i in invocations if "began" in i and "ended" in i]
+    first = min((i["start"] for i in ran), default=0.0)
     held: dict[str, float] = {}
+    tail: list[list] = []
     for ms, inv in zip(latencies, timed, strict=True):
         if ms < cut:
             continue
+        tail.append([inv.get("action"), _r(ms, 1), _r(inv["start"] - first, 2)])
         a, b = inv["start"], inv.get("began", inv["start"])
         for other in ran:
             overlap = min(other["ended"], b) - max(other["began"], a)
@@ -333,6 +338,7 @@ def tail_holders(latencies: list[float], timed: list[dict], invocations: list[di
     return {
         "held_ms_by_cause": {k: _r(v, 1) for k, v in sorted(held.items(), key=lambda kv: -kv[1])},
         "longest_invocations": [[i["holder"], _r((i["ended"] - i["began"]) * 1000, 1)] for i in longest],
+        "tail": sorted(tail, key=lambda t: t[2]),  # [action, ms, s after the run's first invocation]
     }
 
 
@@ -440,17 +446,26 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         hello: dict[str, Player] = {}
         started = time.monotonic()
 
-        async def one(i: int) -> RoomRun:
+        async def seat(i: int) -> RoomRun:
             async with sem:
                 room = await setup_room(http, api, n_players, i + 1, think_s)
             hello.update(await introduce(room.players))
+            return room
+
+        async def play(room: RoomRun) -> RoomRun:
+            await start_seated(room.players, timeout=60)
             # Each room plays as soon as it has started, so no phase runs out unattended.
             room.started = time.monotonic()
             until = room.until = room.started + duration
             await asyncio.gather(drive(room, until), echo_probe(room, until, echo_interval))
             return room
 
-        rooms = await asyncio.gather(*(one(i) for i in range(n_rooms)))
+        # Every room is seated, readied and introduced before any plays: the set-up sends a
+        # room's 11 `ready` frames in one millisecond (a harness's burst, not a table's), whose
+        # conflicts held the containers for up to 1.9 s each and were the whole p99 of the rooms
+        # already playing (`p99_holders`, 2026-12-06). Measured: play, the starts included.
+        seated = await asyncio.gather(*(seat(i) for i in range(n_rooms)))
+        rooms = await asyncio.gather(*(play(r) for r in seated))
         elapsed = time.monotonic() - started
         await asyncio.sleep(1.0)  # let the last frames of the last actions land
         invocations = await fetch_trace(http, url)

@@ -501,10 +501,24 @@ async def start_game(
 ) -> list[Player]:
     """Connect every seat, mark everyone ready, start (host = seats[0]); returns the players
     (`patches`: their sockets ask for views as patches)."""
+    players = await seat_ready(http, seats, timeout=timeout, patches=patches)
+    await start_seated(players, timeout=timeout)
+    return players
+
+
+async def seat_ready(
+    http: aiohttp.ClientSession, seats: list[Seat], *, timeout: float = 20, patches: bool = False
+) -> list[Player]:
+    """`start_game`'s first half: every seat connected and every guest ready (all at once)."""
     players = [await Player.connect(http, s, patches=patches) for s in seats]
     await asyncio.gather(*(ready_up(p, timeout=timeout) for p in players[1:]))
     n = len(players)
     await players[0].wait_view(lambda v: sum(1 for q in v["players"] if q.get("ready")) >= n - 1, timeout)
+    return players
+
+
+async def start_seated(players: list[Player], *, timeout: float = 20) -> None:
+    """`start_game`'s second half: the host (players[0]) starts, and every view leaves the lobby."""
     deadline = time.monotonic() + timeout
     while True:
         reply = await players[0].request("start", timeout=timeout)
@@ -515,4 +529,3 @@ async def start_game(
         await asyncio.sleep(0.05)
     for p in players:
         await p.wait_view(lambda v: v["phase"]["kind"] != "lobby", timeout)
-    return players

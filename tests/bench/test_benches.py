@@ -43,6 +43,10 @@ def test_e2e_bench_quick_times_actions_by_their_frames():
     tail = out["p99_split_ms"]
     assert set(tail) == {"actions", "to_gateway", "queue", "handler", "posts", "to_socket"}, tail
     assert tail["actions"] >= 1 and min(v for k, v in tail.items() if k != "actions") >= -1.0, tail
+    # what the containers ran while the tail waited, and the tail's own actions, by their frames
+    held = out["p99_holders"]
+    assert len(held["tail"]) == tail["actions"] and all(a in out["sent_by_action"] for a, _, _ in held["tail"]), held
+    assert held["longest_invocations"] and all(ms >= 0 for _, ms in held["longest_invocations"]), held
     # the sweep: each load's headline figures, lightest first, and where latency bends
     assert [lv["rooms"] for lv in out["sweep"]] == [1, 2], out["sweep"]
     assert all(lv["actions"] > 0 and lv["p99_ms"] is not None for lv in out["sweep"]), out["sweep"]
