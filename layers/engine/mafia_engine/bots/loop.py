@@ -193,9 +193,10 @@ def lapse(
 ) -> tuple[dict, dict, list[tuple[float, str, dict]], list[tuple[float, str, dict, str]]]:
     """The entries whose wake never came in time, at any request: when the phase's deadline
     has passed (the phase ends now), every entry of it; else those ``late`` seconds overdue (a
-    lost delivery), and a ``HIDDEN`` one as soon as its moment has passed. Game actions apply at their own drawn moments, as ``drain`` does (a
-    ballot keeps counting); chat lines are dropped (a line published that long after its
-    moment would name its sender). Stops at a phase change, which plans the new phase from
+    lost delivery), and a ``HIDDEN`` one as soon as its moment has passed (at ``now``, as a
+    tap would be). Game actions apply at their own drawn moments, as ``drain`` does (a ballot
+    keeps counting); chat lines are dropped (a line published that long after its moment
+    would name its sender). Stops at a phase change, which plans the new phase from
     that moment (its entries wait for wakes of their own). Returns what ``drain`` returns."""
     if stored is None or stored.get("seq") != state["seq"] or "step" in stored:
         stored = plan_room(state, bot_ids, seed, now, lang, names)
