@@ -84,3 +84,26 @@ def test_the_bots_glances_change_no_view_and_the_reveal_waits_for_every_person(a
     api.clock.advance(4)
     api.send("cp1", {"action": "seenRole"})
     assert kind(api) == "greeting" and api.state()["phase"]["endsAt"] == api.clock.t + 60
+
+
+@pytest.mark.parametrize("sender", ["guest", "spectator"])
+def test_a_refused_take_host_in_the_reveal_leaves_the_room_as_it_was(api, sender):
+    """`takeHost` first asks API Gateway about the host's sockets (a run of its own); that
+    check alone writes nothing when the host is there, even with the bots' glances due: a
+    refused frame leaves the stored room as it was (the fuzz found a spectator's that did)."""
+    api.create("Host", preset="classic")
+    api.connect("cp1", "p1")
+    api.connect("cp2", api.join("Bea"))
+    for _ in range(3):
+        api.send("cp1", {"action": "addBot"})
+    api.send("cp2", {"action": "ready"})
+    api.send("cp1", {"action": "start"})
+    assert kind(api) == "roleReveal"
+    conn = "cp2" if sender == "guest" else "cs1"
+    if sender == "spectator":
+        assert api.connect("cs1") == 200
+    api.clock.advance(1)
+    before = api.item()
+    api.send(conn, {"action": "takeHost", "id": 7})
+    assert api.errors(conn)[-1]["id"] == 7 and api.errors(conn)[-1]["code"]
+    assert api.item() == before

@@ -27,7 +27,7 @@ from ..infra.storage import Conflict, Snapshot, Store
 from ..infra.telemetry import count, logger
 from ..infra.timers import Timers
 from . import access, connections, featureset, lifecycle, viewframes
-from .change import ChangeFn, Context, Effects, Outcome, Ports, Request, Write
+from .change import NO_EFFECTS, ChangeFn, Context, Effects, Outcome, Ports, Request, Write
 from .connections import ConnectionRooms
 
 MAX_ATTEMPTS = 8
@@ -57,13 +57,19 @@ class Pipeline:
         the address whose digest is `addr` (`public.address_digest`, "" unknown)."""
         if frame.asks_gateway:
             # the host's sockets may have vanished without $disconnect: ask API Gateway first
-            self.run(code, connections.check_host(self.gateway))
+            # (that alone: the features' due steps wait for the frame's own run, so a frame
+            # refused there leaves the room as it was)
+            self.run(code, connections.check_host(self.gateway), features_first=False)
         return self.run(code, command, Request(conn_id, frame, Ports(self.store, self.gateway), addr=addr))
 
-    def run(self, code: str, command: ChangeFn | Command, request: Request | None = None) -> Any:
+    def run(
+        self, code: str, command: ChangeFn | Command, request: Request | None = None, *, features_first: bool = True
+    ) -> Any:
         """load → command → outcome + effects → conditional write → effects; returns the
         outcome's `result`. `request` is a client frame's (then `command` takes it, with its
-        sender checked by `access.actor`); without one, `command` is a server-side change."""
+        sender checked by `access.actor`); without one, `command` is a server-side change.
+        `features_first=False`: without the features' `before` hooks (a check made ahead of a
+        frame's own run, which runs them)."""
         for attempt in range(MAX_ATTEMPTS):
             if attempt:
                 # A burst of frames to one room (everyone presses ready) would otherwise
@@ -78,7 +84,8 @@ class Pipeline:
             # `now` to the millisecond, as the bots' drawn moments are (a line's `at` and a
             # phase's start read alike whoever caused them: features/botplay.py)
             now = round(clock.now(), 3)
-            c, lead, trail, forced = featureset.before(Context(snap, room, snap.state, now))
+            c = Context(snap, room, snap.state, now)
+            c, lead, trail, forced = featureset.before(c) if features_first else (c, NO_EFFECTS, NO_EFFECTS, False)
             # command: who may act, then what it decides (ServiceError: nothing is written)
             actor = None
             try:
