@@ -76,12 +76,13 @@ Whether and when a bot talks by day follows the public evidence by one rule for 
 
 from __future__ import annotations
 
-from .loop import asks, deliver, drain, lapse, plan_room, wake_at, wake_second
+from .loop import HIDDEN, asks, deliver, drain, lapse, plan_room, wake_at, wake_second
 from .phrases import LANGS, LINES
 from .policy import CHAT_GAP, decide, next_due, plan, revise
 
 __all__ = [
     "CHAT_GAP",
+    "HIDDEN",
     "LANGS",
     "LINES",
     "asks",
