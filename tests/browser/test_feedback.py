@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .ui import Player
+from .ui import Player, open_fold
 
 
 def test_short_room_code_says_a_code_has_five_characters(browser, stack, console_errors):
@@ -33,14 +33,21 @@ def test_option_out_of_range_names_the_option_and_its_range(browser, stack, cons
     pl = Player(browser, stack.url, "Ann", errors=console_errors)
     page = pl.page
     pl.create()
-    page.locator("#lobby-options summary").click()  # the options fold away at first
+    open_fold(page, "#lobby-options", "#lobby-opt-nightSeconds")  # the options fold away at first
     field = page.locator("#lobby-opt-nightSeconds")
     before = field.input_value()
-    field.fill("5000")
-    field.dispatch_event("change")
-    expect(page.locator("#lobby-opt-nightSeconds-error")).to_have_text(
-        "Night time: choose a whole number from 15 to 90."
-    )
+    error = page.locator("#lobby-opt-nightSeconds-error")
+    for attempt in range(3):
+        # the room's first pushes draw the lobby anew, and a new form does not keep the last
+        # one's error (seen on a loaded clean-clone run): a person who missed it types again
+        field.fill("5000")
+        field.dispatch_event("change")
+        try:
+            expect(error).to_have_text("Night time: choose a whole number from 15 to 90.", timeout=3_000)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
     expect(field).to_have_value(before)  # nothing was sent; the field shows the room's value
     field.fill("60")
     field.dispatch_event("change")
