@@ -416,8 +416,8 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
     for inv in sorted(invocations, key=lambda i: i["start"]):
         for conn, kind, version, _size, _at in inv["posts"]:
             if kind == "view":
-                causes[cause(inv)] = causes.get(cause(inv), 0) + 1
-                posted.setdefault((conn, version), []).append(cause(inv))
+                causes[inv["cause"]] = causes.get(inv["cause"], 0) + 1
+                posted.setdefault((conn, version), []).append(inv["cause"])
                 if DEBUG:
                     seen_by.setdefault((conn, version), []).append(
                         (round(inv["start"] % 1000, 3), inv["route"], inv.get("action"), _size, round(_at % 1000, 3)))
