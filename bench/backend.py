@@ -161,7 +161,7 @@ class Split:
         ("service.protocol.patches", "diff", "patch_diff"),
         ("service.room.featureset", "before", "features_before"),
         ("service.room.featureset", "after", "features_after"),
-        ("service.room.pipeline", "copy", None),  # the room's deepcopy (module `copy`: wrapped below)
+        ("service.room.pipeline", "own_copy", "room_copy"),  # the attempt's copy of the room document
     )
 
     def __init__(self) -> None:
@@ -180,15 +180,11 @@ class Split:
         return timed
 
     def attach(self, clients) -> None:
-        import copy
         import importlib
 
         for mod, attr, label in self.POINTS:
             m = importlib.import_module(mod)
-            if label is None:  # pipeline.copy.deepcopy, seen only through the pipeline's name
-                m.copy = type("copy", (), {"deepcopy": staticmethod(self._add("room_copy", copy.deepcopy))})
-            else:
-                setattr(m, attr, self._add(label, getattr(m, attr)))
+            setattr(m, attr, self._add(label, getattr(m, attr)))
         for client in clients:  # every AWS call (an instance attribute shadows the class's method)
             client._make_api_call = self._add("aws", client._make_api_call)
 

@@ -4,6 +4,7 @@ night, an ended game and a spectator; the fingerprint is the one of the view's o
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import json
 import math
@@ -113,6 +114,20 @@ def test_a_shared_part_is_taken_only_for_the_same_json_never_for_an_equal_value(
         assert dict(got.parts)["review"] == json.dumps({"review": value}, separators=(",", ":")).encode()
     with pytest.raises(ValueError):
         views.render({**view, "private": {"x": math.nan}}, shared)  # never shared past the check
+    # a subclass of a built-in type (an enum member, a str subclass) is never fingerprinted:
+    # rendered by the model each time, never taken for the plain value's part or given as one
+    for value in ({"x": Seat.ONE}, {"x": 1}, {"x": Word("a")}, {"x": "a"}):
+        got = views.render({**view, "review": value}, shared)
+        assert got == views.render({**view, "review": value}), value
+    assert views._fingerprint({"x": Seat.ONE}) is None and views._fingerprint([Word("a")]) is None
+
+
+class Seat(enum.IntEnum):
+    ONE = 1
+
+
+class Word(str):
+    pass
 
 
 def test_the_kept_parts_are_bounded(monkeypatch):

@@ -203,12 +203,17 @@ FIELDS: dict[str, dict[str, str]] = {
 }
 
 
+def _open(room: dict) -> bool:
+    """`gate` passes every field as it is: a room that is not anonymous, or back in its lobby."""
+    return not anonymous(room) or room.get("status") == "lobby"
+
+
 def gate(room: dict, kind: str, fields: dict, viewer: str | None = None, seat: str | None = None) -> dict:
     """`fields` of `kind` ("player" of `seat`, "room", "summary", "error") as `viewer` may read
     them now. While masked each field follows its rule in `FIELDS` and a field without one is
     dropped; once the game is over a seat's real `name` goes out beside its `alias`; in a room
     that is not anonymous, or back in the lobby, `fields` as they are."""
-    if not anonymous(room) or room.get("status") == "lobby":
+    if _open(room):
         return fields
     if kind == "summary" and "players" in fields:
         fields = {
@@ -284,7 +289,11 @@ def summary(room: dict, fields: dict) -> dict:
 
 # ---------------------------------------------------------------- the feature (features/base.py)
 def _gate_view(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:
-    """The last step of every view: each seat's facts and the room block through `gate`."""
+    """The last step of every view: each seat's facts and the room block through `gate`
+    (in a room that is not anonymous, or back in its lobby, it passes every field as it is:
+    then the parts as they are, without a call per seat)."""
+    if _open(room):
+        return parts
     return replace(
         parts, players=facts(room, dict(parts.players), viewer), block=room_facts(room, parts.block, viewer)
     )

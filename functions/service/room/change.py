@@ -57,10 +57,10 @@ class Effects:
     last: Mapping[str, bytes] = field(default_factory=_empty)  # frames sent after everything else (pong)
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
+        for name in _MAPPINGS:
+            value = getattr(self, name)
             if isinstance(value, Mapping) and not isinstance(value, MappingProxyType):
-                object.__setattr__(self, f.name, MappingProxyType(dict(value)))
+                object.__setattr__(self, name, MappingProxyType(dict(value)))
 
     def write_plan(self, *, bump: bool, **items: tuple) -> WritePlan:
         """What the conditional write stores for these effects (`Store.save`'s one argument
@@ -76,6 +76,12 @@ class Effects:
         )
 
     def __add__(self, other: Effects) -> Effects:
+        # nothing added on either side (most hooks add nothing): the other one, as it is
+        # (frozen, its mappings read-only: the same value the sum would be)
+        if other is NO_EFFECTS:
+            return self
+        if self is NO_EFFECTS:
+            return other
         return Effects(
             puts={**self.puts, **other.puts},
             deletes=self.deletes + tuple(k for k in other.deletes if k not in self.deletes),
@@ -89,6 +95,8 @@ class Effects:
         )
 
 
+# the fields that hold a mapping (each kept read-only: `Effects.__post_init__`)
+_MAPPINGS = tuple(f.name for f in fields(Effects) if f.default_factory is _empty)
 NO_EFFECTS = Effects()
 
 
