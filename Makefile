@@ -11,15 +11,18 @@ export AWS_DEFAULT_REGION ?= us-east-1
 .PHONY: dev test check install install-sam lint unit functions e2e browser browser-deps sam-check build bench lock clean web
 
 # The venvs install the lock files (every package pinned exactly); `make lock` regenerates
-# them from requirements-dev.txt / requirements-sam.txt (the direct dependencies).
+# them from requirements-dev.txt / requirements-sam.txt (the direct dependencies). --no-compile:
+# a module's bytecode is written when something first imports it, not for every module of every
+# package at install (half the install's CPU, most of it for modules no test imports).
+PIP_INSTALL = -m pip install -q --no-compile
 $(BIN)/.installed: requirements.lock
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q -r requirements.lock
+	$(BIN)/python $(PIP_INSTALL) -r requirements.lock
 	@touch $@
 
 $(SAMVENV)/.installed: requirements-sam.lock
 	@test -x $(SAMVENV)/bin/python || $(PY) -m venv $(SAMVENV)
-	$(SAMVENV)/bin/python -m pip install -q -r requirements-sam.lock
+	$(SAMVENV)/bin/python $(PIP_INSTALL) -r requirements-sam.lock
 	@touch $@
 
 # Upgrade every pin: resolve the direct dependencies afresh in throw-away venvs and freeze them;
@@ -104,10 +107,12 @@ BYTECODE_PY := $(or $(shell command -v python3.11 2>/dev/null),$(LAMBDA_PY))
 # --no-deps: requirements.txt pins every package already (`make lock`); nothing else may come in
 LAMBDA_PIP := $(LAMBDA_PY) -m pip install --quiet --no-compile --disable-pip-version-check --no-deps \
 	--platform manylinux2014_aarch64 --implementation cp --python-version 3.11 --only-binary=:all:
+# each artifact's packages: installed once per requirements file (scripts/lambda_deps.sh), copied
+LAMBDA_DEPS := LAMBDA_PIP="$(LAMBDA_PIP)" LAMBDA_DEPS="$(REPO).aws-sam/lambda-deps" $(REPO)scripts/lambda_deps.sh
 LAMBDA_FUNCTIONS := RestFunction WsConnectFunction WsDisconnectFunction WsDefaultFunction WsReportFunction TimerFunction
 
 $(addprefix build-,$(LAMBDA_FUNCTIONS)):
-	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)"
+	@$(LAMBDA_DEPS) requirements.txt "$(ARTIFACTS_DIR)"
 	@cp -R handlers service "$(ARTIFACTS_DIR)/"
 	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)" /var/task
 
@@ -115,14 +120,14 @@ $(addprefix build-,$(LAMBDA_FUNCTIONS)):
 # it publishes, built (build/web: `make web`, which `make build` runs first), shipped inside it
 # (functions/sitedeploy/handler.py).
 build-SiteDeployFunction:
-	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)"
+	@$(LAMBDA_DEPS) requirements.txt "$(ARTIFACTS_DIR)"
 	@cp -R sitedeploy "$(ARTIFACTS_DIR)/"
 	@test -f $(REPO)$(WEB_BUILD)/index.html || { echo "no $(WEB_BUILD): run make web" >&2; exit 1; }
 	@cp -R $(REPO)$(WEB_BUILD) "$(ARTIFACTS_DIR)/web"
 	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)" /var/task
 
 build-EngineLayer:
-	@$(LAMBDA_PIP) --requirement requirements.txt --target "$(ARTIFACTS_DIR)/python"
+	@$(LAMBDA_DEPS) requirements.txt "$(ARTIFACTS_DIR)/python"
 	@cp -R mafia_engine "$(ARTIFACTS_DIR)/python/"
 	@$(BYTECODE_PY) $(REPO)scripts/bytecode.py "$(ARTIFACTS_DIR)/python" /opt/python
 
@@ -132,7 +137,7 @@ build-EngineLayer:
 CHECKOVENV := .venv-checkov
 $(CHECKOVENV)/.installed: requirements-checkov.lock
 	@test -x $(CHECKOVENV)/bin/python || $(PY) -m venv $(CHECKOVENV)
-	$(CHECKOVENV)/bin/python -m pip install -q -r requirements-checkov.lock
+	$(CHECKOVENV)/bin/python $(PIP_INSTALL) -r requirements-checkov.lock
 	@touch $@
 
 CHECKOV := $(CHECKOVENV)/bin/checkov --file template.yaml --framework cloudformation --quiet --compact --skip-download

@@ -1,7 +1,7 @@
 """Public rooms on the home screen (docs/rules.md, "Public rooms"): Play now first, then the open
 rooms of the interface language (words and layout in ko/ru/en at 320 and 430 px); two strangers
-press Play now, land in the same room, it starts by itself with bots filling seats, and they play
-it to the end (one preset per language)."""
+press Play now, land in the same room, it starts by itself with bots filling seats; in one
+language they play it to the end and "Play again with this table" takes both to one new lobby."""
 
 from __future__ import annotations
 
@@ -124,7 +124,8 @@ def test_two_strangers_press_play_now_land_together_and_it_starts_by_itself(
     first phase in the room's language. In one language (PLAYED_TO_THE_END) the two play it to
     the end through their pages: public rooms hand on idle seats (docs/rules.md, "Idle seats"),
     so each answers what its page asks (a ballot, city's night confirmation); every preset's
-    whole game is test_presets.py's, an anonymous end screen's words test_anonymous.py's."""
+    whole game is test_presets.py's, an anonymous end screen's words test_anonymous.py's. At its
+    end both press "Play again with this table" and land in one new public lobby."""
     preset, names = STRANGERS[lang]
     if listed(stack, lang, preset):  # an earlier test's public lobby nobody is connected to
         stack.step(advance=91)  # leaves the list after its grace (functions/service/room/public.py)
@@ -228,6 +229,16 @@ def test_two_strangers_press_play_now_land_together_and_it_starts_by_itself(
             assert foreign_words(page, lang) == set()
             assert pl.missing_keys() == []
         assert done[players[0].name] and done[players[1].name], done
+        # "Play again with this table": both press it and land together in one new public lobby
+        for pl in players:
+            expect(pl.page.locator("#play-again-btn")).to_be_visible()
+            pl.page.click("#play-again-btn")
+        for pl in players:
+            expect(pl.page.locator(".lobby-player")).to_have_count(2, timeout=15_000)
+        again = {pl.page.locator("#room-chip").inner_text().strip() for pl in players}
+        assert len(again) == 1 and codes[0] not in again, (codes[0], again)
+        for pl in players:
+            expect(pl.page.locator("#auto-start")).to_contain_text(COUNTDOWN[lang])
         print(
             f"{lang} {preset}: {time.monotonic() - started:.1f} s in the browser; actions {done}; {steps} steps"
         )
