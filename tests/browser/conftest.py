@@ -41,7 +41,8 @@ def chromium_path() -> str:
 
 @pytest.fixture(scope="session")
 def media_chromium_path() -> str:
-    """The full Chromium, for the pages that speak (fake media devices, real WebRTC)."""
+    """The full Chromium, for the pages whose voice goes through the TURN relay (test_voice_turn.py:
+    its candidate gathering is a phone's; the other voice pages run in the headless shell)."""
     if not Path(MEDIA_CHROMIUM).exists():
         pytest.fail(MISSING_CHROMIUM, pytrace=False)
     return MEDIA_CHROMIUM

@@ -15,7 +15,7 @@ from __future__ import annotations
 from tests import shards as _shards
 
 SECONDS = {
-    "test_voice": 215, "test_strangers": 110, "test_watch_now": 30, "test_seat_request_card": 30, "test_public_home": 40, "test_table_round3": 12, "test_a11y": 100,
+    "test_voice": 140, "test_strangers": 110, "test_watch_now": 30, "test_seat_request_card": 30, "test_public_home": 40, "test_table_round3": 12, "test_a11y": 100,
     "test_device": 45, "test_table_round2": 35, "test_game": 56, "test_presets": 150,
     "test_seats": 43, "test_removed_seat": 42, "test_anonymous": 27, "test_substitutes": 27,
     "test_deployed_site": 24, "test_display": 24, "test_chat_log": 35, "test_city_night": 19,

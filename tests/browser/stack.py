@@ -12,8 +12,9 @@ from local import process
 REPO = Path(__file__).resolve().parents[2]
 # Pages: Chromium's headless shell (Debian's chromium-headless-shell, the headless mode
 # Playwright itself drives by default): the same engine without the full browser's UI process
-# work, ~18 % less CPU in this tier. Voice: the full Chromium, whose WebRTC is a phone's
-# (its candidate gathering differs in the shell: test_voice_turn.py's relay-only pair).
+# work, ~18 % less CPU in this tier; the voice pages too (test_voice.py, fake media devices, real
+# WebRTC), but for the relay: the full Chromium, whose candidate gathering is a phone's (it
+# differs in the shell: test_voice_turn.py's relay-only pair).
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium-headless-shell")
 MEDIA_CHROMIUM = os.environ.get("MEDIA_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -115,6 +115,7 @@ def test_the_room_secret_is_256_fresh_bits_per_game():
 
 
 @pytest.mark.whole_game
+@pytest.mark.memstore  # what frames and answers carry: a room rule (harness/memory.py)
 def test_seed_and_salt_reach_no_frame_or_rest_answer_before_the_end(api, fixed):
     """A whole game with random frames, refusals, a report and REST reads in between: not one
     byte sequence of the seed or the salt leaves before the first ended view; every ended

@@ -280,14 +280,14 @@ def test_swapping_bots_hidden_roles_changes_no_frame_during_the_night(api, monke
 
 
 @pytest.mark.whole_game
+@pytest.mark.memstore  # what frames carry: a room rule (harness/memory.py's store and timers)
 def test_no_frame_announces_when_the_room_wakes_for_its_bots(api, monkeypatch):
     """Seeded bot games played to the end, the host nudging at the deadline and the Scheduler
     delivering the room's private wakes: no frame to a player or a spectator carries a wake
     time (`room.wakeAt` announced the bots' public ticks: bot lines sat on them, 14/14 and
     5/5 in the review's games, and it turned null when the last bot died), and the bots
     still play every game to its end. The seeds are split between the two transports (views:
-    1 and 3, patches: 2): each game costs ~10 CPU-s on moto, and what a frame carries does
-    not depend on the transport's seed."""
+    1 and 3, patches: 2): what a frame carries does not depend on the transport's seed."""
     for seed in (2,) if api.patches else (1, 3):
         api.gw.clear()
         monkeypatch.setattr(fairness, "new_secret", lambda s=seed: f"{s:064x}")
