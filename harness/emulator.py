@@ -45,6 +45,8 @@ class Account:
     test that asserts on table-wide state (a scan, a listing of the group, a queue by name)
     asks for a fresh account with the `fresh_aws` marker."""
 
+    running: list[Account] = []  # the accounts started and not stopped (test_rehearsal.py restarts them)
+
     def __init__(self) -> None:
         self.mock = mock_aws()
         self.template = template.load()
@@ -55,6 +57,8 @@ class Account:
         the schedule group; every boto3 client made from the default session after this reports
         its connection-lookup writes to `record` (botocore's event system)."""
         self.mock.start()
+        if self not in Account.running:
+            Account.running.append(self)
         self.ddb = boto3.client("dynamodb")
         template.create_table(self.ddb, os.environ["TABLE_NAME"], self.template)
         boto3.client("scheduler").create_schedule_group(Name=os.environ["SCHEDULE_GROUP"])
@@ -68,6 +72,8 @@ class Account:
 
     def stop(self) -> None:
         self.mock.stop()
+        if self in Account.running:
+            Account.running.remove(self)
 
     def record(self, params: dict, **_: object) -> None:
         """Remember each connection lookup (`CONN#<id>`) a test writes:

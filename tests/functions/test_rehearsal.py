@@ -22,6 +22,18 @@ from ops import rehearsal, release_order
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _the_sessions_account_back():
+    """The rehearsal's moto server runs in this process, and its reset empties every backend
+    of it (ops/rehearsal.py): an account an earlier file of the session started
+    (harness/emulator.py) is made again after, table and schedule group, as later files expect."""
+    yield
+    from harness.emulator import Account
+
+    for acc in list(Account.running):
+        acc.restart()
+
+
 @pytest.mark.parametrize("env", ["dev", "prod"])
 def test_each_samconfig_environment_deploys_publishes_the_site_and_deletes(env, monkeypatch):
     said: list[str] = []
