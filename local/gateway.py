@@ -627,6 +627,11 @@ class GatewayServer:
 
     async def _message(self, conn: Connection, body: str) -> None:
         async with conn.in_flight:
+            if self._closing:
+                # the stack is stopping: a frame still waiting for its turn is dropped, not run
+                # against a gateway whose management endpoint is going away (a flood's backlog
+                # of failing posts held a stop past a minute on a loaded machine)
+                return
             await self._invoke_message(conn, body)
 
     async def _invoke_message(self, conn: Connection, body: str) -> None:
