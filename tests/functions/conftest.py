@@ -79,11 +79,14 @@ def api(svc, gateway, fake_clock):
 
 def pytest_collection_modifyitems(config, items):
     """HANDLERS_SHARD=k/n (`make test`, `make check`): only the files of shard k
-    (tests/functions/shards.py)."""
-    from tests.functions.shards import DEFAULT_PER_TEST, SECONDS
+    (tests/functions/shards.py; `make check`'s tests without `whole_game` by their own figures)."""
+    from tests.functions import shards
     from tests.shards import select
 
-    select(config, items, "HANDLERS_SHARD", SECONDS, DEFAULT_PER_TEST)
+    if "not whole_game" in (config.getoption("markexpr") or ""):
+        select(config, items, "HANDLERS_SHARD", shards.QUICK_SECONDS, shards.QUICK_DEFAULT_PER_TEST)
+    else:
+        select(config, items, "HANDLERS_SHARD", shards.SECONDS, shards.DEFAULT_PER_TEST)
 
 
 def pytest_configure(config):

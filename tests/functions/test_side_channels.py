@@ -21,6 +21,7 @@ import pytest
 from mafia_engine.testing import legal_actions
 from service.features import fairness
 from service.infra import storage
+from service.infra.memstore import MemStore
 from service.protocol import patches
 
 
@@ -51,6 +52,10 @@ def cast(api) -> tuple[str, str, str, str]:
 
 def raw_item(api) -> dict:
     api.gw.checkpoint()  # the clients' views go back with the item (`restore`)
+    store = api.svc.store
+    if isinstance(store, MemStore):  # a `memstore` test: the room's record, as the item holds it
+        r = store._rooms[api.code]
+        return {"data": {"B": r.blob}, "version": r.version}
     return boto3.client("dynamodb").get_item(
         TableName=api.svc.store.table,
         Key={"pk": {"S": storage.room_pk(api.code)}, "sk": {"S": "STATE"}},
@@ -78,9 +83,15 @@ def restore(api, item: dict, swap: tuple[str, str] | None) -> None:
         doc["room"].pop("botPlan", None)  # the bots plan the night again from their new roles
     elif doc["room"].get("botPlan"):
         doc["room"].pop("botPlan", None)  # both runs re-plan the night at the same moment
-    boto3.client("dynamodb").put_item(
-        TableName=api.svc.store.table, Item={**item, "data": {"B": storage.encode(doc)}}
-    )
+    store = api.svc.store
+    if isinstance(store, MemStore):  # the record put back whole, as put_item puts the item
+        with store._lock:
+            r = store._rooms[api.code]
+            r.blob, r.version = storage.encode(doc), item["version"]
+    else:
+        boto3.client("dynamodb").put_item(
+            TableName=store.table, Item={**item, "data": {"B": storage.encode(doc)}}
+        )
     api.gw.rewind()
     patches.BASES.clear()  # as a fresh process: both runs rebuild the base from the item
 
@@ -259,6 +270,7 @@ def night_with_bots(api, item: dict, t0: float, swap) -> list[tuple[str, dict]]:
     return per_viewer(api, ["cp1", "s1"])
 
 
+@pytest.mark.memstore  # what frames carry: a room rule (harness/memory.py's store and timers)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_swapping_bots_hidden_roles_changes_no_frame_during_the_night(api, monkeypatch, seed):
     monkeypatch.setattr(fairness, "new_secret", lambda s=seed: f"{s:064x}")
@@ -470,6 +482,7 @@ def until_vote_ends(api, item: dict, t0: float, swap) -> list[tuple[str, tuple]]
     return sorted(out, key=lambda cf: cf[0])  # each viewer's own order (see per_viewer)
 
 
+@pytest.mark.memstore  # what frames carry: a room rule (harness/memory.py's store and timers)
 def test_swapping_bots_hidden_roles_changes_no_bot_talk_by_day(api, monkeypatch):
     """Day 2 of seeded bot games, replayed from its discussion's first moment twice: once as
     dealt, once with a mafia bot's card swapped with a townsman bot's (one without night
