@@ -199,16 +199,18 @@ PARTS := browser-1 browser-2 handlers-1 handlers-2 stack unit benches template c
 
 # `make check`, the inner loop: the parts that need no browser and no stack, the handler and
 # unit tiers without the tests marked `whole_game` (whole games, many days, the 10,000-frame
-# fuzz, the thousand random bot games: `make test` runs them)
-PART_handlers-quick-1 := HANDLERS_SHARD=1/2 $(HANDLERS) -m "not whole_game"
-PART_handlers-quick-2 := HANDLERS_SHARD=2/2 $(HANDLERS) -m "not whole_game"
-PART_unit-quick := $(BIN)/python -m pytest tests/unit -m "not whole_game"
+# fuzz, the thousand random bot games) or `deliberate_break` (the deploy rehearsal run again on
+# templates and packages broken on purpose): `make test` runs them
+QUICK := -m "not whole_game and not deliberate_break"
+PART_handlers-quick-1 := HANDLERS_SHARD=1/2 $(HANDLERS) $(QUICK)
+PART_handlers-quick-2 := HANDLERS_SHARD=2/2 $(HANDLERS) $(QUICK)
+PART_unit-quick := $(BIN)/python -m pytest tests/unit $(QUICK)
 # the rehearsal and the permission checks, a part of their own as in `make test` (they translate
 # the template in the SAM CLI's venv: `check` installs it too, so a fresh clone's `make check`
 # runs them rather than failing on a missing venv; without `sam build` and the linters)
-PART_rehearsal-quick := $(BIN)/python -m pytest tests/functions/test_rehearsal.py tests/functions/test_permissions.py \
-	-m "not whole_game"
-CHECK_PARTS := handlers-quick-1 handlers-quick-2 rehearsal-quick unit-quick contract lint
+PART_rehearsal-quick := $(BIN)/python -m pytest tests/functions/test_rehearsal.py tests/functions/test_permissions.py $(QUICK)
+PART_contract-quick := $(BIN)/python -m pytest tests/contract $(QUICK)
+CHECK_PARTS := handlers-quick-1 handlers-quick-2 unit-quick rehearsal-quick contract-quick lint
 
 # each part's CPU: the shell's own `times` after it (not in a pipe, whose subshell would have
 # waited for nothing; its second line: the CPU of the processes it waited for, Chromium's

@@ -122,6 +122,7 @@ async def _game(stack: LocalStack, preset: str) -> list[client.Player]:
         await stack.stop()
 
 
+@pytest.mark.whole_game
 def test_the_headless_client_plays_a_whole_game(stack, preset) -> None:
     players = asyncio.run(asyncio.wait_for(_game(stack, preset), 280))
     results = [(p.view or {}).get("result") for p in players]

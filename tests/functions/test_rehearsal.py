@@ -51,6 +51,7 @@ def _template(tmp_path: Path, old: str, new: str) -> Path:
     return broken
 
 
+@pytest.mark.deliberate_break
 @pytest.mark.parametrize(("old", "new", "finding"), [
     ("    Runtime: python3.11\n", "    Runtime: python9.99\n", "cfn-lint"),
     ("            RestApiId: !Ref RestApi\n            Path: /rooms\n",
@@ -77,6 +78,7 @@ def _site(tmp_path: Path, old: str, new: str) -> Path:
     return art
 
 
+@pytest.mark.deliberate_break
 @pytest.mark.parametrize(("old", "new", "finding"), [
     # the hidden-file filter testing absolute path parts: under .aws-sam it finds no index.html
     ("for p in rel.parts)", "for p in path.parts)", "CREATE_IN_PROGRESS"),
@@ -95,6 +97,7 @@ def test_the_rehearsal_fails_on_a_broken_site_deployer(old, new, finding, tmp_pa
         rehearsal.rehearse("dev", monkeypatch.setattr, site=site)
 
 
+@pytest.mark.deliberate_break
 def test_a_type_moto_cannot_model_fails_until_it_is_listed(tmp_path, monkeypatch):
     broken = _template(tmp_path, "  # ------------------------------------------------------------------ data\n",
                        "  Unlisted:\n    Type: AWS::CodeStarConnections::Connection\n"
@@ -173,6 +176,7 @@ def test_an_update_takes_one_index_at_a_time_on_the_table():
         assert [ix.name for ix in table.global_indexes] == [index["IndexName"]]  # nothing changed
 
 
+@pytest.mark.deliberate_break
 def test_an_update_that_adds_two_indexes_fails_the_rehearsal(monkeypatch):
     """The release before the public rooms (928ca1b) updated to this one adds both public
     indexes in one update, which a real table refuses."""
