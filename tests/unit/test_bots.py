@@ -192,6 +192,7 @@ def abstainer(view: dict, now: float) -> list[dict]:
 
 
 # --- whole games -------------------------------------------------------------------------------
+@pytest.mark.whole_game
 @pytest.mark.parametrize("preset", IMPLEMENTED)
 def test_bots_alone_finish_a_game_of_every_preset(preset):
     for n, opts in sizes(preset):
@@ -201,6 +202,7 @@ def test_bots_alone_finish_a_game_of_every_preset(preset):
             assert me.result(g.state) is not None, (n, seed, g.phases)
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("preset", IMPLEMENTED)
 def test_one_abstaining_human_and_bots_finish_a_game(preset):
     n = me.presets()[preset]["minPlayers"] + 3
@@ -464,6 +466,7 @@ def test_the_unpaced_decide_is_idempotent(preset):
         assert state["phase"]["kind"] == "ended"
 
 
+@pytest.mark.whole_game
 def test_untimed_city_is_played_to_the_end_by_bots_alone():
     """City without timers: phases end only when everyone has confirmed, so the bots must
     confirm everything themselves (ready, night action or sleep, vote, end of defense)."""
@@ -473,6 +476,7 @@ def test_untimed_city_is_played_to_the_end_by_bots_alone():
         assert me.result(g.state) is not None
 
 
+@pytest.mark.whole_game
 def test_untimed_original_is_played_to_the_end_by_bots_alone():
     """Original without timers: an executed bot ends its own last word
     (docs/rulebooks/003-original.txt 「최후의 한 마디를 남기고 게임에서 떠나게 되며」), so no
@@ -597,6 +601,7 @@ def room_game(n: int, options: dict, seed: int, lang: str = "en") -> tuple[dict,
     return state, touches, dropped
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("preset", IMPLEMENTED)
 def test_the_room_loop_plays_all_bot_games_to_the_end(preset):
     info = me.presets()[preset]
