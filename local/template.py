@@ -13,7 +13,12 @@ from typing import Any
 import yaml
 
 
-class _CfnLoader(yaml.SafeLoader):
+# PyYAML's LibYAML-based loader where it is built in (the wheels are): the same documents, parsed
+# ~9x faster (the tests load the template many times: ~0.1 CPU-s a load in pure Python)
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _CfnLoader(_SafeLoader):
     """A YAML loader that keeps CloudFormation short-form tags (``!Ref``, ``!Sub``...) as data."""
 
 
