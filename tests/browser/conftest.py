@@ -32,6 +32,21 @@ def pytest_collection_modifyitems(config, items):
     select(config, items, "BROWSER_SHARD", shards.SECONDS, shards.DEFAULT_PER_TEST)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test's report carries the end of each offline stack's log it used (a page stuck
+    at "Connecting…" is told apart from one whose push was slow by what the stack said)."""
+    report = yield
+    if report.failed:
+        for name, value in getattr(item, "funcargs", {}).items():
+            if isinstance(value, Stack):
+                try:
+                    report.sections.append((f"stack log ({name}, its end)", value.log()))
+                except OSError as exc:
+                    report.sections.append((f"stack log ({name})", f"unreadable: {exc}"))
+    return report
+
+
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
     if not Path(CHROMIUM).exists():

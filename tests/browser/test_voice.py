@@ -133,7 +133,9 @@ def seat_room(
         send(host, "addBot")
         expect(host.page.locator(".lobby-player")).to_have_count(len(names) + n + 1)
     for pl in players[1:]:
-        expect(pl.page.locator("#ready-btn")).to_be_visible()
+        # a socket's first try may be refused or slow on a loaded machine (four parts on two
+        # cores); the page's own retries (web/js/connection.js) are what is waited for then
+        expect(pl.page.locator("#ready-btn")).to_be_visible(timeout=30_000)
         send(pl, "ready")
     expect(host.page.locator(".lobby-player.is-ready")).to_have_count(len(names) - 1 + bots)
     send(host, "start")
