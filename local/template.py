@@ -12,7 +12,6 @@ from typing import Any
 
 import yaml
 
-
 # PyYAML's LibYAML-based loader where it is built in (the wheels are): the same documents, parsed
 # ~9x faster (the tests load the template many times: ~0.1 CPU-s a load in pure Python)
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
