@@ -7,6 +7,11 @@ SAMVENV := .venv-sam
 PORT ?= 8000
 HOST ?= 127.0.0.1
 export AWS_DEFAULT_REGION ?= us-east-1
+# Python's default: each module compiled once to __pycache__, every later process loads the
+# bytecode. A shell that sets PYTHONDONTWRITEBYTECODE (this machine's does) would make every
+# process of a run (each part, each stack, each of its containers) compile every module it
+# imports again: ~10 % of `make check`'s CPU.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: dev test check install install-sam lint unit functions e2e browser browser-deps sam-check build bench lock clean web
 
