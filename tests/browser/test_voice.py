@@ -107,7 +107,7 @@ def seat_room(
 ) -> list[Player]:
     """A room made over REST, every name seated over REST and its page opened on the seat (the
     seat kept in the browser, as after "Create" or "Join"); the host's socket adds the bots and
-    starts once the guests' sockets said ready. Returns the pages, host first, in seat order."""
+    starts once the guests tapped Ready. Returns the pages, host first, in seat order."""
     made = rest(stack, "rooms", {"name": names[0], "preset": preset, "options": options})
     code = made["roomCode"]
     seats = [made] + [rest(stack, f"rooms/{code}/players", {"name": n}) for n in names[1:]]
@@ -133,10 +133,14 @@ def seat_room(
         send(host, "addBot")
         expect(host.page.locator(".lobby-player")).to_have_count(len(names) + n + 1)
     for pl in players[1:]:
-        # a socket's first try may be refused or slow on a loaded machine (four parts on two
-        # cores); the page's own retries (web/js/connection.js) are what is waited for then
-        expect(pl.page.locator("#ready-btn")).to_be_visible(timeout=30_000)
-        send(pl, "ready")
+        # each guest taps Ready and sees it stored (its own view says so) before the next: on a
+        # loaded machine (four parts on two cores) a socket's first try may be slow and its
+        # page's retries (web/js/connection.js) are what is waited for; a frame sent from a
+        # script while its socket was not open was lost unseen (twice in loaded runs)
+        ready = pl.page.locator("#ready-btn")
+        expect(ready).to_be_visible(timeout=30_000)
+        ready.click()
+        expect(ready).to_have_attribute("aria-pressed", "true", timeout=30_000)
     expect(host.page.locator(".lobby-player.is-ready")).to_have_count(len(names) - 1 + bots)
     send(host, "start")
     for pl in players:
