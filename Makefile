@@ -215,6 +215,8 @@ PART_unit-quick := $(BIN)/python -m pytest tests/unit $(QUICK)
 # runs them rather than failing on a missing venv; without `sam build` and the linters)
 PART_rehearsal-quick := $(BIN)/python -m pytest tests/functions/test_rehearsal.py tests/functions/test_permissions.py $(QUICK)
 PART_contract-quick := $(BIN)/python -m pytest tests/contract $(QUICK)
+# longest first, two at a time (a quiet machine: the handler halves ~65 CPU-s each, unit ~45,
+# the rehearsal ~28, the contract ~11; ~116 s in all; three at a time only added contention)
 CHECK_PARTS := handlers-quick-1 handlers-quick-2 unit-quick rehearsal-quick contract-quick lint
 
 # each part's CPU: the shell's own `times` after it (not in a pipe, whose subshell would have
