@@ -41,9 +41,11 @@ def pytest_runtest_makereport(item, call):
         for name, value in getattr(item, "funcargs", {}).items():
             if isinstance(value, Stack):
                 try:
-                    report.sections.append((f"stack log ({name}, its end)", value.log()))
+                    said = value.log()
                 except OSError as exc:
-                    report.sections.append((f"stack log ({name})", f"unreadable: {exc}"))
+                    said = f"unreadable: {exc}"
+                if said.strip():  # a quiet stack logs nothing: no empty section
+                    report.sections.append((f"stack log ({name}, its end)", said))
     return report
 
 
