@@ -282,6 +282,36 @@ def wait_growth(pl, senders: list[str], least: int = 2000, seconds: float = 120.
         pl.page.wait_for_timeout(250)
 
 
+def wait_all_growth(
+    players: list[Player], hear: dict[str, list[str]], least: int, seconds: float = 120.0
+) -> dict[str, dict[str, int]]:
+    """`wait_growth` on every page at once: poll each page in turn until, on every page, the
+    inbound audio from each seat in its `hear` grew by `least` bytes (a page hearing nobody is
+    not waited for). The pages' audio flows side by side, so the wait is the slowest pair's,
+    not the sum of each page's (the same patience for the pages' own tries again)."""
+    waiting = [pl for pl in players if hear[pl.pid]]
+    start = {pl.pid: inbound(pl) for pl in waiting}
+    deadline = time.monotonic() + seconds
+    grown: dict[str, dict[str, int]] = {}
+    while True:
+        for pl in waiting:
+            if pl.pid in grown:
+                continue
+            now = inbound(pl)
+            got = {s: now.get(s, 0) - start[pl.pid].get(s, 0) for s in hear[pl.pid]}
+            if all(g >= least for g in got.values()):
+                grown[pl.pid] = got
+        if len(grown) == len(waiting):
+            return grown
+        if time.monotonic() > deadline:
+            late = [pl for pl in waiting if pl.pid not in grown]
+            raise AssertionError(
+                f"inbound audio did not grow from every seat: {[(pl.name, states(pl)) for pl in late]}\n"
+                + traces(late)
+            )
+        players[0].page.wait_for_timeout(250)
+
+
 def follows(players: list[Player], views: dict[str, dict], least: int = 3000) -> dict[str, dict[str, int]]:
     """By bytes received: every page gets audio from each page in voice whose voice reaches
     it (its view's `hearFrom`, and the sender's own view says `speakTo` it), and not one byte
@@ -296,11 +326,9 @@ def follows(players: list[Player], views: dict[str, dict], least: int = 3000) ->
         for q in heard:
             assert pid in views[q]["voice"]["speakTo"], (q, "does not speak to", pid, views[q]["voice"])
     silent = {pl.pid: [q for q in pids if q != pl.pid and q not in hear[pl.pid]] for pl in players}
-    for pl in players:
-        if hear[pl.pid]:
-            wait_growth(pl, hear[pl.pid], 1000)
+    wait_all_growth(players, hear, 1000)
     start = {pl.pid: inbound(pl) for pl in players}
-    grown = {pl.pid: wait_growth(pl, hear[pl.pid], least) for pl in players if hear[pl.pid]}
+    grown = wait_all_growth(players, hear, least)
     if not grown:  # nobody hears anybody: a window of real audio time instead (~8 KB per pair)
         players[0].page.wait_for_timeout(2000)
     for pl in players:
