@@ -23,6 +23,8 @@ SPECTATOR_VIEW = """async () => {
   const { state } = await __import(base + 'store.js');
   return state.view ? { ...state.view, __version: state.version } : null;
 }"""
+# The spectator's view version alone (a look between two pushes: the whole view is not sent).
+SPECTATOR_VERSION = """async () => (await __import('./js/store.js')).state.version ?? null"""
 # On the screen's page: the public tally rows its own modules find in `view` (null: none).
 VOTE_ROWS = """async (view) => {
   const { voteRows } = await __import('./js/game/votes.js');
@@ -117,6 +119,7 @@ class ScreenWatch:
         expect(self.watcher.page.locator(".lobby-player").first).to_be_visible()
         self.seen: list[str] = []
         self.last = None
+        self.looked = None  # the version whose phase was checked (or was the last one checked)
         self.alive_before_night: set[str] | None = None
         self.news_checked = 0
         self.tallies_checked = 0
@@ -151,14 +154,22 @@ class ScreenWatch:
         overtook (the person's last move landing meanwhile) is left for the next look."""
         if not kind:
             return
+        if self.looked is not None and (
+            self.watcher.page.evaluate(SPECTATOR_VERSION)
+            == self.looked
+            == last_version(self.tv_frames)
+            == last_version(self.watcher_frames)
+        ):
+            return  # both pages still hold the version already looked at: its phase is done
         v = self.settled_view()
         if v is None or v["phase"]["kind"] in ("lobby",):
             return
         ph = v["phase"]
         key = (ph["kind"], v.get("day"), ph.get("speaker"), ph.get("accused"), ph.get("round"))
-        if key == self.last:
-            return
         version = v["__version"]
+        if key == self.last:
+            self.looked = version
+            return
         try:
             self.check(ph["kind"], v)
         except AssertionError:
@@ -166,6 +177,7 @@ class ScreenWatch:
                 return
             raise
         self.last = key
+        self.looked = version
         self.seen.append(ph["kind"])
 
     def check(self, kind: str, view: dict) -> None:

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from .display_follow import ScreenWatch
 from .scripted import LOCALES
 from .stack import Stack
-from .ui import Player, foreign_words, open_fold
+from .ui import PAGE_WORDS_JS, Player, foreign_in, foreign_words, open_fold
 
 # Game time is stepped (a manual clock, local/scheduler.py `advance`): when the panel asks
 # the person nothing for IDLE_CHECKS looks in a row, the test moves the clock to the next
@@ -100,24 +100,36 @@ def try_click(loc, kind: str | None = None) -> bool:
         return False
 
 
+# What the screen asks for, in one look (a look per control was most of a whole game's CPU):
+# the controls `answer_once` would press, in its order; `cards` when a news card is open.
+PRESS = ["#reveal-role-btn", "#end-turn-btn", "#yes-btn", "#no-nomination-btn"]
+ASKED_JS = """([press, rest]) => {
+  const out = [];
+  for (const s of press) if (document.querySelector(`${s}:enabled:not([aria-pressed=true])`)) out.push(s);
+  if (!document.querySelector(".tile.selectable.chosen") && document.querySelector(".tile.selectable")) out.push("tile");
+  for (const s of rest) if (document.querySelector(`${s}:enabled`)) out.push(s);
+  return {cards: Boolean(document.querySelector(".event-card button")), asked: out};
+}"""
+
+
 def answer_once(pl: Player, kind: str | None = None) -> str | None:
     """Do the first thing the screen asks for; returns what was done. With `kind`, act only
     on that phase's screen (test_a11y.py acts on a screen only once axe has checked it)."""
     page = pl.page
-    pl.dismiss_cards()
-    for selector in ("#reveal-role-btn", "#end-turn-btn", "#yes-btn", "#no-nomination-btn"):
-        loc = page.locator(f"{selector}:enabled:not([aria-pressed=true])")
-        if loc.count() and try_click(loc.first, kind):
-            return selector
+    look = page.evaluate(ASKED_JS, [PRESS, ["#sleep-btn", "#ready-early-btn"]])
+    if look["cards"]:
+        pl.dismiss_cards()
+        look = page.evaluate(ASKED_JS, [PRESS, ["#sleep-btn", "#ready-early-btn"]])
     # One pick a phase: classic tiles stay selectable after a choice (another tap changes it).
-    if not page.locator(".tile.selectable.chosen").count():
-        tiles = page.locator(".tile.selectable")
-        if tiles.count() and try_click(tiles.first, kind):
-            return "tile"
-    for selector in ("#sleep-btn", "#ready-early-btn"):
-        loc = page.locator(f"{selector}:enabled")
-        if loc.count() and try_click(loc.first, kind):
-            return selector
+    for asked in look["asked"]:  # the next one when the view redrew the panel meanwhile
+        if asked == "tile":
+            loc = page.locator(".tile.selectable").first
+        elif asked in PRESS:
+            loc = page.locator(f"{asked}:enabled:not([aria-pressed=true])").first
+        else:
+            loc = page.locator(f"{asked}:enabled").first
+        if try_click(loc, kind):
+            return asked
     return None
 
 
@@ -141,14 +153,24 @@ def create_room(pl: Player, preset: str, options: dict[str, str], bots: int) -> 
         expect(page.locator(".lobby-player")).to_have_count(n + 2)
 
 
-# The night box as one snapshot: is it there, is the person alive, does it say "no chat".
-NIGHT_BOX_JS = """() => {
-  if (!document.querySelector('#task-box')) return null;
+# One look at the person's page (one call, not one per question: the game's looks were most
+# of its CPU): the end screen, the phase, the role card, the night box (is it there, is the
+# person alive, does it say "no chat"), tally badges at night, and the words on screen.
+LOOK_JS = (
+    """() => {
+  const box = document.querySelector('#task-box');
   return {
-    alive: !document.querySelector('.tile.me.dead'),
-    noChat: Boolean(document.querySelector('#no-night-chat')),
+    end: Boolean(document.querySelector('#end-title')),
+    phase: document.querySelector('#phase-banner')?.dataset.kind || null,
+    role: document.querySelector('.role-card .role-name')?.getAttribute('data-role') ?? null,
+    night: box ? {alive: !document.querySelector('.tile.me.dead'), noChat: Boolean(document.querySelector('#no-night-chat'))} : null,
+    nightVotes: Boolean(document.querySelector('#phase-banner[data-tone="night"]') && document.querySelector('.tile-votes')),
+    texts: ("""
+    + PAGE_WORDS_JS
+    + """)(),
   };
 }"""
+)
 # The room's screen beside a whole game: a TV for classic, a laptop for original.
 SCREENS = {"classic": {"width": 1920, "height": 1080}, "original": {"width": 1280, "height": 720}}
 NAMES = {"ko": "민지", "ru": "Аня", "en": "Ann"}
@@ -185,25 +207,23 @@ def test_one_person_and_bots_play_a_preset_to_the_end(
     idle = 0
     role = None  # the person's role, once their card is open
     deadline = time.monotonic() + PLAY_SECONDS
-    while not page.locator("#end-title").count():
+    while not (look := page.evaluate(LOOK_JS))["end"]:
         if time.monotonic() > deadline:
             seen = [kind for kind, _ in page.evaluate("() => window.__phases")]
             pytest.fail(f"{preset}: no end screen after {PLAY_SECONDS} s; phases {seen}; person {done}")
-        read_page(pl.phase() or "end")
+        for word in foreign_in(look["texts"], lang):
+            seen_bad.setdefault(word, look["phase"] or "end")
         if watch is not None:
-            watch.maybe_check(pl.phase())
-        if role is None:  # read in one step: the card may close between two separate reads
-            role = page.evaluate(
-                "() => document.querySelector('.role-card .role-name')?.getAttribute('data-role') ?? null"
-            )
+            watch.maybe_check(look["phase"])
+        if role is None:  # read in one look: the card may close between two separate reads
+            role = look["role"]
         # City: the mafia has no night chat by these rules, and its night screen says so.
         if preset == "city" and role:
-            night = page.evaluate(NIGHT_BOX_JS)
+            night = look["night"]
             if night and night["alive"]:
                 assert night["noChat"] == (role == "mafia"), (role, night)
         # After a night the day's tally badges are gone from the tiles.
-        if page.locator('#phase-banner[data-tone="night"]').count():
-            assert not page.locator(".tile-votes").count(), "vote badges at night"
+        assert not look["nightVotes"], "vote badges at night"
         did = answer_once(pl)
         if did is not None:
             done.append(did)

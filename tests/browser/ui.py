@@ -484,8 +484,13 @@ def screen_keys(page) -> set[str]:
 def foreign_words(page, lang: str) -> set[str]:
     """Words that should not be on a page in `lang`: Latin script in ko/ru, raw ids and
     untranslated keys anywhere."""
+    return foreign_in(page.evaluate(PAGE_WORDS_JS), lang)
+
+
+def foreign_in(texts: list[str], lang: str) -> set[str]:
+    """`foreign_words` of texts a page gave (PAGE_WORDS_JS, read in a look of its own)."""
     bad = set()
-    for text in page.evaluate(PAGE_WORDS_JS):
+    for text in texts:
         if lang in ("ko", "ru"):
             bad |= {f"{w!r} in {text!r}" for w in LATIN.findall(text) if w not in LATIN_WORDS_OK}
         bad |= {f"id {m.group(0)!r} in {text!r}" for m in RAW_IDS.finditer(text)}
