@@ -387,6 +387,8 @@ def test_voice_audio_follows_the_policy_by_bytes_received_day_night_defense_and_
         for pl in players:
             assert not [k for k in pl.page.evaluate(LINES) if k.startswith("L")], pl.pid
         assert inbound(spec) == {}
+        spec.close()  # what it hears is checked: gone, no seat sends to it on day 3
+        spec = None
         # day 2: the vote puts a townsperson on trial; only the accused is heard
         end_phase(stack, host, "night")
         views = wait_views(players, lambda v: v["kind"] == "discussion", "the discussion")
