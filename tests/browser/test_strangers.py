@@ -20,7 +20,7 @@ from .scripted import LOCALES, Scripted, page_in
 from .test_connection import vanish
 from .test_public_home import COUNTDOWN, rest
 from .test_removed_seat import refused_handshakes
-from .ui import Player, foreign_words
+from .ui import Player, foreign_words, room_phase
 
 WAIT_SECONDS = 60  # functions/service/room/public.py WAIT_SECONDS: the stated start of a lone lobby
 LONE = {"ko": ("classic", "민지"), "ru": ("city", "Аня"), "en": ("original", "Ann")}
@@ -233,6 +233,11 @@ WARNING = {
 VIEW_FACTS = """async () => { const v = (await __import('./js/store.js')).state.view;
   return v && {phase: v.phase.kind, day: v.day, room: {openSeats: v.room.openSeats, substituted: v.room.substituted},
                players: v.players.map((p) => [p.id, p.alive, p.diedBy, p.left, p.connected])}; }"""
+# A page has drawn the room's phase `kind` (its REST summary's), or shows none (home).
+DRAWN_JS = """(kind) => {
+  const banner = document.querySelector('#phase-banner');
+  return !banner || banner.dataset.kind === kind;
+}"""
 OPEN_OR_HOME_JS = """async () => {
   const {state} = await __import('./js/store.js');
   return !state.conn || state.conn.status === 'open';
@@ -329,7 +334,12 @@ def test_an_idle_page_and_a_closed_tab_are_warned_then_handed_on(stack, browser,
             if not asleep:
                 idle.page.wait_for_function(OPEN_OR_HOME_JS, timeout=60_000)
             stack.step_on()
-            idle.page.wait_for_timeout(300)  # the pages draw the pushes of that step
+            # the pages draw that step's pushes (the warning, the offer and the hand-on come
+            # with a phase's end): each page shows the phase the room is in, or none (home);
+            # not the watcher once seated (a substitute's page follows from a later phase)
+            kind = room_phase(stack.url, code)
+            for pl in [*([] if asleep else [idle]), *([] if took else [watcher]), table]:
+                pl.page.wait_for_function(DRAWN_JS, arg=kind, timeout=30_000)
         assert warned, "the idle page was never warned"
         assert took, "the closed tab's seat was never offered"
         expect(idle.page.locator(f"[data-notice='{notice}']")).to_be_visible()
