@@ -62,7 +62,8 @@ def gateway() -> FakeGateway:
 
 @pytest.fixture
 def svc(request, gateway, fake_clock):
-    if request.node.get_closest_marker("memstore") is not None:
+    mark = request.node.get_closest_marker("memstore")  # `memstore(False)`: this test on moto
+    if mark is not None and (not mark.args or mark.args[0]):
         service = memory_service(gateway)  # a room-rule test: no moto
     else:
         request.getfixturevalue("aws")

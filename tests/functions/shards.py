@@ -9,16 +9,15 @@ only, the larger of its CPU and half its wall seconds: a few files wait on subpr
 from __future__ import annotations
 
 SECONDS = {
-    "test_side_channels": 9, "test_room_upgrades": 32, "test_chat_archive": 29, "test_fuzz": 29,
-    "test_voice_relay": 27, "test_public_rooms": 18, "test_site_deploy": 11, "test_reports": 10,
-    "test_anonymous": 6, "test_view_patches": 6, "test_room_ops": 5, "test_game": 5,
-    "test_admission_burst": 5, "test_hygiene": 4, "test_fair_deal": 4, "test_moto_fixes": 4,
-    "test_frames": 4, "test_local_rooms": 4, "test_dead_timers": 4, "test_limits": 3,
-    "test_schemas": 3, "test_consistency": 3, "test_deploy_artifacts": 2, "test_afk": 2,
-    "test_identity": 3, "test_passkeys": 3,
+    "test_room_upgrades": 24, "test_chat_archive": 22, "test_fuzz": 20, "test_side_channels": 19,
+    "test_public_rooms": 12, "test_reports": 9, "test_site_deploy": 9, "test_view_patches": 9,
+    "test_room_ops": 4, "test_bot_clock": 4, "test_moto_fixes": 4, "test_schemas": 4, "test_voice_relay": 3,
+    "test_dead_timers": 3, "test_ranked": 3, "test_frames": 3, "test_admission_burst": 3,
+    "test_local_rooms": 3, "test_hygiene": 3, "test_game": 3, "test_consistency": 3, "test_watch_now": 3,
+    "test_limits": 2, "test_anonymous": 2, "test_afk": 2,
 }
 QUICK_SECONDS = {
-    "test_voice_relay": 18.6, "test_public_rooms": 11.2, "test_chat_archive": 10.4, "test_site_deploy": 7.2,
+    "test_voice_relay": 3, "test_public_rooms": 11.2, "test_chat_archive": 10.4, "test_site_deploy": 7.2,
     "test_reports": 6.9, "test_view_patches": 5.5, "test_side_channels": 5.0, "test_admission_burst": 3.0,
     "test_moto_fixes": 2.9, "test_dead_timers": 2.8, "test_consistency": 2.7, "test_deploy_artifacts": 2.6,
     "test_schemas": 2.6, "test_room_ops": 2.5, "test_hygiene": 2.4, "test_frames": 2.1, "test_cold_imports": 2.1,

@@ -18,6 +18,10 @@ from service.features import voice
 from service.infra import storage
 from service.protocol import frames
 
+# room rules: the in-memory store (tests/functions/conftest.py); the relay's DynamoDB calls
+# are counted on moto (`memstore(False)`)
+pytestmark = pytest.mark.memstore
+
 OFFER = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
 
 
@@ -86,6 +90,7 @@ def test_voice_relay_refuses_every_pair_the_policy_does_not_permit_and_echoes_to
     assert night_permitted == len(mafia) * (len(mafia) - 1) and night_refused == 56 - night_permitted
 
 
+@pytest.mark.memstore(False)
 def test_voice_relay_costs_one_room_read_and_a_tenth_of_a_write_and_a_write_per_pair(api):
     start_day(api, 6)
     calls = dynamodb_calls(api)
