@@ -2,11 +2,12 @@
 other parts, so a page's waits for a push leave the core to them): whole files per shard (their
 module fixtures stay in one process), balanced by the seconds each file took.
 
-SECONDS: each file's wall seconds, the two shards run side by side (2026-12-06). A shard's time
+SECONDS: each file's wall seconds, the two shards run side by side (2026-12-06; test_voice,
+test_strangers, test_presets and test_seats scaled by their own before/after runs, same day). A shard's time
 in `make test` is its pages' own waits (a scaled clock's game, real audio, a push) plus its CPU
 at its share of two cores: balanced by CPU seconds alone (Chromium's and the stack's, by
 cgroup), the half with the waits ran 642 s and the other ~450; by these figures the two
-halves sum to 400 and 399 s. A file not listed counts DEFAULT_PER_TEST seconds a test. A stale
+halves sum to 356 and 356 s. A file not listed counts DEFAULT_PER_TEST seconds a test. A stale
 figure only unbalances the shards: every file still runs in exactly one of them
 (tests/unit/test_browser_shards.py).
 """
@@ -16,8 +17,8 @@ from __future__ import annotations
 from tests import shards as _shards
 
 SECONDS = {
-    "test_voice": 139, "test_strangers": 104, "test_presets": 66, "test_a11y": 57, "test_game": 51,
-    "test_public_home": 49, "test_seats": 41, "test_ranked_game": 41, "test_device": 26,
+    "test_voice": 118, "test_strangers": 60, "test_presets": 58, "test_a11y": 57, "test_game": 51,
+    "test_public_home": 49, "test_seats": 25, "test_ranked_game": 41, "test_device": 26,
     "test_table_round2": 26, "test_fair_deal": 14, "test_removed_seat": 13, "test_display": 12,
     "test_anonymous": 12, "test_substitutes": 11, "test_voice_turn": 11, "test_city_night": 10,
     "test_display_story": 9, "test_notes": 9, "test_afk": 8, "test_connection": 8,
