@@ -62,7 +62,6 @@ The figures of the heaviest load:
   phase_end_lateness_p50_s/_p99_s   real seconds from a phase's endsAt to its next view reaching
                                     the room, with clients connected (they nudge); goal <= 1
   phase_end_lateness_p99_game_s     the same in game seconds (x time scale)
-  stagger_s                         the seconds the rooms' starts were spread over (`--stagger`)
   load                              os.getloadavg() before and after (the machine is shared)
 """
 
@@ -438,7 +437,7 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
 
 
 async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_interval: float,
-                think_s: float, stagger: float = 0.0) -> dict:
+                think_s: float) -> dict:
     load_before = os.getloadavg()
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as http:
@@ -453,8 +452,7 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
             hello.update(await introduce(room.players))
             return room
 
-        async def play(room: RoomRun, offset: float) -> RoomRun:
-            await asyncio.sleep(offset)
+        async def play(room: RoomRun) -> RoomRun:
             await start_seated(room.players, timeout=60)
             # Each room plays as soon as it has started, so no phase runs out unattended.
             room.started = time.monotonic()
@@ -466,12 +464,8 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         # room's 11 `ready` frames in one millisecond (a harness's burst, not a table's), whose
         # conflicts held the containers for up to 1.9 s each and were the whole p99 of the rooms
         # already playing (`p99_holders`, 2026-12-06). Measured: play, the starts included.
-        # Tables start when their own lobbies fill, not on one tick: room i starts
-        # i * stagger / n_rooms seconds after the first (`--stagger`; 0: all at once, so every
-        # room's phases end on the same tick, start included, a burst no set of independent
-        # tables makes).
         seated = await asyncio.gather(*(seat(i) for i in range(n_rooms)))
-        rooms = await asyncio.gather(*(play(r, i * stagger / n_rooms) for i, r in enumerate(seated)))
+        rooms = await asyncio.gather(*(play(r) for r in seated))
         elapsed = time.monotonic() - started
         await asyncio.sleep(1.0)  # let the last frames of the last actions land
         invocations = await fetch_trace(http, url)
@@ -535,7 +529,6 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         "seconds": _r(elapsed, 1),
         "actions_per_s": _r(len(latencies) / elapsed if elapsed else None, 1),
         "think_s": think_s,
-        "stagger_s": stagger,
         "load": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in os.getloadavg()],
                  "cpus": os.cpu_count()},
     }
@@ -577,8 +570,6 @@ def main() -> int:
     p.add_argument("--echo-interval", type=float, default=1.0, help="seconds between echoes per room")
     p.add_argument("--think", type=float, default=0.5,
                    help="mean real seconds between two frames of one room (the players' pace)")
-    p.add_argument("--stagger", type=float, default=0.0,
-                   help="real seconds over which the rooms' starts are spread evenly (0: all at once)")
     p.add_argument("--containers", type=int, default=4, help="handler processes of the stack it starts")
     p.add_argument("--url", help="bench a running stack (started with --echo-route --trace-posts) instead")
     p.add_argument("--debug", action="store_true", help="explain late phase ends on stderr")
@@ -588,7 +579,7 @@ def main() -> int:
     loads = sorted(int(n) for n in a.rooms.split(","))
     if a.quick:
         loads, a.players, a.duration, a.time_scale, a.echo_interval = [1, 2], 4, 6.0, 20.0, 0.5
-        a.containers, a.stagger = 2, 1.0
+        a.containers = 2
     global DEBUG
     DEBUG = a.debug
     levels = []
@@ -600,8 +591,7 @@ def main() -> int:
                                 time_scale=a.time_scale)
             url = stack.url
         try:
-            levels.append(asyncio.run(bench(url, n_rooms, a.players, a.duration, a.echo_interval, a.think,
-                                             a.stagger)))
+            levels.append(asyncio.run(bench(url, n_rooms, a.players, a.duration, a.echo_interval, a.think)))
         finally:
             if stack is not None:
                 stack.stop()

@@ -31,9 +31,9 @@ def test_e2e_bench_quick_times_actions_by_their_frames():
                 "baseline_p99_ms", "ratio_p99", "p99_split_ms", "p50_split_ms", "views_per_action", "max_message_bytes",
                 "phase_end_lateness_p50_s", "phase_end_lateness_p99_s", "refused", "unchanged",
                 "missing_views", "untraced", "version_gaps", "version_repeats", "views_out_of_order",
-                "pushes_by_cause", "sent_by_action", "echoes", "stagger_s", "load"):
+                "pushes_by_cause", "sent_by_action", "echoes", "load"):
         assert key in out, key
-    assert out["rooms"] == 2 and out["actions"] > 0 and out["echoes"] > 0 and out["stagger_s"] == 1.0
+    assert out["rooms"] == 2 and out["actions"] > 0 and out["echoes"] > 0
     # What makes the figures the truth, never a timing: every frame sent is found in the
     # stack's trace, every socket is known, and every view an action posted reached its socket.
     assert out["untraced"] == 0 and out["sockets_known"] == out["players"], out
