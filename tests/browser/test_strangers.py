@@ -335,10 +335,10 @@ def test_an_idle_page_and_a_closed_tab_are_warned_then_handed_on(stack, browser,
                 idle.page.wait_for_function(OPEN_OR_HOME_JS, timeout=60_000)
             stack.step_on()
             # the pages draw that step's pushes (the warning, the offer and the hand-on come
-            # with a phase's end): each page shows the phase the room is in, or none (home);
-            # not the watcher once seated (a substitute's page follows from a later phase)
+            # with a phase's end): each page shows the phase the room is in, or none (home),
+            # the watcher too once seated (its socket's version never goes back)
             kind = room_phase(stack.url, code)
-            for pl in [*([] if asleep else [idle]), *([] if took else [watcher]), table]:
+            for pl in [*([] if asleep else [idle]), watcher, table]:
                 pl.page.wait_for_function(DRAWN_JS, arg=kind, timeout=30_000)
         assert warned, "the idle page was never warned"
         assert took, "the closed tab's seat was never offered"

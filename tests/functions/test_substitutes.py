@@ -254,3 +254,34 @@ def test_the_end_credits_the_player_a_substitute_replaced(city):
     assert ended["result"]["winner"] == "none" and ended["result"]["cause"] == "host"
     assert ended["room"]["substituted"][-1] == {**running, "was": before}
     assert next(x for x in ended["players"] if x["id"] == gone)["name"] == "Zed"
+
+
+def test_a_spectator_who_takes_a_seat_never_sees_its_version_go_back(api):
+    """One socket, two viewers: a spectator's views count every public change, an absent
+    seat's counter stands still while nobody holds it. The seat's first view on the socket
+    that takes it comes after the last the spectator got (a client keeps the newest version:
+    an older one is a late frame), and so does every view after it (docs/protocol.md,
+    "WebSocket")."""
+    pids = api.lobby(6, preset="city", options={"substitutes": True, "substituteApproval": False})
+    assert api.connect("cs") == 200  # watching from the lobby on
+    api.send("cs", {"action": "sync"})
+    for pid in pids[1:]:
+        api.send(f"c{pid}", {"action": "ready"})
+    api.send("cp1", {"action": "start"})
+    gone = pids[-1]
+    api.disconnect(f"c{gone}")
+    for _ in range(3):  # phases end while the seat is away: the spectator sees each change
+        api.clock.advance(api.state()["phase"]["endsAt"] - api.clock.t)
+        api.send("cp1", {"action": "nudge"})
+    assert api.connect(f"c{gone}", gone) == 200
+    api.send(f"c{gone}", {"action": "leave"})
+    held = max(f["version"] for f in api.gw.to("cs") if f.get("type") == "view")
+    assert held > api.snapshot().room["viewSeq"][gone]  # the socket is ahead of the seat's count
+    api.gw.clear()
+    api.send("cs", {"action": "takeSeat", "seat": gone, "name": "Zed", "id": 7, "device": DEVICE})
+    view = api.gw.last("cs")
+    assert view["view"]["you"]["id"] == gone and view["version"] > held
+    api.clock.advance(1)
+    api.send("cp1", {"action": "chat", "channel": "day", "text": "welcome"})
+    versions = [f["version"] for f in api.gw.to("cs") if f.get("type") in ("view", "patch")]
+    assert len(versions) >= 2 and versions == sorted(set(versions)), versions

@@ -17,7 +17,8 @@ For each connection, in this order, and nowhere else:
 3. whether it changed: the view serialised once (`views.render`), its digest against the one
    stored at the last write (`room["views"]`), the viewer's own version (`room["viewSeq"]`,
    kept for every viewer ever seen so it never goes back: it moves by one exactly when that
-   viewer's view changes, so it counts nobody else's secret writes);
+   viewer's view changes, so it counts nobody else's secret writes; a connection that becomes
+   another viewer carries its count over, `_carry_versions`);
 4. its bytes: the full view frame (`views.frame`), or for a connection that asked for
    patches and holds the previous version, an RFC 6902 patch against it (`_patch`, with
    `patches.diff_parts` on the views' top-level parts, each serialised once by `views.render`,
@@ -107,6 +108,7 @@ def frames_for(
         return {} if sync_to is None else {sync_to: _full_frame(c.room, state, conns, sync_to)}
     room = c.room
     seqs = dict(room.get("viewSeq") or {})
+    _carry_versions(c.snap.conns, conns, seqs)
     connected = _connected(conns)
     old = dict(room.get("views") or {})
     new: dict[str, str] = {}
@@ -140,6 +142,20 @@ def frames_for(
     if sync_to is not None and sync_to not in frames:  # unchanged: its full view all the same
         frames[sync_to] = _full_frame(room, state, conns, sync_to)
     return frames
+
+
+def _carry_versions(before: dict[str, str | None], conns: dict[str, str | None], seqs: dict[str, int]) -> None:
+    """A connection whose viewer changes in this change (a spectator who takes a seat) never
+    sees its `version` go back: the new viewer's counter continues from the old one's when
+    that is higher (the seat's own counter stood still while nobody held it). It jumps only for
+    the viewer this connection becomes, whose other connections this change closes (the
+    holder's), and to a count this connection already held: nobody learns anything from it."""
+    for conn_id, pid in conns.items():
+        if conn_id not in before:
+            continue
+        was, now = viewer_of(before[conn_id]), viewer_of(pid)
+        if was != now and seqs.get(was, 0) > seqs.get(now, 0):
+            seqs[now] = seqs[was]
 
 
 def _before(c: Context, viewer: str) -> server_frames.RenderedView:
