@@ -196,10 +196,11 @@ PART_contract := $(BIN)/python -m pytest tests/contract
 PART_unit := $(BIN)/python -m pytest tests/unit
 PART_lint := $(BIN)/ruff check .
 # the order they start in: the longest first (a clean clone, four at a time on 2 cores, each
-# slowed by the others: the browser halves ~480-610 s, the handler halves ~140 CPU-s each, unit ~330 s, stack
-# ~180 s, benches ~115 s, contract ~60 s, the template with the rehearsal ~45 s after the
-# build, checkov ~5 s; the machine is CPU-bound throughout, so the whole is about the sum of
-# the parts' CPU over two cores)
+# slowed by the others, two runs of 2026-12-06: the browser halves ~440-495 s, the handler
+# halves ~220-280 s, unit ~225-245 s, stack ~205-260 s, benches ~120-155 s, the template with
+# the rehearsal ~75-90 s after the build, contract ~50 s, checkov ~15 s; the whole 600-645 s;
+# the machine is CPU-bound throughout, so the whole is about the busy CPU over two cores,
+# 1,150-1,235 CPU-s)
 PARTS := browser-1 browser-2 handlers-1 handlers-2 stack unit benches template contract checkov lint
 
 # `make check`, the inner loop: the parts that need no browser and no stack, the handler and
