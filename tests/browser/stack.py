@@ -32,6 +32,27 @@ MISSING_CHROMIUM = (
 )
 
 
+def stack_store(url: str):  # -> service.infra.storage.Store
+    """The stack at `url`'s own table through `Store`, found as `ops.reports.use_local_stack`
+    finds it (`GET /_local/env`) without changing this process's environment (other tests
+    share it)."""
+    import boto3
+
+    from service.infra.storage import Store  # the screenshot scripts import this module too
+
+    with urllib.request.urlopen(url.rstrip("/") + "/_local/env", timeout=30) as res:  # noqa: S310 - our stack
+        env = json.load(res)
+    client = boto3.client(
+        "dynamodb",
+        endpoint_url=env["AWS_ENDPOINT_URL_DYNAMODB"],
+        region_name=env.get("AWS_DEFAULT_REGION", "us-east-1"),
+        aws_access_key_id=env.get("AWS_ACCESS_KEY_ID", "testing"),
+        aws_secret_access_key=env.get("AWS_SECRET_ACCESS_KEY", "testing"),
+        aws_session_token=env.get("AWS_SESSION_TOKEN"),
+    )
+    return Store(client, env["TABLE_NAME"])
+
+
 # Stack.step_on's least step of game time (s)
 STEP_AT_LEAST = 5.0
 

@@ -15,18 +15,15 @@ server's real path from there on, nothing on the client's side bypassed."""
 
 from __future__ import annotations
 
-import json
 import re
 import time
-import urllib.request
 
-import boto3
 import pytest
 from playwright.sync_api import expect
 
-from service.infra.storage import Store
 from service.ranked import ratings as rt
 
+from .stack import stack_store
 from .test_leave_taken import T
 from .test_passkeys import AUTHENTICATOR, site
 from .test_presets import answer_once
@@ -37,22 +34,6 @@ from .ui import Player
 LANG, LOCALE = "ko", "ko-KR"
 NAMES = ("Ann", "Bob", "Cat", "Dee")  # Dee leaves alive at the start
 PLAY_SECONDS = 240  # a wedge guard on the game's real time (a loaded machine: ~30 s idle, ~2 min under load)
-
-
-def stack_store(stack) -> Store:
-    """The stack's own table through `Store`, found as `ops.reports.use_local_stack` finds it
-    (without changing this process's environment: other tests share it)."""
-    with urllib.request.urlopen(stack.url + "_local/env", timeout=30) as res:  # noqa: S310 - our stack
-        env = json.load(res)
-    client = boto3.client(
-        "dynamodb",
-        endpoint_url=env["AWS_ENDPOINT_URL_DYNAMODB"],
-        region_name=env.get("AWS_DEFAULT_REGION", "us-east-1"),
-        aws_access_key_id=env.get("AWS_ACCESS_KEY_ID", "testing"),
-        aws_secret_access_key=env.get("AWS_SECRET_ACCESS_KEY", "testing"),
-        aws_session_token=env.get("AWS_SESSION_TOKEN"),
-    )
-    return Store(client, env["TABLE_NAME"])
 
 
 def authenticator(pl: Player) -> tuple[object, str]:
@@ -98,7 +79,7 @@ def test_four_people_play_a_ranked_game_to_its_end_a_leaver_waits_and_a_second_s
     stack, browser, console_errors
 ):
     started = time.monotonic()
-    store = stack_store(stack)
+    store = stack_store(stack.url)
     everyone = [Player(browser, site(stack), name, locale=LOCALE, errors=console_errors) for name in NAMES]
     players = list(everyone)
     try:

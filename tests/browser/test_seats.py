@@ -13,14 +13,13 @@ import json
 import os
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from .live import bots, live_room, open_seat
-from .stack import REPO, Stack
+from .stack import REPO, Stack, stack_store
 from .ui import FAST_OPTIONS, Player
 
 SHOTS = os.environ.get("SEAT_SCREENSHOTS")
@@ -259,21 +258,9 @@ def test_a_reported_line_reaches_the_ops_command_and_is_gone_after_seven_days(
 
 
 def raw_count(url: str, report_id: str) -> int:
-    """Whether the report item is still stored at all (no expiry filter): the sweeper's work.
-    Read in this process (a client of the stack's own DynamoDB, from its `/_local/env`, as
-    `ops.reports --local` finds it), not a Python of its own."""
-    import boto3
-
-    with urllib.request.urlopen(url.rstrip("/") + "/_local/env", timeout=10) as res:  # noqa: S310 - our stack
-        env = json.load(res)
-    db = boto3.client(
-        "dynamodb",
-        region_name=env["AWS_DEFAULT_REGION"],
-        endpoint_url=env["AWS_ENDPOINT_URL_DYNAMODB"],
-        aws_access_key_id=env["AWS_ACCESS_KEY_ID"],
-        aws_secret_access_key=env["AWS_SECRET_ACCESS_KEY"],
-        aws_session_token=env.get("AWS_SESSION_TOKEN"),
-    )
+    """Whether the report item is still stored at all (no expiry filter): the sweeper's work,
+    read in this process through the stack's own table (`stack_store`)."""
+    store = stack_store(url)
     day = f"{report_id[:4]}-{report_id[4:6]}-{report_id[6:8]}"
     key = {"pk": {"S": "REPORTS#" + day}, "sk": {"S": "REPORT#" + report_id}}
-    return 1 if db.get_item(TableName=env["TABLE_NAME"], Key=key).get("Item") else 0
+    return 1 if store.client.get_item(TableName=store.table, Key=key).get("Item") else 0

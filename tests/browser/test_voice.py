@@ -268,18 +268,7 @@ def wait_growth(pl, senders: list[str], least: int = 2000, seconds: float = 120.
     patience holds the page's own tries again (web/js/voice/retry.js: a stuck connection is made
     again after 8 s, then after 2, 5, 12 and 30 s more): on a loaded machine (CI runs four parts
     on two cores) a pair's first try may not come up, and its retry is what is tested then."""
-    start = inbound(pl)
-    deadline = time.monotonic() + seconds
-    while True:
-        now = inbound(pl)
-        grown = {s: now.get(s, 0) - start.get(s, 0) for s in senders}
-        if all(g >= least for g in grown.values()):
-            return grown
-        if time.monotonic() > deadline:
-            raise AssertionError(
-                f"{pl.name}: inbound audio did not grow from every seat: {grown} {states(pl)}\n{traces([pl])}"
-            )
-        pl.page.wait_for_timeout(250)
+    return wait_all_growth([pl], {pl.pid: senders}, least, seconds).get(pl.pid, {})
 
 
 def wait_all_growth(
