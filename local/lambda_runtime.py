@@ -22,6 +22,9 @@ from typing import Any
 
 log = logging.getLogger("local.lambda")
 
+# How long a stopping stack waits for its containers' running invocations (LambdaRuntime.shutdown)
+SHUTDOWN_GRACE_S = 20.0
+
 Handler = Callable[[dict, Any], Any]
 
 # Route (or function) -> "module:function". The real handlers are the default; tests
@@ -273,7 +276,22 @@ class LambdaRuntime:
             raise HandlerError(value, trace)
         return value
 
-    def shutdown(self) -> None:
+    def shutdown(self, grace_s: float = SHUTDOWN_GRACE_S) -> None:
+        """Stop taking invocations (queued ones are dropped) and let each container finish the
+        one it runs, for `grace_s` at most; a container still busy then is terminated, as
+        Lambda ends an environment after its shutdown phase. Without the bound one invocation
+        stuck on a post to a gateway that is going away held a stack's stop past a minute."""
         self.executor.shutdown(wait=False, cancel_futures=True)
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+        if self.pool is None:
+            return
+        containers = multiprocessing.active_children()  # the pool's worker processes
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + grace_s
+        for proc in containers:
+            proc.join(max(0.0, deadline - time.monotonic()))
+        for proc in containers:
+            if proc.is_alive():
+                log.warning("container %s still busy %.0f s after the stop: terminated", proc.pid, grace_s)
+                proc.terminate()
+                proc.join(5)
+        self.pool.shutdown(wait=True)
