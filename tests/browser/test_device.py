@@ -113,8 +113,8 @@ class Table:
 
     def screen(self) -> str:
         loc = self.page.locator(SCREENS)
-        try:
-            loc.first.wait_for(timeout=20_000)
+        try:  # a wedge guard for the answer to the last pass (20 s ran out at load ~6)
+            loc.first.wait_for(timeout=60_000)
         except Exception as exc:
             text = self.page.locator("#device-root").inner_text()
             raise AssertionError(f"stuck after {self.screens[-8:]}: {text}") from exc
