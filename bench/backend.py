@@ -154,7 +154,8 @@ class Split:
     POINTS = (
         ("service.room.viewframes", "frames_for", "frames"),
         ("service.room.viewframes", "view_of", "view_build"),
-        ("service.protocol.views", "game_view", "engine_view"),
+        ("service.protocol.views", "game_view", "engine_view"),  # one viewer's (a sync, a rebuilt base)
+        ("service.protocol.views", "game_views", "engine_view"),  # a change's: every viewer's at once
         ("service.protocol.views", "render", "render"),
         ("service.room.viewframes", "_patch", "patch"),
         ("service.protocol.patches", "parse", "patch_parse"),
@@ -867,7 +868,8 @@ def cpu_split(acts: list[dict], players: int) -> dict:
         "all_actions": mean(acts),
         "note": "process CPU per action in ms, means (and the medians of own, handler, aws, frames: "
         "a garbage collection of moto's heap lands in a few actions); labels inclusive (frames > "
-        "view_build > engine_view; patch > patch_parse, patch_diff); own = handler - aws",
+        "engine_view, view_build, render, patch; patch > patch_parse, patch_diff; every viewer's "
+        "engine view is made at once before view_build, views.game_views); own = handler - aws",
     }
 
 

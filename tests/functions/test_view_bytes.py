@@ -136,3 +136,35 @@ def test_the_kept_parts_are_bounded(monkeypatch):
     for i in range(40):
         views.render({**SAMPLES["night"], "private": {"n": i}}, shared)
         assert len(shared) <= 5
+
+
+@pytest.mark.parametrize("kind", ["night", "ended"])
+def test_one_changes_views_write_each_shared_part_once_and_the_same_bytes(kind, monkeypatch):
+    """A change's fan-out (`viewframes.frames_for`): every viewer's view made at once
+    (`views.game_views`, their public part the same objects) and rendered with one `seen`
+    gives each viewer the bytes of its view made and rendered alone; a public part (the rules,
+    the events) is fingerprinted for the first viewer only."""
+    from viewsamples import IDS, room, states
+
+    from service.room import viewframes
+
+    state = states()[kind]
+    connected = set(IDS[:6])
+    who = [None, *IDS]
+    alone = {v: views.render(viewframes.view_of(room(), state, connected, v)) for v in who}
+    calls: list = []
+    real = views._marshal
+
+    def counting(value):
+        calls.append(value)
+        return real(value)
+
+    monkeypatch.setattr(views, "_marshal", counting)
+    bases = views.game_views(state, who)
+    seen: dict = {}
+    for v in who:
+        view = viewframes.view_of(room(), state, connected, v, None, None, bases[v])
+        assert views.render(view, {}, seen) == alone[v], v
+    assert sum(1 for c in calls if c is bases[None]["rules"]) == 1
+    assert sum(1 for c in calls if c is bases[None]["events"]) == 1
+    assert sum(1 for c in calls if isinstance(c, list) and c and isinstance(c[0], dict) and "seat" in c[0]) == len(who)

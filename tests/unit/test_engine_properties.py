@@ -432,6 +432,30 @@ def test_secret_chat_never_reaches_a_view_outside_its_audience(game) -> None:
 
 @SETTINGS
 @given(game=game_st)
+def test_views_made_at_once_are_each_viewers_own_view(game) -> None:
+    """``me.views`` (the service's fan-out) is ``me.view`` per viewer, key order included, and
+    what it shares between the views is shared with no state: editing every view leaves the
+    state as it was."""
+    seed, n, options = game
+    for _action, _now, s in _play(seed, n, options)[::3]:
+        viewers = [None, *[p["id"] for p in s["players"]]]
+        together = me.views(s, viewers)
+        assert list(together) == viewers
+        for viewer in viewers:
+            alone = me.view(s, viewer)
+            assert json.dumps(together[viewer]) == json.dumps(alone), (viewer, s["phase"]["kind"])
+        before = json.dumps(s)
+        for v in together.values():
+            for value in v.values():
+                if isinstance(value, dict):
+                    value["scribbled"] = 1
+                elif isinstance(value, list):
+                    value.append("scribbled")
+        assert json.dumps(s) == before
+
+
+@SETTINGS
+@given(game=game_st)
 def test_night_views_have_one_shape_for_every_role(game) -> None:
     seed, n, options = game
     for _action, _now, s in _play(seed, n, options, presence=False):

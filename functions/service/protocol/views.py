@@ -96,6 +96,23 @@ def game_view(state: Any, viewer: str | None) -> dict:
     return view
 
 
+def game_views(state: Any, viewers: list[str | None]) -> dict[str | None, dict]:
+    """`game_view` for each of `viewers` at once (`mafia_engine.views`): the views share their
+    public part, the same objects (each set of readable channels' recent chat too), so
+    `render` with one `seen` writes each shared part once. Read-only below the top level: a
+    view's own keys may be replaced (the features' facts), never edited in place."""
+    out = me.views(state, viewers)
+    recent: dict[int, tuple[list, list]] = {}  # id(chat) -> (that chat, its recent part)
+    for view in out.values():
+        chat = view.get("chat") or ()
+        if len(chat) > VIEW_CHAT_LIMIT:
+            hit = recent.get(id(chat))
+            if hit is None:  # held beside its part: the id is never another list's meanwhile
+                hit = recent[id(chat)] = (chat, chat[-VIEW_CHAT_LIMIT:])
+            view["chat"] = hit[1]
+    return out
+
+
 def model(view: dict | server_frames.View) -> server_frames.View:
     """The view as its declared model (validated once; ValueError if it is not a view).
 
@@ -104,7 +121,9 @@ def model(view: dict | server_frames.View) -> server_frames.View:
     return view if isinstance(view, server_frames.View) else server_frames.View.model_validate(view)
 
 
-def render(view: dict | server_frames.View, shared: dict | None = None) -> server_frames.RenderedView:
+def render(
+    view: dict | server_frames.View, shared: dict | None = None, seen: dict | None = None
+) -> server_frames.RenderedView:
     """The view (without serverNow) serialised once by its model: what "changed?" hashes and
     what `frame` sends.
 
@@ -115,11 +134,16 @@ def render(view: dict | server_frames.View, shared: dict | None = None) -> serve
     `private`, the seats as each may see them, a new chat line) is rendered (`_part`). The
     bytes are the same as without it (tests/functions/test_view_bytes.py).
 
+    `seen`: one change's parts by the identity of their value (`game_views` hands every view
+    the same public objects): a value already written for another viewer of the change is
+    not fingerprinted again. Empty at the start of the change, dropped at its end, and only
+    for views nobody edits in between.
+
     ValueError for a non-finite number in it: a frame is strict JSON or not sent."""
     if shared is None or type(view) is not dict or not _DECLARED.issubset(view):
         return server_frames.render_view(model(view))  # a model, or a view short of a key: refused there
-    declared = [(k, _part(k, view[k], shared)) for k in _KEYS]
-    extra = [(k, _part(k, v, shared)) for k, v in view.items() if k not in _DECLARED]
+    declared = [(k, _part(k, view[k], shared, seen)) for k in _KEYS]
+    extra = [(k, _part(k, v, shared, seen)) for k, v in view.items() if k not in _DECLARED]
     return server_frames.RenderedView(_members(declared), _members(extra), (*declared, *extra))
 
 
@@ -148,22 +172,29 @@ def _members(parts: list[tuple[str, bytes]]) -> bytes:
     return b"{" + b",".join(raw[1:-1] for _, raw in parts) + b"}"
 
 
-def _part(key: str, value: Any, shared: dict) -> bytes:
+def _part(key: str, value: Any, shared: dict, seen: dict | None = None) -> bytes:
     """`{"key": value}` as the view's model writes it: validated and serialised by the key's
     model the first time its value is seen (`_fingerprint`; a string, a whole number, a flag or
-    null by its type and itself, without writing it), taken from `shared` after."""
+    null by its type and itself, without writing it), taken from `shared` after; a value this
+    change wrote already (the same object, `seen`), taken from there."""
     t = type(value)
-    seen: Any = (t, value) if t in _SCALARS else _fingerprint(value)
-    if seen is not None:
-        raw = shared.get((key, seen))
-        if raw is not None:
-            return raw
-    m = _PART_MODELS.get(key, _EXTRA_MODEL).model_validate({key: value})
-    raw = server_frames._strict(m.__pydantic_serializer__.to_json(m))
-    if seen is not None:
-        if len(shared) >= PARTS_KEPT:
-            shared.clear()  # bounded: start again (a dict's own operations are safe across threads)
-        shared[(key, seen)] = raw
+    if t in _SCALARS:
+        seen_as: Any = (t, value)
+    else:
+        mine = None if seen is None else seen.get((key, id(value)))
+        if mine is not None and mine[0] is value:
+            return mine[1]
+        seen_as = _fingerprint(value)
+    raw = None if seen_as is None else shared.get((key, seen_as))
+    if raw is None:
+        m = _PART_MODELS.get(key, _EXTRA_MODEL).model_validate({key: value})
+        raw = server_frames._strict(m.__pydantic_serializer__.to_json(m))
+        if seen_as is not None:
+            if len(shared) >= PARTS_KEPT:
+                shared.clear()  # bounded: start again (a dict's own operations are safe across threads)
+            shared[(key, seen_as)] = raw
+    if seen is not None and t not in _SCALARS:
+        seen[(key, id(value))] = (value, raw)  # held beside its bytes: its id is never another's meanwhile
     return raw
 
 

@@ -68,6 +68,7 @@ def view_of(
     who: str | None,
     setup_error: Any = _UNSET,
     facts: dict[str, dict] | None = None,
+    base: dict | None = None,
 ) -> dict:
     """`who`'s whole view (None: a spectator's), without the server's clock: the lobby's
     before the game (`setup_error`: the room's reason a start would be refused, when the
@@ -75,14 +76,15 @@ def view_of(
     the anonymous games' gate last). Every key a view carries is decided here or by a feature.
     `facts`: the seats' room facts (`views.player_facts`), when the caller made them once for
     every viewer of one change (the same for all of them before the gate; the fold never edits
-    them in place)."""
+    them in place). `base`: `who`'s game view when the caller made every viewer's at once
+    (`views.game_views`: their public part shared, so nothing here edits it in place)."""
     if state is None:
         error = room_setup_error(room) if setup_error is _UNSET else setup_error
         view = views.lobby_view(room, who)
         idle = idle_options(room["preset"], room["options"], len(room["players"]))
         block = views.room_block(room, error, idle=idle)
     else:
-        view = views.game_view(state, who)
+        view = views.game_view(state, who) if base is None else dict(base)
         block = views.room_block(room, None)
     if facts is None:
         facts = views.player_facts(room, connected)
@@ -118,10 +120,14 @@ def frames_for(
     before_viewers = {viewer_of(p) for p in c.snap.conns.values()}
     at = views.server_clock()  # one reading for the whole fan-out (env reads, every viewer alike)
     facts = views.player_facts(room, connected)  # every viewer's, before the gate
-    for viewer in {viewer_of(p) for p in conns.values()}:
+    viewers = {viewer_of(p) for p in conns.values()}
+    # every viewer's game view at once: the public part made once, and written once (`seen`)
+    bases = {} if state is None else views.game_views(state, [_seat(v) for v in viewers])
+    seen: dict = {}
+    for viewer in viewers:
         # serialised once: fingerprinted, and sent if it changed
-        view = view_of(room, state, connected, _seat(viewer), setup_error, facts)
-        rendered = views.render(view, views.PARTS)
+        view = view_of(room, state, connected, _seat(viewer), setup_error, facts, bases.get(_seat(viewer)))
+        rendered = views.render(view, views.PARTS, seen)
         new[viewer] = views.digest(rendered)
         if viewer not in old and viewer in before_viewers:
             # connected without a write (spectators): the view as it was before

@@ -44,6 +44,7 @@ from .presets import PRESETS, register
 from .presets import get as _get_preset
 from .room import ROOM_ACTIONS, WHILE_PAUSED
 from .views import build as _build_view
+from .views import build_many as _build_views
 from .views import lobby as _lobby_view
 from .views import roster as _roster
 
@@ -71,6 +72,7 @@ __all__ = [
     "roster",
     "team_of",
     "view",
+    "views",
     "voice_pair",
     "voice_to_spectators",
 ]
@@ -347,6 +349,14 @@ def action_schema() -> dict:
 def view(state: dict, viewer: str | None) -> dict:
     """Everything ``viewer`` may know (None: a spectator), as a JSON-ready dict."""
     return _build_view(state, viewer, _preset_of_state(state))
+
+
+def views(state: dict, viewers: list[str | None]) -> dict[str | None, dict]:
+    """``view`` for each of ``viewers`` at once (viewer -> view): the public part is made once
+    and the views share it, the same objects (each set of readable channels' chat too), so
+    they are read-only: a caller that edits one view's ``events`` edits every view's. The
+    service builds a change's fan-out with it (its serialiser then writes a shared part once)."""
+    return _build_views(state, viewers, _preset_of_state(state))
 
 
 def voice_pair(state: dict, a: str, b: str) -> bool:

@@ -88,7 +88,39 @@ def _roster(preset: Any, options: dict, n: int) -> dict[str, int]:
     return dict(memo[3])
 
 
-def build(s: dict, viewer: str | None, preset: Any) -> dict:
+def _public(s: dict, preset: Any) -> dict:
+    """The keys every viewer of ``s`` sees alike (their own copies: ``build`` copies each
+    state's value; ``build_many`` hands the same copy to every view it makes)."""
+    ph = s["phase"]
+    phase = {"kind": ph["kind"], "endsAt": ph["endsAt"], "seq": s["seq"]}
+    for key in preset.phases[ph["kind"]].public:
+        phase[key] = _jcopy(ph[key])
+    options = dict(s["options"])
+    for k, v in options.items():
+        if isinstance(v, list):
+            options[k] = list(v)
+    return {
+        "options": options,
+        "phase": phase,
+        "votes": _jcopy(s["votes"]),
+        "events": _copy_events(s["events"]),
+        "result": _jcopy(s["result"]),
+        # the rule flags, the role catalogue, the task table and the phase order (public)
+        "rules": _rules(preset, s["options"]),
+        # how many of each role this game dealt (from the options and the seat count only)
+        "roster": _roster(preset, s["options"], len(s["players"])),
+        # the post-game review: every hidden thing, only once the game has ended
+        "review": _review.gate(s, preset),
+        # the deal's commitment from the start; its seed and salt once ended (fairness.py)
+        "fairness": fairness_gate(s),
+    }
+
+
+def build(
+    s: dict, viewer: str | None, preset: Any, public: dict | None = None, chats: dict | None = None
+) -> dict:
+    """``viewer``'s view of ``s``. ``public``, ``chats``: ``build_many``'s one copy of the
+    public keys and of each set of readable channels' chat, shared by the views it makes."""
     me = None
     if viewer is not None:
         for p in s["players"]:
@@ -97,8 +129,6 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
                 break
         else:
             raise InvalidAction("unknown_player", f"there is no player {quoted(viewer)} in this game")
-    ph = s["phase"]
-    spec = preset.phases[ph["kind"]]
     known = preset.known_roles(s, me)
     players = [
         {
@@ -110,9 +140,6 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
         }
         for p in s["players"]
     ]
-    phase = {"kind": ph["kind"], "endsAt": ph["endsAt"], "seq": s["seq"]}
-    for key in spec.public:
-        phase[key] = _jcopy(ph[key])
     if me is None:
         you = None
         private = None
@@ -126,36 +153,44 @@ def build(s: dict, viewer: str | None, preset: Any) -> dict:
         }
         private = preset.private(s, me)
     read = preset.read_channels(s, me)
-    chat = _copy_chat(s["chat"], read)
-    options = dict(s["options"])
-    for k, v in options.items():
-        if isinstance(v, list):
-            options[k] = list(v)
+    if chats is None:
+        chat = _copy_chat(s["chat"], read)
+    else:
+        chat = chats.get(read)
+        if chat is None:
+            chat = chats[read] = _copy_chat(s["chat"], read)
+    if public is None:
+        public = _public(s, preset)
     return {
         "preset": s["preset"],
-        "options": options,
+        "options": public["options"],
         "day": s["day"],
-        "phase": phase,
+        "phase": public["phase"],
         "players": players,
         "you": you,
         "private": private,
-        "votes": _jcopy(s["votes"]),
+        "votes": public["votes"],
         "chat": chat,
         "channels": {"read": list(read), "write": list(preset.write_channels(s, me))},
         # whom this viewer's voice reaches and whose reaches them, from the channel rules (voice.py)
         "voice": _voice.policy(s, viewer, preset),
-        "events": _copy_events(s["events"]),
-        "result": _jcopy(s["result"]),
+        "events": public["events"],
+        "result": public["result"],
         "paused": bool(s.get("paused")),
-        # the rule flags, the role catalogue, the task table and the phase order (public)
-        "rules": _rules(preset, s["options"]),
-        # how many of each role this game dealt (from the options and the seat count only)
-        "roster": _roster(preset, s["options"], len(s["players"])),
-        # the post-game review: every hidden thing, only once the game has ended
-        "review": _review.gate(s, preset),
-        # the deal's commitment from the start; its seed and salt once ended (fairness.py)
-        "fairness": fairness_gate(s),
+        "rules": public["rules"],
+        "roster": public["roster"],
+        "review": public["review"],
+        "fairness": public["fairness"],
     }
+
+
+def build_many(s: dict, viewers: list[str | None], preset: Any) -> dict[str | None, dict]:
+    """Each viewer's view of ``s``, as ``build`` makes it, with the public keys (and each set of
+    readable channels' chat) made once and shared: the views hold the same objects there, so
+    they are read-only (a caller that edits one view's ``events`` edits every view's)."""
+    public = _public(s, preset)
+    chats: dict = {}
+    return {v: build(s, v, preset, public, chats) for v in viewers}
 
 
 def lobby(preset: Any, options: dict, ids: list[str], viewer: str | None, roster_: dict | None) -> dict:
