@@ -5,7 +5,8 @@ render.js renderChrome, the in-room bar, the voice bar). The view comes through 
 (web/js/frames.js onViewFrame), drawn from a scripted city game at the vote: the same view
 again writes nothing into the page, a focused tile or chat input keeps its focus (the same
 node), the chat keeps its draft and where the player scrolled to, and a changed view writes
-only what changed."""
+only what changed. The lobby is drawn the same way: an option the host is typing in keeps what
+was typed, its focus and caret while a push redraws the players, marks and Start around it."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ import time
 
 from playwright.sync_api import expect
 
-from .scripted import Scripted, page_in, show
+from .scripted import UPDATE, Scripted, draw, lobby_view, page_in, show
 from .test_table_round2 import CITY_SIX
+from .ui import open_fold
 
 SMALL = {"width": 360, "height": 640}
 # What the next view writes into the page, per part (the game screen's panels, the banner's
@@ -149,3 +151,65 @@ def test_a_changed_view_writes_only_what_changed(browser, stack, console_errors)
     expect(page.locator(".chat-lines .msg").last).to_contain_text("Cat, explain yourself")
     assert page.evaluate("document.querySelector('#chat-log').scrollTop") == 0
     pl.close()
+
+
+def test_a_push_keeps_the_option_the_host_is_typing_and_redraws_the_lobby_around_it(
+    browser, stack, console_errors
+):
+    """Before, a push that came between the host's typing and the field's change event (someone
+    joined, a ready mark) drew the options anew: what was typed and the focus were gone
+    (test_public_home typed its autoStart again until the room had it)."""
+    pl = page_in(browser, stack, "en", console_errors, viewport=SMALL)
+    page = pl.page
+    three = lobby_view("classic", ["Ann", "Bob", "Cat"], "p1", options={"public": True})
+    three["players"][2]["ready"] = False
+    three["room"]["autoStartAt"] = time.time() + 60  # a public lobby counting down
+    draw(page, "lobby", three)  # the stand-in ctx records what would be sent (window.__sent)
+    expect(page.locator("#start-btn")).to_be_disabled()  # too few
+    open_fold(page, "#lobby-options", "#lobby-opt-autoStart")
+    field = page.locator("#lobby-opt-autoStart")
+    expect(field).to_have_value("4")
+
+    # the host types "1" of "12" ...
+    field.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("1")
+    page.evaluate("window.__kept = document.activeElement")
+    # ... when Dan joins and Cat marks herself ready: the players, the marks and Start follow
+    four = lobby_view("classic", ["Ann", "Bob", "Cat", "Dan"], "p1", options={"public": True})
+    four["room"]["autoStartAt"] = time.time() + 15
+    page.evaluate(UPDATE, four)
+    expect(page.locator(".lobby-player")).to_have_count(4)
+    expect(page.locator(".lobby-player").nth(3)).to_contain_text("Dan")
+    expect(page.locator(".lobby-player.is-ready")).to_have_count(3)
+    expect(page.locator("#start-btn")).to_be_enabled()
+    # and the field is the same node, focused, with what was typed, the caret after it
+    expect(field).to_have_value("1")
+    assert page.evaluate("document.activeElement === window.__kept && window.__kept.isConnected")
+    page.keyboard.type("2")
+    expect(field).to_have_value("12")
+    assert page.evaluate("window.__sent") == []
+    page.keyboard.press("Tab")  # leaving the field sends it, with the options of the newest view
+    assert page.evaluate("window.__sent") == [
+        ["setOptions", {"options": {**sendable(four), "autoStart": 12}}]
+    ]
+
+    # a field focused but not typed in: the server's value for it waits until it is left
+    night = page.locator("#lobby-opt-nightSeconds")
+    night.focus()
+    four["options"]["nightSeconds"] = 45
+    page.evaluate(UPDATE, four)
+    expect(field).to_have_value("4")  # not focused: the view's value
+    expect(night).to_have_value("30")
+    # the countdown ticks into the words shown, not into a node the redraw left out
+    page.evaluate("document.querySelector('#auto-start').textContent = ''; window.__screen.tick()")
+    expect(page.locator("#auto-start")).to_contain_text("Starts by itself in")
+    page.keyboard.press("Tab")
+    expect(night).to_have_value("45")
+    assert len(page.evaluate("window.__sent")) == 1  # nothing typed, nothing sent
+    pl.close()
+
+
+def sendable(view: dict) -> dict:
+    """The options the lobby sends with setOptions (web/js/game/options.js `sendable`)."""
+    return {k: v for k, v in view["options"].items() if k not in ("preset", "noVoteDayOne")}

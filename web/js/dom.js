@@ -74,7 +74,8 @@ export function replaceChildren(el, ...children) {
  * values, listeners, its own children, the same way), only what differs is written, and a
  * node handed in again (kept by its module across redraws) stays itself. The focused control,
  * an open menu and the scroll stay put when the same panel is drawn again; a focused control
- * that did go comes back by its data-key, as with replaceChildren.
+ * that did go comes back by its data-key, as with replaceChildren. A text field being typed in
+ * keeps what was typed (and its caret): the value drawn for it waits until it loses focus.
  */
 export function patchChildren(el, ...children) {
   const active = document.activeElement;
@@ -129,8 +130,42 @@ function patchNode(cur, want) {
   patchList(cur, [...want.childNodes]);
   // form state h() sets as properties (a select's value follows its options, patched above)
   for (const prop of ["value", "checked", "selected"]) {
-    if (prop in want && cur[prop] !== want[prop]) cur[prop] = want[prop];
+    if (!(prop in want)) continue;
+    if (prop === "value" && typingIn(cur)) holdValue(cur, want.value);
+    else if (cur[prop] !== want[prop]) cur[prop] = want[prop];
   }
+}
+
+// Fields whose value is typed (a redraw never writes over it while they have the focus).
+const TYPED = new Set(["text", "number", "search", "email", "tel", "url", "password"]);
+
+function typingIn(el) {
+  if (el !== document.activeElement || el.readOnly || el.disabled) return false;
+  return el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && TYPED.has(el.type));
+}
+
+// The value a redraw drew for a field being typed in: written when the field loses focus,
+// unless its change event came first (what was typed went out; the view that answers it
+// brings the value).
+function holdValue(el, value) {
+  if (!("_held" in el)) {
+    if (el.value === value) return;
+    el.addEventListener("change", dropHeld);
+    el.addEventListener("blur", writeHeld);
+  }
+  el._held = value;
+}
+
+function dropHeld() {
+  delete this._held;
+  this.removeEventListener("change", dropHeld);
+  this.removeEventListener("blur", writeHeld);
+}
+
+function writeHeld() {
+  const value = this._held;
+  dropHeld.call(this);
+  if (this.value !== value) this.value = value;
 }
 
 export const $ = (sel, root = document) => root.querySelector(sel);

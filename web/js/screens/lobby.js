@@ -1,5 +1,5 @@
 // Lobby: who is here and ready, the options (editable by the host), the share link, start.
-import { h, replaceChildren } from "../dom.js";
+import { h, patchChildren } from "../dom.js";
 import { errorText, has, t } from "../i18n.js";
 import { serverNow } from "../clock.js";
 import { optionLabel, optionsEditor, presetSpecs, sendable } from "../game/options.js";
@@ -65,11 +65,13 @@ export function mount(root, ctx) {
   root.append(body);
 
   let countdown = { el: null, tick() {} };
+  // The countdown's words, ticked between views: one node, kept by every redraw.
+  const seconds = h("span", { class: "auto-start", id: "auto-start", role: "timer" });
 
   function update(view) {
     const code = ctx.state.session.room;
     if (!view) {
-      replaceChildren(body, h("p", { class: "connecting", role: "status" }, t("conn.connecting")));
+      patchChildren(body, h("p", { class: "connecting", role: "status" }, t("conn.connecting")));
       return;
     }
     const me = myId(ctx, view);
@@ -170,7 +172,7 @@ export function mount(root, ctx) {
     // The setup problem in words, from its code and numbers the view holds (never the
     // server's English text).
     // a public room: who may join, and its start by itself (web/js/screens/public-list.js)
-    countdown = lobbyCountdown(view, ctx.send);
+    countdown = lobbyCountdown(view, ctx.send, seconds);
     // A public room counting down starts by itself with bots in the empty seats (the server
     // arms the countdown only when it can: functions/service/room/public.py): its too-few-players
     // line is then no alarm but what will happen, said calmly (#48).
@@ -251,7 +253,10 @@ export function mount(root, ctx) {
       ),
     );
 
-    replaceChildren(
+    // Drawn into the nodes already there (dom.js patchChildren, as the game screen's panels): a
+    // push (someone joins, a ready mark) updates the players, the marks and Start around an
+    // option field the host is typing in, which keeps its node, focus, caret and what was typed.
+    patchChildren(
       body,
       h("h1", { class: "lobby-title" }, t("lobby.room", { code })),
       h("div", { class: "lobby-cols" }, h("div", null, list, status, countdown.el, bandLine(view), ...idle, actions, share, screenCard(ctx, view, isHost)), options),

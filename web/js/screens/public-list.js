@@ -17,10 +17,10 @@ const LANGS = ["en", "ko", "ru"]; // the languages public rooms play in (functio
 export { LOBBY_PHASE, PUBLIC_DEFAULTS };
 
 /** A public lobby's note and countdown (`room.autoStartAt`): `el`, and `tick()` that redraws
- * the seconds and nudges the server once the countdown is over (the game starts by itself). */
-export function lobbyCountdown(view, send) {
+ * the seconds (into `seconds`, the span the lobby keeps across its redraws) and nudges the
+ * server once the countdown is over (the game starts by itself). */
+export function lobbyCountdown(view, send, seconds) {
   const at = view.room && view.room.autoStartAt;
-  const seconds = h("span", { class: "auto-start", id: "auto-start", role: "timer" });
   const el = view.options && view.options.public
     ? h("div", { class: "public-note" }, h("p", { class: "hint", id: "public-note" }, t("lobby.public")), typeof at === "number" ? seconds : null)
     : null;
