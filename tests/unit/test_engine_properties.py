@@ -437,7 +437,8 @@ def test_views_made_at_once_are_each_viewers_own_view(game) -> None:
     what it shares between the views is shared with no state: editing every view leaves the
     state as it was."""
     seed, n, options = game
-    for _action, _now, s in _play(seed, n, options)[::3]:
+    played = _play(seed, n, options)
+    for _action, _now, s in [*played[::8], played[-1]]:  # the last: an ended game's review too
         viewers = [None, *[p["id"] for p in s["players"]]]
         together = me.views(s, viewers)
         assert list(together) == viewers
