@@ -26,7 +26,7 @@ SECONDS = {
     "test_chat_drafts": 7, "test_afk": 7, "test_chat_log": 7, "test_connection": 6, "test_i18n": 6,
     "test_inroom": 5, "test_leave_taken": 5, "test_feedback": 5, "test_watch_now": 4,
     "test_ranked": 4, "test_passkeys": 3, "test_private_link": 3, "test_socket_cap": 3,
-    "test_install": 2, "test_seat_request_card": 1, "test_page_pool": 1, "test_kept_panels": 1,
+    "test_kept_panels": 3, "test_install": 2, "test_seat_request_card": 1, "test_page_pool": 1,
 }
 DEFAULT_PER_TEST = 1.5
 

@@ -6,7 +6,8 @@ render.js renderChrome, the in-room bar, the voice bar). The view comes through 
 again writes nothing into the page, a focused tile or chat input keeps its focus (the same
 node), the chat keeps its draft and where the player scrolled to, and a changed view writes
 only what changed. The lobby is drawn the same way: an option the host is typing in keeps what
-was typed, its focus and caret while a push redraws the players, marks and Start around it."""
+was typed, its focus and caret while a push redraws the players, marks and Start around it; and
+a change sent before the last one's view came carries the last one (the values on their way)."""
 
 from __future__ import annotations
 
@@ -198,8 +199,9 @@ def test_a_push_keeps_the_option_the_host_is_typing_and_redraws_the_lobby_around
     night = page.locator("#lobby-opt-nightSeconds")
     night.focus()
     four["options"]["nightSeconds"] = 45
+    four["options"]["autoStart"] = 12  # the view answering the change
     page.evaluate(UPDATE, four)
-    expect(field).to_have_value("4")  # not focused: the view's value
+    expect(field).to_have_value("12")  # not focused: the view's value
     expect(night).to_have_value("30")
     # the countdown ticks into the words shown, not into a node the redraw left out
     page.evaluate("document.querySelector('#auto-start').textContent = ''; window.__screen.tick()")
@@ -207,6 +209,99 @@ def test_a_push_keeps_the_option_the_host_is_typing_and_redraws_the_lobby_around
     page.keyboard.press("Tab")
     expect(night).to_have_value("45")
     assert len(page.evaluate("window.__sent")) == 1  # nothing typed, nothing sent
+    pl.close()
+
+
+# The room's socket, stood in (the lobby through the app: room.js ctx.send, frames.js): every
+# frame gets an id (c1, c2, ...); the setOptions are kept as [id, options].
+SOCKET = """async () => {
+  const {state} = await __import('./js/store.js');
+  window.__sent = [];
+  let n = 0;
+  state.conn = {ws: {}, close() {}, send(action, payload) {
+    n += 1;
+    if (action === 'setOptions') window.__sent.push([`c${n}`, payload.options]);
+    return `c${n}`;
+  }};
+}"""
+REFUSE = """async (id) => {
+  const {ctx} = await __import('./js/room.js');
+  const {onErrorFrame} = await __import('./js/frames.js');
+  onErrorFrame({type: 'error', id, code: 'bad_options', message: 'refused'}, ctx);
+}"""
+NEW_SOCKET = "async () => { (await __import('./js/store.js')).state.conn.ws = {}; }"
+
+
+def test_a_change_sent_before_the_last_one_is_answered_carries_it(browser, stack, console_errors):
+    """`setOptions` replaces the whole set (docs/protocol.md), so the lobby sends every option
+    with each change. Before, a second change made before the view answering the first came
+    (a slow phone) sent the first option's old value from the last view and undid it. The
+    values on their way are laid over the view's until a view shows them, their request is
+    refused, a view shows another device's value, or their socket is gone."""
+    pl = page_in(browser, stack, "en", console_errors, viewport=SMALL)
+    page = pl.page
+    page.evaluate(SOCKET)
+
+    def view(night: int = 30, vote: int = 20, ready: bool = False) -> dict:
+        v = lobby_view("classic", ["Ann", "Bob", "Cat", "Dan"], "p1", options={"nightSeconds": night, "voteSeconds": vote})
+        v["players"][3]["ready"] = ready
+        return v
+
+    def sent() -> list:
+        return page.evaluate("window.__sent")
+
+    def change(field, value: int) -> dict:
+        field.fill(str(value))
+        field.press("Tab")  # its change event sends it
+        return sent()[-1][1]
+
+    assert show(page, view()) == "lobby"
+    open_fold(page, "#lobby-options", "#lobby-opt-nightSeconds")
+    night, vote = page.locator("#lobby-opt-nightSeconds"), page.locator("#lobby-opt-voteSeconds")
+    expect(night).to_have_value("30")
+
+    # A, then B before A's view came: B's request carries A's new value
+    assert change(night, 45)["nightSeconds"] == 45
+    got = change(vote, 25)
+    assert (got["nightSeconds"], got["voteSeconds"]) == (45, 25), got
+    # a push that answers neither (Dan marks ready) draws both as sent, not the view's values
+    show(page, view(ready=True), fresh=False)
+    expect(page.locator(".lobby-player.is-ready")).to_have_count(3)
+    expect(night).to_have_value("45")
+    expect(vote).to_have_value("25")
+    # the view that has both; then the host's other device sets the night back: it is shown
+    show(page, view(45, 25, ready=True), fresh=False)
+    expect(night).to_have_value("45")
+    show(page, view(30, 25, ready=True), fresh=False)
+    expect(night).to_have_value("30")
+
+    # refused (an error frame answering its id): the view's value again, and the next change carries it
+    change(night, 50)
+    page.evaluate(REFUSE, sent()[-1][0])
+    expect(night).to_have_value("30")
+    got = change(vote, 30)
+    assert (got["nightSeconds"], got["voteSeconds"]) == (30, 30), got
+
+    # sent on a socket that dropped: the new socket's full view says what the room has
+    show(page, view(30, 30, ready=True), fresh=False)
+    change(night, 60)
+    page.evaluate(NEW_SOCKET)
+    show(page, view(30, 30, ready=True), fresh=False)
+    expect(night).to_have_value("30")
+    # a view with a value it was not waiting through (another device's): that one
+    change(night, 40)
+    show(page, view(55, 30, ready=True), fresh=False)
+    expect(night).to_have_value("55")
+    assert sent()[-1][1] == {**sendable(view(30, 30)), "nightSeconds": 40}
+    # there and back before either view came: the view answering the first still shows the
+    # second as sent; the view answering the second ends the wait (another device's 35 is shown)
+    change(night, 35)
+    change(night, 55)
+    show(page, view(35, 30, ready=True), fresh=False)
+    expect(night).to_have_value("55")
+    show(page, view(55, 30, ready=True), fresh=False)
+    show(page, view(35, 30, ready=True), fresh=False)
+    expect(night).to_have_value("35")
     pl.close()
 
 

@@ -33,6 +33,50 @@ export function sendable(options) {
   return Object.fromEntries(Object.entries(options || {}).filter(([k]) => !HIDDEN.has(k)));
 }
 
+const same = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The host's option changes sent but not answered yet. `setOptions` replaces the whole set
+ * (docs/protocol.md), so each change carries every option: one sent before the view answering
+ * the last one came would carry that option's old value and undo it. The values still on their
+ * way are laid over the view's options (`over`) when the editor is drawn and when the next
+ * change is sent. `settle(options, lastError, socket)`, with every view, drops a value once the
+ * view shows it; when its request was refused (`lastError`: the error frame with its id, each
+ * one looked at once); when the view shows a value it was not waiting through (another of the
+ * host's devices changed it); or when it went out on a socket that is gone (the new socket's
+ * full view says what the room has).
+ */
+export function pendingOptions() {
+  const edits = new Map(); // key -> {value, id, socket, meanwhile: the values a view may show before it}
+  let seenError = null;
+  return {
+    sent(change, id, shown, socket) {
+      for (const [key, value] of Object.entries(change)) {
+        const prev = edits.get(key);
+        const meanwhile = prev ? [...prev.meanwhile, prev.value] : [shown[key]];
+        edits.set(key, { value, id, socket, meanwhile });
+      }
+    },
+    settle(options, lastError, socket) {
+      const refused = lastError && lastError !== seenError ? lastError.id : null;
+      seenError = lastError || null;
+      for (const [key, e] of edits) {
+        const now = options[key];
+        const done = same(now, e.value) || !e.meanwhile.some((v) => same(v, now));
+        if (done || e.id === refused || e.socket !== socket) edits.delete(key);
+      }
+    },
+    over(options) {
+      const out = { ...options };
+      for (const [key, e] of edits) out[key] = e.value;
+      return out;
+    },
+    clear() {
+      edits.clear();
+    },
+  };
+}
+
 export function optionLabel(key) {
   return has(`opt.${key}`) ? t(`opt.${key}`) : key;
 }

@@ -2,7 +2,7 @@
 import { h, patchChildren } from "../dom.js";
 import { errorText, has, t } from "../i18n.js";
 import { serverNow } from "../clock.js";
-import { optionLabel, optionsEditor, presetSpecs, sendable } from "../game/options.js";
+import { optionLabel, optionsEditor, pendingOptions, presetSpecs, sendable } from "../game/options.js";
 import { qrSvg } from "../qr.js";
 import { screenCard } from "../display/share.js";
 import { PUBLIC_DEFAULTS, lobbyCountdown } from "./public-list.js";
@@ -65,6 +65,12 @@ export function mount(root, ctx) {
   root.append(body);
 
   let countdown = { el: null, tick() {} };
+  // The host's option changes on their way (game/options.js pendingOptions): each change sends
+  // the newest view's options with them laid over, so a second change made before the first
+  // one's view came carries the first one's value (a slow phone's host lost it before).
+  const edits = pendingOptions();
+  let latest = null; // the newest view, which the next change starts from
+  const socket = () => (ctx.state.conn && ctx.state.conn.ws) || null;
   // The countdown's words, ticked between views: one node, kept by every redraw.
   const seconds = h("span", { class: "auto-start", id: "auto-start", role: "timer" });
 
@@ -80,6 +86,9 @@ export function mount(root, ctx) {
     const hostId = (view.room && view.room.host) || (players.find((p) => p.host) || {}).id;
     const isHost = me !== null && me === hostId;
     const setupError = view.room && view.room.setupError;
+    latest = view;
+    if (isHost) edits.settle(view.options || {}, ctx.state.lastError, socket());
+    else edits.clear();
     const link = ctx.shareLink(code);
 
     const share = h(
@@ -240,15 +249,17 @@ export function mount(root, ctx) {
         { class: "lobby-details", id: "lobby-options", open: optionsOpen ? true : null, ontoggle: (e) => (optionsOpen = e.target.open) },
         h("summary", null, h("h2", { id: "options-title", class: "lobby-options-title" }, t("lobby.options"), " · ", t(`preset.${view.preset}`))),
         isHost ? null : h("p", { class: "hint" }, t("lobby.optionsReadonly")),
-        optionsEditor(view.options || {}, {
+        optionsEditor(isHost ? edits.over(view.options || {}) : view.options || {}, {
           editable: isHost,
           idPrefix: "lobby-opt",
           preset: view.preset,
-          onChange: (k, v) =>
-            ctx.send("setOptions", {
-              // made public: the protecting defaults come with it (docs/rules.md, "Public rooms")
-              options: { ...sendable(view.options), ...(k === "public" && v ? PUBLIC_DEFAULTS : {}), [k]: v },
-            }),
+          onChange: (k, v) => {
+            // made public: the protecting defaults come with it (docs/rules.md, "Public rooms")
+            const change = { ...(k === "public" && v ? PUBLIC_DEFAULTS : {}), [k]: v };
+            const shown = latest.options || {};
+            const id = ctx.send("setOptions", { options: { ...sendable(edits.over(shown)), ...change } });
+            if (id !== null) edits.sent(change, id, shown, socket()); // null: not connected, nothing went
+          },
         }),
       ),
     );
