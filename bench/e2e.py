@@ -52,7 +52,9 @@ The figures of the heaviest load:
                                     above p99_ms, of to_gateway (sent -> the gateway invoked the
                                     handler), queue (-> a container began it), handler (-> its
                                     first new view posted: load, own work, write), posts (first ->
-                                    last new view posted), to_socket (-> the last view received);
+                                    last new view posted), write (-> the last of them written to
+                                    its socket by the gateway), to_client (-> the last view
+                                    received: the client's loop and the socket);
                                     they add up to the action's time; p50_split_ms: each median
   p99_holders                       what the containers ran while the tail waited for one: the
                                     container time overlapping those waits by cause (ms), the
@@ -279,7 +281,7 @@ def socket_versions(players: list[Player]) -> tuple[int, int, int]:
     return gaps, repeats, late
 
 
-SPLIT = ("to_gateway", "queue", "handler", "posts", "to_socket")
+SPLIT = ("to_gateway", "queue", "handler", "posts", "write", "to_client")
 
 
 def split(t0: float, inv: dict, views: list, last_arrival: float) -> dict:
@@ -287,9 +289,11 @@ def split(t0: float, inv: dict, views: list, last_arrival: float) -> dict:
     gateway (sent -> the gateway invoked the handler), the wait for a free container
     (invoked -> a container began it), the handler up to its first new view posted (its load,
     its own work, its write), the posts (first -> last of its new views, as the gateway got
-    them) and the last view's way to its socket. The client times on time.monotonic, the
+    them), the gateway writing them to their sockets (-> the last written) and the last view's
+    way from the socket into the client's loop. The client times on time.monotonic, the
     stack on time.time, one machine's two clocks (`CLOCKS`: their difference, read once)."""
     posted = [post[4] for post in views]
+    written = [post[5] if len(post) > 5 else post[4] for post in views]
     sent, arrived = t0 + CLOCKS, last_arrival + CLOCKS
     began = inv.get("began", inv["start"])
     spans = {
@@ -297,7 +301,8 @@ def split(t0: float, inv: dict, views: list, last_arrival: float) -> dict:
         "queue": began - inv["start"],
         "handler": min(posted) - began,
         "posts": max(posted) - min(posted),
-        "to_socket": arrived - max(posted),
+        "write": max(written) - max(posted),
+        "to_client": arrived - max(written),
     }
     return {k: v * 1000 for k, v in spans.items()}
 
@@ -388,7 +393,7 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
                 unchanged += 1
                 continue
             arrivals = []
-            for conn, _kind, version, _size, _at in views:
+            for conn, _kind, version, *_at in views:
                 p = socket_of.get(conn)
                 at = receipt(p, version, t0) if p is not None else None
                 if at is None:
@@ -414,7 +419,7 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
     posted: dict[tuple, list[str]] = {}  # (connection, version) -> what posted it, in order
     seen_by: dict[tuple, list] = {}
     for inv in sorted(invocations, key=lambda i: i["start"]):
-        for conn, kind, version, _size, _at in inv["posts"]:
+        for conn, kind, version, _size, _at, *_written in inv["posts"]:
             if kind == "view":
                 causes[inv["cause"]] = causes.get(inv["cause"], 0) + 1
                 posted.setdefault((conn, version), []).append(inv["cause"])

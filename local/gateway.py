@@ -375,7 +375,8 @@ class GatewayServer:
     async def trace_json(self, _request: web.Request) -> web.Response:
         """The invocations traced since the last call (`--trace-posts`), and what each posted:
         ``{"invocations": [{"route", "connection", "frameId", "start", "posts": [[connection,
-        type, version, bytes, at]]}]}``; the benchmark correlates a client's frame `id` with
+        type, version, bytes, at, written]]}]}`` (`at`: the post reached the gateway; `written`:
+        its frame went to the socket, absent for a post to a socket that was gone); the benchmark correlates a client's frame `id` with
         the pushes it caused (bench/e2e.py). 409 when the stack does not trace."""
         traces = self.runtime.traces
         if traces is None:
@@ -383,20 +384,23 @@ class GatewayServer:
         self.runtime.traces = {}
         return web.json_response({"invocations": list(traces.values())})
 
-    def _trace_post(self, request: web.Request, conn_id: str, data: bytes) -> None:
+    def _trace_post(self, request: web.Request, conn_id: str, data: bytes) -> list | None:
         """Note a post under the invocation whose trace header it carries (botocore adds it
-        from `_X_AMZN_TRACE_ID`: local/lambda_runtime.py `_lambda_environment`)."""
+        from `_X_AMZN_TRACE_ID`: local/lambda_runtime.py `_lambda_environment`); the note, to
+        which the time its frame is written goes, or None when the post is not traced."""
         traces = self.runtime.traces
         record = traces.get(request.headers.get("X-Amzn-Trace-Id", "")) if traces is not None else None
         if record is None:
-            return
+            return None
         kind, version = None, None
         try:
             frame = json.loads(data)
             kind, version = frame.get("type"), frame.get("version")
         except (ValueError, AttributeError):
             pass
-        record["posts"].append([conn_id, kind, version, len(data), time.time()])
+        note = [conn_id, kind, version, len(data), time.time()]
+        record["posts"].append(note)
+        return note
 
     async def stats_json(self, _request: web.Request) -> web.Response:
         return web.json_response({**self.stats.as_dict(), "connections": len(self.connections)})
@@ -716,13 +720,15 @@ class GatewayServer:
         conn = self.connections.get(request.match_info["connection_id"])
         if conn is None:
             return self._gone()
-        self._trace_post(request, conn.id, data)
+        note = self._trace_post(request, conn.id, data)
         try:
             frame: str | bytes = data.decode("utf-8")
         except UnicodeDecodeError:
             frame = data
         if not await self._send(conn, frame):
             return self._gone()
+        if note is not None:
+            note.append(time.time())  # written to the socket (bench/e2e.py splits the way there)
         return web.Response(status=200, headers={"Content-Type": "application/json"})
 
     async def get_connection(self, request: web.Request) -> web.Response:

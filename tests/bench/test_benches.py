@@ -41,7 +41,7 @@ def test_e2e_bench_quick_times_actions_by_their_frames():
     assert out["pushes_by_cause"].get("action", 0) > 0, out
     # where the tail goes: spans of each timed action that add up to its time (one machine's clocks)
     tail = out["p99_split_ms"]
-    assert set(tail) == {"actions", "to_gateway", "queue", "handler", "posts", "to_socket"}, tail
+    assert set(tail) == {"actions", "to_gateway", "queue", "handler", "posts", "write", "to_client"}, tail
     assert tail["actions"] >= 1 and min(v for k, v in tail.items() if k != "actions") >= -1.0, tail
     # what the containers ran while the tail waited, and the tail's own actions, by their frames
     held = out["p99_holders"]
