@@ -23,9 +23,6 @@ import { Retries } from "./retry.js";
 import { FULL, keepSeatVolume, seatVolume } from "./volumes.js";
 
 const LEVEL_SPEAKING = 0.02; // RMS of the last 1/20 s above this: speaking
-// An offer of ours still unanswered after this long went to a page that was not in voice yet
-// (it dropped it): in a collision we then take the other side's offer even as the impolite one.
-const STALE_OFFER_MS = 3000;
 const RETRY_MS = 8000; // a negotiated connection not up by then (or down for that long) is made again
 const GATHER_MS = 5000; // an offer or answer waits this long at most for its ICE candidates
 const TAKE_MAX_MS = 30000; // a signal's take holds the next ones from its seat at most this long (`signal`)
@@ -33,6 +30,13 @@ const ASK_MS = 2000; // a listener asks a seat it hears but has no connection wi
 const ASK_MAX_MS = 30000; // and after twice as long each time it was not answered, up to this
 const UNANSWERED_TRIES = 2; // an unanswered offer is sent again this often (after 2 × RETRY_MS, then twice that)
 const LOG_KEEP = 400; // the trace keeps this many last events (read by the browser tests)
+
+/** The session id of a description (its `o=` line, one per RTCPeerConnection, kept by the
+ * relay): which of the other page's connections an offer or answer comes from. */
+export function sessionOf(sdp) {
+  const m = /^o=\S+ (\d+) /m.exec(sdp || "");
+  return m ? m[1] : null;
+}
 
 /** Resolves once `pc` has gathered its ICE candidates (they are then in its local
  * description), or after GATHER_MS with those it has. */
@@ -387,7 +391,7 @@ export class VoiceMesh {
     const direction = isListener(pid) ? "sendonly" : "sendrecv";
     const own = !this.listening && !answering;
     const sender = own ? pc.addTransceiver("audio", { direction }).sender : null;
-    const peer = { pc, sender, own, pending: [], makingOffer: false, offeredAt: 0, resent: false, since: performance.now(), audio: null, analyser: null };
+    const peer = { pc, sender, own, pending: [], makingOffer: false, offeredAt: 0, resentFor: null, negotiatedAt: -Infinity, held: null, since: performance.now(), audio: null, analyser: null };
     this.peers.set(pid, peer);
     this.note(pid, "open");
     pc.onsignalingstatechange = () => this.note(pid, "signaling", pc.signalingState);
@@ -410,7 +414,6 @@ export class VoiceMesh {
         this.io.send({ to: pid, kind: d.type, sdp: d.sdp });
         this.note(pid, "sent", d.type);
         peer.offeredAt = performance.now();
-        peer.resent = false;
         this.awaitAnswer(pid, peer);
       } catch {
         // a closed or replaced connection: nothing to offer
@@ -428,7 +431,10 @@ export class VoiceMesh {
         const had = this.retries.tries.has(pid) || this.retries.gaveUp.has(pid);
         this.retries.ok(pid);
         if (had) this.io.onChange();
-      } else if (pc.connectionState === "failed") this.fail(pid, "ICE failed");
+      } else if (pc.connectionState === "disconnected" || pc.connectionState === "failed") {
+        // an offer held while this connection was up is the other side's new one: taken now
+        if (!this.takeHeld(pid, peer) && pc.connectionState === "failed") this.fail(pid, "ICE failed");
+      }
     };
     pc.ontrack = (e) => {
       const stream = e.streams[0] || new MediaStream([e.track]);
@@ -465,6 +471,7 @@ export class VoiceMesh {
       const negotiated = Boolean(peer.pc.currentRemoteDescription);
       if (!listener && (!negotiated || !this.want.has(pid))) continue;
       if (peer.pc.connectionState !== "connected" && now - peer.since > RETRY_MS) {
+        if (!listener && this.takeHeld(pid, peer)) continue;
         if (listener) {
           // a listener's connection is made again when it asks again (`listen`)
           this.note(pid, "retry", `${peer.pc.signalingState} ${peer.pc.connectionState}`);
@@ -474,6 +481,24 @@ export class VoiceMesh {
     }
     if (this.listening) this.ask(new Set(this.plan.on ? this.plan.peers : []));
     this.enforce();
+  }
+
+  /** Was the connection `peer` negotiated less than RETRY_MS ago, and is it up or coming up? */
+  justNegotiated(peer) {
+    const state = peer.pc.connectionState;
+    return ["new", "connecting", "connected"].includes(state) && performance.now() - peer.negotiatedAt < RETRY_MS;
+  }
+
+  /** The connection `peer` with `pid` fell or never came up: an offer held meanwhile (`take`)
+   * from the other side's newer connection, not older than RETRY_MS, is taken now on a new
+   * connection (true), rather than waiting for a try again. */
+  takeHeld(pid, peer) {
+    const held = peer.held;
+    peer.held = null;
+    if (!held || this.peers.get(pid) !== peer || performance.now() - held.at > RETRY_MS) return false;
+    this.note(pid, "taking held", `offer (ours ${peer.pc.connectionState})`);
+    this.signal({ ...held.frame, held: true });
+    return true;
   }
 
   drop(pid) {
@@ -542,21 +567,44 @@ export class VoiceMesh {
         return;
       }
       if (frame.kind === "offer" || frame.kind === "answer") {
+        // "Perfect negotiation" (W3C webrtc-pc, MDN): in a collision of two offers the impolite
+        // side (the lower seat) ignores the other's and the polite one gives way, always; no
+        // clock decides (an "our offer is old, so it was dropped" rule made both sides give way
+        // when the relay was slow, each answering a connection the other had just closed).
         const collision = frame.kind === "offer" && (peer.makingOffer || pc.signalingState !== "stable");
-        const fresh = peer.makingOffer || performance.now() - peer.offeredAt < STALE_OFFER_MS;
-        if (collision && !polite(this.me, frame.from) && fresh) {
+        if (collision && !polite(this.me, frame.from)) {
           // the other side gives way, but only to an offer it has: ours may have reached its page
-          // before it joined voice (dropped there), and both would sit with an unanswered offer
-          // until RETRY_MS. Ours again, once (a page that had it takes it as a no-op).
-          this.note(frame.from, "ignored", `offer (${pc.signalingState}, ours ${Math.round(performance.now() - peer.offeredAt)} ms old)`);
-          if (!peer.resent && !peer.makingOffer && pc.signalingState === "have-local-offer" && pc.localDescription) {
-            peer.resent = true;
+          // before it joined voice (dropped there). Ours again, once for each of its connections
+          // (a page that had it takes it as a no-op); an offer still being made goes out anyway.
+          const ours = peer.makingOffer ? "being made" : `${Math.round(performance.now() - peer.offeredAt)} ms old`;
+          this.note(frame.from, "ignored", `offer (${pc.signalingState}, ours ${ours})`);
+          const theirs = sessionOf(frame.sdp);
+          if (peer.resentFor !== theirs && !peer.makingOffer && pc.signalingState === "have-local-offer" && pc.localDescription) {
+            peer.resentFor = theirs;
             this.note(frame.from, "sent", "offer again");
             this.io.send({ to: frame.from, kind: "offer", sdp: pc.localDescription.sdp });
           }
           return;
         }
-        if (frame.kind === "offer" && peer.own && !pc.currentRemoteDescription) {
+        if (frame.kind === "offer" && pc.currentRemoteDescription && sessionOf(frame.sdp) !== sessionOf(pc.currentRemoteDescription.sdp)) {
+          // An offer from another of the other side's connections than the one this one is
+          // negotiated with. The relay keeps no order between one socket's frames (each is its
+          // own invocation; an offer writes the pair's offer mark, an answer does not), so one
+          // that comes just after the negotiation is most often the offer the polite side gave
+          // up in a collision, overtaken by that side's answer: taken, it would renegotiate this
+          // connection towards a closed one (silent until RETRY_MS). It is held while this
+          // connection is up or coming up; if this one falls instead (the other side started
+          // over: a try again, a join again), the held offer is taken then (`takeHeld`). Later
+          // (or on a connection down) the other side started over: a new connection for it.
+          if (!frame.held && this.justNegotiated(peer)) {
+            peer.held = { frame, at: performance.now() };
+            this.note(frame.from, "held", `offer (another connection's; ours ${pc.connectionState}, just negotiated)`);
+            return;
+          }
+          this.note(frame.from, "new connection for", `offer (another connection's; ours ${pc.connectionState})`);
+          peer = renew();
+          pc = peer.pc;
+        } else if (frame.kind === "offer" && peer.own && !pc.currentRemoteDescription) {
           // our own offer not answered yet (a collision we give way in, or an offer the other
           // page dropped): the other side's offer on a new connection
           this.note(frame.from, "new connection for", `offer (${pc.signalingState})`);
@@ -575,6 +623,7 @@ export class VoiceMesh {
           peer.offerTaken = frame.sdp;
           await pc.setRemoteDescription({ type: frame.kind, sdp: frame.sdp });
         }
+        peer.negotiatedAt = performance.now();
         for (const c of peer.pending.splice(0)) await pc.addIceCandidate(c).catch(() => {});
         if (frame.kind === "offer") {
           this.adopt(peer);
