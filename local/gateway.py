@@ -237,7 +237,12 @@ class GatewayServer:
         self.max_connection_s = max_connection_s
         # testHooks: the client puts its test handles on `window` (web/js/testhooks.js); a
         # deployed site's config.json never has it (functions/sitedeploy/handler.py).
-        self.config = config if config is not None else {"apiUrl": "/api", "testHooks": True}
+        # iceServers: none beyond the TURN relay the server hands out (the `iceServers` frame):
+        # the offline stack reaches no public STUN server, and a page that tried one waited
+        # GATHER_MS (web/js/voice/mesh.js) for candidates that never came.
+        self.config = (
+            config if config is not None else {"apiUrl": "/api", "testHooks": True, "iceServers": []}
+        )
         self.disconnect_loss = disconnect_loss
         self.rng = rng or random.Random()
         self.ws_domain = "127.0.0.1"  # host:port once the site is bound (domainName of WS events)

@@ -33,8 +33,10 @@ def test_static_client_and_config(fake_stack):
         async with aiohttp.ClientSession() as http:
             async with http.get(fake_stack.url + "config.json") as r:
                 assert r.status == 200
-                # the offline stack turns the client's test hooks on (web/js/testhooks.js)
-                assert await r.json() == {"apiUrl": "/api", "testHooks": True}
+                # the offline stack turns the client's test hooks on (web/js/testhooks.js), and
+                # names no public STUN server (none is reachable offline: voice's candidates are
+                # the host's own and the TURN relay's)
+                assert await r.json() == {"apiUrl": "/api", "testHooks": True, "iceServers": []}
             async with http.get(fake_stack.url) as r:
                 assert r.status == 200
                 assert "<html" in (await r.text()).lower()
