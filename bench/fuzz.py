@@ -4,7 +4,7 @@ Prints ONE JSON object: frames sent, replies, refusals, internal errors, invalid
 replies, refusals that changed the stored room, the codes seen, and the wall time.
 
     .venv/bin/python bench/fuzz.py [FRAMES] [SEED]      # default 30000 frames, seed 1; 100000 for a soak
-    .venv/bin/python bench/fuzz.py --quick              # 100 frames: does it run
+    .venv/bin/python bench/fuzz.py --quick              # 100 frames (one short round): does it run
 
 Not part of the pass/fail suite (`make test` runs the same test with 10,000 frames).
 """
@@ -33,7 +33,7 @@ def main() -> None:
             sys.executable,
             "-m",
             "pytest",
-            "tests/functions/test_fuzz.py",
+            "tests/functions/test_fuzz.py::test_hostile_frames_get_clean_refusals_and_the_game_still_ends",
             "-q",
             "-s",
             "-p",
@@ -50,8 +50,8 @@ def main() -> None:
     )
     result = {
         "bench": "fuzz",
-        "method": "tests/functions/test_fuzz.py in a child pytest with FUZZ_FRAMES/FUZZ_SEED: seeded hostile "
-        "frames through $default on moto; wall time of the child",
+        "method": "tests/functions/test_fuzz.py's run on the in-memory store in a child pytest with "
+        "FUZZ_FRAMES/FUZZ_SEED: seeded hostile frames through $default; wall time of the child",
         "requestedFrames": frames,
         "seed": seed,
         "passed": out.returncode == 0,

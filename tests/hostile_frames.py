@@ -1,7 +1,8 @@
 """A seeded generator of hostile WebSocket frames, and the checks every reply must pass.
 
-Used by the fuzz tier (tests/functions/test_fuzz.py through the handlers on moto,
-tests/e2e/test_fuzz.py through the offline stack's sockets) and by bench/fuzz.py (a soak).
+Used by the fuzz tier (tests/functions/test_fuzz.py through the handlers, on the in-memory
+store and on moto, tests/e2e/test_fuzz.py through the offline stack's sockets) and by
+bench/fuzz.py (a soak).
 Each frame is the raw text a client could send: deep nesting (also inside `target` and the
 options), lone UTF-16 surrogates, NaN / Infinity / 1e999, wrong types, huge strings, room
 hints of any shape, and well-formed room operations in any order (setOptions with odd

@@ -17,6 +17,9 @@ from service.infra.storage import WritePlan
 from service.room import chat_archive
 from service.room.chat_archive import ARCHIVE_BATCH
 
+# the long game is put back into an empty account for each test that plays on it (`long_game`)
+pytestmark = pytest.mark.fresh_aws
+
 
 def msg(channel: str, n: int, text: str | None = None) -> dict:
     return {
@@ -148,11 +151,64 @@ def read_log(api, conn: str, pages: list | None = None) -> list[dict]:
 
 
 MAFIA_LINES = 60
+# The long game as built by the first test of this process that asked for it (the rest get it
+# put back: `long_game`): every item of its account, every schedule, the clock, the tokens and
+# what the gateway had been sent.
+BUILT: dict = {}
 
 
 @pytest.fixture
 def long_game(api):
-    """A classic game with 60 mafia lines at night and 100 day lines (both windows overflow)."""
+    """A classic game with 60 mafia lines at night and 100 day lines (both windows overflow).
+    Played once per process (~1.4 CPU-s on moto, nine tests), then put back for each test into
+    its own empty account (`fresh_aws`) exactly as it was stored: the same items, schedules,
+    clock, tokens and frames sent."""
+    if not BUILT:
+        BUILT.update(_build_long_game(api), account=_recorded_account(api), gateway=_recorded_gateway(api.gw))
+    else:
+        _put_back(api, BUILT)
+    return api, list(BUILT["mafia"]), list(BUILT["town"])
+
+
+SCHEDULE_KEYS = ("Name", "GroupName", "ScheduleExpression", "ScheduleExpressionTimezone", "FlexibleTimeWindow",
+                 "ActionAfterCompletion", "Target", "State")  # fmt: skip
+
+
+def _recorded_account(api) -> dict:
+    """Every item of the table and every schedule of the group (the test's account is fresh:
+    they are the long game's)."""
+    store, timers = api.svc.store, api.svc.timers
+    items = [it for page in store.client.get_paginator("scan").paginate(TableName=store.table) for it in page["Items"]]
+    schedules = []
+    for page in timers.client.get_paginator("list_schedules").paginate(GroupName=timers.group):
+        for entry in page["Schedules"]:
+            one = timers.client.get_schedule(GroupName=timers.group, Name=entry["Name"])
+            schedules.append({k: one[k] for k in SCHEDULE_KEYS if k in one})
+    return {"items": items, "schedules": schedules, "t": api.clock.t, "code": api.code, "tokens": dict(api.tokens)}
+
+
+def _recorded_gateway(gw) -> dict:
+    import copy
+
+    return copy.deepcopy({"sent": gw.sent, "wire": gw.wire, "sizes": gw.sizes, "views": gw.views})
+
+
+def _put_back(api, built: dict) -> None:
+    import copy
+
+    store, timers, account = api.svc.store, api.svc.timers, built["account"]
+    assert not store.client.scan(TableName=store.table, Limit=1)["Items"], "the account is not empty (fresh_aws)"
+    for item in account["items"]:
+        store.client.put_item(TableName=store.table, Item=item)
+    for schedule in account["schedules"]:
+        timers.client.create_schedule(**schedule)
+    api.clock.t, api.code = account["t"], account["code"]
+    api.tokens.update(account["tokens"])
+    for name, value in copy.deepcopy(built["gateway"]).items():
+        setattr(api.gw, name, value)
+
+
+def _build_long_game(api) -> dict:
     api.start(7)
     api.connect("s1")
     state = api.state()
@@ -169,7 +225,7 @@ def long_game(api):
     assert api.state()["phase"]["kind"] == "discussion"
     chat_lines(api, town, "day", 100, api.clock.t)
     assert not [f for _, f in api.gw.sent if f["type"] == "error"], api.gw.sent[-1]
-    return api, mafia, town
+    return {"mafia": mafia, "town": town}
 
 
 def test_chat_log_is_refused_until_the_game_has_ended(long_game):

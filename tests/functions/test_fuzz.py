@@ -8,11 +8,19 @@ reply nor an exception out of the handler), every reply is strict JSON (a view, 
 error with a code and a message), a refused frame left the stored room item exactly as it
 was, and the room's data is consistent. `FUZZ_FRAMES` sets the number of hostile frames
 (default 10,000; e.g. FUZZ_FRAMES=100000 for a soak), `FUZZ_SEED` the first seed.
+
+What the frames may and may not do is a room rule: the 10,000 frames run on the in-memory store
+(`memstore`, harness/memory.py; a "write" is a call of one of its writing methods, the stored
+room its record). What DynamoDB itself makes of hostile data (an attribute or an item it would
+refuse: an internal error here) is storage: MOTO_FRAMES more, from other seeds, run through
+moto (and 400 over the offline stack's sockets, tests/e2e/test_fuzz.py).
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
+import inspect
 import json
 import os
 import random
@@ -24,15 +32,30 @@ from handlers import ws_default
 from local import events
 from mafia_engine.testing import legal_actions
 from service.infra import storage
+from service.infra.memstore import MemStore
 from service.protocol import names
 from tests.hostile_frames import FAREWELLS, HostileFrames, Room, Tally, check_reply, room_problems
 
 FRAMES = int(os.environ.get("FUZZ_FRAMES", "10000"))
 SEED = int(os.environ.get("FUZZ_SEED", "1"))
-LOBBY_FRAMES = 300  # per round, in the lobby
+MOTO_FRAMES = 1000  # through moto, from seed MOTO_SEED on: a round (~2 CPU-s; the 10,000 on memory ~5.5)
+MOTO_SEED = SEED + 1000
+LOBBY_FRAMES = 300  # per round, in the lobby (a run of fewer frames: 3 in 10 of them, bench/fuzz.py --quick)
 GAME_FRAMES = 700  # per round, while the game runs (with a real move after one in three)
 SEATS = 6
 WRITES = frozenset({"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"})
+# the in-memory store's methods that write (each call: one write request of the DynamoDB store),
+# and those that only read (test_every_store_method_is_a_read_or_a_write keeps the two complete)
+MEMORY_WRITES = frozenset({
+    "create", "save", "mark_chat_log", "mark_offer", "spend_budget", "put_report", "delete_report",
+    "delete_side_items", "put_person", "update_person", "add_casual_game", "delete_person", "put_credential",
+    "delete_credential", "put_challenge", "take_challenge", "revoke_session",
+})  # fmt: skip
+MEMORY_READS = frozenset({
+    "load", "list_public", "public_index_page", "lookup_connection", "chat_archive", "chat_items",
+    "ladder_page", "side_items", "report", "reports", "person", "credential", "credentials",
+    "session_revoked",
+})  # fmt: skip
 
 
 class RawGateway(FakeGateway):
@@ -62,6 +85,35 @@ def gateway() -> RawGateway:
     return RawGateway()
 
 
+def write_counter(store) -> list[int]:
+    """`store`'s write requests, counted from the first call on (one counter per store): DynamoDB
+    write requests, or calls of the in-memory store's writing methods (a call is a request,
+    whether its condition holds or not)."""
+    counter = getattr(store, "_fuzz_writes", None)
+    if counter is not None:
+        return counter
+    counter = store._fuzz_writes = [0]
+    if isinstance(store, MemStore):
+
+        def counted(method):
+            def call(*args, **kwargs):
+                counter[0] += 1
+                return method(*args, **kwargs)
+
+            return call
+
+        for name in MEMORY_WRITES:
+            setattr(store, name, counted(getattr(store, name)))
+    else:
+
+        def count(model, **kwargs) -> None:
+            if model.name in WRITES:
+                counter[0] += 1
+
+        store.client.meta.events.register("before-call.dynamodb", count)
+    return counter
+
+
 class Fuzzer:
     """One room at a time: seats, connections, and the hostile frames sent to it."""
 
@@ -74,26 +126,32 @@ class Fuzzer:
         self.items: list[dict] = []  # the room's partition as stored after the last frame
         self.room: dict = {}
         self.state: dict | None = None
-        self.writes = 0  # DynamoDB write requests the service has made
-        api.svc.store.client.meta.events.register("before-call.dynamodb", self._count_writes)
+        self._writes = write_counter(api.svc.store)
 
-    def _count_writes(self, model, **kwargs) -> None:
-        if model.name in WRITES:
-            self.writes += 1
+    @property
+    def writes(self) -> int:
+        """Write requests the service has made (on the in-memory store: its writing calls)."""
+        return self._writes[0]
 
     # ------------------------------------------------------------ the stored room
     def refresh(self) -> None:
         """Read the room's whole partition (room item, connections, chat archive) once."""
         store = self.api.svc.store
-        self.items = store.client.query(
-            TableName=store.table,
-            KeyConditionExpression="pk = :pk",
-            ExpressionAttributeValues={":pk": {"S": storage.room_pk(self.api.code)}},
-            ConsistentRead=True,
-        )["Items"]
-        doc = next(storage.decode(it["data"]["B"]) for it in self.items if it["sk"]["S"] == "STATE")
+        if isinstance(store, MemStore):  # the room's record: the item, its connections, places, chat
+            r = store._rooms[self.api.code]
+            conns = {c: dataclasses.astuple(v) for c, v in r.conns.items()}
+            self.items = [(r.version, r.blob, r.expires, dict(r.index)), conns, dict(r.slots), dict(r.chat)]
+            doc, live = storage.decode(r.blob), set(conns)
+        else:
+            self.items = store.client.query(
+                TableName=store.table,
+                KeyConditionExpression="pk = :pk",
+                ExpressionAttributeValues={":pk": {"S": storage.room_pk(self.api.code)}},
+                ConsistentRead=True,
+            )["Items"]
+            doc = next(storage.decode(it["data"]["B"]) for it in self.items if it["sk"]["S"] == "STATE")
+            live = {it["sk"]["S"][len("CONN#") :] for it in self.items if it["sk"]["S"].startswith("CONN#")}
         self.room, self.state = doc["room"], doc.get("state")
-        live = {it["sk"]["S"][len("CONN#") :] for it in self.items if it["sk"]["S"].startswith("CONN#")}
         self.conns = {p: c for p, c in self.conns.items() if c in live}
 
     # ------------------------------------------------------------ one frame
@@ -232,16 +290,38 @@ class Fuzzer:
         assert self.room["status"] == "ended", "the game could not be played to the end"
 
 
-@pytest.mark.whole_game
-@pytest.mark.timeout(900)  # ~30 CPU-s: the 300 s wedge guard was reached on a machine at load ~20
-def test_hostile_frames_get_clean_refusals_and_the_game_still_ends(api):
+def fuzz(api, frames: int, seed: int) -> Tally:
+    """Rounds from `seed` on until `frames` hostile frames were sent; the tally asserted clean."""
     tally = Tally()
-    seed = SEED
-    while tally.frames < FRAMES:
-        Fuzzer(api, tally, seed).round(LOBBY_FRAMES, GAME_FRAMES)
+    lobby, game = min(LOBBY_FRAMES, frames * 3 // 10), min(GAME_FRAMES, frames * 7 // 10)
+    while tally.frames < frames:
+        Fuzzer(api, tally, seed).round(lobby, game)
         seed += 1
     print(json.dumps({"fuzz": tally.summary()}))
     assert tally.internal_errors == 0, tally.problems
     assert tally.invalid_json == 0, tally.problems
     assert tally.changed_by_refusal == 0, tally.problems
     assert not tally.problems, tally.problems
+    return tally
+
+
+@pytest.mark.whole_game
+@pytest.mark.memstore  # what a frame may change is a room rule: the in-memory store
+@pytest.mark.timeout(900)  # ~5 CPU-s: the 300 s wedge guard was reached on a machine at load ~20 (on moto)
+def test_hostile_frames_get_clean_refusals_and_the_game_still_ends(api):
+    fuzz(api, FRAMES, SEED)
+
+
+@pytest.mark.whole_game
+def test_hostile_frames_through_dynamodb_get_clean_refusals_and_the_game_still_ends(api):
+    """The same through moto: what DynamoDB makes of hostile data (an attribute or an item it
+    refuses would be an internal error); other seeds than the run on the in-memory store."""
+    fuzz(api, MOTO_FRAMES, MOTO_SEED)
+
+
+def test_every_store_method_is_a_read_or_a_write():
+    """The fuzz counts a refused frame's writes on the in-memory store by its writing methods:
+    every public method is one or the other (a new writing method would go uncounted)."""
+    public = {n for n, _ in inspect.getmembers(MemStore, inspect.isfunction) if not n.startswith("_")}
+    assert public == MEMORY_WRITES | MEMORY_READS
+    assert not MEMORY_WRITES & MEMORY_READS
