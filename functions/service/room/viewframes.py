@@ -84,7 +84,7 @@ def view_of(
         idle = idle_options(room["preset"], room["options"], len(room["players"]))
         block = views.room_block(room, error, idle=idle)
     else:
-        view = views.game_view(state, who) if base is None else dict(base)
+        view = views.game_view(state, who) if base is None else base  # its own dict (game_views)
         block = views.room_block(room, None)
     if facts is None:
         facts = views.player_facts(room, connected)
