@@ -129,12 +129,14 @@ def main() -> int:
     p.add_argument("--bots", type=int, default=5, help="bots beside the host")
     p.add_argument("--time-scale", type=float, default=30.0)
     p.add_argument("--game-timeout", type=float, default=120.0, help="real seconds per game at most")
+    p.add_argument("--containers", type=int, default=4, help="handler worker processes of the stack")
     p.add_argument("--quick", action="store_true",
-                   help="2 games of 4 seats at time scale 60, the first reading after 1: does it run")
+                   help="2 games of 4 seats at time scale 60 on one container, the first reading after 1: "
+                   "does it run")
     a = p.parse_args()
-    if a.quick:
-        a.games, a.first, a.parallel, a.bots, a.time_scale = 2, 1, 2, 3, 60.0
-    stack = start_stack("--time-scale", str(a.time_scale))
+    if a.quick:  # each container boots in ~0.8 CPU-s; two rooms of bots need one
+        a.games, a.first, a.parallel, a.bots, a.time_scale, a.containers = 2, 1, 2, 3, 60.0, 1
+    stack = start_stack("--time-scale", str(a.time_scale), "--containers", str(a.containers))
     readings: dict[str, float] = {}
     t0 = time.monotonic()
     try:
@@ -163,6 +165,7 @@ def main() -> int:
         "first": a.first,
         "parallel": a.parallel,
         "players": a.bots + 1,
+        "containers": a.containers,
         "time_scale": a.time_scale,
         "seconds": round(time.monotonic() - t0, 1),
         "rss_mb_after_first": round(readings["first"], 1),

@@ -27,7 +27,8 @@ MAX_SPECTATORS = 2  # template.yaml's MaxSpectators, set for this stack
 
 @pytest.fixture(scope="module")
 def lossy_stack():
-    stack = start_stack("--disconnect-loss", "1", "--max-spectators", str(MAX_SPECTATORS),
+    # one handler container: these tests send one request at a time (a container boots in ~0.8 CPU-s)
+    stack = start_stack("--disconnect-loss", "1", "--max-spectators", str(MAX_SPECTATORS), "--containers", "1",
                         manual_clock=True, seed=SEED)
     yield stack
     rc = stack.stop()

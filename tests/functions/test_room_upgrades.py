@@ -5,11 +5,14 @@ stored).
 tests/functions/golden/<release>/<preset>-<phase>.json hold the `STATE` item that release's
 handlers wrote (golden/make_rooms.py, run as a test of that release's own functions tier): a
 lobby every seat has joined, the role reveal, a night, a day vote and a defence, per preset.
-Each is put into moto as it was stored, the players connect with the tokens their browsers
-kept, and random legal frames, timers and nudges play the game to its end (test_game.play: no
-internal error on the way); the room then stores this release's shape
-(service/infra/migrations.py, the engine's migrations.py) and starts its next game. The engine tier plays the golden states of older releases
-(tests/unit/test_state_upgrades.py).
+Each is put into moto as it was stored and the players connect with the tokens their browsers
+kept: this release's handlers read the item and write it in this release's shape (a write puts
+the whole item: storage is done with the old shape then). The games in them are played on the
+in-memory store, put there as stored (`memstore`: a room rule from there on): random legal
+frames, timers and nudges play each to its end (test_game.play: no internal error on the way);
+the room then stores this release's shape (service/infra/migrations.py, the engine's
+migrations.py) and starts its next game. The engine tier plays the golden states of older
+releases (tests/unit/test_state_upgrades.py).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from test_game import play
 
 import mafia_engine as me
 from service.infra import migrations, storage
+from service.infra.memstore import MemStore, _Room
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 PREVIOUS = "b208b0a"  # main before this cycle's changes (the release a deploy updates)
@@ -45,16 +49,30 @@ def stored(path: Path) -> dict:
     return json.loads(path.read_text())
 
 
+STORED = {"pk", "sk", "version", "expiresAt", "status", "data"}  # every golden item's attributes
+
+
 def put(api, doc: dict) -> None:
-    """The item into the table exactly as the release stored it; the clock at its saving."""
+    """The item into the table exactly as the release stored it (on the in-memory store: its
+    record, the same bytes); the clock at its saving."""
     item = {k: ({"B": base64.b64decode(v["B"])} if "B" in v else v) for k, v in doc["item"].items()}
-    boto3.client("dynamodb").put_item(TableName=api.svc.store.table, Item=item)
+    store = api.svc.store
+    if isinstance(store, MemStore):  # a private room's item: no index attributes
+        assert set(item) == STORED, sorted(item)
+        record = _Room(int(item["version"]["N"]), item["data"]["B"], int(item["expiresAt"]["N"]), {})
+        store._rooms[doc["code"]] = record
+    else:
+        boto3.client("dynamodb").put_item(TableName=store.table, Item=item)
     api.code = doc["code"]
     api.tokens.update(doc["tokens"])
     api.clock.t = doc["now"]
 
 
 def raw_doc(api) -> dict:
+    """The room as stored, before any upgrade: the item's data (the in-memory record's bytes)."""
+    store = api.svc.store
+    if isinstance(store, MemStore):
+        return storage.decode(store._rooms[api.code].blob)
     return storage.decode(api.item()["data"]["B"])
 
 
@@ -67,7 +85,33 @@ def test_every_release_saved_every_preset_at_every_phase():
     }
 
 
+@pytest.mark.parametrize("path", PLAYED, ids=[f"{p.parent.name}/{p.stem}" for p in PLAYED])
+def test_a_room_an_earlier_release_stored_is_read_and_rewritten_on_dynamodb(api, path):
+    """The item as the release stored it, read by this release's handlers: every seat
+    connects with its kept token (each connect a conditional write of the whole item), the game
+    is where it was, and the item now holds this release's shape."""
+    doc = stored(path)
+    put(api, doc)
+    old = raw_doc(api)
+    assert "v" not in old["room"]  # saved before room versions
+    seats = sorted(doc["tokens"], key=lambda pid: int(pid[1:]))
+    for pid in seats:
+        assert api.connect(f"c{pid}", pid) == 200
+    new = raw_doc(api)
+    assert new["room"]["v"] == migrations.ROOM_VERSION and new["room"]["status"] == old["room"]["status"]
+    if doc["phase"] == "lobby":
+        assert old["state"] is None and new["state"] is None
+    else:
+        assert new["state"]["v"] == me.STATE_VERSION
+        assert new["state"]["phase"]["kind"] == old["state"]["phase"]["kind"] == doc["phase"]
+    for pid in seats:  # and each seat's view, read from the item as it is now
+        api.send(f"c{pid}", {"action": "sync"})
+        assert api.gw.last(f"c{pid}")["view"]["phase"]["kind"] == doc["phase"]
+    assert not [f for c, f in api.gw.sent if f["type"] == "error"]
+
+
 @pytest.mark.whole_game
+@pytest.mark.memstore  # the games in the stored rooms: room rules, from the record as stored
 @pytest.mark.parametrize("path", PLAYED, ids=[f"{p.parent.name}/{p.stem}" for p in PLAYED])
 def test_a_room_the_previous_release_stored_plays_to_its_end_over_the_handlers(api, path):
     doc = stored(path)

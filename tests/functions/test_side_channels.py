@@ -144,6 +144,7 @@ def night(api):
     return api, raw_item(api), api.clock.t, viewer, mafioso, citizen
 
 
+@pytest.mark.memstore  # what frames carry: a room rule (harness/memory.py's store and timers)
 def test_swapping_hidden_roles_changes_no_frame_a_citizen_or_spectator_receives(night):
     api, item, t0, viewer, mafioso, citizen = night
     watchers = [f"c{viewer}", "s1"]
@@ -157,6 +158,7 @@ def test_swapping_hidden_roles_changes_no_frame_a_citizen_or_spectator_receives(
     assert travelled == ({"patch", "view"} if api.patches else {"view"})
 
 
+@pytest.mark.memstore  # what frames carry: a room rule (harness/memory.py's store and timers)
 def test_voice_policy_and_the_mafias_voice_signals_change_no_frame_a_citizen_or_spectator_receives(
     night, monkeypatch
 ):
@@ -190,6 +192,7 @@ def test_voice_policy_and_the_mafias_voice_signals_change_no_frame_a_citizen_or_
     assert quiet == busy
 
 
+@pytest.mark.memstore  # what frames carry: a room rule (harness/memory.py's store and timers)
 def test_voice_a_listening_spectator_at_night_gets_the_same_frames_whoever_the_mafia_are(night, monkeypatch):
     """A spectator listening (docs/rules.md, "Voice"): at night it asks every seat to be heard
     (`listen`) and the mafia try to offer it audio; every ask and every offer is refused alike,
@@ -217,6 +220,7 @@ def test_voice_a_listening_spectator_at_night_gets_the_same_frames_whoever_the_m
     assert dealt == swapped
 
 
+@pytest.mark.memstore  # what frames carry: a room rule (harness/memory.py's store and timers)
 def test_secret_writes_do_not_move_a_viewers_version(night):
     """A chatty mafia (many hidden writes) and a silent one look the same to a citizen and a
     spectator: their versions move only when their own view changes (the dawn)."""
@@ -234,6 +238,7 @@ def test_secret_writes_do_not_move_a_viewers_version(night):
     assert mine[-1] == mine[0] + 1 and len(set(mine[:-1])) == 1
 
 
+@pytest.mark.memstore  # what frames carry: a room rule (harness/memory.py's store and timers)
 def test_versions_never_go_back_and_count_only_changes(api):
     api.start(5)
     api.connect("s1")
@@ -354,6 +359,7 @@ def night_and_morning(api, item: dict, t0: float, mafia_lines: int, dead_lines: 
     return per_viewer(api, watchers)
 
 
+@pytest.mark.memstore  # what frames carry: a room rule (harness/memory.py's store and timers)
 def test_hidden_chat_volume_changes_no_citizen_or_spectator_frame(night):
     """Two games identical but for how much the mafia (at night) and the dead (in the
     morning) wrote: every frame a citizen and a spectator receive is identical, message ids
