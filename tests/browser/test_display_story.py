@@ -210,6 +210,39 @@ def test_the_hosts_card_counts_the_screens_the_view_says_and_a_counting_down_lob
     pl.close()
 
 
+HOST_FRAMES = """async ([view, frames]) => {
+  const share = await __import('./js/display/share.js');
+  const sent = [];
+  for (const frame of frames) share.onDisplayFrame(frame, { rerender() {} });
+  const card = share.screenCard({ send: (...a) => sent.push(a) }, view, true);
+  document.querySelector('#main').replaceChildren(card);
+  return [document.querySelector('#screen-link').value, sent];
+}"""
+
+
+def test_the_hosts_card_keeps_the_newest_key_and_asks_again_after_a_revoke_elsewhere(
+    browser, stack, console_errors
+):
+    """Two `display` answers may cross: the narrator switch's, made before a revoke, arriving after
+    the revoke's must not bring the revoked key back; a view saying the host revoked on another
+    device makes the card ask for the current key once (docs/protocol.md, "A screen for the room")."""
+    pl = page_in(browser, stack, "en", console_errors)
+    host = lobby_view("classic", ["Ann", "Bob"], "p1")
+    code = host["room"]["code"] = f"G{time.time_ns() % 10**4:04d}"  # this page's card keeps its last frame per room
+    host["room"]["displayGen"] = 1
+    frame = {"room": code, "screens": 0, "narrator": False}
+    revoked, current = "a" * 32, "b" * 32
+    link, sent = pl.page.evaluate(HOST_FRAMES, [host, [{**frame, "key": current, "gen": 1}, {**frame, "key": revoked, "gen": 0}]])
+    assert f"display={current}" in link and sent == []
+    host["room"]["displayGen"] = 2  # revoked on the host's laptop: this phone's link is dead
+    link, sent = pl.page.evaluate(HOST_FRAMES, [host, []])
+    assert f"display={current}" in link and sent == [["display"]]  # drawn until the answer comes
+    assert pl.page.evaluate(HOST_FRAMES, [host, []])[1] == []  # asked once, not at every redraw
+    link, sent = pl.page.evaluate(HOST_FRAMES, [host, [{**frame, "key": "c" * 32, "gen": 2}]])
+    assert f"display={'c' * 32}" in link and sent == []
+    pl.close()
+
+
 def test_the_screens_lobby_says_how_the_game_starts_and_the_overlay_paints_no_canvas(
     browser, stack, console_errors
 ):

@@ -368,7 +368,7 @@ def test_every_public_field_of_an_anonymous_game_goes_through_the_one_gate(api):
     assert {kind: set(rules) for kind, rules in aliases.FIELDS.items()} == {
         "player": {"id", "name", "alias", "connected", "ready", "host", "bot", "left"},
         "room": {
-            "code", "host", "hostAwaySince", "status", "scores", "setupError", "idleOptions", "narrator", "lang", "screens", "autoStartAt",
+            "code", "host", "hostAwaySince", "status", "scores", "setupError", "idleOptions", "narrator", "lang", "screens", "displayGen", "autoStartAt",
             "anonymous", "openSeats", "substituted", "seatRequests",
         },
         "summary": {

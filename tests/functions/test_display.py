@@ -135,6 +135,23 @@ def test_the_host_revokes_the_displays_the_key_changes_and_their_sockets_close(a
     assert connect_display(api, "tv3", reply["key"])[0] == 200
 
 
+def test_each_revoke_counts_up_the_keys_generation_in_the_answer_and_every_view(api):
+    """A host's page tells an older `display` answer from a newer one by `gen`, and learns from
+    any view (`room.displayGen`) that another of its devices revoked. The first key is drawn
+    without writing a count (a room stored before the count existed reads 0 the same way)."""
+    api.lobby(2)
+    api.connect("s1")
+    first = show(api)
+    assert first["gen"] == 0 and "displayGen" not in api.snapshot().room
+    api.send("s1", {"action": "sync"})
+    assert api.gw.last("s1")["view"]["room"]["displayGen"] == 0
+    again = show(api, revoke=True)
+    assert again["gen"] == 1 and again["key"] != first["key"]
+    assert {api.gw.last(c)["view"]["room"]["displayGen"] for c in ("cp1", "cp2", "s1")} == {1}
+    assert show(api, narrator=True)["gen"] == 1  # a narrator switch draws no key
+    assert show(api, revoke=True)["gen"] == 2
+
+
 def test_the_narrator_switch_is_the_hosts_and_public(api):
     api.lobby(2)
     api.connect("s1")

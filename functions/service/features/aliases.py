@@ -177,6 +177,7 @@ FIELDS: dict[str, dict[str, str]] = {
         "narrator": KEEP,  # the host's switch for the room's screens (displays.py), no seat
         "lang": KEEP,  # the room's language, the same for everyone
         "screens": KEEP,  # how many displays are connected: a count, no seat
+        "displayGen": KEEP,  # how many times the host revoked the screens: a count, no seat
         "autoStartAt": KEEP,  # a public lobby's countdown: a time, the same for everyone
         "anonymous": KEEP,
         "openSeats": KEEP,  # seat numbers and fresh ids (substitutes.room_facts)

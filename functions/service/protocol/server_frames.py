@@ -212,6 +212,10 @@ class DisplayFrame(ServerFrame):
     id: EchoId
     room: str
     key: str = Field(description="the display key: `?room=CODE&display=KEY` opens the room as a screen")
+    gen: int = Field(
+        description="how many times the host revoked the screens when this key was current (views' `room.displayGen`): "
+        "an answer with a lower count is older than the one shown"
+    )
     screens: int = Field(description="screens connected now")
     narrator: bool = Field(description="whether the screens' narrator speaks (also `room.narrator` in views)")
 

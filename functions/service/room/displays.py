@@ -70,6 +70,14 @@ def count(c: Context, joining: str | None = None, leaving: tuple[str, ...] = ())
     return len(held)
 
 
+def generation(room: dict) -> int:
+    """How many times the host revoked the room's screens (0 in rooms stored before it was
+    counted). A `display` frame carries the count its key belongs to, and every view the
+    room's (`room.displayGen`), so a host's page knows an older answer from a newer one (two
+    answers may arrive out of order) and that another of the host's devices revoked."""
+    return int(room.get("displayGen") or 0)
+
+
 def check_key(room: dict, key: str) -> None:
     """ServiceError `bad_display_key` unless `key` is the room's current display key."""
     held = room.get("displayKey")
@@ -99,6 +107,7 @@ def answer(c: Context, conn_id: str, frame_id, revoke: bool, narrator: bool | No
         room["displayKey"] = new_key()
         changed = True
     if revoke:
+        room["displayGen"] = generation(room) + 1
         gone = tuple(connected(c))
         farewell = error_frame(None, "display_revoked", "the host stopped showing the room on this screen")
         effects = Effects(deletes=gone, closes=gone, replies={k: farewell for k in gone})
@@ -112,6 +121,7 @@ def answer(c: Context, conn_id: str, frame_id, revoke: bool, narrator: bool | No
             id=frame_id,
             room=room["code"],
             key=room["displayKey"],
+            gen=generation(room),
             screens=screens,
             narrator=bool(room.get("narrator")),
         )
@@ -122,9 +132,14 @@ def answer(c: Context, conn_id: str, frame_id, revoke: bool, narrator: bool | No
 
 # ---------------------------------------------------------------- the feature (features/base.py)
 def _screen_facts(room: dict, state: Any, viewer: str | None, parts: ViewParts) -> ViewParts:
-    """Every view's `room.narrator` (the host's switch for the screens' narrator) and
-    `room.screens` (displays connected now, `count`): public, the same for everyone."""
-    facts = {"narrator": bool(room.get("narrator")), "screens": int(room.get("screens") or 0)}
+    """Every view's `room.narrator` (the host's switch for the screens' narrator),
+    `room.screens` (displays connected now, `count`) and `room.displayGen` (the host's revokes,
+    `generation`): public, the same for everyone."""
+    facts = {
+        "narrator": bool(room.get("narrator")),
+        "screens": int(room.get("screens") or 0),
+        "displayGen": generation(room),
+    }
     return replace(parts, block={**parts.block, **facts})
 
 

@@ -7,8 +7,13 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { qrSvg } from "../qr.js";
 
-let shown = null; // the last `display` frame: {room, key, screens, narrator}
+let shown = null; // the newest `display` frame: {room, key, gen, screens, narrator}
 let qr = { link: null, svg: null };
+let asked = null; // "room:gen" this page asked the key again for (`followRevokes`)
+
+// Which of the room's keys a frame or a view belongs to: the host's revokes so far
+// (`gen`, views' `room.displayGen`; 0 from a server before it was counted).
+const gen = (n) => (Number.isFinite(n) ? n : 0);
 
 /** The screen link for `room` and `key`: this app's page in display mode (app.js). */
 export function screenLink(room, key) {
@@ -20,8 +25,21 @@ export function screenLink(room, key) {
 
 /** A `display` frame from the server (web/js/frames.js hands it over). */
 export function onDisplayFrame(frame, ctx) {
-  shown = { room: frame.room, key: frame.key, screens: frame.screens, narrator: frame.narrator };
+  // Two answers may cross (each frame is its own invocation): the narrator switch's answer,
+  // made before a revoke, arriving after the revoke's must not bring the revoked key back.
+  if (shown && shown.room === frame.room && gen(frame.gen) < shown.gen) return;
+  shown = { room: frame.room, key: frame.key, gen: gen(frame.gen), screens: frame.screens, narrator: frame.narrator };
   ctx.rerender();
+}
+
+// The key shown is older than the room's (the host revoked on another device, or this
+// page's answer is still on its way): ask once for the current one; the old link stays
+// drawn until the answer comes, so the revoking page does not flicker.
+function followRevokes(ctx, view, mine) {
+  const now = gen(view.room.displayGen);
+  if (!mine || now <= mine.gen || asked === `${mine.room}:${now}`) return;
+  asked = `${mine.room}:${now}`;
+  ctx.send("display");
 }
 
 /** How many screens are connected: the view's `room.screens`, else the frame's count. */
@@ -35,6 +53,7 @@ export function screenCard(ctx, view, isHost) {
   if (!isHost || !view.room) return null;
   const code = view.room.code;
   const mine = shown && shown.room === code ? shown : null;
+  followRevokes(ctx, view, mine);
   const narrator = Boolean(view.room.narrator);
   const parts = [h("h2", { id: "screen-title" }, t("display.show"))];
   if (!mine) {
