@@ -14,7 +14,7 @@ second, packets lost and jitter.
 
     .venv/bin/python bench/voice_load.py                # 12 seats, 20 s window
     .venv/bin/python bench/voice_load.py --seats 8      # fewer, if 12 do not fit
-    .venv/bin/python bench/voice_load.py --quick        # 3 seats, 4 s (tests/bench)
+    .venv/bin/python bench/voice_load.py --quick        # 3 seats, 4 s, one container (tests/bench)
 
 Prints ONE JSON object: `seats`, `pagesOpened`, `joined`, `throttle`, `pairs` (directed:
 n(n-1)), `pairsConnected`, `pairsFlowing` (bytes received in the window > 0), `allFlowing`,
@@ -87,12 +87,13 @@ def pct(values: list[float], q: float) -> float | None:
     return round(values[min(len(values) - 1, int(q * len(values)))], 1)
 
 
-def run(seats: int, window: float, connect_timeout: float) -> dict:
+def run(seats: int, window: float, connect_timeout: float, containers: int = 4) -> dict:
     from playwright.sync_api import sync_playwright
 
-    out: dict = {"method": "", "seats": seats, "throttle": THROTTLE, "window": window, "failed": []}
+    out: dict = {"method": "", "seats": seats, "throttle": THROTTLE, "window": window, "failed": [],
+                 "containers": containers}  # fmt: skip
     out["load"] = {"before": load()}
-    stack = start_stack(manual_clock=True, timeout=180)
+    stack = start_stack("--containers", str(containers), manual_clock=True, timeout=180)
     try:
         names = [f"Seat {i + 1}" for i in range(seats)]
         room = stack.room(
@@ -210,13 +211,15 @@ def run(seats: int, window: float, connect_timeout: float) -> dict:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--quick", action="store_true", help="3 seats, a 4 s window (tests/bench)")
+    p.add_argument("--quick", action="store_true", help="3 seats, a 4 s window, one container (tests/bench)")
     p.add_argument("--seats", type=int, default=12)
     p.add_argument("--window", type=float, default=20.0, help="seconds between the two samples")
     p.add_argument("--connect-timeout", type=float, default=240.0)
+    p.add_argument("--containers", type=int, default=4, help="handler worker processes of the stack")
     a = p.parse_args()
-    seats, window = (3, 4.0) if a.quick else (a.seats, a.window)
-    print(json.dumps(run(seats, window, 120.0 if a.quick else a.connect_timeout)))
+    # quick: three pages' signals need one container (each boots in ~0.8 CPU-s)
+    seats, window, containers = (3, 4.0, 1) if a.quick else (a.seats, a.window, a.containers)
+    print(json.dumps(run(seats, window, 120.0 if a.quick else a.connect_timeout, containers)))
     return 0
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.memstore  # what a frame may do: room rules (tests/functions/conftest.py)
+
 
 @pytest.fixture
 def game(api):

@@ -18,6 +18,8 @@ from local import events
 from service.protocol import quoting, views
 from tests.hostile_frames import strict_loads
 
+pytestmark = pytest.mark.memstore  # what a frame or a body may hold: room rules (tests/functions/conftest.py)
+
 
 @pytest.fixture
 def lobby(api):

@@ -16,6 +16,7 @@ from service.features import reports
 DAY = 24 * 3600
 
 # reports of every room share a day partition (REPORTS#<day>), and one test scans the table
+# (those on moto; the tests of room rules run on the in-memory store, `memstore`)
 pytestmark = pytest.mark.fresh_aws
 
 
@@ -109,6 +110,7 @@ def test_a_reported_phrase_line_keeps_its_phrase_in_the_transcript(day_chat):
     assert f"> #{line} [day] P2: (phrase) p1 looks suspicious to me." in out.getvalue()  # wording 4 % 3
 
 
+@pytest.mark.memstore  # who may report what, and what a report holds: room rules (harness/memory.py)
 def test_nobody_else_learns_of_a_report(day_chat):
     """docs/rulebooks/000-classic.txt §9 (report button); docs/rules.md, "Seats, leaving, reports
     and mute": nobody else learns who reported whom."""
@@ -121,6 +123,7 @@ def test_nobody_else_learns_of_a_report(day_chat):
     assert api.snapshot().version == version  # the room is not even written
 
 
+@pytest.mark.memstore  # who may report what, and what a report holds: room rules (harness/memory.py)
 def test_a_seat_is_reported_once_per_game(day_chat):
     """docs/rules.md, "Seats, leaving, reports and mute": a player can report each seat once per
     game."""
@@ -134,6 +137,7 @@ def test_a_seat_is_reported_once_per_game(day_chat):
     assert len(reports.Reports(api.svc.store).recent()) == 3
 
 
+@pytest.mark.memstore  # who may report what, and what a report holds: room rules (harness/memory.py)
 def test_the_next_game_in_the_room_allows_a_new_report(day_chat):
     api = day_chat
     assert report(api, "cp1", {"target": "p2", "reason": "spam"})["type"] == "reported"
@@ -146,6 +150,7 @@ def test_the_next_game_in_the_room_allows_a_new_report(day_chat):
     assert report(api, "cp1", {"target": "p2", "reason": "spam"})["type"] == "reported"
 
 
+@pytest.mark.memstore  # who may report what, and what a report holds: room rules (harness/memory.py)
 def test_report_transcript_is_twenty_lines_around_the_reported_one(day_chat):
     api = day_chat
     ids = []
@@ -164,6 +169,7 @@ def test_report_transcript_is_twenty_lines_around_the_reported_one(day_chat):
     assert [ln.name for ln in filed.transcript if ln.reported] == ["P2"]
 
 
+@pytest.mark.memstore  # who may report what, and what a report holds: room rules (harness/memory.py)
 def test_report_lines_come_from_the_reporters_own_view(api):
     """A citizen cannot put the mafia's night chat into a report: it is not in their view."""
     api.start(6)
@@ -181,6 +187,7 @@ def test_report_lines_come_from_the_reporters_own_view(api):
     assert all(ln.channel != "mafia" for ln in filed.transcript)
 
 
+@pytest.mark.memstore  # who may report what, and what a report holds: room rules (harness/memory.py)
 @pytest.mark.parametrize(
     ("frame", "code"),
     [
@@ -199,6 +206,7 @@ def test_bad_reports_are_refused_with_a_code_and_store_nothing(day_chat, frame, 
     assert reports.Reports(api.svc.store).recent() == []
 
 
+@pytest.mark.memstore  # who may report what, and what a report holds: room rules (harness/memory.py)
 def test_a_line_of_someone_else_is_refused(day_chat):
     api = day_chat
     line = say(api, "p3", "hello")
@@ -206,6 +214,7 @@ def test_a_line_of_someone_else_is_refused(day_chat):
     assert answer["code"] == "bad_line"
 
 
+@pytest.mark.memstore  # who may report what, and what a report holds: room rules (harness/memory.py)
 def test_spectators_and_lobbies_cannot_report(api):
     api.lobby(4)
     assert report(api, "cp1", {"target": "p2", "reason": "spam"})["code"] == "not_started"

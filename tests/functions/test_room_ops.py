@@ -7,6 +7,8 @@ from fnkit import CTX, ws_event
 
 from handlers import ws_connect
 
+pytestmark = pytest.mark.memstore  # room rules: the in-memory store (tests/functions/conftest.py)
+
 
 def err(api, conn):
     e = api.gw.last(conn, "error")
@@ -94,6 +96,7 @@ def test_start_deals_roles_and_each_player_sees_only_their_own(api):
     assert err(api, "cp1") == "already_started"
 
 
+@pytest.mark.memstore(False)  # the schedule as EventBridge Scheduler holds it: on moto
 @pytest.mark.fresh_aws  # lists the whole schedule group
 def test_start_arms_the_phase_timer(api):
     import boto3

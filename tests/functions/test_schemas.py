@@ -81,6 +81,7 @@ def test_a_frame_the_server_refuses_is_invalid_by_the_published_schema(frame):
         jsonschema.validate(frame, schema("client-frames.json"))
 
 
+@pytest.mark.memstore  # the frames a room sends: a room rule (tests/functions/conftest.py)
 def test_every_frame_the_server_sends_is_valid_by_the_published_schema(api):
     api.start(4)
     api.send("cp1", {"action": "ping", "id": "h"})
