@@ -214,7 +214,7 @@ HOST_FRAMES = """async ([view, frames]) => {
   const share = await __import('./js/display/share.js');
   const sent = [];
   for (const frame of frames) share.onDisplayFrame(frame, { rerender() {} });
-  const card = share.screenCard({ send: (...a) => sent.push(a) }, view, true);
+  const card = share.screenCard({ send: (...a) => sent.push(a) }, view, true);  // an id: sent
   document.querySelector('#main').replaceChildren(card);
   return [document.querySelector('#screen-link').value, sent];
 }"""

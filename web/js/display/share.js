@@ -38,8 +38,7 @@ export function onDisplayFrame(frame, ctx) {
 function followRevokes(ctx, view, mine) {
   const now = gen(view.room.displayGen);
   if (!mine || now <= mine.gen || asked === `${mine.room}:${now}`) return;
-  asked = `${mine.room}:${now}`;
-  ctx.send("display");
+  if (ctx.send("display")) asked = `${mine.room}:${now}`; // not sent (the socket dropped): the next view asks
 }
 
 /** How many screens are connected: the view's `room.screens`, else the frame's count. */
