@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import math
 import os
@@ -92,7 +93,8 @@ DEBUG = False
 METHOD = ("each frame is timed from its send to the receipt of the last view its own invocation posted "
           "(the stack's per-invocation trace: client frame id -> posts by connection; each post found on "
           "its socket by that socket's version); refusals to their error frame by id; echo baseline = "
-          "echo route round trips on the same sockets, same run")
+          "echo route round trips on the same sockets, same run; the client process plays with its "
+          "cyclic garbage collector off (as timeit times), its pauses not counted as the system's")
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -470,7 +472,18 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         # conflicts held the containers for up to 1.9 s each and were the whole p99 of the rooms
         # already playing (`p99_holders`, 2026-12-06). Measured: play, the starts included.
         seated = await asyncio.gather(*(seat(i) for i in range(n_rooms)))
-        rooms = await asyncio.gather(*(play(r) for r in seated))
+        # This one process is every room's phones: while they play, its cyclic collector is off
+        # (as timeit does). On, its full collections over the frames it keeps paused all 60
+        # sockets at once, up to 284 ms (5 of them in a 5-room run, 855 ms in all), and counted
+        # as the system's latency (`to_client`) and the echo's alike.
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        try:
+            rooms = await asyncio.gather(*(play(r) for r in seated))
+        finally:
+            gc.enable()
+            gc.unfreeze()
         elapsed = time.monotonic() - started
         await asyncio.sleep(1.0)  # let the last frames of the last actions land
         invocations = await fetch_trace(http, url)
