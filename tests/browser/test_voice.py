@@ -266,7 +266,7 @@ def traces(players: list[Player], last: int = 120) -> str:
 def wait_growth(pl, senders: list[str], least: int = 2000, seconds: float = 120.0) -> dict[str, int]:
     """Poll until the inbound audio from every seat in `senders` grew by `least` bytes. The
     patience holds the page's own tries again (web/js/voice/retry.js: a stuck connection is made
-    again after 8 s, then after 2, 5, 12 and 30 s more): on a loaded machine (CI runs four parts
+    again after 8-10 s, then after 1, 4, 12 and 30 s more): on a loaded machine (CI runs four parts
     on two cores) a pair's first try may not come up, and its retry is what is tested then."""
     return wait_all_growth([pl], {pl.pid: senders}, least, seconds).get(pl.pid, {})
 
@@ -1107,6 +1107,8 @@ REFUSING = (
       onChange: () => {},
     });
     meshes[me].retries.backoff = [50, 100, 150, 200];
+    meshes[me].graceMs = 100; // a connection "disconnected" 100 ms is a failed try
+    meshes[me].stableMs = 1e9; // and a connection that came up is never up long enough to start its tries over
     meshes[me].update({ on: true, peers: [other], sendTo: new Set([other]), hearFrom: new Set([other]), toSpectators: false, listener: false }, me);
   }
   window.twoMeshes = { meshes, sdp, flight, refused };
@@ -1122,6 +1124,22 @@ ICE_FAILS = """() => {
   peer.pc.onconnectionstatechange();
   window.failedPc = peer.pc;
 }"""
+# In a page: p1's connection with p2 says "disconnected" (ICE lost its pair: a network change);
+# `back`: it comes back ("connected") at once, within the grace. Else the watchdogs are stopped:
+# only the grace may retry it. The connection, to tell it from the next.
+DISCONNECTED = """(back) => {
+  const { meshes } = window.twoMeshes;
+  const pc = meshes.p1.peers.get('p2').pc;
+  window.fallenPc = pc;
+  Object.defineProperty(pc, 'connectionState', { get: () => 'disconnected', configurable: true });
+  pc.onconnectionstatechange();
+  if (back) {
+    delete pc.connectionState;
+    pc.onconnectionstatechange();
+  } else ['p1', 'p2'].forEach((me) => clearInterval(meshes[me].watchdog));
+}"""
+# In a page: the waits p1 noted before each try again, in ms, in order.
+WAITS = """() => window.twoMeshes.meshes.p1.log.filter((e) => e[2] === 'retry in').map((e) => parseInt(e[3], 10))"""
 
 
 def test_voice_a_refused_or_failed_try_is_made_again_with_a_backoff_and_given_up_after_a_few(
@@ -1130,7 +1148,11 @@ def test_voice_a_refused_or_failed_try_is_made_again_with_a_backoff_and_given_up
     """The client's retry (web/js/voice/retry.js, mesh.js `fail`), two meshes in one page behind
     a stand-in relay: the relay refuses each side's first two offers or answers (as a budget
     would): each refusal is tried again, and the pair connects. Its connection then fails (ICE):
-    a new one is made, and connects. A relay that refuses everything: each side tries a
+    a new one is made, and connects. It says "disconnected" and comes back within the grace:
+    nothing is tried; it says "disconnected" and stays so: it is tried again after the grace,
+    not by the watchdog (stopped here; before, a fall waited for its 8 s round, retried 10-18 s
+    late), and the waits grow all along (the connections came up but never stayed up: a pair
+    that keeps failing keeps backing off). A relay that refuses everything: each side tries a
     bounded number of times, gives up (no connection kept, no signal after it) and says so."""
     pl = Player(media_browser, stack.url, "", errors=console_errors)
     try:
@@ -1147,6 +1169,21 @@ def test_voice_a_refused_or_failed_try_is_made_again_with_a_backoff_and_given_up
             f"() => ({BOTH_UP})() && window.twoMeshes.meshes.p1.peers.get('p2').pc !== window.failedPc",
             timeout=30_000,
         )
+        tried = pl.page.evaluate(NOTES, "retry in")[0]
+        pl.page.evaluate(DISCONNECTED, True)
+        pl.page.wait_for_function(f"() => ({NOTES})('back')[0] === 1")
+        assert pl.page.evaluate(NOTES, "retry in")[0] == tried, pl.page.evaluate(TWO_TRACES)
+        pl.page.evaluate(DISCONNECTED, False)
+        pl.page.wait_for_function(
+            f"() => ({BOTH_UP})() && window.twoMeshes.meshes.p1.peers.get('p2').pc !== window.fallenPc",
+            timeout=30_000,
+        )
+        trace = pl.page.evaluate(TWO_TRACES)
+        last = pl.page.evaluate("window.twoMeshes.meshes.p1.log.filter((e) => e[2] === 'retry in').pop()[3]")
+        assert last.endswith("(disconnected for 100 ms)"), trace
+        waits = pl.page.evaluate(WAITS)
+        assert len(waits) >= 3 and waits == sorted(set(waits)), (waits, trace)
+        assert pl.page.evaluate("window.twoMeshes.meshes.p1.givenUp() + window.twoMeshes.meshes.p2.givenUp()") == 0
         pl.page.evaluate("['p1', 'p2'].forEach((me) => window.twoMeshes.meshes[me].leave())")
 
         pl.page.evaluate(REFUSING, [0, True])
