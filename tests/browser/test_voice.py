@@ -718,21 +718,27 @@ def test_two_pages_joining_voice_together_connect_once_and_then_stop_signaling(
 # reaching p1 while p1's connection with the old one still looks up: Chromium calls it
 # "connected" until ICE times out, 5-8 s after the other end closed, so it is pinned so here
 # (the DTLS close is all p1 may go by); `long`: p1's connection counts as negotiated more than
-# RETRY_MS ago (set back, not waited for). p2 sends no offer again (`answerMs`: the rejoin's
-# own offer only). The connection p1 had, to tell it from the next.
-JOIN_AGAIN = """async (long) => {
+# RETRY_MS ago (set back, not waited for); `late`: p2's old connection closes only when the test
+# says (`window.closeOld()`), its new offer first. p2 sends no offer again (`answerMs`: the
+# rejoin's own offer only). The connection p1 had, to tell it from the next.
+JOIN_AGAIN = """async ([long, late]) => {
   const { meshes } = window.twoMeshes;
   const peer = meshes.p1.peers.get('p2');
   if (long) peer.negotiatedAt -= 10000;
   window.oldPc = peer.pc;
   Object.defineProperty(peer.pc, 'connectionState', { get: () => 'connected' });
+  if (late) {
+    const theirs = meshes.p2.peers.get('p1').pc;
+    window.closeOld = theirs.close.bind(theirs);
+    theirs.close = () => {};
+  }
   meshes.p2.answerMs = 1e9;
   meshes.p2.leave();
   await meshes.p2.join();
 }"""
 
 
-@pytest.mark.parametrize("negotiated", ["just now", "long ago"])
+@pytest.mark.parametrize("negotiated", ["just now", "just now, the close after the offer", "long ago"])
 def test_a_page_joining_voice_again_is_connected_again_without_a_retry(
     media_browser, stack, console_errors, negotiated
 ):
@@ -742,7 +748,8 @@ def test_a_page_joining_voice_again_is_connected_again_without_a_retry(
     transport says so at once: p1 takes the new offer on a new connection then, whether it came
     before the close (held, as an offer from another connection just after p1's negotiation is:
     most often the offer a collision gave up, overtaken by its answer:
-    test_two_pages_joining_voice_together_connect_once_and_then_stop_signaling) or after it.
+    test_two_pages_joining_voice_together_connect_once_and_then_stop_signaling) or after it
+    (the close comes first here most often; a third case holds it back until p1 held the offer).
     The pair is connected again with no try again (mesh.js RETRY_MS) and without waiting for the
     old connection to time out (before, a rejoin within 8 s of connecting waited ~5 s for it)."""
     pl = Player(media_browser, stack.url, "", errors=console_errors)
@@ -750,7 +757,11 @@ def test_a_page_joining_voice_again_is_connected_again_without_a_retry(
         pl.open()
         pl.page.evaluate(TWO_MESHES, [0, 30, {}])
         pl.page.wait_for_function(BOTH_UP, timeout=30_000)
-        pl.page.evaluate(JOIN_AGAIN, negotiated == "long ago")
+        late = negotiated == "just now, the close after the offer"
+        pl.page.evaluate(JOIN_AGAIN, [negotiated == "long ago", late])
+        if late:
+            pl.page.wait_for_function(f"() => ({NOTES})('held')[0] === 1")
+            pl.page.evaluate("window.closeOld()")
         pl.page.wait_for_function(
             f"() => ({BOTH_UP})() && window.twoMeshes.meshes.p1.peers.get('p2').pc !== window.oldPc",
             timeout=30_000,
@@ -759,8 +770,8 @@ def test_a_page_joining_voice_again_is_connected_again_without_a_retry(
         assert pl.page.evaluate(NOTES, "retry in") == [0, 0], trace
         assert pl.page.evaluate(NOTES, "failed") == [0, 0], trace
         held = pl.page.evaluate(NOTES, "held")[0], pl.page.evaluate(NOTES, "taking held")[0]
-        assert held in ([(1, 1), (0, 0)] if negotiated == "just now" else [(0, 0)]), trace
-        if negotiated == "just now":  # (long ago, the offer may come first: taken at once)
+        assert held in {"just now": [(1, 1), (0, 0)], "long ago": [(0, 0)]}.get(negotiated, [(1, 1)]), trace
+        if negotiated != "long ago":  # (long ago, the offer may come first: taken at once)
             assert pl.page.evaluate(NOTES, "closed by the other side")[0] == 1, trace
     finally:
         pl.page.evaluate(
