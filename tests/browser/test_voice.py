@@ -1117,7 +1117,7 @@ REFUSING = (
       iceServers: () => [],
       onChange: () => {},
     });
-    meshes[me].retries.backoff = [50, 100, 150, 200];
+    meshes[me].retries.backoff = forever ? [50, 100, 150, 200] : [50, 100, 150, 200, 250, 300];
     meshes[me].graceMs = 100; // a connection "disconnected" 100 ms is a failed try
     meshes[me].stableMs = 1e9; // and a connection that came up is never up long enough to start its tries over
     meshes[me].update({ on: true, peers: [other], sendTo: new Set([other]), hearFrom: new Set([other]), toSpectators: false, listener: false }, me);
@@ -1149,6 +1149,24 @@ DISCONNECTED = """(back) => {
     pc.onconnectionstatechange();
   } else ['p1', 'p2'].forEach((me) => clearInterval(meshes[me].watchdog));
 }"""
+# In a page: p1's connection with p2 says "disconnected" and stays so past the grace, and comes
+# back ("connected") right when p1 counts the failure, before its try again is made.
+RECOVERS = """() => {
+  const m = window.twoMeshes.meshes.p1;
+  const pc = m.peers.get('p2').pc;
+  window.fallenPc = pc;
+  const note = m.note.bind(m);
+  let done = false;
+  m.note = (pid, what, detail) => {
+    note(pid, what, detail);
+    if (what !== 'retry in' || done) return;
+    done = true;
+    delete pc.connectionState;
+    pc.onconnectionstatechange();
+  };
+  Object.defineProperty(pc, 'connectionState', { get: () => 'disconnected', configurable: true });
+  pc.onconnectionstatechange();
+}"""
 # In a page: the waits p1 noted before each try again, in ms, in order.
 WAITS = """() => window.twoMeshes.meshes.p1.log.filter((e) => e[2] === 'retry in').map((e) => parseInt(e[3], 10))"""
 
@@ -1160,7 +1178,8 @@ def test_voice_a_refused_or_failed_try_is_made_again_with_a_backoff_and_given_up
     a stand-in relay: the relay refuses each side's first two offers or answers (as a budget
     would): each refusal is tried again, and the pair connects. Its connection then fails (ICE):
     a new one is made, and connects. It says "disconnected" and comes back within the grace:
-    nothing is tried; it says "disconnected" and stays so: it is tried again after the grace,
+    nothing is tried; it comes back only after the grace, during the wait: it is kept; it says
+    "disconnected" and stays so: it is tried again after the grace,
     not by the watchdog (stopped here; before, a fall waited for its 8 s round, retried 10-18 s
     late), and the waits grow all along (the connections came up but never stayed up: a pair
     that keeps failing keeps backing off). A relay that refuses everything: each side tries a
@@ -1184,6 +1203,9 @@ def test_voice_a_refused_or_failed_try_is_made_again_with_a_backoff_and_given_up
         pl.page.evaluate(DISCONNECTED, True)
         pl.page.wait_for_function(f"() => ({NOTES})('back')[0] === 1")
         assert pl.page.evaluate(NOTES, "retry in")[0] == tried, pl.page.evaluate(TWO_TRACES)
+        pl.page.evaluate(RECOVERS)
+        pl.page.wait_for_function(f"() => ({NOTES})('up again')[0] === 1")
+        assert pl.page.evaluate("window.twoMeshes.meshes.p1.peers.get('p2').pc === window.fallenPc")
         pl.page.evaluate(DISCONNECTED, False)
         pl.page.wait_for_function(
             f"() => ({BOTH_UP})() && window.twoMeshes.meshes.p1.peers.get('p2').pc !== window.fallenPc",

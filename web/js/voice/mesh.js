@@ -141,6 +141,13 @@ export class VoiceMesh {
    * pair; else none until the plan joins it again (`apply`). */
   retryNow(pid) {
     if (!this.joined || !this.retries.take(pid)) return;
+    const peer = this.peers.get(pid);
+    if (peer && this.isUp(peer)) {
+      // it came back during the wait ("disconnected" for longer than the grace, then up):
+      // kept, the try counted (`Retries.up`: a connection that keeps falling backs off)
+      this.note(pid, "up again", "no retry");
+      return;
+    }
     this.drop(pid);
     if (this.want.has(pid)) {
       this.note(pid, "retry");
