@@ -14,16 +14,24 @@
 // answers. The seat stays the sender that enforces: it closes its listeners' connections when
 // the spectators no longer hear it.
 //
-// A failed try is made again (retry.js): an offer or answer the relay refused, an ICE failure,
-// a connection not up RETRY_MS after it was made start the pair over after a growing backoff,
-// and after a few tries the page gives up on that person, visibly (the bar); an offer left
-// unanswered (lost, or the other page not in voice yet) is sent again a bounded number of times.
+// A failed try is made again (retry.js): an offer or answer the relay refused, an ICE failure
+// (connectionState "failed", or "disconnected" and not back within GRACE_MS), a negotiated
+// connection not up RETRY_MS after it was made start the pair over after a growing backoff
+// (kept growing until a connection stays up STABLE_MS), and after a few tries the page gives up
+// on that person, visibly (the bar); an offer left unanswered (lost, or the other page not in
+// voice yet) is sent again a bounded number of times. A connection the other page closed (it
+// left voice, reloaded, or started over: its DTLS transport says "closed" at once, where ICE
+// says "disconnected" only 5-8 s later) counts as down from then: the other page's next offer
+// is taken at once (`closedByOther`).
 import { isListener, polite } from "./policy.js";
 import { Retries } from "./retry.js";
 import { FULL, keepSeatVolume, seatVolume } from "./volumes.js";
 
 const LEVEL_SPEAKING = 0.02; // RMS of the last 1/20 s above this: speaking
 const RETRY_MS = 8000; // a negotiated connection not up by then (or down for that long) is made again
+const WATCH_MS = 2000; // how often the watchdog looks (`retryStuck`): a stuck pair is retried RETRY_MS to RETRY_MS + WATCH_MS after
+const GRACE_MS = 1500; // a connection "disconnected" this long (not back) is a failed try
+const STABLE_MS = 10000; // a connection up this long starts its tries over (a flapping one keeps backing off)
 const GATHER_MS = 5000; // an offer or answer waits this long at most for its ICE candidates
 const TAKE_MAX_MS = 30000; // a signal's take holds the next ones from its seat at most this long (`signal`)
 const ASK_MS = 2000; // a listener asks a seat it hears but has no connection with again after this
@@ -91,6 +99,8 @@ export class VoiceMesh {
     this.log = [];
     this.retries = new Retries(); // failed tries per person (retry.js)
     this.answerMs = 2 * RETRY_MS; // an offer unanswered this long is sent again (`awaitAnswer`)
+    this.graceMs = GRACE_MS; // (a test's knobs, as `answerMs` and `retries.backoff`)
+    this.stableMs = STABLE_MS;
     this.epoch = 0; // a join or leave makes every waiting timer of the last one moot
     this.unavailable = false; // a strangers' room with no relay server: no voice (index.js)
   }
@@ -131,6 +141,13 @@ export class VoiceMesh {
    * pair; else none until the plan joins it again (`apply`). */
   retryNow(pid) {
     if (!this.joined || !this.retries.take(pid)) return;
+    const peer = this.peers.get(pid);
+    if (peer && this.isUp(peer)) {
+      // it came back during the wait ("disconnected" for longer than the grace, then up):
+      // kept, the try counted (`Retries.up`: a connection that keeps falling backs off)
+      this.note(pid, "up again", "no retry");
+      return;
+    }
     this.drop(pid);
     if (this.want.has(pid)) {
       this.note(pid, "retry");
@@ -190,7 +207,7 @@ export class VoiceMesh {
     if (this.stream) this.watchMic(this.stream);
     document.addEventListener("visibilitychange", this.onReturn);
     window.addEventListener("focus", this.onReturn);
-    this.watchdog = setInterval(() => this.retryStuck(), this.listening ? ASK_MS : RETRY_MS);
+    this.watchdog = setInterval(() => this.retryStuck(), this.listening ? ASK_MS : WATCH_MS);
     try {
       this.ctx = new AudioContext();
       this.ctx.resume().catch(() => {}); // a join is a tap: the context may play
@@ -391,7 +408,7 @@ export class VoiceMesh {
     const direction = isListener(pid) ? "sendonly" : "sendrecv";
     const own = !this.listening && !answering;
     const sender = own ? pc.addTransceiver("audio", { direction }).sender : null;
-    const peer = { pc, sender, own, pending: [], makingOffer: false, offeredAt: 0, resentFor: null, negotiatedAt: -Infinity, held: null, since: performance.now(), audio: null, analyser: null };
+    const peer = { pc, sender, own, pending: [], makingOffer: false, offeredAt: 0, resentFor: null, negotiatedAt: -Infinity, held: null, since: performance.now(), closed: false, watched: false, audio: null, analyser: null };
     this.peers.set(pid, peer);
     this.note(pid, "open");
     pc.onsignalingstatechange = () => this.note(pid, "signaling", pc.signalingState);
@@ -422,18 +439,18 @@ export class VoiceMesh {
       }
     };
     pc.onconnectionstatechange = () => {
-      this.note(pid, "connection", pc.connectionState);
+      const state = pc.connectionState;
+      this.note(pid, "connection", state);
       // the retry clock runs while the connection is not up: from its making, or from its fall
-      if (pc.connectionState === "connected") peer.since = Infinity;
+      if (state === "connected" && !peer.closed) peer.since = Infinity;
       else if (peer.since === Infinity) peer.since = performance.now();
       if (this.peers.get(pid) !== peer) return;
-      if (pc.connectionState === "connected") {
-        const had = this.retries.tries.has(pid) || this.retries.gaveUp.has(pid);
-        this.retries.ok(pid);
-        if (had) this.io.onChange();
-      } else if (pc.connectionState === "disconnected" || pc.connectionState === "failed") {
+      if (state === "connected") this.connected(pid, peer);
+      else if (state === "disconnected" || state === "failed") {
         // an offer held while this connection was up is the other side's new one: taken now
-        if (!this.takeHeld(pid, peer) && pc.connectionState === "failed") this.fail(pid, "ICE failed");
+        if (this.takeHeld(pid, peer)) return;
+        if (state === "failed") this.fell(pid, peer, "ICE failed");
+        else this.graceFor(pid, peer);
       }
     };
     pc.ontrack = (e) => {
@@ -458,6 +475,71 @@ export class VoiceMesh {
     };
   }
 
+  /** Is the connection `peer` up: connected, and not closed by the other page? */
+  isUp(peer) {
+    return peer.pc.connectionState === "connected" && !peer.closed;
+  }
+
+  /** The connection `peer` with `pid` is up: the person is no longer given up on; its tries
+   * start over once it stayed up STABLE_MS (one that keeps falling keeps backing off). Its DTLS
+   * transport is watched from now on (`closedByOther`). */
+  connected(pid, peer) {
+    const had = this.retries.tries.has(pid) || this.retries.gaveUp.has(pid);
+    this.retries.up(pid);
+    if (had) this.io.onChange();
+    const epoch = this.epoch;
+    setTimeout(() => {
+      if (epoch === this.epoch && this.peers.get(pid) === peer && this.isUp(peer)) this.retries.ok(pid);
+    }, this.stableMs);
+    if (peer.watched) return;
+    const line = peer.pc.getTransceivers().find((tr) => (tr.receiver && tr.receiver.transport) || (tr.sender && tr.sender.transport));
+    const transport = line && ((line.receiver && line.receiver.transport) || line.sender.transport);
+    if (!transport) return;
+    peer.watched = true;
+    const check = () => {
+      if (transport.state === "closed" && !peer.closed && this.peers.get(pid) === peer) this.closedByOther(pid, peer);
+    };
+    transport.addEventListener("statechange", check);
+    check();
+  }
+
+  /** The other page closed the connection `peer` (its DTLS close: it left voice, reloaded, or
+   * made a new connection: a try again, an offer taken on a new one); Chromium still calls it
+   * "connected" until ICE times out 5-8 s later. It is down from now: an offer from the other
+   * page's new connection, held or still to come, is taken at once (`takeHeld`, `take`), the
+   * other page offering when it joins again; if none comes, the watchdog tries again
+   * (`retryStuck`). A listener's connection is dropped (the listener asks again). */
+  closedByOther(pid, peer) {
+    peer.closed = true;
+    if (peer.since === Infinity) peer.since = performance.now();
+    this.note(pid, "closed by the other side");
+    if (isListener(pid) || this.listening) this.fell(pid, peer, "closed by the other side");
+    else this.takeHeld(pid, peer);
+  }
+
+  /** The connection `peer` "disconnected": not back (connected) within `graceMs`, it failed. */
+  graceFor(pid, peer) {
+    const epoch = this.epoch;
+    setTimeout(() => {
+      if (epoch !== this.epoch || this.peers.get(pid) !== peer) return;
+      if (this.isUp(peer)) this.note(pid, "back", "within the grace");
+      else this.fell(pid, peer, `${peer.pc.connectionState} for ${this.graceMs} ms`);
+    }, this.graceMs);
+  }
+
+  /** The connection `peer` with `pid` failed: a try again after the backoff (`fail`); a
+   * listener's connection is dropped and made again when the listener asks again (`ask`). */
+  fell(pid, peer, why) {
+    if (!isListener(pid) && !this.listening) {
+      this.fail(pid, why);
+      return;
+    }
+    this.note(pid, "retry", `${why}: ${peer.pc.signalingState} ${peer.pc.connectionState}`);
+    this.drop(pid);
+    if (this.listening) this.ask(new Set(this.plan.on ? this.plan.peers : []));
+    this.enforce();
+  }
+
   /** A negotiated connection that is still not up RETRY_MS after it was made or fell (a
    * handshake lost on a loaded machine, a network change) is a failed try (`fail`: it starts
    * over after a backoff while the plan joins the pair, the relay taking an offer only then);
@@ -466,11 +548,13 @@ export class VoiceMesh {
    * offers itself when it joins. */
   retryStuck() {
     const now = performance.now();
+    let changed = this.listening;
     for (const [pid, peer] of this.peers) {
       const listener = isListener(pid) || this.listening;
       const negotiated = Boolean(peer.pc.currentRemoteDescription);
       if (!listener && (!negotiated || !this.want.has(pid))) continue;
-      if (peer.pc.connectionState !== "connected" && now - peer.since > RETRY_MS) {
+      if (!this.isUp(peer) && now - peer.since > RETRY_MS) {
+        changed = true;
         if (!listener && this.takeHeld(pid, peer)) continue;
         if (listener) {
           // a listener's connection is made again when it asks again (`listen`)
@@ -480,13 +564,13 @@ export class VoiceMesh {
       }
     }
     if (this.listening) this.ask(new Set(this.plan.on ? this.plan.peers : []));
-    this.enforce();
+    if (changed) this.enforce();
   }
 
   /** Was the connection `peer` negotiated less than RETRY_MS ago, and is it up or coming up? */
   justNegotiated(peer) {
     const state = peer.pc.connectionState;
-    return ["new", "connecting", "connected"].includes(state) && performance.now() - peer.negotiatedAt < RETRY_MS;
+    return !peer.closed && ["new", "connecting", "connected"].includes(state) && performance.now() - peer.negotiatedAt < RETRY_MS;
   }
 
   /** The connection `peer` with `pid` fell or never came up: an offer held meanwhile (`take`)
@@ -496,7 +580,7 @@ export class VoiceMesh {
     const held = peer.held;
     peer.held = null;
     if (!held || this.peers.get(pid) !== peer || performance.now() - held.at > RETRY_MS) return false;
-    this.note(pid, "taking held", `offer (ours ${peer.pc.connectionState})`);
+    this.note(pid, "taking held", `offer (ours ${peer.closed ? "closed by the other side" : peer.pc.connectionState})`);
     this.signal({ ...held.frame, held: true });
     return true;
   }
@@ -594,14 +678,15 @@ export class VoiceMesh {
           // up in a collision, overtaken by that side's answer: taken, it would renegotiate this
           // connection towards a closed one (silent until RETRY_MS). It is held while this
           // connection is up or coming up; if this one falls instead (the other side started
-          // over: a try again, a join again), the held offer is taken then (`takeHeld`). Later
+          // over: a try again, a join again: its DTLS close comes at once, `closedByOther`), the
+          // held offer is taken then (`takeHeld`). Later
           // (or on a connection down) the other side started over: a new connection for it.
           if (!frame.held && this.justNegotiated(peer)) {
             peer.held = { frame, at: performance.now() };
             this.note(frame.from, "held", `offer (another connection's; ours ${pc.connectionState}, just negotiated)`);
             return;
           }
-          this.note(frame.from, "new connection for", `offer (another connection's; ours ${pc.connectionState})`);
+          this.note(frame.from, "new connection for", `offer (another connection's; ours ${peer.closed ? "closed by the other side" : pc.connectionState})`);
           peer = renew();
           pc = peer.pc;
         } else if (frame.kind === "offer" && peer.own && !pc.currentRemoteDescription) {

@@ -2,10 +2,12 @@
 // (the relay's policy, a budget, a bad frame), an ICE failure (connectionState "failed") or a
 // connection that never came up is made again after a backoff that grows with each try, and
 // after the last one the page gives up on that person (the bar says so, controls.js) until it
-// joins voice again or the other side's own offer connects. Pure bookkeeping: the mesh reads
+// joins voice again or the other side's own offer connects. A connection that comes up and
+// falls again soon (before the mesh calls it stable) keeps its count: it backs off further
+// rather than trying again every few seconds. Pure bookkeeping: the mesh reads
 // the clock and keeps the timers.
 
-export const BACKOFF_MS = [2000, 5000, 12000, 30000]; // the waits before each try again
+export const BACKOFF_MS = [1000, 4000, 12000, 30000]; // the waits before each try again
 
 export class Retries {
   constructor(backoff = BACKOFF_MS) {
@@ -39,7 +41,13 @@ export class Retries {
     return true;
   }
 
-  /** The connection with `pid` is up: its tries start over. */
+  /** The connection with `pid` came up: no longer given up on; its tries are kept (one that
+   * falls again soon backs off further) until it stayed up (`ok`). */
+  up(pid) {
+    this.gaveUp.delete(pid);
+  }
+
+  /** The connection with `pid` stayed up: its tries start over. */
   ok(pid) {
     this.tries.delete(pid);
     this.gaveUp.delete(pid);
