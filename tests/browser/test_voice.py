@@ -86,7 +86,7 @@ SEND = (
     + MODULES
     + """
   const { state } = await __import(base + 'store.js');
-  state.conn.send(action, payload);
+  return state.conn ? state.conn.send(action, payload) : null;  // null: the socket is not open
 }"""
 )
 
@@ -149,7 +149,13 @@ def seat_room(
 
 
 def send(pl: Player, action: str, **payload) -> None:
-    pl.page.evaluate(SEND, [action, payload])
+    """Send a frame as the page would, once its socket is open: a frame sent while the page
+    reconnects (a slow first try on a loaded machine) would be lost unseen (a host's `start`
+    was, once, beside a CPU burner)."""
+    deadline = time.monotonic() + 30
+    while pl.page.evaluate(SEND, [action, payload]) is None:
+        assert time.monotonic() < deadline, f"{pl.name}'s socket never opened to send {action}"
+        pl.page.wait_for_timeout(100)
 
 
 def view(pl: Player) -> dict | None:
