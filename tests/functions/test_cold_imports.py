@@ -41,10 +41,6 @@ def run(code: str, env: dict[str, str]) -> object:
     return json.loads(out.stdout.splitlines()[-1])
 
 
-def loaded(module: str, env: dict[str, str]) -> list[str]:
-    return run(f"import {module}; import json; print(json.dumps(sorted(sys.modules)))", env)
-
-
 def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("POWERTOOLS_TRACE_DISABLED", "LAMBDA_TASK_ROOT")}
     return {**env, "AWS_DEFAULT_REGION": "us-east-1", **extra}
