@@ -55,7 +55,9 @@ The figures of the heaviest load:
                                     last new view posted), write (-> the last of them written to
                                     its socket by the gateway), to_client (-> the last view
                                     received: the client's loop and the socket);
-                                    they add up to the action's time; p50_split_ms: each median
+                                    they add up to the action's time; p50_split_ms: each median;
+                                    p50_ms_by_action / p50_split_ms_by_action: the same medians
+                                    per frame action (a `chat` posts a view to every seat)
   p99_holders                       what the containers ran while the tail waited for one: the
                                     container time overlapping those waits by cause (ms), the
                                     run's longest invocations [cause, ms], and the tail's actions
@@ -375,6 +377,7 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
     splits: list[dict] = []  # per timed action, where its time went (`SPLIT`), beside `latencies`
     timed: list[dict] = []  # per timed action, its invocation, beside `latencies`
     by_action: dict[str, list[float]] = {}
+    splits_by_action: dict[str, list[dict]] = {}
     refused = unchanged = missing = untraced = 0
     ours: set = set()
     for r in rooms:
@@ -409,6 +412,7 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
                 timed.append(inv)
                 views_per_action.append(len(views))
                 by_action.setdefault(action, []).append(ms)
+                splits_by_action.setdefault(action, []).append(splits[-1])
     def cause(inv: dict) -> str:
         if inv.get("frameId") in ours:
             return "action"
@@ -438,7 +442,7 @@ def attribute(rooms: list[RoomRun], invocations: list[dict], hello: dict[str, Pl
         for c in by[1:]:
             repeats[c] = repeats.get(c, 0) + 1
     return {"latencies": latencies, "splits": splits, "timed": timed, "views_per_action": views_per_action, "acks": acks,
-            "by_action": by_action,
+            "by_action": by_action, "splits_by_action": splits_by_action,
             "refused": refused, "unchanged": unchanged, "missing": missing, "untraced": untraced,
             "causes": causes, "repeats": repeats, "sockets_known": len(socket_of)}
 
@@ -460,6 +464,9 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
             return room
 
         async def play(room: RoomRun) -> RoomRun:
+            # The host thinks before pressing start, as every player before every frame: the
+            # rooms' starts (and so their phases' timers) are not all in the same millisecond.
+            await asyncio.sleep(room.rng.uniform(0.5, 1.5) * room.think_s)
             await start_seated(room.players, timeout=60)
             # Each room plays as soon as it has started, so no phase runs out unattended.
             room.started = time.monotonic()
@@ -529,6 +536,9 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         "phase_end_lateness_p99_game_s": _r(late99 * scale if late99 is not None else None, 3),
         "phase_ends": len(lateness),
         "p50_ms_by_action": {k: _r(pct(v, 0.5)) for k, v in sorted(got["by_action"].items())},
+        "p50_split_ms_by_action": {
+            a: {k: _r(pct([s[k] for s in v], 0.5), 1) for k in SPLIT} for a, v in sorted(got["splits_by_action"].items())
+        },
         "sent_by_action": _count(a for r in rooms for _, a, _, _ in r.sent),
         "refused": got["refused"],
         "unchanged": got["unchanged"],
