@@ -52,12 +52,14 @@ The figures of the heaviest load:
                                     above p99_ms, of to_gateway (sent -> the gateway invoked the
                                     handler), queue (-> a container began it), handler (-> its
                                     first new view posted: load, own work, write), posts (first ->
-                                    last new view posted), write (-> the last of them written to
+                                    last new view posted), write (-> the last of them handed to
                                     its socket by the gateway), to_client (-> the last view
-                                    received: the client's loop and the socket);
+                                    received: the socket and the client's loop);
                                     they add up to the action's time; p50_split_ms: each median;
                                     p50_ms_by_action / p50_split_ms_by_action: the same medians
-                                    per frame action (a `chat` posts a view to every seat)
+                                    per frame action (a `chat` posts a view to every seat);
+                                    min_split_ms: each span's least over all timed actions (at or
+                                    above zero by causality: the stamps' own check)
   p99_holders                       what the containers ran while the tail waited for one: the
                                     container time overlapping those waits by cause (ms), the
                                     run's longest invocations [cause, ms], and the tail's actions
@@ -293,9 +295,11 @@ def split(t0: float, inv: dict, views: list, last_arrival: float) -> dict:
     gateway (sent -> the gateway invoked the handler), the wait for a free container
     (invoked -> a container began it), the handler up to its first new view posted (its load,
     its own work, its write), the posts (first -> last of its new views, as the gateway got
-    them), the gateway writing them to their sockets (-> the last written) and the last view's
-    way from the socket into the client's loop. The client times on time.monotonic, the
-    stack on time.time, one machine's two clocks (`CLOCKS`: their difference, read once)."""
+    them), the gateway handing them to their sockets (-> the last handed over) and the last
+    view's way through the socket into the client's loop. The client times on time.monotonic,
+    the stack on time.time, one machine's two clocks (`CLOCKS`: their difference, bracketed).
+    Each stamp is taken no later than what it marks, so causality keeps every span at or
+    above zero but for the clocks' bracket (microseconds)."""
     posted = [post[4] for post in views]
     written = [post[5] if len(post) > 5 else post[4] for post in views]
     sent, arrived = t0 + CLOCKS, last_arrival + CLOCKS
@@ -311,7 +315,21 @@ def split(t0: float, inv: dict, views: list, last_arrival: float) -> dict:
     return {k: v * 1000 for k, v in spans.items()}
 
 
-CLOCKS = time.time() - time.monotonic()
+def clocks_offset(samples: int = 200) -> float:
+    """time.time() - time.monotonic(), bracketed: the wall clock read between two monotonic
+    reads, from the sample whose bracket was narrowest (a read preempted between the two clocks
+    on a busy machine would shift every cross-process span by the preemption)."""
+    best = None
+    for _ in range(samples):
+        m1 = time.monotonic()
+        wall = time.time()
+        m2 = time.monotonic()
+        if best is None or m2 - m1 < best[0]:
+            best = (m2 - m1, wall - (m1 + m2) / 2)
+    return best[1]
+
+
+CLOCKS = clocks_offset()
 
 
 def tail_split(latencies: list[float], splits: list[dict], q: float) -> dict | None:
@@ -528,6 +546,7 @@ async def bench(url: str, n_rooms: int, n_players: int, duration: float, echo_in
         "ratio_p99": _r(p99 / b99 if p99 is not None and b99 else None, 2),
         "p99_split_ms": tail_split(latencies, got["splits"], 0.99),
         "p50_split_ms": {k: _r(pct([s[k] for s in got["splits"]], 0.5), 1) for k in SPLIT},
+        "min_split_ms": {k: _r(min((s[k] for s in got["splits"]), default=None), 1) for k in SPLIT},
         "p99_holders": tail_holders(latencies, got["timed"], invocations, 0.99),
         "views_per_action": _r(sum(vpa) / len(vpa) if vpa else None, 2),
         "max_message_bytes": max((r.max_bytes for r in rooms), default=0),

@@ -690,16 +690,25 @@ class GatewayServer:
             self.stats.handler_errors += 1
             log.exception("$disconnect handler failed for %s", conn.id)
 
-    async def _send(self, conn: Connection, data: str | bytes) -> bool:
-        """Write one frame; False when the client has gone (it is then dropped)."""
+    async def _send(self, conn: Connection, data: str | bytes, note: list | None = None) -> bool:
+        """Write one frame; False when the client has gone (it is then dropped). A traced post's
+        ``note`` gets the time the frame is handed to its socket: taken before the write, as a
+        time taken after it can fall after the client already has the frame (this coroutine
+        resumes when the loop and the GIL let it), and bench/e2e.py splits on causality."""
+
+        async def write() -> None:
+            if note is not None:
+                note.append(time.time())
+            if isinstance(data, str):
+                await conn.ws.send_str(data)
+            else:
+                await conn.ws.send_bytes(data)
+
         try:
             async with conn.send_lock:
                 if conn.ws.closed or getattr(conn.ws, "_closing", False):
                     raise ConnectionResetError("closing")
-                if isinstance(data, str):
-                    await asyncio.wait_for(conn.ws.send_str(data), SEND_TIMEOUT_S)
-                else:
-                    await asyncio.wait_for(conn.ws.send_bytes(data), SEND_TIMEOUT_S)
+                await asyncio.wait_for(write(), SEND_TIMEOUT_S)
         except (ConnectionError, RuntimeError, TimeoutError, OSError) as exc:
             log.info("connection %s gone while sending: %r", conn.id, exc)
             self.connections.pop(conn.id, None)
@@ -730,10 +739,8 @@ class GatewayServer:
             frame: str | bytes = data.decode("utf-8")
         except UnicodeDecodeError:
             frame = data
-        if not await self._send(conn, frame):
+        if not await self._send(conn, frame, note):  # the note gets when it went to its socket
             return self._gone()
-        if note is not None:
-            note.append(time.time())  # written to the socket (bench/e2e.py splits the way there)
         return web.Response(status=200, headers={"Content-Type": "application/json"})
 
     async def get_connection(self, request: web.Request) -> web.Response:

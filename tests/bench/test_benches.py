@@ -39,10 +39,13 @@ def test_e2e_bench_quick_times_actions_by_their_frames():
     assert out["untraced"] == 0 and out["sockets_known"] == out["players"], out
     assert out["missing_views"] == 0 and out["version_gaps"] == 0, out
     assert out["pushes_by_cause"].get("action", 0) > 0, out
-    # where the tail goes: spans of each timed action that add up to its time (one machine's clocks)
+    # where the tail goes: spans of each timed action that add up to its time (one machine's
+    # clocks). Each stamp is taken no later than what it marks, so no span of any action is below
+    # zero by more than the two clocks' bracket and the rounding, however busy the machine.
     tail = out["p99_split_ms"]
     assert set(tail) == {"actions", "to_gateway", "queue", "handler", "posts", "write", "to_client"}, tail
-    assert tail["actions"] >= 1 and min(v for k, v in tail.items() if k != "actions") >= -1.0, tail
+    assert tail["actions"] >= 1, tail
+    assert set(out["min_split_ms"]) == set(tail) - {"actions"} and min(out["min_split_ms"].values()) >= -0.2, out
     # what the containers ran while the tail waited, and the tail's own actions, by their frames
     held = out["p99_holders"]
     assert len(held["tail"]) == tail["actions"] and all(a in out["sent_by_action"] for a, _, _ in held["tail"]), held
