@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
-from service.infra import storage
+from service.infra import clock, storage
 from service.room.rooms import CONNECT_GRACE_SECONDS
 
 
@@ -85,6 +86,23 @@ def test_a_connection_gone_before_its_connect_returned_is_kept(day):
     day.clock.advance(1)  # past the chat rate limit
     day.send("cp2", {"action": "chat", "channel": "day", "text": "again"})
     assert day.gw.last("s1", "view") is not None
+
+
+@pytest.mark.parametrize("store", ["dynamodb", pytest.param("memory", marks=pytest.mark.memstore)])
+def test_a_connection_made_at_a_manual_clocks_instant_is_young_at_that_instant(day, monkeypatch, store):
+    # The offline stack's manual clock (browser tests) has rate 0, so the grace is that one
+    # instant. The pipeline reads `now` to the millisecond; the connection's time must read
+    # alike, or an instant whose fraction rounds up drops every socket whose $connect had
+    # not returned when a push reached it: the socket opens, but the room has forgotten it.
+    monkeypatch.setattr(clock, "rate", lambda: 0.0)
+    day.clock.t = math.floor(day.clock.t) + 1.0006  # rounds up to .001
+    day.connect("s1")
+    day.gw.gone.add("s1")
+    day.send("cp2", {"action": "chat", "channel": "day", "text": "hello"})
+    assert "s1" in day.snapshot().conns
+    day.clock.advance(1)  # the clock moved on: now a 410 means gone
+    day.send("cp3", {"action": "chat", "channel": "day", "text": "again"})
+    assert "s1" not in day.snapshot().conns
 
 
 def test_expired_rooms_read_as_gone(api):

@@ -365,7 +365,7 @@ class MemStore:
             for conn_id, player in plan.conn_puts.items():
                 r.conns[conn_id] = _Conn(
                     player=player or None,
-                    at=float(str(now)),
+                    at=round(now, 3),  # to the millisecond, as the pipeline's `now` (storage.py)
                     expires=expires,
                     listener=None if player else listener_id(),
                     patches=conn_id in plan.conn_patches,

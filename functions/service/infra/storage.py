@@ -1030,7 +1030,9 @@ class Store(IdentityStore):
                 "pk": key["pk"],
                 "sk": {"S": CONN_PREFIX + conn_id},
                 "expiresAt": expires,
-                "at": {"N": str(clock.now())},
+                # to the millisecond, as the pipeline's `now`: on a manual clock (grace 0) a
+                # connection made at this instant must read young at it (connections.young)
+                "at": {"N": str(round(clock.now(), 3))},
             }
             if player:
                 item["player"] = {"S": player}
