@@ -67,6 +67,19 @@ def test_gone_connections_are_dropped_and_feed_presence(day):
     assert [p["connected"] for p in day.gw.last("cp1")["view"]["players"]][3] is False
 
 
+def test_a_connection_dropped_after_a_410_is_closed_too(day):
+    # A socket whose $connect returned later than the grace answered 410 yet opened: the room
+    # forgets it, and closing it makes its client reconnect now rather than at its next frame.
+    day.connect("s1")
+    day.clock.advance(CONNECT_GRACE_SECONDS + 1)
+    day.gw.gone.add("s1")
+    day.send("cp2", {"action": "chat", "channel": "day", "text": "hello"})
+    assert "s1" not in day.snapshot().conns and day.gw.closed == ["s1"]
+    day.clock.advance(1)  # past the chat rate limit: a live socket's 410 closes nothing
+    day.send("cp2", {"action": "chat", "channel": "day", "text": "again"})
+    assert day.gw.closed == ["s1"]
+
+
 def test_gone_spectator_is_dropped_without_touching_the_game(day):
     day.connect("s1")
     day.clock.advance(CONNECT_GRACE_SECONDS + 1)

@@ -175,6 +175,13 @@ class Pipeline:
                 self.run(code, lifecycle.drop_connections(gone))
             except ServiceError:
                 logger.warning("dropping gone connections failed", extra={"room": code})
+            else:
+                # and closed: a socket whose $connect returned later than the grace answered
+                # 410 but opened, and the room has forgotten it; open, it would hear nothing
+                # until its next frame. Closed, its client reconnects at once. A socket really
+                # gone answers this with one more 410, which `close` takes as done.
+                for g in gone:
+                    self.gateway.close(g)
         self._post_last(effects)
 
     def _post_last(self, effects: Effects) -> None:
